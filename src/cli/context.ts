@@ -1,0 +1,40 @@
+import type { Command } from 'commander';
+import { loadConfig, type EffectiveConfig } from '../config/load.js';
+import type { Schema } from '../wiki/contract.js';
+import { loadSchema } from '../wiki/schema-loader.js';
+import { resolveWorkspaceRoot } from '../wiki/workspace.js';
+import { Output, type GlobalOptions } from './output.js';
+
+export interface Workspace {
+  root: string;
+  schema: Schema;
+  config: EffectiveConfig;
+}
+
+export function globalOptions(command: Command): GlobalOptions {
+  const opts = command.optsWithGlobals<{ root?: string; json?: boolean; quiet?: boolean; color?: boolean }>();
+  const options: GlobalOptions = {
+    json: Boolean(opts.json),
+    quiet: Boolean(opts.quiet),
+    color: opts.color !== false && !process.env.NO_COLOR,
+  };
+  if (opts.root) options.root = opts.root;
+  return options;
+}
+
+export function outputFor(command: Command): Output {
+  return new Output(globalOptions(command));
+}
+
+/** Find the workspace, load schema.md and the effective configuration. */
+export async function openWorkspace(command: Command, flags: Record<string, unknown> = {}): Promise<Workspace> {
+  const { root: explicitRoot } = globalOptions(command);
+  const root = await resolveWorkspaceRoot(explicitRoot, process.cwd());
+  const schema = await loadSchema(root);
+  const config = await loadConfig(root, { flags: dropUndefined(flags) });
+  return { root, schema, config };
+}
+
+function dropUndefined(value: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined));
+}

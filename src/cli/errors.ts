@@ -1,0 +1,25 @@
+import { CommanderError } from 'commander';
+import pc from 'picocolors';
+import { isWikiError, type ExitCode } from '../errors.js';
+
+/** The one place errors become exit codes and a one-line message with the fix. */
+export function exitCodeFor(error: unknown, stderr: NodeJS.WritableStream = process.stderr): ExitCode {
+  const colors = pc.createColors(Boolean((stderr as NodeJS.WriteStream).isTTY) && !process.env.NO_COLOR);
+  if (error instanceof CommanderError) {
+    // commander has already printed its own message (or the help/version text).
+    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') {
+      return 0;
+    }
+    return error.exitCode === 0 ? 0 : 2;
+  }
+  if (isWikiError(error)) {
+    const hint = error.hint ? ` — ${error.hint}` : '';
+    stderr.write(`${colors.red('error:')} ${error.message}${hint}\n`);
+    return error.exitCode;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  stderr.write(`${colors.red('error:')} ${message}\n`);
+  if (process.env.WIKI_DEBUG && error instanceof Error && error.stack) stderr.write(`${error.stack}\n`);
+  else stderr.write('(an unexpected failure; set WIKI_DEBUG=1 for the stack trace and please report it)\n');
+  return 1;
+}

@@ -1,0 +1,54 @@
+import pc from 'picocolors';
+
+export type Colors = ReturnType<typeof pc.createColors>;
+
+export interface GlobalOptions {
+  root?: string;
+  json: boolean;
+  quiet: boolean;
+  color: boolean;
+}
+
+/**
+ * Where a command's words go. Results go to stdout (one JSON document with --json);
+ * progress and notices go to stderr so stdout stays machine-readable.
+ */
+export class Output {
+  readonly json: boolean;
+  readonly quiet: boolean;
+  readonly c: Colors;
+  readonly isTty: boolean;
+
+  constructor(options: GlobalOptions, private readonly stdout = process.stdout, private readonly stderr = process.stderr) {
+    this.json = options.json;
+    this.quiet = options.quiet;
+    this.isTty = Boolean(stderr.isTTY) && !options.json && !options.quiet;
+    this.c = pc.createColors(options.color && !process.env.NO_COLOR && Boolean(stdout.isTTY || process.env.FORCE_COLOR));
+  }
+
+  /** The command's result: JSON when --json, otherwise the human rendering. */
+  result(value: unknown, human: () => string): void {
+    if (this.json) {
+      this.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+      return;
+    }
+    const text = human();
+    if (text) this.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+  }
+
+  /** A progress or informational line; silent with --quiet or --json. */
+  info(line: string): void {
+    if (this.quiet || this.json) return;
+    this.stderr.write(`${line}\n`);
+  }
+
+  /** Always shown on stderr (even with --quiet): something the user must know. */
+  warn(line: string): void {
+    this.stderr.write(`${this.c.yellow('warning:')} ${line}\n`);
+  }
+
+  /** Raw stderr write for live status lines. */
+  status(text: string): void {
+    if (this.isTty) this.stderr.write(text);
+  }
+}

@@ -1,0 +1,27 @@
+import { Command, Option } from 'commander';
+import { registerConfig } from '../commands/config.js';
+import { registerInit } from '../commands/init.js';
+import { registerStatus } from '../commands/status.js';
+import { packageVersion } from '../util/package-root.js';
+
+/** The command tree. Each command file registers itself; only working commands appear. */
+export function buildProgram(): Command {
+  const program = new Command('wiki')
+    .description('Build and keep a markdown knowledge base from raw sources, written by a language model and kept valid by deterministic code.')
+    .version(packageVersion(), '-V, --version')
+    .option('--root <dir>', 'workspace folder (default: nearest parent holding schema.md)')
+    .option('--json', 'print one machine-readable JSON result on stdout')
+    .option('-q, --quiet', 'no progress output')
+    .addOption(new Option('--no-color', 'disable colour (NO_COLOR is respected too)'))
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride()
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 success · 1 ran and found or left problems · 2 usage, configuration or input error\n\nExamples:\n  $ wiki init my-research && cd my-research\n  $ wiki status\n  $ wiki config',
+    );
+  registerInit(program);
+  registerStatus(program);
+  registerConfig(program);
+  for (const command of program.commands) command.exitOverride();
+  return program;
+}

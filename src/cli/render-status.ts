@@ -1,0 +1,25 @@
+import type { StatusReport } from '../operations/status.js';
+import type { Colors } from './output.js';
+
+export function renderStatus(report: StatusReport, c: Colors): string {
+  const lines: string[] = [c.bold(`wiki at ${report.root}`), ''];
+  const types = Object.entries(report.pages.byType)
+    .map(([type, count]) => `${type} ${count}`)
+    .join(', ');
+  lines.push(`Pages:    ${report.pages.total}${types ? ` (${types})` : ''}`);
+  lines.push(`Sources:  ${report.raw.total} in raw/, ${report.raw.uncited.length} not cited by any page`);
+  for (const file of report.raw.uncited.slice(0, 10)) lines.push(`            ${c.dim('·')} ${file}`);
+  if (report.raw.uncited.length > 10) lines.push(`            … and ${report.raw.uncited.length - 10} more`);
+  const p = report.provider;
+  if (p.provider) {
+    const key = p.keyVariable ? `${p.keyVariable} ${p.keySet ? 'set' : c.yellow('not set')}` : '';
+    const base = p.baseUrl ? `, base URL ${p.baseUrl} (${p.baseUrlFrom})` : '';
+    lines.push(`Provider: ${p.provider} (${p.from})${p.model ? `, model ${p.model}` : ''}${base}${key ? `, ${key}` : ''}`);
+  } else {
+    lines.push(`Provider: ${c.yellow('none')} — set ANTHROPIC_API_KEY or OPENAI_API_KEY (or OPENAI_BASE_URL for a local server)`);
+  }
+  lines.push('', 'Recent log:');
+  if (report.recentLog.length === 0) lines.push(`  ${c.dim('(empty)')}`);
+  for (const entry of report.recentLog) lines.push(`  [${entry.date}] ${entry.op} | ${entry.title}`);
+  return lines.join('\n');
+}

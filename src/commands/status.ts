@@ -1,0 +1,17 @@
+import type { Command } from 'commander';
+import { openWorkspace, outputFor } from '../cli/context.js';
+import { renderStatus } from '../cli/render-status.js';
+import { workspaceStatus } from '../operations/status.js';
+
+export function registerStatus(program: Command): void {
+  program
+    .command('status')
+    .description('pages by type, raw sources not yet cited, recent log entries, provider set-up')
+    .addHelpText('after', '\nExamples:\n  $ wiki status\n  $ wiki status --json')
+    .action(async (_opts: unknown, command: Command) => {
+      const out = outputFor(command);
+      const ws = await openWorkspace(command);
+      const report = await workspaceStatus(ws.root, ws.schema, ws.config);
+      out.result(report, () => renderStatus(report, out.c));
+    });
+}

@@ -1,0 +1,177 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { ConfigError } from '../errors.js';
+import { writeFileAtomic } from '../util/fs.js';
+import { formatZodIssue } from '../util/zod.js';
+import { CONFIG_FILE, ENV_OVERRIDES, SECRET_ENV, configSchema, type WikiConfig } from './schema.js';
+
+export type ConfigSource = 'default' | 'file' | 'env' | 'flag';
+
+export interface EffectiveConfig {
+  config: WikiConfig;
+  /** For every leaf path (`search.weights.lexical`), which layer set it. */
+  sources: Record<string, ConfigSource>;
+  /** Which environment variable set an env-sourced value. */
+  envNames: Record<string, string>;
+  secrets: Record<(typeof SECRET_ENV)[number], boolean>;
+}
+
+type Json = Record<string, unknown>;
+
+export async function readConfigFile(root: string): Promise<Json> {
+  const file = path.join(root, CONFIG_FILE);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    return {};
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(
+      `${CONFIG_FILE}: not valid JSON (${(error as Error).message})`,
+      `fix the file or delete it to use defaults`,
+    );
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new ConfigError(`${CONFIG_FILE}: must hold a JSON object`, 'start from `{}`');
+  }
+  return value as Json;
+}
+
+export function validateConfig(raw: Json, origin: string): WikiConfig {
+  const result = configSchema.safeParse(raw);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    throw new ConfigError(
+      `${origin}: invalid ${issue ? formatZodIssue(issue) : 'value'}`,
+      `fix that field (see \`wiki config\` for the effective values)`,
+    );
+  }
+  return result.data;
+}
+
+export function envLayer(env: NodeJS.ProcessEnv): { values: Json; names: Record<string, string> } {
+  const values: Json = {};
+  const names: Record<string, string> = {};
+  for (const [name, { path: configPath, parse }] of Object.entries(ENV_OVERRIDES)) {
+    const raw = env[name];
+    if (raw === undefined || raw === '') continue;
+    setPath(values, configPath, parse(raw));
+    names[configPath] = name;
+  }
+  return { values, names };
+}
+
+/** Resolve flags > environment > file > defaults, remembering where each value came from. */
+export async function loadConfig(
+  root: string,
+  options: { env?: NodeJS.ProcessEnv; flags?: Json } = {},
+): Promise<EffectiveConfig> {
+  const env = options.env ?? process.env;
+  const file = await readConfigFile(root);
+  validateConfig(file, CONFIG_FILE);
+  const { values: envValues, names: envNames } = envLayer(env);
+  const flags = options.flags ?? {};
+  const merged = deepMerge(deepMerge(file, envValues), flags);
+  const config = validateConfig(merged, 'configuration (flags, environment and wiki.config.json)');
+  const sources: Record<string, ConfigSource> = {};
+  for (const leaf of leafPaths(config as unknown as Json)) {
+    sources[leaf] = hasPath(flags, leaf)
+      ? 'flag'
+      : hasPath(envValues, leaf)
+        ? 'env'
+        : hasPath(file, leaf)
+          ? 'file'
+          : 'default';
+  }
+  const secrets = Object.fromEntries(SECRET_ENV.map((name) => [name, Boolean(env[name])])) as EffectiveConfig['secrets'];
+  return { config, sources, envNames, secrets };
+}
+
+/** `wiki config set KEY VALUE`: edit the file, validating the result before writing. */
+export async function setConfigValue(root: string, key: string, rawValue: string): Promise<WikiConfig> {
+  if (!/^[A-Za-z][A-Za-z0-9]*(\.[A-Za-z][A-Za-z0-9]*)*$/.test(key)) {
+    throw new ConfigError(`config key "${key}" is not a dotted field path`, 'e.g. `wiki config set search.weights.lexical 1.2`');
+  }
+  const file = await readConfigFile(root);
+  const value = parseConfigValue(rawValue);
+  const next = structuredClone(file);
+  if (value === null) deletePath(next, key);
+  else setPath(next, key, value);
+  const known = leafPaths(configSchema.parse({}) as unknown as Json);
+  const config = validateConfig(next, `${CONFIG_FILE} after setting ${key}`);
+  if (!known.includes(key) && !hasPath(config as unknown as Json, key)) {
+    throw new ConfigError(`unknown config key "${key}"`, 'run `wiki config` to list the keys');
+  }
+  await writeFileAtomic(path.join(root, CONFIG_FILE), `${JSON.stringify(next, null, 2)}\n`);
+  return config;
+}
+
+/** JSON when it parses (numbers, booleans, null to unset), a plain string otherwise. */
+export function parseConfigValue(raw: string): unknown {
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return raw;
+  }
+}
+
+export function leafPaths(value: Json, prefix = ''): string[] {
+  const out: string[] = [];
+  for (const [k, v] of Object.entries(value)) {
+    const p = prefix ? `${prefix}.${k}` : k;
+    if (v !== null && typeof v === 'object' && !Array.isArray(v)) out.push(...leafPaths(v as Json, p));
+    else out.push(p);
+  }
+  return out;
+}
+
+export function getPath(value: Json, dotted: string): unknown {
+  let cur: unknown = value;
+  for (const part of dotted.split('.')) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Json)[part];
+  }
+  return cur;
+}
+
+function hasPath(value: Json, dotted: string): boolean {
+  return getPath(value, dotted) !== undefined;
+}
+
+function setPath(target: Json, dotted: string, value: unknown): void {
+  const parts = dotted.split('.');
+  let cur = target;
+  for (const part of parts.slice(0, -1)) {
+    const next = cur[part];
+    if (next === null || typeof next !== 'object' || Array.isArray(next)) cur[part] = {};
+    cur = cur[part] as Json;
+  }
+  cur[parts[parts.length - 1] as string] = value;
+}
+
+function deletePath(target: Json, dotted: string): void {
+  const parts = dotted.split('.');
+  let cur: unknown = target;
+  for (const part of parts.slice(0, -1)) {
+    if (cur === null || typeof cur !== 'object') return;
+    cur = (cur as Json)[part];
+  }
+  if (cur !== null && typeof cur === 'object') delete (cur as Json)[parts[parts.length - 1] as string];
+}
+
+function deepMerge(base: Json, over: Json): Json {
+  const out: Json = { ...base };
+  for (const [k, v] of Object.entries(over)) {
+    const prev = out[k];
+    if (v && typeof v === 'object' && !Array.isArray(v) && prev && typeof prev === 'object' && !Array.isArray(prev)) {
+      out[k] = deepMerge(prev as Json, v as Json);
+    } else if (v !== undefined) {
+      out[k] = v;
+    }
+  }
+  return out;
+}

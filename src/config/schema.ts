@@ -1,0 +1,88 @@
+import { z } from 'zod';
+
+/**
+ * wiki.config.json. No secrets live here: API keys come only from the environment.
+ * Every field has a default so an empty file `{}` is a valid configuration.
+ */
+const weightsSchema = z
+  .object({
+    lexical: z.number().min(0).default(1.5),
+    semantic: z.number().min(0).default(2),
+    token: z.number().min(0).default(0.75),
+  })
+  .strict()
+  .prefault({});
+
+const embedderSchema = z
+  .object({
+    kind: z.enum(['builtin', 'openai', 'none']).default('builtin'),
+    /** Model name for an OpenAI-compatible embeddings endpoint. */
+    model: z.string().min(1).default('text-embedding-3-small'),
+    /** Base URL of an OpenAI-compatible embeddings endpoint (Ollama, llama.cpp…). */
+    baseUrl: z.string().url().optional(),
+    /** Dimensions of the built-in LSA embedder. */
+    dimensions: z.number().int().min(8).max(1024).default(128),
+    batchSize: z.number().int().min(1).max(2048).default(64),
+  })
+  .strict()
+  .prefault({});
+
+const searchSchema = z
+  .object({
+    weights: weightsSchema,
+    /** Reciprocal Rank Fusion constant K in Σ weight / (K + rank). */
+    k: z.number().min(0).default(60),
+    /** Minimum candidates each lane contributes; the real pool is max(pool, 3 × limit). */
+    pool: z.number().int().min(1).default(25),
+    bm25: z
+      .object({ k1: z.number().min(0).default(1.2), b: z.number().min(0).max(1).default(0.75) })
+      .strict()
+      .prefault({}),
+    embedder: embedderSchema,
+  })
+  .strict()
+  .prefault({});
+
+export const configSchema = z
+  .object({
+    provider: z.enum(['anthropic', 'openai']).optional(),
+    model: z.string().min(1).optional(),
+    baseUrl: z.string().url().optional(),
+    maxTurns: z.number().int().min(1).max(1000).default(40),
+    /** Total input + output tokens a run may use; unset = no cap. */
+    maxTokens: z.number().int().min(1).optional(),
+    /** Estimated USD a run may cost (when the model's price is known); unset = no cap. */
+    maxCost: z.number().min(0).optional(),
+    requestTimeoutMs: z.number().int().min(1000).default(600_000),
+    maxRetries: z.number().int().min(0).max(20).default(2),
+    /** Max output tokens per model response. */
+    maxOutputTokens: z.number().int().min(256).default(8192),
+    /** How many page keys (with summaries) the system prompt lists before pointing to search. */
+    promptPageLimit: z.number().int().min(0).default(300),
+    index: z
+      .object({
+        /** Past this many pages index.md becomes hub-and-spoke. */
+        hubThreshold: z.number().int().min(1).default(300),
+      })
+      .strict()
+      .prefault({}),
+    search: searchSchema,
+    git: z.object({ autoCommit: z.boolean().default(false) }).strict().prefault({}),
+  })
+  .strict();
+
+export type WikiConfig = z.infer<typeof configSchema>;
+
+export const CONFIG_FILE = 'wiki.config.json';
+
+/** Secret variables: reported as set/unset, never printed. */
+export const SECRET_ENV = ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY'] as const;
+
+/** Non-secret environment overrides, by config path. */
+export const ENV_OVERRIDES: Record<string, { path: string; parse: (raw: string) => unknown }> = {
+  WIKI_PROVIDER: { path: 'provider', parse: (v) => v },
+  WIKI_MODEL: { path: 'model', parse: (v) => v },
+  WIKI_BASE_URL: { path: 'baseUrl', parse: (v) => v },
+  WIKI_MAX_TURNS: { path: 'maxTurns', parse: (v) => Number(v) },
+  WIKI_EMBEDDER: { path: 'search.embedder.kind', parse: (v) => v },
+};

@@ -1,0 +1,53 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { InputError } from '../errors.js';
+import { isoDate } from '../util/dates.js';
+import { pathExists } from '../util/fs.js';
+import { packageRoot } from '../util/package-root.js';
+
+export interface InitResult {
+  root: string;
+  created: string[];
+  overwritten: string[];
+}
+
+/** What `wiki init` lays down: workspace-relative target → template file (or a folder). */
+const FILES: Array<{ target: string; template: string }> = [
+  { target: 'schema.md', template: 'schema.md' },
+  { target: 'wiki.config.json', template: 'wiki.config.json' },
+  { target: 'wiki/index.md', template: 'index.md' },
+  { target: 'wiki/log.md', template: 'log.md' },
+  { target: '.gitignore', template: 'gitignore' },
+];
+const FOLDERS = ['raw', 'wiki/sources', 'wiki/concepts', 'wiki/entities'];
+
+/**
+ * Create a workspace in `dir` from templates/. Refuses to touch any existing file unless
+ * `force`; the check runs before anything is written, so a refusal writes nothing.
+ */
+export async function initWorkspace(dir: string, options: { force?: boolean; today?: string } = {}): Promise<InitResult> {
+  const root = path.resolve(dir);
+  const existing: string[] = [];
+  for (const { target } of FILES) {
+    if (await pathExists(path.join(root, target))) existing.push(target);
+  }
+  if (existing.length > 0 && !options.force) {
+    throw new InputError(
+      `${path.join(dir, existing[0] ?? '')} already exists${existing.length > 1 ? ` (and ${existing.length - 1} more)` : ''}`,
+      'nothing was written; use `wiki init --force` to overwrite the workspace files',
+    );
+  }
+  const today = options.today ?? isoDate();
+  const created: string[] = [];
+  await mkdir(root, { recursive: true });
+  for (const folder of FOLDERS) {
+    if (!(await pathExists(path.join(root, folder)))) created.push(`${folder}/`);
+    await mkdir(path.join(root, folder), { recursive: true });
+  }
+  for (const { target, template } of FILES) {
+    const text = (await readFile(path.join(packageRoot(), 'templates', template), 'utf8')).replaceAll('{{today}}', today);
+    await writeFile(path.join(root, target), text);
+    if (!existing.includes(target)) created.push(target);
+  }
+  return { root, created, overwritten: existing };
+}

@@ -1,0 +1,47 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import fg from 'fast-glob';
+import { chooseProvider, type ProviderChoice } from '../config/provider-choice.js';
+import type { EffectiveConfig } from '../config/load.js';
+import { isSpecialPage, type Schema } from '../wiki/contract.js';
+import { parseLogEntries, type LogEntry } from '../wiki/log.js';
+import { sourcesOf } from '../wiki/page.js';
+import { loadPages } from '../wiki/pages.js';
+
+export interface StatusReport {
+  root: string;
+  pages: { total: number; byType: Record<string, number> };
+  raw: { total: number; uncited: string[] };
+  recentLog: LogEntry[];
+  provider: ProviderChoice & { model: string | undefined };
+}
+
+export async function listRawSources(root: string): Promise<string[]> {
+  const files = await fg('raw/**/*', { cwd: root, onlyFiles: true, dot: false, followSymbolicLinks: false });
+  return files.sort();
+}
+
+export async function workspaceStatus(root: string, schema: Schema, config: EffectiveConfig): Promise<StatusReport> {
+  const pages = (await loadPages(root, schema.contract)).filter((p) => !isSpecialPage(schema.contract, p.path));
+  const byType: Record<string, number> = Object.fromEntries(Object.keys(schema.contract.types).map((t) => [t, 0]));
+  const cited = new Set<string>();
+  for (const page of pages) {
+    const type = page.type ?? 'untyped';
+    byType[type] = (byType[type] ?? 0) + 1;
+    for (const source of sourcesOf(page.frontmatter)) cited.add(source.replace(/^\.\//, '').split('#')[0] ?? source);
+  }
+  const raw = await listRawSources(root);
+  let logText = '';
+  try {
+    logText = await readFile(path.join(root, schema.contract.log), 'utf8');
+  } catch {
+    logText = '';
+  }
+  return {
+    root,
+    pages: { total: pages.length, byType },
+    raw: { total: raw.length, uncited: raw.filter((file) => !cited.has(file)) },
+    recentLog: parseLogEntries(logText).slice(-5).reverse(),
+    provider: { ...chooseProvider(config), model: config.config.model },
+  };
+}

@@ -1,0 +1,118 @@
+/**
+ * Link extraction from page bodies. Inline links are Obsidian-style wikilinks:
+ * `[[key]]`, `[[key|label]]`, `[[key#heading]]`. Links inside fenced code blocks and
+ * inline code spans are examples, not edges, so they are masked out first.
+ */
+export interface InlineLink {
+  target: string;
+  heading?: string;
+  label?: string;
+  /** 1-based line within the text that was scanned. */
+  line: number;
+  /** The exact `[[…]]` source text. */
+  raw: string;
+}
+
+const WIKILINK = /\[\[([^\[\]\n]+?)\]\]/g;
+
+/**
+ * Replace code (fenced blocks and inline spans) with spaces, keeping newlines, so offsets
+ * and line numbers of everything else are unchanged.
+ */
+export function maskCode(text: string): string {
+  const lines = text.split('\n');
+  let fence: { char: string; length: number } | undefined;
+  const out: string[] = [];
+  for (const line of lines) {
+    const opener = /^ {0,3}(`{3,}|~{3,})/.exec(line);
+    if (fence) {
+      const closer = /^ {0,3}(`{3,}|~{3,})\s*$/.exec(line);
+      if (closer?.[1] && closer[1][0] === fence.char && closer[1].length >= fence.length) fence = undefined;
+      out.push(' '.repeat(line.length));
+      continue;
+    }
+    if (opener?.[1]) {
+      fence = { char: opener[1][0] ?? '`', length: opener[1].length };
+      out.push(' '.repeat(line.length));
+      continue;
+    }
+    out.push(line);
+  }
+  return maskCodeSpans(out.join('\n'));
+}
+
+/** Inline code spans: a run of N backticks up to the next run of exactly N backticks. */
+function maskCodeSpans(text: string): string {
+  let result = '';
+  let i = 0;
+  while (i < text.length) {
+    if (text[i] !== '`') {
+      result += text[i];
+      i++;
+      continue;
+    }
+    let runEnd = i;
+    while (text[runEnd] === '`') runEnd++;
+    const run = text.slice(i, runEnd);
+    let search = runEnd;
+    let close = -1;
+    while (search < text.length) {
+      const found = text.indexOf(run, search);
+      if (found < 0) break;
+      const after = found + run.length;
+      if (text[after] !== '`' && text[found - 1] !== '`') {
+        close = found;
+        break;
+      }
+      search = after;
+      while (text[search] === '`') search++;
+    }
+    if (close < 0) {
+      result += run;
+      i = runEnd;
+      continue;
+    }
+    const end = close + run.length;
+    result += text.slice(i, end).replace(/[^\n]/g, ' ');
+    i = end;
+  }
+  return result;
+}
+
+/** Normalise a link target to a page key: trims, drops a folder prefix and a `.md` suffix. */
+export function targetToKey(target: string): string {
+  let key = target.trim();
+  const slash = key.lastIndexOf('/');
+  if (slash >= 0) key = key.slice(slash + 1);
+  if (key.toLowerCase().endsWith('.md')) key = key.slice(0, -3);
+  return key;
+}
+
+export function extractInlineLinks(text: string): InlineLink[] {
+  const masked = maskCode(text);
+  const links: InlineLink[] = [];
+  let match: RegExpExecArray | null;
+  WIKILINK.lastIndex = 0;
+  while ((match = WIKILINK.exec(masked)) !== null) {
+    const inner = match[1] ?? '';
+    const pipe = inner.indexOf('|');
+    const beforeLabel = pipe >= 0 ? inner.slice(0, pipe) : inner;
+    const label = pipe >= 0 ? inner.slice(pipe + 1).trim() : undefined;
+    const hash = beforeLabel.indexOf('#');
+    const target = targetToKey(hash >= 0 ? beforeLabel.slice(0, hash) : beforeLabel);
+    const heading = hash >= 0 ? beforeLabel.slice(hash + 1).trim() : undefined;
+    if (!target) continue; // [[#heading]] points inside the same page
+    const line = countLines(masked, match.index);
+    const link: InlineLink = { target, line, raw: text.slice(match.index, match.index + match[0].length) };
+    if (heading) link.heading = heading;
+    if (label) link.label = label;
+    links.push(link);
+  }
+  return links;
+}
+
+function countLines(text: string, offset: number): number {
+  let line = 1;
+  for (let i = 0; i < offset; i++) if (text.charCodeAt(i) === 10) line++;
+  return line;
+}

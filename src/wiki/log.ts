@@ -1,0 +1,51 @@
+import { appendFile, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { isoDate } from '../util/dates.js';
+
+/** One chronology entry: `## [YYYY-MM-DD] op | title`. */
+export interface LogEntry {
+  date: string;
+  op: string;
+  title: string;
+  line: number;
+}
+
+export const LOG_HEADING = /^## \[(\d{4}-\d{2}-\d{2})\] ([^|\n]+?) \| (.+)$/;
+
+export function parseLogEntries(text: string): LogEntry[] {
+  const entries: LogEntry[] = [];
+  text.split('\n').forEach((line, i) => {
+    const match = LOG_HEADING.exec(line);
+    if (match) entries.push({ date: match[1] ?? '', op: (match[2] ?? '').trim(), title: (match[3] ?? '').trim(), line: i + 1 });
+  });
+  return entries;
+}
+
+/** The text of one entry; `lines` become a bullet list under the heading. */
+export function formatLogEntry(op: string, title: string, lines: string[] = [], date = isoDate()): string {
+  const cleanTitle = title.replace(/\s+/g, ' ').trim();
+  const body = lines.map((line) => `- ${line.replace(/\n/g, ' ')}`).join('\n');
+  return `## [${date}] ${op.trim()} | ${cleanTitle}\n${body ? `${body}\n` : ''}`;
+}
+
+/** Append an entry to the log; the log is only ever appended to, never rewritten. */
+export async function appendLog(
+  root: string,
+  logPath: string,
+  op: string,
+  title: string,
+  lines: string[] = [],
+  date = isoDate(),
+): Promise<string> {
+  const file = path.join(root, logPath);
+  let existing = '';
+  try {
+    existing = await readFile(file, 'utf8');
+  } catch {
+    existing = '';
+  }
+  const lead = existing === '' ? '# Log\n\n' : existing.endsWith('\n\n') ? '' : existing.endsWith('\n') ? '\n' : '\n\n';
+  const entry = formatLogEntry(op, title, lines, date);
+  await appendFile(file, `${lead}${entry}`);
+  return entry;
+}

@@ -1,0 +1,167 @@
+import matter from 'gray-matter';
+import YAML from 'yaml';
+import { typeForPath, type Contract } from './contract.js';
+import { keyFromPath } from './keys.js';
+import { extractInlineLinks, targetToKey, type InlineLink } from './links.js';
+
+export type Frontmatter = Record<string, unknown>;
+
+export interface PageLink {
+  /** Target page key. */
+  target: string;
+  /** `ref` from the frontmatter `refs` list, `inline` from a `[[…]]` in the body. */
+  kind: 'ref' | 'inline';
+  /** 1-based line in the whole file, when known. */
+  line?: number;
+  raw: string;
+  heading?: string;
+  label?: string;
+}
+
+export interface Page {
+  /** Workspace-relative path, `/`-separated, e.g. `wiki/concepts/attention.md`. */
+  path: string;
+  key: string;
+  /** `type` from the frontmatter, else from the folder; undefined when neither says. */
+  type: string | undefined;
+  frontmatter: Frontmatter;
+  body: string;
+  /** Line of the file on which the body starts (1-based). */
+  bodyLine: number;
+  links: PageLink[];
+  /** Set when the frontmatter does not parse; links still come from the body. */
+  parseError?: string;
+}
+
+/** Frontmatter fields in the order pages are written; unknown fields follow in their own order. */
+export const FIELD_ORDER = [
+  'title',
+  'summary',
+  'type',
+  'tags',
+  'refs',
+  'sources',
+  'created',
+  'updated',
+  'stale_since',
+  'archived_since',
+] as const;
+
+interface SplitResult {
+  yaml: string | undefined;
+  body: string;
+  bodyLine: number;
+}
+
+/** Split `---\nyaml\n---\nbody` without parsing, so a broken YAML block still yields a body. */
+export function splitFrontmatter(text: string): SplitResult {
+  const normalised = text.startsWith('\uFEFF') ? text.slice(1) : text;
+  const open = /^---[ \t]*\r?\n/.exec(normalised);
+  if (!open) return { yaml: undefined, body: normalised, bodyLine: 1 };
+  const rest = normalised.slice(open[0].length);
+  const close = /(^|\r?\n)---[ \t]*(\r?\n|$)/.exec(rest);
+  if (!close) return { yaml: undefined, body: normalised, bodyLine: 1 };
+  const yaml = rest.slice(0, close.index);
+  const body = rest.slice(close.index + close[0].length);
+  const consumed = normalised.length - body.length;
+  const bodyLine = normalised.slice(0, consumed).split('\n').length;
+  return { yaml, body, bodyLine };
+}
+
+export function parseFrontmatterYaml(yaml: string): Frontmatter {
+  const value: unknown = YAML.parse(yaml);
+  if (value === null || value === undefined) return {};
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    throw new Error('frontmatter must be a mapping of field: value');
+  }
+  return value as Frontmatter;
+}
+
+/** Parse one page. Pure: never throws; a broken frontmatter is recorded in `parseError`. */
+export function parsePage(pagePath: string, text: string, contract?: Contract): Page {
+  const { yaml, body, bodyLine } = splitFrontmatter(text);
+  let frontmatter: Frontmatter = {};
+  let parseError: string | undefined;
+  if (yaml !== undefined) {
+    try {
+      // gray-matter is the parser of record; the yaml engine keeps dates as strings.
+      frontmatter = matter(text, { engines: { yaml: (s: string) => parseFrontmatterYaml(s) } }).data;
+    } catch (error) {
+      parseError = firstLine((error as Error).message);
+    }
+  } else if (text.trimStart().startsWith('---')) {
+    parseError = 'frontmatter block is not closed with a `---` line';
+  }
+  const key = keyFromPath(pagePath);
+  const declaredType = typeof frontmatter.type === 'string' ? frontmatter.type : undefined;
+  const type = declaredType ?? (contract ? typeForPath(contract, pagePath) : undefined);
+  const links = [
+    ...refsOf(frontmatter).map((target): PageLink => ({ target, kind: 'ref', raw: target })),
+    ...extractInlineLinks(body).map((link) => inlineToPageLink(link, bodyLine)),
+  ];
+  const page: Page = { path: pagePath, key, type, frontmatter, body, bodyLine, links };
+  if (parseError) page.parseError = parseError;
+  return page;
+}
+
+function inlineToPageLink(link: InlineLink, bodyLine: number): PageLink {
+  const pageLink: PageLink = { target: link.target, kind: 'inline', line: bodyLine + link.line - 1, raw: link.raw };
+  if (link.heading) pageLink.heading = link.heading;
+  if (link.label) pageLink.label = link.label;
+  return pageLink;
+}
+
+/** `refs` as keys; tolerates `[[key]]` spelled inside the list. */
+export function refsOf(frontmatter: Frontmatter): string[] {
+  return stringList(frontmatter.refs).map((ref) => targetToKey(ref.replace(/^\[\[|\]\]$/g, '').split('|')[0] ?? ''));
+}
+
+export function sourcesOf(frontmatter: Frontmatter): string[] {
+  return stringList(frontmatter.sources);
+}
+
+export function tagsOf(frontmatter: Frontmatter): string[] {
+  return stringList(frontmatter.tags);
+}
+
+export function stringList(value: unknown): string[] {
+  if (typeof value === 'string') return value.trim() ? [value.trim()] : [];
+  if (!Array.isArray(value)) return [];
+  return value.filter((v): v is string => typeof v === 'string' && v.trim() !== '').map((v) => v.trim());
+}
+
+export function stringField(frontmatter: Frontmatter, field: string): string | undefined {
+  const value = frontmatter[field];
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return undefined;
+}
+
+/** Frontmatter with known fields first in FIELD_ORDER, then the rest in their original order. */
+export function orderFrontmatter(frontmatter: Frontmatter): Frontmatter {
+  const ordered: Frontmatter = {};
+  for (const field of FIELD_ORDER) {
+    if (frontmatter[field] !== undefined) ordered[field] = frontmatter[field];
+  }
+  for (const [field, value] of Object.entries(frontmatter)) {
+    if (!(field in ordered) && value !== undefined) ordered[field] = value;
+  }
+  return ordered;
+}
+
+/** Serialise a page: stable field order, lists in flow style, body unchanged. */
+export function serialisePage(frontmatter: Frontmatter, body: string): string {
+  const doc = new YAML.Document(orderFrontmatter(frontmatter));
+  YAML.visit(doc, {
+    Seq(_, node) {
+      if (node.items.every((item) => YAML.isScalar(item))) node.flow = true;
+    },
+  });
+  const yaml = doc.toString({ lineWidth: 0, flowCollectionPadding: false });
+  const separator = body.startsWith('\n') || body === '' ? '' : '\n';
+  return `---\n${yaml}---\n${separator}${body}`;
+}
+
+function firstLine(message: string): string {
+  return message.split('\n')[0] ?? message;
+}
