@@ -55,6 +55,8 @@ export const configSchema = z
     maxCost: z.number().min(0).optional(),
     requestTimeoutMs: z.number().int().min(1000).default(600_000),
     maxRetries: z.number().int().min(0).max(20).default(2),
+    /** Stream model responses (SSE); off for servers that do not stream tool calls well. */
+    stream: z.boolean().default(true),
     /** Max output tokens per model response. */
     maxOutputTokens: z.number().int().min(256).default(8192),
     /** How many page keys (with summaries) the system prompt lists before pointing to search. */
