@@ -3,7 +3,7 @@ import path from 'node:path';
 import { ConfigError } from '../errors.js';
 import { writeFileAtomic } from '../util/fs.js';
 import { formatZodIssue } from '../util/zod.js';
-import { CONFIG_FILE, ENV_OVERRIDES, SECRET_ENV, configSchema, type WikiConfig } from './schema.js';
+import { CONFIG_FILE, ENV_OVERRIDES, SECRET_ENV, configKeys, configSchema, type WikiConfig } from './schema.js';
 
 export type ConfigSource = 'default' | 'file' | 'env' | 'flag';
 
@@ -78,7 +78,7 @@ export async function loadConfig(
   const merged = deepMerge(deepMerge(file, envValues), flags);
   const config = validateConfig(merged, 'configuration (flags, environment and wiki.config.json)');
   const sources: Record<string, ConfigSource> = {};
-  for (const leaf of leafPaths(config as unknown as Json)) {
+  for (const leaf of configKeys()) {
     sources[leaf] = hasPath(flags, leaf)
       ? 'flag'
       : hasPath(envValues, leaf)
@@ -101,11 +101,10 @@ export async function setConfigValue(root: string, key: string, rawValue: string
   const next = structuredClone(file);
   if (value === null) deletePath(next, key);
   else setPath(next, key, value);
-  const known = leafPaths(configSchema.parse({}) as unknown as Json);
-  const config = validateConfig(next, `${CONFIG_FILE} after setting ${key}`);
-  if (!known.includes(key) && !hasPath(config as unknown as Json, key)) {
+  if (!configKeys().includes(key)) {
     throw new ConfigError(`unknown config key "${key}"`, 'run `wiki config` to list the keys');
   }
+  const config = validateConfig(next, `${CONFIG_FILE} after setting ${key}`);
   await writeFileAtomic(path.join(root, CONFIG_FILE), `${JSON.stringify(next, null, 2)}\n`);
   return config;
 }

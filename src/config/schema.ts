@@ -88,3 +88,19 @@ export const ENV_OVERRIDES: Record<string, { path: string; parse: (raw: string) 
   WIKI_MAX_TURNS: { path: 'maxTurns', parse: (v) => Number(v) },
   WIKI_EMBEDDER: { path: 'search.embedder.kind', parse: (v) => v },
 };
+
+/** Every settable dotted key, unset optional ones included, read off the schema itself. */
+export function configKeys(): string[] {
+  return objectKeys(configSchema as unknown as ZodLike, '');
+}
+
+interface ZodLike {
+  def: { type: string; shape?: Record<string, ZodLike>; innerType?: ZodLike };
+}
+
+function objectKeys(schema: ZodLike, prefix: string): string[] {
+  let inner = schema;
+  while (inner.def.innerType && inner.def.type !== 'object') inner = inner.def.innerType;
+  if (inner.def.type !== 'object' || !inner.def.shape) return prefix ? [prefix] : [];
+  return Object.entries(inner.def.shape).flatMap(([key, child]) => objectKeys(child, prefix ? `${prefix}.${key}` : key));
+}

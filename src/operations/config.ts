@@ -1,6 +1,6 @@
-import { getPath, leafPaths, loadConfig, setConfigValue, type EffectiveConfig } from '../config/load.js';
+import { getPath, loadConfig, setConfigValue, type EffectiveConfig } from '../config/load.js';
 import { chooseProvider, sourceLabel, type ProviderChoice } from '../config/provider-choice.js';
-import { SECRET_ENV } from '../config/schema.js';
+import { SECRET_ENV, configKeys } from '../config/schema.js';
 
 export interface ConfigEntry {
   key: string;
@@ -16,7 +16,7 @@ export interface ConfigReport {
 
 export function describeConfig(effective: EffectiveConfig, env: NodeJS.ProcessEnv = process.env): ConfigReport {
   const config = effective.config as unknown as Record<string, unknown>;
-  const entries = leafPaths(config).map((key) => ({
+  const entries = configKeys().map((key) => ({
     key,
     value: getPath(config, key),
     source: sourceLabel(effective.sources[key], effective.envNames[key]),
