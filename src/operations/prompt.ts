@@ -1,0 +1,77 @@
+import type { Schema } from '../wiki/contract.js';
+import { isSpecialPage } from '../wiki/contract.js';
+import type { Page } from '../wiki/page.js';
+import { stringField } from '../wiki/page.js';
+
+export type OperationKind = 'ingest' | 'query' | 'query-save' | 'lint' | 'lint-fix';
+
+const OPERATION_TEXT: Record<OperationKind, string> = {
+  ingest:
+    'You are ingesting one raw source into the wiki. Follow "Workflow: ingest a source" in the schema above. ' +
+    'The source is given in the first message (or its first window, with how to read the rest).',
+  query:
+    'You are answering a question from the wiki. Follow "Workflow: answer a query" in the schema above. ' +
+    'Do not write or change any page: your final message is the answer.',
+  'query-save':
+    'You are answering a question from the wiki and saving the answer. Follow "Workflow: answer a query" in the schema above, ' +
+    'including step 5: write the answer as a page in wiki/concepts/. Your final message is the answer.',
+  lint:
+    'You are reviewing the wiki for problems the deterministic checks cannot see. Follow "Workflow: lint" in the schema above. ' +
+    'Do not change any page: report findings only, one `FINDING` line each.',
+  'lint-fix':
+    'You are reviewing and repairing the wiki. Follow "Workflow: lint" in the schema above: report findings, one `FINDING` line each, ' +
+    'and fix what you can with the tools.',
+};
+
+export interface PromptContext {
+  schema: Schema;
+  operation: OperationKind;
+  today: string;
+  pages: Page[];
+  /** How many pages to list by key before pointing the model to search_wiki. */
+  pageLimit: number;
+}
+
+/**
+ * The system prompt: the whole schema.md, what this run is, today's date, and the pages
+ * the model may link to. Listing linkable keys is what keeps models from inventing links.
+ */
+export function buildSystemPrompt(ctx: PromptContext): string {
+  const contentPages = ctx.pages
+    .filter((page) => !isSpecialPage(ctx.schema.contract, page.path))
+    .sort((a, b) => a.key.localeCompare(b.key));
+  const listed = contentPages.slice(0, ctx.pageLimit);
+  const lines = listed.map((page) => {
+    const summary = stringField(page.frontmatter, 'summary') ?? stringField(page.frontmatter, 'title') ?? '';
+    return `- ${page.key} (${page.type ?? 'page'}, ${page.path})${summary ? `: ${oneLine(summary)}` : ''}`;
+  });
+  const more = contentPages.length - listed.length;
+  const pageSection =
+    contentPages.length === 0
+      ? 'The wiki has no pages yet. Any page you link to, you must create in this run.'
+      : [
+          `The wiki has ${contentPages.length} page(s). These keys exist and may be linked with [[key]]:`,
+          ...lines,
+          ...(more > 0 ? [`… and ${more} more not listed here: use search_wiki to find them before linking.`] : []),
+        ].join('\n');
+  return [
+    ctx.schema.text.trim(),
+    '',
+    '---',
+    '',
+    '# This run',
+    '',
+    OPERATION_TEXT[ctx.operation],
+    '',
+    `Today is ${ctx.today}. Use it for created/updated dates.`,
+    '',
+    '# Existing pages',
+    '',
+    pageSection,
+  ].join('\n');
+}
+
+function oneLine(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > 160 ? `${flat.slice(0, 157)}…` : flat;
+}
