@@ -32,6 +32,12 @@ export type Message =
   | { role: 'assistant'; text: string; toolCalls: ToolCall[] }
   | { role: 'tool'; results: ToolResult[] };
 
+/**
+ * Normalised token counts of one call (or a run's sum). `inputTokens` excludes cached
+ * input: cache reads and cache writes are counted only in their own fields, so the four
+ * add up to everything billed (Anthropic reports it this way; for OpenAI, subtract
+ * `cached_tokens` from `prompt_tokens`).
+ */
 export interface Usage {
   inputTokens: number;
   outputTokens: number;

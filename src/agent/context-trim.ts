@@ -1,0 +1,133 @@
+import type { Message, ToolCall, ToolResult } from './types.js';
+
+/**
+ * Old tool results dominate a long run's context: every file the model read stays in
+ * the conversation and is re-sent on every call. Once the model has moved on, a long
+ * result is replaced by a stub that says what it was, so it can be fetched again.
+ * Messages are never removed, so every tool call keeps its result (providers reject
+ * unpaired calls).
+ */
+export interface TrimOptions {
+  /** The last this-many tool messages (one per turn) stay whole. */
+  keepRecentTurns: number;
+  /** Older results longer than this many characters become a stub. */
+  maxResultChars: number;
+  /** Tools whose results always stay (writes: short, and they record what was done). */
+  preserveTools: ReadonlySet<string>;
+  /** Also shorten long string arguments of old tool calls (the content of earlier writes). */
+  trimCallArguments: boolean;
+}
+
+export type TrimMode = 'normal' | 'hard';
+
+/** Before every model call. */
+export const NORMAL_TRIM = { keepRecentTurns: 2, maxResultChars: 500, trimCallArguments: false } as const;
+/** After the provider reported a context overflow: only the last turn stays whole. */
+export const HARD_TRIM = { keepRecentTurns: 1, maxResultChars: 200, trimCallArguments: true } as const;
+
+export function trimOptions(mode: TrimMode, preserveTools: ReadonlySet<string>): TrimOptions {
+  return { ...(mode === 'hard' ? HARD_TRIM : NORMAL_TRIM), preserveTools };
+}
+
+export interface TrimResult {
+  messages: Message[];
+  /** Characters removed from the context by this call (0 when nothing changed). */
+  removedChars: number;
+  /** Tool results and call arguments replaced by stubs. */
+  trimmedItems: number;
+}
+
+const STUB_PREFIX = '[trimmed: ';
+
+/** Pure: returns a new message list; messages it does not change are shared, not copied. */
+export function trimContext(messages: readonly Message[], options: TrimOptions): TrimResult {
+  const toolIndexes = messages.flatMap((message, index) => (message.role === 'tool' ? [index] : []));
+  const keptFrom = toolIndexes.length - options.keepRecentTurns;
+  if (keptFrom <= 0) return { messages: [...messages], removedChars: 0, trimmedItems: 0 };
+  const firstKeptTool = toolIndexes[keptFrom] ?? messages.length;
+  const firstKeptAssistant = lastAssistantBefore(messages, firstKeptTool);
+
+  const calls = callsById(messages);
+  let removedChars = 0;
+  let trimmedItems = 0;
+  const trimmed = messages.map((message, index): Message => {
+    if (message.role === 'tool' && index < firstKeptTool) {
+      let changed = false;
+      const results = message.results.map((result) => {
+        const stub = stubFor(result, calls.get(result.callId), options);
+        if (stub === undefined) return result;
+        changed = true;
+        removedChars += result.content.length - stub.length;
+        trimmedItems += 1;
+        return { ...result, content: stub };
+      });
+      return changed ? { role: 'tool', results } : message;
+    }
+    if (message.role === 'assistant' && options.trimCallArguments && index < firstKeptAssistant) {
+      let changed = false;
+      const toolCalls = message.toolCalls.map((call) => {
+        const shortened = shortenArguments(call, options.maxResultChars);
+        if (shortened === undefined) return call;
+        changed = true;
+        removedChars += call.rawArguments.length - shortened.rawArguments.length;
+        trimmedItems += 1;
+        return shortened;
+      });
+      return changed ? { ...message, toolCalls } : message;
+    }
+    return message;
+  });
+  return { messages: trimmed, removedChars, trimmedItems };
+}
+
+function stubFor(result: ToolResult, call: ToolCall | undefined, options: TrimOptions): string | undefined {
+  if (result.isError || options.preserveTools.has(result.name)) return undefined;
+  if (result.content.length <= options.maxResultChars || result.content.startsWith(STUB_PREFIX)) return undefined;
+  const what = call === undefined ? result.name : describeCall(call);
+  const stub = `${STUB_PREFIX}result of ${what}, ${formatCount(result.content.length)} chars — call again if needed]`;
+  return stub.length < result.content.length ? stub : undefined;
+}
+
+function shortenArguments(call: ToolCall, maxChars: number): ToolCall | undefined {
+  if (call.arguments === undefined) return undefined;
+  let changed = false;
+  const args: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(call.arguments)) {
+    if (typeof value === 'string' && value.length > maxChars && !value.startsWith(STUB_PREFIX)) {
+      args[key] = `${STUB_PREFIX}${formatCount(value.length)} chars sent earlier]`;
+      changed = true;
+    } else {
+      args[key] = value;
+    }
+  }
+  if (!changed) return undefined;
+  const rawArguments = JSON.stringify(args);
+  return rawArguments.length < call.rawArguments.length ? { ...call, arguments: args, rawArguments } : undefined;
+}
+
+/** `read_file(wiki/x.md, offset=2000)`: enough to repeat the call. */
+export function describeCall(call: ToolCall): string {
+  const parts = Object.entries(call.arguments ?? {}).flatMap(([key, value]) => {
+    if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') return [];
+    const text = typeof value === 'string' && value.length > 60 ? `${value.slice(0, 60)}…` : String(value);
+    return [key === 'path' || key === 'query' ? text : `${key}=${text}`];
+  });
+  return `${call.name}(${parts.join(', ')})`;
+}
+
+function callsById(messages: readonly Message[]): Map<string, ToolCall> {
+  const calls = new Map<string, ToolCall>();
+  for (const message of messages) {
+    if (message.role === 'assistant') for (const call of message.toolCalls) calls.set(call.id, call);
+  }
+  return calls;
+}
+
+function lastAssistantBefore(messages: readonly Message[], index: number): number {
+  for (let i = index - 1; i >= 0; i -= 1) if (messages[i]?.role === 'assistant') return i;
+  return 0;
+}
+
+function formatCount(n: number): string {
+  return n.toLocaleString('en-US');
+}

@@ -1,0 +1,157 @@
+import { describe, expect, it } from 'vitest';
+import { runToolCalls, scheduleGroups } from '../../src/agent/tool-runner.js';
+import type { ToolCall } from '../../src/agent/types.js';
+import type { Tool } from '../../src/tools/types.js';
+import { rawToolCall, toolCall } from '../helpers/scripted-model.js';
+import { fakeTool, indexOfEntry, newTimeline } from './fake-tools.js';
+
+function toolMap(...tools: Tool[]): Map<string, Tool> {
+  return new Map(tools.map((tool) => [tool.definition.name, tool]));
+}
+
+describe('scheduleGroups', () => {
+  const tools = toolMap(fakeTool('read'), fakeTool('write', { mutates: true }));
+  const cases: Array<{ calls: string[]; groups: number[][] }> = [
+    { calls: ['read', 'read', 'read'], groups: [[0, 1, 2]] },
+    { calls: ['write', 'write'], groups: [[0], [1]] },
+    { calls: ['read', 'read', 'write', 'read', 'read'], groups: [[0, 1], [2], [3, 4]] },
+    { calls: ['write', 'read', 'write'], groups: [[0], [1], [2]] },
+    // Calls that cannot run (unknown tool) never hold up or split the reads around them.
+    { calls: ['read', 'nope', 'read'], groups: [[0, 1, 2]] },
+  ];
+  it.each(cases)('$calls → $groups', ({ calls, groups }) => {
+    expect(scheduleGroups(calls.map((name) => toolCall(name, { path: 'x' })), tools)).toEqual(groups);
+  });
+});
+
+describe('runToolCalls', () => {
+  it('runs consecutive reads at the same time', async () => {
+    const timeline = newTimeline();
+    const tools = toolMap(fakeTool('read', { delayMs: 60, timeline }));
+    const calls = ['a', 'b', 'c'].map((label) => toolCall('read', { path: label }));
+    const started = performance.now();
+    await runToolCalls(calls, tools);
+    const elapsed = performance.now() - started;
+    // Every read started before the first one finished: they overlapped.
+    const firstEnd = timeline.entries.findIndex((entry) => entry.phase === 'end');
+    expect(timeline.entries.slice(0, firstEnd).map((entry) => entry.label).sort()).toEqual(['a', 'b', 'c']);
+    expect(elapsed).toBeLessThan(3 * 60);
+  });
+
+  it('runs writes one at a time, in call order, after the reads before them', async () => {
+    const timeline = newTimeline();
+    // The first write is the slowest: if writes overlapped, w2 would finish first.
+    const delays: Record<string, number> = { r1: 40, w1: 50, w2: 5, r2: 5 };
+    const delayMs = (args: Record<string, unknown>): number => delays[String(args['path'])] ?? 0;
+    const tools = toolMap(fakeTool('read', { delayMs, timeline }), fakeTool('write', { mutates: true, delayMs, timeline }));
+    const calls = [toolCall('read', { path: 'r1' }), toolCall('write', { path: 'w1' }), toolCall('write', { path: 'w2' }), toolCall('read', { path: 'r2' })];
+    await runToolCalls(calls, tools);
+    const at = (label: string, phase: 'start' | 'end'): number => indexOfEntry(timeline, label, phase);
+    expect(at('r1', 'end')).toBeLessThan(at('w1', 'start'));
+    expect(at('w1', 'end')).toBeLessThan(at('w2', 'start'));
+    expect(at('w2', 'end')).toBeLessThan(at('r2', 'start'));
+  });
+
+  it('returns results in call order whatever order they finish in', async () => {
+    const delayMs = (args: Record<string, unknown>): number => Number(String(args['path']).slice(1));
+    const tools = toolMap(fakeTool('read', { delayMs }));
+    const calls = ['d40', 'd1', 'd20'].map((path) => toolCall('read', { path }));
+    const { results } = await runToolCalls(calls, tools);
+    expect(results.map((result) => result.callId)).toEqual(calls.map((call) => call.id));
+    expect(results.map((result) => result.content)).toEqual(['read ok: d40', 'read ok: d1', 'read ok: d20']);
+  });
+
+  const errorCases: Array<{ name: string; call: ToolCall; expected: RegExp[] }> = [
+    {
+      name: 'unknown tool lists the tool names',
+      call: toolCall('delete_file', { path: 'wiki/a.md' }),
+      expected: [/Unknown tool "delete_file"/, /read, write/],
+    },
+    {
+      name: 'unparsable JSON quotes what was sent and the expected fields',
+      call: rawToolCall('read', '{"path": "wiki/a.md"'),
+      expected: [/not valid JSON/, /\{\\"path\\": \\"wiki\/a\.md\\"/, /path \(string, required\)/],
+    },
+    {
+      name: 'arguments that are not an object',
+      call: { id: 'c-array', name: 'read', arguments: [] as unknown as Record<string, unknown>, rawArguments: '[]' },
+      expected: [/must be a JSON object/, /"\[\]"/],
+    },
+    {
+      name: "arguments the tool's own check rejects",
+      call: toolCall('read', { file: 'wiki/a.md' }),
+      expected: [/missing string parameter\(s\) path/],
+    },
+    {
+      name: 'a tool that throws',
+      call: toolCall('explode', { path: 'x' }),
+      expected: [/explode failed unexpectedly: disk on fire/],
+    },
+  ];
+  it.each(errorCases)('$name → an error result, nothing thrown', async ({ call, expected }) => {
+    const tools = toolMap(
+      fakeTool('read'),
+      fakeTool('write', { mutates: true }),
+      fakeTool('explode', {
+        run: () => {
+          throw new Error('disk on fire');
+        },
+      }),
+    );
+    const { results } = await runToolCalls([call], tools);
+    expect(results).toHaveLength(1);
+    expect(results[0]?.isError).toBe(true);
+    expect(results[0]?.callId).toBe(call.id);
+    for (const pattern of expected) expect(results[0]?.content).toMatch(pattern);
+  });
+
+  it('quotes only a prefix of very long unparsable arguments', async () => {
+    const raw = `{"path": "${'x'.repeat(5000)}`;
+    const { results } = await runToolCalls([rawToolCall('read', raw)], toolMap(fakeTool('read')));
+    expect(results[0]?.content.length).toBeLessThan(600);
+    expect(results[0]?.content).toContain(`${raw.length} chars in all`);
+  });
+
+  it('merges the changes the tools report, created winning over later updates', async () => {
+    const write = fakeTool('write', {
+      mutates: true,
+      run: (args) => ({
+        content: 'ok',
+        isError: false,
+        changed: [{ path: String(args['path']), change: args['label'] === 'new' ? 'created' : 'updated' }],
+      }),
+    });
+    const calls = [
+      toolCall('write', { path: 'wiki/a.md', label: 'new' }),
+      toolCall('write', { path: 'wiki/a.md', label: 'edit' }),
+      toolCall('write', { path: 'wiki/b.md', label: 'edit' }),
+    ];
+    const { changed } = await runToolCalls(calls, toolMap(write));
+    expect(changed).toEqual([
+      { path: 'wiki/a.md', change: 'created' },
+      { path: 'wiki/b.md', change: 'updated' },
+    ]);
+  });
+
+  it('after an abort, finishes the running call and skips the rest with a "not run" result', async () => {
+    const controller = new AbortController();
+    const timeline = newTimeline();
+    const slow = fakeTool('slow', {
+      timeline,
+      run: async () => {
+        controller.abort();
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        return { content: 'slow finished', isError: false };
+      },
+    });
+    const write = fakeTool('write', { mutates: true, timeline });
+    const calls = [toolCall('slow', { path: 's' }), toolCall('write', { path: 'w' })];
+    const outcome = await runToolCalls(calls, toolMap(slow, write), { signal: controller.signal });
+    expect(outcome.interrupted).toBe(true);
+    expect(outcome.results.map((result) => [result.content, result.isError])).toEqual([
+      ['slow finished', false],
+      ['write was not run: the run was interrupted before this call started.', true],
+    ]);
+    expect(timeline.entries.some((entry) => entry.tool === 'write')).toBe(false);
+  });
+});
