@@ -1,0 +1,105 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { AgentEvent } from '../../src/agent/events.js';
+import { runAgent } from '../../src/agent/loop.js';
+import { createTranscript, newRunId, transcriptPath } from '../../src/agent/transcript.js';
+import { ScriptedModel, toolCall } from '../helpers/scripted-model.js';
+import { fakeTool } from './fake-tools.js';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'wiki-transcript-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function readLines(file: string): Promise<Array<Record<string, unknown>>> {
+  const text = await readFile(file, 'utf8');
+  expect(text.endsWith('\n')).toBe(true);
+  return text
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+describe('transcript', () => {
+  it('records every event of a run as one JSON line with an ISO timestamp', async () => {
+    const file = transcriptPath(dir, newRunId('ingest'));
+    const transcript = await createTranscript(file);
+    const events: AgentEvent[] = [];
+    const model = new ScriptedModel([
+      { text: 'reading', toolCalls: [toolCall('read_file', { path: 'raw/a.md' }), toolCall('read_file', { path: 'raw/b.md' })] },
+      { text: 'done' },
+    ]);
+    await runAgent({
+      model,
+      system: 'sys',
+      userMessage: 'go',
+      tools: [fakeTool('read_file')],
+      maxOutputTokens: 100,
+      listener: (event) => events.push(event),
+      transcript,
+    });
+    await transcript.close();
+
+    const lines = await readLines(file);
+    expect(lines.map((line) => line['type'])).toEqual(events.map((event) => event.type));
+    for (const [index, line] of lines.entries()) {
+      expect(new Date(String(line['time'])).toISOString()).toBe(line['time']);
+      const { time: _time, ...rest } = line;
+      expect(rest).toEqual(JSON.parse(JSON.stringify(events[index])));
+    }
+    expect(lines.filter((line) => line['type'] === 'tool_result')).toHaveLength(2);
+    expect(lines.at(-1)).toMatchObject({ type: 'run_end', status: 'done', turns: 2 });
+  });
+
+  it('creates .wiki/runs and appends to an existing file, keeping write order', async () => {
+    const file = transcriptPath(dir, 'r1');
+    expect(file).toBe(path.join(dir, '.wiki', 'runs', 'r1.jsonl'));
+    const first = await createTranscript(file);
+    first.write({ type: 'note', n: 1 });
+    await first.close();
+    const second = await createTranscript(file);
+    for (let n = 2; n <= 200; n += 1) second.write({ type: 'note', n });
+    await second.close();
+    const lines = await readLines(file);
+    expect(lines.map((line) => line['n'])).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
+  });
+
+  it('refuses writes after close', async () => {
+    const transcript = await createTranscript(path.join(dir, 'x.jsonl'));
+    await transcript.close();
+    expect(() => transcript.write({ type: 'late' })).toThrow(/already closed/);
+  });
+
+  it('fails to open where a file blocks the directory', async () => {
+    await writeFile(path.join(dir, '.wiki'), 'not a directory');
+    await expect(createTranscript(transcriptPath(dir, 'r'))).rejects.toThrow();
+  });
+});
+
+describe('newRunId', () => {
+  it('is a sortable, file-name-safe id: time, operation, random tail', () => {
+    const id = newRunId('ingest', new Date('2026-11-21T10:22:33.123Z'));
+    expect(id).toMatch(/^2026-11-21T10-22-33-123Z-ingest-[0-9a-f]{4}$/);
+  });
+
+  it('sorts by time', () => {
+    const earlier = newRunId('query', new Date('2026-11-21T09:59:59.999Z'));
+    const later = newRunId('ingest', new Date('2026-11-21T10:00:00.000Z'));
+    expect([later, earlier].sort()).toEqual([earlier, later]);
+  });
+
+  it('makes the operation name safe for a file name', () => {
+    expect(newRunId('Lint --fix!', new Date('2026-01-01T00:00:00.000Z'))).toMatch(/^2026-01-01T00-00-00-000Z-lint-fix-[0-9a-f]{4}$/);
+  });
+
+  it('differs between two runs started in the same millisecond', () => {
+    const now = new Date();
+    const ids = new Set(Array.from({ length: 20 }, () => newRunId('ingest', now)));
+    expect(ids.size).toBeGreaterThan(1);
+  });
+});
