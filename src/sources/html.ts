@@ -1,0 +1,222 @@
+import { Readability } from '@mozilla/readability';
+import { parseHTML } from 'linkedom';
+import TurndownService from 'turndown';
+
+/**
+ * HTML → markdown: Readability picks the main content (dropping navigation, footers and
+ * other page chrome), turndown converts it with ATX headings so the `#`/`##` lines act as
+ * section markers. When Readability finds no article, the whole body is converted instead.
+ */
+
+/** The few DOM members this module uses; linkedom's nodes provide them. */
+export interface HtmlElement {
+  readonly tagName: string;
+  innerHTML: string;
+  readonly textContent: string | null;
+  getAttribute(name: string): string | null;
+  setAttribute(name: string, value: string): void;
+  removeAttribute(name: string): void;
+  querySelectorAll(selectors: string): Iterable<HtmlElement>;
+  remove(): void;
+}
+
+interface HtmlDocument {
+  readonly title: string;
+  readonly body: HtmlElement | null;
+  querySelector(selectors: string): HtmlElement | null;
+  querySelectorAll(selectors: string): Iterable<HtmlElement>;
+}
+
+export interface Article {
+  title: string | undefined;
+  /** The content element (main article, or the whole body as a fallback), ready to convert. */
+  content: HtmlElement;
+  /** False when Readability found no article and the whole body is used. */
+  foundArticle: boolean;
+}
+
+const NOISE = 'script, style, noscript, template, iframe, object, embed, canvas, svg, form, button, select, input, textarea';
+
+export function parseHtmlDocument(html: string): HtmlDocument {
+  return (parseHTML(html) as unknown as { document: HtmlDocument }).document;
+}
+
+/**
+ * Pick the article out of `html`. With `baseUrl`, relative link and image URLs are made
+ * absolute first (honouring `<base href>`), so the result can be saved anywhere.
+ */
+export function extractArticle(html: string, baseUrl?: string): Article {
+  const document = parseHtmlDocument(html);
+  if (baseUrl) absolutizeUrls(document, baseUrl);
+  const pageTitle = cleanTitle(document.title) ?? cleanTitle(document.querySelector('h1')?.textContent);
+
+  // Readability rewrites the document it reads, so it gets its own copy.
+  const forReadability = parseHtmlDocument(html);
+  if (baseUrl) absolutizeUrls(forReadability, baseUrl);
+  let parsed: ReturnType<Readability['parse']> = null;
+  try {
+    parsed = new Readability(forReadability as never, { charThreshold: 200 }).parse();
+  } catch {
+    parsed = null;
+  }
+  const articleHtml = parsed?.content?.trim();
+  if (articleHtml && (parsed?.textContent ?? '').trim() !== '') {
+    const content = parseHtmlDocument(`<!doctype html><html><body>${articleHtml}</body></html>`).body;
+    if (content) {
+      removeAll(content, NOISE);
+      return { title: cleanTitle(parsed?.title) ?? pageTitle, content, foundArticle: true };
+    }
+  }
+  const body = document.body ?? parseHtmlDocument('<!doctype html><html><body></body></html>').body;
+  if (!body) throw new Error('linkedom produced no <body>');
+  removeAll(body, `${NOISE}, head`);
+  return { title: pageTitle, content: body, foundArticle: false };
+}
+
+/** Convert an article's content to markdown, headed by `# title` unless it already starts with it. */
+export function articleToMarkdown(article: Pick<Article, 'title' | 'content'>): string {
+  let markdown = tidy(turndown().turndown(article.content.innerHTML));
+  const title = article.title;
+  if (title && !startsWithTitle(markdown, title)) markdown = `# ${escapeHeading(title)}\n\n${markdown}`;
+  return markdown.trim() === '' ? '' : `${markdown.trim()}\n`;
+}
+
+/** The distinct `src` URLs of the images in `content`, in document order. */
+export function imageSources(content: HtmlElement): string[] {
+  const seen = new Set<string>();
+  for (const image of content.querySelectorAll('img')) {
+    const src = image.getAttribute('src')?.trim();
+    if (src) seen.add(src);
+  }
+  return [...seen];
+}
+
+/** Point every `<img>` whose src is a key of `replacements` at the new value. */
+export function rewriteImageSources(content: HtmlElement, replacements: ReadonlyMap<string, string>): void {
+  for (const image of content.querySelectorAll('img')) {
+    const src = image.getAttribute('src')?.trim();
+    const replacement = src === undefined ? undefined : replacements.get(src);
+    if (replacement !== undefined) {
+      image.setAttribute('src', replacement);
+      image.removeAttribute('srcset');
+    }
+  }
+}
+
+/** Drop inline `data:` images (they would put megabytes of base64 in the markdown). */
+export function dropInlineImages(content: HtmlElement): number {
+  let dropped = 0;
+  for (const image of [...content.querySelectorAll('img')]) {
+    if ((image.getAttribute('src') ?? '').trim().toLowerCase().startsWith('data:')) {
+      image.remove();
+      dropped++;
+    }
+  }
+  return dropped;
+}
+
+function absolutizeUrls(document: HtmlDocument, pageUrl: string): void {
+  let base = pageUrl;
+  const declaredBase = document.querySelector('base[href]')?.getAttribute('href');
+  if (declaredBase) base = resolveUrl(declaredBase, pageUrl) ?? pageUrl;
+  for (const [selector, attribute] of [
+    ['a[href]', 'href'],
+    ['img[src]', 'src'],
+  ] as const) {
+    for (const element of document.querySelectorAll(selector)) {
+      const value = element.getAttribute(attribute)?.trim();
+      if (!value || value.startsWith('#') || /^(data|mailto|javascript):/i.test(value)) continue;
+      const absolute = resolveUrl(value, base);
+      if (absolute) element.setAttribute(attribute, absolute);
+    }
+  }
+  // srcset candidates would need the same treatment; the plain src is enough for markdown.
+  for (const image of document.querySelectorAll('img[srcset]')) image.removeAttribute('srcset');
+}
+
+function resolveUrl(value: string, base: string): string | undefined {
+  try {
+    return new URL(value, base).href;
+  } catch {
+    return undefined;
+  }
+}
+
+function removeAll(root: HtmlElement, selectors: string): void {
+  for (const element of [...root.querySelectorAll(selectors)]) element.remove();
+}
+
+function cleanTitle(title: string | null | undefined): string | undefined {
+  const cleaned = title?.replace(/\s+/g, ' ').trim();
+  return cleaned ? cleaned : undefined;
+}
+
+function startsWithTitle(markdown: string, title: string): boolean {
+  const firstLine = markdown.trimStart().split('\n', 1)[0] ?? '';
+  const heading = /^#{1,2}\s+(.*)$/.exec(firstLine)?.[1];
+  return heading !== undefined && normalise(heading) === normalise(title);
+}
+
+function normalise(text: string): string {
+  return text.replace(/\\/g, '').replace(/\s+/g, ' ').trim().toLowerCase();
+}
+
+function escapeHeading(title: string): string {
+  return title.replace(/\n/g, ' ');
+}
+
+function tidy(markdown: string): string {
+  return markdown
+    .replace(/[ \t]+$/gm, '')
+    .replace(/\n{3,}/g, '\n\n');
+}
+
+let service: TurndownService | undefined;
+
+function turndown(): TurndownService {
+  if (service) return service;
+  service = new TurndownService({
+    headingStyle: 'atx',
+    codeBlockStyle: 'fenced',
+    bulletListMarker: '-',
+    emDelimiter: '*',
+    hr: '---',
+  });
+  service.remove(['script', 'style', 'noscript', 'template']);
+  addTableRules(service);
+  return service;
+}
+
+/** GitHub-style pipe tables, so tabular data survives as rows and columns. */
+function addTableRules(converter: TurndownService): void {
+  converter.addRule('tableCell', {
+    filter: ['th', 'td'],
+    replacement: (content) => ` ${content.replace(/\s*\n+\s*/g, ' ').replace(/\|/g, '\\|').trim()} |`,
+  });
+  converter.addRule('tableRow', {
+    filter: 'tr',
+    replacement: (content, node) => {
+      const row = `|${content}\n`;
+      if (!isFirstRow(node as unknown as RowNode)) return row;
+      const cells = (node as unknown as RowNode).querySelectorAll('th, td').length;
+      return `${row}|${' --- |'.repeat(Math.max(cells, 1))}\n`;
+    },
+  });
+  converter.addRule('tableSection', {
+    filter: ['thead', 'tbody', 'tfoot'],
+    replacement: (content) => content,
+  });
+  converter.addRule('table', {
+    filter: 'table',
+    replacement: (content) => `\n\n${content.trim()}\n\n`,
+  });
+}
+
+interface RowNode {
+  querySelectorAll(selectors: string): { length: number };
+  closest(selectors: string): { querySelector(selectors: string): unknown } | null;
+}
+
+function isFirstRow(row: RowNode): boolean {
+  return row.closest('table')?.querySelector('tr') === row;
+}
