@@ -1,0 +1,53 @@
+import type { Contract } from '../wiki/contract.js';
+import type { WorkspaceFs } from './workspace-fs.js';
+
+/**
+ * What the five tools need from the rest of the program, as ports, so the tools depend on
+ * no particular validator, search engine or history implementation.
+ */
+export interface ToolContext {
+  /** Workspace root (need not be a real path; the sandbox resolves it). */
+  root: string;
+  /** All file I/O: DiskFs normally, OverlayFs in a dry run. */
+  fs: WorkspaceFs;
+  contract: Contract;
+  validator: WriteValidator;
+  search: SearchPort;
+  observer?: WriteObserver;
+  /** Default read_file window in characters (default 20,000; never above 50,000). */
+  readLimit?: number;
+  /**
+   * Turns a non-text source (PDF, HTML…) into text for read_file. Return `undefined` for
+   * files it does not handle; they are then read as text. Called for files up to 64 MB.
+   */
+  textExtractor?: TextExtractor;
+}
+
+export type TextExtractor = (path: string, bytes: Uint8Array) => Promise<string | undefined>;
+
+export interface ValidationVerdict {
+  ok: boolean;
+  /** Full human-readable reasons, including the closest existing keys for a bad link. */
+  errors: string[];
+  warnings: string[];
+}
+
+export interface WriteValidator {
+  /** Judge a page's whole content as if it were written at `path` (workspace-relative). */
+  validate(path: string, content: string): ValidationVerdict | Promise<ValidationVerdict>;
+}
+
+export interface SearchPort {
+  /** JSON-serialisable ranked results (key, path, title, summary, score, lanes, links, backlinks). */
+  search(query: string, limit: number): Promise<unknown>;
+  /** Re-index one page at once after it was written. */
+  upsert(path: string, content: string): Promise<void>;
+}
+
+export type WriteChange = 'created' | 'updated' | 'appended';
+
+export interface WriteObserver {
+  /** Before a file changes; `previous` is its current content (undefined: it does not exist). Throwing cancels the write. */
+  beforeWrite?(path: string, previous: string | undefined): Promise<void> | void;
+  afterWrite?(path: string, change: WriteChange): Promise<void> | void;
+}

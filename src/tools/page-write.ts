@@ -1,0 +1,69 @@
+import type { ToolContext, WriteChange } from './context.js';
+import { SandboxError } from '../errors.js';
+import { resolveInSandbox, type SandboxPath } from './sandbox.js';
+
+/**
+ * The steps write_file and append_to_file share: where a write may land, what is there now,
+ * and committing it (history hook, atomic write, search index, after-hook).
+ */
+
+/** Resolve a write target and refuse the files the tool itself maintains. */
+export async function writeTarget(ctx: ToolContext, requested: string, tool: 'write_file' | 'append_to_file'): Promise<SandboxPath> {
+  const target = await resolveInSandbox(ctx.root, requested, 'write');
+  if (target.real !== target.relative) {
+    throw new SandboxError(`${target.relative} is a symbolic link to ${target.real}; write ${target.real} itself`);
+  }
+  if (target.relative === ctx.contract.index) {
+    throw new SandboxError(`${target.relative} is maintained by the tool: it is regenerated from every page's title and summary after each run, so new pages appear there without you writing it`);
+  }
+  if (target.relative === ctx.contract.log && tool === 'write_file') {
+    throw new SandboxError(`${target.relative} is append-only and maintained by the tool; use append_to_file to add an entry instead of rewriting it`);
+  }
+  return target;
+}
+
+/** Current content, `undefined` when the file does not exist; a directory is refused. */
+export async function currentContent(ctx: ToolContext, target: SandboxPath): Promise<string | undefined> {
+  const info = await ctx.fs.stat(target.absolute);
+  if (!info) return undefined;
+  if (info.kind === 'dir') throw new SandboxError(`${target.relative} is a directory; give a file path such as ${target.relative}/page.md`);
+  if (info.kind !== 'file') throw new SandboxError(`${target.relative} is not a regular file and cannot be written`);
+  return ctx.fs.readText(target.absolute);
+}
+
+export function isMarkdown(relative: string): boolean {
+  return relative.toLowerCase().endsWith('.md');
+}
+
+/**
+ * Write `next` (whole content) — or append `appended`, which turns `previous` into `next` —
+ * and tell the ports. A failing before-hook cancels the write (history must hold the
+ * before-image first); failures after the write are reported as notes, since the file
+ * did change and the model must not repeat the call.
+ */
+export async function commitWrite(
+  ctx: ToolContext,
+  target: SandboxPath,
+  previous: string | undefined,
+  next: string,
+  change: WriteChange,
+  appended?: string,
+): Promise<string[]> {
+  await ctx.observer?.beforeWrite?.(target.relative, previous);
+  if (appended !== undefined && previous !== undefined) await ctx.fs.appendText(target.absolute, appended);
+  else await ctx.fs.writeText(target.absolute, next);
+  const notes: string[] = [];
+  if (isMarkdown(target.relative) && target.relative !== ctx.contract.log) {
+    try {
+      await ctx.search.upsert(target.relative, next);
+    } catch (error) {
+      notes.push(`the search index was not updated (${(error as Error).message}), so search_wiki may miss this page for now`);
+    }
+  }
+  try {
+    await ctx.observer?.afterWrite?.(target.relative, change);
+  } catch (error) {
+    notes.push(`after-write bookkeeping failed: ${(error as Error).message}`);
+  }
+  return notes;
+}

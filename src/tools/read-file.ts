@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import type { ToolContext } from './context.js';
+import { defineTool, failure, success } from './define.js';
+import { missingPathMessage } from './missing.js';
+import { resolveInSandbox } from './sandbox.js';
+import type { Tool, ToolOutcome } from './types.js';
+import { byteWindow, decodeText, looksBinary, textWindow } from './text-window.js';
+
+export const DEFAULT_READ_LIMIT = 20_000;
+export const MAX_READ_LIMIT = 50_000;
+/** Above this a file is never loaded whole: windows are byte ranges read from disk. */
+export const WHOLE_FILE_MAX_BYTES = 8 * 1024 * 1024;
+/** Files up to this size are offered to the text extractor (PDF, HTML…). */
+export const EXTRACT_MAX_BYTES = 64 * 1024 * 1024;
+const SNIFF_BYTES = 64 * 1024;
+const EXTRACTION_CACHE_SIZE = 8;
+
+const args = z.strictObject({
+  path: z.string().describe('File path relative to the workspace root, e.g. raw/paper.md or wiki/concepts/attention.md'),
+  offset: z.number().int().min(0).optional().describe('Where the window starts (characters; bytes for files over 8 MB). Default 0; use the "next offset" a previous read reported.'),
+  limit: z.number().int().min(1).optional().describe(`Window size (characters; bytes for files over 8 MB). Default ${DEFAULT_READ_LIMIT}; values above ${MAX_READ_LIMIT} are capped.`),
+});
+
+export function createReadFileTool(ctx: ToolContext): Tool {
+  // Extraction (a PDF parse) is costly; a run reads the same source window by window.
+  const extracted = new Map<string, string | undefined>();
+
+  async function extractedText(absolute: string, relative: string, size: number, mtimeMs: number): Promise<string | undefined> {
+    if (!ctx.textExtractor || size > EXTRACT_MAX_BYTES) return undefined;
+    const cacheKey = `${absolute}\u0000${size}\u0000${mtimeMs}`;
+    if (extracted.has(cacheKey)) return extracted.get(cacheKey);
+    const text = await ctx.textExtractor(relative, await ctx.fs.readBytes(absolute));
+    if (extracted.size >= EXTRACTION_CACHE_SIZE) extracted.delete(extracted.keys().next().value ?? '');
+    extracted.set(cacheKey, text);
+    return text;
+  }
+
+  return defineTool({
+    name: 'read_file',
+    description:
+      'Read a text file anywhere in the workspace (sources in raw/, pages in wiki/, schema.md), one window at a time. ' +
+      'The first line states the window, the total size and the next offset to continue from, or "end of file". ' +
+      'PDF and HTML sources come back as extracted text. Binary files, .wiki/, .git/ and .env files cannot be read.',
+    args,
+    mutates: false,
+    async run({ path, offset, limit }): Promise<ToolOutcome> {
+      const target = await resolveInSandbox(ctx.root, path, 'read');
+      const shown = target.relative || '.';
+      const info = await ctx.fs.stat(target.absolute);
+      if (!info) return failure(await missingPathMessage(ctx, target.relative));
+      if (info.kind === 'dir') return failure(`${shown} is a directory; use list_directory("${shown}") to see what it holds`);
+      if (info.kind === 'symlink') return failure(`${shown} is a symbolic link to something that does not exist`);
+      if (info.kind !== 'file') return failure(`${shown} is not a regular file (a device, socket or pipe); only files can be read`);
+
+      const requested = limit ?? ctx.readLimit ?? DEFAULT_READ_LIMIT;
+      const window = Math.min(requested, MAX_READ_LIMIT);
+      const notes = requested > MAX_READ_LIMIT ? [`limit capped at ${MAX_READ_LIMIT}`] : [];
+      const start = offset ?? 0;
+
+      const text = await extractedText(target.absolute, target.relative, info.size, info.mtimeMs);
+      if (text !== undefined) return readTextWindow(shown, text, start, window, ['extracted text', ...notes]);
+      if (info.size <= WHOLE_FILE_MAX_BYTES) {
+        const bytes = await ctx.fs.readBytes(target.absolute);
+        if (looksBinary(bytes)) return binaryRefusal(shown, info.size);
+        const decoded = decodeText(bytes);
+        if (decoded.replaced > 0) notes.push(`not valid UTF-8: ${decoded.replaced} invalid byte sequence(s) shown as \uFFFD`);
+        return readTextWindow(shown, decoded.text, start, window, notes);
+      }
+      if (looksBinary(await ctx.fs.readBytes(target.absolute, { start: 0, length: SNIFF_BYTES }))) return binaryRefusal(shown, info.size);
+      if (start > info.size) return failure(`offset ${start} is past the end of ${shown} (${info.size} bytes)`);
+      const chunk = await ctx.fs.readBytes(target.absolute, { start, length: window });
+      const part = byteWindow(chunk, start, start + chunk.length >= info.size);
+      if (part.replaced > 0) notes.push(`${part.replaced} invalid UTF-8 sequence(s) shown as \uFFFD`);
+      notes.unshift(`large file: offset and limit count bytes`);
+      const next = part.end >= info.size ? 'end of file' : `next offset: ${part.end}`;
+      return success(`[${shown}: bytes ${part.start}-${part.end} of ${info.size}; ${next}; ${notes.join('; ')}]\n${part.text}`);
+    },
+  });
+}
+
+function readTextWindow(shown: string, text: string, offset: number, limit: number, notes: string[]): ToolOutcome {
+  if (offset > text.length) return failure(`offset ${offset} is past the end of ${shown} (${text.length} characters)`);
+  if (text.length === 0) return success(`[${shown}: empty file]`);
+  const part = textWindow(text, offset, limit);
+  const next = part.end >= part.total ? 'end of file' : `next offset: ${part.end}`;
+  const lines = `lines ${part.lines.first}-${part.lines.last} of ${part.lines.total}`;
+  const extra = notes.length > 0 ? `; ${notes.join('; ')}` : '';
+  return success(`[${shown}: characters ${part.start}-${part.end} of ${part.total}, ${lines}; ${next}${extra}]\n${part.text}`);
+}
+
+function binaryRefusal(shown: string, size: number): ToolOutcome {
+  return failure(`${shown} is a binary file (${size} bytes), not text; it cannot be read. Only text, markdown, PDF and HTML sources can be used.`);
+}

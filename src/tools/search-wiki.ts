@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import type { ToolContext } from './context.js';
+import { defineTool, failure, success } from './define.js';
+import type { Tool } from './types.js';
+
+export const DEFAULT_SEARCH_LIMIT = 10;
+export const MAX_SEARCH_LIMIT = 50;
+
+const args = z.strictObject({
+  query: z.string().describe('Words to look for: a concept, name or question'),
+  limit: z.number().int().min(1).optional().describe(`How many pages to return; default ${DEFAULT_SEARCH_LIMIT}, at most ${MAX_SEARCH_LIMIT}`),
+});
+
+export function createSearchWikiTool(ctx: ToolContext): Tool {
+  return defineTool({
+    name: 'search_wiki',
+    description:
+      'Search the wiki\'s pages (lexical, semantic and term matching combined). Returns the best pages with key, path, ' +
+      'title, summary, score, the lanes that matched, and their links and backlinks. Search before creating a page, ' +
+      'to update an existing one instead of duplicating it.',
+    args,
+    mutates: false,
+    async run({ query, limit }) {
+      if (query.trim() === '') return failure('query is empty; give some words to search for');
+      const results = await ctx.search.search(query.trim(), Math.min(limit ?? DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT));
+      return success(JSON.stringify(results ?? []));
+    },
+  });
+}

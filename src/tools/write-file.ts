@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import type { ToolContext } from './context.js';
+import { defineTool, failure, success } from './define.js';
+import { commitWrite, currentContent, isMarkdown, writeTarget } from './page-write.js';
+import { normalizeWorkspacePath } from './paths.js';
+import type { Tool } from './types.js';
+
+const args = z.strictObject({
+  path: z.string().describe('Page path under wiki/, ending in .md, e.g. wiki/concepts/attention.md (the file name is the page key)'),
+  content: z.string().describe('The whole page: YAML frontmatter between --- lines, then the markdown body'),
+});
+
+export function createWriteFileTool(ctx: ToolContext): Tool {
+  return defineTool({
+    name: 'write_file',
+    description:
+      'Create or replace a whole markdown page under wiki/. The page is validated first (frontmatter fields, key, ' +
+      'every [[link]] and refs entry must name an existing page); if anything is wrong nothing is written and every ' +
+      'reason is returned with the closest existing keys: fix them and send the whole page again. ' +
+      `${ctx.contract.index} and ${ctx.contract.log} are maintained by the tool; raw/ and schema.md are read-only.`,
+    args,
+    mutates: true,
+    async run({ path, content }) {
+      const relative = normalizeWorkspacePath(path);
+      if (!isMarkdown(relative)) {
+        return failure(`refused: write_file writes markdown pages, so the path must end in .md (got ${relative})`);
+      }
+      const target = await writeTarget(ctx, relative, 'write_file');
+      const previous = await currentContent(ctx, target);
+      if (previous === content) return success(`unchanged: ${target.relative} already has exactly this content`);
+
+      const verdict = await ctx.validator.validate(target.relative, content);
+      if (!verdict.ok) {
+        const reasons = verdict.errors.length > 0 ? verdict.errors : ['the validator rejected the page without giving a reason'];
+        return failure(
+          `rejected: ${target.relative} was not written. Fix every point below and call write_file again with the whole page:\n` +
+            reasons.map((reason) => `- ${reason}`).join('\n'),
+        );
+      }
+
+      const change = previous === undefined ? 'created' : 'updated';
+      let notes: string[];
+      try {
+        notes = await commitWrite(ctx, target, previous, content, change);
+      } catch (error) {
+        return failure(`write_file failed, ${target.relative} was not written: ${(error as Error).message}`);
+      }
+      const lines = [`${change} ${target.relative} (${content.length} characters)`];
+      for (const warning of verdict.warnings) lines.push(`warning: ${warning}`);
+      for (const note of notes) lines.push(`note: ${note}`);
+      return success(lines.join('\n'), [{ path: target.relative, change }]);
+    },
+  });
+}
