@@ -1,0 +1,64 @@
+import path from 'node:path';
+import { Option, type Command } from 'commander';
+import { openWorkspace, outputFor } from '../cli/context.js';
+import { UsageError } from '../errors.js';
+import { GRAPH_FORMATS, graphWorkspace, type GraphFormat, type GraphSummary } from '../operations/graph.js';
+
+export function registerGraph(program: Command): void {
+  program
+    .command('graph')
+    .description('the page graph (nodes by type, edges from refs and [[links]], orphans marked) as an interactive HTML view, JSON or Graphviz DOT')
+    .addOption(new Option('--format <format>', 'html, json or dot').choices([...GRAPH_FORMATS]).default('html'))
+    .option('--out <file>', 'where to write it; "-" for stdout (default: .wiki/graph.html for html, stdout for json and dot)')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'The HTML view is one self-contained file (no network): drag nodes, scroll to zoom, search, click a page to read it.',
+        'With --json the command prints a summary {format, nodes, edges, orphans, missing, out}, so the graph must go to a file.',
+        '',
+        'Examples:',
+        '  $ wiki graph                                   # writes .wiki/graph.html',
+        '  $ wiki graph --out graph.html && xdg-open graph.html',
+        '  $ wiki graph --format json | jq \'.stats\'',
+        '  $ wiki graph --format dot | dot -Tsvg > graph.svg',
+        '  $ wiki graph --format json --out graph.json --json',
+      ].join('\n'),
+    )
+    .action(async (opts: { format: GraphFormat; out?: string }, command: Command) => {
+      const out = outputFor(command);
+      const toStdout = opts.out === '-' || (opts.out === undefined && opts.format !== 'html');
+      if (toStdout && out.json) {
+        throw new UsageError(
+          `--json prints a summary on stdout, so the ${opts.format} graph cannot go there too`,
+          'add --out FILE',
+        );
+      }
+      const ws = await openWorkspace(command);
+      const result = await graphWorkspace(ws.root, ws.schema, {
+        format: opts.format,
+        stdout: toStdout,
+        ...(opts.out && opts.out !== '-' ? { out: path.resolve(process.cwd(), opts.out) } : {}),
+      });
+      const { summary } = result;
+      if (summary.out === null) {
+        process.stdout.write(result.document);
+        out.info(describe(summary, 'stdout'));
+      } else {
+        out.result(summary, () => describe(summary, displayPath(summary.out ?? '')));
+      }
+      if (summary.missing > 0) {
+        out.info(`${summary.missing} link${summary.missing === 1 ? '' : 's'} point to pages that do not exist (shown in red; \`wiki lint\` lists them)`);
+      }
+    });
+}
+
+function describe(summary: GraphSummary, where: string): string {
+  const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+  return `Wrote the ${summary.format} graph of ${plural(summary.nodes, 'page')} and ${plural(summary.edges, 'link')} (${plural(summary.orphans, 'orphan')}, ${summary.missing} missing) to ${where}`;
+}
+
+function displayPath(absolute: string): string {
+  const relative = path.relative(process.cwd(), absolute);
+  return relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : absolute;
+}
