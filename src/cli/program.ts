@@ -2,9 +2,7 @@ import { Command, Option } from 'commander';
 import { registerConfig } from '../commands/config.js';
 import { registerGraph } from '../commands/graph.js';
 import { registerInit } from '../commands/init.js';
-import { registerLint } from '../commands/lint.js';
 import { registerStatus } from '../commands/status.js';
-import { registerUndo } from '../commands/undo.js';
 import { packageVersion } from '../util/package-root.js';
 
 /** The command tree. Each command file registers itself; only working commands appear. */
@@ -25,9 +23,7 @@ export function buildProgram(): Command {
   registerInit(program);
   registerStatus(program);
   registerConfig(program);
-  registerLint(program);
   registerGraph(program);
-  registerUndo(program);
   for (const command of program.commands) command.exitOverride();
   return program;
 }
