@@ -1,0 +1,43 @@
+import type { ProviderName } from '../config/provider-choice.js';
+import { BASE_URL_VARIABLES, DEFAULT_BASE_URLS, KEY_VARIABLES } from './defaults.js';
+
+/** Everything a provider adapter needs, resolved from configuration and environment by `select.ts`. */
+export interface ProviderSettings {
+  model: string;
+  apiKey: string;
+  /** `undefined` = the provider's public endpoint. */
+  baseUrl: string | undefined;
+  /** Per attempt: the SDK's request timeout, and the longest silence tolerated inside a stream. */
+  timeoutMs: number;
+  /** Retries the SDK makes on 408/409/429/5xx/529 and connection failures, honouring retry-after. */
+  maxRetries: number;
+  /** Server-sent events instead of one JSON response. */
+  stream: boolean;
+  /** True when no key was set and a placeholder is sent to a custom base URL. */
+  keyIsPlaceholder: boolean;
+}
+
+/** What error messages need to name the fix: the URL that was called and the variables involved. */
+export interface ProviderErrorContext {
+  provider: ProviderName;
+  baseUrl: string;
+  model: string;
+  keyVariable: string;
+  baseUrlVariable: string;
+  keyIsPlaceholder: boolean;
+  maxRetries: number;
+  timeoutMs: number;
+}
+
+export function errorContext(provider: ProviderName, settings: ProviderSettings): ProviderErrorContext {
+  return {
+    provider,
+    baseUrl: settings.baseUrl ?? DEFAULT_BASE_URLS[provider],
+    model: settings.model,
+    keyVariable: KEY_VARIABLES[provider],
+    baseUrlVariable: BASE_URL_VARIABLES[provider],
+    keyIsPlaceholder: settings.keyIsPlaceholder,
+    maxRetries: settings.maxRetries,
+    timeoutMs: settings.timeoutMs,
+  };
+}
