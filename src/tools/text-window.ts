@@ -5,8 +5,13 @@
  */
 
 const SNIFF_BYTES = 64 * 1024;
-/** Share of replacement or control characters above which a file is treated as binary. */
-const BINARY_RATIO = 0.1;
+/** Control characters are rare in any text; above this share the bytes are not text. */
+const CONTROL_RATIO = 0.1;
+/**
+ * Bytes that are not UTF-8 become U+FFFD. Legacy-encoded text (Latin-1, CP1252) has some,
+ * but random bytes turn about half into U+FFFD; the bar sits between the two.
+ */
+const REPLACEMENT_RATIO = 0.3;
 
 /** NUL bytes, or many bytes that are not UTF-8 text, mark a binary file. */
 export function looksBinary(bytes: Uint8Array): boolean {
@@ -15,12 +20,14 @@ export function looksBinary(bytes: Uint8Array): boolean {
   if (sample.includes(0)) return true;
   if (sample.length === 0) return false;
   const text = new TextDecoder('utf-8').decode(sample);
-  let suspicious = 0;
+  let controls = 0;
+  let replacements = 0;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    if (code === 0xfffd || (code < 32 && code !== 9 && code !== 10 && code !== 12 && code !== 13 && code !== 27)) suspicious++;
+    if (code === 0xfffd) replacements++;
+    else if (code < 32 && code !== 9 && code !== 10 && code !== 12 && code !== 13 && code !== 27) controls++;
   }
-  return suspicious / text.length > BINARY_RATIO;
+  return controls / text.length > CONTROL_RATIO || replacements / text.length > REPLACEMENT_RATIO;
 }
 
 export interface DecodedText {

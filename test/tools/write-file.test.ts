@@ -1,0 +1,176 @@
+import { readFile, symlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { call, makeContext, makeWorkspace, page, snapshotTree, type TempWorkspace } from './fixtures.js';
+
+let ws: TempWorkspace;
+beforeEach(async () => {
+  ws = await makeWorkspace();
+});
+afterEach(async () => {
+  await ws.cleanup();
+});
+
+const read = (relative: string) => readFile(path.join(ws.root, relative), 'utf8');
+
+describe('write_file', () => {
+  it('creates a page atomically, indexes it at once and tells the observer', async () => {
+    const { tools, ports } = makeContext(ws);
+    const content = page('Transformer', 'An architecture built on attention');
+    const result = await call(tools, 'write_file', { path: 'wiki/concepts/transformer.md', content });
+    expect(result).toEqual({
+      content: `created wiki/concepts/transformer.md (${content.length} characters)`,
+      isError: false,
+      changed: [{ path: 'wiki/concepts/transformer.md', change: 'created' }],
+    });
+    expect(await read('wiki/concepts/transformer.md')).toBe(content);
+    expect(ports.upserts).toEqual([{ path: 'wiki/concepts/transformer.md', content }]);
+    expect(ports.events).toEqual(['before wiki/concepts/transformer.md absent', 'after wiki/concepts/transformer.md created']);
+    const leftovers = (await snapshotTree(ws.root)).keys();
+    expect([...leftovers].filter((name) => name.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('updates an existing page, creates missing folders and reports warnings', async () => {
+    const { tools, ports } = makeContext(ws);
+    const updated = await call(tools, 'write_file', { path: 'wiki/concepts/attention.md', content: page('Attention', 'New summary', 'WARN\n') });
+    expect(updated.content).toBe(`updated wiki/concepts/attention.md (${page('Attention', 'New summary', 'WARN\n').length} characters)\nwarning: a warning`);
+    expect(updated.changed).toEqual([{ path: 'wiki/concepts/attention.md', change: 'updated' }]);
+    expect(ports.events[0]).toBe('before wiki/concepts/attention.md present');
+    const nested = await call(tools, 'write_file', { path: 'wiki/entities/people/vaswani.md', content: page('Vaswani', 'An author') });
+    expect(nested.isError).toBe(false);
+    expect(await read('wiki/entities/people/vaswani.md')).toContain('title: Vaswani');
+  });
+
+  it('validates before touching the disk and rejects with every reason, writing nothing', async () => {
+    const before = await snapshotTree(ws.base);
+    let existedAtValidation: boolean | undefined;
+    const { tools, ports, ctx } = makeContext(ws);
+    const inner = ctx.validator;
+    ctx.validator = {
+      async validate(p, content) {
+        existedAtValidation = await ctx.fs.exists(path.join(ws.root, p));
+        return inner.validate(p, content);
+      },
+    };
+    const content = page('Bad', 'Broken', 'see [[missing]] INVALID one\nand INVALID two\n');
+    const result = await call(tools, 'write_file', { path: 'wiki/concepts/bad.md', content });
+    expect(existedAtValidation).toBe(false);
+    expect(result.isError).toBe(true);
+    expect(result.content).toBe(
+      'rejected: wiki/concepts/bad.md was not written. Fix every point below and call write_file again with the whole page:\n' +
+        '- bad line: see [[missing]] INVALID one\n- bad line: and INVALID two',
+    );
+    expect(ports.upserts).toEqual([]);
+    expect(ports.events).toEqual([]);
+    expect(await snapshotTree(ws.base)).toEqual(before);
+  });
+
+  it('leaves an identical page alone', async () => {
+    const { tools, ports } = makeContext(ws);
+    const same = await read('wiki/concepts/attention.md');
+    const result = await call(tools, 'write_file', { path: 'wiki/concepts/attention.md', content: same });
+    expect(result).toEqual({ content: 'unchanged: wiki/concepts/attention.md already has exactly this content', isError: false });
+    expect(ports.events).toEqual([]);
+  });
+
+  it.each([
+    ['wiki/index.md', /maintained by the tool: it is regenerated/],
+    ['wiki/log.md', /append-only and maintained by the tool; use append_to_file/],
+    ['wiki/concepts/notes.txt', /must end in \.md/],
+    ['wiki/concepts', /must end in \.md/],
+  ])('refuses %s', async (target, message) => {
+    const before = await snapshotTree(ws.base);
+    const { tools, ports } = makeContext(ws);
+    const result = await call(tools, 'write_file', { path: target, content: page('X', 'Y') });
+    expect(result.isError).toBe(true);
+    expect(result.content).toMatch(message);
+    expect(ports.validations).toEqual([]);
+    expect(await snapshotTree(ws.base)).toEqual(before);
+  });
+
+  it('refuses a directory that happens to end in .md', async () => {
+    const { tools } = makeContext(ws);
+    await call(tools, 'write_file', { path: 'wiki/folder.md/inner.md', content: page('Inner', 'Inside') });
+    const result = await call(tools, 'write_file', { path: 'wiki/folder.md', content: page('Folder', 'Dir') });
+    expect(result.isError).toBe(true);
+    expect(result.content).toContain('wiki/folder.md is a directory');
+  });
+
+  it('asks for the real file instead of writing through a link inside wiki/', async () => {
+    await symlink('concepts/attention.md', path.join(ws.root, 'wiki/alias.md'));
+    const before = await snapshotTree(ws.base);
+    const { tools } = makeContext(ws);
+    const result = await call(tools, 'write_file', { path: 'wiki/alias.md', content: page('Alias', 'Linked') });
+    expect(result.content).toBe('refused: wiki/alias.md is a symbolic link to wiki/concepts/attention.md; write wiki/concepts/attention.md itself');
+    expect(await snapshotTree(ws.base)).toEqual(before);
+  });
+
+  it('writes nothing when the history hook fails, and still succeeds when indexing fails', async () => {
+    const failingHistory = makeContext(ws, { observer: { beforeWrite: () => Promise.reject(new Error('disk full in .wiki')) } });
+    const before = await snapshotTree(ws.base);
+    const refused = await call(failingHistory.tools, 'write_file', { path: 'wiki/concepts/new.md', content: page('New', 'Page') });
+    expect(refused).toEqual({ content: 'write_file failed, wiki/concepts/new.md was not written: disk full in .wiki', isError: true });
+    expect(await snapshotTree(ws.base)).toEqual(before);
+
+    const failingSearch = makeContext(ws, { search: { search: async () => [], upsert: () => Promise.reject(new Error('index locked')) } });
+    const written = await call(failingSearch.tools, 'write_file', { path: 'wiki/concepts/new.md', content: page('New', 'Page') });
+    expect(written.isError).toBe(false);
+    expect(written.content).toContain('note: the search index was not updated (index locked)');
+    expect(await read('wiki/concepts/new.md')).toBe(page('New', 'Page'));
+  });
+});
+
+describe('append_to_file', () => {
+  it('appends a log entry with a blank line before its heading, without indexing the log', async () => {
+    await writeFile(path.join(ws.root, 'wiki/log.md'), '# Log\n\n## [2026-01-01] init | Workspace');
+    const { tools, ports } = makeContext(ws);
+    const result = await call(tools, 'append_to_file', { path: 'wiki/log.md', content: '## [2026-01-02] ingest | Paper\n- created [[attention]]' });
+    expect(result.isError).toBe(false);
+    expect(result.changed).toEqual([{ path: 'wiki/log.md', change: 'appended' }]);
+    expect(await read('wiki/log.md')).toBe('# Log\n\n## [2026-01-01] init | Workspace\n\n## [2026-01-02] ingest | Paper\n- created [[attention]]\n');
+    expect(ports.upserts).toEqual([]);
+    expect(ports.validations).toEqual([]);
+    expect(ports.events).toEqual(['before wiki/log.md present', 'after wiki/log.md appended']);
+  });
+
+  it('adds only the newline that is missing for plain text', async () => {
+    await writeFile(path.join(ws.root, 'wiki/log.md'), 'one\n');
+    const { tools } = makeContext(ws);
+    await call(tools, 'append_to_file', { path: 'wiki/log.md', content: '## [2026-01-02] note | Two\n' });
+    await call(tools, 'append_to_file', { path: 'wiki/log.md', content: '- three' });
+    expect(await read('wiki/log.md')).toBe('one\n\n## [2026-01-02] note | Two\n- three\n');
+  });
+
+  it('warns when a log entry lacks the heading and creates a missing log', async () => {
+    const { tools } = makeContext(ws);
+    const result = await call(tools, 'append_to_file', { path: 'wiki/changes.md', content: 'free text' });
+    expect(result.isError).toBe(false);
+    await writeFile(path.join(ws.root, 'wiki/log.md'), '');
+    const log = await call(tools, 'append_to_file', { path: 'wiki/log.md', content: 'did things' });
+    expect(log.content).toContain('warning: log entries should start with a heading like "## [2026-01-31] ingest | Source title"');
+  });
+
+  it('validates the whole page after the append and rejects an invalid result, writing nothing', async () => {
+    const { tools, ports } = makeContext(ws);
+    const before = await snapshotTree(ws.base);
+    const bad = await call(tools, 'append_to_file', { path: 'wiki/concepts/attention.md', content: 'INVALID addition' });
+    expect(bad.isError).toBe(true);
+    expect(bad.content).toContain('rejected: nothing was appended to wiki/concepts/attention.md');
+    expect(bad.content).toContain('- bad line: INVALID addition');
+    expect(await snapshotTree(ws.base)).toEqual(before);
+
+    const original = await read('wiki/concepts/attention.md');
+    const good = await call(tools, 'append_to_file', { path: 'wiki/concepts/attention.md', content: 'More text.' });
+    expect(good.isError).toBe(false);
+    const whole = `${original}More text.\n`;
+    expect(await read('wiki/concepts/attention.md')).toBe(whole);
+    expect(ports.validations.at(-1)).toEqual({ path: 'wiki/concepts/attention.md', content: whole });
+    expect(ports.upserts).toEqual([{ path: 'wiki/concepts/attention.md', content: whole }]);
+  });
+
+  it('refuses the index and empty content', async () => {
+    const { tools } = makeContext(ws);
+    expect((await call(tools, 'append_to_file', { path: 'wiki/index.md', content: '- [[x]]' })).content).toMatch(/maintained by the tool/);
+    expect((await call(tools, 'append_to_file', { path: 'wiki/log.md', content: '  \n' })).content).toBe('content is empty; give the text to append');
+  });
+});
