@@ -47,12 +47,12 @@ export function parseHtmlDocument(html: string): HtmlDocument {
  */
 export function extractArticle(html: string, baseUrl?: string): Article {
   const document = parseHtmlDocument(html);
-  if (baseUrl) absolutizeUrls(document, baseUrl);
+  prepare(document, baseUrl);
   const pageTitle = cleanTitle(document.title) ?? cleanTitle(document.querySelector('h1')?.textContent);
 
   // Readability rewrites the document it reads, so it gets its own copy.
   const forReadability = parseHtmlDocument(html);
-  if (baseUrl) absolutizeUrls(forReadability, baseUrl);
+  prepare(forReadability, baseUrl);
   let parsed: ReturnType<Readability['parse']> = null;
   try {
     parsed = new Readability(forReadability as never, { charThreshold: 200 }).parse();
@@ -115,6 +115,14 @@ export function dropInlineImages(content: HtmlElement): number {
   return dropped;
 }
 
+function prepare(document: HtmlDocument, baseUrl: string | undefined): void {
+  // A `javascript:` link is page behaviour, not a reference worth keeping in a source.
+  for (const link of document.querySelectorAll('a[href]')) {
+    if (/^\s*javascript:/i.test(link.getAttribute('href') ?? '')) link.removeAttribute('href');
+  }
+  if (baseUrl) absolutizeUrls(document, baseUrl);
+}
+
 function absolutizeUrls(document: HtmlDocument, pageUrl: string): void {
   let base = pageUrl;
   const declaredBase = document.querySelector('base[href]')?.getAttribute('href');
@@ -125,7 +133,7 @@ function absolutizeUrls(document: HtmlDocument, pageUrl: string): void {
   ] as const) {
     for (const element of document.querySelectorAll(selector)) {
       const value = element.getAttribute(attribute)?.trim();
-      if (!value || value.startsWith('#') || /^(data|mailto|javascript):/i.test(value)) continue;
+      if (!value || value.startsWith('#') || /^(data|mailto|tel|javascript):/i.test(value)) continue;
       const absolute = resolveUrl(value, base);
       if (absolute) element.setAttribute(attribute, absolute);
     }

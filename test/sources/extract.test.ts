@@ -14,7 +14,7 @@ const ARTICLE = `<!doctype html>
 <h1>Attention Is All You Need</h1>
 <p>The dominant sequence transduction models are based on complex recurrent or convolutional neural networks that include an encoder and a decoder. The best models also connect encoder and decoder through attention.</p>
 <h2>Model architecture</h2>
-<p>Most competitive neural sequence transduction models have an encoder-decoder structure. The encoder maps an input sequence of symbol representations to a sequence of continuous representations.</p>
+<p>Most competitive neural sequence <a href="javascript:void(track())">transduction</a> models have an encoder-decoder structure. The encoder maps an input sequence of symbol representations to a sequence of continuous representations.</p>
 <h3>Scaled dot-product attention</h3>
 <p>We call our particular attention "Scaled Dot-Product Attention". The input consists of queries and keys of dimension dk, and values of dimension dv.</p>
 <table><tr><th>Model</th><th>BLEU</th></tr><tr><td>Transformer (big)</td><td>28.4</td></tr></table>
@@ -86,13 +86,16 @@ describe('extractText: HTML', () => {
     expect(lines).toContain('### Scaled dot-product attention');
     expect(result.text).toContain('The encoder maps an input sequence');
     expect(result.text).toContain('| Transformer (big) | 28.4 |');
+    expect(result.text).toContain('Most competitive neural sequence transduction models');
+    expect(result.text).not.toContain('javascript:');
     for (const chrome of ['Subscribe now', 'About the journal', 'Cookie settings', 'SECRET-TRACKER', 'color: red']) {
       expect(result.text).not.toContain(chrome);
     }
   });
 
   it('converts the whole body, with a warning, when no article can be found', async () => {
-    const result = await extractText('raw/notice.htm', utf8('<html><head><title>Notice</title></head><body><footer>Only a footer here</footer></body></html>'));
+    const html = '<html><head><title>Notice</title></head><body><footer>Only a footer <a href="javascript:go()">here</a></footer></body></html>';
+    const result = await extractText('raw/notice.htm', utf8(html));
     expect(result.text).toBe('# Notice\n\nOnly a footer here\n');
     expect(result.warnings).toEqual(['raw/notice.htm: no main article found; converted the whole page']);
   });
