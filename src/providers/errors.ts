@@ -35,10 +35,20 @@ export function toProviderError(error: unknown, context: ProviderErrorContext): 
   if (isApiError(error)) {
     const status = error.status;
     const detail = serverMessage(error);
-    if (status === undefined) return withCause(midStreamError(detail, context), error);
+    if (status === undefined) return withCause(midStreamError(detail, errorCode(error), context), error);
     return withCause(statusError(status, detail, errorCode(error), context), error);
   }
   const message = error instanceof Error ? error.message : String(error);
+  if (/terminated|other side closed|socket hang up|ECONNRESET/i.test(message)) {
+    return withCause(
+      new ProviderError(
+        'bad-response',
+        `the response from ${context.baseUrl} was cut off before it was complete`,
+        'run again; if it keeps happening, check proxies between you and the server',
+      ),
+      error,
+    );
+  }
   return withCause(
     new ProviderError(
       'bad-response',
@@ -109,9 +119,9 @@ function statusError(
 }
 
 /** An error event inside an otherwise successful stream (Anthropic `event: error`, OpenAI `{"error": …}` chunk). */
-function midStreamError(detail: string | undefined, context: ProviderErrorContext): ProviderError {
-  const said = detail ?? 'no details';
-  if (/overload|rate.?limit|capacity|unavailable/i.test(said)) {
+function midStreamError(detail: string | undefined, code: string | undefined, context: ProviderErrorContext): ProviderError {
+  const said = detail ?? code ?? 'no details';
+  if (/overload|rate.?limit|capacity|unavailable|api_error|server_error|timeout/i.test(`${code ?? ''} ${said}`)) {
     return new ProviderError(
       'server',
       `${context.baseUrl} reported an error in the middle of the response: ${said}`,

@@ -333,7 +333,7 @@ export function openAiStreamError(message: string, type: string): SseEvent {
 
 export const DEFAULT_ERROR_MESSAGES: Record<number, string> = {
   400: 'Invalid request.',
-  401: 'invalid x-api-key',
+  401: 'Invalid API key.',
   403: 'Your API key does not have permission to use the specified resource.',
   404: 'Not found.',
   408: 'Request timed out.',
