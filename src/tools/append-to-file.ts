@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { LOG_HEADING } from '../wiki/log.js';
 import type { ToolContext } from './context.js';
 import { defineTool, failure, success } from './define.js';
-import { commitWrite, currentContent, isMarkdown, writeTarget } from './page-write.js';
+import { commitWrite, currentContent, isMarkdown, observerNote, writeTarget } from './page-write.js';
 import { normalizeWorkspacePath } from './paths.js';
 import type { Tool } from './types.js';
 
@@ -45,6 +45,7 @@ export function createAppendToFileTool(ctx: ToolContext): Tool {
       }
 
       const change = previous === undefined ? 'created' : 'appended';
+      const note = previous === undefined ? undefined : await observerNote(ctx, target.relative);
       let notes: string[];
       try {
         notes = await commitWrite(ctx, target, previous, next, change, appended);
@@ -57,7 +58,8 @@ export function createAppendToFileTool(ctx: ToolContext): Tool {
           : `appended ${appended.length} characters to ${target.relative} (now ${next.length})`,
       ];
       for (const warning of warnings) lines.push(`warning: ${warning}`);
-      for (const note of notes) lines.push(`note: ${note}`);
+      if (note) lines.push(`note: ${note}`);
+      for (const extra of notes) lines.push(`note: ${extra}`);
       return success(lines.join('\n'), [{ path: target.relative, change }]);
     },
   });

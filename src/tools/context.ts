@@ -50,4 +50,9 @@ export interface WriteObserver {
   /** Before a file changes; `previous` is its current content (undefined: it does not exist). Throwing cancels the write. */
   beforeWrite?(path: string, previous: string | undefined): Promise<void> | void;
   afterWrite?(path: string, change: WriteChange): Promise<void> | void;
+  /**
+   * A note shown to the model with read_file and write results for `path` — e.g. that a
+   * human edited the page since the tool last wrote it, so their content must be kept.
+   */
+  noteFor?(path: string): Promise<string | undefined> | string | undefined;
 }

@@ -67,3 +67,12 @@ export async function commitWrite(
   }
   return notes;
 }
+
+/** The observer's note for a path; a failing observer must not fail the tool call. */
+export async function observerNote(ctx: ToolContext, relative: string): Promise<string | undefined> {
+  try {
+    return (await ctx.observer?.noteFor?.(relative)) ?? undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ToolContext } from './context.js';
 import { defineTool, failure, success } from './define.js';
 import { missingPathMessage } from './missing.js';
+import { observerNote } from './page-write.js';
 import { resolveInSandbox } from './sandbox.js';
 import type { Tool, ToolOutcome } from './types.js';
 import { byteWindow, decodeText, looksBinary, textWindow } from './text-window.js';
@@ -55,6 +56,8 @@ export function createReadFileTool(ctx: ToolContext): Tool {
       const requested = limit ?? ctx.readLimit ?? DEFAULT_READ_LIMIT;
       const window = Math.min(requested, MAX_READ_LIMIT);
       const notes = requested > MAX_READ_LIMIT ? [`limit capped at ${MAX_READ_LIMIT}`] : [];
+      const note = await observerNote(ctx, target.relative);
+      if (note) notes.push(note);
       const start = offset ?? 0;
 
       const text = await extractedText(target.absolute, target.relative, info.size, info.mtimeMs);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ToolContext } from './context.js';
 import { defineTool, failure, success } from './define.js';
-import { commitWrite, currentContent, isMarkdown, writeTarget } from './page-write.js';
+import { commitWrite, currentContent, isMarkdown, observerNote, writeTarget } from './page-write.js';
 import { normalizeWorkspacePath } from './paths.js';
 import type { Tool } from './types.js';
 
@@ -39,6 +39,7 @@ export function createWriteFileTool(ctx: ToolContext): Tool {
       }
 
       const change = previous === undefined ? 'created' : 'updated';
+      const note = previous === undefined ? undefined : await observerNote(ctx, target.relative);
       let notes: string[];
       try {
         notes = await commitWrite(ctx, target, previous, content, change);
@@ -47,7 +48,8 @@ export function createWriteFileTool(ctx: ToolContext): Tool {
       }
       const lines = [`${change} ${target.relative} (${content.length} characters)`];
       for (const warning of verdict.warnings) lines.push(`warning: ${warning}`);
-      for (const note of notes) lines.push(`note: ${note}`);
+      if (note) lines.push(`note: ${note}`);
+      for (const extra of notes) lines.push(`note: ${extra}`);
       return success(lines.join('\n'), [{ path: target.relative, change }]);
     },
   });

@@ -174,3 +174,16 @@ describe('append_to_file', () => {
     expect((await call(tools, 'append_to_file', { path: 'wiki/log.md', content: '  \n' })).content).toBe('content is empty; give the text to append');
   });
 });
+
+describe('observer notes (human edits)', () => {
+  it('shows the observer\'s note for a path with reads and writes, and survives a failing observer', async () => {
+    const note = 'edited by hand since the tool last wrote it: keep the human\'s content';
+    const { tools } = makeContext(ws, { observer: { noteFor: (p) => (p === 'wiki/concepts/attention.md' ? note : undefined) } });
+    expect((await call(tools, 'read_file', { path: 'wiki/concepts/attention.md' })).content.split('\n')[0]).toContain(`; ${note}]`);
+    expect((await call(tools, 'read_file', { path: 'raw/paper.md' })).content).not.toContain(note);
+    const written = await call(tools, 'write_file', { path: 'wiki/concepts/attention.md', content: page('Attention', 'Rewritten') });
+    expect(written.content).toContain(`note: ${note}`);
+    const broken = makeContext(ws, { observer: { noteFor: () => Promise.reject(new Error('history unreadable')) } });
+    expect((await call(broken.tools, 'read_file', { path: 'raw/paper.md' })).isError).toBe(false);
+  });
+});
