@@ -1,0 +1,292 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { UsageError } from '../errors.js';
+import { writeFileAtomic } from '../util/fs.js';
+import { stateDir } from '../wiki/workspace.js';
+import { hashText } from './hash.js';
+import { readStateJson, writeStateJson } from './json-file.js';
+import { checkRelativePath, resolveInRoot } from './paths.js';
+
+/**
+ * Run history: for every run that changes files, `.wiki/history/<runId>/run.json` lists the
+ * files it touched and `before/<path>` keeps each one's content from before the run, so
+ * `wiki undo` can put them back. `.wiki/written.json` remembers the sha256 of what the tool
+ * last wrote to each path, which is how a later run tells a human edit from its own work.
+ *
+ * run.json is rewritten after every recorded change, and each before-image is stored before
+ * the caller overwrites the file, so a run killed at any moment can still be undone.
+ */
+export const HISTORY_DIR = 'history';
+export const WRITTEN_FILE = 'written.json';
+
+export type RunStatus = 'running' | 'completed' | 'stopped' | 'failed' | 'interrupted';
+
+export interface WrittenEntry {
+  sha256: string;
+  runId: string;
+  writtenAt: string;
+}
+
+export interface RunFile {
+  path: string;
+  existedBefore: boolean;
+  /** sha256 of the before-image (kept at before/<path>); absent when the file did not exist. */
+  beforeSha256?: string;
+  /** What the run's last write left: a sha256, null when the run deleted the file, absent if never recorded. */
+  afterSha256?: string | null;
+  /** This path's written.json entry before the run (null: none); undo puts it back. */
+  writtenBefore: WrittenEntry | null;
+}
+
+export interface RunRecord {
+  version: 1;
+  runId: string;
+  op: string;
+  title: string;
+  startedAt: string;
+  finishedAt?: string;
+  status: RunStatus;
+  files: RunFile[];
+}
+
+const writtenEntrySchema = z.object({ sha256: z.string(), runId: z.string(), writtenAt: z.string() });
+const runRecordSchema = z.object({
+  version: z.literal(1),
+  runId: z.string(),
+  op: z.string(),
+  title: z.string(),
+  startedAt: z.string(),
+  finishedAt: z.string().optional(),
+  status: z.enum(['running', 'completed', 'stopped', 'failed', 'interrupted']),
+  files: z.array(
+    z.object({
+      path: z.string(),
+      existedBefore: z.boolean(),
+      beforeSha256: z.string().optional(),
+      afterSha256: z.string().nullable().optional(),
+      writtenBefore: writtenEntrySchema.nullable(),
+    }),
+  ),
+});
+const writtenSchema = z.object({ version: z.literal(1), files: z.record(z.string(), writtenEntrySchema) });
+type WrittenFile = z.infer<typeof writtenSchema>;
+
+const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+
+/** A run in progress. Changes are recorded one at a time, in call order. */
+export class Run {
+  readonly root: string;
+  readonly runId: string;
+  readonly dir: string;
+  private readonly record: RunRecord;
+  private chain: Promise<unknown> = Promise.resolve();
+
+  constructor(root: string, record: RunRecord) {
+    this.root = root;
+    this.runId = record.runId;
+    this.dir = runDir(root, record.runId);
+    this.record = record;
+  }
+
+  get op(): string {
+    return this.record.op;
+  }
+
+  get title(): string {
+    return this.record.title;
+  }
+
+  /** A copy of the record as it stands. */
+  snapshot(): RunRecord {
+    return structuredClone(this.record);
+  }
+
+  /** Run `task` after every earlier one; a failure is reported to its caller only. */
+  serialise<T>(task: (record: RunRecord) => Promise<T>): Promise<T> {
+    const next = this.chain.then(() => task(this.record));
+    this.chain = next.catch(() => undefined);
+    return next;
+  }
+}
+
+/** A sortable, unique run id: UTC date and time plus a random suffix, e.g. 20260121-102233-3f9a. */
+export function newRunId(now: Date = new Date()): string {
+  const iso = now.toISOString();
+  return `${iso.slice(0, 10).replace(/-/g, '')}-${iso.slice(11, 19).replace(/:/g, '')}-${randomBytes(2).toString('hex')}`;
+}
+
+export function isValidRunId(runId: string): boolean {
+  return RUN_ID.test(runId);
+}
+
+export function historyDir(root: string): string {
+  return path.join(stateDir(root), HISTORY_DIR);
+}
+
+function runDir(root: string, runId: string): string {
+  if (!isValidRunId(runId)) throw new UsageError(`not a run id: ${JSON.stringify(runId)}`, 'run ids look like 20260121-102233-3f9a (see `wiki undo --dry-run`)');
+  return path.join(historyDir(root), runId);
+}
+
+export async function beginRun(root: string, runId: string, op: string, title: string): Promise<Run> {
+  const record: RunRecord = { version: 1, runId, op, title, startedAt: new Date().toISOString(), status: 'running', files: [] };
+  const run = new Run(root, record);
+  await mkdir(run.dir, { recursive: true });
+  await saveRecord(run.dir, record);
+  return run;
+}
+
+/**
+ * Keep the content `relPath` had before this run first changed it; `undefined` means it did
+ * not exist, so undo deletes it. Only the first call per path counts. Call it before writing.
+ */
+export function recordBefore(run: Run, relPath: string, previous: string | undefined): Promise<void> {
+  const clean = checkRelativePath(relPath);
+  return run.serialise(async (record) => {
+    if (record.files.some((file) => file.path === clean)) return;
+    const written = await loadWritten(run.root);
+    const file: RunFile = { path: clean, existedBefore: previous !== undefined, writtenBefore: written.files[clean] ?? null };
+    if (previous !== undefined) {
+      await writeFileAtomic(beforeImagePath(run.dir, clean), previous);
+      file.beforeSha256 = hashText(previous);
+    }
+    record.files.push(file);
+    await saveRecord(run.dir, record);
+  });
+}
+
+export interface RecordAfterOptions {
+  /**
+   * What written.json should say for this path afterwards. By default the new content
+   * counts as the tool's own writing; undo passes the entry from before the undone run
+   * instead (null removes it), so a restored human edit still reads as human.
+   */
+  written?: WrittenEntry | null;
+}
+
+/** Note what the run wrote to `relPath` (`undefined`: it deleted the file). Call after writing. */
+export function recordAfter(run: Run, relPath: string, content: string | undefined, options: RecordAfterOptions = {}): Promise<void> {
+  const clean = checkRelativePath(relPath);
+  return run.serialise(async (record) => {
+    const file = record.files.find((entry) => entry.path === clean);
+    if (!file) throw new Error(`recordAfter(${clean}) without recordBefore: the before-image would be lost`);
+    const sha256 = content === undefined ? null : hashText(content);
+    file.afterSha256 = sha256;
+    const entry =
+      options.written !== undefined
+        ? options.written
+        : sha256 === null
+          ? null
+          : { sha256, runId: run.runId, writtenAt: new Date().toISOString() };
+    await setWrittenEntry(run.root, clean, entry);
+    await saveRecord(run.dir, record);
+  });
+}
+
+export function finishRun(run: Run, status: Exclude<RunStatus, 'running'>): Promise<RunRecord> {
+  return run.serialise(async (record) => {
+    record.status = status;
+    record.finishedAt = new Date().toISOString();
+    await saveRecord(run.dir, record);
+    return structuredClone(record);
+  });
+}
+
+/** Every recorded run, oldest first. Unreadable run folders are skipped. */
+export async function listRuns(root: string): Promise<RunRecord[]> {
+  let names: string[];
+  try {
+    names = await readdir(historyDir(root));
+  } catch {
+    return [];
+  }
+  const records: RunRecord[] = [];
+  for (const name of names.filter(isValidRunId)) {
+    const record = await loadRun(root, name).catch(() => undefined);
+    if (record) records.push(record);
+  }
+  return records.sort((a, b) => (a.startedAt === b.startedAt ? compare(a.runId, b.runId) : compare(a.startedAt, b.startedAt)));
+}
+
+export async function lastRun(root: string): Promise<RunRecord | undefined> {
+  return (await listRuns(root)).at(-1);
+}
+
+export async function loadRun(root: string, runId: string): Promise<RunRecord | undefined> {
+  const dir = runDir(root, runId);
+  return readStateJson(path.join(dir, 'run.json'), runRecordSchema, `.wiki/${HISTORY_DIR}/${runId}/run.json`, 'delete that run folder');
+}
+
+/** The before-image a run kept for `relPath`, or undefined when there is none. */
+export async function readBeforeImage(root: string, runId: string, relPath: string): Promise<string | undefined> {
+  try {
+    return await readFile(beforeImagePath(runDir(root, runId), checkRelativePath(relPath)), 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** Delete all but the newest `keep` runs; returns the ids removed. */
+export async function pruneRuns(root: string, keep: number): Promise<string[]> {
+  const runs = await listRuns(root);
+  const doomed = runs.slice(0, Math.max(0, runs.length - keep)).map((run) => run.runId);
+  for (const runId of doomed) await rm(runDir(root, runId), { recursive: true, force: true });
+  return doomed;
+}
+
+/** What the tool last wrote to `relPath`, if it ever did. */
+export async function lastWritten(root: string, relPath: string): Promise<WrittenEntry | undefined> {
+  return (await loadWritten(root)).files[checkRelativePath(relPath)];
+}
+
+/** Set (or with null, remove) what written.json says the tool last wrote to `relPath`. */
+export async function setWrittenEntry(root: string, relPath: string, entry: WrittenEntry | null): Promise<void> {
+  const clean = checkRelativePath(relPath);
+  const written = await loadWritten(root);
+  if (entry) written.files[clean] = entry;
+  else delete written.files[clean];
+  await writeStateJson(writtenPath(root), written);
+}
+
+/**
+ * True when the file exists, the tool wrote it before, and its content is no longer what
+ * the tool last wrote: someone edited it by hand since, and the model must preserve that.
+ */
+export async function isHumanEdited(root: string, relPath: string, currentContent: string | undefined): Promise<boolean> {
+  if (currentContent === undefined) return false;
+  const entry = await lastWritten(root, relPath);
+  return entry !== undefined && entry.sha256 !== hashText(currentContent);
+}
+
+/** Current content of a workspace file, undefined when absent. */
+export async function readWorkspaceFile(root: string, relPath: string): Promise<string | undefined> {
+  try {
+    return await readFile(resolveInRoot(root, relPath), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+function beforeImagePath(dir: string, cleanRelPath: string): string {
+  return path.join(dir, 'before', ...cleanRelPath.split('/'));
+}
+
+function writtenPath(root: string): string {
+  return path.join(stateDir(root), WRITTEN_FILE);
+}
+
+async function loadWritten(root: string): Promise<WrittenFile> {
+  const value = await readStateJson(writtenPath(root), writtenSchema, `.wiki/${WRITTEN_FILE}`, 'delete it (pages then count as not yet written by the tool)');
+  return value ?? { version: 1, files: {} };
+}
+
+async function saveRecord(dir: string, record: RunRecord): Promise<void> {
+  await writeStateJson(path.join(dir, 'run.json'), record);
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,35 @@
+import { readFile } from 'node:fs/promises';
+import type { z } from 'zod';
+import { ConfigError } from '../errors.js';
+import { writeFileAtomic } from '../util/fs.js';
+import { formatZodIssue } from '../util/zod.js';
+
+/**
+ * Read a machine-state JSON file: undefined when it does not exist, ConfigError when it
+ * exists but is not what we wrote (every write is atomic, so that means a human edit).
+ */
+export async function readStateJson<T>(file: string, schema: z.ZodType<T>, label: string, fix: string): Promise<T | undefined> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(`${label}: not valid JSON (${(error as Error).message})`, fix);
+  }
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    throw new ConfigError(`${label}: invalid ${issue ? formatZodIssue(issue) : 'content'}`, fix);
+  }
+  return result.data;
+}
+
+export async function writeStateJson(file: string, value: unknown): Promise<void> {
+  await writeFileAtomic(file, `${JSON.stringify(value, null, 2)}\n`);
+}

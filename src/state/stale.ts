@@ -1,0 +1,53 @@
+import { writeFileAtomic } from '../util/fs.js';
+import { parsePage, serialisePage, splitFrontmatter } from '../wiki/page.js';
+import { hashText } from './hash.js';
+import { lastWritten, setWrittenEntry, recordAfter, recordBefore, readWorkspaceFile, type Run } from './history.js';
+import { resolveInRoot } from './paths.js';
+
+export interface MarkStaleResult {
+  /** Pages that now carry `stale_since`. */
+  marked: string[];
+  /** Pages that already had it (left as they were, keeping the earlier date). */
+  alreadyStale: string[];
+  /** Pages that no longer exist. */
+  missing: string[];
+  /** Pages whose frontmatter does not parse; not touched, for lint to report. */
+  unparseable: string[];
+}
+
+/**
+ * Set `stale_since: <date>` on each page that does not have it yet. The frontmatter is
+ * re-serialised in the page's standard field order; the body is kept byte for byte. With
+ * a run, each change is recorded so undo can revert it.
+ */
+export async function markStale(root: string, pagePaths: readonly string[], date: string, run?: Run): Promise<MarkStaleResult> {
+  const result: MarkStaleResult = { marked: [], alreadyStale: [], missing: [], unparseable: [] };
+  for (const pagePath of [...new Set(pagePaths)].sort()) {
+    const text = await readWorkspaceFile(root, pagePath);
+    if (text === undefined) {
+      result.missing.push(pagePath);
+      continue;
+    }
+    const page = parsePage(pagePath, text);
+    if (page.parseError) {
+      result.unparseable.push(pagePath);
+      continue;
+    }
+    if (page.frontmatter.stale_since !== undefined && page.frontmatter.stale_since !== null) {
+      result.alreadyStale.push(pagePath);
+      continue;
+    }
+    // serialisePage may add a blank line before the body; the original bytes are kept instead.
+    const { body } = splitFrontmatter(text);
+    const updated = serialisePage({ ...page.frontmatter, stale_since: date }, '') + body;
+    // A page last written by hand stays flagged as hand-edited after gaining the field.
+    const previous = await lastWritten(root, pagePath);
+    const wasOurs = previous !== undefined && previous.sha256 === hashText(text);
+    if (run) await recordBefore(run, pagePath, text);
+    await writeFileAtomic(resolveInRoot(root, pagePath), updated);
+    if (run) await recordAfter(run, pagePath, updated, wasOurs ? {} : { written: previous ?? null });
+    else if (wasOurs) await setWrittenEntry(root, pagePath, { ...previous, sha256: hashText(updated), writtenAt: new Date().toISOString() });
+    result.marked.push(pagePath);
+  }
+  return result;
+}
