@@ -38,8 +38,9 @@ export function toOpenAiParams(request: ChatRequest, options: OpenAiParamOptions
         function: { name: tool.name, description: tool.description, parameters: tool.parameters },
       }),
     );
-    // Some servers (llama.cpp) default to one call per turn.
-    params.parallel_tool_calls = true;
+    // Some compatible servers (llama.cpp) default to one call per turn; OpenAI allows
+    // several by default, and some of its models reject the parameter.
+    if (!options.officialEndpoint) params.parallel_tool_calls = true;
   }
   return params;
 }

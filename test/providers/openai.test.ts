@@ -31,12 +31,13 @@ describe('OpenAI request translation', () => {
     expect(server.requests[0]!.headers.authorization).toBe('Bearer test-key');
   });
 
-  it('uses max_completion_tokens on OpenAI itself and max_tokens on compatible servers', () => {
+  it('uses max_completion_tokens on OpenAI itself and max_tokens on compatible servers, which also get parallel calls switched on', () => {
     const official = toOpenAiParams(request(FIRST_TURN), { model: 'gpt', officialEndpoint: true });
     const local = toOpenAiParams(request(FIRST_TURN), { model: 'llama', officialEndpoint: false });
     expect(official).toMatchObject({ max_completion_tokens: 1024 });
     expect(official).not.toHaveProperty('max_tokens');
-    expect(local).toMatchObject({ max_tokens: 1024 });
+    expect(official).not.toHaveProperty('parallel_tool_calls');
+    expect(local).toMatchObject({ max_tokens: 1024, parallel_tool_calls: true });
     expect(local).not.toHaveProperty('max_completion_tokens');
   });
 
