@@ -64,6 +64,11 @@ async function clickNode(key: string): Promise<void> {
   await page.mouse.click(point.x, point.y);
 }
 
+/** Screen distance in CSS pixels (mouse positions are rounded, so allow a pixel or two). */
+function distance(a: { x: number; y: number } | null, b: { x: number; y: number }): number {
+  return a ? Math.hypot(a.x - b.x, a.y - b.y) : Infinity;
+}
+
 interface GraphHooks {
   __graph: { screenPosition(key: string): { x: number; y: number } | null; selectedKey(): string | null };
 }
@@ -128,6 +133,32 @@ describe('wiki graph HTML in headless Chromium', () => {
   it('follows a [[link]] in the page text to that page', async () => {
     await page.click('#panel-text a:has-text("[[transformer]]")');
     await expect.poll(() => page.textContent('#panel-title')).toBe('Transformer');
+  });
+
+  it('drags a node with the mouse, and the wheel zooms around the pointer', async () => {
+    await page.click('#fit');
+    const position = (key: string) => page.evaluate((k) => (window as unknown as GraphHooks).__graph.screenPosition(k), key);
+    const start = await position('google-brain');
+    if (!start) throw new Error('no google-brain node');
+    await page.mouse.move(start.x, start.y);
+    await page.mouse.down();
+    await page.mouse.move(start.x + 80, start.y + 40, { steps: 5 });
+    const held = await position('google-brain');
+    expect(distance(held, { x: start.x + 80, y: start.y + 40 })).toBeLessThan(2);
+    await page.mouse.up();
+    await page.waitForFunction(() => document.body.dataset.settled === 'true', undefined, { timeout: 20_000 });
+
+    const anchor = await position('transformer');
+    const other = await position('squad');
+    if (!anchor || !other) throw new Error('nodes missing');
+    await page.mouse.move(anchor.x, anchor.y);
+    await page.mouse.wheel(0, -400);
+    await expect.poll(async () => {
+      const b = await position('squad');
+      return b ? Math.hypot(b.x - anchor.x, b.y - anchor.y) : 0;
+    }).toBeGreaterThan(1.5 * Math.hypot(other.x - anchor.x, other.y - anchor.y));
+    const after = await position('transformer');
+    expect(distance(after, anchor)).toBeLessThan(2);
   });
 
   it('made no network request and logged no error or warning', async () => {
