@@ -61,7 +61,13 @@ export function requiredFields(contract: Contract, type: string | undefined): st
   return [...new Set([...contract.required, ...own])];
 }
 
+/** The generated hub-and-spoke catalog page of one type, beside the index: `wiki/index-<type>.md`. */
+export function spokePagePath(contract: Contract, type: string): string {
+  return contract.index.replace(/\.md$/, `-${type}.md`);
+}
+
 /** Special files (index, log, hub spokes) that are not content pages. */
 export function isSpecialPage(contract: Contract, pagePath: string): boolean {
-  return pagePath === contract.index || pagePath === contract.log;
+  if (pagePath === contract.index || pagePath === contract.log) return true;
+  return Object.keys(contract.types).some((type) => spokePagePath(contract, type) === pagePath);
 }

@@ -92,6 +92,9 @@ export function extractInlineLinks(text: string): InlineLink[] {
   const masked = maskCode(text);
   const links: InlineLink[] = [];
   let match: RegExpExecArray | null;
+  // Lines are counted incrementally: recounting from the start per link is quadratic on big catalogs.
+  let line = 1;
+  let counted = 0;
   WIKILINK.lastIndex = 0;
   while ((match = WIKILINK.exec(masked)) !== null) {
     const inner = match[1] ?? '';
@@ -102,7 +105,8 @@ export function extractInlineLinks(text: string): InlineLink[] {
     const target = targetToKey(hash >= 0 ? beforeLabel.slice(0, hash) : beforeLabel);
     const heading = hash >= 0 ? beforeLabel.slice(hash + 1).trim() : undefined;
     if (!target) continue; // [[#heading]] points inside the same page
-    const line = countLines(masked, match.index);
+    line += countLines(masked, counted, match.index);
+    counted = match.index;
     const link: InlineLink = { target, line, raw: text.slice(match.index, match.index + match[0].length) };
     if (heading) link.heading = heading;
     if (label) link.label = label;
@@ -111,8 +115,9 @@ export function extractInlineLinks(text: string): InlineLink[] {
   return links;
 }
 
-function countLines(text: string, offset: number): number {
-  let line = 1;
-  for (let i = 0; i < offset; i++) if (text.charCodeAt(i) === 10) line++;
-  return line;
+/** Newlines in text[from, to). */
+function countLines(text: string, from: number, to: number): number {
+  let newlines = 0;
+  for (let i = from; i < to; i++) if (text.charCodeAt(i) === 10) newlines++;
+  return newlines;
 }

@@ -1,0 +1,117 @@
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { WikiConfig } from '../config/schema.js';
+import { isoDate } from '../util/dates.js';
+import type { Schema, Contract } from '../wiki/contract.js';
+import { planFixes, type FixFile } from '../wiki/fix.js';
+import { applyIndexPlan, readIndexFiles } from '../wiki/index-catalog.js';
+import { appendLog } from '../wiki/log.js';
+import { parsePage, sourcesOf, type Page } from '../wiki/page.js';
+import { listPagePaths } from '../wiki/pages.js';
+import { countBySeverity, type Finding } from '../wiki/validate/finding.js';
+import { validateWiki } from '../wiki/validate/index.js';
+import { sourceFilePath } from '../wiki/validate/page-rules.js';
+
+export interface LintReport {
+  findings: Finding[];
+  errors: number;
+  warnings: number;
+  /** Every repair `--fix` applied, `path: what changed`; empty without --fix. */
+  changes: string[];
+}
+
+/** How many changes the log entry lists before summarising the rest. */
+const LOG_CHANGE_LINES = 50;
+
+/**
+ * The deterministic lint: validate the whole wiki and, with `fix`, apply the safe repairs
+ * first (catalog rebuild, unique near-match links, derivable fields, field order) and log
+ * them. The findings returned are those left after any repairs. No model is involved.
+ */
+export async function lintWorkspace(
+  root: string,
+  schema: Schema,
+  config: WikiConfig,
+  options: { fix: boolean },
+): Promise<LintReport> {
+  const contract = schema.contract;
+  let changes: string[] = [];
+  if (options.fix) changes = await applyFixes(root, contract, config);
+  const files = await readPageTexts(root);
+  const pages = files.map((file) => parsePage(file.path, file.text, contract));
+  const findings = validateWiki({
+    pages,
+    contract,
+    indexText: textOf(files, contract.index),
+    logText: textOf(files, contract.log),
+    rawExists: await sourceExistence(root, pages),
+  });
+  return { findings, ...countBySeverity(findings), changes };
+}
+
+async function applyFixes(root: string, contract: Contract, config: WikiConfig): Promise<string[]> {
+  const files = await readPageFilesWithTimes(root);
+  const plan = planFixes({
+    contract,
+    hubThreshold: config.index.hubThreshold,
+    files,
+    index: await readIndexFiles(root, contract),
+    logText: textOf(files, contract.log),
+  });
+  if (plan.changes.length === 0) return [];
+  await applyIndexPlan(root, { writes: plan.writes, deletes: plan.deletes });
+  const logged = plan.changes.slice(0, LOG_CHANGE_LINES);
+  if (plan.changes.length > LOG_CHANGE_LINES) logged.push(`… and ${plan.changes.length - LOG_CHANGE_LINES} more`);
+  const count = plan.changes.length;
+  await appendLog(root, contract.log, 'lint', `--fix applied ${count} ${count === 1 ? 'repair' : 'repairs'}`, logged);
+  return plan.changes;
+}
+
+function textOf(files: PageText[], filePath: string): string | undefined {
+  return files.find((file) => file.path === filePath)?.text;
+}
+
+interface PageText {
+  path: string;
+  text: string;
+}
+
+/** Every markdown file under wiki/ with its text. */
+async function readPageTexts(root: string): Promise<PageText[]> {
+  const paths = await listPagePaths(root);
+  return Promise.all(paths.map(async (pagePath) => ({ path: pagePath, text: await readFile(path.join(root, pagePath), 'utf8') })));
+}
+
+/** Page texts with the dates their files carry, for filling `created`/`updated`. */
+async function readPageFilesWithTimes(root: string): Promise<FixFile[]> {
+  const texts = await readPageTexts(root);
+  return Promise.all(
+    texts.map(async (file): Promise<FixFile> => {
+      const info = await stat(path.join(root, file.path));
+      const born = info.birthtimeMs > 0 ? info.birthtime : info.mtime;
+      return { ...file, times: { created: isoDate(born), updated: isoDate(info.mtime) } };
+    }),
+  );
+}
+
+/** Check every cited source once, so the pure validator can ask synchronously. */
+async function sourceExistence(root: string, pages: Page[]): Promise<(rawPath: string) => boolean> {
+  const cited = new Set<string>();
+  for (const page of pages) {
+    for (const entry of sourcesOf(page.frontmatter)) {
+      const file = sourceFilePath(entry);
+      if (file !== undefined) cited.add(file);
+    }
+  }
+  const existing = new Set<string>();
+  await Promise.all(
+    [...cited].map(async (file) => {
+      try {
+        if ((await stat(path.join(root, file))).isFile()) existing.add(file);
+      } catch {
+        // missing: reported by the missing-source rule
+      }
+    }),
+  );
+  return (rawPath) => existing.has(rawPath);
+}

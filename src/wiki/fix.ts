@@ -1,0 +1,152 @@
+import { isSpecialPage, typeForPath, type Contract } from './contract.js';
+import { findCatalogRegion } from './catalog-region.js';
+import { planIndex, type IndexFiles } from './index-catalog.js';
+import { rewriteLinkTargets, rewriteRefs } from './link-rewrite.js';
+import { PageIndex } from './page-index.js';
+import { orderFrontmatter, parsePage, serialisePage, splitFrontmatter, type Frontmatter, type Page } from './page.js';
+import { indexedKeys, splitIndexLinks } from './validate/index-rules.js';
+import { unresolvedLinks } from './validate/link-rules.js';
+
+/**
+ * Deterministic repairs for `wiki lint --fix`: pure planning over file texts, so the
+ * operation only reads, writes and logs. Repairs are conservative — a link is rewritten only
+ * to a unique near-identical key, body prose is never touched beyond the target inside
+ * `[[…]]` — and idempotent: planning again over the result changes nothing.
+ */
+
+export interface FileTimes {
+  /** YYYY-MM-DD the file was created (birth time where the file system knows it). */
+  created: string;
+  /** YYYY-MM-DD the file was last modified. */
+  updated: string;
+}
+
+export interface FixFile {
+  /** Workspace-relative path of a page under wiki/. */
+  path: string;
+  text: string;
+  times: FileTimes;
+}
+
+export interface FixInput {
+  contract: Contract;
+  hubThreshold: number;
+  /** Every markdown file under wiki/ (index, log and spokes included or not). */
+  files: FixFile[];
+  index: IndexFiles;
+  /** Text of log.md, undefined when missing. */
+  logText: string | undefined;
+}
+
+export interface FixPlan {
+  writes: Array<{ path: string; content: string }>;
+  deletes: string[];
+  /** One human-readable line per repair, `path: what changed`. */
+  changes: string[];
+}
+
+export function planFixes(input: FixInput): FixPlan {
+  const { contract } = input;
+  const pages = input.files.map((file) => parsePage(file.path, file.text, contract));
+  const index = PageIndex.fromPages(pages, contract);
+  const writes: FixPlan['writes'] = [];
+  const changes: string[] = [];
+  const fixedPages: Page[] = [];
+
+  input.files.forEach((file, i) => {
+    const page = pages[i];
+    if (!page) return;
+    const repaired = isSpecialPage(contract, page.path) || page.parseError ? undefined : repairPage(file, page, index, contract);
+    if (repaired) {
+      writes.push({ path: file.path, content: repaired.text });
+      changes.push(...repaired.changes.map((change) => `${file.path}: ${change}`));
+      fixedPages.push(parsePage(file.path, repaired.text, contract));
+    } else {
+      fixedPages.push(page);
+    }
+  });
+
+  const indexPlan = planIndex({ pages: fixedPages, contract, hubThreshold: input.hubThreshold }, input.index);
+  writes.push(...indexPlan.writes);
+  changes.push(...describeIndexChanges(input, index, fixedPages, indexPlan.writes.map((w) => w.path), indexPlan.deletes));
+
+  if (input.logText === undefined) {
+    writes.push({ path: contract.log, content: '# Log\n' });
+    changes.push(`${contract.log}: created (it was missing)`);
+  }
+  return { writes, deletes: indexPlan.deletes, changes };
+}
+
+interface RepairedPage {
+  text: string;
+  changes: string[];
+}
+
+function repairPage(file: FixFile, page: Page, index: PageIndex, contract: Contract): RepairedPage | undefined {
+  const changes: string[] = [];
+  const mapping = new Map<string, string>();
+  const resolver = { resolves: (key: string) => index.has(key), closeMatches: () => [] };
+  for (const link of unresolvedLinks(page, page.links, resolver)) {
+    if (mapping.has(link.target)) continue;
+    const near = index.nearMatches(link.target);
+    if (near.length === 1 && near[0] !== undefined) {
+      mapping.set(link.target, near[0]);
+      changes.push(`link \`[[${link.target}]]\` → \`[[${near[0]}]]\``);
+    }
+  }
+
+  let frontmatter: Frontmatter = rewriteRefs(page.frontmatter, mapping);
+  const filled: string[] = [];
+  const folderType = typeForPath(contract, page.path);
+  if (isMissing(frontmatter.type) && folderType) {
+    frontmatter = { ...frontmatter, type: folderType };
+    changes.push(`set type: ${folderType} (from the folder)`);
+  }
+  for (const field of ['created', 'updated'] as const) {
+    if (isMissing(frontmatter[field])) {
+      frontmatter = { ...frontmatter, [field]: file.times[field] };
+      filled.push(`${field}: ${file.times[field]}`);
+    }
+  }
+  if (filled.length > 0) changes.push(`set ${filled.join(', ')} (from file times)`);
+  if (changes.length === 0 && !isOrdered(frontmatter)) changes.push('normalised the frontmatter field order');
+  if (changes.length === 0) return undefined;
+
+  const body = rewriteLinkTargets(page.body, mapping);
+  const hadFrontmatter = splitFrontmatter(file.text).yaml !== undefined;
+  // With a frontmatter block, `body` is exactly what followed it, so it is appended as is.
+  const text = hadFrontmatter ? `${serialisePage(frontmatter, '')}${body}` : serialisePage(frontmatter, body);
+  return { text, changes };
+}
+
+function isMissing(value: unknown): boolean {
+  return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+}
+
+function isOrdered(frontmatter: Frontmatter): boolean {
+  const actual = Object.keys(frontmatter).filter((k) => frontmatter[k] !== undefined);
+  const wanted = Object.keys(orderFrontmatter(frontmatter));
+  return actual.length === wanted.length && actual.every((key, i) => key === wanted[i]);
+}
+
+function describeIndexChanges(input: FixInput, before: PageIndex, after: Page[], written: string[], deleted: string[]): string[] {
+  const { contract } = input;
+  const changes: string[] = [];
+  const existing = new Set(after.map((p) => p.key));
+  const content = after.filter((p) => !isSpecialPage(contract, p.path));
+  for (const spokePath of [...written, ...deleted].filter((p) => p !== contract.index)) {
+    changes.push(deleted.includes(spokePath) ? `${spokePath}: removed (the catalog no longer needs this spoke page)` : `${spokePath}: regenerated the spoke catalog`);
+  }
+  if (!written.includes(contract.index)) return changes;
+  if (input.index.indexText === undefined) return [`${contract.index}: created with a catalog of ${content.length} pages`, ...changes];
+  const indexPage = before.atPath(contract.index) ?? parsePage(contract.index, input.index.indexText, contract);
+  const listed = indexedKeys(splitIndexLinks(indexPage, input.index.indexText).catalog, contract, before);
+  const dead = [...listed].filter((key) => !existing.has(key)).sort();
+  const added = content.filter((p) => !listed.has(p.key)).length;
+  const parts: string[] = [];
+  if (!findCatalogRegion(input.index.indexText)) parts.push('added the catalog markers');
+  if (added > 0) parts.push(`listed ${added} unindexed ${added === 1 ? 'page' : 'pages'}`);
+  if (dead.length > 0) parts.push(`removed dead ${dead.length === 1 ? 'entry' : 'entries'} ${dead.map((k) => `\`[[${k}]]\``).join(', ')}`);
+  if (parts.length === 0) parts.push('refreshed the catalog from frontmatter');
+  return [`${contract.index}: ${parts.join('; ')}`, ...changes];
+}

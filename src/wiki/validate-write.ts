@@ -1,0 +1,63 @@
+import { isSpecialPage, type Contract } from './contract.js';
+import type { PageIndex } from './page-index.js';
+import { parsePage, type Page } from './page.js';
+import type { Finding } from './validate/finding.js';
+import { brokenLinkFindings, duplicateKeyFindings, type LinkResolver } from './validate/link-rules.js';
+import { nearDuplicatesOf } from './validate/near-duplicate.js';
+import {
+  emptyPageFindings,
+  frontmatterFindings,
+  keyPatternFindings,
+  requiredFieldFindings,
+  sourceFindings,
+} from './validate/page-rules.js';
+
+export interface WriteCandidate {
+  /** Workspace-relative path, e.g. `wiki/concepts/attention.md`. */
+  path: string;
+  content: string;
+}
+
+export interface WriteContext {
+  contract: Contract;
+  rawExists: (rawPath: string) => boolean;
+}
+
+export interface WriteValidation {
+  /** False when any error was found: the write must be refused and nothing written. */
+  ok: boolean;
+  errors: Finding[];
+  warnings: Finding[];
+  /** The candidate parsed; upsert it into the index once it is written. */
+  page: Page;
+}
+
+/**
+ * Validate one page before it is written, against the in-memory index of the others.
+ * Writing an existing path is an update; a page may link to itself. Costs one parse plus
+ * index lookups — no scan of the wiki — so it can run on every write.
+ */
+export function validateWrite(index: PageIndex, candidate: WriteCandidate, ctx: WriteContext): WriteValidation {
+  const { contract, rawExists } = ctx;
+  const page = parsePage(candidate.path, candidate.content, contract);
+  const findings: Finding[] = [...frontmatterFindings(page)];
+  if (!isSpecialPage(contract, page.path)) {
+    findings.push(...keyPatternFindings(page, contract));
+    findings.push(...requiredFieldFindings(page, contract));
+    findings.push(...sourceFindings(page, contract, rawExists));
+    findings.push(...emptyPageFindings(page));
+    const otherPaths = index.pathsOf(page.key).filter((p) => p !== page.path);
+    if (otherPaths.length > 0) {
+      findings.push(...duplicateKeyFindings(page.key, [page.path, ...otherPaths]).filter((f) => f.path === page.path));
+    }
+    findings.push(...nearDuplicatesOf(page, index).map((near) => near.finding));
+  }
+  const resolver: LinkResolver = {
+    resolves: (key) => index.has(key),
+    closeMatches: (key) => index.closeMatches(key, 3),
+  };
+  findings.push(...brokenLinkFindings(page, page.links, resolver));
+  const errors = findings.filter((f) => f.severity === 'error');
+  const warnings = findings.filter((f) => f.severity === 'warning');
+  return { ok: errors.length === 0, errors, warnings, page };
+}

@@ -1,0 +1,74 @@
+/** One problem the validator found. `rule` ids are fixed: tests, scripts and `--json` users rely on them. */
+export interface Finding {
+  rule: string;
+  severity: 'error' | 'warning';
+  /** Workspace-relative path of the file the problem is in. */
+  path: string;
+  /** 1-based line in that file, when known. */
+  line?: number;
+  message: string;
+  /** What to do about it. */
+  fix?: string;
+}
+
+export type RuleId =
+  | 'frontmatter'
+  | 'required-field'
+  | 'key-pattern'
+  | 'duplicate-key'
+  | 'broken-link'
+  | 'orphan'
+  | 'unindexed'
+  | 'dead-index-entry'
+  | 'missing-source'
+  | 'no-sources'
+  | 'empty-page'
+  | 'near-duplicate'
+  | 'log-format';
+
+export const RULE_SEVERITY: Record<RuleId, Finding['severity']> = {
+  frontmatter: 'error',
+  'required-field': 'error',
+  'key-pattern': 'error',
+  'duplicate-key': 'error',
+  'broken-link': 'error',
+  orphan: 'warning',
+  unindexed: 'warning',
+  'dead-index-entry': 'error',
+  'missing-source': 'error',
+  'no-sources': 'warning',
+  'empty-page': 'warning',
+  'near-duplicate': 'warning',
+  'log-format': 'warning',
+};
+
+export function finding(rule: RuleId, path: string, message: string, extra: { line?: number | undefined; fix?: string } = {}): Finding {
+  const result: Finding = { rule, severity: RULE_SEVERITY[rule], path, message };
+  if (extra.line !== undefined) result.line = extra.line;
+  if (extra.fix !== undefined) result.fix = extra.fix;
+  return result;
+}
+
+/** Report order: by path, then line (unknown lines first), then rule, then message. */
+export function compareFindings(a: Finding, b: Finding): number {
+  return (
+    compareText(a.path, b.path) ||
+    (a.line ?? 0) - (b.line ?? 0) ||
+    compareText(a.rule, b.rule) ||
+    compareText(a.message, b.message)
+  );
+}
+
+export function sortFindings(findings: Finding[]): Finding[] {
+  return [...findings].sort(compareFindings);
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+export function countBySeverity(findings: Finding[]): { errors: number; warnings: number } {
+  let errors = 0;
+  for (const f of findings) if (f.severity === 'error') errors++;
+  return { errors, warnings: findings.length - errors };
+}

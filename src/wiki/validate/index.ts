@@ -1,0 +1,84 @@
+import { isSpecialPage, type Contract } from '../contract.js';
+import { PageIndex } from '../page-index.js';
+import { parsePage, type Page } from '../page.js';
+import { sortFindings, type Finding } from './finding.js';
+import { deadIndexEntryFindings, indexedKeys, orphanFinding, splitIndexLinks, unindexedFinding } from './index-rules.js';
+import { brokenLinkFindings, duplicateKeyFindings, type LinkResolver } from './link-rules.js';
+import { logFormatFindings } from './log-format.js';
+import { nearDuplicateFindings } from './near-duplicate.js';
+import { contentPageFindings, frontmatterFindings } from './page-rules.js';
+
+export type { Finding } from './finding.js';
+
+export interface ValidateWikiInput {
+  /** Every page under wiki/; index.md and log.md may be among them or given only as text. */
+  pages: Page[];
+  contract: Contract;
+  /** Text of index.md; undefined when the file is missing. */
+  indexText: string | undefined;
+  /** Text of log.md; undefined when the file is missing. */
+  logText: string | undefined;
+  /** Whether a workspace-relative path names an existing file. */
+  rawExists: (rawPath: string) => boolean;
+}
+
+/**
+ * Check the whole wiki against the page contract. Pure: the caller reads the files. Never
+ * throws on a malformed page; findings come back sorted by path, line and rule.
+ */
+export function validateWiki(input: ValidateWikiInput): Finding[] {
+  const { contract, indexText, logText, rawExists } = input;
+  const pages = withSpecialPages(input);
+  const index = PageIndex.fromPages(pages, contract);
+  const suggestions = new Map<string, string[]>();
+  const resolver: LinkResolver = {
+    resolves: (key) => index.has(key),
+    closeMatches: (key) => {
+      let close = suggestions.get(key);
+      if (!close) suggestions.set(key, (close = index.closeMatches(key)));
+      return close;
+    },
+  };
+  const findings: Finding[] = [];
+
+  for (const key of index.keys()) findings.push(...duplicateKeyFindings(key, index.pathsOf(key)));
+
+  const indexPage = index.atPath(contract.index);
+  const indexLinks = indexPage && indexText !== undefined ? splitIndexLinks(indexPage, indexText) : { catalog: [], freeText: [] };
+  const listed = indexedKeys(indexLinks.catalog, contract, index);
+
+  const contentPages: Page[] = [];
+  for (const page of index.pages()) {
+    if (page.path === contract.log) {
+      findings.push(...frontmatterFindings(page));
+    } else if (page.path === contract.index) {
+      findings.push(...frontmatterFindings(page));
+      findings.push(...deadIndexEntryFindings(page, indexLinks.catalog, index));
+      findings.push(...brokenLinkFindings(page, indexLinks.freeText, resolver));
+    } else if (isSpecialPage(contract, page.path)) {
+      findings.push(...frontmatterFindings(page));
+      findings.push(...deadIndexEntryFindings(page, page.links, index));
+    } else {
+      contentPages.push(page);
+      findings.push(...contentPageFindings(page, contract, rawExists));
+      findings.push(...brokenLinkFindings(page, page.links, resolver));
+      const isListed = listed.has(page.key);
+      if (!isListed) findings.push(unindexedFinding(page, contract.index));
+      const linkedFrom = index.backlinkPaths(page.key).filter((p) => p !== contract.log);
+      if (!isListed && linkedFrom.length === 0) findings.push(orphanFinding(page));
+    }
+  }
+
+  findings.push(...nearDuplicateFindings(contentPages, index));
+  findings.push(...logFormatFindings(contract.log, logText));
+  return sortFindings(findings);
+}
+
+/** The pages plus index.md and log.md parsed from their texts when the caller left them out. */
+function withSpecialPages(input: ValidateWikiInput): Page[] {
+  const pages = [...input.pages];
+  const has = (p: string): boolean => pages.some((page) => page.path === p);
+  if (input.indexText !== undefined && !has(input.contract.index)) pages.push(parsePage(input.contract.index, input.indexText, input.contract));
+  if (input.logText !== undefined && !has(input.contract.log)) pages.push(parsePage(input.contract.log, input.logText, input.contract));
+  return pages;
+}

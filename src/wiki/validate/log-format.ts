@@ -1,0 +1,39 @@
+import { LOG_HEADING } from '../log.js';
+import { splitFrontmatter } from '../page.js';
+import { finding, type Finding } from './finding.js';
+import { isRealDate } from './page-rules.js';
+
+const ENTRY_FORMAT = '## [YYYY-MM-DD] op | title';
+
+/**
+ * log.md is a chronology of `## [YYYY-MM-DD] op | title` entries. Any other level-2 heading
+ * — usually a model having rewritten the log — breaks the tools that read it back.
+ */
+export function logFormatFindings(logPath: string, logText: string | undefined): Finding[] {
+  if (logText === undefined) {
+    return [finding('log-format', logPath, 'the log file is missing', { fix: 'run `wiki lint --fix` to start a new log' })];
+  }
+  const { body, bodyLine } = splitFrontmatter(logText);
+  const findings: Finding[] = [];
+  body.split('\n').forEach((rawLine, i) => {
+    const line = rawLine.replace(/\r$/, '');
+    if (!/^##(?!#)/.test(line)) return;
+    const match = LOG_HEADING.exec(line);
+    const line1 = bodyLine + i;
+    if (!match) {
+      findings.push(
+        finding('log-format', logPath, `log heading "${truncate(line)}" is not "${ENTRY_FORMAT}"`, {
+          line: line1,
+          fix: `write entries as "${ENTRY_FORMAT}" (the tool appends them itself)`,
+        }),
+      );
+    } else if (!isRealDate(match[1] ?? '')) {
+      findings.push(finding('log-format', logPath, `log entry date ${match[1] ?? ''} is not a calendar date`, { line: line1, fix: 'correct the date' }));
+    }
+  });
+  return findings;
+}
+
+function truncate(text: string, max = 80): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
