@@ -2,6 +2,7 @@ import { Command, Option } from 'commander';
 import { registerConfig } from '../commands/config.js';
 import { registerGraph } from '../commands/graph.js';
 import { registerInit } from '../commands/init.js';
+import { registerLint } from '../commands/lint.js';
 import { registerStatus } from '../commands/status.js';
 import { packageVersion } from '../util/package-root.js';
 
@@ -23,6 +24,7 @@ export function buildProgram(): Command {
   registerInit(program);
   registerStatus(program);
   registerConfig(program);
+  registerLint(program);
   registerGraph(program);
   for (const command of program.commands) command.exitOverride();
   return program;
