@@ -4,6 +4,7 @@ import { registerGraph } from '../commands/graph.js';
 import { registerInit } from '../commands/init.js';
 import { registerLint } from '../commands/lint.js';
 import { registerStatus } from '../commands/status.js';
+import { registerUndo } from '../commands/undo.js';
 import { packageVersion } from '../util/package-root.js';
 
 /** The command tree. Each command file registers itself; only working commands appear. */
@@ -26,6 +27,7 @@ export function buildProgram(): Command {
   registerConfig(program);
   registerLint(program);
   registerGraph(program);
+  registerUndo(program);
   for (const command of program.commands) command.exitOverride();
   return program;
 }

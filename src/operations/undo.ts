@@ -1,0 +1,190 @@
+import { rm } from 'node:fs/promises';
+import { ConfigError, InputError, UsageError } from '../errors.js';
+import { hashText } from '../state/hash.js';
+import {
+  beginRun,
+  finishRun,
+  isValidRunId,
+  listRuns,
+  loadRun,
+  newRunId,
+  readBeforeImage,
+  readWorkspaceFile,
+  recordAfter,
+  recordBefore,
+  type RunFile,
+  type RunRecord,
+} from '../state/history.js';
+import { acquireLock } from '../state/lock.js';
+import { resolveInRoot } from '../state/paths.js';
+import { writeFileAtomic } from '../util/fs.js';
+import { appendLog } from '../wiki/log.js';
+
+/**
+ * `wiki undo`: put back the files one run changed, from the before-images it recorded.
+ * The undo is itself recorded as a run, so it can be undone in turn.
+ *
+ * The log is the exception: it is append-only (a chronology must not lose entries, and
+ * later runs may have appended after the undone one), so it is never restored; the undo
+ * appends its own entry instead.
+ */
+export type UndoActionKind = 'restore' | 'delete' | 'skip';
+
+export interface UndoAction {
+  path: string;
+  /** restore the before-image · delete a file the run created · skip (nothing to do). */
+  action: UndoActionKind;
+  /** Why a file is skipped. */
+  reason?: string;
+  /** The file is no longer what the run left: undoing overwrites a later change. */
+  changedSinceRun: boolean;
+}
+
+export interface UndoPlan {
+  run: RunRecord;
+  actions: UndoAction[];
+  /** Paths of actions with `changedSinceRun`. */
+  conflicts: string[];
+}
+
+export interface UndoOptions {
+  /** Which run; default the most recent run that changed files. */
+  runId?: string;
+  /** Workspace-relative log path (schema.md's `contract.log`). */
+  logPath: string;
+  /** Undo even files changed since the run. */
+  force?: boolean;
+  /** Only plan: no lock, nothing written. */
+  dryRun?: boolean;
+  waitSeconds?: number;
+  onNotice?: (message: string) => void;
+  /** Shown the plan before anything is decided. */
+  onPlan?: (plan: UndoPlan) => void;
+  /** Asked before applying; false cancels. Absent means yes. */
+  confirm?: (plan: UndoPlan) => Promise<boolean>;
+}
+
+export interface UndoResult {
+  runId: string | null;
+  op?: string;
+  title?: string;
+  actions: UndoAction[];
+  applied: boolean;
+  /** Why nothing was applied. */
+  outcome: 'applied' | 'nothing-to-undo' | 'dry-run' | 'cancelled';
+  /** The run that recorded this undo (undo it to redo). */
+  undoRunId?: string;
+}
+
+export async function undo(root: string, options: UndoOptions): Promise<UndoResult> {
+  if (options.dryRun) return finishPlan(await planUndo(root, options), options, async () => undefined);
+  const lock = await acquireLock(root, { command: 'undo', waitSeconds: options.waitSeconds ?? 0, ...(options.onNotice ? { onNotice: options.onNotice } : {}) });
+  lock.releaseOnExit();
+  try {
+    const plan = await planUndo(root, options);
+    return await finishPlan(plan, options, (ready) => applyUndo(root, ready, options.logPath));
+  } finally {
+    await lock.release();
+  }
+}
+
+async function finishPlan(
+  plan: UndoPlan | undefined,
+  options: UndoOptions,
+  apply: (plan: UndoPlan) => Promise<string | undefined>,
+): Promise<UndoResult> {
+  if (!plan) return { runId: null, actions: [], applied: false, outcome: 'nothing-to-undo' };
+  const base = { runId: plan.run.runId, op: plan.run.op, title: plan.run.title, actions: plan.actions };
+  options.onPlan?.(plan);
+  if (!plan.actions.some((action) => action.action !== 'skip')) return { ...base, applied: false, outcome: 'nothing-to-undo' };
+  if (options.dryRun) return { ...base, applied: false, outcome: 'dry-run' };
+  if (plan.conflicts.length > 0 && !options.force) {
+    throw new InputError(
+      `${plan.conflicts.length} file(s) changed since run ${plan.run.runId}: ${plan.conflicts.join(', ')}`,
+      'nothing was changed; pass --force to undo anyway (the current versions are kept by the undo run, so undoing it brings them back)',
+    );
+  }
+  if (options.confirm && !(await options.confirm(plan))) return { ...base, applied: false, outcome: 'cancelled' };
+  const undoRunId = await apply(plan);
+  return { ...base, applied: true, outcome: 'applied', ...(undoRunId ? { undoRunId } : {}) };
+}
+
+/** What undoing a run would do, read-only. Undefined when no run changed any file. */
+export async function planUndo(root: string, options: { runId?: string; logPath: string }): Promise<UndoPlan | undefined> {
+  const run = await pickRun(root, options.runId, options.logPath);
+  if (!run) return undefined;
+  const actions: UndoAction[] = [];
+  for (const file of run.files) actions.push(await planFile(root, run, file, options.logPath));
+  return { run, actions, conflicts: actions.filter((a) => a.changedSinceRun).map((a) => a.path) };
+}
+
+async function pickRun(root: string, runId: string | undefined, logPath: string): Promise<RunRecord | undefined> {
+  if (runId !== undefined) {
+    if (!isValidRunId(runId)) throw new UsageError(`not a run id: ${JSON.stringify(runId)}`, 'see the run ids with `wiki undo --dry-run` or in .wiki/history/');
+    const run = await loadRun(root, runId);
+    if (!run) {
+      const recent = (await listRuns(root)).slice(-3).map((r) => r.runId);
+      throw new InputError(`no run ${runId} in .wiki/history/`, recent.length ? `recent runs: ${recent.join(', ')}` : 'no runs are recorded yet');
+    }
+    return run;
+  }
+  const runs = await listRuns(root);
+  return runs.reverse().find((run) => run.files.some((file) => file.path !== logPath));
+}
+
+async function planFile(root: string, run: RunRecord, file: RunFile, logPath: string): Promise<UndoAction> {
+  if (file.path === logPath) {
+    return { path: file.path, action: 'skip', reason: 'the log is append-only; the undo is logged instead', changedSinceRun: false };
+  }
+  const current = await readWorkspaceFile(root, file.path);
+  const currentSha = current === undefined ? null : hashText(current);
+  if (file.existedBefore) {
+    const image = await readBeforeImage(root, run.runId, file.path);
+    if (image === undefined || hashText(image) !== file.beforeSha256) {
+      throw new ConfigError(
+        `the history of run ${run.runId} is damaged: the before-image of ${file.path} is missing or altered`,
+        'nothing was changed; restore that file by hand (e.g. from git)',
+      );
+    }
+    if (currentSha === file.beforeSha256) return { path: file.path, action: 'skip', reason: 'already as before the run', changedSinceRun: false };
+  } else if (current === undefined) {
+    return { path: file.path, action: 'skip', reason: 'already absent', changedSinceRun: false };
+  }
+  // Without an after-sha (a run killed between its write and the record) nothing later can be told apart.
+  const changedSinceRun = file.afterSha256 !== undefined && currentSha !== file.afterSha256;
+  return { path: file.path, action: file.existedBefore ? 'restore' : 'delete', changedSinceRun };
+}
+
+/** Apply a plan file by file (each write atomic), recording it as a run; returns its id. */
+async function applyUndo(root: string, plan: UndoPlan, logPath: string): Promise<string> {
+  const { run } = plan;
+  const title = `${run.runId} (${run.op}: ${run.title})`;
+  const undoRun = await beginRun(root, newRunId(), 'undo', title);
+  const lines: string[] = [];
+  try {
+    for (const action of plan.actions) {
+      if (action.action === 'skip') continue;
+      const file = run.files.find((f) => f.path === action.path);
+      if (!file) continue;
+      const target = resolveInRoot(root, action.path);
+      await recordBefore(undoRun, action.path, await readWorkspaceFile(root, action.path));
+      if (action.action === 'restore') {
+        const image = (await readBeforeImage(root, run.runId, action.path)) ?? '';
+        await writeFileAtomic(target, image);
+        await recordAfter(undoRun, action.path, image, { written: file.writtenBefore });
+        lines.push(`restored ${action.path}`);
+      } else {
+        await rm(target, { force: true });
+        await recordAfter(undoRun, action.path, undefined, { written: file.writtenBefore });
+        lines.push(`deleted ${action.path} (created by that run)`);
+      }
+    }
+  } catch (error) {
+    await finishRun(undoRun, 'failed').catch(() => undefined);
+    throw error;
+  }
+  await finishRun(undoRun, 'completed');
+  lines.push(`recorded as run ${undoRun.runId} (\`wiki undo ${undoRun.runId}\` reverts this undo)`);
+  await appendLog(root, logPath, 'undo', title, lines);
+  return undoRun.runId;
+}
