@@ -2,6 +2,8 @@ import { Command, Option } from 'commander';
 import { registerConfig } from '../commands/config.js';
 import { registerGraph } from '../commands/graph.js';
 import { registerInit } from '../commands/init.js';
+import { registerIngest } from '../commands/ingest.js';
+import { registerQuery } from '../commands/query.js';
 import { registerLint } from '../commands/lint.js';
 import { registerStatus } from '../commands/status.js';
 import { registerUndo } from '../commands/undo.js';
@@ -23,6 +25,8 @@ export function buildProgram(): Command {
       '\nExit codes: 0 success · 1 ran and found or left problems · 2 usage, configuration or input error\n\nExamples:\n  $ wiki init my-research && cd my-research\n  $ wiki status\n  $ wiki config',
     );
   registerInit(program);
+  registerIngest(program);
+  registerQuery(program);
   registerStatus(program);
   registerConfig(program);
   registerLint(program);

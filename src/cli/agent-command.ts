@@ -1,0 +1,114 @@
+import { Option, type Command } from 'commander';
+import type { ChatModel } from '../agent/types.js';
+import { UsageError } from '../errors.js';
+import type { RunBudget } from '../operations/agent-run.js';
+import { createChatModel } from '../providers/select.js';
+import { makePricer } from '../usage/cost.js';
+import type { Workspace } from './context.js';
+
+/** Flags shared by every command that runs the model. */
+export interface AgentFlags {
+  provider?: string;
+  model?: string;
+  baseUrl?: string;
+  maxTurns?: string;
+  maxTokens?: string;
+  maxCost?: string;
+  wait?: string;
+  dryRun?: boolean;
+}
+
+export function addAgentOptions(command: Command, options: { dryRun: boolean }): Command {
+  command
+    .addOption(new Option('--provider <name>', 'model provider').choices(['anthropic', 'openai']))
+    .option('--model <id>', 'model id (default: the provider default or `model` in wiki.config.json)')
+    .option('--base-url <url>', 'API base URL, e.g. http://localhost:11434/v1 for Ollama')
+    .option('--max-turns <n>', 'stop after this many model calls (default 40)')
+    .option('--max-tokens <n>', 'stop once the run has used this many tokens in total')
+    .option('--max-cost <usd>', 'stop once the estimated cost reaches this many US dollars (known models only)')
+    .option('--wait <seconds>', 'wait this long for another run holding the workspace lock', '0');
+  if (options.dryRun) command.option('--dry-run', 'run against an overlay: change nothing, print the diff of what would change');
+  return command;
+}
+
+/** Config-layer flags (so `wiki config`-style precedence applies: flags win). */
+export function configFlags(flags: AgentFlags): Record<string, unknown> {
+  return {
+    provider: flags.provider,
+    model: flags.model,
+    baseUrl: flags.baseUrl,
+    maxTurns: flags.maxTurns === undefined ? undefined : positiveInt(flags.maxTurns, '--max-turns'),
+    maxTokens: flags.maxTokens === undefined ? undefined : positiveInt(flags.maxTokens, '--max-tokens'),
+    maxCost: flags.maxCost === undefined ? undefined : positiveNumber(flags.maxCost, '--max-cost'),
+  };
+}
+
+export function budgetOf(ws: Workspace): RunBudget {
+  const c = ws.config.config;
+  return {
+    maxTurns: c.maxTurns,
+    maxOutputTokens: c.maxOutputTokens,
+    ...(c.maxTokens !== undefined ? { maxTokens: c.maxTokens } : {}),
+    ...(c.maxCost !== undefined ? { maxCost: c.maxCost } : {}),
+  };
+}
+
+export function waitSecondsOf(flags: AgentFlags): number {
+  return flags.wait === undefined ? 0 : positiveNumber(flags.wait, '--wait', true);
+}
+
+/** The model, created on first use so runs that need none (all up to date) need no key. */
+export function lazyModel(ws: Workspace): { get: () => ChatModel; pricer: (usage: import('../agent/types.js').Usage) => number | undefined } {
+  let model: ChatModel | undefined;
+  const get = (): ChatModel => (model ??= createChatModel(ws.config, process.env));
+  return {
+    get,
+    pricer: (usage) => {
+      const current = get();
+      return makePricer(current.provider, current.model)(usage);
+    },
+  };
+}
+
+/**
+ * SIGINT/SIGTERM stop the run cleanly after the current tool call; a second signal
+ * exits at once. Returns the signal to pass to the loop and which signal arrived.
+ */
+export function interruptible(): { signal: AbortSignal; received: () => NodeJS.Signals | undefined; dispose: () => void } {
+  const controller = new AbortController();
+  let received: NodeJS.Signals | undefined;
+  const handler = (sig: NodeJS.Signals): void => {
+    if (received) process.exit(sig === 'SIGINT' ? 130 : 143);
+    received = sig;
+    process.stderr.write(`\n${sig} received: stopping after the current step (again to quit at once)\n`);
+    controller.abort(new Error(`${sig} received`));
+  };
+  process.on('SIGINT', handler);
+  process.on('SIGTERM', handler);
+  return {
+    signal: controller.signal,
+    received: () => received,
+    dispose: () => {
+      process.off('SIGINT', handler);
+      process.off('SIGTERM', handler);
+    },
+  };
+}
+
+export function exitCodeForSignal(sig: NodeJS.Signals | undefined): number | undefined {
+  if (sig === 'SIGINT') return 130;
+  if (sig === 'SIGTERM') return 143;
+  return undefined;
+}
+
+function positiveInt(raw: string, flag: string): number {
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} takes a whole number ≥ 1, not "${raw}"`);
+  return n;
+}
+
+function positiveNumber(raw: string, flag: string, allowZero = false): number {
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0 || (!allowZero && n === 0)) throw new UsageError(`${flag} takes a number${allowZero ? ' ≥ 0' : ' > 0'}, not "${raw}"`);
+  return n;
+}

@@ -1,0 +1,50 @@
+import type { IngestReport, SourceOutcome } from '../operations/ingest.js';
+import type { QueryReport } from '../operations/query.js';
+import { describeStatus, type RunOutcome } from '../operations/run-outcome.js';
+import type { Colors } from './output.js';
+
+export function renderOutcomeLines(outcome: RunOutcome, c: Colors): string[] {
+  const lines: string[] = [];
+  for (const p of outcome.created) lines.push(`  ${c.green('+')} ${p}`);
+  for (const p of outcome.updated) lines.push(`  ${c.yellow('~')} ${p}`);
+  const cost = outcome.cost === undefined ? 'cost unknown' : `~$${outcome.cost.toFixed(4)}`;
+  const u = outcome.usage;
+  lines.push(
+    c.dim(
+      `  ${outcome.turns}/${outcome.maxTurns} turns · ${u.inputTokens} in / ${u.outputTokens} out / ${u.cacheReadTokens} cached tokens · ${cost} · ${(outcome.durationMs / 1000).toFixed(1)} s`,
+    ),
+  );
+  const why = describeStatus(outcome);
+  if (why) lines.push(`  ${c.red('!')} ${why}`);
+  for (const f of outcome.findings.filter((x) => x.severity === 'error')) lines.push(`  ${c.red('error')} ${f.path}: ${f.message}`);
+  return lines;
+}
+
+export function renderIngest(report: IngestReport, c: Colors): string {
+  const lines: string[] = [];
+  for (const s of report.ingested) {
+    lines.push(`${statusMark(s, c)} ${s.source}${s.copiedFrom ? c.dim(` (copied from ${s.copiedFrom})`) : ''}${s.state === 'changed' ? c.dim(' (changed)') : ''}`);
+    for (const w of s.warnings) lines.push(`  ${c.yellow('warning')} ${w}`);
+    lines.push(...renderOutcomeLines(s, c));
+    if (s.staleMarked.length) lines.push(`  marked stale: ${s.staleMarked.join(', ')}`);
+  }
+  for (const source of report.upToDate) lines.push(`${c.dim('=')} ${source} is up to date (use --force to re-ingest)`);
+  for (const d of report.deletedSources) lines.push(`${c.yellow('-')} ${d.source} was deleted; marked stale: ${d.staleMarked.join(', ') || 'nothing'}`);
+  if (report.diff !== undefined) lines.push('', report.diff || '(dry run: nothing would change)');
+  if (report.ingested.length === 0 && report.upToDate.length > 0) lines.push('Nothing to do: every source is up to date.');
+  return lines.join('\n');
+}
+
+export function renderQuery(report: QueryReport, c: Colors): string {
+  const lines = [report.answer || c.dim('(no answer)'), ''];
+  if (report.saved) lines.push(c.green(`saved as ${report.saved.path}${report.saved.by === 'wiki' ? ' (filed by wiki)' : ''}`));
+  if (report.uncited.length) lines.push(c.yellow(`cited pages that do not exist: ${report.uncited.join(', ')}`));
+  const meta = renderOutcomeLines({ ...report, created: [], updated: [] }, c);
+  lines.push(...meta.map((l) => l.trimStart()));
+  if (report.diff !== undefined) lines.push('', report.diff || '(dry run: nothing would change)');
+  return lines.join('\n');
+}
+
+function statusMark(s: SourceOutcome, c: Colors): string {
+  return s.status === 'done' ? c.green('✓') : c.red('✗');
+}

@@ -1,0 +1,58 @@
+import type { Command } from 'commander';
+import { addAgentOptions, budgetOf, configFlags, exitCodeForSignal, interruptible, lazyModel, waitSecondsOf, type AgentFlags } from '../cli/agent-command.js';
+import { openWorkspace, outputFor } from '../cli/context.js';
+import { renderIngest } from '../cli/render-run.js';
+import { ingestSources } from '../operations/ingest.js';
+import { createProgressReporter } from '../progress/reporter.js';
+
+interface IngestFlags extends AgentFlags {
+  force?: boolean;
+}
+
+export function registerIngest(program: Command): void {
+  const command = program
+    .command('ingest')
+    .description('read sources into the wiki: one model run per new or changed source, then index, log and manifest upkeep')
+    .argument('<sources...>', 'files, folders, globs or http(s) URLs; files outside raw/ are copied into raw/')
+    .option('--force', 're-ingest sources that have not changed');
+  addAgentOptions(command, { dryRun: true });
+  command
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ wiki ingest raw/attention.md\n  $ wiki ingest raw/                      (only what is new or changed)\n  $ wiki ingest ~/papers/*.pdf            (copied into raw/ first)\n  $ wiki ingest https://example.org/post  (saved under raw/ with its URL)\n  $ wiki ingest raw/notes.md --dry-run    (show the diff, change nothing)',
+    )
+    .action(async (sources: string[], flags: IngestFlags, cmd: Command) => {
+      const out = outputFor(cmd);
+      const ws = await openWorkspace(cmd, configFlags(flags));
+      const model = lazyModel(ws);
+      const interrupt = interruptible();
+      const reporters: Array<{ finish(): void }> = [];
+      try {
+        const report = await ingestSources(ws, sources, {
+          cwd: process.cwd(),
+          force: Boolean(flags.force),
+          dryRun: Boolean(flags.dryRun),
+          waitSeconds: waitSecondsOf(flags),
+          budget: budgetOf(ws),
+          model: model.get,
+          price: model.pricer,
+          signal: interrupt.signal,
+          onNotice: (message) => out.warn(message),
+          listenerFor: (source) => {
+            reporters.forEach((r) => r.finish());
+            const reporter = createProgressReporter(out, { maxTurns: ws.config.config.maxTurns, label: source });
+            reporters.push(reporter);
+            return reporter.listener;
+          },
+        });
+        reporters.forEach((r) => r.finish());
+        out.result(report, () => renderIngest(report, out.c));
+        const signalCode = exitCodeForSignal(interrupt.received());
+        if (signalCode) process.exitCode = signalCode;
+        else if (!report.ok) process.exitCode = Math.max(1, ...report.ingested.map((s) => s.errorExitCode ?? 1));
+      } finally {
+        reporters.forEach((r) => r.finish());
+        interrupt.dispose();
+      }
+    });
+}

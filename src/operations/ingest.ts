@@ -1,0 +1,270 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { AgentListener } from '../agent/events.js';
+import { newRunId } from '../agent/transcript.js';
+import type { ChatModel, Usage } from '../agent/types.js';
+import { UsageError } from '../errors.js';
+import { extractText, isExtractable } from '../sources/extract.js';
+import { fetchUrlToRaw } from '../sources/fetch-url.js';
+import { assertTextFile } from '../sources/read-window.js';
+import { acquireLock, type Lock } from '../state/lock.js';
+import {
+  classifySource,
+  deletedSources,
+  forgetSource,
+  hashFile,
+  loadManifest,
+  markStale,
+  pagesToMarkStale,
+  recordIngest,
+  saveManifest,
+  type Manifest,
+} from '../state/manifest.js';
+import { isoDate } from '../util/dates.js';
+import { sourcesOf, stringField } from '../wiki/page.js';
+import type { Finding } from '../wiki/validate/finding.js';
+import type { RunBudget } from './agent-run.js';
+import { runModelInSession } from './agent-run.js';
+import { copyIntoRaw, planInputs, type ResolvedSource } from './ingest-inputs.js';
+import { listRawSources } from './status.js';
+import { Session, type WorkspaceHandle } from './session.js';
+import { summariseRun, type RunOutcome } from './run-outcome.js';
+
+export interface IngestOptions {
+  cwd: string;
+  force: boolean;
+  dryRun: boolean;
+  waitSeconds: number;
+  budget: RunBudget;
+  /** Created lazily: a run where every source is up to date needs no model or key. */
+  model: () => ChatModel;
+  price?: (usage: Usage) => number | undefined;
+  listenerFor?: (source: string) => AgentListener | undefined;
+  signal?: AbortSignal;
+  onNotice?: (message: string) => void;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface SourceOutcome extends RunOutcome {
+  source: string;
+  state: 'new' | 'changed' | 'forced';
+  copiedFrom?: string;
+  url?: string;
+  warnings: string[];
+  staleMarked: string[];
+}
+
+export interface IngestReport {
+  ingested: SourceOutcome[];
+  upToDate: string[];
+  deletedSources: Array<{ source: string; staleMarked: string[] }>;
+  /** Unified diff of what would change (dry run only). */
+  diff?: string;
+  /** True when every run finished normally. */
+  ok: boolean;
+  interrupted: boolean;
+}
+
+/** First window of the source handed to the model; the rest it reads with read_file. */
+const FIRST_WINDOW_CHARS = 24_000;
+
+/**
+ * `wiki ingest`: one agent run per new or changed source, each followed by the
+ * deterministic after-steps (re-validate, index, log, manifest, stale marks).
+ */
+export async function ingestSources(ws: WorkspaceHandle, args: string[], options: IngestOptions): Promise<IngestReport> {
+  const plan = await planInputs(ws.root, args, options.cwd);
+  if (options.dryRun && plan.urls.length > 0) {
+    throw new UsageError('--dry-run cannot fetch URLs', 'fetch first with `wiki ingest URL`, or drop --dry-run');
+  }
+  const warnings = new Map<string, string[]>();
+  for (const source of plan.sources) warnings.set(source.rawPath, await checkReadable(ws.root, source));
+
+  const lock = options.dryRun ? undefined : await acquireLock(ws.root, lockOptions('ingest', options));
+  lock?.releaseOnExit();
+  try {
+    const sources: ResolvedSource[] = [...plan.sources];
+    for (const url of plan.urls) {
+      const fetched = await fetchUrlToRaw(url, ws.root);
+      for (const w of fetched.warnings) options.onNotice?.(`${url}: ${w}`);
+      sources.push({ rawPath: fetched.rawPath, url });
+      warnings.set(fetched.rawPath, fetched.warnings);
+    }
+    if (!options.dryRun) await copyIntoRaw(ws.root, sources);
+
+    let manifest = await loadManifest(ws.root);
+    const report: IngestReport = { ingested: [], upToDate: [], deletedSources: [], ok: true, interrupted: false };
+    const todo: Array<{ source: ResolvedSource; sha256: string; state: SourceOutcome['state'] }> = [];
+    for (const source of sources) {
+      const file = source.copiedFrom ?? path.join(ws.root, source.rawPath);
+      const sha256 = await hashFile(file);
+      const state = classifySource(manifest, source.rawPath, sha256);
+      if (state === 'unchanged' && !options.force) report.upToDate.push(source.rawPath);
+      else todo.push({ source, sha256, state: state === 'unchanged' ? 'forced' : state });
+    }
+
+    if (!options.dryRun) manifest = await handleDeletedSources(ws, manifest, report);
+
+    let diffSession: Session | undefined;
+    for (const item of todo) {
+      if (options.signal?.aborted) {
+        report.interrupted = true;
+        break;
+      }
+      const outcome = await ingestOne(ws, item, manifest, options, warnings.get(item.source.rawPath) ?? []);
+      report.ingested.push(outcome.outcome);
+      manifest = outcome.manifest;
+      diffSession = outcome.session;
+      if (outcome.outcome.status !== 'done') report.ok = false;
+      if (outcome.outcome.status === 'interrupted') {
+        report.interrupted = true;
+        break;
+      }
+      if (options.dryRun) break; // one overlay per run: later sources would not see earlier ones
+    }
+    if (options.dryRun) {
+      report.diff = diffSession?.overlay?.unifiedDiff() ?? '';
+      if (todo.length > 1) options.onNotice?.(`dry run: showed the first of ${todo.length} sources to ingest`);
+    }
+    return report;
+  } finally {
+    await lock?.release();
+  }
+}
+
+async function ingestOne(
+  ws: WorkspaceHandle,
+  item: { source: ResolvedSource; sha256: string; state: SourceOutcome['state'] },
+  manifest: Manifest,
+  options: IngestOptions,
+  warnings: string[],
+): Promise<{ outcome: SourceOutcome; manifest: Manifest; session: Session }> {
+  const { source } = item;
+  const started = Date.now();
+  const model = options.model();
+  const runId = newRunId('ingest');
+  const session = await Session.open(ws, {
+    op: 'ingest',
+    title: source.rawPath,
+    runId,
+    dryRun: options.dryRun,
+    readOnly: false,
+    ...(options.env ? { env: options.env } : {}),
+  });
+  const readPath = source.rawPath;
+  const firstWindow = await firstSourceWindow(session, readPath, source.copiedFrom);
+  const userMessage = [
+    `Ingest the source \`${readPath}\`${source.url ? ` (fetched from ${source.url})` : ''}${item.state === 'changed' ? ' — it has CHANGED since it was last ingested: update the pages that draw on it' : ''}.`,
+    '',
+    firstWindow,
+  ].join('\n');
+  const listener = options.listenerFor?.(source.rawPath);
+  const run = await runModelInSession(session, {
+    model,
+    operation: 'ingest',
+    userMessage,
+    budget: options.budget,
+    ...(options.price ? { price: options.price } : {}),
+    ...(listener ? { listener } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+
+  const changes = session.pageChanges();
+  let staleMarked: string[] = [];
+  if (item.state === 'changed' && !options.dryRun) {
+    const citing = session.contentPages().filter((p) => sourcesOf(p.frontmatter).some((s) => s.split('#')[0] === source.rawPath));
+    const toMark = pagesToMarkStale(manifest, source.rawPath, [...changes.created, ...changes.updated], citing.map((p) => p.path));
+    staleMarked = (await markStale(ws.root, toMark, isoDate(), session.run)).marked;
+    await session.reloadPages(staleMarked);
+  }
+  await session.refreshIndex();
+  const findings: Finding[] = await session.revalidateTouched();
+  const sourcePage = changes.created.concat(changes.updated).find((p) => p.startsWith(`${ws.schema.contract.types.source?.folder ?? 'wiki/sources'}/`));
+  const title = (sourcePage && stringField(session.pages.pages().find((p) => p.path === sourcePage)?.frontmatter ?? {}, 'title')) || source.rawPath;
+  const outcome: SourceOutcome = {
+    ...summariseRun(run, changes, findings, Date.now() - started, options.budget.maxTurns),
+    source: source.rawPath,
+    state: item.state,
+    warnings,
+    staleMarked,
+    ...(source.copiedFrom ? { copiedFrom: source.copiedFrom } : {}),
+    ...(source.url ? { url: source.url } : {}),
+  };
+  await session.appendLog(run.status === 'interrupted' ? 'ingest-interrupted' : 'ingest', title, logLines(outcome));
+  let next = manifest;
+  if (run.status === 'done' && !options.dryRun) {
+    next = recordIngest(manifest, source.rawPath, {
+      sha256: item.sha256,
+      size: (await readFile(path.join(ws.root, source.rawPath))).length,
+      ingestedAt: new Date().toISOString(),
+      runId,
+      pages: changes,
+    });
+    await saveManifest(ws.root, next, session.run);
+  }
+  await session.finish(run.status === 'done' ? 'completed' : run.status === 'interrupted' ? 'interrupted' : 'stopped');
+  return { outcome, manifest: next, session };
+}
+
+/** The first window of the source, read through the read_file tool so offsets match later reads. */
+async function firstSourceWindow(session: Session, rawPath: string, copiedFrom: string | undefined): Promise<string> {
+  if (copiedFrom && session.options.dryRun) {
+    const text = (await extractText(rawPath, await readFile(copiedFrom))).text;
+    const head = text.slice(0, FIRST_WINDOW_CHARS);
+    return `(dry run: the file is not copied into raw/ yet)\n\n${head}${text.length > head.length ? '\n\n[… more not shown]' : ''}`;
+  }
+  const readTool = session.tools.find((t) => t.definition.name === 'read_file');
+  if (!readTool) throw new Error('read_file tool missing');
+  const result = await readTool.run({ path: rawPath, offset: 0, limit: FIRST_WINDOW_CHARS });
+  if (result.isError) throw new UsageError(`${rawPath}: ${result.content}`);
+  return [
+    'Here is the beginning of it, as `read_file` returns it. If the header shows a next offset, read the rest with',
+    `read_file(path="${rawPath}", offset=<next offset>) until the end before you finish.`,
+    '',
+    result.content,
+  ].join('\n');
+}
+
+/** Refuse unreadable sources before anything is written (missing, empty, binary). */
+async function checkReadable(root: string, source: ResolvedSource): Promise<string[]> {
+  const file = source.copiedFrom ?? path.join(root, source.rawPath);
+  if (isExtractable(source.rawPath)) {
+    return (await extractText(source.rawPath, await readFile(file))).warnings;
+  }
+  await assertTextFile(file, source.copiedFrom ?? source.rawPath);
+  const head = await readFile(file).then((b) => b.subarray(0, 1 << 20));
+  const { warnings } = await extractText(source.rawPath, head).catch(() => ({ warnings: [] as string[] }));
+  return warnings;
+}
+
+async function handleDeletedSources(ws: WorkspaceHandle, manifest: Manifest, report: IngestReport): Promise<Manifest> {
+  const existing = await listRawSources(ws.root);
+  let next = manifest;
+  for (const gone of deletedSources(manifest, existing)) {
+    const entry = manifest.sources[gone];
+    const candidates = [...(entry?.pages.created ?? []), ...(entry?.pages.updated ?? [])];
+    const result = await markStale(ws.root, candidates, isoDate());
+    report.deletedSources.push({ source: gone, staleMarked: result.marked });
+    next = forgetSource(next, gone);
+  }
+  if (report.deletedSources.length > 0) await saveManifest(ws.root, next);
+  return next;
+}
+
+function logLines(outcome: SourceOutcome): string[] {
+  const lines = [`source: ${outcome.source}${outcome.url ? ` (${outcome.url})` : ''}`];
+  if (outcome.created.length) lines.push(`created: ${outcome.created.join(', ')}`);
+  if (outcome.updated.length) lines.push(`updated: ${outcome.updated.join(', ')}`);
+  if (outcome.staleMarked.length) lines.push(`marked stale: ${outcome.staleMarked.join(', ')}`);
+  lines.push(`status: ${outcome.status}, ${outcome.turns} turn(s), ${outcome.tokens} tokens`);
+  return lines;
+}
+
+export function lockOptions(
+  command: string,
+  options: { waitSeconds: number; onNotice?: (message: string) => void },
+): Parameters<typeof acquireLock>[1] {
+  return { command, waitSeconds: options.waitSeconds, ...(options.onNotice ? { onNotice: options.onNotice } : {}) };
+}
+
+export type { Lock };

@@ -1,0 +1,169 @@
+import type { AgentListener } from '../agent/events.js';
+import { newRunId } from '../agent/transcript.js';
+import type { ChatModel, Usage } from '../agent/types.js';
+import { UsageError } from '../errors.js';
+import { acquireLock } from '../state/lock.js';
+import { isoDate } from '../util/dates.js';
+import { slugify } from '../wiki/keys.js';
+import { extractInlineLinks } from '../wiki/links.js';
+import { serialisePage, sourcesOf } from '../wiki/page.js';
+import { runModelInSession, type RunBudget } from './agent-run.js';
+import { lockOptions } from './ingest.js';
+import { summariseRun, type RunOutcome } from './run-outcome.js';
+import { Session, type WorkspaceHandle } from './session.js';
+
+export interface QueryOptions {
+  save: boolean;
+  dryRun: boolean;
+  waitSeconds: number;
+  budget: RunBudget;
+  model: () => ChatModel;
+  price?: (usage: Usage) => number | undefined;
+  listener?: AgentListener;
+  signal?: AbortSignal;
+  onNotice?: (message: string) => void;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface QueryReport extends RunOutcome {
+  question: string;
+  answer: string;
+  /** Keys cited with [[key]] in the answer that exist in the wiki. */
+  cited: string[];
+  /** Keys cited that do not exist (the answer keeps their text, unlinked, when saved). */
+  uncited: string[];
+  saved?: { path: string; by: 'model' | 'wiki' };
+  diff?: string;
+}
+
+/** `wiki query`: answer from the wiki, citing pages; with --save, file the answer as a page. */
+export async function queryWiki(ws: WorkspaceHandle, question: string, options: QueryOptions): Promise<QueryReport> {
+  const trimmed = question.trim();
+  if (!trimmed) throw new UsageError('the question is empty', 'e.g. `wiki query "what is attention?"`');
+  const model = options.model();
+  const mutating = options.save && !options.dryRun;
+  const lock = mutating ? await acquireLock(ws.root, lockOptions('query', options)) : undefined;
+  lock?.releaseOnExit();
+  const started = Date.now();
+  try {
+    const session = await Session.open(ws, {
+      op: 'query',
+      title: trimmed,
+      runId: newRunId('query'),
+      dryRun: options.dryRun,
+      readOnly: !options.save,
+      ...(options.env ? { env: options.env } : {}),
+    });
+    const userMessage = options.save
+      ? `Question: ${trimmed}\n\nAnswer it from the wiki, then save the answer as a page in wiki/concepts/ (step 5 of the query workflow).`
+      : `Question: ${trimmed}`;
+    const run = await runModelInSession(session, {
+      model,
+      operation: options.save ? 'query-save' : 'query',
+      userMessage,
+      budget: options.budget,
+      ...(options.price ? { price: options.price } : {}),
+      ...(options.listener ? { listener: options.listener } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    const answer = run.finalText.trim();
+    const linked = [...new Set(extractInlineLinks(answer).map((l) => l.target))];
+    const cited = linked.filter((key) => session.pages.has(key));
+    const uncited = linked.filter((key) => !session.pages.has(key));
+    let saved: QueryReport['saved'];
+    if (options.save && run.status === 'done' && answer) {
+      saved = await ensureSaved(session, trimmed, answer, cited, uncited);
+    }
+    const changes = session.pageChanges();
+    const findings = await session.revalidateTouched();
+    if (options.save && (changes.created.length > 0 || changes.updated.length > 0)) {
+      await session.refreshIndex();
+      const lines = [
+        ...(changes.created.length ? [`created: ${changes.created.join(', ')}`] : []),
+        ...(changes.updated.length ? [`updated: ${changes.updated.join(', ')}`] : []),
+        ...(cited.length ? [`cites: ${cited.join(', ')}`] : []),
+      ];
+      await session.appendLog('query', trimmed, lines);
+    }
+    await session.finish(run.status === 'done' ? 'completed' : run.status === 'interrupted' ? 'interrupted' : 'stopped');
+    const report: QueryReport = {
+      ...summariseRun(run, changes, findings, Date.now() - started, options.budget.maxTurns),
+      question: trimmed,
+      answer,
+      cited,
+      uncited,
+    };
+    if (saved) report.saved = saved;
+    if (options.dryRun) report.diff = session.overlay?.unifiedDiff() ?? '';
+    return report;
+  } finally {
+    await lock?.release();
+  }
+}
+
+/**
+ * The answer must end up as a page: keep the model's page when it wrote one under
+ * wiki/concepts/, otherwise write it here with refs to the cited pages and their sources.
+ */
+async function ensureSaved(
+  session: Session,
+  question: string,
+  answer: string,
+  cited: string[],
+  uncited: string[],
+): Promise<QueryReport['saved']> {
+  const conceptFolder = session.ws.schema.contract.types.concept?.folder ?? 'wiki/concepts';
+  const byModel = [...session.changed.keys()].find((p) => p.startsWith(`${conceptFolder}/`) && p.endsWith('.md'));
+  if (byModel) return { path: byModel, by: 'model' };
+  const key = freeKey(session, slugify(question) || 'answer');
+  const relPath = `${conceptFolder}/${key}.md`;
+  const sources = [...new Set(cited.flatMap((k) => sourcesOf(session.pages.get(k)?.frontmatter ?? {})))].sort();
+  const today = isoDate();
+  const body = unlinkMissing(answer, uncited);
+  const content = serialisePage(
+    {
+      title: question.replace(/\s+/g, ' ').slice(0, 120),
+      summary: firstSentence(body),
+      type: 'concept',
+      tags: ['query'],
+      refs: cited,
+      sources,
+      created: today,
+      updated: today,
+    },
+    `\n${body}\n`,
+  );
+  const verdict = session.validate(relPath, content);
+  if (!verdict.ok) throw new Error(`the answer could not be saved as ${relPath}: ${verdict.errors.join('; ')}`);
+  await session.writeFile(relPath, content);
+  return { path: relPath, by: 'wiki' };
+}
+
+function freeKey(session: Session, base: string): string {
+  if (!session.pages.has(base)) return base;
+  for (let n = 2; ; n++) if (!session.pages.has(`${base}-${n}`)) return `${base}-${n}`;
+}
+
+/** `[[missing|label]]` → `label`, `[[missing]]` → `missing`: no broken link is saved. */
+export function unlinkMissing(text: string, missing: string[]): string {
+  if (missing.length === 0) return text;
+  const gone = new Set(missing);
+  return text.replace(/\[\[([^\[\]\n]+?)\]\]/g, (whole, inner: string) => {
+    const [target = '', label] = inner.split('|');
+    const key = (target.split('#')[0] ?? '').trim();
+    if (!gone.has(key)) return whole;
+    return (label ?? target).trim();
+  });
+}
+
+function firstSentence(text: string): string {
+  const plain = text
+    .replace(/\[\[([^\]|]+)\|([^\]]+)\]\]/g, '$2')
+    .replace(/\[\[([^\]]+)\]\]/g, '$1')
+    .replace(/[#*_`>]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  const match = /^(.{20,200}?[.!?])(\s|$)/.exec(plain);
+  const sentence = match?.[1] ?? plain.slice(0, 160);
+  return sentence || 'Saved answer.';
+}

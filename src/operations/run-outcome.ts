@@ -1,0 +1,76 @@
+import type { AgentRunStatus } from '../agent/events.js';
+import { totalTokens } from '../agent/loop.js';
+import type { Usage } from '../agent/types.js';
+import type { Finding } from '../wiki/validate/finding.js';
+import type { ModelRun } from './agent-run.js';
+
+/** What one agent run did, in the shape commands render and `--json` prints. */
+export interface RunOutcome {
+  status: AgentRunStatus;
+  created: string[];
+  updated: string[];
+  turns: number;
+  maxTurns: number;
+  usage: Usage;
+  tokens: number;
+  cost: number | undefined;
+  durationMs: number;
+  /** Findings on the pages the run touched, after it finished. */
+  findings: Finding[];
+  transcript: string | undefined;
+  /** One line on why the run did not finish, when it did not. */
+  error?: string;
+  errorKind?: string;
+  /** Exit code the error calls for (2 for configuration-like provider errors such as an unknown model). */
+  errorExitCode?: number;
+}
+
+export function summariseRun(
+  run: ModelRun,
+  changes: { created: string[]; updated: string[] },
+  findings: Finding[],
+  durationMs: number,
+  maxTurns: number,
+): RunOutcome {
+  const outcome: RunOutcome = {
+    status: run.status,
+    created: changes.created,
+    updated: changes.updated,
+    turns: run.turns,
+    maxTurns,
+    usage: run.usage,
+    tokens: totalTokens(run.usage),
+    cost: run.cost,
+    durationMs,
+    findings,
+    transcript: run.transcript,
+  };
+  if (run.error) {
+    outcome.error = run.error.message;
+    const kind = (run.error as { kind?: unknown }).kind;
+    if (typeof kind === 'string') outcome.errorKind = kind;
+    const code = (run.error as { exitCode?: unknown }).exitCode;
+    if (typeof code === 'number') outcome.errorExitCode = code;
+  }
+  return outcome;
+}
+
+/** Why a run stopped, in words, for anything but a normal finish. */
+export function describeStatus(outcome: RunOutcome): string | undefined {
+  switch (outcome.status) {
+    case 'done':
+      return undefined;
+    case 'max_turns':
+      return `stopped at the turn limit (${outcome.maxTurns}); raise it with --max-turns`;
+    case 'budget_tokens':
+      return `stopped: token budget reached (${outcome.tokens} tokens); raise it with --max-tokens`;
+    case 'budget_cost':
+      return `stopped: cost budget reached (~$${(outcome.cost ?? 0).toFixed(4)}); raise it with --max-cost`;
+    case 'interrupted':
+      return 'interrupted; pages written so far are kept and listed in the log';
+    case 'refused':
+      return 'the model refused the request';
+    case 'provider_error':
+      return `provider error: ${outcome.error ?? 'unknown'}`;
+  }
+}

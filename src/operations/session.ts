@@ -1,0 +1,251 @@
+import { existsSync } from 'node:fs';
+import { readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { EffectiveConfig } from '../config/load.js';
+import { openSearchIndex, type SearchIndex } from '../search/index.js';
+import { extractText, isExtractable } from '../sources/extract.js';
+import { beginRun, finishRun, isHumanEdited, recordAfter, recordBefore, type Run, type RunStatus } from '../state/history.js';
+import type { ToolContext, WriteChange } from '../tools/context.js';
+import { createTools } from '../tools/registry.js';
+import type { Tool } from '../tools/types.js';
+import { DiskFs, OverlayFs, type WorkspaceFs } from '../tools/workspace-fs.js';
+import { packageRoot } from '../util/package-root.js';
+import { isSpecialPage, spokePagePath, type Schema } from '../wiki/contract.js';
+import { planIndex, type IndexFiles } from '../wiki/index-catalog.js';
+import { formatLogEntry } from '../wiki/log.js';
+import { PageIndex } from '../wiki/page-index.js';
+import { parsePage, type Page } from '../wiki/page.js';
+import { loadPages } from '../wiki/pages.js';
+import type { Finding } from '../wiki/validate/finding.js';
+import { validateWrite } from '../wiki/validate-write.js';
+
+export interface SessionOptions {
+  op: string;
+  title: string;
+  runId: string;
+  /** Tools write to an in-memory overlay; nothing under the workspace changes. */
+  dryRun: boolean;
+  /** The model may not write at all (a query without --save, lint without --fix). */
+  readOnly: boolean;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface WorkspaceHandle {
+  root: string;
+  schema: Schema;
+  config: EffectiveConfig;
+}
+
+/**
+ * Everything one mutating (or read-only) run works with: the file layer (disk, or an
+ * overlay in a dry run), the in-memory page index the validator checks writes against,
+ * the search index, run history for undo, and the five tools wired to all of them.
+ */
+export class Session {
+  readonly fs: WorkspaceFs;
+  readonly overlay: OverlayFs | undefined;
+  readonly tools: Tool[];
+  /** Files changed in this run, workspace-relative, in first-change order. */
+  readonly changed = new Map<string, WriteChange>();
+
+  private constructor(
+    readonly ws: WorkspaceHandle,
+    readonly options: SessionOptions,
+    readonly pages: PageIndex,
+    readonly search: SearchIndex,
+    readonly run: Run | undefined,
+  ) {
+    this.overlay = options.dryRun ? new OverlayFs(ws.root, new DiskFs()) : undefined;
+    this.fs = this.overlay ?? new DiskFs();
+    const ctx: ToolContext = {
+      root: ws.root,
+      fs: this.fs,
+      contract: ws.schema.contract,
+      validator: { validate: (p, content) => this.validate(p, content) },
+      search: {
+        search: (query, limit) => this.search.search(query, { limit }),
+        upsert: async (p, content) => {
+          if (!options.dryRun) await this.search.upsertPage(p, content);
+        },
+      },
+      observer: {
+        beforeWrite: async (p, previous) => {
+          if (this.run) await recordBefore(this.run, p, previous);
+        },
+        afterWrite: async (p, change) => this.afterWrite(p, change),
+        noteFor: async (p) => this.humanEditNote(p),
+      },
+      textExtractor: async (p, bytes) => (isExtractable(p) ? (await extractText(p, bytes)).text : undefined),
+    };
+    const tools = createTools(ctx);
+    this.tools = options.readOnly ? tools.map(readOnlyTool) : tools;
+  }
+
+  static async open(ws: WorkspaceHandle, options: SessionOptions): Promise<Session> {
+    const allPages = await loadPages(ws.root, ws.schema.contract);
+    const pages = PageIndex.fromPages(allPages, ws.schema.contract);
+    const search = await openSearchIndex(ws.root, ws.schema, ws.config.config, {
+      env: options.env ?? process.env,
+      persist: !options.dryRun,
+    });
+    const run = options.dryRun || options.readOnly ? undefined : await beginRun(ws.root, options.runId, options.op, options.title);
+    return new Session(ws, options, pages, search, run);
+  }
+
+  get root(): string {
+    return this.ws.root;
+  }
+
+  abs(relPath: string): string {
+    return path.join(this.ws.root, relPath);
+  }
+
+  /** Content pages (not index, log or spokes) currently known, including this run's writes. */
+  contentPages(): Page[] {
+    return this.pages.pages().filter((page) => !isSpecialPage(this.ws.schema.contract, page.path));
+  }
+
+  /** The write-time check behind write_file: errors reject the write, nothing touches disk. */
+  validate(relPath: string, content: string): { ok: boolean; errors: string[]; warnings: string[] } {
+    const verdict = validateWrite(this.pages, { path: relPath, content }, {
+      contract: this.ws.schema.contract,
+      rawExists: (raw) => existsSync(this.abs(raw.split('#')[0] ?? raw)),
+    });
+    return { ok: verdict.ok, errors: verdict.errors.map(describeFinding), warnings: verdict.warnings.map(describeFinding) };
+  }
+
+  /** Write a file outside the model's tools (saved answers, index, fixes), recorded like a tool write. */
+  async writeFile(relPath: string, content: string): Promise<WriteChange | undefined> {
+    const abs = this.abs(relPath);
+    const previous = (await this.fs.exists(abs)) ? await this.fs.readText(abs) : undefined;
+    if (previous === content) return undefined;
+    if (this.run) await recordBefore(this.run, relPath, previous);
+    await this.fs.writeText(abs, content);
+    const change: WriteChange = previous === undefined ? 'created' : 'updated';
+    await this.afterWrite(relPath, change);
+    if (relPath.endsWith('.md') && !isSpecialPage(this.ws.schema.contract, relPath) && !this.options.dryRun) {
+      await this.search.upsertPage(relPath, content);
+    }
+    return change;
+  }
+
+  /** Regenerate index.md's catalog (and hub spokes) from the pages as they now stand. */
+  async refreshIndex(): Promise<string[]> {
+    const contract = this.ws.schema.contract;
+    const files: IndexFiles = {
+      indexText: await this.readIfExists(contract.index),
+      fallbackIndexText: await readFile(path.join(packageRoot(), 'templates', 'index.md'), 'utf8'),
+      spokeTexts: new Map(),
+    };
+    for (const type of Object.keys(contract.types)) {
+      const spoke = spokePagePath(contract, type);
+      const text = await this.readIfExists(spoke);
+      if (text !== undefined) files.spokeTexts.set(spoke, text);
+    }
+    const plan = planIndex({ pages: this.pages.pages(), contract, hubThreshold: this.ws.config.config.index.hubThreshold }, files);
+    const touched: string[] = [];
+    for (const write of plan.writes) {
+      if (await this.writeFile(write.path, write.content)) touched.push(write.path);
+    }
+    for (const stale of plan.deletes) {
+      if (this.options.dryRun) continue;
+      const previous = await this.readIfExists(stale);
+      if (this.run) await recordBefore(this.run, stale, previous);
+      await rm(this.abs(stale), { force: true });
+      if (this.run) await recordAfter(this.run, stale, undefined);
+      this.pages.remove(stale);
+      touched.push(stale);
+    }
+    return touched;
+  }
+
+  /** Append one `## [date] op | title` entry to log.md (the log is only ever appended to). */
+  async appendLog(op: string, title: string, lines: string[]): Promise<string> {
+    const logPath = this.ws.schema.contract.log;
+    const entry = formatLogEntry(op, title, lines);
+    const existing = (await this.readIfExists(logPath)) ?? '# Log\n';
+    const lead = existing.endsWith('\n\n') ? '' : existing.endsWith('\n') ? '\n' : '\n\n';
+    await this.fs.appendText(this.abs(logPath), `${lead}${entry}`);
+    return entry;
+  }
+
+  /** Re-check the pages this run touched against the whole wiki as it now stands. */
+  async revalidateTouched(): Promise<Finding[]> {
+    const findings: Finding[] = [];
+    for (const relPath of this.changed.keys()) {
+      if (!relPath.endsWith('.md') || isSpecialPage(this.ws.schema.contract, relPath)) continue;
+      const content = await this.readIfExists(relPath);
+      if (content === undefined) continue;
+      const verdict = validateWrite(this.pages, { path: relPath, content }, {
+        contract: this.ws.schema.contract,
+        rawExists: (raw) => existsSync(this.abs(raw.split('#')[0] ?? raw)),
+      });
+      findings.push(...verdict.errors, ...verdict.warnings);
+    }
+    return findings;
+  }
+
+  /** Re-read pages changed on disk outside the tools (e.g. stale marks) into the page index. */
+  async reloadPages(relPaths: readonly string[]): Promise<void> {
+    for (const relPath of relPaths) {
+      const text = await this.readIfExists(relPath);
+      if (text === undefined) this.pages.remove(relPath);
+      else this.pages.upsert(parsePage(relPath, text, this.ws.schema.contract));
+    }
+  }
+
+  /** Content pages created / updated by this run. */
+  pageChanges(): { created: string[]; updated: string[] } {
+    const created: string[] = [];
+    const updated: string[] = [];
+    for (const [relPath, change] of this.changed) {
+      if (!relPath.startsWith('wiki/') || isSpecialPage(this.ws.schema.contract, relPath)) continue;
+      if (change === 'created') created.push(relPath);
+      else updated.push(relPath);
+    }
+    return { created, updated };
+  }
+
+  async finish(status: Exclude<RunStatus, 'running'>): Promise<void> {
+    if (this.run) await finishRun(this.run, status);
+    await this.search.close();
+  }
+
+  private async afterWrite(relPath: string, change: WriteChange): Promise<void> {
+    if (!this.changed.has(relPath)) this.changed.set(relPath, change);
+    const content = await this.fs.readText(this.abs(relPath));
+    if (this.run) await recordAfter(this.run, relPath, content);
+    if (relPath.endsWith('.md') && relPath.startsWith('wiki/')) {
+      this.pages.upsert(parsePage(relPath, content, this.ws.schema.contract));
+    }
+  }
+
+  private async humanEditNote(relPath: string): Promise<string | undefined> {
+    if (!relPath.startsWith('wiki/') || this.changed.has(relPath)) return undefined;
+    const current = await this.readIfExists(relPath);
+    if (current === undefined || !(await isHumanEdited(this.ws.root, relPath, current))) return undefined;
+    return 'A human edited this page since wiki last wrote it: keep their content as it is and only add to it.';
+  }
+
+  private async readIfExists(relPath: string): Promise<string | undefined> {
+    const abs = this.abs(relPath);
+    return (await this.fs.exists(abs)) ? this.fs.readText(abs) : undefined;
+  }
+}
+
+function describeFinding(finding: Finding): string {
+  const where = finding.line ? ` (line ${finding.line})` : '';
+  return `${finding.rule}${where}: ${finding.message}${finding.fix ? ` — ${finding.fix}` : ''}`;
+}
+
+function readOnlyTool(tool: Tool): Tool {
+  if (!tool.mutates) return tool;
+  return {
+    ...tool,
+    run: async () => ({
+      content:
+        'This run is read-only: do not write or append to files. Give your result as your final message (for a query, pass --save to file the answer).',
+      isError: true,
+    }),
+  };
+}
