@@ -3,6 +3,7 @@ import path from 'node:path';
 import fg from 'fast-glob';
 import { chooseProvider, type ProviderChoice } from '../config/provider-choice.js';
 import type { EffectiveConfig } from '../config/load.js';
+import { sumTranscriptUsage, type UsageTotals } from '../usage/transcripts.js';
 import { isSpecialPage, type Schema } from '../wiki/contract.js';
 import { parseLogEntries, type LogEntry } from '../wiki/log.js';
 import { sourcesOf } from '../wiki/page.js';
@@ -14,6 +15,8 @@ export interface StatusReport {
   raw: { total: number; uncited: string[] };
   recentLog: LogEntry[];
   provider: ProviderChoice & { model: string | undefined };
+  /** Cumulative model usage and estimated cost over the run transcripts in .wiki/runs/. */
+  usage: UsageTotals;
 }
 
 export async function listRawSources(root: string): Promise<string[]> {
@@ -43,5 +46,6 @@ export async function workspaceStatus(root: string, schema: Schema, config: Effe
     raw: { total: raw.length, uncited: raw.filter((file) => !cited.has(file)) },
     recentLog: parseLogEntries(logText).slice(-5).reverse(),
     provider: { ...chooseProvider(config), model: config.config.model },
+    usage: await sumTranscriptUsage(root),
   };
 }
