@@ -17,7 +17,7 @@ export function formatCost(usd: number): string {
 export function formatDuration(ms: number): string {
   if (ms < 1000) return `${Math.max(0, Math.round(ms))} ms`;
   const seconds = ms / 1000;
-  if (seconds < 60) return `${seconds.toFixed(1)} s`;
+  if (seconds < 59.95) return `${seconds.toFixed(1)} s`;
   const totalSeconds = Math.round(seconds);
   const minutes = Math.floor(totalSeconds / 60);
   if (minutes < 60) return `${minutes}m ${String(totalSeconds % 60).padStart(2, '0')}s`;

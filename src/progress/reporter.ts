@@ -1,0 +1,168 @@
+import type { AgentEvent, AgentListener } from '../agent/events.js';
+import { totalTokens } from '../agent/loop.js';
+import type { ToolCall } from '../agent/types.js';
+import type { Output } from '../cli/output.js';
+import { formatCost, formatTokens } from './format.js';
+
+export interface ProgressOptions {
+  /** The run's turn cap, shown as "turn 3/40" until the loop reports its own. */
+  maxTurns: number;
+  /** What the run is doing, e.g. "ingest raw/paper.pdf". */
+  label: string;
+  /** Width of the terminal for the live line; defaults to stderr's width, else 80. */
+  columns?: number;
+  /** Spinner frame interval in milliseconds (default 80). */
+  intervalMs?: number;
+}
+
+export interface ProgressReporter {
+  /** Pass as AgentOptions.listener. */
+  listener: AgentListener;
+  /** Print a line of its own without garbling the live status line. */
+  note(line: string): void;
+  /** Stop the spinner and clear the live line; call once the run is over (safe to repeat). */
+  finish(): void;
+}
+
+const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+const CLEAR_LINE = '\r\x1b[2K';
+/** The argument that best says what a tool call is about, by preference. */
+const SUBJECT_ARGUMENTS = ['path', 'query', 'url'];
+const MAX_SUBJECT = 80;
+
+/**
+ * Progress for an agent run. On a terminal (out.isTty): one status line redrawn in place on
+ * stderr with a spinner. Otherwise plain lines, one per tool call, so logs and cron mail stay
+ * readable; with --quiet or --json nothing at all (Output drops the lines).
+ */
+export function createProgressReporter(out: Output, options: ProgressOptions): ProgressReporter {
+  return out.isTty ? liveReporter(out, options) : plainReporter(out, options);
+}
+
+function liveReporter(out: Output, options: ProgressOptions): ProgressReporter {
+  const columns = options.columns ?? (process.stderr.columns || 80);
+  let frame = 0;
+  let turn = 0;
+  let maxTurns = options.maxTurns;
+  let activity = 'starting';
+  let tokens = 0;
+  let cost: number | undefined;
+  let finished = false;
+
+  const draw = (): void => {
+    if (finished) return;
+    const parts = [options.label];
+    if (turn > 0) parts.push(`turn ${turn}/${maxTurns}`);
+    parts.push(activity);
+    if (tokens > 0) parts.push(`${formatTokens(tokens)} tokens${cost === undefined ? '' : ` ~${formatCost(cost)}`}`);
+    const text = fit(parts.join(' · '), columns - 3);
+    out.status(`${CLEAR_LINE}${out.c.cyan(FRAMES[frame % FRAMES.length] ?? '')} ${text}`);
+  };
+
+  const timer = setInterval(() => {
+    frame += 1;
+    draw();
+  }, options.intervalMs ?? 80);
+  timer.unref();
+  draw();
+
+  return {
+    listener(event: AgentEvent): void {
+      switch (event.type) {
+        case 'turn_start':
+          turn = event.turn;
+          maxTurns = event.maxTurns;
+          activity = 'waiting for the model';
+          break;
+        case 'run_start':
+          maxTurns = event.maxTurns;
+          break;
+        case 'tool_call':
+          activity = describeCall(event.call);
+          break;
+        case 'usage':
+          tokens = totalTokens(event.total);
+          cost = event.cost;
+          break;
+        case 'context_overflow':
+          activity = event.retrying ? 'context too long, trimming and retrying' : 'context too long';
+          break;
+        case 'run_end':
+          activity = 'finishing';
+          break;
+        default:
+          return;
+      }
+      draw();
+    },
+    note(line: string): void {
+      if (!finished) out.status(CLEAR_LINE);
+      out.info(line);
+      draw();
+    },
+    finish(): void {
+      if (finished) return;
+      clearInterval(timer);
+      out.status(CLEAR_LINE);
+      finished = true;
+    },
+  };
+}
+
+function plainReporter(out: Output, options: ProgressOptions): ProgressReporter {
+  let maxTurns = options.maxTurns;
+  return {
+    listener(event: AgentEvent): void {
+      switch (event.type) {
+        case 'run_start':
+          maxTurns = event.maxTurns;
+          out.info(`${options.label}: ${event.model} (${event.provider}), up to ${event.maxTurns} turns`);
+          break;
+        case 'turn_start':
+          maxTurns = event.maxTurns;
+          break;
+        case 'tool_call':
+          out.info(`turn ${event.turn}/${maxTurns}: ${describeCall(event.call)}`);
+          break;
+        case 'tool_result':
+          if (event.result.isError) out.info(`turn ${event.turn}/${maxTurns}: ${event.result.name} failed: ${firstLine(event.result.content)}`);
+          break;
+        case 'context_overflow':
+          out.info(`turn ${event.turn}/${maxTurns}: context too long for the model${event.retrying ? '; trimming and retrying' : ''}`);
+          break;
+        default:
+          break;
+      }
+    },
+    note(line: string): void {
+      out.info(line);
+    },
+    finish(): void {
+      // Nothing is animated, so nothing to stop.
+    },
+  };
+}
+
+/** "write_file wiki/concepts/attention.md", "search_wiki \"attention heads\"". */
+export function describeCall(call: ToolCall): string {
+  const args = call.arguments ?? {};
+  for (const key of SUBJECT_ARGUMENTS) {
+    const value = args[key];
+    if (typeof value === 'string' && value.length > 0) {
+      const subject = fit(value.replace(/\s+/g, ' '), MAX_SUBJECT);
+      return key === 'query' ? `${call.name} "${subject}"` : `${call.name} ${subject}`;
+    }
+  }
+  return call.name;
+}
+
+function firstLine(text: string): string {
+  return fit((text.split('\n').find((line) => line.trim() !== '') ?? '').trim(), 120);
+}
+
+/** Cut to `width` characters (code points), marking the cut with an ellipsis. */
+function fit(text: string, width: number): string {
+  const chars = [...text];
+  if (chars.length <= width) return text;
+  return `${chars.slice(0, Math.max(0, width - 1)).join('')}…`;
+}
