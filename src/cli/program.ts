@@ -4,6 +4,7 @@ import { registerGraph } from '../commands/graph.js';
 import { registerInit } from '../commands/init.js';
 import { registerIngest } from '../commands/ingest.js';
 import { registerQuery } from '../commands/query.js';
+import { registerSearch } from '../commands/search.js';
 import { registerLint } from '../commands/lint.js';
 import { registerStatus } from '../commands/status.js';
 import { registerUndo } from '../commands/undo.js';
@@ -27,6 +28,7 @@ export function buildProgram(): Command {
   registerInit(program);
   registerIngest(program);
   registerQuery(program);
+  registerSearch(program);
   registerStatus(program);
   registerConfig(program);
   registerLint(program);

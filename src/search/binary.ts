@@ -1,0 +1,83 @@
+/**
+ * Byte-level helpers for the persisted index: typed-array views over sections and a
+ * growable Uint32 buffer for building postings without per-entry objects.
+ */
+export class CorruptIndexError extends Error {}
+
+export function asUint32(bytes: Uint8Array): Uint32Array {
+  if (bytes.byteLength % 4 !== 0) throw new CorruptIndexError('section length is not a multiple of 4');
+  if (bytes.byteOffset % 4 !== 0) bytes = bytes.slice();
+  return new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
+}
+
+export function asFloat32(bytes: Uint8Array): Float32Array {
+  if (bytes.byteLength % 4 !== 0) throw new CorruptIndexError('section length is not a multiple of 4');
+  if (bytes.byteOffset % 4 !== 0) bytes = bytes.slice();
+  return new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
+}
+
+export function bytesOf(array: Uint32Array | Float32Array): Uint8Array {
+  return new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+export function encodeText(text: string): Uint8Array {
+  return encoder.encode(text);
+}
+
+export function decodeText(bytes: Uint8Array): string {
+  try {
+    return decoder.decode(bytes);
+  } catch {
+    throw new CorruptIndexError('section is not valid UTF-8');
+  }
+}
+
+export function encodeJson(value: unknown): Uint8Array {
+  return encodeText(JSON.stringify(value));
+}
+
+export function decodeJson(bytes: Uint8Array): unknown {
+  try {
+    return JSON.parse(decodeText(bytes)) as unknown;
+  } catch (error) {
+    if (error instanceof CorruptIndexError) throw error;
+    throw new CorruptIndexError('section is not valid JSON');
+  }
+}
+
+/** Terms never contain a newline (the analyzers emit letter and digit runs only). */
+export function encodeTerms(terms: readonly string[]): Uint8Array {
+  return encodeText(terms.join('\n'));
+}
+
+export function decodeTerms(bytes: Uint8Array): string[] {
+  const text = decodeText(bytes);
+  return text === '' ? [] : text.split('\n');
+}
+
+/** A Uint32 array that grows as values are pushed. */
+export class Uint32Builder {
+  private data: Uint32Array;
+  length = 0;
+  constructor(capacity = 1024) {
+    this.data = new Uint32Array(Math.max(16, capacity));
+  }
+  push(value: number): void {
+    if (this.length === this.data.length) {
+      const next = new Uint32Array(this.data.length * 2);
+      next.set(this.data);
+      this.data = next;
+    }
+    this.data[this.length++] = value;
+  }
+  /** Overwrite an earlier value (used to patch counts once known). */
+  setAt(index: number, value: number): void {
+    this.data[index] = value;
+  }
+  finish(): Uint32Array {
+    return this.data.slice(0, this.length);
+  }
+}

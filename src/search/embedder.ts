@@ -1,0 +1,86 @@
+import { DEFAULT_LSA_OPTIONS, LSA_MIN_PAGES, LsaModel, type LsaOptions } from './lsa.js';
+
+/**
+ * The port behind the semantic lane. A page or query becomes a unit vector; vectors from
+ * one embedder are compared by cosine. Implementations: the built-in LSA embedder
+ * (trained on the wiki itself) and any OpenAI-compatible embeddings endpoint.
+ */
+export interface EmbeddingInput {
+  /** The page's text (title, key words, summary, tags, body). */
+  text: string;
+  /** The same text analysed (stemmed terms), for embedders that work on terms. */
+  terms: readonly string[];
+}
+
+export interface Embedder {
+  /** Human description, e.g. `built-in LSA (128 dimensions)`. */
+  readonly description: string;
+  /** Identifies the configuration; vectors made under another key are never reused. */
+  readonly configKey: string;
+  /** Embed pages; an entry is undefined when there is nothing to embed. Throws on failure. */
+  embedDocuments(inputs: readonly EmbeddingInput[]): Promise<Array<Float32Array | undefined>>;
+  /** Embed a query; undefined when there is nothing to embed. Throws on failure. */
+  embedQuery(query: string, terms: readonly string[]): Promise<Float32Array | undefined>;
+}
+
+/** An embedder whose model is fitted to the corpus (trained, persisted, retrained on drift). */
+export interface CorpusEmbedder extends Embedder {
+  /** Why the embedder cannot embed yet (too few pages), or undefined when trained. */
+  readonly notReady: string | undefined;
+  readonly trainedPages: number;
+  train(pages: readonly (readonly string[])[]): void;
+  encodeModel(): Record<string, Uint8Array> | undefined;
+  loadModel(sections: Record<string, Uint8Array | undefined>): void;
+}
+
+export function isCorpusEmbedder(embedder: Embedder): embedder is CorpusEmbedder {
+  return 'train' in embedder;
+}
+
+/** The built-in embedder: LSA over the wiki's own vocabulary. */
+export class LsaEmbedder implements CorpusEmbedder {
+  private model: LsaModel | undefined;
+  private readonly options: LsaOptions;
+
+  constructor(dimensions: number, options: Partial<Omit<LsaOptions, 'dimensions'>> = {}) {
+    this.options = { ...DEFAULT_LSA_OPTIONS, ...options, dimensions };
+  }
+
+  get description(): string {
+    const dims = this.model?.dimensions ?? this.options.dimensions;
+    return `built-in LSA (${dims} dimensions${this.model ? `, trained on ${this.model.trainedPages} pages` : ''})`;
+  }
+
+  get configKey(): string {
+    const o = this.options;
+    return `builtin-lsa:${o.dimensions}:${o.maxTrainingPages}:${o.maxVocabulary}:${o.powerIterations}:${o.seed}`;
+  }
+
+  get notReady(): string | undefined {
+    return this.model ? undefined : `the built-in embedder needs at least ${LSA_MIN_PAGES} pages to train`;
+  }
+
+  get trainedPages(): number {
+    return this.model?.trainedPages ?? 0;
+  }
+
+  train(pages: readonly (readonly string[])[]): void {
+    this.model = LsaModel.train(pages, this.options);
+  }
+
+  encodeModel(): Record<string, Uint8Array> | undefined {
+    return this.model?.encode();
+  }
+
+  loadModel(sections: Record<string, Uint8Array | undefined>): void {
+    this.model = LsaModel.decode(sections);
+  }
+
+  async embedDocuments(inputs: readonly EmbeddingInput[]): Promise<Array<Float32Array | undefined>> {
+    return inputs.map((input) => this.model?.embed(input.terms));
+  }
+
+  async embedQuery(_query: string, terms: readonly string[]): Promise<Float32Array | undefined> {
+    return this.model?.embed(terms);
+  }
+}

@@ -1,0 +1,150 @@
+import { analyze, wholeTerms } from './analyze.js';
+import { DocTable, type DocRecord, type PageStat } from './doc-table.js';
+import type { PageDocument } from './document.js';
+import { LexicalLane, type LexicalParams } from './lexical.js';
+import { analysePage } from './page-analysis.js';
+import { fuseRankings, poolSize, type LaneRanking } from './rrf.js';
+import { SemanticLane, type PageToEmbed } from './semantic.js';
+import { underPrefix, withPrefix, type Sections } from './store.js';
+import { TokenLane } from './token-lane.js';
+import { LANES, type LaneName, type LaneStatus } from './types.js';
+
+/**
+ * The in-memory index: the page table and the three lanes, kept in step. Pure apart from
+ * the embedder it may call; reading pages and persisting belong to the facade.
+ */
+export interface SearchParams {
+  weights: Record<LaneName, number>;
+  /** RRF constant K. */
+  k: number;
+  /** Minimum candidates per lane. */
+  pool: number;
+  lexical: LexicalParams;
+}
+
+export interface RankedPage {
+  record: DocRecord;
+  score: number;
+  lanes: Partial<Record<LaneName, number>>;
+  contributions: Partial<Record<LaneName, number>>;
+}
+
+export interface EngineResult {
+  pages: RankedPage[];
+  lanes: Record<LaneName, LaneStatus>;
+  /** The query as the lexical lane analysed it (for snippets). */
+  terms: string[];
+}
+
+/** The semantic lane, or why there is none. */
+export type SemanticSetup = { lane: SemanticLane } | { off: string };
+
+export class SearchEngine {
+  private constructor(
+    readonly docs: DocTable,
+    readonly lexical: LexicalLane,
+    readonly tokens: TokenLane,
+    readonly semantic: SemanticSetup,
+  ) {}
+
+  static empty(semantic: SemanticSetup): SearchEngine {
+    return new SearchEngine(new DocTable(), LexicalLane.empty(), TokenLane.empty(), semantic);
+  }
+
+  /**
+   * Restore from persisted sections. `semanticRestored` is false when the semantic part
+   * was made under another embedder configuration and must be redone.
+   */
+  static decode(sections: Sections, semantic: SemanticSetup): { engine: SearchEngine; semanticRestored: boolean } {
+    const docs = DocTable.decode(sections.docs);
+    const lexical = LexicalLane.decode(underPrefix('lexical', sections));
+    const tokens = TokenLane.decode(underPrefix('tokens', sections), docs.slotCount);
+    if (lexical.size !== docs.liveCount) throw new Error('lexical lane and page table disagree');
+    let semanticRestored = true;
+    if ('lane' in semantic) semanticRestored = semantic.lane.restore(underPrefix('semantic', sections), docs.slotCount);
+    return { engine: new SearchEngine(docs, lexical, tokens, semantic), semanticRestored };
+  }
+
+  /** Close the holes left by removed pages, then encode. */
+  encode(): Sections {
+    this.compact();
+    const identity = Int32Array.from({ length: this.docs.slotCount }, (_, i) => i);
+    const sections: Sections = {
+      docs: this.docs.encode(),
+      ...withPrefix('lexical', this.lexical.encode()),
+      ...withPrefix('tokens', this.tokens.encode(identity)),
+    };
+    if ('lane' in this.semantic) Object.assign(sections, withPrefix('semantic', this.semantic.lane.encode(identity, this.docs.slotCount)));
+    return sections;
+  }
+
+  compact(): void {
+    if (this.docs.holes === 0) return;
+    const remap = this.docs.compactionMap();
+    this.docs.compact(remap);
+    this.tokens.compact(remap, this.docs.slotCount);
+    if ('lane' in this.semantic) this.semantic.lane.compact(remap, this.docs.slotCount);
+  }
+
+  /** Index (or re-index) a page in the lexical and token lanes; returns the embedding work. */
+  indexPage(doc: PageDocument, stat: PageStat, seenAt: number): PageToEmbed {
+    const old = this.docs.get(doc.path);
+    if (old && 'lane' in this.semantic) this.semantic.lane.remove(old.slot);
+    const analysed = analysePage(doc);
+    const slot = this.docs.insert(doc, stat, seenAt);
+    this.lexical.add(doc.path, analysed.fields);
+    this.tokens.add(slot, analysed.whole);
+    return { slot, input: analysed.embedding };
+  }
+
+  removePage(path: string): boolean {
+    const slot = this.docs.remove(path);
+    if (slot === undefined) return false;
+    this.lexical.remove(path);
+    if ('lane' in this.semantic) this.semantic.lane.remove(slot);
+    return true;
+  }
+
+  async embed(pages: readonly PageToEmbed[]): Promise<void> {
+    if ('lane' in this.semantic) await this.semantic.lane.embed(pages);
+  }
+
+  async search(query: string, limit: number, params: SearchParams): Promise<EngineResult> {
+    const pool = poolSize(params.pool, limit);
+    const terms = analyze(query);
+    const lanes = {} as Record<LaneName, LaneStatus>;
+    const rankings: LaneRanking[] = [];
+    const pathOf = (slot: number): string => this.docs.at(slot)?.path ?? '';
+    for (const lane of LANES) {
+      if (params.weights[lane] <= 0) {
+        lanes[lane] = 'skipped: weight is 0';
+        continue;
+      }
+      let ids: string[] = [];
+      if (lane === 'lexical') {
+        ids = this.lexical.search(terms, pool, params.lexical);
+        lanes.lexical = 'ok';
+      } else if (lane === 'token') {
+        const hits = this.tokens.search(wholeTerms(query), pool, this.docs.isLive, this.docs.liveCount, this.docs.keyOf);
+        ids = hits.map((hit) => pathOf(hit.slot));
+        lanes.token = 'ok';
+      } else if ('off' in this.semantic) {
+        lanes.semantic = `skipped: ${this.semantic.off}`;
+        continue;
+      } else {
+        const result = await this.semantic.lane.search(query, terms, pool, this.docs.isLive);
+        lanes.semantic = result.status;
+        if (result.status !== 'ok') continue;
+        ids = result.hits.map((hit) => pathOf(hit.slot));
+      }
+      rankings.push({ lane, weight: params.weights[lane], ids });
+    }
+    const fused = fuseRankings(rankings, params.k, (path) => this.docs.get(path)?.key ?? path);
+    const pages: RankedPage[] = [];
+    for (const hit of fused.slice(0, limit)) {
+      const record = this.docs.get(hit.id);
+      if (record) pages.push({ record, score: hit.score, lanes: hit.lanes, contributions: hit.contributions });
+    }
+    return { pages, lanes, terms };
+  }
+}

@@ -1,0 +1,89 @@
+import type { Options } from 'minisearch';
+import { PersistableMiniSearch, type LexicalEntry } from './minisearch-store.js';
+
+/**
+ * The lexical lane: BM25 over a page's fields with per-field boosts (MiniSearch).
+ * Fields arrive already analysed (stemmed, stopwords removed) as space-separated terms,
+ * so a page is analysed once for every lane and MiniSearch only splits on spaces.
+ */
+export const LEXICAL_FIELDS = ['key', 'title', 'summary', 'tags', 'body'] as const;
+export type LexicalField = (typeof LEXICAL_FIELDS)[number];
+export type AnalysedFields = Record<LexicalField, readonly string[]>;
+
+export interface LexicalParams {
+  k1: number;
+  b: number;
+  /** BM25+ lower bound on a matching term's frequency component (MiniSearch's `d`). */
+  d: number;
+  boosts: Record<LexicalField, number>;
+  /**
+   * MiniSearch multiplies a document's score by how many query terms it matched.
+   * Kept or dropped as the Cranfield evaluation says (see scripts/eval.ts).
+   */
+  matchedTermMultiplier: boolean;
+}
+
+const splitOnSpace = (text: string): string[] => text.split(' ');
+const keepTerm = (term: string): string | null => term || null;
+
+const OPTIONS: Options<LexicalEntry> = {
+  fields: [...LEXICAL_FIELDS],
+  idField: 'id',
+  tokenize: splitOnSpace,
+  processTerm: keepTerm,
+  autoVacuum: false,
+  searchOptions: { tokenize: splitOnSpace, processTerm: keepTerm },
+};
+
+export class LexicalLane {
+  private constructor(private readonly index: PersistableMiniSearch) {}
+
+  static empty(): LexicalLane {
+    return new LexicalLane(new PersistableMiniSearch(OPTIONS));
+  }
+
+  static decode(sections: Record<string, Uint8Array | undefined>): LexicalLane {
+    return new LexicalLane(PersistableMiniSearch.decode(sections, OPTIONS));
+  }
+
+  encode(): Record<string, Uint8Array> {
+    return this.index.encode();
+  }
+
+  get size(): number {
+    return this.index.documentCount;
+  }
+
+  has(path: string): boolean {
+    return this.index.has(path);
+  }
+
+  add(path: string, fields: AnalysedFields): void {
+    if (this.index.has(path)) this.index.discard(path);
+    const entry: LexicalEntry = { id: path };
+    for (const field of LEXICAL_FIELDS) entry[field] = fields[field].join(' ');
+    this.index.add(entry);
+  }
+
+  remove(path: string): void {
+    if (this.index.has(path)) this.index.discard(path);
+  }
+
+  /** Paths of the best `pool` pages for the analysed query terms, best first. */
+  search(terms: readonly string[], pool: number, params: LexicalParams): string[] {
+    if (terms.length === 0 || pool <= 0) return [];
+    const results = this.index.search(terms.join(' '), {
+      boost: params.boosts,
+      bm25: { k: params.k1, b: params.b, d: params.d },
+      combineWith: 'OR',
+      prefix: false,
+      fuzzy: false,
+    });
+    const scored = results.map((result) => ({
+      path: String(result.id),
+      score: params.matchedTermMultiplier ? result.score : result.score / Math.max(1, result.queryTerms.length),
+    }));
+    scored.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    return scored.slice(0, pool).map((hit) => hit.path);
+  }
+}

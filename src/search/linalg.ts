@@ -1,0 +1,140 @@
+/**
+ * The small amount of linear algebra the built-in embedder needs: a sparse row matrix,
+ * its products with dense blocks, orthonormalisation and a symmetric eigensolver.
+ * Dense blocks are row-major Float64Arrays (`rows × cols`).
+ */
+export interface SparseRows {
+  rows: number;
+  cols: number;
+  /** Row r's entries are `indices/values[rowStart[r] … rowStart[r + 1])`. */
+  rowStart: Uint32Array;
+  indices: Uint32Array;
+  values: Float64Array;
+}
+
+/** A × X, with X `cols(A) × width`: result `rows(A) × width`. */
+export function multiply(a: SparseRows, x: Float64Array, width: number): Float64Array {
+  const out = new Float64Array(a.rows * width);
+  for (let r = 0; r < a.rows; r++) {
+    const target = r * width;
+    for (let p = a.rowStart[r] ?? 0, end = a.rowStart[r + 1] ?? 0; p < end; p++) {
+      const v = a.values[p] ?? 0;
+      const source = (a.indices[p] ?? 0) * width;
+      for (let j = 0; j < width; j++) out[target + j]! += v * x[source + j]!;
+    }
+  }
+  return out;
+}
+
+/** Aᵀ × Y, with Y `rows(A) × width`: result `cols(A) × width`. */
+export function multiplyTransposed(a: SparseRows, y: Float64Array, width: number): Float64Array {
+  const out = new Float64Array(a.cols * width);
+  for (let r = 0; r < a.rows; r++) {
+    const source = r * width;
+    for (let p = a.rowStart[r] ?? 0, end = a.rowStart[r + 1] ?? 0; p < end; p++) {
+      const v = a.values[p] ?? 0;
+      const target = (a.indices[p] ?? 0) * width;
+      for (let j = 0; j < width; j++) out[target + j]! += v * y[source + j]!;
+    }
+  }
+  return out;
+}
+
+/**
+ * Orthonormalise the columns of a `rows × width` block in place (modified Gram-Schmidt,
+ * applied twice for stability). A column that collapses to zero is left at zero.
+ */
+export function orthonormalise(x: Float64Array, rows: number, width: number): void {
+  for (let pass = 0; pass < 2; pass++) {
+    for (let j = 0; j < width; j++) {
+      for (let i = 0; i < j; i++) {
+        let dot = 0;
+        for (let r = 0; r < rows; r++) dot += x[r * width + i]! * x[r * width + j]!;
+        if (dot === 0) continue;
+        for (let r = 0; r < rows; r++) x[r * width + j]! -= dot * x[r * width + i]!;
+      }
+      let norm = 0;
+      for (let r = 0; r < rows; r++) norm += x[r * width + j]! ** 2;
+      norm = Math.sqrt(norm);
+      const scale = norm > 1e-12 ? 1 / norm : 0;
+      for (let r = 0; r < rows; r++) x[r * width + j]! *= scale;
+    }
+  }
+}
+
+/**
+ * Eigen-decomposition of a symmetric `n × n` matrix by cyclic Jacobi rotations.
+ * Returns eigenvalues in descending order and the matching eigenvectors as the
+ * columns of a row-major `n × n` matrix.
+ */
+export function symmetricEigen(matrix: Float64Array, n: number): { values: Float64Array; vectors: Float64Array } {
+  const a = Float64Array.from(matrix);
+  const v = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) v[i * n + i] = 1;
+  for (let sweep = 0; sweep < 60; sweep++) {
+    let off = 0;
+    for (let p = 0; p < n; p++) for (let q = p + 1; q < n; q++) off += a[p * n + q]! ** 2;
+    if (off < 1e-22) break;
+    for (let p = 0; p < n; p++) {
+      for (let q = p + 1; q < n; q++) {
+        const apq = a[p * n + q]!;
+        if (Math.abs(apq) < 1e-300) continue;
+        const theta = (a[q * n + q]! - a[p * n + p]!) / (2 * apq);
+        const t = Math.sign(theta || 1) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
+        const c = 1 / Math.sqrt(t * t + 1);
+        const s = t * c;
+        for (let k = 0; k < n; k++) {
+          const akp = a[k * n + p]!;
+          const akq = a[k * n + q]!;
+          a[k * n + p] = c * akp - s * akq;
+          a[k * n + q] = s * akp + c * akq;
+        }
+        for (let k = 0; k < n; k++) {
+          const apk = a[p * n + k]!;
+          const aqk = a[q * n + k]!;
+          a[p * n + k] = c * apk - s * aqk;
+          a[q * n + k] = s * apk + c * aqk;
+        }
+        for (let k = 0; k < n; k++) {
+          const vkp = v[k * n + p]!;
+          const vkq = v[k * n + q]!;
+          v[k * n + p] = c * vkp - s * vkq;
+          v[k * n + q] = s * vkp + c * vkq;
+        }
+      }
+    }
+  }
+  const order = Array.from({ length: n }, (_, i) => i).sort((i, j) => a[j * n + j]! - a[i * n + i]!);
+  const values = new Float64Array(n);
+  const vectors = new Float64Array(n * n);
+  order.forEach((source, target) => {
+    values[target] = a[source * n + source]!;
+    for (let k = 0; k < n; k++) vectors[k * n + target] = v[k * n + source]!;
+  });
+  return { values, vectors };
+}
+
+/** A small deterministic PRNG (mulberry32), so the same corpus always trains the same model. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Standard normal samples (Box-Muller) from a uniform source. */
+export function gaussianBlock(size: number, random: () => number): Float64Array {
+  const out = new Float64Array(size);
+  for (let i = 0; i < size; i += 2) {
+    const u = Math.max(random(), 1e-12);
+    const w = random();
+    const radius = Math.sqrt(-2 * Math.log(u));
+    out[i] = radius * Math.cos(2 * Math.PI * w);
+    if (i + 1 < size) out[i + 1] = radius * Math.sin(2 * Math.PI * w);
+  }
+  return out;
+}

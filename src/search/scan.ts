@@ -1,0 +1,86 @@
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { isSpecialPage, type Contract } from '../wiki/contract.js';
+import { listPagePaths } from '../wiki/pages.js';
+import type { DocTable, PageStat } from './doc-table.js';
+
+/**
+ * Change detection against the disk: which pages were added, changed or removed since the
+ * index last saw them. A page whose mtime and size are unchanged is trusted, unless its
+ * mtime is so recent that a same-tick rewrite could hide behind it ("racy" mtime); a
+ * page whose stat changed is read and re-hashed, and only a different hash counts as a
+ * change. Index and log are not content pages and are never indexed.
+ */
+export interface ScannedPage extends PageStat {
+  path: string;
+}
+
+export interface ScanResult {
+  /** Pages to (re)index, with their text. */
+  upserts: Array<{ path: string; content: string; stat: PageStat; isNew: boolean }>;
+  /** Pages that are unchanged but whose stat moved (touch only). */
+  touched: ScannedPage[];
+  removed: string[];
+}
+
+/** An mtime this close to when the content was last read does not prove it unchanged. */
+const RACY_WINDOW_MS = 2000;
+const STAT_BATCH = 256;
+
+export async function scanPages(root: string, contract: Contract): Promise<ScannedPage[]> {
+  const paths = (await listPagePaths(root)).filter((p) => !isSpecialPage(contract, p));
+  const out: ScannedPage[] = [];
+  for (let i = 0; i < paths.length; i += STAT_BATCH) {
+    const batch = paths.slice(i, i + STAT_BATCH);
+    const stats = await Promise.all(
+      batch.map(async (p) => {
+        try {
+          const s = await stat(path.join(root, p));
+          return s.isFile() ? { path: p, mtimeMs: s.mtimeMs, size: s.size } : undefined;
+        } catch {
+          return undefined; // vanished between listing and stat
+        }
+      }),
+    );
+    for (const s of stats) if (s) out.push(s);
+  }
+  return out;
+}
+
+export async function diffAgainstDisk(
+  root: string,
+  files: readonly ScannedPage[],
+  table: DocTable,
+  hashOf: (content: string) => string,
+): Promise<ScanResult> {
+  const result: ScanResult = { upserts: [], touched: [], removed: [] };
+  const seen = new Set<string>();
+  const toRead: Array<{ file: ScannedPage; known: string | undefined }> = [];
+  for (const file of files) {
+    seen.add(file.path);
+    const record = table.get(file.path);
+    if (!record) {
+      toRead.push({ file, known: undefined });
+      continue;
+    }
+    const statChanged = record.mtimeMs !== file.mtimeMs || record.size !== file.size;
+    const racy = file.mtimeMs >= record.seenAt - RACY_WINDOW_MS;
+    if (statChanged || racy) toRead.push({ file, known: record.hash });
+  }
+  for (const record of table.records()) if (!seen.has(record.path)) result.removed.push(record.path);
+  for (let i = 0; i < toRead.length; i += STAT_BATCH) {
+    const batch = toRead.slice(i, i + STAT_BATCH);
+    const contents = await Promise.all(batch.map(({ file }) => readFile(path.join(root, file.path), 'utf8').catch(() => undefined)));
+    batch.forEach(({ file, known }, j) => {
+      const content = contents[j];
+      if (content === undefined) {
+        if (known !== undefined) result.removed.push(file.path);
+        return;
+      }
+      const stat = { mtimeMs: file.mtimeMs, size: file.size };
+      if (known !== undefined && hashOf(content) === known) result.touched.push(file);
+      else result.upserts.push({ path: file.path, content, stat, isNew: known === undefined });
+    });
+  }
+  return result;
+}

@@ -1,0 +1,183 @@
+import { CorruptIndexError, asUint32, bytesOf, decodeJson, encodeJson } from './binary.js';
+import { isCorpusEmbedder, type Embedder, type EmbeddingInput } from './embedder.js';
+import { LSA_MIN_PAGES } from './lsa.js';
+import type { LaneStatus } from './types.js';
+import { VectorStore } from './vectors.js';
+
+/**
+ * The semantic lane: cosine similarity between the query's embedding and every page's.
+ * Pages the embedder could not take (an endpoint error) stay pending and are retried
+ * before the next search; while they or the query fail, the lane reports `failed` and
+ * the search goes on without it. A corpus-trained embedder is retrained once enough
+ * pages have been folded in since its training.
+ */
+export interface PageToEmbed {
+  slot: number;
+  input: EmbeddingInput;
+}
+
+export interface SemanticHit {
+  slot: number;
+  similarity: number;
+}
+
+interface Meta {
+  configKey: string;
+  dimensions: number;
+  foldedIn: number;
+  pagesAtTraining: number;
+}
+
+/** Retrain once this share of the pages seen at training has been added or changed since. */
+const DRIFT_SHARE = 0.2;
+const DRIFT_MIN_PAGES = 5;
+
+export class SemanticLane {
+  private vectors: VectorStore | undefined;
+  private pending = new Set<number>();
+  private failure: string | undefined;
+  private foldedIn = 0;
+  private pagesAtTraining = 0;
+
+  constructor(readonly embedder: Embedder) {}
+
+  /** The lane's state as a status string. */
+  status(): LaneStatus {
+    if (this.failure && this.pending.size > 0) return `failed: ${this.failure}`;
+    if (isCorpusEmbedder(this.embedder) && this.embedder.notReady) return `skipped: ${this.embedder.notReady}`;
+    return 'ok';
+  }
+
+  get pendingCount(): number {
+    return this.pending.size;
+  }
+
+  /** True when a corpus-trained embedder should be (re)trained on all pages. */
+  needsTraining(livePages: number): boolean {
+    const embedder = this.embedder;
+    if (!isCorpusEmbedder(embedder)) return false;
+    // Untrained: try once the corpus is big enough, and again whenever it has grown.
+    if (embedder.notReady) return livePages >= LSA_MIN_PAGES && livePages !== this.pagesAtTraining;
+    return this.foldedIn >= Math.max(DRIFT_MIN_PAGES, Math.ceil(DRIFT_SHARE * this.pagesAtTraining));
+  }
+
+  /** Train a corpus embedder on every live page and embed them all. */
+  async train(pages: readonly PageToEmbed[]): Promise<void> {
+    const embedder = this.embedder;
+    if (!isCorpusEmbedder(embedder)) return;
+    embedder.train(pages.map((page) => page.input.terms));
+    this.vectors = undefined;
+    this.pending.clear();
+    this.pagesAtTraining = pages.length;
+    await this.embed(pages);
+    this.foldedIn = 0;
+  }
+
+  /** Embed new or changed pages; failures are recorded and the pages kept pending. */
+  async embed(pages: readonly PageToEmbed[]): Promise<void> {
+    if (pages.length === 0) return;
+    if (isCorpusEmbedder(this.embedder) && this.embedder.notReady) return;
+    let vectors: Array<Float32Array | undefined>;
+    try {
+      vectors = await this.embedder.embedDocuments(pages.map((page) => page.input));
+    } catch (error) {
+      for (const page of pages) this.pending.add(page.slot);
+      this.failure = describeFailure(error);
+      return;
+    }
+    pages.forEach((page, i) => {
+      this.pending.delete(page.slot);
+      const vector = vectors[i];
+      if (!vector) {
+        this.vectors?.delete(page.slot);
+        return;
+      }
+      if (!this.vectors || this.vectors.dimensions !== vector.length) this.vectors = new VectorStore(vector.length);
+      this.vectors.set(page.slot, vector);
+    });
+    this.foldedIn += pages.length;
+    this.failure = undefined;
+  }
+
+  remove(slot: number): void {
+    this.vectors?.delete(slot);
+    this.pending.delete(slot);
+  }
+
+  /** Queue pages for embedding (after the embedder's configuration changed). */
+  markPending(slots: Iterable<number>): void {
+    for (const slot of slots) this.pending.add(slot);
+  }
+
+  /** Slots still waiting for an embedding. */
+  pendingSlots(): number[] {
+    return [...this.pending];
+  }
+
+  /**
+   * The `pool` pages nearest the query. Returns the lane status for this search:
+   * a failure to embed the query drops the lane from this search.
+   */
+  async search(
+    query: string,
+    terms: readonly string[],
+    pool: number,
+    isLive: (slot: number) => boolean,
+  ): Promise<{ status: LaneStatus; hits: SemanticHit[] }> {
+    const before = this.status();
+    if (before !== 'ok') return { status: before, hits: [] };
+    let vector: Float32Array | undefined;
+    try {
+      vector = await this.embedder.embedQuery(query, terms);
+    } catch (error) {
+      return { status: `failed: ${describeFailure(error)}`, hits: [] };
+    }
+    if (!vector || !this.vectors || vector.length !== this.vectors.dimensions) return { status: 'ok', hits: [] };
+    return { status: 'ok', hits: this.vectors.nearest(vector, pool, isLive) };
+  }
+
+  encode(remap: Int32Array, slotCount: number): Record<string, Uint8Array> {
+    const meta: Meta = {
+      configKey: this.embedder.configKey,
+      dimensions: this.vectors?.dimensions ?? 0,
+      foldedIn: this.foldedIn,
+      pagesAtTraining: this.pagesAtTraining,
+    };
+    const pending = Uint32Array.from([...this.pending].map((slot) => remap[slot] ?? -1).filter((slot) => slot >= 0));
+    const sections: Record<string, Uint8Array> = { meta: encodeJson(meta), pending: bytesOf(pending) };
+    if (this.vectors) Object.assign(sections, this.vectors.encode(remap, slotCount));
+    const model = isCorpusEmbedder(this.embedder) ? this.embedder.encodeModel() : undefined;
+    for (const [name, bytes] of Object.entries(model ?? {})) sections[`model.${name}`] = bytes;
+    return sections;
+  }
+
+  /**
+   * Restore from persisted sections. Returns false when they were made under another
+   * embedder configuration (the caller then re-embeds everything).
+   */
+  restore(sections: Record<string, Uint8Array | undefined>, slotCount: number): boolean {
+    if (!sections.meta) throw new CorruptIndexError('semantic metadata is missing');
+    const meta = decodeJson(sections.meta) as Meta;
+    if (meta?.configKey !== this.embedder.configKey) return false;
+    const model: Record<string, Uint8Array | undefined> = {};
+    for (const [name, bytes] of Object.entries(sections)) if (name.startsWith('model.')) model[name.slice(6)] = bytes;
+    if (isCorpusEmbedder(this.embedder) && model.meta) this.embedder.loadModel(model);
+    this.vectors = meta.dimensions > 0 ? VectorStore.decode(sections, meta.dimensions, slotCount) : undefined;
+    this.pending = new Set(sections.pending ? asUint32(sections.pending) : []);
+    for (const slot of this.pending) if (slot >= slotCount) throw new CorruptIndexError('pending slot out of range');
+    this.foldedIn = meta.foldedIn;
+    this.pagesAtTraining = meta.pagesAtTraining;
+    return true;
+  }
+
+  compact(remap: Int32Array, slotCount: number): void {
+    this.vectors?.compact(remap, slotCount);
+    this.pending = new Set([...this.pending].map((slot) => remap[slot] ?? -1).filter((slot) => slot >= 0));
+  }
+}
+
+/** One line: the SDK's message without its request id noise. */
+export function describeFailure(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split('\n')[0]?.trim() || 'unknown error';
+}

@@ -1,0 +1,62 @@
+/** Public shapes of the search module (what `wiki search --json` and `search_wiki` return). */
+
+export const LANES = ['lexical', 'semantic', 'token'] as const;
+export type LaneName = (typeof LANES)[number];
+
+/** `ok`, `skipped: <reason>` or `failed: <reason>`. */
+export type LaneStatus = 'ok' | `skipped: ${string}` | `failed: ${string}`;
+
+export interface SearchResult {
+  key: string;
+  path: string;
+  title: string;
+  summary: string;
+  /** Fused score: Σ weight / (K + rank) over the lanes that ranked this page. */
+  score: number;
+  /** Lane → 1-based rank in that lane, for the lanes that ranked this page. */
+  lanes: Partial<Record<LaneName, number>>;
+  /** Lane → its share of `score`. */
+  contributions?: Partial<Record<LaneName, number>>;
+  /** A short passage of the page around the query's words. */
+  snippet: string;
+  /** Keys this page links to (refs and inline links). */
+  links: string[];
+  /** Keys of the pages that link to this page. */
+  backlinks: string[];
+}
+
+export interface SearchResponse {
+  query: string;
+  results: SearchResult[];
+  lanes: Record<LaneName, LaneStatus>;
+}
+
+export interface SearchOptions {
+  /** How many results (default 10). */
+  limit?: number;
+  /** Read each result's page for a snippet (default true); bulk evaluation turns it off. */
+  snippets?: boolean;
+}
+
+export interface SearchIndexInfo {
+  /** Where the index is persisted. */
+  file: string;
+  /** Pages indexed (index and log are not). */
+  pages: number;
+  /** The lanes and how each is set up (a lane's status from its last use, or its configuration). */
+  lanes: Record<LaneName, LaneStatus>;
+  /** What the semantic lane embeds with, e.g. `builtin-lsa (128 dimensions)`; undefined when off. */
+  embedder: string | undefined;
+  /** When the index was built from scratch, ISO time. */
+  builtAt: string;
+  /** When the index last changed, ISO time. */
+  updatedAt: string;
+  /** When the index was last written to disk, ISO time; undefined when never. */
+  savedAt: string | undefined;
+}
+
+export interface RefreshSummary {
+  added: number;
+  changed: number;
+  removed: number;
+}

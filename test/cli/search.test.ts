@@ -1,0 +1,74 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { initWorkspace, runCli } from '../helpers/cli.js';
+import { TOPIC_PAGES } from '../search/helpers.js';
+
+let root: string;
+
+beforeAll(async () => {
+  root = await initWorkspace();
+  for (const [pagePath, content] of Object.entries(TOPIC_PAGES)) {
+    await mkdir(path.dirname(path.join(root, pagePath)), { recursive: true });
+    await writeFile(path.join(root, pagePath), content);
+  }
+});
+
+describe('wiki search', () => {
+  it('prints the documented JSON shape', async () => {
+    const result = await runCli(['search', 'sourdough starter', '--json', '--limit', '3'], { cwd: root });
+    expect(result.code).toBe(0);
+    const json = JSON.parse(result.stdout) as {
+      query: string;
+      results: Array<Record<string, unknown>>;
+      lanes: Record<string, string>;
+    };
+    expect(json.query).toBe('sourdough starter');
+    expect(json.lanes).toEqual({ lexical: 'ok', semantic: 'ok', token: 'ok' });
+    expect(json.results.length).toBeLessThanOrEqual(3);
+    const top = json.results[0];
+    expect(top).toMatchObject({ key: 'sourdough', path: 'wiki/concepts/sourdough.md', title: 'Sourdough bread', summary: 'Bread leavened by a wild yeast starter' });
+    expect(typeof top?.score).toBe('number');
+    expect(top?.lanes).toMatchObject({ lexical: 1 });
+    expect(top).not.toHaveProperty('contributions');
+  });
+
+  it('explains each lane’s status, rank and contribution', async () => {
+    const result = await runCli(['search', 'orbit', 'telescope', '--explain'], { cwd: root });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/Telescope/);
+    expect(result.stdout).toMatch(/lexical #\d+ \+0\.\d{4}/);
+    expect(result.stdout).toMatch(/lanes: lexical ok · semantic ok · token ok/);
+    const json = JSON.parse((await runCli(['--json', 'search', 'orbit telescope', '--explain'], { cwd: root })).stdout) as {
+      results: Array<{ score: number; contributions: Record<string, number> }>;
+    };
+    const top = json.results[0];
+    const sum = Object.values(top?.contributions ?? {}).reduce((a, b) => a + b, 0);
+    expect(sum).toBeCloseTo(top?.score ?? -1, 12);
+  });
+
+  it.each([
+    ['an empty query', ['search', '']],
+    ['no query', ['search']],
+    ['a bad limit', ['search', 'bread', '--limit', 'many']],
+  ])('exits 2 with a message on %s', async (_name, args) => {
+    const result = await runCli(args, { cwd: root });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/error: /);
+    expect(result.stdout).toBe('');
+  });
+
+  it('answers a query of stopwords with no results, not a crash', async () => {
+    const result = await runCli(['search', 'the of and', '--json'], { cwd: root });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ query: 'the of and', results: [] });
+    const human = await runCli(['search', 'the of and'], { cwd: root });
+    expect(human.stdout).toMatch(/No pages match/);
+  });
+
+  it('reports a lane that is off', async () => {
+    const result = await runCli(['search', 'bread', '--json'], { cwd: root, env: { WIKI_EMBEDDER: 'none' } });
+    expect(result.code).toBe(0);
+    expect((JSON.parse(result.stdout) as { lanes: Record<string, string> }).lanes.semantic).toMatch(/^skipped: /);
+  });
+});

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { pageDocument } from '../../src/search/document.js';
+import type { Embedder, EmbeddingInput } from '../../src/search/embedder.js';
+import { SearchEngine, type SearchParams } from '../../src/search/engine.js';
+import { SemanticLane } from '../../src/search/semantic.js';
+import { DEFAULT_TUNING } from '../../src/search/tuning.js';
+import { TOPIC_PAGES } from './helpers.js';
+
+const params: SearchParams = {
+  weights: { lexical: 1.5, semantic: 2, token: 0.5 },
+  k: 60,
+  pool: 25,
+  lexical: { k1: 1.2, b: 0.75, ...DEFAULT_TUNING.lexical },
+};
+
+/** An embedder whose endpoint is down. */
+class BrokenEmbedder implements Embedder {
+  readonly description = 'broken';
+  readonly configKey = 'broken';
+  async embedDocuments(_inputs: readonly EmbeddingInput[]): Promise<Array<Float32Array | undefined>> {
+    throw new Error('connect ECONNREFUSED 127.0.0.1:9');
+  }
+  async embedQuery(): Promise<Float32Array | undefined> {
+    throw new Error('connect ECONNREFUSED 127.0.0.1:9');
+  }
+}
+
+/** An embedder that works for pages but fails on queries. */
+class QueryFailingEmbedder implements Embedder {
+  readonly description = 'half broken';
+  readonly configKey = 'half';
+  async embedDocuments(inputs: readonly EmbeddingInput[]): Promise<Array<Float32Array | undefined>> {
+    return inputs.map(() => Float32Array.from([1, 0]));
+  }
+  async embedQuery(): Promise<Float32Array | undefined> {
+    throw new Error('429 rate limited');
+  }
+}
+
+async function engineWith(embedder: Embedder): Promise<SearchEngine> {
+  const engine = SearchEngine.empty({ lane: new SemanticLane(embedder) });
+  const work = Object.entries(TOPIC_PAGES).map(([path, text]) => engine.indexPage(pageDocument(path, text), { mtimeMs: 1, size: 1 }, 1));
+  await engine.embed(work);
+  return engine;
+}
+
+describe('SearchEngine: a failed lane is dropped, not zeroed', () => {
+  it.each([
+    ['pages could not be embedded', new BrokenEmbedder(), /^failed: connect ECONNREFUSED/],
+    ['the query could not be embedded', new QueryFailingEmbedder(), /^failed: 429 rate limited/],
+  ])('when %s, the semantic lane reports failed and the others still answer', async (_case, embedder, status) => {
+    const engine = await engineWith(embedder);
+    const result = await engine.search('telescope', 5, params);
+    expect(result.lanes.semantic).toMatch(status);
+    expect(result.lanes.lexical).toBe('ok');
+    expect(result.pages.length).toBeGreaterThan(0);
+    for (const page of result.pages) {
+      expect(page.lanes.semantic).toBeUndefined();
+      expect(page.score).toBeCloseTo((page.contributions.lexical ?? 0) + (page.contributions.token ?? 0), 12);
+    }
+    // Ranks are the remaining lanes' own ranks: the top page is ranked 1 by lexical.
+    expect(result.pages[0]?.lanes.lexical).toBe(1);
+  });
+
+  it('keeps pages an endpoint refused pending until it answers again', async () => {
+    let down = true;
+    const embedder: Embedder = {
+      description: 'flaky',
+      configKey: 'flaky',
+      async embedDocuments(inputs) {
+        if (down) throw new Error('503 unavailable');
+        return inputs.map((input) => Float32Array.from(input.text.includes('telescope') ? [1, 0] : [0, 1]));
+      },
+      async embedQuery(query) {
+        return Float32Array.from(query.includes('telescope') ? [1, 0] : [0, 1]);
+      },
+    };
+    const lane = new SemanticLane(embedder);
+    const engine = SearchEngine.empty({ lane });
+    const work = Object.entries(TOPIC_PAGES).map(([path, text]) => engine.indexPage(pageDocument(path, text), { mtimeMs: 1, size: 1 }, 1));
+    await engine.embed(work);
+    expect(lane.pendingCount).toBe(work.length);
+    expect(lane.status()).toMatch(/^failed: 503/);
+    down = false;
+    await engine.embed(work.filter((page) => lane.pendingSlots().includes(page.slot)));
+    expect(lane.pendingCount).toBe(0);
+    const result = await engine.search('telescope', 3, params);
+    expect(result.lanes.semantic).toBe('ok');
+    expect(result.pages.some((page) => page.lanes.semantic === 1)).toBe(true);
+  });
+});
