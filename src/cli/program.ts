@@ -6,6 +6,7 @@ import { registerIngest } from '../commands/ingest.js';
 import { registerQuery } from '../commands/query.js';
 import { registerSearch } from '../commands/search.js';
 import { registerLint } from '../commands/lint.js';
+import { registerMcp } from '../commands/mcp.js';
 import { registerStatus } from '../commands/status.js';
 import { registerUndo } from '../commands/undo.js';
 import { packageVersion } from '../util/package-root.js';
@@ -34,6 +35,7 @@ export function buildProgram(): Command {
   registerLint(program);
   registerGraph(program);
   registerUndo(program);
+  registerMcp(program);
   for (const command of program.commands) command.exitOverride();
   return program;
 }

@@ -1,0 +1,57 @@
+import type { WikiConfig } from '../config/schema.js';
+import { openSearchIndex, type SearchIndex } from '../search/index.js';
+import type { Schema } from '../wiki/contract.js';
+
+const READ_ONLY_CODES = new Set(['EACCES', 'EPERM', 'EROFS']);
+
+/**
+ * The workspace's search index, opened on the first search rather than at start-up (a
+ * large wiki takes a while to index, and clients time out servers that are slow to
+ * answer `initialize`), then kept for the life of the server; it rescans the pages
+ * itself before a search. Its cache in `.wiki/search/` is kept current as `wiki search`
+ * does; where that folder cannot be written the index lives in memory instead.
+ */
+export class LazySearch {
+  private opening: Promise<SearchIndex> | undefined;
+
+  constructor(
+    private readonly root: string,
+    private readonly schema: Schema,
+    private readonly config: WikiConfig,
+    private readonly env: NodeJS.ProcessEnv,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  index(): Promise<SearchIndex> {
+    if (!this.opening) {
+      this.opening = this.open();
+      // A failed open is retried by the next search instead of being remembered.
+      this.opening.catch(() => {
+        this.opening = undefined;
+      });
+    }
+    return this.opening;
+  }
+
+  private async open(): Promise<SearchIndex> {
+    try {
+      return await openSearchIndex(this.root, this.schema, this.config, { env: this.env });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === undefined || !READ_ONLY_CODES.has(code)) throw error;
+      this.log(`wiki mcp: cannot save the search index in .wiki/search (${code}); keeping it in memory`);
+      return openSearchIndex(this.root, this.schema, this.config, { env: this.env, persist: false });
+    }
+  }
+
+  /** Flush the index if it was opened; a failed save is logged, since the pages are the truth. */
+  async close(): Promise<void> {
+    const opening = this.opening;
+    this.opening = undefined;
+    if (!opening) return;
+    const index = await opening.catch(() => undefined);
+    await index?.close().catch((error: unknown) => {
+      this.log(`wiki mcp: could not save the search index: ${(error as Error).message}`);
+    });
+  }
+}

@@ -1,0 +1,113 @@
+import { isSpecialPage, type Contract } from '../wiki/contract.js';
+import { stringField, tagsOf, type Frontmatter, type Page } from '../wiki/page.js';
+import type { PageIndex } from '../wiki/page-index.js';
+
+/** What `list_pages` shows of a page. */
+export interface PageSummary {
+  key: string;
+  path: string;
+  title: string | null;
+  summary: string | null;
+  type: string | null;
+  tags: string[];
+}
+
+/** What `read_page` returns: the whole page with its place in the link graph. */
+export interface PageDetail extends PageSummary {
+  frontmatter: Frontmatter;
+  body: string;
+  /** Keys this page links to (refs and inline links), sorted. */
+  links: string[];
+  /** The subset of `links` that name no existing page. */
+  missingLinks: string[];
+  /** Keys of the pages that link here, sorted. */
+  backlinks: string[];
+  /** Other paths holding a page with the same key (a duplicate key; `wiki lint` reports it). */
+  duplicatePaths?: string[];
+  /** Why the frontmatter could not be read, when it could not. */
+  frontmatterError?: string;
+}
+
+export interface PageListQuery {
+  type?: string | undefined;
+  tag?: string | undefined;
+  limit: number;
+  offset: number;
+}
+
+export interface PageList {
+  /** Pages matching the filters, before pagination. */
+  total: number;
+  offset: number;
+  limit: number;
+  pages: PageSummary[];
+  /** Offset of the next page of results; null on the last one. */
+  nextOffset: number | null;
+}
+
+export function summarisePage(page: Page): PageSummary {
+  return {
+    key: page.key,
+    path: page.path,
+    title: stringField(page.frontmatter, 'title') ?? null,
+    summary: stringField(page.frontmatter, 'summary') ?? null,
+    type: page.type ?? null,
+    tags: tagsOf(page.frontmatter),
+  };
+}
+
+export function pageDetail(page: Page, index: PageIndex): PageDetail {
+  const links = [...new Set(page.links.map((link) => link.target))].sort();
+  const detail: PageDetail = {
+    ...summarisePage(page),
+    frontmatter: page.frontmatter,
+    body: page.body,
+    links,
+    missingLinks: links.filter((key) => !index.has(key)),
+    backlinks: index.backlinks(page.key),
+  };
+  const duplicates = index.pathsOf(page.key).filter((p) => p !== page.path);
+  if (duplicates.length > 0) detail.duplicatePaths = duplicates;
+  if (page.parseError) detail.frontmatterError = page.parseError;
+  return detail;
+}
+
+/**
+ * Content pages (index, log and catalog spokes left out) matching the filters, in path
+ * order, one window at a time. Tags match without regard to case.
+ */
+export function listPages(pages: readonly Page[], contract: Contract, query: PageListQuery): PageList {
+  const tag = query.tag?.trim().toLowerCase();
+  const matching = pages.filter(
+    (page) =>
+      !isSpecialPage(contract, page.path) &&
+      (query.type === undefined || page.type === query.type) &&
+      (!tag || tagsOf(page.frontmatter).some((t) => t.toLowerCase() === tag)),
+  );
+  const window = matching.slice(query.offset, query.offset + query.limit);
+  const end = query.offset + window.length;
+  return {
+    total: matching.length,
+    offset: query.offset,
+    limit: query.limit,
+    pages: window.map(summarisePage),
+    nextOffset: end < matching.length ? end : null,
+  };
+}
+
+/**
+ * Why `key` cannot be a page key, or undefined when it can. Keys are bare file names, so
+ * anything path-like is refused outright instead of being looked up; a page path is
+ * answered with the key it holds, so the caller can retry.
+ */
+export function keyRefusal(key: string): string | undefined {
+  const trimmed = key.trim();
+  if (trimmed === '') return 'the key is empty; give a page key such as `attention` (a file name under wiki/ without .md)';
+  if (/[\u0000-\u001f\u007f]/.test(trimmed)) return 'the key contains control characters; give a page key such as `attention`';
+  if (/[/\\]/.test(trimmed) || trimmed.startsWith('.') || trimmed.endsWith('.md')) {
+    const basename = trimmed.split(/[/\\]/).pop()?.replace(/\.md$/, '') ?? '';
+    const suggestion = /^[^.]/.test(basename) ? `; did you mean the key \`${basename}\`?` : '';
+    return `read_page takes a page key (the file name without .md), not a path${suggestion}`;
+  }
+  return undefined;
+}

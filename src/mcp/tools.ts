@@ -1,0 +1,174 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import type { WikiConfig } from '../config/schema.js';
+import { isWikiError } from '../errors.js';
+import { lintWorkspace } from '../operations/lint.js';
+import type { Schema } from '../wiki/contract.js';
+import type { LazySearch } from './lazy-search.js';
+import type { LivePages } from './live-pages.js';
+import { keyRefusal, listPages, pageDetail } from './page-views.js';
+
+export const MCP_TOOL_NAMES = ['search_wiki', 'read_page', 'list_pages', 'lint_report'] as const;
+
+export const DEFAULT_SEARCH_LIMIT = 10;
+export const MAX_SEARCH_LIMIT = 50;
+export const DEFAULT_LIST_LIMIT = 50;
+export const MAX_LIST_LIMIT = 500;
+const CLOSE_MATCHES = 3;
+
+export interface McpToolContext {
+  root: string;
+  schema: Schema;
+  config: WikiConfig;
+  pages: LivePages;
+  search: LazySearch;
+  log: (line: string) => void;
+}
+
+/** Every tool only reads: clients may call them without asking the user each time. */
+const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
+
+const searchArgs = z.strictObject({
+  query: z.string().min(1).describe('Words to look for: a concept, name or question'),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_SEARCH_LIMIT)
+    .optional()
+    .describe(`How many pages to return; default ${DEFAULT_SEARCH_LIMIT}, at most ${MAX_SEARCH_LIMIT}`),
+});
+
+const readArgs = z.strictObject({
+  key: z.string().min(1).describe('The page key: its file name without .md, e.g. "scaled-dot-product-attention"'),
+});
+
+const listArgs = z.strictObject({
+  type: z.string().min(1).optional().describe('Only pages of this type (see the schema: e.g. source, concept, entity)'),
+  tag: z.string().min(1).optional().describe('Only pages carrying this tag (case-insensitive)'),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_LIST_LIMIT)
+    .optional()
+    .describe(`How many pages per call; default ${DEFAULT_LIST_LIMIT}, at most ${MAX_LIST_LIMIT}`),
+  offset: z.number().int().min(0).optional().describe('Skip this many matching pages (use nextOffset from the previous call)'),
+});
+
+const lintArgs = z.strictObject({});
+
+export function registerWikiTools(server: McpServer, ctx: McpToolContext): void {
+  server.registerTool(
+    'search_wiki',
+    {
+      title: 'Search the wiki',
+      description:
+        'Hybrid search over the wiki\'s pages (lexical BM25, semantic and term matching, fused by rank). Returns the best ' +
+        'pages with key, path, title, summary, score, the lanes that matched, a snippet, and their links and backlinks. ' +
+        'Use read_page with a result\'s key for the whole page.',
+      inputSchema: searchArgs,
+      annotations: READ_ONLY,
+    },
+    (args) =>
+      guarded(ctx, 'search_wiki', async () => {
+        const index = await ctx.search.index();
+        const response = await index.search(args.query, { limit: args.limit ?? DEFAULT_SEARCH_LIMIT });
+        const results = response.results.map(({ contributions: _shares, ...result }) => result);
+        return json({ query: response.query, results, lanes: response.lanes });
+      }),
+  );
+
+  server.registerTool(
+    'read_page',
+    {
+      title: 'Read a wiki page',
+      description:
+        'One wiki page by key (its file name without .md): frontmatter, markdown body, the keys it links to (and which of ' +
+        'those do not exist), and the keys of the pages that link to it. An unknown key is answered with close matches.',
+      inputSchema: readArgs,
+      annotations: READ_ONLY,
+    },
+    (args) =>
+      guarded(ctx, 'read_page', async () => {
+        const refusal = keyRefusal(args.key);
+        if (refusal) return toolError(refusal);
+        const key = args.key.trim();
+        const index = await ctx.pages.current();
+        const page = index.get(key);
+        if (!page) {
+          const close = index.closeMatches(key, CLOSE_MATCHES);
+          const hint = close.length > 0 ? `close matches: ${close.join(', ')}` : 'use search_wiki or list_pages to find pages';
+          return toolError(`no page has the key "${key}"; ${hint}`);
+        }
+        return json(pageDetail(page, index));
+      }),
+  );
+
+  server.registerTool(
+    'list_pages',
+    {
+      title: 'List wiki pages',
+      description:
+        'The wiki\'s content pages in path order (the index and log pages are left out): key, path, title, summary, type ' +
+        'and tags, optionally filtered by type or tag, a window at a time. The answer gives the total and the next offset.',
+      inputSchema: listArgs,
+      annotations: READ_ONLY,
+    },
+    (args) =>
+      guarded(ctx, 'list_pages', async () => {
+        const types = Object.keys(ctx.schema.contract.types);
+        if (args.type !== undefined && !types.includes(args.type)) {
+          return toolError(`unknown page type "${args.type}"; the schema defines: ${types.join(', ')}`);
+        }
+        const index = await ctx.pages.current();
+        return json(
+          listPages(index.pages(), ctx.schema.contract, {
+            type: args.type,
+            tag: args.tag,
+            limit: args.limit ?? DEFAULT_LIST_LIMIT,
+            offset: args.offset ?? 0,
+          }),
+        );
+      }),
+  );
+
+  server.registerTool(
+    'lint_report',
+    {
+      title: 'Check the wiki',
+      description:
+        'Validate the whole wiki against its schema, as `wiki lint` does without fixing anything: broken links, missing ' +
+        'fields and sources, orphan and unindexed pages, duplicate keys, log format. Returns the findings (rule, severity, ' +
+        'path, line, message, fix) and the error and warning counts.',
+      inputSchema: lintArgs,
+      annotations: READ_ONLY,
+    },
+    () =>
+      guarded(ctx, 'lint_report', async () => {
+        const report = await lintWorkspace(ctx.root, ctx.schema, ctx.config, { fix: false });
+        return json({ errors: report.errors, warnings: report.warnings, findings: report.findings });
+      }),
+  );
+}
+
+/** A tool's failure goes back to the client as a tool error; an unexpected one is logged too. */
+async function guarded(ctx: McpToolContext, tool: string, run: () => Promise<CallToolResult>): Promise<CallToolResult> {
+  try {
+    return await run();
+  } catch (error) {
+    if (isWikiError(error)) return toolError(error.hint ? `${error.message} — ${error.hint}` : error.message);
+    const message = error instanceof Error ? error.message : String(error);
+    ctx.log(`wiki mcp: ${tool} failed: ${message}`);
+    return toolError(`${tool} failed: ${message}`);
+  }
+}
+
+function json(value: unknown): CallToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(value) }] };
+}
+
+function toolError(message: string): CallToolResult {
+  return { content: [{ type: 'text', text: message }], isError: true };
+}

@@ -1,0 +1,61 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CLI } from '../helpers/cli.js';
+
+/** The environment a client gives the server: the test's own, minus provider settings. */
+export function serverEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (value !== undefined && !/^(ANTHROPIC_|OPENAI_|WIKI_)/.test(name)) env[name] = value;
+  }
+  env.NO_COLOR = '1';
+  return env;
+}
+
+export interface McpSession {
+  client: Client;
+  /** Everything the server wrote to stderr so far. */
+  stderr(): string;
+  /** Call a tool; the text of its single content block, and whether it is an error. */
+  call(name: string, args?: Record<string, unknown>): Promise<{ text: string; isError: boolean }>;
+  /** Call a tool that must succeed and parse its JSON answer. */
+  json<T>(name: string, args?: Record<string, unknown>): Promise<T>;
+  /** Every tool answer received, for checks over the whole session. */
+  transcript: string[];
+  close(): Promise<void>;
+}
+
+/** Start the built `wiki mcp` on a workspace and connect the SDK's own client to it. */
+export async function connectWiki(root: string): Promise<McpSession> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, '--root', root, 'mcp'],
+    env: serverEnv(),
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const client = new Client({ name: 'wiki-test', version: '1.0.0' });
+  await client.connect(transport);
+  const transcript: string[] = [];
+  const call = async (name: string, args: Record<string, unknown> = {}): Promise<{ text: string; isError: boolean }> => {
+    const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+    const texts = result.content.map((block) => (block.type === 'text' ? block.text : JSON.stringify(block)));
+    const text = texts.join('\n');
+    transcript.push(text);
+    return { text, isError: result.isError === true };
+  };
+  return {
+    client,
+    stderr: () => stderr,
+    call,
+    async json<T>(name: string, args: Record<string, unknown> = {}): Promise<T> {
+      const { text, isError } = await call(name, args);
+      if (isError) throw new Error(`${name} failed: ${text}`);
+      return JSON.parse(text) as T;
+    },
+    transcript,
+    close: () => client.close(),
+  };
+}
