@@ -21,7 +21,7 @@ export interface CatalogInput {
 }
 
 export interface RenderedCatalog {
-  /** Text to put between the markers (starts with a newline). */
+  /** Text to put between the markers (starts and ends with a newline). */
   catalog: string;
   /** Full text of each spoke page, by path; empty unless in hub mode. */
   spokes: Map<string, string>;
@@ -55,7 +55,9 @@ export function renderCatalog(input: CatalogInput): RenderedCatalog {
       sections.push(section(`${heading} (${pages.length})`, pages.map(entryLine)));
     }
   }
-  return { catalog: `\n${sections.join('\n')}`, spokes, hub };
+  // Blank lines around the lists keep the markers off the headings; an empty wiki keeps the template's pair.
+  const catalog = sections.length > 0 ? `\n\n${sections.join('\n')}\n` : '\n';
+  return { catalog, spokes, hub };
 }
 
 /** Groups in schema order, `other` (no or unknown type) last; pages sorted by key, then path. */

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { canonicalName, isNearName, singularise } from '../../src/wiki/similarity.js';
+
+describe('singularise', () => {
+  it.each([
+    ['funds', 'fund'],
+    ['policies', 'policy'],
+    ['classes', 'class'],
+    ['boxes', 'box'],
+    ['batches', 'batch'],
+    ['analysis', 'analysis'],
+    ['corpus', 'corpus'],
+    ['class', 'class'],
+    ['gas', 'gas'],
+  ])('%s → %s', (word, singular) => {
+    expect(singularise(word)).toBe(singular);
+  });
+});
+
+describe('canonicalName', () => {
+  it('ignores case, punctuation, accents and plurals', () => {
+    expect(canonicalName('Mid-Cap Funds')).toBe(canonicalName('mid-cap-fund'));
+    expect(canonicalName('midcap')).toBe(canonicalName('mid_cap'));
+    expect(canonicalName('Café Théories')).toBe('cafetheory');
+  });
+});
+
+describe('isNearName', () => {
+  it.each<[string, string, boolean]>([
+    ['mid-cap-fund', 'mid-cap-funds', true],
+    ['Mid-Cap Fund', 'mid-cap-fund', true],
+    ['tokenizer', 'tokeniser', true],
+    ['midcap', 'mid-cap', true],
+    ['attention-mechanism', 'attention-mechanisms', true],
+    ['gpt-3', 'gpt-4', false],
+    ['llama-2', 'llama-3', false],
+    ['cat', 'car', false],
+    ['bert', 'bart', false],
+    ['transformer', 'transformer-xl', false],
+    ['attention', 'retention', false],
+  ])('%s ~ %s is %s', (a, b, near) => {
+    expect(isNearName(a, b)).toBe(near);
+    expect(isNearName(b, a)).toBe(near);
+  });
+});
