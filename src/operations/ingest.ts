@@ -103,7 +103,7 @@ export async function ingestSources(ws: WorkspaceHandle, args: string[], options
       else todo.push({ source, sha256, state: state === 'unchanged' ? 'forced' : state });
     }
 
-    if (!options.dryRun) manifest = await handleDeletedSources(ws, manifest, report);
+    if (!options.dryRun) manifest = await handleDeletedSources(ws, manifest, report, options);
 
     let diffSession: Session | undefined;
     for (const item of todo) {
@@ -237,17 +237,37 @@ async function checkReadable(root: string, source: ResolvedSource): Promise<stri
   return warnings;
 }
 
-async function handleDeletedSources(ws: WorkspaceHandle, manifest: Manifest, report: IngestReport): Promise<Manifest> {
-  const existing = await listRawSources(ws.root);
+/**
+ * Sources the manifest knows that are gone from raw/: the pages they produced or that cite
+ * them get `stale_since` (never deleted), recorded as a run of its own so it is logged and
+ * can be undone like any other change.
+ */
+async function handleDeletedSources(ws: WorkspaceHandle, manifest: Manifest, report: IngestReport, options: IngestOptions): Promise<Manifest> {
+  const gone = deletedSources(manifest, await listRawSources(ws.root));
+  if (gone.length === 0) return manifest;
+  const session = await Session.open(ws, {
+    op: 'ingest',
+    title: gone.length === 1 ? `${gone[0]} deleted` : `${gone.length} sources deleted`,
+    runId: newRunId('ingest'),
+    dryRun: false,
+    readOnly: false,
+    ...(options.env ? { env: options.env } : {}),
+  });
   let next = manifest;
-  for (const gone of deletedSources(manifest, existing)) {
-    const entry = manifest.sources[gone];
-    const candidates = [...(entry?.pages.created ?? []), ...(entry?.pages.updated ?? [])];
-    const result = await markStale(ws.root, candidates, isoDate());
-    report.deletedSources.push({ source: gone, staleMarked: result.marked });
-    next = forgetSource(next, gone);
+  const lines: string[] = [];
+  for (const source of gone) {
+    const citing = session.contentPages().filter((p) => sourcesOf(p.frontmatter).some((s) => s.split('#')[0] === source));
+    const candidates = pagesToMarkStale(manifest, source, [], citing.map((p) => p.path));
+    const result = await markStale(ws.root, candidates, isoDate(), session.run);
+    await session.reloadPages(result.marked);
+    report.deletedSources.push({ source, staleMarked: result.marked });
+    lines.push(`deleted: ${source}`, `marked stale: ${result.marked.join(', ') || 'nothing'}`);
+    next = forgetSource(next, source);
   }
-  if (report.deletedSources.length > 0) await saveManifest(ws.root, next);
+  await saveManifest(ws.root, next, session.run);
+  await session.refreshIndex();
+  await session.appendLog('ingest', session.options.title, lines);
+  await session.finish('completed');
   return next;
 }
 

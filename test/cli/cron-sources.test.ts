@@ -1,0 +1,160 @@
+import { existsSync } from 'node:fs';
+import { rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parsePage } from '../../src/wiki/page.js';
+import { runCli } from '../helpers/cli.js';
+import { startFakeLlmServer, type FakeLlmServer, type RecordedRequest, type ScriptStep } from '../helpers/fake-llm-server.js';
+import { freshWorkspace, manifestSources, pageText, read, readJson, unparseablePages, writeStep } from './cron-fixtures.js';
+
+/**
+ * Idempotent ingest: the manifest decides what reaches the model. Unchanged sources cost
+ * nothing, changed ones are re-ingested and mark the pages they no longer vouch for, and a
+ * deleted source marks its pages stale instead of deleting them.
+ */
+
+let servers: FakeLlmServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.map((server) => server.close()));
+  servers = [];
+});
+
+async function serve(script: Parameters<typeof startFakeLlmServer>[0]): Promise<FakeLlmServer> {
+  const server = await startFakeLlmServer(script);
+  servers.push(server);
+  return server;
+}
+
+function sourceOf(request: RecordedRequest): string | undefined {
+  return /Ingest the source `raw\/([a-z]+)\.md`/.exec(request.lastUserText ?? '')?.[1];
+}
+
+/** Any number of sources: each gets its source page written, then a closing message. */
+function perSourceScript(request: RecordedRequest): ScriptStep {
+  const key = sourceOf(request) ?? 'unknown';
+  return request.toolResults.length > 0 ? { text: `Ingested ${key}.` } : writeStep('source', key);
+}
+
+/** Keys whose ingest reached the model, in order of their first request. */
+function ingestedKeys(server: FakeLlmServer): string[] {
+  return [...new Set(server.requests.map(sourceOf))].filter((key): key is string => key !== undefined);
+}
+
+const TODAY = new Date().toISOString().slice(0, 10);
+
+describe('wiki ingest raw/ (a folder)', () => {
+  it('ingests everything once, then only what is new or changed; an unchanged folder makes no model call', async () => {
+    const root = await freshWorkspace();
+    await writeFile(path.join(root, 'raw/alpha.md'), '# Alpha\n\nFirst.\n');
+    await writeFile(path.join(root, 'raw/beta.md'), '# Beta\n\nSecond.\n');
+
+    let server = await serve(perSourceScript);
+    const first = await runCli(['ingest', 'raw/', '--json'], { cwd: root, env: server.env('openai') });
+    expect(first.code).toBe(0);
+    expect(ingestedKeys(server)).toEqual(['alpha', 'beta']);
+    expect(await manifestSources(root)).toEqual(['raw/alpha.md', 'raw/beta.md']);
+
+    server = await serve(perSourceScript);
+    const unchanged = await runCli(['ingest', 'raw/'], { cwd: root, env: server.env('openai') });
+    expect(unchanged.code).toBe(0);
+    expect(server.requests).toHaveLength(0);
+    expect(unchanged.stdout).toContain('raw/alpha.md is up to date');
+    expect(unchanged.stdout).toContain('raw/beta.md is up to date');
+    expect(unchanged.stdout).toContain('Nothing to do');
+
+    await writeFile(path.join(root, 'raw/beta.md'), '# Beta\n\nSecond, revised.\n');
+    await writeFile(path.join(root, 'raw/gamma.md'), '# Gamma\n\nThird.\n');
+    server = await serve(perSourceScript);
+    const changed = await runCli(['ingest', 'raw/', '--json'], { cwd: root, env: server.env('openai') });
+    expect(changed.code).toBe(0);
+    expect(ingestedKeys(server)).toEqual(['beta', 'gamma']);
+    expect(server.requests[0]?.lastUserText).toContain('it has CHANGED since it was last ingested');
+    const report = JSON.parse(changed.stdout);
+    expect(report.upToDate).toEqual(['raw/alpha.md']);
+    expect(report.ingested.map((s: { source: string; state: string }) => [s.source, s.state])).toEqual([
+      ['raw/beta.md', 'changed'],
+      ['raw/gamma.md', 'new'],
+    ]);
+    expect(await manifestSources(root)).toEqual(['raw/alpha.md', 'raw/beta.md', 'raw/gamma.md']);
+
+    // --force re-ingests an unchanged source.
+    server = await serve(perSourceScript);
+    const forced = await runCli(['ingest', 'raw/alpha.md', '--force', '--json'], { cwd: root, env: server.env('openai') });
+    expect(forced.code).toBe(0);
+    expect(ingestedKeys(server)).toEqual(['alpha']);
+    expect(JSON.parse(forced.stdout).ingested[0].state).toBe('forced');
+  });
+});
+
+describe('a changed source', () => {
+  it('is re-ingested, and pages drawing on it that the run did not rewrite get stale_since', async () => {
+    const root = await freshWorkspace();
+    await writeFile(path.join(root, 'raw/alpha.md'), '# Alpha\n\nAlpha is a method.\n');
+    let server = await serve([
+      writeStep('concept', 'alpha-method', { sources: ['raw/alpha.md'], body: 'The method, as the first version said.' }),
+      writeStep('source', 'alpha', { refs: ['alpha-method'], body: 'Summary of alpha; see [[alpha-method]].' }),
+      { text: 'Done.' },
+    ]);
+    expect((await runCli(['ingest', 'raw/alpha.md'], { cwd: root, env: server.env('anthropic') })).code).toBe(0);
+    // A page a human wrote that cites the source too.
+    const handPage = pageText('entity', 'alpha-lab', { sources: ['raw/alpha.md'], body: 'The lab behind alpha.' });
+    await writeFile(path.join(root, 'wiki/entities/alpha-lab.md'), handPage);
+
+    await writeFile(path.join(root, 'raw/alpha.md'), '# Alpha\n\nAlpha is a method, revised.\n');
+    server = await serve([
+      writeStep('source', 'alpha', { refs: ['alpha-method'], body: 'Summary of the revised alpha; see [[alpha-method]].' }),
+      { text: 'Updated the source page.' },
+    ]);
+    const result = await runCli(['ingest', 'raw/alpha.md', '--json'], { cwd: root, env: server.env('anthropic') });
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.stdout);
+    expect(report.ingested[0]).toMatchObject({ state: 'changed', updated: ['wiki/sources/alpha.md'] });
+    expect(report.ingested[0].staleMarked).toEqual(['wiki/concepts/alpha-method.md', 'wiki/entities/alpha-lab.md']);
+
+    const method = parsePage('wiki/concepts/alpha-method.md', await read(root, 'wiki/concepts/alpha-method.md'));
+    expect(method.frontmatter.stale_since).toBe(TODAY);
+    expect(method.body).toContain('The method, as the first version said.');
+    const lab = await read(root, 'wiki/entities/alpha-lab.md');
+    expect(parsePage('wiki/entities/alpha-lab.md', lab).frontmatter.stale_since).toBe(TODAY);
+    expect(lab.endsWith('\nThe lab behind alpha.\n')).toBe(true);
+    const source = parsePage('wiki/sources/alpha.md', await read(root, 'wiki/sources/alpha.md'));
+    expect(source.frontmatter.stale_since).toBeUndefined();
+    expect(await read(root, 'wiki/log.md')).toMatch(/marked stale: wiki\/concepts\/alpha-method\.md, wiki\/entities\/alpha-lab\.md/);
+    expect(await unparseablePages(root)).toEqual([]);
+  });
+});
+
+describe('a deleted source', () => {
+  it('marks the pages it produced stale, never deletes them, and is forgotten by the manifest', async () => {
+    const root = await freshWorkspace();
+    await writeFile(path.join(root, 'raw/alpha.md'), '# Alpha\n\nFirst.\n');
+    await writeFile(path.join(root, 'raw/beta.md'), '# Beta\n\nSecond.\n');
+    let server = await serve(perSourceScript);
+    expect((await runCli(['ingest', 'raw/'], { cwd: root, env: server.env('anthropic') })).code).toBe(0);
+
+    await rm(path.join(root, 'raw/alpha.md'));
+    server = await serve(perSourceScript);
+    const result = await runCli(['ingest', 'raw/', '--json'], { cwd: root, env: server.env('anthropic') });
+    expect(result.code).toBe(0);
+    expect(server.requests).toHaveLength(0);
+    const report = JSON.parse(result.stdout);
+    expect(report.deletedSources).toEqual([{ source: 'raw/alpha.md', staleMarked: ['wiki/sources/alpha.md'] }]);
+    expect(existsSync(path.join(root, 'wiki/sources/alpha.md'))).toBe(true);
+    const page = parsePage('wiki/sources/alpha.md', await read(root, 'wiki/sources/alpha.md'));
+    expect(page.frontmatter.stale_since).toBe(TODAY);
+    expect(await manifestSources(root)).toEqual(['raw/beta.md']);
+    // Marking pages is a change like any other: logged, and undoable.
+    expect(await read(root, 'wiki/log.md')).toMatch(/\] ingest \| raw\/alpha\.md deleted[\s\S]*marked stale: wiki\/sources\/alpha\.md/);
+    const undone = await runCli(['undo', '--yes', '--json'], { cwd: root });
+    expect(undone.code).toBe(0);
+    expect(parsePage('wiki/sources/alpha.md', await read(root, 'wiki/sources/alpha.md')).frontmatter.stale_since).toBeUndefined();
+    expect(await manifestSources(root)).toEqual(['raw/alpha.md', 'raw/beta.md']);
+
+    // The human output says what happened too.
+    const human = await runCli(['ingest', 'raw/'], { cwd: root, env: server.env('anthropic') });
+    expect(human.code).toBe(0);
+    expect(human.stdout).toContain('raw/alpha.md was deleted; marked stale: wiki/sources/alpha.md');
+    expect(server.requests).toHaveLength(0);
+    expect(await readJson(path.join(root, '.wiki/sources.json'))).toMatchObject({ sources: { 'raw/beta.md': {} } });
+  });
+});
