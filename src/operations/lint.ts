@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { WikiConfig } from '../config/schema.js';
+import { acquireLock } from '../state/lock.js';
 import { isoDate } from '../util/dates.js';
 import type { Schema, Contract } from '../wiki/contract.js';
 import { planFixes, type FixFile } from '../wiki/fix.js';
@@ -20,6 +21,15 @@ export interface LintReport {
   changes: string[];
 }
 
+export interface LintOptions {
+  /** Apply the deterministic repairs before reporting. */
+  fix: boolean;
+  /** With `fix`: how long to wait for another run to release the workspace lock (default 0). */
+  waitSeconds?: number;
+  /** Told when a stale lock was taken over. */
+  onNotice?: (message: string) => void;
+}
+
 /** How many changes the log entry lists before summarising the rest. */
 const LOG_CHANGE_LINES = 50;
 
@@ -32,11 +42,24 @@ export async function lintWorkspace(
   root: string,
   schema: Schema,
   config: WikiConfig,
-  options: { fix: boolean },
+  options: LintOptions,
 ): Promise<LintReport> {
   const contract = schema.contract;
   let changes: string[] = [];
-  if (options.fix) changes = await applyFixes(root, contract, config);
+  if (options.fix) {
+    // Repairs write pages and the index: hold the workspace lock so a concurrent ingest never interleaves.
+    const lock = await acquireLock(root, {
+      command: 'lint --fix',
+      waitSeconds: options.waitSeconds ?? 0,
+      ...(options.onNotice ? { onNotice: options.onNotice } : {}),
+    });
+    lock.releaseOnExit();
+    try {
+      changes = await applyFixes(root, contract, config);
+    } finally {
+      await lock.release();
+    }
+  }
   const files = await readPageTexts(root);
   const pages = files.map((file) => parsePage(file.path, file.text, contract));
   const findings = validateWiki({

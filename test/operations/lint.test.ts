@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { configSchema } from '../../src/config/schema.js';
 import { initWorkspace } from '../../src/operations/init.js';
 import { lintWorkspace } from '../../src/operations/lint.js';
+import { acquireLock, LockError } from '../../src/state/lock.js';
 import { isoDate } from '../../src/util/dates.js';
 import { parseLogEntries } from '../../src/wiki/log.js';
 import { splitFrontmatter } from '../../src/wiki/page.js';
@@ -94,6 +95,19 @@ describe('lintWorkspace', () => {
     expect(second.changes).toEqual([]);
     expect(second.findings).toEqual(first.findings);
     expect(await snapshot(root)).toEqual(after);
+  });
+
+  it('--fix refuses to run while another run holds the workspace lock, writing nothing', async () => {
+    const root = await workspace(MESSY);
+    const before = await snapshot(root);
+    const lock = await acquireLock(root, { command: 'ingest' });
+    try {
+      await expect(lintWorkspace(root, await loadSchema(root), config, { fix: true })).rejects.toBeInstanceOf(LockError);
+    } finally {
+      await lock.release();
+    }
+    expect(await snapshot(root)).toEqual(before);
+    expect((await lintWorkspace(root, await loadSchema(root), config, { fix: true })).changes.length).toBeGreaterThan(0);
   });
 
   it('switches index.md to hub-and-spoke past the configured threshold', async () => {
