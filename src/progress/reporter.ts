@@ -29,6 +29,8 @@ const CLEAR_LINE = '\r\x1b[2K';
 /** The argument that best says what a tool call is about, by preference. */
 const SUBJECT_ARGUMENTS = ['path', 'query', 'url'];
 const MAX_SUBJECT = 80;
+/** Characters of the current activity kept however narrow the terminal. */
+const MIN_ACTIVITY = 12;
 
 /**
  * Progress for an agent run. On a terminal (out.isTty): one status line redrawn in place on
@@ -40,7 +42,8 @@ export function createProgressReporter(out: Output, options: ProgressOptions): P
 }
 
 function liveReporter(out: Output, options: ProgressOptions): ProgressReporter {
-  const columns = options.columns ?? (process.stderr.columns || 80);
+  // Read at every redraw: the terminal may be resized during a long run.
+  const columns = (): number => options.columns ?? (process.stderr.columns || 80);
   let frame = 0;
   let turn = 0;
   let maxTurns = options.maxTurns;
@@ -51,11 +54,14 @@ function liveReporter(out: Output, options: ProgressOptions): ProgressReporter {
 
   const draw = (): void => {
     if (finished) return;
-    const parts = [options.label];
-    if (turn > 0) parts.push(`turn ${turn}/${maxTurns}`);
-    parts.push(activity);
-    if (tokens > 0) parts.push(`${formatTokens(tokens)} tokens${cost === undefined ? '' : ` ~${formatCost(cost)}`}`);
-    const text = fit(parts.join(' · '), columns - 3);
+    const head = [options.label, ...(turn > 0 ? [`turn ${turn}/${maxTurns}`] : [])];
+    const tail = tokens > 0 ? [`${formatTokens(tokens)} tokens${cost === undefined ? '' : ` ~${formatCost(cost)}`}`] : [];
+    const width = columns() - 3;
+    // The activity gives way first, so the turn and token count stay visible on narrow terminals.
+    const fixed = [...head, ...tail].reduce((n, part) => n + [...part].length, 0) + 3 * (head.length + tail.length);
+    const room = width - fixed;
+    const parts = [...head, fit(activity, Math.max(room, MIN_ACTIVITY)), ...tail];
+    const text = fit(parts.join(' · '), width);
     out.status(`${CLEAR_LINE}${out.c.cyan(FRAMES[frame % FRAMES.length] ?? '')} ${text}`);
   };
 

@@ -130,6 +130,16 @@ describe('progress reporter on a terminal', () => {
     progress.finish();
   });
 
+  it('shortens the current tool first, so turn and tokens stay visible on a narrow terminal', () => {
+    const { out, stderr } = fakeOutput({ tty: true });
+    const progress = createProgressReporter(out, { maxTurns: 40, label: 'ingest', columns: 60 });
+    for (const event of RUN.slice(0, 8)) progress.listener(event);
+    const frame = lastFrame(stderr.text);
+    expect(frame).toBe('⠋ ingest · turn 3/40 · write_file wi… · 12.3k tokens ~$0.03');
+    expect([...frame].length).toBeLessThan(60);
+    progress.finish();
+  });
+
   it('prints a note on its own line and redraws the status after it', () => {
     const { out, stderr } = fakeOutput({ tty: true });
     const progress = createProgressReporter(out, { maxTurns: 40, label: 'ingest', columns: 80 });
