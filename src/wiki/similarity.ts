@@ -17,11 +17,8 @@ export function singularise(word: string): string {
   return word;
 }
 
-/**
- * The form two names share when they differ only by case, punctuation, accents or
- * plural/singular words: lowercase ASCII words, each singularised, joined without separators.
- */
-export function canonicalName(name: string): string {
+/** A name's words: lowercase ASCII, accents and apostrophes dropped, each singularised. */
+export function nameTokens(name: string): string[] {
   return name
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
@@ -29,8 +26,15 @@ export function canonicalName(name: string): string {
     .replace(/['’]/g, '')
     .split(/[^a-z0-9]+/)
     .filter(Boolean)
-    .map(singularise)
-    .join('');
+    .map(singularise);
+}
+
+/**
+ * The form two names share when they differ only by case, punctuation, accents or
+ * plural/singular words: the name's tokens joined without separators.
+ */
+export function canonicalName(name: string): string {
+  return nameTokens(name).join('');
 }
 
 /** Digit runs of a name, so "gpt-3" and "gpt-4" (or "llama-2" and "llama-3") never count as the same. */
@@ -46,26 +50,31 @@ export function suggestionDistance(length: number): number {
   return 3;
 }
 
-/** The shortest canonical form that a one-letter difference may still call "the same name". */
-const NEAR_MIN_LENGTH = 5;
+/** The shortest word in which a one-letter difference still reads as a typo or spelling variant. */
+const NEAR_MIN_WORD = 5;
 
 /**
- * Whether two names almost certainly mean the same page: identical canonical forms, or one
- * letter apart on a long enough name with the same numbers in it. Near enough to warn about a
- * near-duplicate, and — when unique — to rewrite a broken link without asking.
+ * Whether two names almost certainly mean the same page: identical canonical forms, or the
+ * same words but for one letter inside one long word ("tokenizer"/"tokeniser",
+ * "atention"/"attention"). A whole short word that differs ("model-a"/"model-b",
+ * "type-i"/"type-ii") or a different number ("gpt-3"/"gpt-4") is a different thing. Near
+ * enough to warn about a near-duplicate and — when unique — to rewrite a broken link.
  */
 export function isNearName(a: string, b: string): boolean {
-  const ca = canonicalName(a);
-  const cb = canonicalName(b);
-  if (ca === '' || cb === '') return false;
-  if (ca === cb) return true;
-  return isNearCanonical(ca, cb) && digitsOf(a) === digitsOf(b);
-}
-
-export function isNearCanonical(ca: string, cb: string): boolean {
-  if (Math.min(ca.length, cb.length) < NEAR_MIN_LENGTH) return false;
-  if (Math.abs(ca.length - cb.length) > 1) return false;
-  return distance(ca, cb) <= 1;
+  const ta = nameTokens(a);
+  const tb = nameTokens(b);
+  if (ta.length === 0 || tb.length === 0) return false;
+  if (ta.join('') === tb.join('')) return true;
+  if (ta.length !== tb.length || digitsOf(a) !== digitsOf(b)) return false;
+  let differing = 0;
+  for (let i = 0; i < ta.length; i++) {
+    const wa = ta[i] ?? '';
+    const wb = tb[i] ?? '';
+    if (wa === wb) continue;
+    differing++;
+    if (differing > 1 || Math.min(wa.length, wb.length) < NEAR_MIN_WORD || distance(wa, wb) > 1) return false;
+  }
+  return differing === 1;
 }
 
 /** Every string one deletion away from `s` (and `s` itself): names within one edit share one. */

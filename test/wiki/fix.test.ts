@@ -78,6 +78,23 @@ describe('planFixes', () => {
     expect(left.join('\n')).toMatch(/tokenizers.*close matches: \[\[tokenizer\]\], \[\[tokeniser\]\]/);
   });
 
+  it.each<[string, string[], string | undefined]>([
+    ['transformers', ['transformer'], 'transformer'],
+    ['Transformer', ['transformer'], 'transformer'],
+    ['atention', ['attention'], 'attention'],
+    ['mid-cap', ['midcap'], 'midcap'],
+    ['tokenizers', ['tokenizer', 'tokeniser'], undefined],
+    ['model-c', ['model-a'], undefined],
+    ['gpt-5', ['gpt-4'], undefined],
+    ['attention-maps-x', ['attention-map'], undefined],
+  ])('a link to [[%s]] with pages %j is rewritten to %s', (target, existing, expected) => {
+    const files: Record<string, string> = { 'wiki/log.md': '# Log\n' };
+    for (const key of existing) files[`wiki/concepts/${key}.md`] = page({ title: key, summary: 'S.', sources: SRC }, 'x');
+    files['wiki/concepts/zz-linker.md'] = page({ title: 'Linker', summary: 'S.', sources: SRC }, `See [[${target}]].`);
+    const body = bodyOf(fix(files).files['wiki/concepts/zz-linker.md']);
+    expect(body).toContain(`See [[${expected ?? target}]].`);
+  });
+
   it('fills type from the folder and created/updated from file times, and orders the fields', () => {
     const { files, changes } = fix(messyWiki());
     const text = files['wiki/concepts/transformer.md'] ?? '';

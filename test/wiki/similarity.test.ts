@@ -38,6 +38,13 @@ describe('isNearName', () => {
     ['bert', 'bart', false],
     ['transformer', 'transformer-xl', false],
     ['attention', 'retention', false],
+    ['atention', 'attention', true],
+    ['transfomer-model', 'transformer-model', true],
+    ['model-a', 'model-b', false],
+    ['type-i', 'type-ii', false],
+    ['phase-one', 'phase-two', false],
+    ['tokenizer-model', 'tokeniser-models', true],
+    ['tokenizer-model', 'tokeniser-modal', false],
   ])('%s ~ %s is %s', (a, b, near) => {
     expect(isNearName(a, b)).toBe(near);
     expect(isNearName(b, a)).toBe(near);
