@@ -39,11 +39,12 @@ export function createWikiMcpServer(workspace: McpWorkspace, options: WikiMcpOpt
     { name: 'wiki', title: 'wiki', version: packageVersion() },
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
   );
-  registerWikiTools(server, {
-    ...workspace,
-    pages: new LivePages(workspace.root, workspace.schema.contract),
-    search,
-    log,
-  });
+  const pages = new LivePages(workspace.root, workspace.schema.contract);
+  registerWikiTools(server, { ...workspace, pages, search, log });
+  // Read the pages once the handshake is done, so the first call does not pay for it
+  // (seconds on a 10k-page wiki) and `initialize` is never held up by it.
+  server.server.oninitialized = () => {
+    pages.current().catch((error: unknown) => log(`wiki mcp: could not read the pages: ${(error as Error).message}`));
+  };
   return { server, close: () => search.close() };
 }
