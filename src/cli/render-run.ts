@@ -1,19 +1,26 @@
-import type { IngestReport, SourceOutcome } from '../operations/ingest.js';
+import type { IngestReport } from '../operations/ingest.js';
 import type { QueryReport } from '../operations/query.js';
 import { describeStatus, type RunOutcome } from '../operations/run-outcome.js';
+import { renderRunSummary } from '../progress/summary.js';
 import type { Colors } from './output.js';
 
-export function renderOutcomeLines(outcome: RunOutcome, c: Colors): string[] {
-  const lines: string[] = [];
-  for (const p of outcome.created) lines.push(`  ${c.green('+')} ${p}`);
-  for (const p of outcome.updated) lines.push(`  ${c.yellow('~')} ${p}`);
-  const cost = outcome.cost === undefined ? 'cost unknown' : `~$${outcome.cost.toFixed(4)}`;
-  const u = outcome.usage;
-  lines.push(
-    c.dim(
-      `  ${outcome.turns}/${outcome.maxTurns} turns · ${u.inputTokens} in / ${u.outputTokens} out / ${u.cacheReadTokens} cached tokens · ${cost} · ${(outcome.durationMs / 1000).toFixed(1)} s`,
-    ),
+/** The run summary (pages, turns, tokens, cost, duration), then why it stopped and any errors left. */
+export function renderOutcomeLines(outcome: RunOutcome, c: Colors, model?: string): string[] {
+  const summary = renderRunSummary(
+    {
+      status: outcome.status,
+      pagesCreated: outcome.created,
+      pagesUpdated: outcome.updated,
+      turns: outcome.turns,
+      maxTurns: outcome.maxTurns,
+      usage: outcome.usage,
+      ...(outcome.cost !== undefined ? { cost: outcome.cost } : {}),
+      durationMs: outcome.durationMs,
+      ...(model ? { model } : {}),
+    },
+    c,
   );
+  const lines = summary.split('\n').map((line) => `  ${line}`);
   const why = describeStatus(outcome);
   if (why) lines.push(`  ${c.red('!')} ${why}`);
   for (const f of outcome.findings.filter((x) => x.severity === 'error')) lines.push(`  ${c.red('error')} ${f.path}: ${f.message}`);
@@ -23,7 +30,7 @@ export function renderOutcomeLines(outcome: RunOutcome, c: Colors): string[] {
 export function renderIngest(report: IngestReport, c: Colors): string {
   const lines: string[] = [];
   for (const s of report.ingested) {
-    lines.push(`${statusMark(s, c)} ${s.source}${s.copiedFrom ? c.dim(` (copied from ${s.copiedFrom})`) : ''}${s.state === 'changed' ? c.dim(' (changed)') : ''}`);
+    lines.push(`${c.bold(s.source)}${s.copiedFrom ? c.dim(` (copied from ${s.copiedFrom})`) : ''}${s.state === 'changed' ? c.dim(' (changed)') : ''}`);
     for (const w of s.warnings) lines.push(`  ${c.yellow('warning')} ${w}`);
     lines.push(...renderOutcomeLines(s, c));
     if (s.staleMarked.length) lines.push(`  marked stale: ${s.staleMarked.join(', ')}`);
@@ -43,8 +50,4 @@ export function renderQuery(report: QueryReport, c: Colors): string {
   lines.push(...meta.map((l) => l.trimStart()));
   if (report.diff !== undefined) lines.push('', report.diff || '(dry run: nothing would change)');
   return lines.join('\n');
-}
-
-function statusMark(s: SourceOutcome, c: Colors): string {
-  return s.status === 'done' ? c.green('✓') : c.red('✗');
 }

@@ -190,7 +190,9 @@ async function ingestOne(
     ...(source.copiedFrom ? { copiedFrom: source.copiedFrom } : {}),
     ...(source.url ? { url: source.url } : {}),
   };
-  await session.appendLog(run.status === 'interrupted' ? 'ingest-interrupted' : 'ingest', title, logLines(outcome));
+  const entry = await session.appendLog(run.status === 'interrupted' ? 'ingest-interrupted' : 'ingest', title, logLines(outcome));
+  if (source.copiedFrom || source.url) session.alsoChanged.add(source.rawPath);
+  for (const page of staleMarked) session.alsoChanged.add(page);
   let next = manifest;
   if (run.status === 'done' && !options.dryRun) {
     next = recordIngest(manifest, source.rawPath, {
@@ -201,6 +203,10 @@ async function ingestOne(
       pages: changes,
     });
     await saveManifest(ws.root, next, session.run);
+  }
+  if (run.status === 'done') {
+    const notice = await session.autoCommit(entry.split('\n')[0] ?? entry);
+    if (notice) options.onNotice?.(notice);
   }
   await session.finish(run.status === 'done' ? 'completed' : run.status === 'interrupted' ? 'interrupted' : 'stopped');
   return { outcome, manifest: next, session };

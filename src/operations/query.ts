@@ -83,7 +83,11 @@ export async function queryWiki(ws: WorkspaceHandle, question: string, options: 
         ...(changes.updated.length ? [`updated: ${changes.updated.join(', ')}`] : []),
         ...(cited.length ? [`cites: ${cited.join(', ')}`] : []),
       ];
-      await session.appendLog('query', trimmed, lines);
+      const entry = await session.appendLog('query', trimmed, lines);
+      if (run.status === 'done') {
+        const notice = await session.autoCommit(entry.split('\n')[0] ?? entry);
+        if (notice) options.onNotice?.(notice);
+      }
     }
     await session.finish(run.status === 'done' ? 'completed' : run.status === 'interrupted' ? 'interrupted' : 'stopped');
     const report: QueryReport = {

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { EffectiveConfig } from '../config/load.js';
+import { autoCommit } from '../git/auto-commit.js';
 import { openSearchIndex, type SearchIndex } from '../search/index.js';
 import { extractText, isExtractable } from '../sources/extract.js';
 import { beginRun, finishRun, isHumanEdited, recordAfter, recordBefore, type Run, type RunStatus } from '../state/history.js';
@@ -47,6 +48,8 @@ export class Session {
   readonly tools: Tool[];
   /** Files changed in this run, workspace-relative, in first-change order. */
   readonly changed = new Map<string, WriteChange>();
+  /** Other files the run changed outside the tools (log, stale marks, copied sources), for git. */
+  readonly alsoChanged = new Set<string>();
 
   private constructor(
     readonly ws: WorkspaceHandle,
@@ -166,6 +169,7 @@ export class Session {
     const existing = (await this.readIfExists(logPath)) ?? '# Log\n';
     const lead = existing.endsWith('\n\n') ? '' : existing.endsWith('\n') ? '\n' : '\n\n';
     await this.fs.appendText(this.abs(logPath), `${lead}${entry}`);
+    this.alsoChanged.add(logPath);
     return entry;
   }
 
@@ -204,6 +208,23 @@ export class Session {
       else updated.push(relPath);
     }
     return { created, updated };
+  }
+
+  /** Every workspace file this run changed: what a git auto-commit should hold. */
+  filesChanged(): string[] {
+    return [...new Set([...this.changed.keys(), ...this.alsoChanged])].sort();
+  }
+
+  /**
+   * Commit exactly this run's files when `git.autoCommit` is on (never .wiki/, never push);
+   * returns a one-line notice, or undefined when auto-commit is off or this is a dry run.
+   */
+  async autoCommit(message: string): Promise<string | undefined> {
+    if (!this.ws.config.config.git.autoCommit || this.options.dryRun) return undefined;
+    const result = await autoCommit(this.ws.root, { files: this.filesChanged(), message });
+    return result.status === 'committed'
+      ? `git: committed ${result.files.length} file(s) as ${result.commit.slice(0, 10)}`
+      : `git: not committed — ${result.reason}`;
   }
 
   async finish(status: Exclude<RunStatus, 'running'>): Promise<void> {
