@@ -7,6 +7,7 @@ import { lintWorkspace } from '../operations/lint.js';
 import type { Schema } from '../wiki/contract.js';
 import type { LazySearch } from './lazy-search.js';
 import type { LivePages } from './live-pages.js';
+import { lintPage } from './lint-views.js';
 import { keyRefusal, listPages, pageDetail } from './page-views.js';
 
 export const MCP_TOOL_NAMES = ['search_wiki', 'read_page', 'list_pages', 'lint_report'] as const;
@@ -15,6 +16,9 @@ export const DEFAULT_SEARCH_LIMIT = 10;
 export const MAX_SEARCH_LIMIT = 50;
 export const DEFAULT_LIST_LIMIT = 50;
 export const MAX_LIST_LIMIT = 500;
+/** A large wiki can have thousands of findings (megabytes of JSON): more than any agent should read at once. */
+export const DEFAULT_LINT_LIMIT = 100;
+export const MAX_LINT_LIMIT = 1000;
 const CLOSE_MATCHES = 3;
 
 export interface McpToolContext {
@@ -57,7 +61,16 @@ const listArgs = z.strictObject({
   offset: z.number().int().min(0).optional().describe('Skip this many matching pages (use nextOffset from the previous call)'),
 });
 
-const lintArgs = z.strictObject({});
+const lintArgs = z.strictObject({
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_LINT_LIMIT)
+    .optional()
+    .describe(`How many findings per call, errors first; default ${DEFAULT_LINT_LIMIT}, at most ${MAX_LINT_LIMIT}`),
+  offset: z.number().int().min(0).optional().describe('Skip this many findings (use nextOffset from the previous call)'),
+});
 
 export function registerWikiTools(server: McpServer, ctx: McpToolContext): void {
   server.registerTool(
@@ -140,15 +153,15 @@ export function registerWikiTools(server: McpServer, ctx: McpToolContext): void 
       title: 'Check the wiki',
       description:
         'Validate the whole wiki against its schema, as `wiki lint` does without fixing anything: broken links, missing ' +
-        'fields and sources, orphan and unindexed pages, duplicate keys, log format. Returns the findings (rule, severity, ' +
-        'path, line, message, fix) and the error and warning counts.',
+        'fields and sources, orphan and unindexed pages, duplicate keys, log format. Returns the error and warning counts, ' +
+        'the count per rule, and the findings (rule, severity, path, line, message, fix), errors first, a window at a time.',
       inputSchema: lintArgs,
       annotations: READ_ONLY,
     },
-    () =>
+    (args) =>
       guarded(ctx, 'lint_report', async () => {
         const report = await lintWorkspace(ctx.root, ctx.schema, ctx.config, { fix: false });
-        return json({ errors: report.errors, warnings: report.warnings, findings: report.findings });
+        return json(lintPage(report, { limit: args.limit ?? DEFAULT_LINT_LIMIT, offset: args.offset ?? 0 }));
       }),
   );
 }

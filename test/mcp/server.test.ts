@@ -19,7 +19,10 @@ interface SearchAnswer {
 interface LintAnswer {
   errors: number;
   warnings: number;
+  byRule: Record<string, number>;
+  total: number;
   findings: Finding[];
+  nextOffset: number | null;
 }
 
 let root: string;
@@ -60,7 +63,7 @@ describe('wiki mcp over stdio, with the SDK client', () => {
     expect(shape('search_wiki')).toEqual({ type: 'object', properties: ['limit', 'query'], required: ['query'] });
     expect(shape('read_page')).toEqual({ type: 'object', properties: ['key'], required: ['key'] });
     expect(shape('list_pages')).toEqual({ type: 'object', properties: ['limit', 'offset', 'tag', 'type'], required: [] });
-    expect(shape('lint_report')).toEqual({ type: 'object', properties: [], required: [] });
+    expect(shape('lint_report')).toEqual({ type: 'object', properties: ['limit', 'offset'], required: [] });
     for (const tool of tools) {
       expect(tool.description).toBeTruthy();
       expect(tool.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
@@ -193,7 +196,23 @@ describe('wiki mcp over stdio, with the SDK client', () => {
     ]);
     expect(report.errors).toBe(report.findings.filter((f) => f.severity === 'error').length);
     expect(report.warnings).toBe(report.findings.filter((f) => f.severity === 'warning').length);
+    expect(report.total).toBe(report.findings.length);
+    expect(report.nextOffset).toBeNull();
+    expect(report.byRule).toMatchObject({ 'broken-link': 1, unindexed: 5 });
     expect(report.findings.some((f) => f.rule === 'unindexed')).toBe(true);
+    const after = await session.json<LintAnswer>('lint_report');
+    expect(after).toEqual(report); // nothing was fixed in between
+  });
+
+  it('lint_report hands out the findings a window at a time, errors first', async () => {
+    const whole = await session.json<LintAnswer>('lint_report');
+    const first = await session.json<LintAnswer>('lint_report', { limit: 1 });
+    expect(first.findings).toEqual([whole.findings[0]]);
+    expect(first.findings[0]?.severity).toBe('error');
+    expect(first).toMatchObject({ total: whole.total, errors: whole.errors, warnings: whole.warnings, nextOffset: 1 });
+    const rest = await session.json<LintAnswer>('lint_report', { offset: 1, limit: 1000 });
+    expect([...first.findings, ...rest.findings]).toEqual(whole.findings);
+    expect(rest.nextOffset).toBeNull();
   });
 
   it('serves a page edited, a page added and a page removed on disk after the server started', async () => {
