@@ -63,7 +63,15 @@ export interface IngestReport {
   /** True when every run finished normally. */
   ok: boolean;
   interrupted: boolean;
+  /**
+   * New or changed sources not attempted because the command stopped early (interrupted,
+   * the run's token or cost budget spent, the provider failing); the next run picks them up.
+   */
+  pending: string[];
 }
+
+/** Outcomes after which the remaining sources are left for the next run. */
+const STOPS_THE_COMMAND: ReadonlySet<SourceOutcome['status']> = new Set(['interrupted', 'budget_tokens', 'budget_cost', 'provider_error']);
 
 /** First window of the source handed to the model; the rest it reads with read_file. */
 const FIRST_WINDOW_CHARS = 24_000;
@@ -93,7 +101,7 @@ export async function ingestSources(ws: WorkspaceHandle, args: string[], options
     if (!options.dryRun) await copyIntoRaw(ws.root, sources);
 
     let manifest = await loadManifest(ws.root);
-    const report: IngestReport = { ingested: [], upToDate: [], deletedSources: [], ok: true, interrupted: false };
+    const report: IngestReport = { ingested: [], upToDate: [], deletedSources: [], ok: true, interrupted: false, pending: [] };
     const todo: Array<{ source: ResolvedSource; sha256: string; state: SourceOutcome['state'] }> = [];
     for (const source of sources) {
       const file = source.copiedFrom ?? path.join(ws.root, source.rawPath);
@@ -106,21 +114,29 @@ export async function ingestSources(ws: WorkspaceHandle, args: string[], options
     if (!options.dryRun) manifest = await handleDeletedSources(ws, manifest, report, options);
 
     let diffSession: Session | undefined;
-    for (const item of todo) {
-      if (options.signal?.aborted) {
-        report.interrupted = true;
+    // --max-tokens and --max-cost bound the whole command: each source gets what is left.
+    const spent: { tokens: number; cost: number | undefined } = { tokens: 0, cost: 0 };
+    for (const [i, item] of todo.entries()) {
+      const budget = remainingBudget(options.budget, spent);
+      if (options.signal?.aborted || !budget) {
+        if (options.signal?.aborted) report.interrupted = true;
+        report.ok = false;
+        report.pending = todo.slice(i).map((t) => t.source.rawPath);
         break;
       }
-      const outcome = await ingestOne(ws, item, manifest, options, warnings.get(item.source.rawPath) ?? []);
+      const outcome = await ingestOne(ws, item, manifest, { ...options, budget }, warnings.get(item.source.rawPath) ?? []);
       report.ingested.push(outcome.outcome);
       manifest = outcome.manifest;
       diffSession = outcome.session;
+      spent.tokens += outcome.outcome.tokens;
+      spent.cost = spent.cost === undefined || outcome.outcome.cost === undefined ? undefined : spent.cost + outcome.outcome.cost;
       if (outcome.outcome.status !== 'done') report.ok = false;
-      if (outcome.outcome.status === 'interrupted') {
-        report.interrupted = true;
+      if (outcome.outcome.status === 'interrupted') report.interrupted = true;
+      if (options.dryRun) break; // one overlay per run: later sources would not see earlier ones
+      if (STOPS_THE_COMMAND.has(outcome.outcome.status)) {
+        report.pending = todo.slice(i + 1).map((t) => t.source.rawPath);
         break;
       }
-      if (options.dryRun) break; // one overlay per run: later sources would not see earlier ones
     }
     if (options.dryRun) {
       report.diff = diffSession?.overlay?.unifiedDiff() ?? '';
@@ -130,6 +146,20 @@ export async function ingestSources(ws: WorkspaceHandle, args: string[], options
   } finally {
     await lock?.release();
   }
+}
+
+/** The budget left for the next source, or undefined when the command's budget is spent. */
+function remainingBudget(budget: RunBudget, spent: { tokens: number; cost: number | undefined }): RunBudget | undefined {
+  const left: RunBudget = { ...budget };
+  if (budget.maxTokens !== undefined) {
+    left.maxTokens = budget.maxTokens - spent.tokens;
+    if (left.maxTokens <= 0) return undefined;
+  }
+  if (budget.maxCost !== undefined && spent.cost !== undefined) {
+    left.maxCost = budget.maxCost - spent.cost;
+    if (left.maxCost <= 0) return undefined;
+  }
+  return left;
 }
 
 async function ingestOne(

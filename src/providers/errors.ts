@@ -70,7 +70,7 @@ function statusError(
     const message = context.keyIsPlaceholder
       ? `authentication failed (${status}) — ${context.baseUrl} wants a key: set ${context.keyVariable}`
       : `authentication failed (${status}) — check ${context.keyVariable}`;
-    return new ProviderError('auth', message, `the server said${said || ' nothing more'}`);
+    return new ProviderError('auth', message, `the server said${said || ' nothing more'}`, 2);
   }
   if (isContextOverflow(status, detail, code)) {
     return new ProviderError(
