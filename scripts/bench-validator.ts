@@ -64,6 +64,17 @@ function pick<T>(random: () => number, items: readonly T[]): T {
   return item;
 }
 
+/** A link target that misses: a plural, a one-letter typo, or a page the writer only imagined. */
+function brokenVariant(random: () => number, target: string, vocabulary: string[]): string {
+  const kind = Math.floor(random() * 3);
+  if (kind === 0) return `${target}s`;
+  if (kind === 1) {
+    const at = 1 + Math.floor(random() * (target.length - 2));
+    return `${target.slice(0, at)}${target[at] === 'q' ? 'k' : 'q'}${target.slice(at + 1)}`;
+  }
+  return `${pick(random, vocabulary)}-${pick(random, vocabulary)}-${pick(random, vocabulary)}`;
+}
+
 export interface SyntheticWiki {
   pages: Page[];
   rawFiles: Set<string>;
@@ -71,7 +82,7 @@ export interface SyntheticWiki {
   logText: string;
 }
 
-/** A wiki of `count` pages: refs, inline links (about 1% broken), sources (about 1% missing). */
+/** A wiki of `count` pages: refs, inline links (about 1% broken, see brokenVariant), sources (about 1% missing). */
 export function generateWiki(count: number, seed = 42): SyntheticWiki {
   const random = rng(seed);
   const vocabulary = makeVocabulary(random, 2000);
@@ -88,7 +99,7 @@ export function generateWiki(count: number, seed = 42): SyntheticWiki {
     const sources = [random() < 0.01 ? 'raw/missing.md' : pick(random, rawList)];
     const links = Array.from({ length: 5 }, () => {
       const target = pick(random, keyList);
-      return random() < 0.01 ? `[[${target}s]]` : `[[${target}]]`;
+      return random() < 0.01 ? `[[${brokenVariant(random, target, vocabulary)}]]` : `[[${target}]]`;
     });
     const body = `\n${key.replace(/-/g, ' ')} is described here with ${links[0]} and ${links[1]}.\n\n## Details\n\nSee ${links[2]}, ${links[3]} and ${links[4]} for the rest.\n`;
     const text = serialisePage(

@@ -1,3 +1,4 @@
+import { GramIndex } from './gram-index.js';
 import { canonicalName, deletionNeighbours, editDistance, isNearName, suggestionDistance } from './similarity.js';
 
 /** Canonical forms shorter than this are never indexed for one-edit lookups (see isNearName). */
@@ -6,24 +7,21 @@ const NEAR_INDEX_MIN = 5;
 interface NameEntry {
   key: string;
   canonical: string;
-  /** Slot in the counting arrays of closeMatches. */
+  /** Position in `byId`, the number the gram index stores. */
   id: number;
 }
 
-const GRAM = 2;
-
 /**
  * Page keys indexed for "did you mean" lookups. Adding or removing a key touches only that
- * key's entries. Suggestions use the q-gram lemma — names within edit distance d share at
- * least |a| − 1 − 2d of a's bigrams — so only names holding one of a's rarer bigrams are measured.
+ * key's entries. The q-gram lists behind suggestions are built on the first suggestion asked
+ * for, so a wiki without broken links never pays for them.
  */
 export class NameIndex {
   private readonly entries = new Map<string, NameEntry>();
   private readonly byId: Array<NameEntry | undefined> = [];
   private readonly freeIds: number[] = [];
   private readonly byCanonical = new Map<string, Set<string>>();
-  /** Numbered bigram (`ab1`, `ab2` for a second occurrence) → ids of the names holding it. */
-  private readonly byGram = new Map<string, Set<number>>();
+  private grams: GramIndex | undefined;
   /** One-deletion variant → key(s); a single key is stored bare because almost every variant has one. */
   private readonly byNeighbour = new Map<string, string | string[]>();
 
@@ -41,11 +39,7 @@ export class NameIndex {
     const same = this.byCanonical.get(canonical);
     if (same) same.add(key);
     else this.byCanonical.set(canonical, new Set([key]));
-    for (const gram of numberedGrams(canonical)) {
-      const ids = this.byGram.get(gram);
-      if (ids) ids.add(id);
-      else this.byGram.set(gram, new Set([id]));
-    }
+    this.grams?.add(id, canonical);
     if (canonical.length >= NEAR_INDEX_MIN) for (const variant of deletionNeighbours(canonical)) this.addNeighbour(variant, key);
   }
 
@@ -59,11 +53,7 @@ export class NameIndex {
     const same = this.byCanonical.get(canonical);
     same?.delete(key);
     if (same?.size === 0) this.byCanonical.delete(canonical);
-    for (const gram of numberedGrams(canonical)) {
-      const ids = this.byGram.get(gram);
-      ids?.delete(id);
-      if (ids?.size === 0) this.byGram.delete(gram);
-    }
+    this.grams?.delete(id, canonical);
     if (canonical.length >= NEAR_INDEX_MIN) for (const variant of deletionNeighbours(canonical)) this.deleteNeighbour(variant, key);
   }
 
@@ -92,22 +82,12 @@ export class NameIndex {
       .map((entry) => entry.key);
   }
 
-  /**
-   * Ids of the names that may lie within `allowed` edits of `text`. Such a name shares at
-   * least t = |text| − 1 − 2·allowed of its bigrams, so it must hold one of any
-   * (grams − t + 1) of them; taking the rarest keeps the lists scanned short.
-   */
-  private candidateIds(text: string, allowed: number): Set<number> {
-    const grams = numberedGrams(text);
-    const mustShare = text.length - (GRAM - 1) - GRAM * allowed;
-    const lists = grams.map((gram) => this.byGram.get(gram)).sort((x, y) => (x?.size ?? 0) - (y?.size ?? 0));
-    const ids = new Set<number>();
-    if (mustShare <= 0) {
-      for (const entry of this.entries.values()) ids.add(entry.id);
-      return ids;
+  private candidateIds(text: string, allowed: number): Iterable<number> {
+    if (!this.grams) {
+      this.grams = new GramIndex();
+      for (const entry of this.entries.values()) this.grams.add(entry.id, entry.canonical);
     }
-    for (const list of lists.slice(0, grams.length - mustShare + 1)) for (const id of list ?? []) ids.add(id);
-    return ids;
+    return this.grams.candidates(text, allowed) ?? [...this.entries.values()].map((entry) => entry.id);
   }
 
   /** Keys other than `name` that are near-identical names (see isNearName), sorted. */
@@ -123,6 +103,31 @@ export class NameIndex {
     }
     found.delete(name);
     return [...found].filter((key) => isNearName(name, key)).sort();
+  }
+
+  /**
+   * Every pair of indexed keys that are near-identical names, each pair once as [a, b] with
+   * a < b, sorted. Read off the index itself, so checking a whole wiki costs no lookups per key.
+   */
+  nearPairs(): Array<[string, string]> {
+    const seen = new Set<string>();
+    const pairs: Array<[string, string]> = [];
+    const consider = (keys: Iterable<string>): void => {
+      const list = [...keys].sort();
+      for (let i = 0; i < list.length; i++) {
+        for (let j = i + 1; j < list.length; j++) {
+          const a = list[i] ?? '';
+          const b = list[j] ?? '';
+          const id = `${a}\u0000${b}`;
+          if (seen.has(id)) continue;
+          seen.add(id);
+          if (isNearName(a, b)) pairs.push([a, b]);
+        }
+      }
+    };
+    for (const keys of this.byCanonical.values()) if (keys.size > 1) consider(keys);
+    for (const keys of this.byNeighbour.values()) if (typeof keys !== 'string') consider(keys);
+    return pairs.sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : x[1] < y[1] ? -1 : x[1] > y[1] ? 1 : 0));
   }
 
   private addNeighbour(variant: string, key: string): void {
@@ -145,17 +150,4 @@ export class NameIndex {
     else if (rest.length === 0) this.byNeighbour.delete(variant);
     else this.byNeighbour.set(variant, rest);
   }
-}
-
-/** Bigrams of `text`, each numbered by occurrence so shared counts follow multiset semantics. */
-function numberedGrams(text: string): string[] {
-  const seen = new Map<string, number>();
-  const grams: string[] = [];
-  for (let i = 0; i + GRAM <= text.length; i++) {
-    const gram = text.slice(i, i + GRAM);
-    const n = (seen.get(gram) ?? 0) + 1;
-    seen.set(gram, n);
-    grams.push(`${gram}${n}`);
-  }
-  return grams;
 }

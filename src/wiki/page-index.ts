@@ -123,6 +123,18 @@ export class PageIndex {
     return this.names.nearMatches(key);
   }
 
+  /** Every near-identical pair of content keys, [a, b] with a < b (see isNearName). */
+  nearPairs(): Array<[string, string]> {
+    return this.names.nearPairs();
+  }
+
+  /** Groups of two or more content pages whose titles read the same, each group's paths sorted. */
+  sameTitleGroups(): string[][] {
+    const groups: string[][] = [];
+    for (const paths of this.pathsByTitle.values()) if (paths.size > 1) groups.push([...paths].sort());
+    return groups;
+  }
+
   /** Content pages other than `exceptPath` whose title reads the same as `title` (case, punctuation, plural). */
   pathsWithTitle(title: string, exceptPath?: string): string[] {
     const canonical = canonicalName(title);

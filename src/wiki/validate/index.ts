@@ -47,7 +47,6 @@ export function validateWiki(input: ValidateWikiInput): Finding[] {
   const indexLinks = indexPage && indexText !== undefined ? splitIndexLinks(indexPage, indexText) : { catalog: [], freeText: [] };
   const listed = indexedKeys(indexLinks.catalog, contract, index);
 
-  const contentPages: Page[] = [];
   for (const page of index.pages()) {
     if (page.path === contract.log) {
       findings.push(...frontmatterFindings(page));
@@ -59,7 +58,6 @@ export function validateWiki(input: ValidateWikiInput): Finding[] {
       findings.push(...frontmatterFindings(page));
       findings.push(...deadIndexEntryFindings(page, page.links, index));
     } else {
-      contentPages.push(page);
       findings.push(...contentPageFindings(page, contract, rawExists));
       findings.push(...brokenLinkFindings(page, page.links, resolver));
       const isListed = listed.has(page.key);
@@ -69,7 +67,7 @@ export function validateWiki(input: ValidateWikiInput): Finding[] {
     }
   }
 
-  findings.push(...nearDuplicateFindings(contentPages, index));
+  findings.push(...nearDuplicateFindings(index, (p) => !isSpecialPage(contract, p)));
   findings.push(...logFormatFindings(contract.log, logText));
   return sortFindings(findings);
 }

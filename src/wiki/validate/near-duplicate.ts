@@ -31,12 +31,38 @@ export function nearDuplicatesOf(page: Page, index: PageIndex): Array<{ otherPat
   return [...out].map(([otherPath, f]) => ({ otherPath, finding: f }));
 }
 
-/** Every near-duplicate pair once, reported on the later path of the pair. */
-export function nearDuplicateFindings(contentPages: Page[], index: PageIndex): Finding[] {
+/** Every near-duplicate pair of content pages once, reported on the later path of the pair. */
+export function nearDuplicateFindings(index: PageIndex, isContent: (pagePath: string) => boolean): Finding[] {
+  const reported = new Set<string>();
   const findings: Finding[] = [];
-  for (const page of contentPages) {
-    for (const { otherPath, finding: f } of nearDuplicatesOf(page, index)) {
-      if (otherPath < page.path) findings.push(f);
+  const report = (earlier: string, later: string, make: () => Finding): void => {
+    const id = `${earlier}\u0000${later}`;
+    if (reported.has(id)) return;
+    reported.add(id);
+    findings.push(make());
+  };
+  for (const [a, b] of index.nearPairs()) {
+    for (const pathA of index.pathsOf(a).filter(isContent)) {
+      for (const pathB of index.pathsOf(b).filter(isContent)) {
+        const [earlier, later] = pathA < pathB ? [pathA, pathB] : [pathB, pathA];
+        const [laterKey, earlierKey] = later === pathA ? [a, b] : [b, a];
+        report(earlier, later, () =>
+          finding('near-duplicate', later, `key "${laterKey}" is nearly the same as [[${earlierKey}]] (${earlier})`, { fix: FIX }),
+        );
+      }
+    }
+  }
+  for (const group of index.sameTitleGroups()) {
+    for (let j = 1; j < group.length; j++) {
+      for (let i = 0; i < j; i++) {
+        const earlier = index.atPath(group[i] ?? '');
+        const later = index.atPath(group[j] ?? '');
+        if (!earlier || !later || earlier.key === later.key) continue; // same key is a duplicate-key error instead
+        const title = stringField(later.frontmatter, 'title') ?? '';
+        report(earlier.path, later.path, () =>
+          finding('near-duplicate', later.path, `title "${title}" is nearly the same as that of [[${earlier.key}]] (${earlier.path})`, { fix: FIX }),
+        );
+      }
     }
   }
   return findings;
