@@ -1,9 +1,7 @@
 import { Option, type Command } from 'commander';
-import type { ChatModel } from '../agent/types.js';
+import type { ChatModel, Usage } from '../agent/types.js';
 import { UsageError } from '../errors.js';
 import type { RunBudget } from '../operations/agent-run.js';
-import { createChatModel } from '../providers/select.js';
-import { makePricer } from '../usage/cost.js';
 import type { Workspace } from './context.js';
 
 /** Flags shared by every command that runs the model. */
@@ -57,8 +55,12 @@ export function waitSecondsOf(flags: AgentFlags): number {
   return flags.wait === undefined ? 0 : positiveNumber(flags.wait, '--wait', true);
 }
 
-/** The model, created on first use so runs that need none (all up to date) need no key. */
-export function lazyModel(ws: Workspace): { get: () => ChatModel; pricer: (usage: import('../agent/types.js').Usage) => number | undefined } {
+/**
+ * The model, created on first use so runs that need none (all up to date) need no key.
+ * The provider SDKs are loaded here, not at start-up, so other commands start fast.
+ */
+export async function lazyModel(ws: Workspace): Promise<{ get: () => ChatModel; pricer: (usage: Usage) => number | undefined }> {
+  const [{ createChatModel }, { makePricer }] = await Promise.all([import('../providers/select.js'), import('../usage/cost.js')]);
   let model: ChatModel | undefined;
   const get = (): ChatModel => (model ??= createChatModel(ws.config, process.env));
   return {

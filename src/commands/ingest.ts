@@ -1,9 +1,6 @@
 import type { Command } from 'commander';
 import { addAgentOptions, budgetOf, configFlags, exitCodeForSignal, interruptible, lazyModel, waitSecondsOf, type AgentFlags } from '../cli/agent-command.js';
 import { openWorkspace, outputFor } from '../cli/context.js';
-import { renderIngest } from '../cli/render-run.js';
-import { ingestSources } from '../operations/ingest.js';
-import { createProgressReporter } from '../progress/reporter.js';
 
 interface IngestFlags extends AgentFlags {
   force?: boolean;
@@ -24,7 +21,12 @@ export function registerIngest(program: Command): void {
     .action(async (sources: string[], flags: IngestFlags, cmd: Command) => {
       const out = outputFor(cmd);
       const ws = await openWorkspace(cmd, configFlags(flags));
-      const model = lazyModel(ws);
+      const [{ ingestSources }, { renderIngest }, { createProgressReporter }] = await Promise.all([
+        import('../operations/ingest.js'),
+        import('../cli/render-run.js'),
+        import('../progress/reporter.js'),
+      ]);
+      const model = await lazyModel(ws);
       const interrupt = interruptible();
       const reporters: Array<{ finish(): void }> = [];
       try {

@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { openWorkspace, outputFor } from '../cli/context.js';
-import { serveWikiMcpOverStdio } from '../mcp/stdio.js';
 
 export function registerMcp(program: Command): void {
   program
@@ -14,6 +13,7 @@ export function registerMcp(program: Command): void {
       const out = outputFor(command);
       const ws = await openWorkspace(command);
       // Never out.result here: stdout belongs to the protocol.
+      const { serveWikiMcpOverStdio } = await import('../mcp/stdio.js');
       await serveWikiMcpOverStdio({ root: ws.root, schema: ws.schema, config: ws.config.config }, { log: (line) => out.info(line) });
     });
 }

@@ -1,9 +1,6 @@
 import type { Command } from 'commander';
 import { addAgentOptions, budgetOf, configFlags, exitCodeForSignal, interruptible, lazyModel, waitSecondsOf, type AgentFlags } from '../cli/agent-command.js';
 import { openWorkspace, outputFor } from '../cli/context.js';
-import { renderQuery } from '../cli/render-run.js';
-import { queryWiki } from '../operations/query.js';
-import { createProgressReporter } from '../progress/reporter.js';
 
 interface QueryFlags extends AgentFlags {
   save?: boolean;
@@ -24,7 +21,12 @@ export function registerQuery(program: Command): void {
     .action(async (words: string[], flags: QueryFlags, cmd: Command) => {
       const out = outputFor(cmd);
       const ws = await openWorkspace(cmd, configFlags(flags));
-      const model = lazyModel(ws);
+      const [{ queryWiki }, { renderQuery }, { createProgressReporter }] = await Promise.all([
+        import('../operations/query.js'),
+        import('../cli/render-run.js'),
+        import('../progress/reporter.js'),
+      ]);
+      const model = await lazyModel(ws);
       const interrupt = interruptible();
       const reporter = createProgressReporter(out, { maxTurns: ws.config.config.maxTurns, label: 'query' });
       try {
