@@ -13,15 +13,15 @@ interface NameEntry {
 
 /**
  * Page keys indexed for "did you mean" lookups. Adding or removing a key touches only that
- * key's entries. The q-gram lists behind suggestions are built on the first suggestion asked
- * for, so a wiki without broken links never pays for them.
+ * key's entries, so the index stays current between writes without rebuilding.
  */
 export class NameIndex {
   private readonly entries = new Map<string, NameEntry>();
   private readonly byId: Array<NameEntry | undefined> = [];
   private readonly freeIds: number[] = [];
   private readonly byCanonical = new Map<string, Set<string>>();
-  private grams: GramIndex | undefined;
+  /** q-gram lists for suggestions, kept from the start so no write pays for building them. */
+  private readonly grams = new GramIndex();
   /** One-deletion variant → key(s); a single key is stored bare because almost every variant has one. */
   private readonly byNeighbour = new Map<string, string | string[]>();
 
@@ -39,7 +39,7 @@ export class NameIndex {
     const same = this.byCanonical.get(canonical);
     if (same) same.add(key);
     else this.byCanonical.set(canonical, new Set([key]));
-    this.grams?.add(id, canonical);
+    this.grams.add(id, canonical);
     if (canonical.length >= NEAR_INDEX_MIN) for (const variant of deletionNeighbours(canonical)) this.addNeighbour(variant, key);
   }
 
@@ -53,7 +53,7 @@ export class NameIndex {
     const same = this.byCanonical.get(canonical);
     same?.delete(key);
     if (same?.size === 0) this.byCanonical.delete(canonical);
-    this.grams?.delete(id, canonical);
+    this.grams.delete(id, canonical);
     if (canonical.length >= NEAR_INDEX_MIN) for (const variant of deletionNeighbours(canonical)) this.deleteNeighbour(variant, key);
   }
 
@@ -83,10 +83,6 @@ export class NameIndex {
   }
 
   private candidateIds(text: string, allowed: number): Iterable<number> {
-    if (!this.grams) {
-      this.grams = new GramIndex();
-      for (const entry of this.entries.values()) this.grams.add(entry.id, entry.canonical);
-    }
     return this.grams.candidates(text, allowed) ?? [...this.entries.values()].map((entry) => entry.id);
   }
 
