@@ -84,9 +84,4 @@ export function deletionNeighbours(s: string): string[] {
   return [...out];
 }
 
-/** How far apart two names are, on their canonical forms (0 = same name modulo plural/punctuation). */
-export function nameDistance(a: string, b: string): number {
-  return distance(canonicalName(a), canonicalName(b));
-}
-
 export { distance as editDistance };
