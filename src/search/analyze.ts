@@ -25,6 +25,7 @@ const ASCII_WORD = /[a-z0-9]+/g;
 const STEM_CACHE_LIMIT = 200_000;
 
 const stemCache = new Map<string, string>();
+const asciiTermCache = new Map<string, string>();
 
 export function isStopword(word: string): boolean {
   return ENGLISH_STOPWORDS.has(word);
@@ -90,12 +91,22 @@ export function analyze(text: string): string[] {
 function analyzeAscii(text: string): string[] {
   const out: string[] = [];
   for (const match of text.toLowerCase().matchAll(ASCII_WORD)) {
-    const word = match[0];
-    if (word.length < 2 && !(word >= '0' && word <= '9')) continue;
-    if (ENGLISH_STOPWORDS.has(word)) continue;
-    out.push(stem(word));
+    const term = asciiTerm(match[0]);
+    if (term) out.push(term);
   }
   return out;
+}
+
+/** An ASCII word's term, or '' when it is dropped; one memo lookup per word. */
+function asciiTerm(word: string): string {
+  let term = asciiTermCache.get(word);
+  if (term === undefined) {
+    if (asciiTermCache.size >= STEM_CACHE_LIMIT) asciiTermCache.clear();
+    const dropped = (word.length < 2 && !(word >= '0' && word <= '9')) || ENGLISH_STOPWORDS.has(word);
+    term = dropped ? '' : stem(word);
+    asciiTermCache.set(word, term);
+  }
+  return term;
 }
 
 /**
@@ -103,6 +114,7 @@ function analyzeAscii(text: string): string[] {
  * (`gpt`, `4o`), lower case, accents folded, stopwords removed, never stemmed.
  */
 export function wholeTerms(text: string): string[] {
+  if (ASCII_TEXT.test(text)) return wholeTermsAscii(text);
   const out: string[] = [];
   const pushTerm = (raw: string): void => {
     const term = foldAccents(raw);
@@ -117,6 +129,29 @@ export function wholeTerms(text: string): string[] {
       if (pieces.length > 1 || part !== pieces[0]) pushTerm(part.replace(/^[._+#/'’-]+|[._/'’-]+$/g, ''));
       for (const piece of pieces) pushTerm(piece);
     });
+  }
+  return out;
+}
+
+const ASCII_WHOLE_TERM = /[a-z0-9]+(?:[._+#/'-][a-z0-9]+)*(?:\+\+|#)?/g;
+const ASCII_SEPARATORS = /[._+#/'-]+/;
+
+/** `wholeTerms` for ASCII text: same output without Unicode classes. */
+function wholeTermsAscii(text: string): string[] {
+  const out: string[] = [];
+  const push = (term: string): void => {
+    if (term.length < 2 && !(term >= '0' && term <= '9')) return;
+    if (ENGLISH_STOPWORDS.has(term)) return;
+    out.push(term);
+  };
+  for (const match of text.toLowerCase().matchAll(ASCII_WHOLE_TERM)) {
+    const compound = match[0];
+    if (!ASCII_SEPARATORS.test(compound)) {
+      push(compound);
+      continue;
+    }
+    push(compound.replace(/[._/'-]+$/g, ''));
+    for (const piece of compound.split(ASCII_SEPARATORS)) if (piece) push(piece);
   }
   return out;
 }

@@ -29,8 +29,8 @@ type StoredRecord = Omit<DocRecord, 'slot'>;
 export class DocTable {
   private slots: Array<DocRecord | undefined> = [];
   private byPath = new Map<string, DocRecord>();
-  /** target key → paths of the pages linking to it. */
-  private linkedFrom = new Map<string, Set<string>>();
+  /** target key → paths of the pages linking to it; built on first use (a one-shot search rarely needs all of it). */
+  private linkedFrom: Map<string, Set<string>> | undefined;
 
   get liveCount(): number {
     return this.byPath.size;
@@ -87,7 +87,7 @@ export class DocTable {
     if (!record) return undefined;
     this.byPath.delete(path);
     this.slots[record.slot] = undefined;
-    for (const target of record.links) this.linkedFrom.get(target)?.delete(path);
+    if (this.linkedFrom) for (const target of record.links) this.linkedFrom.get(target)?.delete(path);
     return record.slot;
   }
 
@@ -99,6 +99,10 @@ export class DocTable {
 
   /** Keys of the pages linking to `key`, sorted. */
   backlinks(key: string): string[] {
+    if (!this.linkedFrom) {
+      this.linkedFrom = new Map();
+      for (const record of this.byPath.values()) this.link(record);
+    }
     const paths = this.linkedFrom.get(key);
     if (!paths || paths.size === 0) return [];
     const keys = new Set<string>();
@@ -111,11 +115,17 @@ export class DocTable {
 
   private place(record: DocRecord): void {
     this.byPath.set(record.path, record);
+    if (this.linkedFrom) this.link(record);
+  }
+
+  private link(record: DocRecord): void {
+    const index = this.linkedFrom;
+    if (!index) return;
     for (const target of record.links) {
-      let sources = this.linkedFrom.get(target);
+      let sources = index.get(target);
       if (!sources) {
         sources = new Set();
-        this.linkedFrom.set(target, sources);
+        index.set(target, sources);
       }
       sources.add(record.path);
     }
@@ -159,13 +169,13 @@ export class DocTable {
     const stored = decodeJson(bytes);
     if (!Array.isArray(stored)) throw new CorruptIndexError('page table is malformed');
     const table = new DocTable();
-    for (const item of stored as StoredRecord[]) {
+    for (const item of stored as DocRecord[]) {
       if (typeof item?.path !== 'string' || typeof item.key !== 'string' || !Array.isArray(item.links)) {
         throw new CorruptIndexError('page table entry is malformed');
       }
-      const record: DocRecord = { ...item, slot: table.slots.length };
-      table.slots.push(record);
-      table.place(record);
+      item.slot = table.slots.length;
+      table.slots.push(item);
+      table.byPath.set(item.path, item);
     }
     return table;
   }

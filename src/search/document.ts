@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { Contract } from '../wiki/contract.js';
-import { parsePage, stringField, tagsOf } from '../wiki/page.js';
+import { keyFromPath } from '../wiki/keys.js';
+import { extractInlineLinks } from '../wiki/links.js';
+import { parseFrontmatterYaml, refsOf, splitFrontmatter, stringField, tagsOf, type Frontmatter } from '../wiki/page.js';
 
 /** What the search index keeps of one page, derived from its text alone. */
 export interface PageDocument {
@@ -37,19 +38,32 @@ function firstHeading(body: string): string | undefined {
   return match?.[1]?.trim();
 }
 
-export function pageDocument(pagePath: string, content: string, contract?: Contract): PageDocument {
-  const page = parsePage(pagePath, content, contract);
-  const title = stringField(page.frontmatter, 'title')?.trim() || firstHeading(page.body) || page.key;
-  const links: string[] = [];
-  for (const link of page.links) if (link.target && !links.includes(link.target)) links.push(link.target);
+/**
+ * What search needs of a page, read with the page model's own building blocks (the
+ * same split, YAML reading and link rules as `parsePage`) but without gray-matter, which
+ * doubles the cost of a full build and keeps a cached copy of every text it has seen.
+ * A frontmatter that does not parse counts as empty, as in `parsePage`.
+ */
+export function pageDocument(pagePath: string, content: string): PageDocument {
+  const { yaml, body } = splitFrontmatter(content);
+  let frontmatter: Frontmatter = {};
+  if (yaml !== undefined) {
+    try {
+      frontmatter = parseFrontmatterYaml(yaml);
+    } catch {
+      frontmatter = {};
+    }
+  }
+  const key = keyFromPath(pagePath);
+  const targets = [...refsOf(frontmatter), ...(body.includes('[[') ? extractInlineLinks(body).map((link) => link.target) : [])];
   return {
     path: pagePath,
-    key: page.key,
-    title,
-    summary: stringField(page.frontmatter, 'summary')?.trim() ?? '',
-    tags: tagsOf(page.frontmatter),
-    body: plainBody(page.body),
-    links,
+    key,
+    title: stringField(frontmatter, 'title')?.trim() || firstHeading(body) || key,
+    summary: stringField(frontmatter, 'summary')?.trim() ?? '',
+    tags: tagsOf(frontmatter),
+    body: plainBody(body),
+    links: [...new Set(targets.filter(Boolean))],
     hash: contentHash(content),
   };
 }

@@ -185,7 +185,7 @@ class WikiSearchIndex implements SearchIndex {
     for (const touched of diff.touched) this.engine.docs.touch(touched.path, touched, seenAt);
     const work: PageToEmbed[] = [];
     for (const upsert of diff.upserts) {
-      work.push(this.engine.indexPage(pageDocument(upsert.path, upsert.content, contract), upsert.stat, seenAt));
+      work.push(this.engine.indexPage(pageDocument(upsert.path, upsert.content), upsert.stat, seenAt));
       if (upsert.isNew) summary.added++;
       else summary.changed++;
     }
@@ -240,7 +240,7 @@ class WikiSearchIndex implements SearchIndex {
     if (!record) return undefined;
     const content = await readFile(path.join(this.state.root, record.path), 'utf8').catch(() => undefined);
     if (content === undefined) return undefined;
-    return { slot, input: analysePage(pageDocument(record.path, content, this.state.contract)).embedding };
+    return { slot, input: analysePage(pageDocument(record.path, content)).embedding };
   }
 
   async search(query: string, options: SearchOptions = {}): Promise<SearchResponse> {
@@ -279,7 +279,7 @@ class WikiSearchIndex implements SearchIndex {
   async upsertPage(pagePath: string, content: string): Promise<void> {
     const normalised = normalisePath(pagePath);
     if (!this.isContentPage(normalised)) return;
-    const doc = pageDocument(normalised, content, this.state.contract);
+    const doc = pageDocument(normalised, content);
     const stat = await statOf(path.join(this.state.root, normalised));
     const existing = this.engine.docs.get(normalised);
     if (existing && existing.hash === doc.hash) {

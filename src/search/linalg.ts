@@ -42,24 +42,30 @@ export function multiplyTransposed(a: SparseRows, y: Float64Array, width: number
 
 /**
  * Orthonormalise the columns of a `rows × width` block in place (modified Gram-Schmidt,
- * applied twice for stability). A column that collapses to zero is left at zero.
+ * applied twice for stability). A column that collapses to zero is left at zero. Works
+ * on a column-major copy so every dot product runs over contiguous memory.
  */
 export function orthonormalise(x: Float64Array, rows: number, width: number): void {
+  const columns = new Float64Array(rows * width);
+  for (let r = 0; r < rows; r++) for (let j = 0; j < width; j++) columns[j * rows + r] = x[r * width + j]!;
   for (let pass = 0; pass < 2; pass++) {
     for (let j = 0; j < width; j++) {
+      const cj = j * rows;
       for (let i = 0; i < j; i++) {
+        const ci = i * rows;
         let dot = 0;
-        for (let r = 0; r < rows; r++) dot += x[r * width + i]! * x[r * width + j]!;
+        for (let r = 0; r < rows; r++) dot += columns[ci + r]! * columns[cj + r]!;
         if (dot === 0) continue;
-        for (let r = 0; r < rows; r++) x[r * width + j]! -= dot * x[r * width + i]!;
+        for (let r = 0; r < rows; r++) columns[cj + r]! -= dot * columns[ci + r]!;
       }
       let norm = 0;
-      for (let r = 0; r < rows; r++) norm += x[r * width + j]! ** 2;
+      for (let r = 0; r < rows; r++) norm += columns[cj + r]! ** 2;
       norm = Math.sqrt(norm);
       const scale = norm > 1e-12 ? 1 / norm : 0;
-      for (let r = 0; r < rows; r++) x[r * width + j]! *= scale;
+      for (let r = 0; r < rows; r++) columns[cj + r]! *= scale;
     }
   }
+  for (let r = 0; r < rows; r++) for (let j = 0; j < width; j++) x[r * width + j] = columns[j * rows + r]!;
 }
 
 /**

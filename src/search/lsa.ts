@@ -30,7 +30,7 @@ export interface LsaOptions {
 }
 
 export const DEFAULT_LSA_OPTIONS: Omit<LsaOptions, 'dimensions'> = {
-  maxTrainingPages: 4000,
+  maxTrainingPages: 2500,
   maxVocabulary: 30_000,
   powerIterations: 2,
   seed: 20_251_121,
@@ -83,20 +83,22 @@ export class LsaModel {
 
   /** Unit vector for a page or query, or undefined when none of its terms is known. */
   embed(terms: readonly string[]): Float32Array | undefined {
-    const counts = new Map<number, number>();
-    for (const term of terms) {
-      const t = this.lookup(term);
-      if (t !== undefined) counts.set(t, (counts.get(t) ?? 0) + 1);
-    }
-    if (counts.size === 0) return undefined;
+    const counts = new Map<string, number>();
+    for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
     const k = this.dimensions;
+    const basis = this.basis;
     const out = new Float64Array(k);
-    for (const [t, tf] of counts) {
+    let known = 0;
+    for (const [term, tf] of counts) {
+      const t = this.lookup(term);
+      if (t === undefined) continue;
+      known++;
       const w = (1 + Math.log(tf)) * (this.idf[t] ?? 0);
       if (w === 0) continue;
       const row = t * k;
-      for (let j = 0; j < k; j++) out[j]! += w * this.basis[row + j]!;
+      for (let j = 0; j < k; j++) out[j]! += w * basis[row + j]!;
     }
+    if (known === 0) return undefined;
     let norm = 0;
     for (let j = 0; j < k; j++) norm += out[j]! ** 2;
     if (norm === 0) return undefined;

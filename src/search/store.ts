@@ -36,12 +36,13 @@ export function encodeSnapshot(meta: unknown, sections: Sections): Buffer {
     entries.push({ name, offset, length: bytes.byteLength });
     offset = align(offset + bytes.byteLength);
   }
-  const payload = Buffer.alloc(offset);
+  const payload = Buffer.alloc(offset); // zeroed: alignment gaps must be deterministic for the CRC
   for (const entry of entries) payload.set(sections[entry.name] ?? new Uint8Array(), entry.offset);
   const header: Header = { meta, sections: entries, payloadLength: payload.length, crc: crc32(payload) };
   const headerBytes = Buffer.from(encodeJson(header));
   const headerPadded = align(PREAMBLE + headerBytes.length) - PREAMBLE;
-  const out = Buffer.alloc(PREAMBLE + headerPadded + payload.length, 0x20);
+  const out = Buffer.allocUnsafe(PREAMBLE + headerPadded + payload.length);
+  out.fill(0x20, PREAMBLE, PREAMBLE + headerPadded);
   out.write(MAGIC, 0, 'latin1');
   out.writeUInt32LE(INDEX_FORMAT_VERSION, MAGIC.length);
   out.writeUInt32LE(headerPadded, MAGIC.length + 4);

@@ -95,11 +95,13 @@ export class TokenLane {
       const idf = Math.log(1 + (liveCount - df + 0.5) / (df + 0.5));
       for (let i = 0; i < postings.length; i++) {
         const slot = postings[i] ?? 0;
-        if (!isLive(slot)) continue;
-        scores.set(slot, (scores.get(slot) ?? 0) + idf);
+        if (isLive(slot)) scores.set(slot, (scores.get(slot) ?? 0) + idf);
       }
     }
-    const hits = [...scores].map(([slot, score]) => ({ slot, score }));
+    // Only pages scoring at least the pool-th best score can make the pool; sort just those.
+    const threshold = poolThreshold(scores, pool);
+    const hits: TokenHit[] = [];
+    for (const [slot, score] of scores) if (score >= threshold) hits.push({ slot, score });
     hits.sort((a, b) => b.score - a.score || compare(tieKey(a.slot), tieKey(b.slot)));
     return hits.slice(0, pool);
   }
@@ -140,6 +142,12 @@ export class TokenLane {
     this.base = compacted.base;
     this.overlay = new Map();
   }
+}
+
+function poolThreshold(scores: Map<number, number>, pool: number): number {
+  if (scores.size <= pool) return -Infinity;
+  const values = Float64Array.from(scores.values()).sort();
+  return values[values.length - pool] ?? -Infinity;
 }
 
 function compare(a: string, b: string): number {
