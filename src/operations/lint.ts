@@ -72,7 +72,23 @@ export async function lintWorkspace(
   return { findings, ...countBySeverity(findings), changes };
 }
 
-async function applyFixes(root: string, contract: Contract, config: WikiConfig): Promise<string[]> {
+/** Where repairs go: straight to disk, or through a run session (history for undo, dry-run overlay). */
+export interface FixSink {
+  write(path: string, content: string): Promise<unknown>;
+  remove(path: string): Promise<unknown>;
+  appendLog(op: string, title: string, lines: string[]): Promise<unknown>;
+}
+
+function diskSink(root: string, contract: Contract): FixSink {
+  return {
+    write: (p, content) => applyIndexPlan(root, { writes: [{ path: p, content }], deletes: [] }),
+    remove: (p) => applyIndexPlan(root, { writes: [], deletes: [p] }),
+    appendLog: (op, title, lines) => appendLog(root, contract.log, op, title, lines),
+  };
+}
+
+/** Plan the deterministic repairs from the files on disk and apply them through `sink`. */
+export async function applyFixes(root: string, contract: Contract, config: WikiConfig, sink: FixSink = diskSink(root, contract)): Promise<string[]> {
   const files = await readPageFilesWithTimes(root);
   const plan = planFixes({
     contract,
@@ -82,11 +98,12 @@ async function applyFixes(root: string, contract: Contract, config: WikiConfig):
     logText: textOf(files, contract.log),
   });
   if (plan.changes.length === 0) return [];
-  await applyIndexPlan(root, { writes: plan.writes, deletes: plan.deletes });
+  for (const write of plan.writes) await sink.write(write.path, write.content);
+  for (const stale of plan.deletes) await sink.remove(stale);
   const logged = plan.changes.slice(0, LOG_CHANGE_LINES);
   if (plan.changes.length > LOG_CHANGE_LINES) logged.push(`… and ${plan.changes.length - LOG_CHANGE_LINES} more`);
   const count = plan.changes.length;
-  await appendLog(root, contract.log, 'lint', `--fix applied ${count} ${count === 1 ? 'repair' : 'repairs'}`, logged);
+  await sink.appendLog('lint', `--fix applied ${count} ${count === 1 ? 'repair' : 'repairs'}`, logged);
   return plan.changes;
 }
 

@@ -151,15 +151,22 @@ export class Session {
       if (await this.writeFile(write.path, write.content)) touched.push(write.path);
     }
     for (const stale of plan.deletes) {
-      if (this.options.dryRun) continue;
-      const previous = await this.readIfExists(stale);
-      if (this.run) await recordBefore(this.run, stale, previous);
-      await rm(this.abs(stale), { force: true });
-      if (this.run) await recordAfter(this.run, stale, undefined);
-      this.pages.remove(stale);
-      touched.push(stale);
+      if (await this.deleteFile(stale)) touched.push(stale);
     }
     return touched;
+  }
+
+  /** Delete a generated file (a hub spoke no longer needed), recorded for undo; not in a dry run. */
+  async deleteFile(relPath: string): Promise<boolean> {
+    if (this.options.dryRun) return false;
+    const previous = await this.readIfExists(relPath);
+    if (previous === undefined) return false;
+    if (this.run) await recordBefore(this.run, relPath, previous);
+    await rm(this.abs(relPath), { force: true });
+    if (this.run) await recordAfter(this.run, relPath, undefined);
+    this.pages.remove(relPath);
+    this.alsoChanged.add(relPath);
+    return true;
   }
 
   /** Append one `## [date] op | title` entry to log.md (the log is only ever appended to). */

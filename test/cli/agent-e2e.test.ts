@@ -59,6 +59,23 @@ const QUERY_SCRIPT: ScriptStep[] = [
   },
 ];
 
+const CONCEPT_WITH_LINK = CONCEPT.replace(
+  'before the softmax.',
+  'before the softmax, as introduced in [[attention]].',
+).replace('updated: 2026-11-21', 'updated: 2026-11-22');
+
+const LINT_SCRIPT: ScriptStep[] = [
+  { toolCalls: [{ name: 'read_file', arguments: { path: 'wiki/concepts/scaled-dot-product-attention.md' } }] },
+  { toolCalls: [{ name: 'write_file', arguments: { path: 'wiki/concepts/scaled-dot-product-attention.md', content: CONCEPT_WITH_LINK } }] },
+  {
+    text: [
+      'Added the missing cross-reference.',
+      'FINDING missing-link wiki/concepts/scaled-dot-product-attention.md :: did not link back to its source page (fixed)',
+      'FINDING contradiction wiki/sources/attention.md :: two different layer counts are given',
+    ].join('\n'),
+  },
+];
+
 let server: FakeLlmServer | undefined;
 afterEach(async () => {
   await server?.close();
@@ -124,8 +141,27 @@ describe.each(['anthropic', 'openai'] as const)('end to end through the %s wire 
     expect(await readFile(path.join(root, 'wiki/index.md'), 'utf8')).toContain('[[why-is-attention-scaled]]');
     expect(await readFile(path.join(root, 'wiki/log.md'), 'utf8')).toMatch(/\] query \| why is attention scaled\?$/m);
 
-    // Everything the run wrote passes the deterministic lint.
+    // Everything the runs wrote passes the deterministic lint.
     const lint = await runCli(['lint', '--no-llm', '--json'], { cwd: root });
     expect(JSON.parse(lint.stdout).errors).toBe(0);
+
+    // lint --fix with the model: the deterministic report goes first, the model repairs and reports.
+    await server.close();
+    server = await startFakeLlmServer(LINT_SCRIPT);
+    const review = await runCli(['lint', '--fix', '--json'], { cwd: root, env: server.env(api) });
+    expect(review.code).toBe(0);
+    expect(server.remaining()).toBe(0);
+    expect(server.requests[0]?.lastUserText).toMatch(/deterministic checks found 0 error/);
+    expect(server.requests[0]?.system).toContain('Workflow: lint');
+    const reviewed = JSON.parse(review.stdout);
+    expect(reviewed.findings.map((f: { rule: string }) => f.rule)).toEqual(expect.arrayContaining(['llm-missing-link', 'llm-contradiction']));
+    expect(reviewed.changes).toContain('wiki/concepts/scaled-dot-product-attention.md: updated by the model');
+    expect(await readFile(path.join(root, 'wiki/concepts/scaled-dot-product-attention.md'), 'utf8')).toContain('[[attention]]');
+    expect(await readFile(path.join(root, 'wiki/log.md'), 'utf8')).toMatch(/\] lint \| model review repairs$/m);
+
+    // The model's repair is undoable.
+    const undone = await runCli(['undo', '--yes'], { cwd: root });
+    expect(undone.code).toBe(0);
+    expect(await readFile(path.join(root, 'wiki/concepts/scaled-dot-product-attention.md'), 'utf8')).not.toContain('[[attention]]');
   });
 });

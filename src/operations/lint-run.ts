@@ -1,0 +1,157 @@
+import type { AgentListener } from '../agent/events.js';
+import { newRunId } from '../agent/transcript.js';
+import type { ChatModel, Usage } from '../agent/types.js';
+import { acquireLock } from '../state/lock.js';
+import { countBySeverity, sortFindings, type Finding } from '../wiki/validate/finding.js';
+import { runModelInSession, type RunBudget } from './agent-run.js';
+import { lockOptions } from './ingest.js';
+import { applyFixes, lintWorkspace, type FixSink, type LintReport } from './lint.js';
+import { summariseRun, type RunOutcome } from './run-outcome.js';
+import { Session, type WorkspaceHandle } from './session.js';
+
+/** Rule ids the model may report (schema.md's lint workflow); anything else becomes `llm-other`. */
+const MODEL_RULES = new Set(['contradiction', 'stale-claim', 'missing-page', 'missing-link', 'summary-mismatch']);
+
+/** How many deterministic findings the model is shown. */
+const REPORT_LIMIT = 200;
+
+export interface LintRunOptions {
+  fix: boolean;
+  dryRun: boolean;
+  waitSeconds: number;
+  budget: RunBudget;
+  /** The model for the review; undefined runs only the deterministic part (`--no-llm`). */
+  model: (() => ChatModel) | undefined;
+  price?: (usage: Usage) => number | undefined;
+  listener?: AgentListener;
+  signal?: AbortSignal;
+  onNotice?: (message: string) => void;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface LintRunReport extends LintReport {
+  /** What the model run did (its findings are merged into `findings` with `llm-` rule ids). */
+  review?: RunOutcome;
+  /** Unified diff of what --fix would change (dry run only). */
+  diff?: string;
+}
+
+/**
+ * `wiki lint`: the deterministic report; with --fix its safe repairs first; then, unless
+ * --no-llm, the model reviews what rules cannot see (and with --fix repairs it through the
+ * tools); finally everything is re-validated. Repairs go through a run session, so they
+ * are undoable and a dry run changes nothing.
+ */
+export async function runLint(ws: WorkspaceHandle, options: LintRunOptions): Promise<LintRunReport> {
+  const model = options.model?.();
+  const mutating = options.fix && !options.dryRun;
+  const lock = mutating ? await acquireLock(ws.root, lockOptions('lint', options)) : undefined;
+  lock?.releaseOnExit();
+  const started = Date.now();
+  try {
+    const session =
+      options.fix || model
+        ? await Session.open(ws, {
+            op: 'lint',
+            title: options.fix ? 'repair' : 'review',
+            runId: newRunId('lint'),
+            dryRun: options.dryRun,
+            readOnly: !options.fix,
+            ...(options.env ? { env: options.env } : {}),
+          })
+        : undefined;
+    const fixes = session && options.fix ? await applyFixes(ws.root, ws.schema.contract, ws.config.config, sessionSink(session)) : [];
+    const before = await lintWorkspace(ws.root, ws.schema, ws.config.config, { fix: false });
+    let review: RunOutcome | undefined;
+    let modelFindings: Finding[] = [];
+    const modelChanges: string[] = [];
+    if (session && model) {
+      const fixedFirst = { ...before, changes: fixes };
+      const run = await runModelInSession(session, {
+        model,
+        operation: options.fix ? 'lint-fix' : 'lint',
+        userMessage: reviewRequest(fixedFirst, options.fix),
+        budget: options.budget,
+        ...(options.price ? { price: options.price } : {}),
+        ...(options.listener ? { listener: options.listener } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+      modelFindings = parseModelFindings(run.finalText);
+      const changes = session.pageChanges();
+      const byModel = { created: changes.created.filter((p) => run.changed.some((c) => c.path === p)), updated: changes.updated.filter((p) => run.changed.some((c) => c.path === p)) };
+      modelChanges.push(...byModel.created.map((p) => `${p}: created by the model`), ...byModel.updated.map((p) => `${p}: updated by the model`));
+      const touched = await session.revalidateTouched();
+      if (byModel.created.length > 0 || byModel.updated.length > 0) {
+        await session.refreshIndex();
+        await session.appendLog('lint', 'model review repairs', [
+          ...(byModel.created.length ? [`created: ${byModel.created.join(', ')}`] : []),
+          ...(byModel.updated.length ? [`updated: ${byModel.updated.join(', ')}`] : []),
+          `findings reported: ${modelFindings.length}`,
+        ]);
+      }
+      review = summariseRun(run, byModel, touched, Date.now() - started, options.budget.maxTurns);
+    }
+    let diff: string | undefined;
+    if (session) {
+      const ok = !review || review.status === 'done';
+      if (ok && session.filesChanged().length > 0) {
+        const notice = await session.autoCommit(`lint --fix: ${fixes.length + modelChanges.length} change(s)`);
+        if (notice) options.onNotice?.(notice);
+      }
+      if (options.dryRun) diff = session.overlay?.unifiedDiff() ?? '';
+      await session.finish(ok ? 'completed' : review?.status === 'interrupted' ? 'interrupted' : 'stopped');
+    }
+    const after = mutating && modelChanges.length > 0 ? await lintWorkspace(ws.root, ws.schema, ws.config.config, { fix: false }) : before;
+    const findings = sortFindings([...after.findings, ...modelFindings]);
+    const report: LintRunReport = { findings, ...countBySeverity(findings), changes: [...fixes, ...modelChanges] };
+    if (review) report.review = review;
+    if (diff !== undefined) report.diff = diff;
+    return report;
+  } finally {
+    await lock?.release();
+  }
+}
+
+function sessionSink(session: Session): FixSink {
+  return {
+    write: (p, content) => session.writeFile(p, content),
+    remove: (p) => session.deleteFile(p),
+    appendLog: (op, title, lines) => session.appendLog(op, title, lines),
+  };
+}
+
+function reviewRequest(report: LintReport, fix: boolean): string {
+  const lines = [
+    `The deterministic checks found ${report.errors} error(s) and ${report.warnings} warning(s)${report.changes.length ? ` after ${report.changes.length} automatic repair(s)` : ''}:`,
+    '',
+  ];
+  for (const f of report.findings.slice(0, REPORT_LIMIT)) {
+    lines.push(`- [${f.severity}] ${f.rule} ${f.path}${f.line ? `:${f.line}` : ''} — ${f.message}`);
+  }
+  if (report.findings.length > REPORT_LIMIT) lines.push(`- … and ${report.findings.length - REPORT_LIMIT} more`);
+  if (report.findings.length === 0) lines.push('(none)');
+  lines.push(
+    '',
+    fix
+      ? 'Review the wiki as "Workflow: lint" says, fix what you can with the tools, and end with one FINDING line per problem you found (fixed or not).'
+      : 'Review the wiki as "Workflow: lint" says. Do not change anything; end with one FINDING line per problem you found.',
+  );
+  return lines.join('\n');
+}
+
+/** `FINDING <rule> <path> :: <message>` lines from the model's final message. */
+export function parseModelFindings(text: string): Finding[] {
+  const findings: Finding[] = [];
+  for (const line of text.split('\n')) {
+    const match = /^\s*(?:[-*]\s*)?FINDING\s+([a-z][a-z-]*)\s+(\S+)\s*::\s*(.+?)\s*$/.exec(line);
+    if (!match) continue;
+    const [, rule = '', path = '', message = ''] = match;
+    findings.push({
+      rule: `llm-${MODEL_RULES.has(rule) ? rule : 'other'}`,
+      severity: 'warning',
+      path: path.replace(/^`|`$/g, ''),
+      message,
+    });
+  }
+  return findings;
+}
