@@ -1,4 +1,5 @@
 import type { SearchResponse } from '../search/index.js';
+import type { SearchIndexState } from '../search/state.js';
 import { LANES } from '../search/types.js';
 import type { Colors } from './output.js';
 
@@ -31,4 +32,16 @@ export function renderSearch(response: SearchResponse, c: Colors, explain: boole
     lines.push(degraded ? c.yellow(`lanes: ${laneLine}`) : c.dim(`lanes: ${laneLine}`));
   }
   return lines.join('\n');
+}
+
+/** The `Search:` line of `wiki status`. */
+export function renderSearchState(state: SearchIndexState, c: Colors): string {
+  const lanes = LANES.map((lane) => `${lane} ${state.lanes[lane]}`).join(' · ');
+  const embedder = state.embedder ? `; embedder ${state.embedder}` : '';
+  if (!state.built) {
+    const why = state.problem ? c.yellow(`index ${state.problem}`) : 'no index yet (built by the first search)';
+    return `${why}; lanes ${lanes}${embedder}`;
+  }
+  const when = state.updatedAt ? `, updated ${state.updatedAt.replace('T', ' ').slice(0, 16)}` : '';
+  return `${state.pages ?? '?'} pages indexed in ${state.file}${when}; lanes ${lanes}${embedder}`;
 }

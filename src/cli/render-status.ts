@@ -1,5 +1,6 @@
 import type { StatusReport } from '../operations/status.js';
 import { renderUsageTotals } from '../progress/usage-totals.js';
+import { renderSearchState } from './render-search.js';
 import type { Colors } from './output.js';
 
 export function renderStatus(report: StatusReport, c: Colors): string {
@@ -20,6 +21,7 @@ export function renderStatus(report: StatusReport, c: Colors): string {
     lines.push(`Provider: ${c.yellow('none')} — set ANTHROPIC_API_KEY or OPENAI_API_KEY (or OPENAI_BASE_URL for a local server)`);
   }
   lines.push(`Usage:    ${renderUsageTotals(report.usage, c)}`);
+  lines.push(`Search:   ${renderSearchState(report.search, c)}`);
   lines.push('', 'Recent log:');
   if (report.recentLog.length === 0) lines.push(`  ${c.dim('(empty)')}`);
   for (const entry of report.recentLog) lines.push(`  [${entry.date}] ${entry.op} | ${entry.title}`);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import fg from 'fast-glob';
 import { chooseProvider, type ProviderChoice } from '../config/provider-choice.js';
 import type { EffectiveConfig } from '../config/load.js';
+import { readSearchIndexState, type SearchIndexState } from '../search/state.js';
 import { sumTranscriptUsage, type UsageTotals } from '../usage/transcripts.js';
 import { isSpecialPage, type Schema } from '../wiki/contract.js';
 import { parseLogEntries, type LogEntry } from '../wiki/log.js';
@@ -17,6 +18,8 @@ export interface StatusReport {
   provider: ProviderChoice & { model: string | undefined };
   /** Cumulative model usage and estimated cost over the run transcripts in .wiki/runs/. */
   usage: UsageTotals;
+  /** The persisted search index: built or not, pages, lanes and embedder, last update. */
+  search: SearchIndexState;
 }
 
 export async function listRawSources(root: string): Promise<string[]> {
@@ -47,5 +50,6 @@ export async function workspaceStatus(root: string, schema: Schema, config: Effe
     recentLog: parseLogEntries(logText).slice(-5).reverse(),
     provider: { ...chooseProvider(config), model: config.config.model },
     usage: await sumTranscriptUsage(root),
+    search: await readSearchIndexState(root, config.config),
   };
 }

@@ -19,15 +19,28 @@ export interface EmbedderContext {
 
 const OPENAI_URL = 'https://api.openai.com/v1';
 
-export async function createEmbedder(config: WikiConfig, context: EmbedderContext): Promise<EmbedderChoice> {
+/** Which embedder the configuration asks for, without constructing it (no I/O). */
+export type EmbedderSetting =
+  | { kind: 'builtin'; dimensions: number }
+  | { kind: 'openai'; baseUrl: string; model: string; apiKey: string | undefined }
+  | { kind: 'off'; reason: string };
+
+export function embedderSetting(config: WikiConfig, env: NodeJS.ProcessEnv): EmbedderSetting {
   const settings = config.search.embedder;
-  if (settings.kind === 'none') return { off: 'search.embedder.kind is none' };
-  if (settings.kind === 'builtin') return { embedder: new LsaEmbedder(settings.dimensions, context.tuning.lsa) };
-  const apiKey = context.env.OPENAI_API_KEY;
-  const baseUrl = settings.baseUrl ?? context.env.OPENAI_BASE_URL ?? (apiKey ? OPENAI_URL : undefined);
-  if (!baseUrl) {
-    return { off: 'the openai embedder needs OPENAI_API_KEY, OPENAI_BASE_URL or search.embedder.baseUrl' };
-  }
+  if (settings.kind === 'none') return { kind: 'off', reason: 'search.embedder.kind is none' };
+  if (settings.kind === 'builtin') return { kind: 'builtin', dimensions: settings.dimensions };
+  const apiKey = env.OPENAI_API_KEY || undefined;
+  const baseUrl = settings.baseUrl ?? env.OPENAI_BASE_URL ?? (apiKey ? OPENAI_URL : undefined);
+  if (!baseUrl) return { kind: 'off', reason: 'the openai embedder needs OPENAI_API_KEY, OPENAI_BASE_URL or search.embedder.baseUrl' };
+  return { kind: 'openai', baseUrl, model: settings.model, apiKey };
+}
+
+export async function createEmbedder(config: WikiConfig, context: EmbedderContext): Promise<EmbedderChoice> {
+  const setting = embedderSetting(config, context.env);
+  if (setting.kind === 'off') return { off: setting.reason };
+  if (setting.kind === 'builtin') return { embedder: new LsaEmbedder(setting.dimensions, context.tuning.lsa) };
+  const { baseUrl, apiKey } = setting;
+  const settings = config.search.embedder;
   const { default: OpenAI } = await import('openai');
   const client = new OpenAI({
     // Local servers (Ollama, llama.cpp) ignore the key, but the SDK insists on one.

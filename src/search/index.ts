@@ -57,10 +57,12 @@ const SAVE_AFTER_CHANGES = 25;
 const SAVE_DELAY_MS = 1000;
 const MAX_LIMIT = 1000;
 
-interface SnapshotMeta {
+export interface SnapshotMeta {
   analyzer: number;
   builtAt: string;
   updatedAt: string;
+  /** Pages in the index when saved (read by `wiki status` without loading the index). */
+  pages: number;
 }
 
 export function searchDirectory(root: string): string {
@@ -351,7 +353,12 @@ class WikiSearchIndex implements SearchIndex {
     }
     const run = async (): Promise<void> => {
       this.dirty = false;
-      const meta: SnapshotMeta = { analyzer: ANALYZER_VERSION, builtAt: this.state.builtAt, updatedAt: this.state.updatedAt };
+      const meta: SnapshotMeta = {
+        analyzer: ANALYZER_VERSION,
+        builtAt: this.state.builtAt,
+        updatedAt: this.state.updatedAt,
+        pages: this.engine.docs.liveCount,
+      };
       const bytes = encodeSnapshot(meta, this.engine.encode());
       try {
         await writeFileAtomic(this.state.file, bytes);

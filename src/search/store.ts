@@ -1,3 +1,4 @@
+import type { FileHandle } from 'node:fs/promises';
 import { crc32 } from 'node:zlib';
 import { CorruptIndexError, decodeJson, encodeJson } from './binary.js';
 
@@ -95,4 +96,20 @@ export function underPrefix(prefix: string, sections: Sections): Record<string, 
   const lead = `${prefix}.`;
   for (const [name, bytes] of Object.entries(sections)) if (name.startsWith(lead)) out[name.slice(lead.length)] = bytes;
   return out;
+}
+
+/**
+ * The metadata of an index file from its header alone (a few hundred bytes), without
+ * reading or checking the payload. Undefined for another format version.
+ */
+export async function readSnapshotMeta(handle: FileHandle): Promise<unknown> {
+  const preamble = Buffer.alloc(PREAMBLE);
+  const { bytesRead } = await handle.read(preamble, 0, PREAMBLE, 0);
+  if (bytesRead < PREAMBLE || preamble.toString('latin1', 0, MAGIC.length) !== MAGIC) throw new CorruptIndexError('not a search index file');
+  if (preamble.readUInt32LE(MAGIC.length) !== INDEX_FORMAT_VERSION) return undefined;
+  const length = preamble.readUInt32LE(MAGIC.length + 4);
+  const header = Buffer.alloc(length);
+  const read = await handle.read(header, 0, length, PREAMBLE);
+  if (read.bytesRead < length) throw new CorruptIndexError('index header is truncated');
+  return (decodeJson(header) as Header).meta;
 }
