@@ -1,7 +1,11 @@
-import { copyFile, readFile, stat } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { copyFile, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import fg from 'fast-glob';
 import { InputError } from '../errors.js';
+import { extractText, isExtractable } from '../sources/extract.js';
+import { assertTextFile } from '../sources/read-window.js';
+import { hashFile } from '../state/hash.js';
 import { pathExists, toPosixRelative } from '../util/fs.js';
 
 /** A source ready to ingest: a file under raw/, named workspace-relative. */
@@ -98,22 +102,76 @@ async function resolveFile(root: string, absolute: string): Promise<ResolvedSour
 async function freeRawName(root: string, base: string, source: string): Promise<string> {
   const ext = path.extname(base);
   const stem = base.slice(0, base.length - ext.length);
-  const content = await readFile(source);
+  const size = (await stat(source)).size;
+  let sourceHash: string | undefined;
   for (let n = 1; n < 1000; n++) {
     const name = n === 1 ? base : `${stem}-${n}${ext}`;
     const candidate = path.join(root, 'raw', name);
-    if (!(await pathExists(candidate))) return `raw/${name}`;
-    if ((await readFile(candidate)).equals(content)) return `raw/${name}`;
+    const existing = await stat(candidate).catch(() => undefined);
+    if (!existing) return `raw/${name}`;
+    // Same content already there (compared by streamed hash: sources may be huge).
+    if (existing.isFile() && existing.size === size && (await hashFile(candidate)) === (sourceHash ??= await hashFile(source))) return `raw/${name}`;
   }
   throw new InputError(`${base}: too many files named like it in raw/`);
 }
 
-/** Copy the planned outside files into raw/ (skipped when identical content is there). */
+/**
+ * Copy the planned outside files into raw/ (skipped when identical content is there). Each
+ * copy goes to a temp file renamed into place, so a killed run never leaves half a source
+ * in raw/ for a later `wiki ingest raw/` to take for a whole one.
+ */
 export async function copyIntoRaw(root: string, sources: ResolvedSource[]): Promise<void> {
   for (const source of sources) {
     if (!source.copiedFrom) continue;
     const target = path.join(root, source.rawPath);
     if (await pathExists(target)) continue;
-    await copyFile(source.copiedFrom, target);
+    await mkdir(path.dirname(target), { recursive: true });
+    const temp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+    try {
+      await copyFile(source.copiedFrom, temp);
+      await rename(temp, target);
+    } catch (error) {
+      await rm(temp, { force: true });
+      throw error;
+    }
   }
+}
+
+/** Refuse unreadable sources before anything is written (missing, empty, binary). */
+export async function checkReadable(root: string, source: ResolvedSource): Promise<string[]> {
+  const file = source.copiedFrom ?? path.join(root, source.rawPath);
+  if (isExtractable(source.rawPath)) {
+    return (await extractText(source.rawPath, await readFile(file))).warnings;
+  }
+  await assertTextFile(file, source.copiedFrom ?? source.rawPath);
+  const head = await readHead(file, CHECKED_HEAD_BYTES);
+  const { warnings } = await extractText(source.rawPath, head).catch(() => ({ warnings: [] as string[] }));
+  return warnings;
+}
+
+/** How much of a plain-text source is decoded up front; the model reads the rest by windows. */
+const CHECKED_HEAD_BYTES = 1 << 20;
+
+/** The first `maxBytes` of a file without loading the rest, never ending inside a UTF-8 character. */
+export async function readHead(file: string, maxBytes: number): Promise<Uint8Array> {
+  const handle = await open(file, 'r');
+  try {
+    const buffer = Buffer.alloc(maxBytes);
+    const { bytesRead } = await handle.read(buffer, 0, maxBytes, 0);
+    const head = buffer.subarray(0, bytesRead);
+    return bytesRead < (await handle.stat()).size ? withoutCutCharacter(head) : head;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Drop a UTF-8 sequence cut off at the end, so a head of valid text decodes as valid. */
+function withoutCutCharacter(bytes: Uint8Array): Uint8Array {
+  for (let back = 1; back <= Math.min(4, bytes.length); back++) {
+    const byte = bytes[bytes.length - back] ?? 0;
+    if ((byte & 0xc0) === 0x80) continue;
+    const needed = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
+    return needed > back ? bytes.subarray(0, bytes.length - back) : bytes;
+  }
+  return bytes;
 }

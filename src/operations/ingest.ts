@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { AgentListener } from '../agent/events.js';
 import { newRunId } from '../agent/transcript.js';
@@ -6,7 +6,6 @@ import type { ChatModel, Usage } from '../agent/types.js';
 import { UsageError } from '../errors.js';
 import { extractText, isExtractable } from '../sources/extract.js';
 import { fetchUrlToRaw } from '../sources/fetch-url.js';
-import { assertTextFile } from '../sources/read-window.js';
 import { acquireLock, type Lock } from '../state/lock.js';
 import {
   classifySource,
@@ -25,7 +24,7 @@ import { sourcesOf, stringField } from '../wiki/page.js';
 import type { Finding } from '../wiki/validate/finding.js';
 import type { RunBudget } from './agent-run.js';
 import { runModelInSession } from './agent-run.js';
-import { copyIntoRaw, planInputs, type ResolvedSource } from './ingest-inputs.js';
+import { checkReadable, copyIntoRaw, planInputs, readHead, type ResolvedSource } from './ingest-inputs.js';
 import { listRawSources } from './status.js';
 import { Session, type WorkspaceHandle } from './session.js';
 import { summariseRun, type RunOutcome } from './run-outcome.js';
@@ -207,7 +206,10 @@ async function ingestOne(
     staleMarked = (await markStale(ws.root, toMark, isoDate(), session.run)).marked;
     await session.reloadPages(staleMarked);
   }
-  await session.refreshIndex();
+  // A run the provider failed before the model did anything changed nothing: no index or log
+  // upkeep, so a cron job retrying against a misconfigured or unreachable provider leaves no trace.
+  const untouched = run.status === 'provider_error' && run.turns === 0 && changes.created.length + changes.updated.length === 0;
+  if (!untouched) await session.refreshIndex();
   const findings: Finding[] = await session.revalidateTouched();
   const sourcePage = changes.created.concat(changes.updated).find((p) => p.startsWith(`${ws.schema.contract.types.source?.folder ?? 'wiki/sources'}/`));
   const title = (sourcePage && stringField(session.pages.pages().find((p) => p.path === sourcePage)?.frontmatter ?? {}, 'title')) || source.rawPath;
@@ -220,21 +222,21 @@ async function ingestOne(
     ...(source.copiedFrom ? { copiedFrom: source.copiedFrom } : {}),
     ...(source.url ? { url: source.url } : {}),
   };
-  const entry = await session.appendLog(run.status === 'interrupted' ? 'ingest-interrupted' : 'ingest', title, logLines(outcome));
+  const entry = untouched ? undefined : await session.appendLog(run.status === 'interrupted' ? 'ingest-interrupted' : 'ingest', title, logLines(outcome));
   if (source.copiedFrom || source.url) session.alsoChanged.add(source.rawPath);
   for (const page of staleMarked) session.alsoChanged.add(page);
   let next = manifest;
   if (run.status === 'done' && !options.dryRun) {
     next = recordIngest(manifest, source.rawPath, {
       sha256: item.sha256,
-      size: (await readFile(path.join(ws.root, source.rawPath))).length,
+      size: (await stat(path.join(ws.root, source.rawPath))).size,
       ingestedAt: new Date().toISOString(),
       runId,
       pages: changes,
     });
     await saveManifest(ws.root, next, session.run);
   }
-  if (run.status === 'done') {
+  if (run.status === 'done' && entry) {
     const notice = await session.autoCommit(entry.split('\n')[0] ?? entry);
     if (notice) options.onNotice?.(notice);
   }
@@ -245,9 +247,11 @@ async function ingestOne(
 /** The first window of the source, read through the read_file tool so offsets match later reads. */
 async function firstSourceWindow(session: Session, rawPath: string, copiedFrom: string | undefined): Promise<string> {
   if (copiedFrom && session.options.dryRun) {
-    const text = (await extractText(rawPath, await readFile(copiedFrom))).text;
+    const bytes = isExtractable(rawPath) ? await readFile(copiedFrom) : await readHead(copiedFrom, FIRST_WINDOW_CHARS * 4);
+    const text = (await extractText(rawPath, bytes)).text;
     const head = text.slice(0, FIRST_WINDOW_CHARS);
-    return `(dry run: the file is not copied into raw/ yet)\n\n${head}${text.length > head.length ? '\n\n[… more not shown]' : ''}`;
+    const more = text.length > head.length || (await stat(copiedFrom)).size > bytes.length;
+    return `(dry run: the file is not copied into raw/ yet)\n\n${head}${more ? '\n\n[… more not shown]' : ''}`;
   }
   const readTool = session.tools.find((t) => t.definition.name === 'read_file');
   if (!readTool) throw new Error('read_file tool missing');
@@ -259,18 +263,6 @@ async function firstSourceWindow(session: Session, rawPath: string, copiedFrom: 
     '',
     result.content,
   ].join('\n');
-}
-
-/** Refuse unreadable sources before anything is written (missing, empty, binary). */
-async function checkReadable(root: string, source: ResolvedSource): Promise<string[]> {
-  const file = source.copiedFrom ?? path.join(root, source.rawPath);
-  if (isExtractable(source.rawPath)) {
-    return (await extractText(source.rawPath, await readFile(file))).warnings;
-  }
-  await assertTextFile(file, source.copiedFrom ?? source.rawPath);
-  const head = await readFile(file).then((b) => b.subarray(0, 1 << 20));
-  const { warnings } = await extractText(source.rawPath, head).catch(() => ({ warnings: [] as string[] }));
-  return warnings;
 }
 
 /**

@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { hashTree, runCli } from '../helpers/cli.js';
 import { startFakeLlmServer, type FakeLlmServer, type RecordedRequest, type ScriptStep } from '../helpers/fake-llm-server.js';
 import { freshWorkspace, manifestSources, patchConfig, read, unparseablePages, writeStep } from './cron-fixtures.js';
 
@@ -191,10 +191,11 @@ describe('a provider failure on one source of several', () => {
 });
 
 describe('an unreachable server', () => {
-  it('is named with its URL and the fix, exit 1, nothing written but the log entry', async () => {
+  it('is named with its URL and the fix, exit 1; a run that failed before doing anything leaves the wiki untouched', async () => {
     const root = await workspaceWith('alpha');
     await patchConfig(root, { maxRetries: 0 });
     const url = `http://127.0.0.1:${await closedPort()}`;
+    const before = await hashTree(path.join(root, 'wiki'));
     const result = await runCli(['ingest', 'raw/alpha.md', '--provider', 'anthropic', '--base-url', url], {
       cwd: root,
       env: { ANTHROPIC_API_KEY: 'sk-ant-test' },
@@ -202,6 +203,8 @@ describe('an unreachable server', () => {
     expect(result.code).toBe(1);
     expect(reasonLines(result.stdout)).toEqual([`  ! provider error: cannot reach ${url} — is the server running?`]);
     expect(await manifestSources(root)).toEqual([]);
+    // No log entry either: a cron job retrying against a server that is down adds nothing to the log.
+    expect(await hashTree(path.join(root, 'wiki'))).toEqual(before);
   });
 });
 

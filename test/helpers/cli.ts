@@ -61,7 +61,8 @@ export function startCli(
   return { child, done, stdout: () => stdout, stderr: () => stderr };
 }
 
-function cliEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+/** The environment `runCli`/`startCli` give the CLI: provider variables scrubbed, then `extra` applied. */
+export function cliEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1' };
   for (const name of ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'ANTHROPIC_BASE_URL', 'OPENAI_BASE_URL', 'WIKI_PROVIDER', 'WIKI_MODEL', 'WIKI_BASE_URL', 'WIKI_MAX_TURNS', 'WIKI_EMBEDDER']) {
     delete env[name];
