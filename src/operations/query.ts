@@ -76,14 +76,16 @@ export async function queryWiki(ws: WorkspaceHandle, question: string, options: 
     }
     const changes = session.pageChanges();
     const findings = await session.revalidateTouched();
-    if (options.save && (changes.created.length > 0 || changes.updated.length > 0)) {
+    const interrupted = run.status === 'interrupted';
+    // A saving run that was interrupted is logged as such even when it wrote nothing yet.
+    if (options.save && (changes.created.length > 0 || changes.updated.length > 0 || interrupted)) {
       await session.refreshIndex();
       const lines = [
         ...(changes.created.length ? [`created: ${changes.created.join(', ')}`] : []),
         ...(changes.updated.length ? [`updated: ${changes.updated.join(', ')}`] : []),
         ...(cited.length ? [`cites: ${cited.join(', ')}`] : []),
       ];
-      const entry = await session.appendLog('query', trimmed, lines);
+      const entry = await session.appendLog(interrupted ? 'query-interrupted' : 'query', trimmed, lines);
       if (run.status === 'done') {
         const notice = await session.autoCommit(entry.split('\n')[0] ?? entry);
         if (notice) options.onNotice?.(notice);
