@@ -208,11 +208,13 @@ class WikiSearchIndex implements SearchIndex {
     const semantic = this.engine.semantic;
     if (!('lane' in semantic)) return;
     const lane = semantic.lane;
+    // An untrained embedder skips `embed`; a trained one folds the pages in first, and
+    // retrains (re-embedding every page) once the folded-in share says it has drifted.
+    await lane.embed(work);
     if (lane.needsTraining(this.engine.docs.liveCount)) {
       await lane.train(await this.everyPageToEmbed(work));
       return;
     }
-    await lane.embed(work);
     await this.retryPending();
   }
 

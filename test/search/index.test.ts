@@ -167,6 +167,22 @@ describe('search index: incremental updates', () => {
   });
 });
 
+describe('search index: built-in embedder drift', () => {
+  it('folds new pages in, then retrains once enough of the corpus is new', async () => {
+    const ws = await workspaceWith(TOPIC_PAGES);
+    const index = await open(ws);
+    expect(index.info().embedder).toMatch(/trained on 6 pages/);
+    for (let i = 0; i < 4; i++) await ws.write(`wiki/concepts/extra-${i}.md`, pageText(`Extra ${i}`, 'More', `Gliders and thermals, note ${i}.`));
+    await index.refresh();
+    expect(index.info().embedder).toMatch(/trained on 6 pages/);
+    await ws.write('wiki/concepts/extra-4.md', pageText('Extra 4', 'More', 'Gliders and thermals, note 4.'));
+    await index.refresh();
+    expect(index.info().embedder).toMatch(/trained on 11 pages/);
+    expect((await index.search('gliders thermals')).lanes.semantic).toBe('ok');
+    await index.close();
+  });
+});
+
 describe('search index: persistence', () => {
   it('saves under .wiki/search and reloads without rebuilding', async () => {
     const ws = await workspaceWith(TOPIC_PAGES);

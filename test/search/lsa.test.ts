@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { analyze } from '../../src/search/analyze.js';
+import { LsaModel } from '../../src/search/lsa.js';
+
+const PAGES = [
+  'car engine fuel road wheels automobile',
+  'automobile brakes wheels road car',
+  'car tyres road wheels automobile',
+  'bread dough oven yeast flour',
+  'cake flour oven sugar eggs',
+  'pastry butter flour oven',
+  'moon telescope orbit night',
+  'mars telescope orbit planet',
+].map(analyze);
+
+const cosine = (a: Float32Array, b: Float32Array): number => a.reduce((sum, x, i) => sum + x * (b[i] ?? 0), 0);
+
+describe('LsaModel', () => {
+  const options = { dimensions: 128, maxTrainingPages: 100, maxVocabulary: 1000, powerIterations: 2, seed: 1 };
+
+  it('keeps far fewer dimensions than pages, so it generalises', () => {
+    const model = LsaModel.train(PAGES, options);
+    expect(model?.dimensions).toBe(2);
+  });
+
+  it('embeds to unit vectors in which same-topic pages are closer than others', () => {
+    const model = LsaModel.train(PAGES, options);
+    const car = model?.embed(analyze('car'));
+    const automobile = model?.embed(analyze('automobile wheels'));
+    const bread = model?.embed(analyze('bread oven'));
+    expect(car && automobile && bread).toBeTruthy();
+    if (!car || !automobile || !bread) return;
+    expect(Math.hypot(...car)).toBeCloseTo(1, 5);
+    expect(cosine(car, automobile)).toBeGreaterThan(cosine(car, bread));
+  });
+
+  it('gives nothing for words it never saw, and is deterministic', () => {
+    const a = LsaModel.train(PAGES, options);
+    const b = LsaModel.train(PAGES, options);
+    expect(a?.embed(analyze('zeppelin'))).toBeUndefined();
+    expect(Array.from(a?.embed(analyze('telescope orbit')) ?? [])).toEqual(Array.from(b?.embed(analyze('telescope orbit')) ?? []));
+  });
+
+  it('survives a round trip through its persisted form', () => {
+    const model = LsaModel.train(PAGES, options);
+    if (!model) throw new Error('no model');
+    const restored = LsaModel.decode(model.encode());
+    expect(Array.from(restored.embed(analyze('pastry butter')) ?? [])).toEqual(Array.from(model.embed(analyze('pastry butter')) ?? []));
+  });
+
+  it('declines to train on fewer than three pages', () => {
+    expect(LsaModel.train(PAGES.slice(0, 2), options)).toBeUndefined();
+  });
+});
