@@ -2,7 +2,9 @@ import { Option, type Command } from 'commander';
 import type { ChatModel, Usage } from '../agent/types.js';
 import { UsageError } from '../errors.js';
 import type { RunBudget } from '../operations/agent-run.js';
+import { LockError } from '../state/lock.js';
 import type { Workspace } from './context.js';
+import type { Output } from './output.js';
 
 /** Flags shared by every command that runs the model. */
 export interface AgentFlags {
@@ -95,6 +97,17 @@ export function interruptible(): { signal: AbortSignal; received: () => NodeJS.S
       process.off('SIGTERM', handler);
     },
   };
+}
+
+/**
+ * SIGINT/SIGTERM while waiting for the workspace lock gives the wait up: an interrupt, not a
+ * lock failure, so exit 130/143 with a one-line note. Any other error is rethrown.
+ */
+export function exitIfInterruptedWhileWaiting(error: unknown, sig: NodeJS.Signals | undefined, out: Output): void {
+  const code = exitCodeForSignal(sig);
+  if (!(error instanceof LockError) || code === undefined) throw error;
+  out.warn('interrupted while waiting for the workspace lock; nothing was changed');
+  process.exitCode = code;
 }
 
 export function exitCodeForSignal(sig: NodeJS.Signals | undefined): number | undefined {

@@ -1,5 +1,15 @@
 import type { Command } from 'commander';
-import { addAgentOptions, budgetOf, configFlags, exitCodeForSignal, interruptible, lazyModel, waitSecondsOf, type AgentFlags } from '../cli/agent-command.js';
+import {
+  addAgentOptions,
+  budgetOf,
+  configFlags,
+  exitCodeForSignal,
+  exitIfInterruptedWhileWaiting,
+  interruptible,
+  lazyModel,
+  waitSecondsOf,
+  type AgentFlags,
+} from '../cli/agent-command.js';
 import { openWorkspace, outputFor } from '../cli/context.js';
 
 interface IngestFlags extends AgentFlags {
@@ -52,6 +62,8 @@ export function registerIngest(program: Command): void {
         const signalCode = exitCodeForSignal(interrupt.received());
         if (signalCode) process.exitCode = signalCode;
         else if (!report.ok) process.exitCode = Math.max(1, ...report.ingested.map((s) => s.errorExitCode ?? 1));
+      } catch (error) {
+        exitIfInterruptedWhileWaiting(error, interrupt.received(), out);
       } finally {
         reporters.forEach((r) => r.finish());
         interrupt.dispose();

@@ -1,5 +1,15 @@
 import type { Command } from 'commander';
-import { addAgentOptions, budgetOf, configFlags, exitCodeForSignal, interruptible, lazyModel, waitSecondsOf, type AgentFlags } from '../cli/agent-command.js';
+import {
+  addAgentOptions,
+  budgetOf,
+  configFlags,
+  exitCodeForSignal,
+  exitIfInterruptedWhileWaiting,
+  interruptible,
+  lazyModel,
+  waitSecondsOf,
+  type AgentFlags,
+} from '../cli/agent-command.js';
 import { openWorkspace, outputFor } from '../cli/context.js';
 
 interface QueryFlags extends AgentFlags {
@@ -46,6 +56,8 @@ export function registerQuery(program: Command): void {
         const signalCode = exitCodeForSignal(interrupt.received());
         if (signalCode) process.exitCode = signalCode;
         else if (report.status !== 'done') process.exitCode = report.errorExitCode ?? 1;
+      } catch (error) {
+        exitIfInterruptedWhileWaiting(error, interrupt.received(), out);
       } finally {
         reporter.finish();
         interrupt.dispose();

@@ -310,9 +310,14 @@ function logLines(outcome: SourceOutcome): string[] {
 
 export function lockOptions(
   command: string,
-  options: { waitSeconds: number; onNotice?: (message: string) => void },
+  options: { waitSeconds: number; onNotice?: (message: string) => void; signal?: AbortSignal },
 ): Parameters<typeof acquireLock>[1] {
-  return { command, waitSeconds: options.waitSeconds, ...(options.onNotice ? { onNotice: options.onNotice } : {}) };
+  return {
+    command,
+    waitSeconds: options.waitSeconds,
+    ...(options.onNotice ? { onNotice: options.onNotice } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+  };
 }
 
 export type { Lock };

@@ -43,6 +43,8 @@ export interface AcquireOptions {
   waitSeconds?: number;
   /** Told about stale or corrupt locks that were taken over. */
   onNotice?: (message: string) => void;
+  /** Stop waiting (LockError) once aborted, e.g. on SIGINT/SIGTERM. */
+  signal?: AbortSignal;
 }
 
 /** Another live run holds the workspace lock. */
@@ -82,7 +84,7 @@ export async function acquireLock(root: string, options: AcquireOptions): Promis
       }
       continue;
     }
-    if (Date.now() >= deadline) throw heldError(holder.info, waitMs);
+    if (Date.now() >= deadline || options.signal?.aborted) throw heldError(holder.info, waitMs);
     await sleep(Math.min(POLL_MS, Math.max(1, deadline - Date.now())));
   }
 }

@@ -41,6 +41,7 @@ describe('two ingests at the same time', () => {
     const root = await freshWorkspace();
     await writeFile(path.join(root, 'raw/alpha.md'), '# Alpha\n\nThe first source.\n');
     await writeFile(path.join(root, 'raw/beta.md'), '# Beta\n\nThe second source.\n');
+    await writeFile(path.join(root, 'raw/gamma.md'), '# Gamma\n\nThe third source.\n');
     const gate = deferred();
     const server = await serve(async (request): Promise<ScriptStep> => {
       const key = sourceOf(request) ?? 'unknown';
@@ -64,12 +65,23 @@ describe('two ingests at the same time', () => {
     expect(status.code).toBe(0);
 
     const waiting = startCli(['ingest', 'raw/beta.md', '--wait', '60'], { cwd: root, env });
+    const cancelled = startCli(['ingest', 'raw/gamma.md', '--wait', '60'], { cwd: root, env });
     let waitingExited = false;
     void waiting.done.then(() => (waitingExited = true));
-    // Long enough for the second process to start and reach the lock; it must still be waiting.
+    // Long enough for the waiting processes to start and reach the lock; they must still be waiting.
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     expect(waitingExited).toBe(false);
     expect(server.requests.filter((r) => sourceOf(r) === 'beta')).toHaveLength(0);
+
+    // SIGTERM while waiting for the lock stops at once (a service manager will not wait out --wait).
+    const signalled = Date.now();
+    cancelled.child.kill('SIGTERM');
+    const cancelledDone = await cancelled.done;
+    expect(cancelledDone.code).toBe(143);
+    expect(Date.now() - signalled).toBeLessThan(5_000);
+    expect(cancelledDone.stderr).toMatch(/interrupted while waiting for the workspace lock; nothing was changed/);
+    expect(server.requests.filter((r) => sourceOf(r) === 'gamma')).toHaveLength(0);
+    expect((await readJson<{ pid: number }>(path.join(root, '.wiki/lock'))).pid).toBe(first.child.pid);
 
     gate.resolve();
     const firstDone = await first.done;
