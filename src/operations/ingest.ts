@@ -26,7 +26,7 @@ import type { RunBudget } from './agent-run.js';
 import { runModelInSession } from './agent-run.js';
 import { checkReadable, copyIntoRaw, planInputs, readHead, type ResolvedSource } from './ingest-inputs.js';
 import { listRawSources } from './status.js';
-import { Session, type WorkspaceHandle } from './session.js';
+import { Session, sweepAbandonedTempFiles, type WorkspaceHandle } from './session.js';
 import { summariseRun, type RunOutcome } from './run-outcome.js';
 
 export interface IngestOptions {
@@ -90,6 +90,7 @@ export async function ingestSources(ws: WorkspaceHandle, args: string[], options
   const lock = options.dryRun ? undefined : await acquireLock(ws.root, lockOptions('ingest', options));
   lock?.releaseOnExit();
   try {
+    if (lock) await sweepAbandonedTempFiles(ws.root);
     const sources: ResolvedSource[] = [...plan.sources];
     for (const url of plan.urls) {
       const fetched = await fetchUrlToRaw(url, ws.root);

@@ -10,7 +10,7 @@ import { serialisePage, sourcesOf } from '../wiki/page.js';
 import { runModelInSession, type RunBudget } from './agent-run.js';
 import { lockOptions } from './ingest.js';
 import { summariseRun, type RunOutcome } from './run-outcome.js';
-import { Session, type WorkspaceHandle } from './session.js';
+import { Session, sweepAbandonedTempFiles, type WorkspaceHandle } from './session.js';
 
 export interface QueryOptions {
   save: boolean;
@@ -46,6 +46,7 @@ export async function queryWiki(ws: WorkspaceHandle, question: string, options: 
   lock?.releaseOnExit();
   const started = Date.now();
   try {
+    if (lock) await sweepAbandonedTempFiles(ws.root);
     const session = await Session.open(ws, {
       op: 'query',
       title: trimmed,

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -115,14 +115,56 @@ describe('SIGKILL in the middle of a run', () => {
     expect((await readJson<{ pid: number }>(path.join(root, '.wiki/lock'))).pid).toBe(pid);
     expect(await manifestSources(root)).toEqual([]); // not recorded as ingested: the next run does it again
 
+    // What a kill in the middle of an atomic write leaves: the temp file, never a torn page.
+    const leftover = `wiki/sources/.alpha.md.${pid}.0badf00d.tmp`;
+    const live = `wiki/concepts/.other.md.${process.pid}.deadbeef.tmp`; // a process still running: not ours to touch
+    await writeFile(path.join(root, leftover), 'half a pa');
+    await writeFile(path.join(root, live), 'in progress');
+
     const next = await serve(simpleIngest('alpha', { body: 'Written by the run after the kill.' }));
     const again = await runCli(['ingest', 'raw/alpha.md'], { cwd: root, env: next.env('anthropic') });
     expect(again.code).toBe(0);
+    expect(existsSync(path.join(root, leftover))).toBe(false);
+    expect(existsSync(path.join(root, live))).toBe(true);
+    await rm(path.join(root, live));
     expect(again.stderr).toContain(`took over a stale lock left by pid ${pid} (ingest, started`);
     expect(await read(root, 'wiki/sources/alpha.md')).toContain('Written by the run after the kill.');
     expect(await manifestSources(root)).toEqual(['raw/alpha.md']);
     expect(existsSync(path.join(root, '.wiki/lock'))).toBe(false);
     expect(await unparseablePages(root)).toEqual([]);
+  });
+});
+
+describe('SIGKILL at arbitrary moments of a write-heavy run', () => {
+  it('never leaves a half-written page, and the next run cleans up and finishes', async () => {
+    const root = await freshWorkspace();
+    await writeFile(path.join(root, 'raw/alpha.md'), '# Alpha\n\nA source with many facets.\n');
+    const keys = Array.from({ length: 30 }, (_, i) => `facet-${i + 1}`);
+    const body = 'A long paragraph that makes each write take a little longer. '.repeat(200);
+    // Each turn writes one page; later turns rewrite earlier pages, so a kill can land mid-update too.
+    const turn = (n: number): ScriptStep => {
+      const key = keys[n % keys.length] ?? 'facet-1';
+      return writeStep('concept', key, { sources: ['raw/alpha.md'], body: `${body}\n\nVersion ${Math.floor(n / keys.length) + 1}.` });
+    };
+    for (const killAfter of [3, 17, 41]) {
+      const server = await serve((request) => turn(request.index));
+      const run = startCli(['ingest', 'raw/alpha.md', '--force', '--max-turns', '100'], { cwd: root, env: server.env('anthropic') });
+      await waitFor(() => server.requests.length >= killAfter, `request ${killAfter}`);
+      await new Promise((resolve) => setTimeout(resolve, killAfter % 7));
+      run.child.kill('SIGKILL');
+      expect((await run.done).code).toBe(137);
+      expect(await unparseablePages(root)).toEqual([]);
+      for (const key of keys) {
+        const file = path.join(root, 'wiki/concepts', `${key}.md`);
+        if (existsSync(file)) expect(await read(root, `wiki/concepts/${key}.md`)).toMatch(/Version \d+\.\n$/);
+      }
+    }
+    const finish = await serve([writeStep('source', 'alpha'), { text: 'Done.' }]);
+    const last = await runCli(['ingest', 'raw/alpha.md'], { cwd: root, env: finish.env('anthropic') });
+    expect(last.code).toBe(0);
+    expect(last.stderr).toContain('took over a stale lock');
+    expect(await tempFilesUnder(root)).toEqual([]);
+    expect(await manifestSources(root)).toEqual(['raw/alpha.md']);
   });
 });
 
