@@ -68,6 +68,17 @@ describe('--dry-run', () => {
     expect(await hashTree(root)).toEqual(before);
   });
 
+  it('ingest in a workspace that never ran anything: not even .wiki/ appears', async () => {
+    const root = await freshWorkspace();
+    await writeFile(path.join(root, 'raw/alpha.md'), '# Alpha\n\nAlpha.\n');
+    const before = await hashTree(root);
+    const server = await serve(simpleIngest('alpha'));
+    const result = await runCli(['ingest', 'raw/alpha.md', '--dry-run'], { cwd: root, env: server.env('openai') });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('+++ b/wiki/sources/alpha.md');
+    expect(await hashTree(root)).toEqual(before);
+  });
+
   it('query --save: the would-be page is in the diff, nothing is written', async () => {
     const root = await ingestedWorkspace();
     const before = await hashTree(root);

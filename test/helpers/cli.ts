@@ -81,15 +81,20 @@ export async function waitFor(condition: () => boolean | Promise<boolean>, what:
   }
 }
 
-/** sha256 of every file under `dir` (dot-folders such as .wiki/ included), keyed by `/`-separated relative path. */
+/**
+ * sha256 of every file under `dir` (dot-folders such as .wiki/ included), keyed by
+ * `/`-separated relative path; folders appear as `path/` → 'folder', so a new empty one shows.
+ */
 export async function hashTree(dir: string): Promise<Map<string, string>> {
   const hashes = new Map<string, string>();
   const walk = async (relative: string): Promise<void> => {
     const entries = await readdir(path.join(dir, relative), { withFileTypes: true });
     for (const entry of entries) {
       const child = relative ? `${relative}/${entry.name}` : entry.name;
-      if (entry.isDirectory()) await walk(child);
-      else hashes.set(child, createHash('sha256').update(await readFile(path.join(dir, child))).digest('hex'));
+      if (entry.isDirectory()) {
+        hashes.set(`${child}/`, 'folder');
+        await walk(child);
+      } else hashes.set(child, createHash('sha256').update(await readFile(path.join(dir, child))).digest('hex'));
     }
   };
   await walk('');
