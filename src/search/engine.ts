@@ -58,7 +58,7 @@ export class SearchEngine {
   static decode(sections: Sections, semantic: SemanticSetup): { engine: SearchEngine; semanticRestored: boolean } {
     const docs = DocTable.decode(sections.docs);
     const lexical = LexicalLane.decode(underPrefix('lexical', sections));
-    const tokens = TokenLane.decode(underPrefix('tokens', sections), docs.slotCount);
+    const tokens = TokenLane.decode(underPrefix('tokens', sections));
     if (lexical.size !== docs.liveCount) throw new Error('lexical lane and page table disagree');
     let semanticRestored = true;
     if ('lane' in semantic) semanticRestored = semantic.lane.restore(underPrefix('semantic', sections), docs.slotCount);
@@ -82,7 +82,7 @@ export class SearchEngine {
     if (this.docs.holes === 0) return;
     const remap = this.docs.compactionMap();
     this.docs.compact(remap);
-    this.tokens.compact(remap, this.docs.slotCount);
+    this.tokens.compact(remap);
     if ('lane' in this.semantic) this.semantic.lane.compact(remap, this.docs.slotCount);
   }
 

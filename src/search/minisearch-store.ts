@@ -26,23 +26,28 @@ interface Meta {
 
 /** Postings of one term: a span of the shared array, `[fieldId, count, (shortId, tf) × count]*`. */
 class LazyTermData extends Map<number, Map<number, number>> {
-  private span: { data: Uint32Array; start: number; end: number } | undefined;
+  /** Undefined once read into the map. Kept flat (no span object): one object per term. */
+  private data: Uint32Array | undefined;
 
-  constructor(data: Uint32Array, start: number, end: number) {
+  constructor(
+    data: Uint32Array,
+    private readonly start: number,
+    private readonly end: number,
+  ) {
     super();
-    this.span = { data, start, end };
+    this.data = data;
   }
 
   /** The raw span while still unread, so a save can copy it without building maps. */
   rawSpan(): { data: Uint32Array; start: number; end: number } | undefined {
-    return this.span;
+    return this.data ? { data: this.data, start: this.start, end: this.end } : undefined;
   }
 
   private load(): void {
-    const span = this.span;
-    if (!span) return;
-    this.span = undefined;
-    const { data, start, end } = span;
+    const data = this.data;
+    if (!data) return;
+    this.data = undefined;
+    const { start, end } = this;
     let i = start;
     while (i < end) {
       const fieldId = data[i++] ?? 0;
@@ -70,7 +75,7 @@ class LazyTermData extends Map<number, Map<number, number>> {
     return super.delete(key);
   }
   override clear(): void {
-    this.span = undefined;
+    this.data = undefined;
     super.clear();
   }
   override get size(): number {

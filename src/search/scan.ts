@@ -1,8 +1,7 @@
-import { statSync } from 'node:fs';
+import { readdirSync, statSync, type Dirent } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { isSpecialPage, type Contract } from '../wiki/contract.js';
-import { listPagePaths } from '../wiki/pages.js';
 import type { DocTable, PageStat } from './doc-table.js';
 
 /**
@@ -29,16 +28,31 @@ const RACY_WINDOW_MS = 2000;
 const READ_BATCH = 256;
 
 /**
- * Every content page with its stat. Stats are taken synchronously: at 10k pages that is
- * about 40 ms, against 150 ms through the promise API, and a scan is a short burst.
+ * Every content page with its stat: the pages `listPagePaths` lists (markdown under
+ * wiki/, hidden entries and node_modules skipped, symbolic links not followed), walked
+ * and stat-ed synchronously. A scan runs before searches, so it is kept lean: at 10k
+ * pages this takes a third of the time of a glob plus promise-based stats.
  */
-export async function scanPages(root: string, contract: Contract): Promise<ScannedPage[]> {
-  const paths = (await listPagePaths(root)).filter((p) => !isSpecialPage(contract, p));
+export function scanPages(root: string, contract: Contract): ScannedPage[] {
   const out: ScannedPage[] = [];
-  for (const p of paths) {
-    const s = statSync(path.join(root, p), { throwIfNoEntry: false }); // gone since listing: skip
-    if (s?.isFile()) out.push({ path: p, mtimeMs: s.mtimeMs, size: s.size });
-  }
+  const walk = (folder: string): void => {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(path.join(root, folder), { withFileTypes: true });
+    } catch {
+      return; // vanished or unreadable: nothing to index there
+    }
+    for (const entry of entries) {
+      if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
+      const relative = `${folder}/${entry.name}`;
+      if (entry.isDirectory()) walk(relative);
+      else if (entry.isFile() && entry.name.endsWith('.md') && !isSpecialPage(contract, relative)) {
+        const s = statSync(path.join(root, relative), { throwIfNoEntry: false });
+        if (s?.isFile()) out.push({ path: relative, mtimeMs: s.mtimeMs, size: s.size });
+      }
+    }
+  };
+  walk('wiki');
   return out;
 }
 

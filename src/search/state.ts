@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { WikiConfig } from '../config/schema.js';
 import { ANALYZER_VERSION } from './analyze.js';
 import { embedderSetting } from './embedder-factory.js';
-import { INDEX_FILE, searchDirectory, type SnapshotMeta } from './index.js';
+import { INDEX_FILE, searchDirectory, type SnapshotMeta } from './snapshot-file.js';
 import { readSnapshotMeta } from './store.js';
 import { LANES, type LaneName, type LaneStatus } from './types.js';
 

@@ -6,8 +6,8 @@ import { CorruptIndexError, Uint32Builder, asUint32, bytesOf, decodeTerms, encod
  * CJK bigrams make non-Latin text findable. Pages are numbered by slot; postings of
  * removed slots are skipped at query time and dropped at the next compaction.
  *
- * Persisted postings are read lazily: a loaded index keeps the flat arrays and only
- * decodes the terms a query asks for; terms touched since load live in `overlay`.
+ * Persisted postings stay in their flat arrays and are read in place; slots added since
+ * (new and changed pages) sit in `added`, so indexing a page never copies a long list.
  */
 interface Base {
   /** Sorted terms, binary-searched. */
@@ -22,7 +22,7 @@ export interface TokenHit {
 }
 
 export class TokenLane {
-  private overlay = new Map<string, number[]>();
+  private added = new Map<string, number[]>();
   private base: Base | undefined;
 
   private constructor(base?: Base) {
@@ -33,14 +33,15 @@ export class TokenLane {
     return new TokenLane();
   }
 
-  static decode(sections: Record<string, Uint8Array | undefined>, slotCount: number): TokenLane {
+  static decode(sections: Record<string, Uint8Array | undefined>): TokenLane {
     const { terms: t, offsets: o, slots: s } = sections;
     if (!t || !o || !s) throw new CorruptIndexError('token lane sections are missing');
     const base: Base = { terms: decodeTerms(t), offsets: asUint32(o), slots: asUint32(s) };
     if (base.offsets.length !== base.terms.length + 1 || (base.offsets[base.terms.length] ?? 0) !== base.slots.length) {
       throw new CorruptIndexError('token lane sections disagree in size');
     }
-    for (const slot of base.slots) if (slot >= slotCount) throw new CorruptIndexError('token lane slot out of range');
+    // Slots are not range-checked here (that would touch every posting): a slot with no
+    // page behind it is simply not live at query time.
     return new TokenLane(base);
   }
 
@@ -59,20 +60,22 @@ export class TokenLane {
     return undefined;
   }
 
-  private postings(term: string): ArrayLike<number> | undefined {
-    return this.overlay.get(term) ?? this.basePostings(term);
+  /** A term's postings: the persisted part and the part added since (either may be empty). */
+  private postings(term: string): Array<ArrayLike<number>> {
+    const parts: Array<ArrayLike<number>> = [];
+    const base = this.basePostings(term);
+    if (base?.length) parts.push(base);
+    const added = this.added.get(term);
+    if (added?.length) parts.push(added);
+    return parts;
   }
 
   /** Index a page's distinct terms under `slot`. */
   add(slot: number, terms: Iterable<string>): void {
     for (const term of new Set(terms)) {
-      let list = this.overlay.get(term);
-      if (!list) {
-        const fromBase = this.basePostings(term);
-        list = fromBase ? Array.from(fromBase) : [];
-        this.overlay.set(term, list);
-      }
-      list.push(slot);
+      const list = this.added.get(term);
+      if (list) list.push(slot);
+      else this.added.set(term, [slot]);
     }
   }
 
@@ -89,13 +92,16 @@ export class TokenLane {
   ): TokenHit[] {
     const scores = new Map<number, number>();
     for (const term of new Set(terms)) {
-      const postings = this.postings(term);
-      if (!postings || postings.length === 0) continue;
-      const df = Math.min(postings.length, Math.max(1, liveCount));
+      const parts = this.postings(term);
+      const count = parts.reduce((sum, part) => sum + part.length, 0);
+      if (count === 0) continue;
+      const df = Math.min(count, Math.max(1, liveCount));
       const idf = Math.log(1 + (liveCount - df + 0.5) / (df + 0.5));
-      for (let i = 0; i < postings.length; i++) {
-        const slot = postings[i] ?? 0;
-        if (isLive(slot)) scores.set(slot, (scores.get(slot) ?? 0) + idf);
+      for (const part of parts) {
+        for (let i = 0; i < part.length; i++) {
+          const slot = part[i] ?? 0;
+          if (isLive(slot)) scores.set(slot, (scores.get(slot) ?? 0) + idf);
+        }
       }
     }
     // Only pages scoring at least the pool-th best score can make the pool; sort just those.
@@ -111,22 +117,19 @@ export class TokenLane {
    * sections. Used both to persist and to compact in memory.
    */
   encode(remap: Int32Array): Record<string, Uint8Array> {
-    const all = new Set<string>(this.overlay.keys());
+    const all = new Set<string>(this.added.keys());
     for (const term of this.base?.terms ?? []) all.add(term);
     const sorted = [...all].sort();
     const terms: string[] = [];
     const offsets = new Uint32Builder(sorted.length + 1);
     const slots = new Uint32Builder(1 << 16);
     for (const term of sorted) {
-      const postings = this.postings(term);
-      if (!postings) continue;
       const start = slots.length;
-      const seen = new Set<number>();
-      for (let i = 0; i < postings.length; i++) {
-        const next = remap[postings[i] ?? 0] ?? -1;
-        if (next < 0 || seen.has(next)) continue;
-        seen.add(next);
-        slots.push(next);
+      for (const part of this.postings(term)) {
+        for (let i = 0; i < part.length; i++) {
+          const next = remap[part[i] ?? 0] ?? -1;
+          if (next >= 0) slots.push(next);
+        }
       }
       if (slots.length === start) continue;
       terms.push(term);
@@ -137,10 +140,10 @@ export class TokenLane {
   }
 
   /** Replace the state with its renumbered, hole-free form. */
-  compact(remap: Int32Array, slotCount: number): void {
-    const compacted = TokenLane.decode(this.encode(remap), slotCount);
+  compact(remap: Int32Array): void {
+    const compacted = TokenLane.decode(this.encode(remap));
     this.base = compacted.base;
-    this.overlay = new Map();
+    this.added = new Map();
   }
 }
 

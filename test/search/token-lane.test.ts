@@ -24,7 +24,7 @@ describe('TokenLane', () => {
     const live = (slot: number): boolean => slot !== 1;
     expect(lane.search(['flutter'], 10, live, 2, keyOf).map((h) => h.slot)).toEqual([2]);
     const remap = Int32Array.from([0, -1, 1]);
-    lane.compact(remap, 2);
+    lane.compact(remap);
     expect(lane.search(['flutter'], 10, () => true, 2, keyOf).map((h) => h.slot)).toEqual([1]);
     expect(lane.search(['wing'], 10, () => true, 2, keyOf).map((h) => h.slot)).toEqual([0]);
     lane.add(2, ['wing']);

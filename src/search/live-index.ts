@@ -1,0 +1,266 @@
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { UsageError } from '../errors.js';
+import { isSpecialPage, type Contract } from '../wiki/contract.js';
+import { splitFrontmatter } from '../wiki/page.js';
+import type { PageStat } from './doc-table.js';
+import { contentHash, pageDocument, plainBody } from './document.js';
+import type { SearchEngine, SearchParams } from './engine.js';
+import type { SearchIndex } from './index.js';
+import { analysePage } from './page-analysis.js';
+import { diffAgainstDisk, scanPages } from './scan.js';
+import type { PageToEmbed } from './semantic.js';
+import { saveSnapshot } from './snapshot-file.js';
+import { makeSnippet } from './snippet.js';
+import type { LaneStatus, RefreshSummary, SearchIndexInfo, SearchOptions, SearchResponse, SearchResult } from './types.js';
+
+/** Save right after a refresh that changed at least this many pages (or rebuilt). */
+const SAVE_AFTER_CHANGES = 25;
+/** Writes through the tools are persisted after this quiet period (and on close). */
+const SAVE_DELAY_MS = 1000;
+export const MAX_LIMIT = 1000;
+
+export interface IndexState {
+  root: string;
+  contract: Contract;
+  params: SearchParams;
+  engine: SearchEngine;
+  file: string;
+  persist: boolean;
+  rescanAfterMs: number;
+  builtAt: string;
+  updatedAt: string;
+  rebuilt: boolean;
+}
+
+/**
+ * An open search index: the in-memory engine kept in line with the pages on disk and
+ * persisted after changes (see `openSearchIndex`).
+ */
+export class LiveSearchIndex implements SearchIndex {
+  private lastScan = 0;
+  private dirty: boolean;
+  private savedAt: string | undefined;
+  private saveTimer: NodeJS.Timeout | undefined;
+  private saving: Promise<void> = Promise.resolve();
+
+  constructor(private readonly state: IndexState) {
+    this.dirty = state.rebuilt;
+  }
+
+  private get engine(): SearchEngine {
+    return this.state.engine;
+  }
+
+  /** The embedder's configuration changed since the index was saved: redo the semantic lane. */
+  semanticConfigChanged(): void {
+    const semantic = this.engine.semantic;
+    if ('lane' in semantic) semantic.lane.markPending([...this.engine.docs.records()].map((r) => r.slot));
+    this.dirty = true;
+  }
+
+  async refresh(): Promise<RefreshSummary> {
+    const { root, contract } = this.state;
+    const scanStarted = Date.now();
+    const files = scanPages(root, contract);
+    const diff = await diffAgainstDisk(root, files, this.engine.docs, contentHash);
+    const summary: RefreshSummary = { added: 0, changed: 0, removed: 0 };
+    for (const removed of diff.removed) if (this.engine.removePage(removed)) summary.removed++;
+    const seenAt = Date.now();
+    for (const touched of diff.touched) this.engine.docs.touch(touched.path, touched, seenAt);
+    const work: PageToEmbed[] = [];
+    for (const upsert of diff.upserts) {
+      work.push(this.engine.indexPage(pageDocument(upsert.path, upsert.content), upsert.stat, seenAt));
+      if (upsert.isNew) summary.added++;
+      else summary.changed++;
+    }
+    await this.updateSemantic(work);
+    this.lastScan = scanStarted;
+    const changes = summary.added + summary.changed + summary.removed;
+    if (changes > 0) this.state.updatedAt = new Date().toISOString();
+    if (changes > 0 || diff.touched.length > 0) this.dirty = true;
+    if (this.state.rebuilt || changes >= SAVE_AFTER_CHANGES) {
+      this.state.rebuilt = false;
+      await this.save();
+    }
+    return summary;
+  }
+
+  /** Embed new pages, retrain a drifted corpus embedder, retry pages an endpoint refused. */
+  private async updateSemantic(work: PageToEmbed[]): Promise<void> {
+    const semantic = this.engine.semantic;
+    if (!('lane' in semantic)) return;
+    const lane = semantic.lane;
+    // An untrained embedder skips `embed`; a trained one folds the pages in first, and
+    // retrains (re-embedding every page) once the folded-in share says it has drifted.
+    await lane.embed(work);
+    if (lane.needsTraining(this.engine.docs.liveCount)) {
+      await lane.train(await this.everyPageToEmbed(work));
+      return;
+    }
+    await this.retryPending();
+  }
+
+  private async retryPending(): Promise<void> {
+    const semantic = this.engine.semantic;
+    if (!('lane' in semantic) || semantic.lane.pendingCount === 0) return;
+    const pages: PageToEmbed[] = [];
+    for (const slot of semantic.lane.pendingSlots()) {
+      const page = await this.readPageToEmbed(slot);
+      if (page) pages.push(page);
+    }
+    await semantic.lane.embed(pages);
+  }
+
+  private async everyPageToEmbed(known: readonly PageToEmbed[]): Promise<PageToEmbed[]> {
+    const bySlot = new Map(known.map((page) => [page.slot, page]));
+    const pages: PageToEmbed[] = [];
+    for (const record of this.engine.docs.records()) {
+      const page = bySlot.get(record.slot) ?? (await this.readPageToEmbed(record.slot));
+      if (page) pages.push(page);
+    }
+    return pages.sort((a, b) => a.slot - b.slot);
+  }
+
+  private async readPageToEmbed(slot: number): Promise<PageToEmbed | undefined> {
+    const record = this.engine.docs.at(slot);
+    if (!record) return undefined;
+    const content = await readFile(path.join(this.state.root, record.path), 'utf8').catch(() => undefined);
+    if (content === undefined) return undefined;
+    return { slot, input: analysePage(pageDocument(record.path, content)).embedding };
+  }
+
+  async search(query: string, options: SearchOptions = {}): Promise<SearchResponse> {
+    const text = query.trim();
+    if (!text) throw new UsageError('the search query is empty', 'give one or more words to search for');
+    const limit = options.limit ?? 10;
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
+      throw new UsageError(`limit must be a whole number from 1 to ${MAX_LIMIT} (got ${limit})`);
+    }
+    if (Date.now() - this.lastScan > this.state.rescanAfterMs) await this.refresh();
+    else await this.retryPending();
+    const found = await this.engine.search(text, limit, this.state.params);
+    const results: SearchResult[] = await Promise.all(
+      found.pages.map(async ({ record, score, lanes, contributions }) => ({
+        key: record.key,
+        path: record.path,
+        title: record.title,
+        summary: record.summary,
+        score,
+        lanes,
+        contributions,
+        snippet: options.snippets === false ? record.summary : await this.snippetFor(record.path, found.terms, record.summary),
+        links: record.links,
+        backlinks: this.engine.docs.backlinks(record.key),
+      })),
+    );
+    return { query: text, results, lanes: found.lanes };
+  }
+
+  private async snippetFor(pagePath: string, terms: readonly string[], fallback: string): Promise<string> {
+    const content = await readFile(path.join(this.state.root, pagePath), 'utf8').catch(() => undefined);
+    if (content === undefined) return fallback;
+    return makeSnippet(plainBody(splitFrontmatter(content).body), terms) || fallback;
+  }
+
+  async upsertPage(pagePath: string, content: string): Promise<void> {
+    const normalised = normalisePath(pagePath);
+    if (!this.isContentPage(normalised)) return;
+    const doc = pageDocument(normalised, content);
+    const stat = await statOf(path.join(this.state.root, normalised));
+    const existing = this.engine.docs.get(normalised);
+    if (existing && existing.hash === doc.hash) {
+      this.engine.docs.touch(normalised, stat, Date.now());
+    } else {
+      const work = this.engine.indexPage(doc, stat, Date.now());
+      await this.engine.embed([work]);
+      this.state.updatedAt = new Date().toISOString();
+    }
+    this.changed();
+  }
+
+  async removePage(pagePath: string): Promise<void> {
+    if (!this.engine.removePage(normalisePath(pagePath))) return;
+    this.state.updatedAt = new Date().toISOString();
+    this.changed();
+  }
+
+  private isContentPage(pagePath: string): boolean {
+    return pagePath.startsWith('wiki/') && pagePath.endsWith('.md') && !isSpecialPage(this.state.contract, pagePath);
+  }
+
+  private changed(): void {
+    this.dirty = true;
+    if (!this.state.persist) return;
+    if (this.saveTimer) clearTimeout(this.saveTimer);
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = undefined;
+      // A failed background save leaves the index dirty; close() tries again and reports.
+      this.save().catch(() => {
+        this.dirty = true;
+      });
+    }, SAVE_DELAY_MS);
+    this.saveTimer.unref();
+  }
+
+  info(): SearchIndexInfo {
+    const { weights } = this.state.params;
+    const semantic = this.engine.semantic;
+    const weighted = (lane: keyof typeof weights, status: LaneStatus): LaneStatus => (weights[lane] > 0 ? status : 'skipped: weight is 0');
+    return {
+      file: this.state.file,
+      pages: this.engine.docs.liveCount,
+      lanes: {
+        lexical: weighted('lexical', 'ok'),
+        semantic: weighted('semantic', 'lane' in semantic ? semantic.lane.status() : `skipped: ${semantic.off}`),
+        token: weighted('token', 'ok'),
+      },
+      embedder: 'lane' in semantic ? semantic.lane.embedder.description : undefined,
+      builtAt: this.state.builtAt,
+      updatedAt: this.state.updatedAt,
+      savedAt: this.savedAt,
+    };
+  }
+
+  async close(): Promise<void> {
+    if (this.saveTimer) {
+      clearTimeout(this.saveTimer);
+      this.saveTimer = undefined;
+    }
+    await this.saving.catch(() => undefined);
+    if (this.dirty) await this.save();
+  }
+
+  private async save(): Promise<void> {
+    if (!this.state.persist) {
+      this.dirty = false;
+      return;
+    }
+    const run = async (): Promise<void> => {
+      this.dirty = false;
+      try {
+        await saveSnapshot(this.state.file, this.engine, { builtAt: this.state.builtAt, updatedAt: this.state.updatedAt });
+      } catch (error) {
+        this.dirty = true;
+        throw error;
+      }
+      this.savedAt = new Date().toISOString();
+    };
+    this.saving = this.saving.then(run, run);
+    await this.saving;
+  }
+}
+
+function normalisePath(pagePath: string): string {
+  return pagePath.replace(/\\/g, '/').replace(/^\.\//, '');
+}
+
+/** The file's stat; a page not (yet) on disk gets one that the next scan will question. */
+async function statOf(file: string): Promise<PageStat> {
+  try {
+    const s = await stat(file);
+    return { mtimeMs: s.mtimeMs, size: s.size };
+  } catch {
+    return { mtimeMs: 0, size: -1 };
+  }
+}
