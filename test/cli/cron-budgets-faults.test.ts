@@ -151,6 +151,16 @@ const FAULTS: FaultCase[] = [
     code: 1,
     reason: /server error \(500\) from http:\/\/127\.0\.0\.1:\d+\S* after 1 retry/,
   },
+  {
+    name: '529 overloaded after the retries',
+    config: { maxRetries: 1 },
+    fault: [
+      { fault: 'status', status: 529, retryAfterMs: 10 },
+      { fault: 'status', status: 529, retryAfterMs: 10 },
+    ],
+    code: 1,
+    reason: /server error \(529 overloaded\) from http:\/\/127\.0\.0\.1:\d+\S* after 1 retry/,
+  },
   // A bad key is configuration: retrying the same cron job cannot fix it.
   { name: '401', config: {}, fault: [{ fault: 'status', status: 401 }], code: 2, reason: /authentication failed \(401\) — check (ANTHROPIC|OPENAI)_API_KEY/ },
   { name: 'a cut stream', config: { maxRetries: 0 }, fault: [{ fault: 'cut-stream' }], code: 1, reason: /cut off before/ },
