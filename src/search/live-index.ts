@@ -43,6 +43,10 @@ export class LiveSearchIndex implements SearchIndex {
   private savedAt: string | undefined;
   private saveTimer: NodeJS.Timeout | undefined;
   private saving: Promise<void> = Promise.resolve();
+  /** Changes to the index run one at a time (tools may search and write concurrently). */
+  private changes: Promise<unknown> = Promise.resolve();
+  /** A rescan started by a search, shared by searches that arrive meanwhile. */
+  private rescan: Promise<unknown> | undefined;
 
   constructor(private readonly state: IndexState) {
     this.dirty = state.rebuilt;
@@ -59,7 +63,17 @@ export class LiveSearchIndex implements SearchIndex {
     this.dirty = true;
   }
 
-  async refresh(): Promise<RefreshSummary> {
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.changes.then(work, work);
+    this.changes = run.catch(() => undefined);
+    return run;
+  }
+
+  refresh(): Promise<RefreshSummary> {
+    return this.exclusive(() => this.refreshNow());
+  }
+
+  private async refreshNow(): Promise<RefreshSummary> {
     const { root, contract } = this.state;
     const scanStarted = Date.now();
     const files = scanPages(root, contract);
@@ -137,8 +151,14 @@ export class LiveSearchIndex implements SearchIndex {
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
       throw new UsageError(`limit must be a whole number from 1 to ${MAX_LIMIT} (got ${limit})`);
     }
-    if (Date.now() - this.lastScan > this.state.rescanAfterMs) await this.refresh();
-    else await this.retryPending();
+    if (Date.now() - this.lastScan > this.state.rescanAfterMs) {
+      this.rescan ??= this.refresh().finally(() => {
+        this.rescan = undefined;
+      });
+      await this.rescan;
+    } else {
+      await this.exclusive(() => this.retryPending());
+    }
     const found = await this.engine.search(text, limit, this.state.params);
     const results: SearchResult[] = await Promise.all(
       found.pages.map(async ({ record, score, lanes, contributions }) => ({
@@ -163,7 +183,11 @@ export class LiveSearchIndex implements SearchIndex {
     return makeSnippet(plainBody(splitFrontmatter(content).body), terms) || fallback;
   }
 
-  async upsertPage(pagePath: string, content: string): Promise<void> {
+  upsertPage(pagePath: string, content: string): Promise<void> {
+    return this.exclusive(() => this.upsertNow(pagePath, content));
+  }
+
+  private async upsertNow(pagePath: string, content: string): Promise<void> {
     const normalised = normalisePath(pagePath);
     if (!this.isContentPage(normalised)) return;
     const doc = pageDocument(normalised, content);
@@ -179,7 +203,11 @@ export class LiveSearchIndex implements SearchIndex {
     this.changed();
   }
 
-  async removePage(pagePath: string): Promise<void> {
+  removePage(pagePath: string): Promise<void> {
+    return this.exclusive(() => this.removeNow(pagePath));
+  }
+
+  private async removeNow(pagePath: string): Promise<void> {
     if (!this.engine.removePage(normalisePath(pagePath))) return;
     this.state.updatedAt = new Date().toISOString();
     this.changed();

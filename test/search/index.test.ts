@@ -167,6 +167,29 @@ describe('search index: incremental updates', () => {
   });
 });
 
+describe('search index: concurrent use', () => {
+  it('applies writes and searches issued together one change at a time', async () => {
+    const ws = await workspaceWith(TOPIC_PAGES);
+    const index = await open(ws);
+    const pages = Array.from({ length: 6 }, (_, i) => [`wiki/concepts/kite-${i}.md`, pageText(`Kite ${i}`, 'A kite', `Kite number ${i} flies on a windy beach.`)] as const);
+    for (const [pagePath, content] of pages) await ws.write(pagePath, content);
+    await ws.remove('wiki/entities/jwst.md');
+    const settled = await Promise.all([
+      ...pages.map(([pagePath, content]) => index.upsertPage(pagePath, content)),
+      index.search('kite windy beach'),
+      index.refresh(),
+      index.search('telescope'),
+      index.removePage('wiki/entities/jwst.md'),
+    ]);
+    expect(settled).toHaveLength(pages.length + 4);
+    const found = await keys(index, 'kite windy beach', 20);
+    for (let i = 0; i < pages.length; i++) expect(found).toContain(`kite-${i}`);
+    expect(found).not.toContain('jwst');
+    expect(index.info().pages).toBe(Object.keys(TOPIC_PAGES).length + pages.length - 1);
+    await index.close();
+  });
+});
+
 describe('search index: built-in embedder drift', () => {
   it('folds new pages in, then retrains once enough of the corpus is new', async () => {
     const ws = await workspaceWith(TOPIC_PAGES);
