@@ -289,13 +289,16 @@ async function handleDeletedSources(ws: WorkspaceHandle, manifest: Manifest, rep
     const candidates = pagesToMarkStale(manifest, source, [], citing.map((p) => p.path));
     const result = await markStale(ws.root, candidates, isoDate(), session.run);
     await session.reloadPages(result.marked);
+    for (const page of result.marked) session.alsoChanged.add(page);
     report.deletedSources.push({ source, staleMarked: result.marked });
     lines.push(`deleted: ${source}`, `marked stale: ${result.marked.join(', ') || 'nothing'}`);
     next = forgetSource(next, source);
   }
   await saveManifest(ws.root, next, session.run);
   await session.refreshIndex();
-  await session.appendLog('ingest', session.options.title, lines);
+  const entry = await session.appendLog('ingest', session.options.title, lines);
+  const notice = await session.autoCommit(entry.split('\n')[0] ?? entry);
+  if (notice) options.onNotice?.(notice);
   await session.finish('completed');
   return next;
 }

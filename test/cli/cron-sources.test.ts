@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -5,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parsePage } from '../../src/wiki/page.js';
 import { runCli } from '../helpers/cli.js';
 import { startFakeLlmServer, type FakeLlmServer, type RecordedRequest, type ScriptStep } from '../helpers/fake-llm-server.js';
-import { freshWorkspace, manifestSources, pageText, read, readJson, unparseablePages, writeStep } from './cron-fixtures.js';
+import { freshWorkspace, manifestSources, pageText, patchConfig, read, readJson, unparseablePages, writeStep } from './cron-fixtures.js';
 
 /**
  * Idempotent ingest: the manifest decides what reaches the model. Unchanged sources cost
@@ -156,5 +157,34 @@ describe('a deleted source', () => {
     expect(human.stdout).toContain('raw/alpha.md was deleted; marked stale: wiki/sources/alpha.md');
     expect(server.requests).toHaveLength(0);
     expect(await readJson(path.join(root, '.wiki/sources.json'))).toMatchObject({ sources: { 'raw/beta.md': {} } });
+  });
+});
+
+describe('a deleted source with git.autoCommit on', () => {
+  function git(cwd: string, ...args: string[]): string {
+    return execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
+  }
+
+  it('commits the stale marks it made, with the log entry as the message', async () => {
+    const root = await freshWorkspace();
+    await writeFile(path.join(root, 'raw/alpha.md'), '# Alpha\n\nFirst.\n');
+    await writeFile(path.join(root, 'raw/beta.md'), '# Beta\n\nSecond.\n');
+    git(root, 'init', '-q');
+    git(root, 'config', 'user.email', 'test@example.org');
+    git(root, 'config', 'user.name', 'Test');
+    await patchConfig(root, { git: { autoCommit: true } });
+    const server = await serve(perSourceScript);
+    expect((await runCli(['ingest', 'raw/'], { cwd: root, env: server.env('anthropic') })).code).toBe(0);
+    git(root, 'add', '-A');
+    git(root, 'commit', '-qm', 'ingested');
+
+    await rm(path.join(root, 'raw/alpha.md'));
+    const result = await runCli(['ingest', 'raw/'], { cwd: root, env: server.env('anthropic') });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/git: committed 2 file\(s\)/);
+    expect(git(root, 'log', '-1', '--format=%s')).toMatch(/^## \[\d{4}-\d{2}-\d{2}\] ingest \| raw\/alpha\.md deleted$/);
+    expect(git(root, 'show', '--name-only', '--format=', 'HEAD').split('\n').sort()).toEqual(['wiki/log.md', 'wiki/sources/alpha.md']);
+    // The user's own deletion of the source is theirs to commit.
+    expect(git(root, 'status', '--porcelain')).toBe('D raw/alpha.md');
   });
 });
