@@ -153,10 +153,10 @@ export class SemanticLane {
 
   /**
    * Restore from persisted sections. Returns false when they were made under another
-   * embedder configuration (the caller then re-embeds everything).
+   * embedder configuration or with the lane off (the caller then re-embeds everything).
    */
   restore(sections: Record<string, Uint8Array | undefined>, slotCount: number): boolean {
-    if (!sections.meta) throw new CorruptIndexError('semantic metadata is missing');
+    if (!sections.meta) return false; // saved while the lane was off
     const meta = decodeJson(sections.meta) as Meta;
     if (meta?.configKey !== this.embedder.configKey) return false;
     const model: Record<string, Uint8Array | undefined> = {};

@@ -223,6 +223,21 @@ describe('search index: persistence', () => {
     await second.close();
   });
 
+  it('redoes only the semantic lane when the embedder configuration changes', async () => {
+    const ws = await workspaceWith(TOPIC_PAGES);
+    const off = await open(ws, { embedder: { kind: 'none' } });
+    await off.close();
+    const on = await open(ws);
+    expect(on.info().builtAt).toBe(off.info().builtAt);
+    expect(on.info().lanes.semantic).toBe('ok');
+    expect((await on.search('telescope')).results.some((r) => r.lanes.semantic !== undefined)).toBe(true);
+    await on.close();
+    const smaller = await open(ws, { embedder: { dimensions: 8 } });
+    expect(smaller.info().builtAt).toBe(off.info().builtAt);
+    expect((await smaller.search('telescope')).lanes.semantic).toBe('ok');
+    await smaller.close();
+  });
+
   const damage: Array<[string, (bytes: Buffer) => Buffer]> = [
     ['garbage', () => Buffer.from('not an index')],
     ['truncated', (b) => b.subarray(0, Math.floor(b.length / 2))],
