@@ -27,10 +27,6 @@ const STEM_CACHE_LIMIT = 200_000;
 const stemCache = new Map<string, string>();
 const asciiTermCache = new Map<string, string>();
 
-export function isStopword(word: string): boolean {
-  return ENGLISH_STOPWORDS.has(word);
-}
-
 /** Lower case, compatibility-normalised (full-width forms, ligatures) text. */
 export function normalise(text: string): string {
   return text.normalize('NFKC').toLowerCase();
