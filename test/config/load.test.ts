@@ -56,9 +56,9 @@ describe('loadConfig precedence: flags > env > file > defaults', () => {
 describe('setConfigValue', () => {
   it('writes a validated value and refuses an invalid one without writing', async () => {
     const root = await workspaceWith({ maxTurns: 12 });
-    await setConfigValue(root, 'search.weights.token', '0.5');
+    await setConfigValue(root, 'search.weights.token', '0.3');
     const after = await loadConfig(root, { env: {} });
-    expect(after.config.search.weights.token).toBe(0.5);
+    expect(after.config.search.weights.token).toBe(0.3);
     expect(after.config.maxTurns).toBe(12);
     await expect(setConfigValue(root, 'maxTurns', '"many"')).rejects.toThrow(/maxTurns/);
     await expect(setConfigValue(root, 'nonsense', '1')).rejects.toThrow(/nonsense/);
