@@ -166,7 +166,7 @@ describe('inputs that are handled', () => {
     const broken = '---\ntitle: [unclosed\nsummary: broken\n---\n\nA page whose frontmatter does not parse.\n';
     await writeFile(path.join(root, 'wiki/concepts/broken-page.md'), broken);
     const lintBefore = await runCli(['lint', '--no-llm', '--json'], { cwd: root });
-    expect(lintBefore.code).toBe(1);
+    expect(lintBefore.code, lintBefore.stderr).toBe(1);
     expect(lintBefore.stdout).toContain('wiki/concepts/broken-page.md');
 
     const repaired = pageText('concept', 'broken-page', { body: 'A page whose frontmatter does not parse, now repaired.' });
