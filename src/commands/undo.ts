@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
+import { exitIfInterruptedWhileWaiting, interruptible } from '../cli/agent-command.js';
 import { globalOptions, outputFor } from '../cli/context.js';
 import type { Output } from '../cli/output.js';
 import { UsageError } from '../errors.js';
@@ -34,29 +35,39 @@ export function registerUndo(program: Command): void {
       const root = await resolveWorkspaceRoot(globalOptions(command).root, process.cwd());
       const schema = await loadSchema(root);
       let planShown = false;
-      const result = await undo(root, {
-        ...(runId !== undefined ? { runId } : {}),
-        logPath: schema.contract.log,
-        force: Boolean(flags.force),
-        dryRun: Boolean(flags.dryRun),
-        waitSeconds: flags.wait ?? 0,
-        onNotice: (message) => out.warn(message),
-        onPlan: (plan) => {
-          for (const path of plan.conflicts) out.warn(`${path} changed since run ${plan.run.runId}`);
-          if (!flags.dryRun && !out.json && !out.quiet) {
-            process.stderr.write(`${renderPlan(plan, out)}\n`);
-            planShown = true;
-          }
-        },
-        confirm: async (plan) => {
-          if (flags.yes) return true;
-          if (!process.stdin.isTTY) {
-            throw new UsageError('not confirmed: stdin is not a terminal', 'pass --yes to confirm (see the plan with `wiki undo --dry-run`)');
-          }
-          if (!planShown) process.stderr.write(`${renderPlan(plan, out)}\n`);
-          return ask('Undo these changes? [y/N] ');
-        },
-      });
+      const interrupt = interruptible();
+      let result: UndoResult;
+      try {
+        result = await undo(root, {
+          signal: interrupt.signal,
+          ...(runId !== undefined ? { runId } : {}),
+          logPath: schema.contract.log,
+          force: Boolean(flags.force),
+          dryRun: Boolean(flags.dryRun),
+          waitSeconds: flags.wait ?? 0,
+          onNotice: (message) => out.warn(message),
+          onPlan: (plan) => {
+            for (const path of plan.conflicts) out.warn(`${path} changed since run ${plan.run.runId}`);
+            if (!flags.dryRun && !out.json && !out.quiet) {
+              process.stderr.write(`${renderPlan(plan, out)}\n`);
+              planShown = true;
+            }
+          },
+          confirm: async (plan) => {
+            if (flags.yes) return true;
+            if (!process.stdin.isTTY) {
+              throw new UsageError('not confirmed: stdin is not a terminal', 'pass --yes to confirm (see the plan with `wiki undo --dry-run`)');
+            }
+            if (!planShown) process.stderr.write(`${renderPlan(plan, out)}\n`);
+            return ask('Undo these changes? [y/N] ');
+          },
+        });
+      } catch (error) {
+        interrupt.dispose();
+        exitIfInterruptedWhileWaiting(error, interrupt.received(), out);
+        return;
+      }
+      interrupt.dispose();
       out.result(result, () => renderResult(result, out));
     });
 }

@@ -79,6 +79,7 @@ export class Session {
         noteFor: async (p) => this.humanEditNote(p),
       },
       textExtractor: async (p, bytes) => (isExtractable(p) ? (await extractText(p, bytes)).text : undefined),
+      extractable: (p) => isExtractable(p),
     };
     const tools = createTools(ctx);
     this.tools = options.readOnly ? tools.map(readOnlyTool) : tools;

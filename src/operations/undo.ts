@@ -57,6 +57,8 @@ export interface UndoOptions {
   /** Only plan: no lock, nothing written. */
   dryRun?: boolean;
   waitSeconds?: number;
+  /** Aborted (SIGINT/SIGTERM) while waiting for the lock: give the wait up at once. */
+  signal?: AbortSignal;
   onNotice?: (message: string) => void;
   /** Shown the plan before anything is decided. */
   onPlan?: (plan: UndoPlan) => void;
@@ -78,7 +80,12 @@ export interface UndoResult {
 
 export async function undo(root: string, options: UndoOptions): Promise<UndoResult> {
   if (options.dryRun) return finishPlan(await planUndo(root, options), options, async () => undefined);
-  const lock = await acquireLock(root, { command: 'undo', waitSeconds: options.waitSeconds ?? 0, ...(options.onNotice ? { onNotice: options.onNotice } : {}) });
+  const lock = await acquireLock(root, {
+    command: 'undo',
+    waitSeconds: options.waitSeconds ?? 0,
+    ...(options.onNotice ? { onNotice: options.onNotice } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
   lock.releaseOnExit();
   try {
     const plan = await planUndo(root, options);

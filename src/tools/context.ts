@@ -21,6 +21,11 @@ export interface ToolContext {
    * files it does not handle; they are then read as text. Called for files up to 64 MB.
    */
   textExtractor?: TextExtractor;
+  /**
+   * Which paths `textExtractor` handles, asked before the file is read, so plain text (up
+   * to 64 MB) is never loaded whole just to be offered to the extractor. Absent: all.
+   */
+  extractable?: (path: string) => boolean;
 }
 
 export type TextExtractor = (path: string, bytes: Uint8Array) => Promise<string | undefined>;

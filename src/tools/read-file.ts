@@ -28,6 +28,7 @@ export function createReadFileTool(ctx: ToolContext): Tool {
 
   async function extractedText(absolute: string, relative: string, size: number, mtimeMs: number): Promise<string | undefined> {
     if (!ctx.textExtractor || size > EXTRACT_MAX_BYTES) return undefined;
+    if (ctx.extractable && !ctx.extractable(relative)) return undefined;
     const cacheKey = `${absolute}\u0000${size}\u0000${mtimeMs}`;
     if (extracted.has(cacheKey)) return extracted.get(cacheKey);
     const text = await ctx.textExtractor(relative, await ctx.fs.readBytes(absolute));
