@@ -7,6 +7,7 @@ import { UsageError } from '../errors.js';
 import { extractText, isExtractable } from '../sources/extract.js';
 import { fetchUrlToRaw } from '../sources/fetch-url.js';
 import { acquireLock, type Lock } from '../state/lock.js';
+import { withStaleSince } from '../state/stale.js';
 import {
   classifySource,
   deletedSources,
@@ -201,10 +202,10 @@ async function ingestOne(
 
   const changes = session.pageChanges();
   let staleMarked: string[] = [];
-  if (item.state === 'changed' && !options.dryRun) {
+  if (item.state === 'changed') {
     const citing = session.contentPages().filter((p) => sourcesOf(p.frontmatter).some((s) => s.split('#')[0] === source.rawPath));
     const toMark = pagesToMarkStale(manifest, source.rawPath, [...changes.created, ...changes.updated], citing.map((p) => p.path));
-    staleMarked = (await markStale(ws.root, toMark, isoDate(), session.run)).marked;
+    staleMarked = options.dryRun ? await markStaleInOverlay(session, toMark) : (await markStale(ws.root, toMark, isoDate(), session.run)).marked;
     await session.reloadPages(staleMarked);
   }
   // A run the provider failed before the model did anything changed nothing: no index or log
@@ -243,6 +244,20 @@ async function ingestOne(
   }
   await session.finish(run.status === 'done' ? 'completed' : run.status === 'interrupted' ? 'interrupted' : 'stopped');
   return { outcome, manifest: next, session };
+}
+
+/** A dry run's stale marks go to its overlay, so the printed diff shows them. */
+async function markStaleInOverlay(session: Session, pagePaths: string[]): Promise<string[]> {
+  const marked: string[] = [];
+  for (const pagePath of [...new Set(pagePaths)].sort()) {
+    const abs = session.abs(pagePath);
+    if (!(await session.fs.exists(abs))) continue;
+    const updated = withStaleSince(pagePath, await session.fs.readText(abs), isoDate());
+    if (updated === 'unparseable' || updated === 'already-stale') continue;
+    await session.fs.writeText(abs, updated);
+    marked.push(pagePath);
+  }
+  return marked;
 }
 
 /** The first window of the source, read through the read_file tool so offsets match later reads. */

@@ -20,6 +20,19 @@ export interface MarkStaleResult {
  * re-serialised in the page's standard field order; the body is kept byte for byte. With
  * a run, each change is recorded so undo can revert it.
  */
+/**
+ * The page text with `stale_since: <date>` added (pure; the body is kept byte for byte), or
+ * why not. A dry run applies it to its overlay; `markStale` to the disk.
+ */
+export function withStaleSince(pagePath: string, text: string, date: string): string | 'unparseable' | 'already-stale' {
+  const page = parsePage(pagePath, text);
+  if (page.parseError) return 'unparseable';
+  if (page.frontmatter.stale_since !== undefined && page.frontmatter.stale_since !== null) return 'already-stale';
+  // serialisePage may add a blank line before the body; the original bytes are kept instead.
+  const { body } = splitFrontmatter(text);
+  return serialisePage({ ...page.frontmatter, stale_since: date }, '') + body;
+}
+
 export async function markStale(root: string, pagePaths: readonly string[], date: string, run?: Run): Promise<MarkStaleResult> {
   const result: MarkStaleResult = { marked: [], alreadyStale: [], missing: [], unparseable: [] };
   for (const pagePath of [...new Set(pagePaths)].sort()) {
@@ -28,18 +41,16 @@ export async function markStale(root: string, pagePaths: readonly string[], date
       result.missing.push(pagePath);
       continue;
     }
-    const page = parsePage(pagePath, text);
-    if (page.parseError) {
+    const marking = withStaleSince(pagePath, text, date);
+    if (marking === 'unparseable') {
       result.unparseable.push(pagePath);
       continue;
     }
-    if (page.frontmatter.stale_since !== undefined && page.frontmatter.stale_since !== null) {
+    if (marking === 'already-stale') {
       result.alreadyStale.push(pagePath);
       continue;
     }
-    // serialisePage may add a blank line before the body; the original bytes are kept instead.
-    const { body } = splitFrontmatter(text);
-    const updated = serialisePage({ ...page.frontmatter, stale_since: date }, '') + body;
+    const updated = marking;
     // A page last written by hand stays flagged as hand-edited after gaining the field.
     const previous = await lastWritten(root, pagePath);
     const wasOurs = previous !== undefined && previous.sha256 === hashText(text);

@@ -102,10 +102,20 @@ describe('a changed source', () => {
     await writeFile(path.join(root, 'wiki/entities/alpha-lab.md'), handPage);
 
     await writeFile(path.join(root, 'raw/alpha.md'), '# Alpha\n\nAlpha is a method, revised.\n');
-    server = await serve([
+    const rewrite = (): ScriptStep[] => [
       writeStep('source', 'alpha', { refs: ['alpha-method'], body: 'Summary of the revised alpha; see [[alpha-method]].' }),
       { text: 'Updated the source page.' },
-    ]);
+    ];
+    // A dry run shows the stale marks it would make in its diff, and writes none of them.
+    server = await serve(rewrite());
+    const dry = await runCli(['ingest', 'raw/alpha.md', '--dry-run', '--json'], { cwd: root, env: server.env('anthropic') });
+    expect(dry.code).toBe(0);
+    const dryReport = JSON.parse(dry.stdout);
+    expect(dryReport.ingested[0].staleMarked).toEqual(['wiki/concepts/alpha-method.md', 'wiki/entities/alpha-lab.md']);
+    expect(dryReport.diff).toMatch(/\+\+\+ b\/wiki\/concepts\/alpha-method\.md[\s\S]*\+stale_since: /);
+    expect(parsePage('wiki/concepts/alpha-method.md', await read(root, 'wiki/concepts/alpha-method.md')).frontmatter.stale_since).toBeUndefined();
+
+    server = await serve(rewrite());
     const result = await runCli(['ingest', 'raw/alpha.md', '--json'], { cwd: root, env: server.env('anthropic') });
     expect(result.code).toBe(0);
     const report = JSON.parse(result.stdout);
