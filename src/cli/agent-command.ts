@@ -127,3 +127,51 @@ function positiveNumber(raw: string, flag: string, allowZero = false): number {
   if (!Number.isFinite(n) || n < 0 || (!allowZero && n === 0)) throw new UsageError(`${flag} takes a number${allowZero ? ' ≥ 0' : ' > 0'}, not "${raw}"`);
   return n;
 }
+
+/** What every model-running command hands its operation. */
+export interface AgentRunContext {
+  out: Output;
+  ws: Workspace;
+  model: Awaited<ReturnType<typeof lazyModel>>;
+  signal: AbortSignal;
+  waitSeconds: number;
+  budget: RunBudget;
+  onNotice: (message: string) => void;
+}
+
+/**
+ * The shared body of `ingest`, `query` and `lint`: open the workspace with the flags,
+ * make the model lazily, stop cleanly on SIGINT/SIGTERM, run the operation, print its
+ * result, and map how it ended to an exit code (`failed` says 1 or 2; signals win).
+ */
+export async function runAgentCommand<R>(
+  cmd: Command,
+  flags: AgentFlags,
+  operation: (ctx: AgentRunContext) => Promise<R>,
+  finish: (report: R, out: Output) => { exitCode?: number },
+): Promise<void> {
+  const { openWorkspace, outputFor } = await import('./context.js');
+  const out = outputFor(cmd);
+  const ws = await openWorkspace(cmd, configFlags(flags));
+  const model = await lazyModel(ws);
+  const interrupt = interruptible();
+  try {
+    const report = await operation({
+      out,
+      ws,
+      model,
+      signal: interrupt.signal,
+      waitSeconds: waitSecondsOf(flags),
+      budget: budgetOf(ws),
+      onNotice: (message) => out.warn(message),
+    });
+    const { exitCode } = finish(report, out);
+    const signalCode = exitCodeForSignal(interrupt.received());
+    if (signalCode) process.exitCode = signalCode;
+    else if (exitCode) process.exitCode = exitCode;
+  } catch (error) {
+    exitIfInterruptedWhileWaiting(error, interrupt.received(), out);
+  } finally {
+    interrupt.dispose();
+  }
+}

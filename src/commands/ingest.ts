@@ -1,16 +1,5 @@
 import type { Command } from 'commander';
-import {
-  addAgentOptions,
-  budgetOf,
-  configFlags,
-  exitCodeForSignal,
-  exitIfInterruptedWhileWaiting,
-  interruptible,
-  lazyModel,
-  waitSecondsOf,
-  type AgentFlags,
-} from '../cli/agent-command.js';
-import { openWorkspace, outputFor } from '../cli/context.js';
+import { addAgentOptions, runAgentCommand, type AgentFlags } from '../cli/agent-command.js';
 
 interface IngestFlags extends AgentFlags {
   force?: boolean;
@@ -29,44 +18,43 @@ export function registerIngest(program: Command): void {
       '\nExamples:\n  $ wiki ingest raw/attention.md\n  $ wiki ingest raw/                      (only what is new or changed)\n  $ wiki ingest ~/papers/*.pdf            (copied into raw/ first)\n  $ wiki ingest https://example.org/post  (saved under raw/ with its URL)\n  $ wiki ingest raw/notes.md --dry-run    (show the diff, change nothing)',
     )
     .action(async (sources: string[], flags: IngestFlags, cmd: Command) => {
-      const out = outputFor(cmd);
-      const ws = await openWorkspace(cmd, configFlags(flags));
       const [{ ingestSources }, { renderIngest }, { createProgressReporter }] = await Promise.all([
         import('../operations/ingest.js'),
         import('../cli/render-run.js'),
         import('../progress/reporter.js'),
       ]);
-      const model = await lazyModel(ws);
-      const interrupt = interruptible();
-      const reporters: Array<{ finish(): void }> = [];
-      try {
-        const report = await ingestSources(ws, sources, {
-          cwd: process.cwd(),
-          force: Boolean(flags.force),
-          dryRun: Boolean(flags.dryRun),
-          waitSeconds: waitSecondsOf(flags),
-          budget: budgetOf(ws),
-          model: model.get,
-          price: model.pricer,
-          signal: interrupt.signal,
-          onNotice: (message) => out.warn(message),
-          listenerFor: (source) => {
+      await runAgentCommand(
+        cmd,
+        flags,
+        async ({ out, ws, model, signal, waitSeconds, budget, onNotice }) => {
+          // One live status line per source, each closed before the next starts.
+          const reporters: Array<{ finish(): void }> = [];
+          try {
+            return await ingestSources(ws, sources, {
+              cwd: process.cwd(),
+              force: Boolean(flags.force),
+              dryRun: Boolean(flags.dryRun),
+              waitSeconds,
+              budget,
+              model: model.get,
+              price: model.pricer,
+              signal,
+              onNotice,
+              listenerFor: (source) => {
+                reporters.forEach((r) => r.finish());
+                const reporter = createProgressReporter(out, { maxTurns: ws.config.config.maxTurns, label: source });
+                reporters.push(reporter);
+                return reporter.listener;
+              },
+            });
+          } finally {
             reporters.forEach((r) => r.finish());
-            const reporter = createProgressReporter(out, { maxTurns: ws.config.config.maxTurns, label: source });
-            reporters.push(reporter);
-            return reporter.listener;
-          },
-        });
-        reporters.forEach((r) => r.finish());
-        out.result(report, () => renderIngest(report, out.c));
-        const signalCode = exitCodeForSignal(interrupt.received());
-        if (signalCode) process.exitCode = signalCode;
-        else if (!report.ok) process.exitCode = Math.max(1, ...report.ingested.map((s) => s.errorExitCode ?? 1));
-      } catch (error) {
-        exitIfInterruptedWhileWaiting(error, interrupt.received(), out);
-      } finally {
-        reporters.forEach((r) => r.finish());
-        interrupt.dispose();
-      }
+          }
+        },
+        (report, out) => {
+          out.result(report, () => renderIngest(report, out.c));
+          return { exitCode: report.ok ? 0 : Math.max(1, ...report.ingested.map((s) => s.errorExitCode ?? 1)) };
+        },
+      );
     });
 }
