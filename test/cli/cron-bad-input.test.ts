@@ -2,11 +2,11 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, open, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parsePage } from '../../src/wiki/page.js';
 import { CLI, cliEnv, hashTree, runCli, tempDir } from '../helpers/cli.js';
-import { startFakeLlmServer, type FakeLlmServer, type ScriptStep } from '../helpers/fake-llm-server.js';
-import { freshWorkspace, manifestSources, pageText, read, simpleIngest, unparseablePages, writeStep } from './cron-fixtures.js';
+import { type ScriptStep } from '../helpers/fake-llm-server.js';
+import { fakeServers, freshWorkspace, manifestSources, pageText, read, simpleIngest, unparseablePages, writeStep } from './cron-fixtures.js';
 
 /**
  * Every bad input an unattended ingest can meet. Refused inputs exit 2 with a clear
@@ -14,17 +14,7 @@ import { freshWorkspace, manifestSources, pageText, read, simpleIngest, unparsea
  * same afterwards) and before any model call; the inputs that can be handled are.
  */
 
-let servers: FakeLlmServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.map((server) => server.close()));
-  servers = [];
-});
-
-async function serve(script: Parameters<typeof startFakeLlmServer>[0]): Promise<FakeLlmServer> {
-  const server = await startFakeLlmServer(script);
-  servers.push(server);
-  return server;
-}
+const serve = fakeServers();
 
 async function workspaceWithAlpha(): Promise<string> {
   const root = await freshWorkspace();

@@ -2,10 +2,10 @@ import { writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hashTree, runCli } from '../helpers/cli.js';
-import { startFakeLlmServer, type FakeLlmServer, type RecordedRequest, type ScriptStep } from '../helpers/fake-llm-server.js';
-import { freshWorkspace, manifestSources, patchConfig, read, unparseablePages, writeStep } from './cron-fixtures.js';
+import { type ScriptStep } from '../helpers/fake-llm-server.js';
+import { fakeServers, freshWorkspace, manifestSources, patchConfig, read, sourceOf, unparseablePages, writeStep } from './cron-fixtures.js';
 
 /**
  * Runs that must stop on their own: turn, token and cost budgets, and every way a provider
@@ -14,17 +14,7 @@ import { freshWorkspace, manifestSources, patchConfig, read, unparseablePages, w
  * every page parses).
  */
 
-let servers: FakeLlmServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.map((server) => server.close()));
-  servers = [];
-});
-
-async function serve(script: Parameters<typeof startFakeLlmServer>[0]): Promise<FakeLlmServer> {
-  const server = await startFakeLlmServer(script);
-  servers.push(server);
-  return server;
-}
+const serve = fakeServers();
 
 async function workspaceWith(...keys: string[]): Promise<string> {
   const root = await freshWorkspace();
@@ -32,9 +22,6 @@ async function workspaceWith(...keys: string[]): Promise<string> {
   return root;
 }
 
-function sourceOf(request: RecordedRequest): string | undefined {
-  return /Ingest the source `raw\/([a-z]+)\.md`/.exec(request.lastUserText ?? '')?.[1];
-}
 
 /** The line of human output that says why the run stopped (and what to do about it). */
 function reasonLines(stdout: string): string[] {

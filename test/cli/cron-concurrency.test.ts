@@ -3,32 +3,18 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli, startCli, waitFor } from '../helpers/cli.js';
-import { startFakeLlmServer, type FakeLlmServer, type RecordedRequest, type ScriptStep } from '../helpers/fake-llm-server.js';
-import { freshWorkspace, manifestSources, pageText, read, readJson, simpleIngest, tempFilesUnder, unparseablePages, writeStep } from './cron-fixtures.js';
+import { type ScriptStep } from '../helpers/fake-llm-server.js';
+import { fakeServers, freshWorkspace, manifestSources, pageText, read, readJson, simpleIngest, sourceOf, tempFilesUnder, unparseablePages, writeStep } from './cron-fixtures.js';
 
 /**
  * Unattended runs meeting each other and being stopped: the workspace lock, SIGKILL at a
  * bad moment, SIGINT/SIGTERM, and a lock left behind by a process that is gone.
  */
 
-let servers: FakeLlmServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.map((server) => server.close()));
-  servers = [];
-});
+const serve = fakeServers();
 
-async function serve(script: Parameters<typeof startFakeLlmServer>[0]): Promise<FakeLlmServer> {
-  const server = await startFakeLlmServer(script);
-  servers.push(server);
-  return server;
-}
-
-/** Which source a request belongs to, from the ingest's first user message. */
-function sourceOf(request: RecordedRequest): string | undefined {
-  return /Ingest the source `raw\/([a-z]+)\.md`/.exec(request.lastUserText ?? '')?.[1];
-}
 
 function deferred(): { promise: Promise<void>; resolve: () => void } {
   let resolve = (): void => undefined;

@@ -1,10 +1,9 @@
 import { existsSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hashTree, runCli } from '../helpers/cli.js';
-import { startFakeLlmServer, type FakeLlmServer } from '../helpers/fake-llm-server.js';
-import { freshWorkspace, manifestSources, pagePath, pageText, read, simpleIngest, writeStep } from './cron-fixtures.js';
+import { fakeServers, freshWorkspace, manifestSources, pagePath, pageText, read, simpleIngest, writeStep } from './cron-fixtures.js';
 
 /**
  * Trying a run without consequences (--dry-run leaves the workspace byte for byte as it
@@ -12,17 +11,7 @@ import { freshWorkspace, manifestSources, pagePath, pageText, read, simpleIngest
  * included).
  */
 
-let servers: FakeLlmServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.map((server) => server.close()));
-  servers = [];
-});
-
-async function serve(script: Parameters<typeof startFakeLlmServer>[0]): Promise<FakeLlmServer> {
-  const server = await startFakeLlmServer(script);
-  servers.push(server);
-  return server;
-}
+const serve = fakeServers();
 
 /** A workspace with one real ingest behind it, so .wiki/ has a manifest, history, written.json and a search index. */
 async function ingestedWorkspace(): Promise<string> {

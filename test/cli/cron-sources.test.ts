@@ -2,11 +2,11 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parsePage } from '../../src/wiki/page.js';
 import { runCli } from '../helpers/cli.js';
-import { startFakeLlmServer, type FakeLlmServer, type RecordedRequest, type ScriptStep } from '../helpers/fake-llm-server.js';
-import { freshWorkspace, manifestSources, pageText, patchConfig, read, readJson, unparseablePages, writeStep } from './cron-fixtures.js';
+import { type FakeLlmServer, type RecordedRequest, type ScriptStep } from '../helpers/fake-llm-server.js';
+import { fakeServers, freshWorkspace, manifestSources, pageText, patchConfig, read, readJson, sourceOf, unparseablePages, writeStep } from './cron-fixtures.js';
 
 /**
  * Idempotent ingest: the manifest decides what reaches the model. Unchanged sources cost
@@ -14,21 +14,8 @@ import { freshWorkspace, manifestSources, pageText, patchConfig, read, readJson,
  * deleted source marks its pages stale instead of deleting them.
  */
 
-let servers: FakeLlmServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.map((server) => server.close()));
-  servers = [];
-});
+const serve = fakeServers();
 
-async function serve(script: Parameters<typeof startFakeLlmServer>[0]): Promise<FakeLlmServer> {
-  const server = await startFakeLlmServer(script);
-  servers.push(server);
-  return server;
-}
-
-function sourceOf(request: RecordedRequest): string | undefined {
-  return /Ingest the source `raw\/([a-z]+)\.md`/.exec(request.lastUserText ?? '')?.[1];
-}
 
 /** Any number of sources: each gets its source page written, then a closing message. */
 function perSourceScript(request: RecordedRequest): ScriptStep {
