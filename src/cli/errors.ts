@@ -23,3 +23,14 @@ export function exitCodeFor(error: unknown, stderr: NodeJS.WritableStream = proc
   else stderr.write('(an unexpected failure; set WIKI_DEBUG=1 for the stack trace and please report it)\n');
   return 1;
 }
+
+/**
+ * With --json, a failure is still one JSON document on stdout, so scripts never have to
+ * parse stderr: `{"error":{"message","hint","exitCode","type"}}`.
+ */
+export function errorJson(error: unknown, exitCode: number): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const hint = isWikiError(error) ? (error.hint ?? null) : null;
+  const type = error instanceof Error ? error.name : 'Error';
+  return `${JSON.stringify({ error: { message, hint, exitCode, type } }, null, 2)}\n`;
+}

@@ -1,12 +1,16 @@
 #!/usr/bin/env node
+import { CommanderError } from 'commander';
+import { errorJson, exitCodeFor } from './errors.js';
 import { buildProgram } from './program.js';
-import { exitCodeFor } from './errors.js';
 
 async function main(argv: string[]): Promise<void> {
   try {
     await buildProgram().parseAsync(argv);
   } catch (error) {
-    process.exitCode = exitCodeFor(error);
+    const code = exitCodeFor(error);
+    process.exitCode = code;
+    const helpOrVersion = error instanceof CommanderError && code === 0;
+    if (argv.includes('--json') && !helpOrVersion) process.stdout.write(errorJson(error, code));
   }
 }
 

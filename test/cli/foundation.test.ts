@@ -92,6 +92,14 @@ describe('workspace discovery', () => {
     expect(result.stderr).toMatch(/run `wiki init`/);
   });
 
+  it('with --json a failure is still one JSON document on stdout', async () => {
+    const result = await runCli(['status', '--json'], { cwd: await tempDir() });
+    expect(result.code).toBe(2);
+    expect(JSON.parse(result.stdout)).toEqual({
+      error: { message: expect.stringMatching(/no wiki workspace/), hint: expect.stringMatching(/wiki init/), exitCode: 2, type: 'ConfigError' },
+    });
+  });
+
   it('--root without schema.md: exit 2', async () => {
     const result = await runCli(['--root', await tempDir(), 'status']);
     expect(result.code).toBe(2);

@@ -76,7 +76,13 @@ describe('wiki graph', () => {
     const result = await runCli(args, { cwd: root });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(error);
-    expect(result.stdout).toBe('');
+    // With --json even a failure is one JSON document on stdout; never the graph itself.
+    if (args.includes('--json')) {
+      const failure = JSON.parse(result.stdout).error as { exitCode: number; message: string; hint: string | null };
+      expect(failure.exitCode).toBe(2);
+      expect(`${failure.message} — ${failure.hint ?? ''}`).toMatch(error);
+    }
+    else expect(result.stdout).toBe('');
   });
 
   it('outside a workspace is a configuration error (exit 2)', async () => {

@@ -97,7 +97,7 @@ describe('wiki lint', () => {
     expect(noWorkspace.stderr).toMatch(/no wiki workspace found/);
     const badRoot = await runCli(['--root', empty, 'lint', '--json'], { cwd: empty });
     expect(badRoot.code).toBe(2);
-    expect(badRoot.stdout).toBe('');
+    expect(JSON.parse(badRoot.stdout).error).toMatchObject({ exitCode: 2, type: 'ConfigError' });
     const root = await initWorkspace();
     const badFlag = await runCli(['lint', '--frobnicate'], { cwd: root });
     expect(badFlag.code).toBe(2);
