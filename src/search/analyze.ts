@@ -21,11 +21,10 @@ const CJK_RUNS = /([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Scrip
 const LATIN_ACCENTED = /[\u00c0-\u024f\u1e00-\u1eff]/;
 const ASCII_LETTERS = /^[a-z]+$/;
 const ASCII_TEXT = /^[\x00-\x7f]*$/;
-const ASCII_WORD = /[a-z0-9]+/g;
 const STEM_CACHE_LIMIT = 200_000;
 
 const stemCache = new Map<string, string>();
-const asciiTermCache = new Map<string, string>();
+const asciiWords = new Map<string, AsciiWord>();
 
 /** Lower case, compatibility-normalised (full-width forms, ligatures) text. */
 export function normalise(text: string): string {
@@ -86,23 +85,90 @@ export function analyze(text: string): string[] {
 /** The common case, without Unicode normalisation or script checks: same output, faster. */
 function analyzeAscii(text: string): string[] {
   const out: string[] = [];
-  for (const match of text.toLowerCase().matchAll(ASCII_WORD)) {
-    const term = asciiTerm(match[0]);
-    if (term) out.push(term);
-  }
+  scanAscii(text.toLowerCase(), out, undefined);
   return out;
 }
 
-/** An ASCII word's term, or '' when it is dropped; one memo lookup per word. */
-function asciiTerm(word: string): string {
-  let term = asciiTermCache.get(word);
-  if (term === undefined) {
-    if (asciiTermCache.size >= STEM_CACHE_LIMIT) asciiTermCache.clear();
-    const dropped = (word.length < 2 && !(word >= '0' && word <= '9')) || ENGLISH_STOPWORDS.has(word);
-    term = dropped ? '' : stem(word);
-    asciiTermCache.set(word, term);
+/** What an ASCII word contributes, memoised per distinct word: a corpus repeats a small vocabulary. */
+interface AsciiWord {
+  /** Its stemmed term, or '' when the word is dropped (stopword, single letter). */
+  term: string;
+  /** The word itself, one shared string per distinct word (cheaper to hash and compare downstream). */
+  word: string;
+}
+
+function asciiWord(raw: string): AsciiWord {
+  let info = asciiWords.get(raw);
+  if (info === undefined) {
+    if (asciiWords.size >= STEM_CACHE_LIMIT) asciiWords.clear();
+    const dropped = (raw.length < 2 && !(raw >= '0' && raw <= '9')) || ENGLISH_STOPWORDS.has(raw);
+    info = { term: dropped ? '' : stem(raw), word: raw };
+    asciiWords.set(raw, info);
   }
-  return term;
+  return info;
+}
+
+const isAsciiAlnum = (code: number): boolean => (code >= 97 && code <= 122) || (code >= 48 && code <= 57);
+/** `.` `_` `+` `#` `/` `'` `-`: the characters that join words into one whole term (`gpt-4o`). */
+const isJoiner = (code: number): boolean =>
+  code === 46 || code === 95 || code === 43 || code === 35 || code === 47 || code === 39 || code === 45;
+
+/**
+ * One pass over lower-case ASCII text. Every run of letters and digits is a word: its
+ * stemmed term goes to `terms`; when `whole` is given, the kept words go there too, and
+ * each compound (`gpt-4o`, `node.js`, `c++`, `c#`) goes there before its parts.
+ * Same output as matching /[a-z0-9]+/g for terms and
+ * /[a-z0-9]+(?:[._+#/'-][a-z0-9]+)*(?:\+\+|#)?/g for whole terms, without match objects.
+ */
+function scanAscii(text: string, terms: string[], whole: string[] | undefined): void {
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    if (!isAsciiAlnum(text.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    const start = i;
+    const firstPart = whole ? whole.length : 0;
+    let compound = false;
+    for (;;) {
+      const runStart = i;
+      while (i < n && isAsciiAlnum(text.charCodeAt(i))) i++;
+      const info = asciiWord(text.slice(runStart, i));
+      if (info.term) {
+        terms.push(info.term);
+        whole?.push(info.word);
+      }
+      if (i + 1 < n && isJoiner(text.charCodeAt(i)) && isAsciiAlnum(text.charCodeAt(i + 1))) {
+        compound = true;
+        i++;
+      } else break;
+    }
+    if (i + 1 < n && text.charCodeAt(i) === 43 && text.charCodeAt(i + 1) === 43) {
+      compound = true;
+      i += 2;
+    } else if (i < n && text.charCodeAt(i) === 35) {
+      compound = true;
+      i++;
+    }
+    if (compound && whole) {
+      const joined = text.slice(start, i);
+      if (!ENGLISH_STOPWORDS.has(joined)) whole.splice(firstPart, 0, joined);
+    }
+  }
+}
+
+/**
+ * `analyze(text)` appended to `terms` and `wholeTerms(text)` appended to `whole`, reading
+ * ASCII text once for both (a page is analysed for every lane in one go).
+ */
+export function analyzeBoth(text: string, terms: string[], whole: string[]): void {
+  if (ASCII_TEXT.test(text)) {
+    scanAscii(text.toLowerCase(), terms, whole);
+    return;
+  }
+  for (const term of analyze(text)) terms.push(term);
+  for (const term of wholeTerms(text)) whole.push(term);
 }
 
 /**
@@ -129,25 +195,9 @@ export function wholeTerms(text: string): string[] {
   return out;
 }
 
-const ASCII_WHOLE_TERM = /[a-z0-9]+(?:[._+#/'-][a-z0-9]+)*(?:\+\+|#)?/g;
-const ASCII_SEPARATORS = /[._+#/'-]+/;
-
 /** `wholeTerms` for ASCII text: same output without Unicode classes. */
 function wholeTermsAscii(text: string): string[] {
   const out: string[] = [];
-  const push = (term: string): void => {
-    if (term.length < 2 && !(term >= '0' && term <= '9')) return;
-    if (ENGLISH_STOPWORDS.has(term)) return;
-    out.push(term);
-  };
-  for (const match of text.toLowerCase().matchAll(ASCII_WHOLE_TERM)) {
-    const compound = match[0];
-    if (!ASCII_SEPARATORS.test(compound)) {
-      push(compound);
-      continue;
-    }
-    push(compound.replace(/[._/'-]+$/g, ''));
-    for (const piece of compound.split(ASCII_SEPARATORS)) if (piece) push(piece);
-  }
+  scanAscii(text.toLowerCase(), [], out);
   return out;
 }

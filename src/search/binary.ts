@@ -66,12 +66,22 @@ export class Uint32Builder {
     this.data = new Uint32Array(Math.max(16, capacity));
   }
   push(value: number): void {
-    if (this.length === this.data.length) {
-      const next = new Uint32Array(this.data.length * 2);
-      next.set(this.data);
-      this.data = next;
-    }
+    if (this.length === this.data.length) this.grow(this.length + 1);
     this.data[this.length++] = value;
+  }
+  /** Append `source[start … end)`. */
+  pushSpan(source: Uint32Array, start: number, end: number): void {
+    const count = end - start;
+    if (this.length + count > this.data.length) this.grow(this.length + count);
+    this.data.set(source.subarray(start, end), this.length);
+    this.length += count;
+  }
+  private grow(needed: number): void {
+    let capacity = this.data.length * 2;
+    while (capacity < needed) capacity *= 2;
+    const next = new Uint32Array(capacity);
+    next.set(this.data.subarray(0, this.length));
+    this.data = next;
   }
   /** Overwrite an earlier value (used to patch counts once known). */
   setAt(index: number, value: number): void {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { keyFromPath } from '../wiki/keys.js';
 import { extractInlineLinks } from '../wiki/links.js';
 import { parseFrontmatterYaml, refsOf, splitFrontmatter, stringField, tagsOf, type Frontmatter } from '../wiki/page.js';
+import { parseSimpleFrontmatter } from './simple-frontmatter.js';
 
 /** What the search index keeps of one page, derived from its text alone. */
 export interface PageDocument {
@@ -42,14 +43,15 @@ function firstHeading(body: string): string | undefined {
  * What search needs of a page, read with the page model's own building blocks (the
  * same split, YAML reading and link rules as `parsePage`) but without gray-matter, which
  * doubles the cost of a full build and keeps a cached copy of every text it has seen.
- * A frontmatter that does not parse counts as empty, as in `parsePage`.
+ * Frontmatter in the simple form pages are written with skips the YAML parser (same
+ * result). A frontmatter that does not parse counts as empty, as in `parsePage`.
  */
 export function pageDocument(pagePath: string, content: string): PageDocument {
   const { yaml, body } = splitFrontmatter(content);
   let frontmatter: Frontmatter = {};
   if (yaml !== undefined) {
     try {
-      frontmatter = parseFrontmatterYaml(yaml);
+      frontmatter = parseSimpleFrontmatter(yaml) ?? parseFrontmatterYaml(yaml);
     } catch {
       frontmatter = {};
     }

@@ -77,7 +77,8 @@ export class LsaEmbedder implements CorpusEmbedder {
   }
 
   async embedDocuments(inputs: readonly EmbeddingInput[]): Promise<Array<Float32Array | undefined>> {
-    return inputs.map((input) => this.model?.embed(input.terms));
+    const model = this.model;
+    return model ? model.embedPages(inputs.map((input) => input.terms)) : inputs.map(() => undefined);
   }
 
   async embedQuery(_query: string, terms: readonly string[]): Promise<Float32Array | undefined> {

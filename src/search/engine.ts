@@ -1,7 +1,7 @@
 import { analyze, wholeTerms } from './analyze.js';
 import { DocTable, type DocRecord, type PageStat } from './doc-table.js';
 import type { PageDocument } from './document.js';
-import { LexicalLane, type LexicalParams } from './lexical.js';
+import { LexicalLane, type AnalysedFields, type LexicalParams } from './lexical.js';
 import { analysePage } from './page-analysis.js';
 import { fuseRankings, poolSize, type LaneRanking } from './rrf.js';
 import { SemanticLane, type PageToEmbed } from './semantic.js';
@@ -95,6 +95,24 @@ export class SearchEngine {
     this.lexical.add(doc.path, analysed.fields);
     this.tokens.add(slot, analysed.whole);
     return { slot, input: analysed.embedding };
+  }
+
+  /** Index many pages at once (a full build goes through the lexical lane's bulk path). */
+  indexPages(pages: ReadonlyArray<{ doc: PageDocument; stat: PageStat }>, seenAt: number): PageToEmbed[] {
+    if (this.docs.liveCount > 0 || this.docs.slotCount > 0 || this.lexical.size > 0) {
+      return pages.map(({ doc, stat }) => this.indexPage(doc, stat, seenAt));
+    }
+    const work: PageToEmbed[] = [];
+    const lexical: Array<{ path: string; fields: AnalysedFields }> = [];
+    for (const { doc, stat } of pages) {
+      const analysed = analysePage(doc);
+      const slot = this.docs.insert(doc, stat, seenAt);
+      lexical.push({ path: doc.path, fields: analysed.fields });
+      this.tokens.add(slot, analysed.whole);
+      work.push({ slot, input: analysed.embedding });
+    }
+    this.lexical.addAll(lexical);
+    return work;
   }
 
   removePage(path: string): boolean {

@@ -36,7 +36,7 @@ const OPTIONS: Options<LexicalEntry> = {
 };
 
 export class LexicalLane {
-  private constructor(private readonly index: PersistableMiniSearch) {}
+  private constructor(private index: PersistableMiniSearch) {}
 
   static empty(): LexicalLane {
     return new LexicalLane(new PersistableMiniSearch(OPTIONS));
@@ -63,6 +63,20 @@ export class LexicalLane {
     const entry: LexicalEntry = { id: path };
     for (const field of LEXICAL_FIELDS) entry[field] = fields[field].join(' ');
     this.index.add(entry);
+  }
+
+  /**
+   * Add many pages: into an empty lane in one bulk build (the result MiniSearch would
+   * reach adding them one by one), otherwise one by one.
+   */
+  addAll(pages: ReadonlyArray<{ path: string; fields: AnalysedFields }>): void {
+    const distinct = new Set(pages.map((page) => page.path)).size === pages.length;
+    if (this.index.documentCount > 0 || this.index.termCount > 0 || !distinct) {
+      for (const page of pages) this.add(page.path, page.fields);
+      return;
+    }
+    const entries = pages.map((page) => ({ id: page.path, fields: LEXICAL_FIELDS.map((field) => page.fields[field]) }));
+    this.index = PersistableMiniSearch.build(entries, OPTIONS);
   }
 
   remove(path: string): void {

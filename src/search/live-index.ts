@@ -82,9 +82,11 @@ export class LiveSearchIndex implements SearchIndex {
     for (const removed of diff.removed) if (this.engine.removePage(removed)) summary.removed++;
     const seenAt = Date.now();
     for (const touched of diff.touched) this.engine.docs.touch(touched.path, touched, seenAt);
-    const work: PageToEmbed[] = [];
+    const work = this.engine.indexPages(
+      diff.upserts.map((upsert) => ({ doc: pageDocument(upsert.path, upsert.content), stat: upsert.stat })),
+      seenAt,
+    );
     for (const upsert of diff.upserts) {
-      work.push(this.engine.indexPage(pageDocument(upsert.path, upsert.content), upsert.stat, seenAt));
       if (upsert.isNew) summary.added++;
       else summary.changed++;
     }

@@ -1,5 +1,6 @@
 import { CorruptIndexError, asFloat32, bytesOf, decodeJson, decodeTerms, encodeJson, encodeTerms } from './binary.js';
 import {
+  addScaled,
   gaussianBlock,
   multiply,
   multiplyTransposed,
@@ -48,8 +49,11 @@ interface ModelMeta {
 
 export class LsaModel {
   private termIndex: Map<string, number> | undefined;
+  /** Scratch for `embed`: term frequency by vocabulary row (zero between calls). */
+  private counts: Uint32Array | undefined;
 
   private constructor(
+    /** Sorted (the vocabulary is chosen in alphabetical order). */
     readonly terms: readonly string[],
     readonly idf: Float32Array,
     /** `terms × dimensions`, row-major: each term's direction in the latent space. */
@@ -73,37 +77,76 @@ export class LsaModel {
     const dimensions = Math.min(options.dimensions, Math.max(2, Math.floor(n / MIN_PAGES_PER_DIMENSION)), terms.length - 1);
     if (dimensions < 1) return undefined;
     const basis = rightSingularBasis(matrix, dimensions, options);
-    return new LsaModel(terms, idf, basis, dimensions, sample.length);
+    const model = new LsaModel(terms, idf, basis, dimensions, sample.length);
+    model.termIndex = index;
+    return model;
   }
 
+  /**
+   * A term's vocabulary row. Embedding many pages builds a map once; a query on a loaded
+   * model binary-searches the sorted vocabulary instead of building a map for one lookup.
+   */
   private lookup(term: string): number | undefined {
-    if (!this.termIndex) this.termIndex = new Map(this.terms.map((t, i) => [t, i]));
-    return this.termIndex.get(term);
+    if (this.termIndex) return this.termIndex.get(term);
+    const terms = this.terms;
+    let lo = 0;
+    let hi = terms.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const probe = terms[mid] ?? '';
+      if (probe === term) return mid;
+      if (probe < term) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return undefined;
+  }
+
+  /** Unit vectors for many pages (see `embed`). */
+  embedPages(pages: readonly (readonly string[])[]): Array<Float32Array | undefined> {
+    this.termIndex ??= new Map(this.terms.map((t, i) => [t, i]));
+    return pages.map((terms) => this.embed(terms));
   }
 
   /** Unit vector for a page or query, or undefined when none of its terms is known. */
   embed(terms: readonly string[]): Float32Array | undefined {
-    const counts = new Map<string, number>();
-    for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
-    const k = this.dimensions;
-    const basis = this.basis;
-    const out = new Float64Array(k);
-    let known = 0;
-    for (const [term, tf] of counts) {
+    // Frequencies by vocabulary row, rows in order of first appearance.
+    const counts = (this.counts ??= new Uint32Array(this.terms.length));
+    const rows: number[] = [];
+    for (const term of terms) {
       const t = this.lookup(term);
       if (t === undefined) continue;
-      known++;
-      const w = (1 + Math.log(tf)) * (this.idf[t] ?? 0);
-      if (w === 0) continue;
-      const row = t * k;
-      for (let j = 0; j < k; j++) out[j]! += w * basis[row + j]!;
+      const seen = counts[t] ?? 0;
+      if (seen === 0) rows.push(t);
+      counts[t] = seen + 1;
     }
-    if (known === 0) return undefined;
+    const k = this.dimensions;
+    const basis = this.basis;
+    const idf = this.idf;
+    const out = new Float64Array(k);
+    for (const t of rows) {
+      const tf = counts[t] ?? 1;
+      counts[t] = 0;
+      const w = (1 + Math.log(tf)) * (idf[t] ?? 0);
+      if (w === 0) continue;
+      // Unrolled like addScaled (kept apart: one element type per loop keeps V8's code fast).
+      const row = t * k;
+      let j = 0;
+      for (; j + 3 < k; j += 4) {
+        out[j]! += w * basis[row + j]!;
+        out[j + 1]! += w * basis[row + j + 1]!;
+        out[j + 2]! += w * basis[row + j + 2]!;
+        out[j + 3]! += w * basis[row + j + 3]!;
+      }
+      for (; j < k; j++) out[j]! += w * basis[row + j]!;
+    }
+    if (rows.length === 0) return undefined;
     let norm = 0;
     for (let j = 0; j < k; j++) norm += out[j]! ** 2;
     if (norm === 0) return undefined;
     const scale = 1 / Math.sqrt(norm);
-    return Float32Array.from(out, (x) => x * scale);
+    const vector = new Float32Array(k);
+    for (let j = 0; j < k; j++) vector[j] = out[j]! * scale;
+    return vector;
   }
 
   encode(): Record<string, Uint8Array> {
@@ -120,6 +163,9 @@ export class LsaModel {
     const basis = asFloat32(b);
     if (!Number.isInteger(meta?.dimensions) || idf.length !== terms.length || basis.length !== terms.length * meta.dimensions) {
       throw new CorruptIndexError('semantic model sections disagree in size');
+    }
+    for (let t = 1; t < terms.length; t++) {
+      if ((terms[t - 1] ?? '') >= (terms[t] ?? '')) throw new CorruptIndexError('semantic model terms are not sorted');
     }
     return new LsaModel(terms, idf, basis, meta.dimensions, meta.trainedPages);
   }
@@ -170,7 +216,8 @@ function weightedRows(pages: readonly (readonly string[])[], index: Map<string, 
 /**
  * The top-k right singular vectors of A (pages × terms) as a `terms × k` basis:
  * Y = A Ω, refined by power iterations, orthonormalised into Q (pages × l);
- * C = Aᵀ Q, so B = Qᵀ A = Cᵀ; the eigenvectors W of B Bᵀ = Qᵀ (A C) give V = C W Σ⁻¹.
+ * C = Aᵀ Q, so B = Qᵀ A = Cᵀ; the eigenvectors W of B Bᵀ = Qᵀ (A C) give V = C W Σ⁻¹,
+ * computed as Aᵀ (Q W Σ⁻¹).
  */
 function rightSingularBasis(a: SparseRows, k: number, options: LsaOptions): Float32Array {
   const width = Math.min(k + OVERSAMPLE, a.rows, a.cols);
@@ -188,7 +235,7 @@ function rightSingularBasis(a: SparseRows, k: number, options: LsaOptions): Floa
     for (let i = 0; i < width; i++) {
       const q = y[r * width + i]!;
       if (q === 0) continue;
-      for (let j = 0; j < width; j++) small[i * width + j]! += q * ac[r * width + j]!;
+      addScaled(small, i * width, ac, r * width, q, width);
     }
   }
   for (let i = 0; i < width; i++) {
@@ -199,22 +246,21 @@ function rightSingularBasis(a: SparseRows, k: number, options: LsaOptions): Floa
     }
   }
   const { values, vectors } = symmetricEigen(small, width);
-  const projector = new Float64Array(width * k);
+  // V = C W Σ⁻¹ = Aᵀ (Q W Σ⁻¹): through the sparse A this costs nnz(A)·k instead of terms·width·k.
+  const left = new Float64Array(a.rows * k);
+  const scales = new Float64Array(k);
   for (let j = 0; j < k; j++) {
     const sigma = Math.sqrt(Math.max(values[j]!, 0));
-    const scale = sigma > 1e-12 ? 1 / sigma : 0;
-    for (let i = 0; i < width; i++) projector[i * k + j] = vectors[i * width + j]! * scale;
+    scales[j] = sigma > 1e-12 ? 1 / sigma : 0;
   }
-  const basis = new Float32Array(a.cols * k);
-  const row = new Float64Array(k);
-  for (let t = 0; t < a.cols; t++) {
-    row.fill(0);
+  for (let r = 0; r < a.rows; r++) {
     for (let i = 0; i < width; i++) {
-      const ct = c[t * width + i]!;
-      if (ct === 0) continue;
-      for (let j = 0; j < k; j++) row[j]! += ct * projector[i * k + j]!;
+      const q = y[r * width + i]!;
+      if (q === 0) continue;
+      addScaled(left, r * k, vectors, i * width, q, k);
     }
-    basis.set(row, t * k);
+    for (let j = 0; j < k; j++) left[r * k + j]! *= scales[j]!;
   }
+  const basis = Float32Array.from(multiplyTransposed(a, left, k));
   return basis;
 }

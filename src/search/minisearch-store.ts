@@ -1,19 +1,25 @@
 import MiniSearch, { type Options } from 'minisearch';
 import { CorruptIndexError, Uint32Builder, asUint32, bytesOf, decodeJson, decodeTerms, encodeJson, encodeTerms } from './binary.js';
+import { FlatTermIndex, LazyTermData, type FlatPostings, type PostingSpan, type TermData } from './term-index.js';
 
 /**
- * MiniSearch with a compact persisted form. MiniSearch's own JSON takes seconds to load
- * at 10k pages (one JS object per posting); here postings are stored as flat Uint32
- * arrays and each term's postings are turned into MiniSearch's maps only when a query
- * first touches that term. The subclass reaches MiniSearch's protected state, which its
- * type declarations expose for extension.
+ * MiniSearch with a compact persisted form and a fast bulk build. MiniSearch's own JSON
+ * takes seconds to load at 10k pages (one JS object per posting), and adding 10k pages
+ * one by one spends most of a full build growing its maps; here postings live in flat
+ * Uint32 arrays (see FlatTermIndex) and become MiniSearch's maps only for the terms a
+ * query or a later change touches. The subclass reaches MiniSearch's protected state,
+ * which its type declarations expose for extension.
  */
 export interface LexicalEntry {
   id: string;
   [field: string]: string;
 }
 
-type TermData = Map<number, Map<number, number>>;
+/** A page for the bulk build: its terms per field, in the index's field order. */
+export interface AnalysedEntry {
+  id: string;
+  fields: ReadonlyArray<readonly string[]>;
+}
 
 interface Meta {
   documentCount: number;
@@ -24,105 +30,43 @@ interface Meta {
   ids: string[];
 }
 
-/** Postings of one term: a span of the shared array, `[fieldId, count, (shortId, tf) × count]*`. */
-class LazyTermData extends Map<number, Map<number, number>> {
-  /** Undefined once read into the map. Kept flat (no span object): one object per term. */
-  private data: Uint32Array | undefined;
-
-  constructor(
-    data: Uint32Array,
-    private readonly start: number,
-    private readonly end: number,
-  ) {
-    super();
-    this.data = data;
-  }
-
-  /** The raw span while still unread, so a save can copy it without building maps. */
-  rawSpan(): { data: Uint32Array; start: number; end: number } | undefined {
-    return this.data ? { data: this.data, start: this.start, end: this.end } : undefined;
-  }
-
-  private load(): void {
-    const data = this.data;
-    if (!data) return;
-    this.data = undefined;
-    const { start, end } = this;
-    let i = start;
-    while (i < end) {
-      const fieldId = data[i++] ?? 0;
-      const count = data[i++] ?? 0;
-      const postings = new Map<number, number>();
-      for (let n = 0; n < count && i + 1 < end; n++, i += 2) postings.set(data[i] ?? 0, data[i + 1] ?? 0);
-      Map.prototype.set.call(this, fieldId, postings);
-    }
-  }
-
-  override get(key: number): Map<number, number> | undefined {
-    this.load();
-    return super.get(key);
-  }
-  override has(key: number): boolean {
-    this.load();
-    return super.has(key);
-  }
-  override set(key: number, value: Map<number, number>): this {
-    this.load();
-    return super.set(key, value);
-  }
-  override delete(key: number): boolean {
-    this.load();
-    return super.delete(key);
-  }
-  override clear(): void {
-    this.data = undefined;
-    super.clear();
-  }
-  override get size(): number {
-    this.load();
-    return super.size;
-  }
-  override forEach(callback: (value: Map<number, number>, key: number, map: Map<number, Map<number, number>>) => void, thisArg?: unknown): void {
-    this.load();
-    super.forEach(callback, thisArg);
-  }
-  override keys(): MapIterator<number> {
-    this.load();
-    return super.keys();
-  }
-  override values(): MapIterator<Map<number, number>> {
-    this.load();
-    return super.values();
-  }
-  override entries(): MapIterator<[number, Map<number, number>]> {
-    this.load();
-    return super.entries();
-  }
-  override [Symbol.iterator](): MapIterator<[number, Map<number, number>]> {
-    return this.entries();
-  }
+/** Everything a PersistableMiniSearch is made of, flat. */
+interface IndexParts {
+  meta: Meta;
+  /** Per document in `meta.ids` order: short id, then each field's length. */
+  docs: Uint32Array;
+  postings: FlatPostings;
 }
 
 export class PersistableMiniSearch extends MiniSearch<LexicalEntry> {
   /** Encode the index; postings of discarded documents are left out (a vacuum for free). */
   encode(): Record<string, Uint8Array> {
     const liveIds = this._documentIds;
-    const order = [...liveIds.keys()];
-    const docs = new Uint32Array(order.length * (1 + Object.keys(this._fieldIds).length));
     const fieldCount = Object.keys(this._fieldIds).length;
+    const order = [...liveIds.keys()];
+    const docs = new Uint32Array(order.length * (1 + fieldCount));
     order.forEach((shortId, i) => {
       docs[i * (1 + fieldCount)] = shortId;
       const lengths = this._fieldLength.get(shortId) ?? [];
       for (let f = 0; f < fieldCount; f++) docs[i * (1 + fieldCount) + 1 + f] = lengths[f] ?? 0;
     });
+    // Every short id below nextId still live: spans can be copied whole.
+    const allLive = liveIds.size === this._nextId;
+    const entries: Array<[string, TermData | PostingSpan]> = [];
+    const index = this._index as unknown;
+    if (index instanceof FlatTermIndex) for (const entry of index.rawEntries()) entries.push(entry);
+    else for (const entry of this._index as Iterable<[string, TermData]>) entries.push(entry);
+    // Sorted, so a load can binary-search the terms without building anything.
+    entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
     const terms: string[] = [];
-    const offsets = new Uint32Builder(1 << 14);
+    const offsets = new Uint32Builder(entries.length + 1);
     const postings = new Uint32Builder(1 << 20);
-    for (const [term, data] of this._index as Iterable<[string, TermData]>) {
+    for (const [term, data] of entries) {
       const start = postings.length;
-      const raw = data instanceof LazyTermData ? data.rawSpan() : undefined;
-      if (raw) copyLiveSpan(raw, liveIds, postings);
-      else writeTermData(data, liveIds, postings);
+      const span = data instanceof Map ? (data instanceof LazyTermData ? data.rawSpan() : undefined) : data;
+      if (span && allLive) postings.pushSpan(span.data, span.start, span.end);
+      else if (span) copyLiveSpan(span, liveIds, postings);
+      else writeTermData(data as TermData, liveIds, postings);
       if (postings.length === start) continue;
       terms.push(term);
       offsets.push(start);
@@ -161,6 +105,93 @@ export class PersistableMiniSearch extends MiniSearch<LexicalEntry> {
       throw new CorruptIndexError('lexical sections disagree in size');
     }
     if ((offsets[terms.length] ?? 0) !== postings.length) throw new CorruptIndexError('lexical postings are truncated');
+    for (let t = 0; t < terms.length; t++) {
+      if ((offsets[t + 1] ?? 0) < (offsets[t] ?? 0)) throw new CorruptIndexError('lexical term offsets are not ordered');
+      if (t > 0 && (terms[t - 1] ?? '') >= (terms[t] ?? '')) throw new CorruptIndexError('lexical terms are not sorted');
+    }
+    for (let i = 0; i < meta.ids.length; i++) {
+      if ((docs[i * (1 + fieldCount)] ?? 0) >= meta.nextId) throw new CorruptIndexError('lexical document id out of range');
+    }
+    return PersistableMiniSearch.fromParts({ meta, docs, postings: { terms, offsets, postings } }, options);
+  }
+
+  /**
+   * The index MiniSearch would hold after adding `entries` one by one to an empty index
+   * (same short ids, field lengths, running average lengths and term frequencies), built
+   * without its per-term maps. Field lengths count distinct terms, and an empty field
+   * counts one, as in MiniSearch 7.
+   */
+  static build(entries: readonly AnalysedEntry[], options: Options<LexicalEntry>): PersistableMiniSearch {
+    const ids = entries.map((entry) => entry.id);
+    if (new Set(ids).size !== ids.length) throw new Error('a bulk build needs distinct ids');
+    const fieldIds = new PersistableMiniSearch(options)._fieldIds;
+    const fieldCount = Object.keys(fieldIds).length;
+    const termIds = new Map<string, number>();
+    const termList: string[] = [];
+    /** termId × fieldCount + fieldId → [shortId, tf, …]. */
+    const lists: Array<number[] | undefined> = [];
+    let counts = new Uint32Array(1 << 12);
+    const touched: number[] = [];
+    const docs = new Uint32Array(entries.length * (1 + fieldCount));
+    const averageFieldLength = new Array<number>(fieldCount).fill(0);
+    entries.forEach((entry, shortId) => {
+      const base = shortId * (1 + fieldCount);
+      docs[base] = shortId;
+      for (let fieldId = 0; fieldId < fieldCount; fieldId++) {
+        for (const term of entry.fields[fieldId] ?? []) {
+          let id = termIds.get(term);
+          if (id === undefined) {
+            id = termList.length;
+            termIds.set(term, id);
+            termList.push(term);
+            if (id >= counts.length) {
+              const grown = new Uint32Array(counts.length * 2);
+              grown.set(counts);
+              counts = grown;
+            }
+          }
+          const seen = counts[id] ?? 0;
+          if (seen === 0) touched.push(id);
+          counts[id] = seen + 1;
+        }
+        const length = touched.length || 1;
+        docs[base + 1 + fieldId] = length;
+        averageFieldLength[fieldId] = ((averageFieldLength[fieldId] ?? 0) * shortId + length) / (shortId + 1);
+        for (const id of touched) {
+          const slot = id * fieldCount + fieldId;
+          const list = lists[slot];
+          if (list) list.push(shortId, counts[id] ?? 0);
+          else lists[slot] = [shortId, counts[id] ?? 0];
+          counts[id] = 0;
+        }
+        touched.length = 0;
+      }
+    });
+    const sorted = termList.map((term, id) => ({ term, id })).sort((a, b) => (a.term < b.term ? -1 : 1));
+    let size = 0;
+    for (const list of lists) if (list) size += 2 + list.length;
+    const postings = new Uint32Array(size);
+    const offsets = new Uint32Array(sorted.length + 1);
+    let at = 0;
+    sorted.forEach(({ id }, t) => {
+      offsets[t] = at;
+      for (let fieldId = 0; fieldId < fieldCount; fieldId++) {
+        const list = lists[id * fieldCount + fieldId];
+        if (!list) continue;
+        postings[at++] = fieldId;
+        postings[at++] = list.length / 2;
+        postings.set(list, at);
+        at += list.length;
+      }
+    });
+    offsets[sorted.length] = at;
+    const meta: Meta = { documentCount: entries.length, nextId: entries.length, fieldIds, averageFieldLength, ids };
+    return PersistableMiniSearch.fromParts({ meta, docs, postings: { terms: sorted.map((s) => s.term), offsets, postings } }, options);
+  }
+
+  private static fromParts(parts: IndexParts, options: Options<LexicalEntry>): PersistableMiniSearch {
+    const { meta, docs } = parts;
+    const fieldCount = Object.keys(meta.fieldIds).length;
     const index = new PersistableMiniSearch(options);
     index._documentCount = meta.documentCount;
     index._nextId = meta.nextId;
@@ -170,22 +201,18 @@ export class PersistableMiniSearch extends MiniSearch<LexicalEntry> {
     meta.ids.forEach((id, i) => {
       const base = i * (1 + fieldCount);
       const shortId = docs[base] ?? 0;
-      if (shortId >= meta.nextId) throw new CorruptIndexError('lexical document id out of range');
       index._documentIds.set(shortId, id);
       index._idToShortId.set(id, shortId);
       index._fieldLength.set(shortId, Array.from(docs.subarray(base + 1, base + 1 + fieldCount)));
     });
-    for (let t = 0; t < terms.length; t++) {
-      const start = offsets[t] ?? 0;
-      const end = offsets[t + 1] ?? 0;
-      if (end < start) throw new CorruptIndexError('lexical term offsets are not ordered');
-      index._index.set(terms[t] ?? '', new LazyTermData(postings, start, end));
-    }
+    // Two declarations of SearchableMap (package root and subpath) that TypeScript cannot
+    // unify because of a private member; at run time MiniSearch only calls its methods.
+    index._index = new FlatTermIndex(parts.postings) as unknown as typeof index._index;
     return index;
   }
 }
 
-function copyLiveSpan(span: { data: Uint32Array; start: number; end: number }, live: Map<number, unknown>, out: Uint32Builder): void {
+function copyLiveSpan(span: PostingSpan, live: Map<number, unknown>, out: Uint32Builder): void {
   const { data, end } = span;
   let i = span.start;
   while (i < end) {

@@ -1,5 +1,4 @@
-import { readdirSync, statSync, type Dirent } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFileSync, readdirSync, statSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { isSpecialPage, type Contract } from '../wiki/contract.js';
 import type { DocTable, PageStat } from './doc-table.js';
@@ -25,7 +24,6 @@ export interface ScanResult {
 
 /** An mtime this close to when the content was last read does not prove it unchanged. */
 const RACY_WINDOW_MS = 2000;
-const READ_BATCH = 256;
 
 /**
  * Every content page with its stat: the pages `listPagePaths` lists (markdown under
@@ -58,6 +56,15 @@ export function scanPages(root: string, contract: Contract): ScannedPage[] {
   return out;
 }
 
+/** A page's text, or undefined when it vanished or cannot be read. */
+function readPage(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
 export async function diffAgainstDisk(
   root: string,
   files: readonly ScannedPage[],
@@ -65,6 +72,7 @@ export async function diffAgainstDisk(
   hashOf: (content: string) => string,
 ): Promise<ScanResult> {
   const result: ScanResult = { upserts: [], touched: [], removed: [] };
+  const base = root.endsWith(path.sep) ? root : `${root}${path.sep}`;
   const seen = new Set<string>();
   const toRead: Array<{ file: ScannedPage; known: string | undefined }> = [];
   for (const file of files) {
@@ -79,19 +87,16 @@ export async function diffAgainstDisk(
     if (statChanged || racy) toRead.push({ file, known: record.hash });
   }
   for (const record of table.records()) if (!seen.has(record.path)) result.removed.push(record.path);
-  for (let i = 0; i < toRead.length; i += READ_BATCH) {
-    const batch = toRead.slice(i, i + READ_BATCH);
-    const contents = await Promise.all(batch.map(({ file }) => readFile(path.join(root, file.path), 'utf8').catch(() => undefined)));
-    batch.forEach(({ file, known }, j) => {
-      const content = contents[j];
-      if (content === undefined) {
-        if (known !== undefined) result.removed.push(file.path);
-        return;
-      }
-      const stat = { mtimeMs: file.mtimeMs, size: file.size };
-      if (known !== undefined && hashOf(content) === known) result.touched.push(file);
-      else result.upserts.push({ path: file.path, content, stat, isNew: known === undefined });
-    });
+  // Read synchronously: at 10k small pages a promise per file costs several times the reading.
+  for (const { file, known } of toRead) {
+    const content = readPage(base + file.path);
+    if (content === undefined) {
+      if (known !== undefined) result.removed.push(file.path);
+      continue;
+    }
+    const stat = { mtimeMs: file.mtimeMs, size: file.size };
+    if (known !== undefined && hashOf(content) === known) result.touched.push(file);
+    else result.upserts.push({ path: file.path, content, stat, isNew: known === undefined });
   }
   return result;
 }

@@ -72,7 +72,7 @@ export class TokenLane {
 
   /** Index a page's distinct terms under `slot`. */
   add(slot: number, terms: Iterable<string>): void {
-    for (const term of new Set(terms)) {
+    for (const term of terms instanceof Set ? terms : new Set(terms)) {
       const list = this.added.get(term);
       if (list) list.push(slot);
       else this.added.set(term, [slot]);

@@ -1,5 +1,8 @@
+import { stemmer } from 'stemmer';
 import { describe, expect, it } from 'vitest';
-import { analyze, wholeTerms } from '../../src/search/analyze.js';
+import { analyze, analyzeBoth, stem, wholeTerms } from '../../src/search/analyze.js';
+import { seededRandom } from '../../src/search/linalg.js';
+import { ENGLISH_STOPWORDS } from '../../src/search/stopwords.js';
 
 describe('analyze (lexical and built-in semantic terms)', () => {
   const table: Array<[string, string[]]> = [
@@ -34,5 +37,58 @@ describe('wholeTerms (token lane)', () => {
   ];
   it.each(table)('%s → %j', (text, terms) => {
     expect(wholeTerms(text)).toEqual(terms);
+  });
+});
+
+/**
+ * The definitions the fast ASCII scanner must match: words are /[a-z0-9]+/ runs of the
+ * lower-cased text; whole terms are /[a-z0-9]+(?:[._+#/'-][a-z0-9]+)*(?:\+\+|#)?/ matches,
+ * each compound before its parts; stopwords and lone letters are dropped.
+ */
+const kept = (word: string): boolean => !((word.length < 2 && !/^[0-9]$/.test(word)) || ENGLISH_STOPWORDS.has(word));
+function referenceTerms(text: string): string[] {
+  return (text.toLowerCase().match(/[a-z0-9]+/g) ?? []).filter(kept).map((word) => (/^[a-z]+$/.test(word) && word.length >= 3 ? stemmer(word) : word));
+}
+function referenceWhole(text: string): string[] {
+  const out: string[] = [];
+  for (const compound of text.toLowerCase().match(/[a-z0-9]+(?:[._+#/'-][a-z0-9]+)*(?:\+\+|#)?/g) ?? []) {
+    const pieces = compound.split(/[._+#/'-]+/).filter(Boolean);
+    if (pieces.length > 1 || compound !== pieces[0]) out.push(compound);
+    out.push(...pieces);
+  }
+  return out.filter(kept);
+}
+
+describe('the ASCII fast path', () => {
+  const random = seededRandom(11);
+  const alphabet = ['a', 'e', 'in', 'the', 'Run', 'running', 'GPT', '4o', '7', '-', '.', '_', '+', '++', '#', '/', "'", ' ', '  ', '\n', ',', '(', ')', 'C', 'x'];
+  const texts = Array.from({ length: 2000 }, () =>
+    Array.from({ length: 1 + Math.floor(random() * 12) }, () => alphabet[Math.floor(random() * alphabet.length)]).join(''),
+  );
+
+  it('gives the same terms and whole terms as the regular-expression definitions', () => {
+    for (const text of texts) {
+      expect([text, analyze(text)]).toEqual([text, referenceTerms(text)]);
+      expect([text, wholeTerms(text)]).toEqual([text, referenceWhole(text)]);
+    }
+  });
+
+  it('reads a text once for both vocabularies, appending to what is there', () => {
+    for (const text of [...texts.slice(0, 200), 'Café gpt-4o 注意力']) {
+      const terms = ['earlier'];
+      const whole = ['before'];
+      analyzeBoth(text, terms, whole);
+      expect(terms).toEqual(['earlier', ...analyze(text)]);
+      expect(whole).toEqual(['before', ...wholeTerms(text)]);
+    }
+  });
+});
+
+describe('stem (memoised)', () => {
+  it('returns what the stemmer returns, on first and repeated calls', () => {
+    const words = ['running', 'runs', 'generalisation', 'flies', 'attention', 'layers', 'at', 'x1', 'über'];
+    for (const word of [...words, ...words]) {
+      expect(stem(word)).toBe(/^[a-z]+$/.test(word) && word.length >= 3 ? stemmer(word) : word);
+    }
   });
 });

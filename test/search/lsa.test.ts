@@ -48,6 +48,16 @@ describe('LsaModel', () => {
     expect(Array.from(restored.embed(analyze('pastry butter')) ?? [])).toEqual(Array.from(model.embed(analyze('pastry butter')) ?? []));
   });
 
+  it('embeds many pages at once exactly as one by one, trained or loaded', () => {
+    const model = LsaModel.train(PAGES, options);
+    if (!model) throw new Error('no model');
+    const loaded = LsaModel.decode(model.encode());
+    const pages = [...PAGES, analyze('zeppelin'), analyze('car car car orbit')];
+    const one = pages.map((page) => Array.from(model.embed(page) ?? []));
+    expect(model.embedPages(pages).map((v) => Array.from(v ?? []))).toEqual(one);
+    expect(loaded.embedPages(pages).map((v) => Array.from(v ?? []))).toEqual(one);
+  });
+
   it('declines to train on fewer than three pages', () => {
     expect(LsaModel.train(PAGES.slice(0, 2), options)).toBeUndefined();
   });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { LexicalLane, type AnalysedFields, type LexicalParams } from '../../src/search/lexical.js';
 import { analyze } from '../../src/search/analyze.js';
+import { PersistableMiniSearch, type LexicalEntry } from '../../src/search/minisearch-store.js';
+import type { Options } from 'minisearch';
 
 const params: LexicalParams = {
   k1: 1.2,
@@ -58,5 +60,61 @@ describe('LexicalLane persistence (compact MiniSearch form)', () => {
     const kept = lane.search(query, 10, params);
     const dropped = lane.search(query, 10, { ...params, matchedTermMultiplier: false });
     expect(new Set(dropped)).toEqual(new Set(kept));
+  });
+});
+
+describe('bulk build', () => {
+  const FIELDS = ['key', 'title', 'summary', 'tags', 'body'];
+  const split = (text: string): string[] => text.split(' ');
+  const options: Options<LexicalEntry> = {
+    fields: FIELDS,
+    tokenize: split,
+    processTerm: (term) => term || null,
+    searchOptions: { tokenize: split, processTerm: (term) => term || null },
+  };
+  const pages = [
+    ...PAGES.map(([path, title, body]) => ({ path, fields: fields(title, body) })),
+    { path: 'wiki/e.md', fields: { key: [], title: [], summary: analyze('flutter flutter flutter'), tags: ['wing'], body: [] } },
+  ];
+  const byOneByOne = (): PersistableMiniSearch => {
+    const index = new PersistableMiniSearch(options);
+    for (const page of pages) index.add({ id: page.path, ...Object.fromEntries(FIELDS.map((f) => [f, page.fields[f as keyof AnalysedFields].join(' ')])) });
+    return index;
+  };
+  const built = (): PersistableMiniSearch =>
+    PersistableMiniSearch.build(
+      pages.map((page) => ({ id: page.path, fields: FIELDS.map((f) => page.fields[f as keyof AnalysedFields]) })),
+      options,
+    );
+  const scored = (index: PersistableMiniSearch, query: string): Array<[string, number]> =>
+    index.search(analyze(query).join(' '), { boost: params.boosts }).map((r) => [String(r.id), r.score]);
+
+  it('scores every query exactly as adding the pages one by one', () => {
+    const a = byOneByOne();
+    const b = built();
+    for (const query of [...QUERIES, 'flutter wing', 'laminar plate']) expect(scored(b, query)).toEqual(scored(a, query));
+    expect(b.documentCount).toBe(a.documentCount);
+    expect(b.termCount).toBe(a.termCount);
+  });
+
+  it('takes later changes and survives a save, like an index built one by one', () => {
+    const a = byOneByOne();
+    const b = built();
+    for (const index of [a, b]) {
+      index.discard('wiki/c.md');
+      index.add({ id: 'wiki/f.md', key: 'shock', title: 'shock', summary: '', tags: '', body: 'shock wave wing' });
+    }
+    for (const query of [...QUERIES, 'shock wing']) expect(scored(b, query)).toEqual(scored(a, query));
+    const restored = PersistableMiniSearch.decode(b.encode(), options);
+    for (const query of [...QUERIES, 'shock wing']) expect(scored(restored, query)).toEqual(scored(a, query));
+  });
+
+  it('is what LexicalLane.addAll uses on an empty lane, and refuses duplicate ids', () => {
+    const lane = LexicalLane.empty();
+    lane.addAll(pages);
+    const one = LexicalLane.empty();
+    for (const page of pages) one.add(page.path, page.fields);
+    for (const query of QUERIES) expect(lane.search(analyze(query), 10, params)).toEqual(one.search(analyze(query), 10, params));
+    expect(() => PersistableMiniSearch.build([{ id: 'x', fields: [] }, { id: 'x', fields: [] }], options)).toThrow(/distinct/);
   });
 });
