@@ -1,5 +1,7 @@
 import { stemmer } from 'stemmer';
+import { idsIn, scanAscii, wholeInOrder, type AsciiWord, type Compound } from './ascii-words.js';
 import { ENGLISH_STOPWORDS } from './stopwords.js';
+import type { Vocabulary } from './vocabulary.js';
 
 /**
  * Text analysis shared by the lanes. Two vocabularies come out of the same text:
@@ -24,7 +26,6 @@ const ASCII_TEXT = /^[\x00-\x7f]*$/;
 const STEM_CACHE_LIMIT = 200_000;
 
 const stemCache = new Map<string, string>();
-const asciiWords = new Map<string, AsciiWord>();
 
 /** Lower case, compatibility-normalised (full-width forms, ligatures) text. */
 export function normalise(text: string): string {
@@ -84,78 +85,9 @@ export function analyze(text: string): string[] {
 
 /** The common case, without Unicode normalisation or script checks: same output, faster. */
 function analyzeAscii(text: string): string[] {
-  const out: string[] = [];
-  scanAscii(text.toLowerCase(), out, undefined);
-  return out;
-}
-
-/** What an ASCII word contributes, memoised per distinct word: a corpus repeats a small vocabulary. */
-interface AsciiWord {
-  /** Its stemmed term, or '' when the word is dropped (stopword, single letter). */
-  term: string;
-  /** The word itself, one shared string per distinct word (cheaper to hash and compare downstream). */
-  word: string;
-}
-
-function asciiWord(raw: string): AsciiWord {
-  let info = asciiWords.get(raw);
-  if (info === undefined) {
-    if (asciiWords.size >= STEM_CACHE_LIMIT) asciiWords.clear();
-    const dropped = (raw.length < 2 && !(raw >= '0' && raw <= '9')) || ENGLISH_STOPWORDS.has(raw);
-    info = { term: dropped ? '' : stem(raw), word: raw };
-    asciiWords.set(raw, info);
-  }
-  return info;
-}
-
-const isAsciiAlnum = (code: number): boolean => (code >= 97 && code <= 122) || (code >= 48 && code <= 57);
-/** `.` `_` `+` `#` `/` `'` `-`: the characters that join words into one whole term (`gpt-4o`). */
-const isJoiner = (code: number): boolean =>
-  code === 46 || code === 95 || code === 43 || code === 35 || code === 47 || code === 39 || code === 45;
-
-/**
- * One pass over lower-case ASCII text. Every run of letters and digits is a word: its
- * stemmed term goes to `terms`; when `whole` is given, the kept words go there too, and
- * each compound (`gpt-4o`, `node.js`, `c++`, `c#`) goes there before its parts.
- * Same output as matching /[a-z0-9]+/g for terms and
- * /[a-z0-9]+(?:[._+#/'-][a-z0-9]+)*(?:\+\+|#)?/g for whole terms, without match objects.
- */
-function scanAscii(text: string, terms: string[], whole: string[] | undefined): void {
-  const n = text.length;
-  let i = 0;
-  while (i < n) {
-    if (!isAsciiAlnum(text.charCodeAt(i))) {
-      i++;
-      continue;
-    }
-    const start = i;
-    const firstPart = whole ? whole.length : 0;
-    let compound = false;
-    for (;;) {
-      const runStart = i;
-      while (i < n && isAsciiAlnum(text.charCodeAt(i))) i++;
-      const info = asciiWord(text.slice(runStart, i));
-      if (info.term) {
-        terms.push(info.term);
-        whole?.push(info.word);
-      }
-      if (i + 1 < n && isJoiner(text.charCodeAt(i)) && isAsciiAlnum(text.charCodeAt(i + 1))) {
-        compound = true;
-        i++;
-      } else break;
-    }
-    if (i + 1 < n && text.charCodeAt(i) === 43 && text.charCodeAt(i + 1) === 43) {
-      compound = true;
-      i += 2;
-    } else if (i < n && text.charCodeAt(i) === 35) {
-      compound = true;
-      i++;
-    }
-    if (compound && whole) {
-      const joined = text.slice(start, i);
-      if (!ENGLISH_STOPWORDS.has(joined)) whole.splice(firstPart, 0, joined);
-    }
-  }
+  const words: AsciiWord[] = [];
+  scanAscii(text.toLowerCase(), stem, words);
+  return words.map((word) => word.term);
 }
 
 /**
@@ -164,11 +96,36 @@ function scanAscii(text: string, terms: string[], whole: string[] | undefined): 
  */
 export function analyzeBoth(text: string, terms: string[], whole: string[]): void {
   if (ASCII_TEXT.test(text)) {
-    scanAscii(text.toLowerCase(), terms, whole);
+    const words: AsciiWord[] = [];
+    const compounds: Compound[] = [];
+    scanAscii(text.toLowerCase(), stem, words, compounds);
+    for (const word of words) terms.push(word.term);
+    wholeInOrder(words, compounds, whole);
     return;
   }
   for (const term of analyze(text)) terms.push(term);
   for (const term of wholeTerms(text)) whole.push(term);
+}
+
+/**
+ * `analyzeBoth` as ids in `vocabulary`: the stemmed terms' ids appended to `terms`, the
+ * whole terms' ids to `whole` (in no particular order). The bulk build's form.
+ */
+export function analyzeIds(text: string, vocabulary: Vocabulary, terms: number[], whole: number[]): void {
+  if (ASCII_TEXT.test(text)) {
+    const words: AsciiWord[] = [];
+    const compounds: Compound[] = [];
+    scanAscii(text.toLowerCase(), stem, words, compounds);
+    for (const word of words) {
+      const ids = idsIn(word, vocabulary);
+      terms.push(ids.termId);
+      whole.push(ids.wordId);
+    }
+    for (const compound of compounds) whole.push(vocabulary.id(compound.text));
+    return;
+  }
+  for (const term of analyze(text)) terms.push(vocabulary.id(term));
+  for (const term of wholeTerms(text)) whole.push(vocabulary.id(term));
 }
 
 /**
@@ -197,7 +154,10 @@ export function wholeTerms(text: string): string[] {
 
 /** `wholeTerms` for ASCII text: same output without Unicode classes. */
 function wholeTermsAscii(text: string): string[] {
+  const words: AsciiWord[] = [];
+  const compounds: Compound[] = [];
+  scanAscii(text.toLowerCase(), stem, words, compounds);
   const out: string[] = [];
-  scanAscii(text.toLowerCase(), [], out);
+  wholeInOrder(words, compounds, out);
   return out;
 }

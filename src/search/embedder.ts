@@ -1,4 +1,5 @@
-import { DEFAULT_LSA_OPTIONS, LSA_MIN_PAGES, LsaModel, type LsaOptions } from './lsa.js';
+import { DEFAULT_LSA_OPTIONS, LSA_MIN_PAGES, LsaModel, termIdPages, type LsaOptions, type TermIdPages } from './lsa.js';
+import type { Vocabulary } from './vocabulary.js';
 
 /**
  * The port behind the semantic lane. A page or query becomes a unit vector; vectors from
@@ -10,6 +11,28 @@ export interface EmbeddingInput {
   text: string;
   /** The same text analysed (stemmed terms), for embedders that work on terms. */
   terms: readonly string[];
+}
+
+/** An input whose terms are held as vocabulary ids (a bulk build); `terms` spells them out on demand. */
+export class IdEmbeddingInput implements EmbeddingInput {
+  constructor(
+    readonly text: string,
+    readonly ids: Int32Array,
+    readonly vocabulary: Vocabulary,
+  ) {}
+
+  get terms(): string[] {
+    return Array.from(this.ids, (id) => this.vocabulary.terms[id] ?? '');
+  }
+}
+
+/** The inputs' terms as ids of one vocabulary: theirs when they share one, else a new one. */
+function asTermIds(inputs: readonly EmbeddingInput[]): TermIdPages {
+  const first = inputs[0];
+  if (first instanceof IdEmbeddingInput && inputs.every((input) => input instanceof IdEmbeddingInput && input.vocabulary === first.vocabulary)) {
+    return { vocabulary: first.vocabulary, pages: inputs.map((input) => (input as IdEmbeddingInput).ids) };
+  }
+  return termIdPages(inputs.map((input) => input.terms));
 }
 
 export interface Embedder {
@@ -28,7 +51,7 @@ export interface CorpusEmbedder extends Embedder {
   /** Why the embedder cannot embed yet (too few pages), or undefined when trained. */
   readonly notReady: string | undefined;
   readonly trainedPages: number;
-  train(pages: readonly (readonly string[])[]): void;
+  train(pages: readonly EmbeddingInput[]): void;
   encodeModel(): Record<string, Uint8Array> | undefined;
   loadModel(sections: Record<string, Uint8Array | undefined>): void;
 }
@@ -64,8 +87,8 @@ export class LsaEmbedder implements CorpusEmbedder {
     return this.model?.trainedPages ?? 0;
   }
 
-  train(pages: readonly (readonly string[])[]): void {
-    this.model = LsaModel.train(pages, this.options);
+  train(pages: readonly EmbeddingInput[]): void {
+    this.model = LsaModel.trainIds(asTermIds(pages), this.options);
   }
 
   encodeModel(): Record<string, Uint8Array> | undefined {
@@ -78,7 +101,9 @@ export class LsaEmbedder implements CorpusEmbedder {
 
   async embedDocuments(inputs: readonly EmbeddingInput[]): Promise<Array<Float32Array | undefined>> {
     const model = this.model;
-    return model ? model.embedPages(inputs.map((input) => input.terms)) : inputs.map(() => undefined);
+    if (!model) return inputs.map(() => undefined);
+    if (inputs.length === 1) return [model.embed(inputs[0]?.terms ?? [])];
+    return model.embedIds(asTermIds(inputs));
   }
 
   async embedQuery(_query: string, terms: readonly string[]): Promise<Float32Array | undefined> {

@@ -1,13 +1,14 @@
 import { analyze, wholeTerms } from './analyze.js';
 import { DocTable, type DocRecord, type PageStat } from './doc-table.js';
 import type { PageDocument } from './document.js';
-import { LexicalLane, type AnalysedFields, type LexicalParams } from './lexical.js';
-import { analysePage } from './page-analysis.js';
+import { LexicalLane, type LexicalParams } from './lexical.js';
+import { analysePage, analysePageIds } from './page-analysis.js';
 import { fuseRankings, poolSize, type LaneRanking } from './rrf.js';
 import { SemanticLane, type PageToEmbed } from './semantic.js';
 import { underPrefix, withPrefix, type Sections } from './store.js';
 import { TokenLane } from './token-lane.js';
 import { LANES, type LaneName, type LaneStatus } from './types.js';
+import { Vocabulary } from './vocabulary.js';
 
 /**
  * The in-memory index: the page table and the three lanes, kept in step. Pure apart from
@@ -97,21 +98,28 @@ export class SearchEngine {
     return { slot, input: analysed.embedding };
   }
 
-  /** Index many pages at once (a full build goes through the lexical lane's bulk path). */
+  /**
+   * Index many pages at once. Into an empty index (a full build) the pages are analysed
+   * into one vocabulary of ids and each lane is built in bulk; the results are the same as
+   * indexing the pages one by one.
+   */
   indexPages(pages: ReadonlyArray<{ doc: PageDocument; stat: PageStat }>, seenAt: number): PageToEmbed[] {
-    if (this.docs.liveCount > 0 || this.docs.slotCount > 0 || this.lexical.size > 0) {
+    if (this.docs.slotCount > 0 || this.lexical.size > 0) {
       return pages.map(({ doc, stat }) => this.indexPage(doc, stat, seenAt));
     }
+    const vocabulary = new Vocabulary();
     const work: PageToEmbed[] = [];
-    const lexical: Array<{ path: string; fields: AnalysedFields }> = [];
+    const lexical: Array<{ path: string; fields: number[][] }> = [];
+    const tokens: Array<{ slot: number; terms: number[] }> = [];
     for (const { doc, stat } of pages) {
-      const analysed = analysePage(doc);
+      const analysed = analysePageIds(doc, vocabulary);
       const slot = this.docs.insert(doc, stat, seenAt);
       lexical.push({ path: doc.path, fields: analysed.fields });
-      this.tokens.add(slot, analysed.whole);
+      tokens.push({ slot, terms: analysed.whole });
       work.push({ slot, input: analysed.embedding });
     }
-    this.lexical.addAll(lexical);
+    this.lexical.addAll(lexical, vocabulary);
+    this.tokens.addAll(tokens, vocabulary);
     return work;
   }
 

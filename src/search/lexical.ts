@@ -1,5 +1,6 @@
 import type { Options } from 'minisearch';
 import { PersistableMiniSearch, type LexicalEntry } from './minisearch-store.js';
+import type { Vocabulary } from './vocabulary.js';
 
 /**
  * The lexical lane: BM25 over a page's fields with per-field boosts (MiniSearch).
@@ -66,17 +67,25 @@ export class LexicalLane {
   }
 
   /**
-   * Add many pages: into an empty lane in one bulk build (the result MiniSearch would
-   * reach adding them one by one), otherwise one by one.
+   * Add many pages, their fields as term ids in `vocabulary` (LEXICAL_FIELDS order): into
+   * an empty lane in one bulk build (the result MiniSearch would reach adding them one by
+   * one), otherwise one by one.
    */
-  addAll(pages: ReadonlyArray<{ path: string; fields: AnalysedFields }>): void {
+  addAll(pages: ReadonlyArray<{ path: string; fields: ReadonlyArray<ArrayLike<number>> }>, vocabulary: Vocabulary): void {
     const distinct = new Set(pages.map((page) => page.path)).size === pages.length;
     if (this.index.documentCount > 0 || this.index.termCount > 0 || !distinct) {
-      for (const page of pages) this.add(page.path, page.fields);
+      const spell = (ids: ArrayLike<number> | undefined): string[] => Array.from(ids ?? [], (id) => vocabulary.terms[id] ?? '');
+      for (const page of pages) {
+        const [key, title, summary, tags, body] = page.fields;
+        this.add(page.path, { key: spell(key), title: spell(title), summary: spell(summary), tags: spell(tags), body: spell(body) });
+      }
       return;
     }
-    const entries = pages.map((page) => ({ id: page.path, fields: LEXICAL_FIELDS.map((field) => page.fields[field]) }));
-    this.index = PersistableMiniSearch.build(entries, OPTIONS);
+    this.index = PersistableMiniSearch.build(
+      pages.map((page) => ({ id: page.path, fields: page.fields })),
+      vocabulary,
+      OPTIONS,
+    );
   }
 
   remove(path: string): void {

@@ -9,6 +9,7 @@ import {
   symmetricEigen,
   type SparseRows,
 } from './linalg.js';
+import { Vocabulary } from './vocabulary.js';
 
 /**
  * Latent semantic analysis, the built-in embedder: pages become tf-idf vectors over the
@@ -47,9 +48,23 @@ interface ModelMeta {
   trainedPages: number;
 }
 
+/** Pages as term ids of one vocabulary (a bulk build's form). */
+export interface TermIdPages {
+  vocabulary: Vocabulary;
+  pages: ReadonlyArray<ArrayLike<number>>;
+}
+
+/** Pages given as terms, interned into a vocabulary of their own. */
+export function termIdPages(pages: readonly (readonly string[])[]): TermIdPages {
+  const vocabulary = new Vocabulary();
+  return { vocabulary, pages: pages.map((page) => page.map((term) => vocabulary.id(term))) };
+}
+
 export class LsaModel {
   private termIndex: Map<string, number> | undefined;
-  /** Scratch for `embed`: term frequency by vocabulary row (zero between calls). */
+  /** Vocabulary row of each id of the last vocabulary embedded from (-1: not in the model). */
+  private rowsOf: { vocabulary: Vocabulary; rows: Int32Array } | undefined;
+  /** Scratch for embedding: term frequency by vocabulary row (zero between calls). */
   private counts: Uint32Array | undefined;
 
   private constructor(
@@ -64,21 +79,34 @@ export class LsaModel {
 
   /** Train on pages given as analysed terms; undefined when the corpus is too small. */
   static train(pages: readonly (readonly string[])[], options: LsaOptions): LsaModel | undefined {
-    const sample = evenSample(pages, options.maxTrainingPages);
+    return LsaModel.trainIds(termIdPages(pages), options);
+  }
+
+  /** Train on pages given as term ids; undefined when the corpus is too small. */
+  static trainIds(corpus: TermIdPages, options: LsaOptions): LsaModel | undefined {
+    const sample = evenSample(corpus.pages, options.maxTrainingPages);
     if (sample.length < LSA_MIN_PAGES) return undefined;
-    const { terms, df } = chooseVocabulary(sample, options.maxVocabulary);
+    const { vocabulary } = corpus;
+    const { ids, df } = chooseVocabulary(sample, vocabulary, options.maxVocabulary);
     const n = sample.length;
-    const idf = new Float32Array(terms.length);
-    for (let t = 0; t < terms.length; t++) idf[t] = Math.log(1 + n / (df[t] ?? 1));
-    const index = new Map(terms.map((term, i) => [term, i]));
-    const matrix = weightedRows(sample, index, idf);
+    const idf = new Float32Array(ids.length);
+    for (let t = 0; t < ids.length; t++) idf[t] = Math.log(1 + n / (df[t] ?? 1));
+    const rows = new Int32Array(vocabulary.size).fill(-1);
+    ids.forEach((id, row) => (rows[id] = row));
+    const matrix = weightedRows(sample, rows, idf);
     // A latent space only generalises when it is much smaller than the corpus: with as many
     // dimensions as pages it just memorises each page and learns no word associations.
-    const dimensions = Math.min(options.dimensions, Math.max(2, Math.floor(n / MIN_PAGES_PER_DIMENSION)), terms.length - 1);
+    const dimensions = Math.min(options.dimensions, Math.max(2, Math.floor(n / MIN_PAGES_PER_DIMENSION)), ids.length - 1);
     if (dimensions < 1) return undefined;
     const basis = rightSingularBasis(matrix, dimensions, options);
-    const model = new LsaModel(terms, idf, basis, dimensions, sample.length);
-    model.termIndex = index;
+    const model = new LsaModel(
+      ids.map((id) => vocabulary.terms[id] ?? ''),
+      idf,
+      basis,
+      dimensions,
+      sample.length,
+    );
+    model.rowsOf = { vocabulary, rows };
     return model;
   }
 
@@ -107,15 +135,39 @@ export class LsaModel {
     return pages.map((terms) => this.embed(terms));
   }
 
+  /** Unit vectors for pages given as term ids (see `embed`). */
+  embedIds(corpus: TermIdPages): Array<Float32Array | undefined> {
+    const rows = this.rowsIn(corpus.vocabulary);
+    return corpus.pages.map((ids) => this.embedRows(ids, rows));
+  }
+
+  private rowsIn(vocabulary: Vocabulary): Int32Array {
+    const known = this.rowsOf;
+    if (known && known.vocabulary === vocabulary && known.rows.length === vocabulary.size) return known.rows;
+    this.termIndex ??= new Map(this.terms.map((t, i) => [t, i]));
+    const rows = Int32Array.from(vocabulary.terms, (term) => this.termIndex?.get(term) ?? -1);
+    this.rowsOf = { vocabulary, rows };
+    return rows;
+  }
+
   /** Unit vector for a page or query, or undefined when none of its terms is known. */
   embed(terms: readonly string[]): Float32Array | undefined {
+    return this.embedRows(
+      terms.map((term) => this.lookup(term) ?? -1),
+      undefined,
+    );
+  }
+
+  /** `embed` for terms given as rows (or as ids mapped to rows by `rowOf`); -1 is unknown. */
+  private embedRows(items: ArrayLike<number>, rowOf: Int32Array | undefined): Float32Array | undefined {
     // Frequencies by vocabulary row, rows in order of first appearance.
     const counts = (this.counts ??= new Uint32Array(this.terms.length));
     const rows: number[] = [];
-    for (const term of terms) {
-      const t = this.lookup(term);
-      if (t === undefined) continue;
-      const seen = counts[t] ?? 0;
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i]!;
+      const t = rowOf ? (rowOf[item] ?? -1) : item;
+      if (t < 0) continue;
+      const seen = counts[t]!;
       if (seen === 0) rows.push(t);
       counts[t] = seen + 1;
     }
@@ -124,9 +176,9 @@ export class LsaModel {
     const idf = this.idf;
     const out = new Float64Array(k);
     for (const t of rows) {
-      const tf = counts[t] ?? 1;
+      const tf = counts[t]!;
       counts[t] = 0;
-      const w = (1 + Math.log(tf)) * (idf[t] ?? 0);
+      const w = (1 + Math.log(tf)) * idf[t]!;
       if (w === 0) continue;
       // Unrolled like addScaled (kept apart: one element type per loop keeps V8's code fast).
       const row = t * k;
@@ -179,38 +231,59 @@ function evenSample<T>(items: readonly T[], limit: number): T[] {
 
 /**
  * Terms in at least two pages (one for tiny corpora), most widespread first when capped,
- * then alphabetical so the same corpus always yields the same vocabulary.
+ * then alphabetical so the same corpus always yields the same vocabulary. Returns their
+ * ids in that order with their document frequencies.
  */
-function chooseVocabulary(pages: readonly (readonly string[])[], cap: number): { terms: string[]; df: number[] } {
-  const counts = new Map<string, number>();
-  for (const page of pages) for (const term of new Set(page)) counts.set(term, (counts.get(term) ?? 0) + 1);
+function chooseVocabulary(pages: ReadonlyArray<ArrayLike<number>>, vocabulary: Vocabulary, cap: number): { ids: number[]; df: number[] } {
+  const counts = new Uint32Array(vocabulary.size);
+  const lastPage = new Int32Array(vocabulary.size).fill(-1);
+  pages.forEach((page, p) => {
+    for (let i = 0; i < page.length; i++) {
+      const id = page[i]!;
+      if (lastPage[id] === p) continue;
+      lastPage[id] = p;
+      counts[id]!++;
+    }
+  });
   const minDf = pages.length >= 50 ? 2 : 1;
-  let kept = [...counts].filter(([, df]) => df >= minDf);
-  if (kept.length > cap) kept = kept.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, cap);
-  kept.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  return { terms: kept.map(([term]) => term), df: kept.map(([, df]) => df) };
+  let kept: number[] = [];
+  for (let id = 0; id < counts.length; id++) if (counts[id]! >= minDf) kept.push(id);
+  const terms = vocabulary.terms;
+  if (kept.length > cap) kept = kept.sort((a, b) => counts[b]! - counts[a]! || (terms[a]! < terms[b]! ? -1 : 1)).slice(0, cap);
+  const ids = vocabulary.sortedIds(kept);
+  return { ids, df: ids.map((id) => counts[id]!) };
 }
 
-/** Pages × terms, log tf × idf, each row scaled to unit length. */
-function weightedRows(pages: readonly (readonly string[])[], index: Map<string, number>, idf: Float32Array): SparseRows {
+/** Pages × terms, log tf × idf, each row scaled to unit length. `rowOf` maps ids to columns (-1: left out). */
+function weightedRows(pages: ReadonlyArray<ArrayLike<number>>, rowOf: Int32Array, idf: Float32Array): SparseRows {
   const rowStart = new Uint32Array(pages.length + 1);
   const indices: number[] = [];
   const values: number[] = [];
+  const counts = new Uint32Array(idf.length);
+  const order: number[] = [];
   pages.forEach((page, r) => {
-    const counts = new Map<number, number>();
-    for (const term of page) {
-      const t = index.get(term);
-      if (t !== undefined) counts.set(t, (counts.get(t) ?? 0) + 1);
+    // Columns in order of first appearance, as the weights are summed in that order.
+    for (let i = 0; i < page.length; i++) {
+      const t = rowOf[page[i]!]!;
+      if (t < 0) continue;
+      if (counts[t]!++ === 0) order.push(t);
     }
-    const entries = [...counts].map(([t, tf]) => [t, (1 + Math.log(tf)) * (idf[t] ?? 0)] as const);
-    const norm = Math.sqrt(entries.reduce((sum, [, w]) => sum + w * w, 0)) || 1;
-    for (const [t, w] of entries) {
+    let sum = 0;
+    const weights = order.map((t) => {
+      const w = (1 + Math.log(counts[t]!)) * idf[t]!;
+      counts[t] = 0;
+      sum += w * w;
+      return w;
+    });
+    const norm = Math.sqrt(sum) || 1;
+    order.forEach((t, i) => {
       indices.push(t);
-      values.push(w / norm);
-    }
+      values.push(weights[i]! / norm);
+    });
+    order.length = 0;
     rowStart[r + 1] = indices.length;
   });
-  return { rows: pages.length, cols: index.size, rowStart, indices: Uint32Array.from(indices), values: Float64Array.from(values) };
+  return { rows: pages.length, cols: idf.length, rowStart, indices: Uint32Array.from(indices), values: Float64Array.from(values) };
 }
 
 /**

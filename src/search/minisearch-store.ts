@@ -1,5 +1,6 @@
 import MiniSearch, { type Options } from 'minisearch';
 import { CorruptIndexError, Uint32Builder, asUint32, bytesOf, decodeJson, decodeTerms, encodeJson, encodeTerms } from './binary.js';
+import type { Vocabulary } from './vocabulary.js';
 import { FlatTermIndex, LazyTermData, type FlatPostings, type PostingSpan, type TermData } from './term-index.js';
 
 /**
@@ -15,10 +16,10 @@ export interface LexicalEntry {
   [field: string]: string;
 }
 
-/** A page for the bulk build: its terms per field, in the index's field order. */
+/** A page for the bulk build: its term ids per field, in the index's field order. */
 export interface AnalysedEntry {
   id: string;
-  fields: ReadonlyArray<readonly string[]>;
+  fields: ReadonlyArray<ArrayLike<number>>;
 }
 
 interface Meta {
@@ -118,62 +119,56 @@ export class PersistableMiniSearch extends MiniSearch<LexicalEntry> {
   /**
    * The index MiniSearch would hold after adding `entries` one by one to an empty index
    * (same short ids, field lengths, running average lengths and term frequencies), built
-   * without its per-term maps. Field lengths count distinct terms, and an empty field
-   * counts one, as in MiniSearch 7.
+   * without its per-term maps. Terms are ids in `vocabulary`. Field lengths count distinct
+   * terms, and an empty field counts one, as in MiniSearch 7.
    */
-  static build(entries: readonly AnalysedEntry[], options: Options<LexicalEntry>): PersistableMiniSearch {
+  static build(entries: readonly AnalysedEntry[], vocabulary: Vocabulary, options: Options<LexicalEntry>): PersistableMiniSearch {
     const ids = entries.map((entry) => entry.id);
     if (new Set(ids).size !== ids.length) throw new Error('a bulk build needs distinct ids');
     const fieldIds = new PersistableMiniSearch(options)._fieldIds;
     const fieldCount = Object.keys(fieldIds).length;
-    const termIds = new Map<string, number>();
-    const termList: string[] = [];
     /** termId × fieldCount + fieldId → [shortId, tf, …]. */
     const lists: Array<number[] | undefined> = [];
-    let counts = new Uint32Array(1 << 12);
+    const counts = new Uint32Array(vocabulary.size);
+    const used = new Uint8Array(vocabulary.size);
     const touched: number[] = [];
     const docs = new Uint32Array(entries.length * (1 + fieldCount));
     const averageFieldLength = new Array<number>(fieldCount).fill(0);
+    let size = 0;
     entries.forEach((entry, shortId) => {
       const base = shortId * (1 + fieldCount);
       docs[base] = shortId;
       for (let fieldId = 0; fieldId < fieldCount; fieldId++) {
-        for (const term of entry.fields[fieldId] ?? []) {
-          let id = termIds.get(term);
-          if (id === undefined) {
-            id = termList.length;
-            termIds.set(term, id);
-            termList.push(term);
-            if (id >= counts.length) {
-              const grown = new Uint32Array(counts.length * 2);
-              grown.set(counts);
-              counts = grown;
-            }
-          }
-          const seen = counts[id] ?? 0;
-          if (seen === 0) touched.push(id);
-          counts[id] = seen + 1;
+        const terms = entry.fields[fieldId] ?? [];
+        for (let i = 0; i < terms.length; i++) {
+          const id = terms[i]!;
+          if (counts[id]!++ === 0) touched.push(id);
         }
         const length = touched.length || 1;
         docs[base + 1 + fieldId] = length;
-        averageFieldLength[fieldId] = ((averageFieldLength[fieldId] ?? 0) * shortId + length) / (shortId + 1);
+        averageFieldLength[fieldId] = (averageFieldLength[fieldId]! * shortId + length) / (shortId + 1);
         for (const id of touched) {
           const slot = id * fieldCount + fieldId;
           const list = lists[slot];
-          if (list) list.push(shortId, counts[id] ?? 0);
-          else lists[slot] = [shortId, counts[id] ?? 0];
+          if (list) list.push(shortId, counts[id]!);
+          else {
+            lists[slot] = [shortId, counts[id]!];
+            used[id] = 1;
+            size += 2;
+          }
+          size += 2;
           counts[id] = 0;
         }
         touched.length = 0;
       }
     });
-    const sorted = termList.map((term, id) => ({ term, id })).sort((a, b) => (a.term < b.term ? -1 : 1));
-    let size = 0;
-    for (const list of lists) if (list) size += 2 + list.length;
+    const termIds: number[] = [];
+    for (let id = 0; id < used.length; id++) if (used[id]) termIds.push(id);
+    const sorted = vocabulary.sortedIds(termIds);
     const postings = new Uint32Array(size);
     const offsets = new Uint32Array(sorted.length + 1);
     let at = 0;
-    sorted.forEach(({ id }, t) => {
+    sorted.forEach((id, t) => {
       offsets[t] = at;
       for (let fieldId = 0; fieldId < fieldCount; fieldId++) {
         const list = lists[id * fieldCount + fieldId];
@@ -186,7 +181,8 @@ export class PersistableMiniSearch extends MiniSearch<LexicalEntry> {
     });
     offsets[sorted.length] = at;
     const meta: Meta = { documentCount: entries.length, nextId: entries.length, fieldIds, averageFieldLength, ids };
-    return PersistableMiniSearch.fromParts({ meta, docs, postings: { terms: sorted.map((s) => s.term), offsets, postings } }, options);
+    const terms = sorted.map((id) => vocabulary.terms[id] ?? '');
+    return PersistableMiniSearch.fromParts({ meta, docs, postings: { terms, offsets, postings } }, options);
   }
 
   private static fromParts(parts: IndexParts, options: Options<LexicalEntry>): PersistableMiniSearch {

@@ -1,7 +1,8 @@
-import { analyzeBoth } from './analyze.js';
+import { analyzeBoth, analyzeIds } from './analyze.js';
 import { documentText, keyWords, type PageDocument } from './document.js';
-import type { EmbeddingInput } from './embedder.js';
+import { IdEmbeddingInput, type EmbeddingInput } from './embedder.js';
 import type { AnalysedFields } from './lexical.js';
+import type { Vocabulary } from './vocabulary.js';
 
 /** A page analysed once for every lane. */
 export interface AnalysedPage {
@@ -36,4 +37,32 @@ export function analysePage(doc: PageDocument): AnalysedPage {
     whole: new Set(whole),
     embedding: { text: documentText(doc), terms: [...fields.title, ...fields.summary, ...fields.tags, ...fields.body] },
   };
+}
+
+/** A page analysed for a bulk build: the same terms as `analysePage`, as vocabulary ids. */
+export interface AnalysedPageIds {
+  /** Term ids per lexical field, in LEXICAL_FIELDS order. */
+  fields: number[][];
+  /** Whole-term ids for the token lane (repeats allowed). */
+  whole: number[];
+  /** What the semantic lane embeds: the text, and the term ids of title, summary, tags and body. */
+  embedding: IdEmbeddingInput;
+}
+
+export function analysePageIds(doc: PageDocument, vocabulary: Vocabulary): AnalysedPageIds {
+  const whole: number[] = [];
+  const field = (text: string): number[] => {
+    const ids: number[] = [];
+    analyzeIds(text, vocabulary, ids, whole);
+    return ids;
+  };
+  const fields = [field(keyWords(doc.key)), field(doc.title), field(doc.summary), field(doc.tags.join(' ')), field(doc.body)];
+  const [, title = [], summary = [], tags = [], body = []] = fields;
+  const ids = new Int32Array(title.length + summary.length + tags.length + body.length);
+  let at = 0;
+  for (const part of [title, summary, tags, body]) {
+    ids.set(part, at);
+    at += part.length;
+  }
+  return { fields, whole, embedding: new IdEmbeddingInput(documentText(doc), ids, vocabulary) };
 }

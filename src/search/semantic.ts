@@ -65,7 +65,7 @@ export class SemanticLane {
   async train(pages: readonly PageToEmbed[]): Promise<void> {
     const embedder = this.embedder;
     if (!isCorpusEmbedder(embedder)) return;
-    embedder.train(pages.map((page) => page.input.terms));
+    embedder.train(pages.map((page) => page.input));
     this.vectors = undefined;
     this.pending.clear();
     this.pagesAtTraining = pages.length;

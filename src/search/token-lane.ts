@@ -1,4 +1,5 @@
 import { CorruptIndexError, Uint32Builder, asUint32, bytesOf, decodeTerms, encodeTerms } from './binary.js';
+import type { Vocabulary } from './vocabulary.js';
 
 /**
  * The token lane: whole-term overlap. A page scores the summed rarity (idf) of the
@@ -77,6 +78,47 @@ export class TokenLane {
       if (list) list.push(slot);
       else this.added.set(term, [slot]);
     }
+  }
+
+  /**
+   * Index many pages, their whole terms as ids in `vocabulary` (repeats allowed). An empty
+   * lane is built directly in its persisted form: each term's slots in one flat array.
+   */
+  addAll(pages: ReadonlyArray<{ slot: number; terms: ArrayLike<number> }>, vocabulary: Vocabulary): void {
+    if (this.base || this.added.size > 0) {
+      for (const page of pages) this.add(page.slot, Array.from(page.terms, (id) => vocabulary.terms[id] ?? ''));
+      return;
+    }
+    const lastSlot = new Int32Array(vocabulary.size).fill(-1);
+    const lists: Array<number[] | undefined> = [];
+    let total = 0;
+    for (const { slot, terms } of pages) {
+      for (let i = 0; i < terms.length; i++) {
+        const id = terms[i]!;
+        if (lastSlot[id] === slot) continue;
+        lastSlot[id] = slot;
+        const list = lists[id];
+        if (list) list.push(slot);
+        else lists[id] = [slot];
+        total++;
+      }
+    }
+    const ids: number[] = [];
+    lists.forEach((list, id) => {
+      if (list) ids.push(id);
+    });
+    const sorted = vocabulary.sortedIds(ids);
+    const offsets = new Uint32Array(sorted.length + 1);
+    const slots = new Uint32Array(total);
+    let at = 0;
+    sorted.forEach((id, t) => {
+      offsets[t] = at;
+      const list = lists[id] ?? [];
+      slots.set(list, at);
+      at += list.length;
+    });
+    offsets[sorted.length] = at;
+    this.base = { terms: sorted.map((id) => vocabulary.terms[id] ?? ''), offsets, slots };
   }
 
   /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { pageDocument } from '../../src/search/document.js';
-import type { Embedder, EmbeddingInput } from '../../src/search/embedder.js';
+import { LsaEmbedder, type Embedder, type EmbeddingInput } from '../../src/search/embedder.js';
 import { SearchEngine, type SearchParams } from '../../src/search/engine.js';
 import { SemanticLane } from '../../src/search/semantic.js';
 import { DEFAULT_TUNING } from '../../src/search/tuning.js';
@@ -87,5 +87,31 @@ describe('SearchEngine: a failed lane is dropped, not zeroed', () => {
     const result = await engine.search('telescope', 3, params);
     expect(result.lanes.semantic).toBe('ok');
     expect(result.pages.some((page) => page.lanes.semantic === 1)).toBe(true);
+  });
+});
+
+describe('SearchEngine.indexPages: a full build in bulk', () => {
+  const pages = [
+    ...Object.entries(TOPIC_PAGES),
+    ['wiki/concepts/gpt-4o.md', '---\ntitle: GPT-4o and C++ notes\ntags: [models, c++]\n---\nGPT-4o runs fast. Naïve café 注意力机制 notes.\n'],
+    ['wiki/concepts/empty.md', '# Nothing much\n'],
+  ].map(([path, text]) => ({ doc: pageDocument(path ?? '', text ?? ''), stat: { mtimeMs: 1, size: 1 } }));
+  const queries = ['attention heads', 'gpt-4o', 'c++ models', 'transformer tokens', '注意力', 'cafe', 'nothing', 'the of'];
+  const laneOf = (engine: SearchEngine): SemanticLane => {
+    if (!('lane' in engine.semantic)) throw new Error('no semantic lane');
+    return engine.semantic.lane;
+  };
+
+  it('answers every query as indexing the pages one by one does, in every lane', async () => {
+    const make = (): SearchEngine => SearchEngine.empty({ lane: new SemanticLane(new LsaEmbedder(4)) });
+    const one = make();
+    await laneOf(one).train(pages.map(({ doc, stat }) => one.indexPage(doc, stat, 1)));
+    const bulk = make();
+    await laneOf(bulk).train(bulk.indexPages(pages, 1));
+    expect(laneOf(bulk).status()).toBe('ok');
+    for (const query of queries) expect(await bulk.search(query, 10, params)).toEqual(await one.search(query, 10, params));
+    const more = pageDocument('wiki/concepts/later.md', '# Later\nAttention again.\n');
+    for (const engine of [one, bulk]) engine.indexPages([{ doc: more, stat: { mtimeMs: 2, size: 2 } }], 2);
+    for (const query of queries) expect(await bulk.search(query, 10, params)).toEqual(await one.search(query, 10, params));
   });
 });

@@ -3,6 +3,7 @@ import { LexicalLane, type AnalysedFields, type LexicalParams } from '../../src/
 import { analyze } from '../../src/search/analyze.js';
 import { PersistableMiniSearch, type LexicalEntry } from '../../src/search/minisearch-store.js';
 import type { Options } from 'minisearch';
+import { Vocabulary } from '../../src/search/vocabulary.js';
 
 const params: LexicalParams = {
   k1: 1.2,
@@ -81,9 +82,15 @@ describe('bulk build', () => {
     for (const page of pages) index.add({ id: page.path, ...Object.fromEntries(FIELDS.map((f) => [f, page.fields[f as keyof AnalysedFields].join(' ')])) });
     return index;
   };
+  const vocabulary = new Vocabulary();
+  const asIds = (page: (typeof pages)[number]): { path: string; fields: number[][] } => ({
+    path: page.path,
+    fields: FIELDS.map((f) => page.fields[f as keyof AnalysedFields].map((term) => vocabulary.id(term))),
+  });
   const built = (): PersistableMiniSearch =>
     PersistableMiniSearch.build(
-      pages.map((page) => ({ id: page.path, fields: FIELDS.map((f) => page.fields[f as keyof AnalysedFields]) })),
+      pages.map(asIds).map((page) => ({ id: page.path, fields: page.fields })),
+      vocabulary,
       options,
     );
   const scored = (index: PersistableMiniSearch, query: string): Array<[string, number]> =>
@@ -109,12 +116,18 @@ describe('bulk build', () => {
     for (const query of [...QUERIES, 'shock wing']) expect(scored(restored, query)).toEqual(scored(a, query));
   });
 
-  it('is what LexicalLane.addAll uses on an empty lane, and refuses duplicate ids', () => {
-    const lane = LexicalLane.empty();
-    lane.addAll(pages);
+  it('is what LexicalLane.addAll uses on an empty lane (one by one otherwise), and refuses duplicate ids', () => {
     const one = LexicalLane.empty();
     for (const page of pages) one.add(page.path, page.fields);
-    for (const query of QUERIES) expect(lane.search(analyze(query), 10, params)).toEqual(one.search(analyze(query), 10, params));
-    expect(() => PersistableMiniSearch.build([{ id: 'x', fields: [] }, { id: 'x', fields: [] }], options)).toThrow(/distinct/);
+    const bulk = LexicalLane.empty();
+    bulk.addAll(pages.map(asIds), vocabulary);
+    const later = LexicalLane.empty();
+    later.add(pages[0]!.path, pages[0]!.fields);
+    later.addAll(pages.slice(1).map(asIds), vocabulary);
+    for (const query of QUERIES) {
+      expect(bulk.search(analyze(query), 10, params)).toEqual(one.search(analyze(query), 10, params));
+      expect(later.search(analyze(query), 10, params)).toEqual(one.search(analyze(query), 10, params));
+    }
+    expect(() => PersistableMiniSearch.build([{ id: 'x', fields: [] }, { id: 'x', fields: [] }], vocabulary, options)).toThrow(/distinct/);
   });
 });

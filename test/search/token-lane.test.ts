@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TokenLane } from '../../src/search/token-lane.js';
+import { Vocabulary } from '../../src/search/vocabulary.js';
 
 const keys = ['alpha', 'bravo', 'charlie', 'delta'];
 const keyOf = (slot: number): string => keys[slot] ?? `slot-${slot}`;
@@ -35,5 +36,28 @@ describe('TokenLane', () => {
     const lane = TokenLane.empty();
     for (const slot of [3, 2, 1, 0]) lane.add(slot, ['same']);
     expect(lane.search(['same'], 2, () => true, 4, keyOf).map((h) => h.slot)).toEqual([0, 1]);
+  });
+});
+
+describe('TokenLane.addAll (bulk)', () => {
+  const pages = [['gpt-4o', 'gpt', 'model', 'gpt'], ['model', 'weights'], ['model'], []];
+  const queries = [['gpt'], ['model', 'weights'], ['absent'], ['gpt-4o', 'model']];
+
+  it('finds what page-by-page adds find, empty or not, and keeps it through a save', () => {
+    const vocabulary = new Vocabulary();
+    const asIds = pages.map((terms, slot) => ({ slot, terms: terms.map((term) => vocabulary.id(term)) }));
+    const one = TokenLane.empty();
+    pages.forEach((terms, slot) => one.add(slot, terms));
+    const bulk = TokenLane.empty();
+    bulk.addAll(asIds, vocabulary);
+    const mixed = TokenLane.empty();
+    mixed.add(0, pages[0] ?? []);
+    mixed.addAll(asIds.slice(1), vocabulary);
+    const identity = Int32Array.from({ length: pages.length }, (_, i) => i);
+    const saved = TokenLane.decode(bulk.encode(identity));
+    for (const query of queries) {
+      const expected = one.search(query, 10, () => true, pages.length, keyOf);
+      for (const lane of [bulk, mixed, saved]) expect(lane.search(query, 10, () => true, pages.length, keyOf)).toEqual(expected);
+    }
   });
 });
