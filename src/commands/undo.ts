@@ -4,7 +4,7 @@ import { exitIfInterruptedWhileWaiting, interruptible } from '../cli/agent-comma
 import { globalOptions, outputFor } from '../cli/context.js';
 import type { Output } from '../cli/output.js';
 import { UsageError } from '../errors.js';
-import { undo, type UndoAction, type UndoPlan, type UndoResult } from '../operations/undo.js';
+import type { UndoAction, UndoPlan, UndoResult } from '../operations/undo.js';
 import { formatStart, parseWaitSeconds } from '../state/lock.js';
 import { loadSchema } from '../wiki/schema-loader.js';
 import { resolveWorkspaceRoot } from '../wiki/workspace.js';
@@ -34,6 +34,8 @@ export function registerUndo(program: Command): void {
       // Only the schema is needed (for the log path), so undo works even with a broken config.
       const root = await resolveWorkspaceRoot(globalOptions(command).root, process.cwd());
       const schema = await loadSchema(root);
+      // Loaded here, not at start-up: every other command would pay for its imports.
+      const { undo } = await import('../operations/undo.js');
       let planShown = false;
       const interrupt = interruptible();
       let result: UndoResult;

@@ -16,7 +16,13 @@ export function asFloat32(bytes: Uint8Array): Float32Array {
   return new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
 }
 
-export function bytesOf(array: Uint32Array | Float32Array): Uint8Array {
+export function asFloat64(bytes: Uint8Array): Float64Array {
+  if (bytes.byteLength % 8 !== 0) throw new CorruptIndexError('section length is not a multiple of 8');
+  if (bytes.byteOffset % 8 !== 0) bytes = bytes.slice();
+  return new Float64Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 8);
+}
+
+export function bytesOf(array: Uint32Array | Float32Array | Float64Array): Uint8Array {
   return new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
 }
 

@@ -1,4 +1,4 @@
-import { CorruptIndexError, decodeJson, encodeJson } from './binary.js';
+import { CorruptIndexError, asFloat64, asUint32, bytesOf, decodeJson, encodeJson, encodeText } from './binary.js';
 import type { PageDocument } from './document.js';
 
 /**
@@ -6,6 +6,10 @@ import type { PageDocument } from './document.js';
  * what a result shows (title, summary, links) and what change detection needs (mtime,
  * size, content hash). A changed page gets a fresh slot; old slots stay as holes until
  * `compact` renumbers, so lanes never have to find and delete old postings.
+ *
+ * A loaded table keeps its pages in their persisted columns and makes a record object
+ * only for a page that is asked for: a search reads a few dozen of 10k pages, and change
+ * detection needs only paths and stats.
  */
 export interface DocRecord {
   slot: number;
@@ -23,14 +27,32 @@ export interface DocRecord {
 }
 
 export type PageStat = Pick<DocRecord, 'mtimeMs' | 'size'>;
+export type PageStamp = Pick<DocRecord, 'mtimeMs' | 'size' | 'seenAt'>;
 
-type StoredRecord = Omit<DocRecord, 'slot'>;
+/** What one page keeps in the `fields` column, as a JSON array. */
+type StoredFields = [key: string, title: string, summary: string, hash: string, tags: string[]];
+
+/** The persisted columns: pages in slot order. */
+interface Columns {
+  paths: string[];
+  /** mtimeMs, size, seenAt per page. */
+  numbers: Float64Array;
+  /** Page i's StoredFields as UTF-8 JSON at `fields[offsets[i] … offsets[i + 1])`. */
+  fields: Uint8Array;
+  offsets: Uint32Array;
+  /** Every page's links, one JSON array of arrays, read on first need. */
+  links: Uint8Array;
+  parsedLinks?: string[][];
+}
 
 export class DocTable {
-  private slots: Array<DocRecord | undefined> = [];
-  private byPath = new Map<string, DocRecord>();
+  /** A record, null for a hole, undefined for a persisted page not read yet. */
+  private slots: Array<DocRecord | null | undefined> = [];
+  private byPath = new Map<string, number>();
+  private stored: Columns | undefined;
   /** target key → paths of the pages linking to it; built on first use (a one-shot search rarely needs all of it). */
   private linkedFrom: Map<string, Set<string>> | undefined;
+  private backlinkPasses = 0;
 
   get liveCount(): number {
     return this.byPath.size;
@@ -45,19 +67,51 @@ export class DocTable {
   }
 
   get(path: string): DocRecord | undefined {
-    return this.byPath.get(path);
+    const slot = this.byPath.get(path);
+    return slot === undefined ? undefined : this.at(slot);
   }
 
   at(slot: number): DocRecord | undefined {
-    return this.slots[slot];
+    if (slot < 0 || slot >= this.slots.length) return undefined;
+    const record = this.slots[slot];
+    if (record !== undefined) return record ?? undefined;
+    const read = this.read(slot);
+    this.slots[slot] = read;
+    return read;
   }
 
-  isLive = (slot: number): boolean => this.slots[slot] !== undefined;
+  /** The page's path, without making its record. */
+  pathAt(slot: number): string | undefined {
+    if (slot < 0 || slot >= this.slots.length) return undefined;
+    const record = this.slots[slot];
+    if (record === null) return undefined;
+    return record ? record.path : this.stored?.paths[slot];
+  }
 
-  keyOf = (slot: number): string => this.slots[slot]?.key ?? '';
+  /** The page's stat and when it was last read, without making its record. */
+  stampOf(path: string): PageStamp | undefined {
+    const slot = this.byPath.get(path);
+    if (slot === undefined) return undefined;
+    const record = this.slots[slot];
+    if (record) return record;
+    const numbers = this.stored?.numbers;
+    if (!numbers) return undefined;
+    return { mtimeMs: numbers[slot * 3] ?? 0, size: numbers[slot * 3 + 1] ?? 0, seenAt: numbers[slot * 3 + 2] ?? 0 };
+  }
 
-  records(): IterableIterator<DocRecord> {
-    return this.byPath.values();
+  isLive = (slot: number): boolean => slot >= 0 && slot < this.slots.length && this.slots[slot] !== null;
+
+  keyOf = (slot: number): string => this.at(slot)?.key ?? '';
+
+  paths(): IterableIterator<string> {
+    return this.byPath.keys();
+  }
+
+  *records(): IterableIterator<DocRecord> {
+    for (const slot of this.byPath.values()) {
+      const record = this.at(slot);
+      if (record) yield record;
+    }
   }
 
   /** Add or replace the page at `doc.path`; returns its new slot. */
@@ -77,57 +131,80 @@ export class DocTable {
       seenAt,
     };
     this.slots.push(record);
-    this.place(record);
+    this.byPath.set(record.path, record.slot);
+    if (this.linkedFrom) this.link(record.path, record.links);
     return record.slot;
   }
 
   /** Forget the page at `path`; returns the slot it had. */
   remove(path: string): number | undefined {
-    const record = this.byPath.get(path);
-    if (!record) return undefined;
+    const slot = this.byPath.get(path);
+    if (slot === undefined) return undefined;
+    const links = this.linkedFrom ? this.linksAt(slot) : [];
     this.byPath.delete(path);
-    this.slots[record.slot] = undefined;
-    if (this.linkedFrom) for (const target of record.links) this.linkedFrom.get(target)?.delete(path);
-    return record.slot;
+    this.slots[slot] = null;
+    for (const target of links) this.linkedFrom?.get(target)?.delete(path);
+    return slot;
   }
 
   /** Record a new stat for a page whose content was read again and had not changed. */
   touch(path: string, stat: PageStat, seenAt: number): void {
-    const record = this.byPath.get(path);
+    const record = this.get(path);
     if (record) Object.assign(record, { mtimeMs: stat.mtimeMs, size: stat.size, seenAt });
   }
 
   /** Keys of the pages linking to `key`, sorted. */
   backlinks(key: string): string[] {
-    if (!this.linkedFrom) {
-      this.linkedFrom = new Map();
-      for (const record of this.byPath.values()) this.link(record);
-    }
-    const paths = this.linkedFrom.get(key);
-    if (!paths || paths.size === 0) return [];
-    const keys = new Set<string>();
-    for (const path of paths) {
-      const source = this.byPath.get(path);
-      if (source && source.key !== key) keys.add(source.key);
-    }
-    return [...keys].sort();
+    return this.backlinksOf([key]).get(key) ?? [];
   }
 
-  private place(record: DocRecord): void {
-    this.byPath.set(record.path, record);
-    if (this.linkedFrom) this.link(record);
+  /**
+   * Keys of the pages linking to each of `keys`, sorted. The first call answers with one
+   * pass over the pages (a one-shot search needs a handful of keys); later calls build
+   * and keep an index of every link, which a long-lived index then reuses.
+   */
+  backlinksOf(keys: readonly string[]): Map<string, string[]> {
+    const sources = new Map<string, Set<string>>(keys.map((key) => [key, new Set<string>()]));
+    if (this.linkedFrom || this.backlinkPasses++ > 0) {
+      if (!this.linkedFrom) {
+        this.linkedFrom = new Map();
+        for (const [path, slot] of this.byPath) this.link(path, this.linksAt(slot));
+      }
+      for (const [key, found] of sources) for (const path of this.linkedFrom.get(key) ?? []) found.add(path);
+    } else {
+      for (const [path, slot] of this.byPath) {
+        for (const target of this.linksAt(slot)) sources.get(target)?.add(path);
+      }
+    }
+    const out = new Map<string, string[]>();
+    for (const [key, paths] of sources) {
+      const linking = new Set<string>();
+      for (const path of paths) {
+        const source = this.get(path);
+        if (source && source.key !== key) linking.add(source.key);
+      }
+      out.set(key, [...linking].sort());
+    }
+    return out;
   }
 
-  private link(record: DocRecord): void {
+  private linksAt(slot: number): string[] {
+    const record = this.slots[slot];
+    if (record) return record.links;
+    if (record === null) return [];
+    return this.storedLinks()[slot] ?? [];
+  }
+
+  private link(path: string, links: readonly string[]): void {
     const index = this.linkedFrom;
     if (!index) return;
-    for (const target of record.links) {
+    for (const target of links) {
       let sources = index.get(target);
       if (!sources) {
         sources = new Set();
         index.set(target, sources);
       }
-      sources.add(record.path);
+      sources.add(path);
     }
   }
 
@@ -135,48 +212,120 @@ export class DocTable {
   compactionMap(): Int32Array {
     const remap = new Int32Array(this.slots.length).fill(-1);
     let next = 0;
-    this.slots.forEach((record, slot) => {
-      if (record) remap[slot] = next++;
-    });
+    for (let slot = 0; slot < this.slots.length; slot++) if (this.slots[slot] !== null) remap[slot] = next++;
     return remap;
   }
 
   compact(remap: Int32Array): void {
-    const slots: Array<DocRecord | undefined> = [];
-    this.slots.forEach((record, slot) => {
+    const slots: DocRecord[] = [];
+    for (let slot = 0; slot < this.slots.length; slot++) {
       const next = remap[slot] ?? -1;
-      if (record && next >= 0) {
-        record.slot = next;
-        slots[next] = record;
-      }
-    });
-    this.slots = slots;
-  }
-
-  /** The live records in slot order (i.e. already compacted numbering). */
-  encode(): Uint8Array {
-    const stored: StoredRecord[] = [];
-    for (const record of this.slots) {
+      const record = next >= 0 ? this.at(slot) : undefined;
       if (!record) continue;
-      const { slot: _slot, ...rest } = record;
-      stored.push(rest);
+      record.slot = next;
+      slots[next] = record;
     }
-    return encodeJson(stored);
+    this.slots = slots;
+    this.stored = undefined;
+    this.byPath = new Map(slots.map((record) => [record.path, record.slot]));
   }
 
-  static decode(bytes: Uint8Array | undefined): DocTable {
-    if (!bytes) throw new CorruptIndexError('page table is missing');
-    const stored = decodeJson(bytes);
-    if (!Array.isArray(stored)) throw new CorruptIndexError('page table is malformed');
-    const table = new DocTable();
-    for (const item of stored as DocRecord[]) {
-      if (typeof item?.path !== 'string' || typeof item.key !== 'string' || !Array.isArray(item.links)) {
-        throw new CorruptIndexError('page table entry is malformed');
+  /** The live pages in slot order (i.e. already compacted numbering), as sections. */
+  encode(): Record<string, Uint8Array> {
+    const paths: string[] = [];
+    const numbers: number[] = [];
+    const links: string[][] = [];
+    const parts: Uint8Array[] = [];
+    for (let slot = 0; slot < this.slots.length; slot++) {
+      const record = this.slots[slot];
+      if (record === null) continue;
+      const stored = this.stored;
+      if (record === undefined && stored) {
+        paths.push(stored.paths[slot] ?? '');
+        numbers.push(stored.numbers[slot * 3] ?? 0, stored.numbers[slot * 3 + 1] ?? 0, stored.numbers[slot * 3 + 2] ?? 0);
+        links.push(this.linksAt(slot));
+        parts.push(stored.fields.subarray(stored.offsets[slot] ?? 0, stored.offsets[slot + 1] ?? 0));
+        continue;
       }
-      item.slot = table.slots.length;
-      table.slots.push(item);
-      table.byPath.set(item.path, item);
+      if (!record) continue;
+      paths.push(record.path);
+      numbers.push(record.mtimeMs, record.size, record.seenAt);
+      links.push(record.links);
+      const fields: StoredFields = [record.key, record.title, record.summary, record.hash, record.tags];
+      parts.push(encodeText(JSON.stringify(fields)));
     }
+    const offsets = new Uint32Array(parts.length + 1);
+    let length = 0;
+    parts.forEach((part, i) => {
+      offsets[i] = length;
+      length += part.length;
+    });
+    offsets[parts.length] = length;
+    const fields = new Uint8Array(length);
+    parts.forEach((part, i) => fields.set(part, offsets[i] ?? 0));
+    return {
+      paths: encodeJson(paths),
+      numbers: bytesOf(Float64Array.from(numbers)),
+      fields,
+      offsets: bytesOf(offsets),
+      links: encodeJson(links),
+    };
+  }
+
+  static decode(sections: Record<string, Uint8Array | undefined>): DocTable {
+    const { paths: p, numbers: n, fields, offsets: o, links } = sections;
+    if (!p || !n || !fields || !o || !links) throw new CorruptIndexError('page table sections are missing');
+    const paths = decodeJson(p);
+    if (!Array.isArray(paths) || paths.some((path) => typeof path !== 'string')) throw new CorruptIndexError('page table paths are malformed');
+    const numbers = asFloat64(n);
+    const offsets = asUint32(o);
+    if (numbers.length !== paths.length * 3 || offsets.length !== paths.length + 1 || (offsets[paths.length] ?? 0) !== fields.length) {
+      throw new CorruptIndexError('page table sections disagree in size');
+    }
+    for (let i = 0; i < paths.length; i++) {
+      if ((offsets[i + 1] ?? 0) < (offsets[i] ?? 0)) throw new CorruptIndexError('page table offsets are not ordered');
+    }
+    const table = new DocTable();
+    table.stored = { paths: paths as string[], numbers, fields, offsets, links };
+    table.slots = new Array<DocRecord | null | undefined>(paths.length);
+    (paths as string[]).forEach((path, slot) => table.byPath.set(path, slot));
+    if (table.byPath.size !== paths.length) throw new CorruptIndexError('page table has a path twice');
     return table;
+  }
+
+  private storedLinks(): string[][] {
+    const stored = this.stored;
+    if (!stored) return [];
+    if (!stored.parsedLinks) {
+      const links = decodeJson(stored.links);
+      if (!Array.isArray(links) || links.length !== stored.paths.length) throw new CorruptIndexError('page table links are malformed');
+      stored.parsedLinks = links as string[][];
+    }
+    return stored.parsedLinks;
+  }
+
+  /** Make the record of a persisted page. */
+  private read(slot: number): DocRecord | undefined {
+    const stored = this.stored;
+    const path = stored?.paths[slot];
+    if (!stored || path === undefined) return undefined;
+    const fields = decodeJson(stored.fields.subarray(stored.offsets[slot] ?? 0, stored.offsets[slot + 1] ?? 0)) as StoredFields;
+    if (!Array.isArray(fields) || typeof fields[0] !== 'string' || !Array.isArray(fields[4])) {
+      throw new CorruptIndexError('page table entry is malformed');
+    }
+    const [key, title, summary, hash, tags] = fields;
+    return {
+      slot,
+      path,
+      key,
+      title,
+      summary,
+      tags,
+      links: this.storedLinks()[slot] ?? [],
+      hash,
+      mtimeMs: stored.numbers[slot * 3] ?? 0,
+      size: stored.numbers[slot * 3 + 1] ?? 0,
+      seenAt: stored.numbers[slot * 3 + 2] ?? 0,
+    };
   }
 }

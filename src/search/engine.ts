@@ -57,7 +57,7 @@ export class SearchEngine {
    * was made under another embedder configuration and must be redone.
    */
   static decode(sections: Sections, semantic: SemanticSetup): { engine: SearchEngine; semanticRestored: boolean } {
-    const docs = DocTable.decode(sections.docs);
+    const docs = DocTable.decode(underPrefix('docs', sections));
     const lexical = LexicalLane.decode(underPrefix('lexical', sections));
     const tokens = TokenLane.decode(underPrefix('tokens', sections));
     if (lexical.size !== docs.liveCount) throw new Error('lexical lane and page table disagree');
@@ -71,7 +71,7 @@ export class SearchEngine {
     this.compact();
     const identity = Int32Array.from({ length: this.docs.slotCount }, (_, i) => i);
     const sections: Sections = {
-      docs: this.docs.encode(),
+      ...withPrefix('docs', this.docs.encode()),
       ...withPrefix('lexical', this.lexical.encode()),
       ...withPrefix('tokens', this.tokens.encode(identity)),
     };
@@ -140,7 +140,7 @@ export class SearchEngine {
     const terms = analyze(query);
     const lanes = {} as Record<LaneName, LaneStatus>;
     const rankings: LaneRanking[] = [];
-    const pathOf = (slot: number): string => this.docs.at(slot)?.path ?? '';
+    const pathOf = (slot: number): string => this.docs.pathAt(slot) ?? '';
     for (const lane of LANES) {
       if (params.weights[lane] <= 0) {
         lanes[lane] = 'skipped: weight is 0';

@@ -5,7 +5,8 @@ import { createEmbedder, type EmbedderContext } from './embedder-factory.js';
 import { SearchEngine, type SearchParams, type SemanticSetup } from './engine.js';
 import { LiveSearchIndex } from './live-index.js';
 import { SemanticLane } from './semantic.js';
-import { INDEX_FILE, loadSnapshot, searchDirectory } from './snapshot-file.js';
+import { scanPages } from './scan.js';
+import { INDEX_FILE, decodeSnapshotFile, searchDirectory, startSnapshotRead } from './snapshot-file.js';
 import { withTuning, type SearchTuning } from './tuning.js';
 import type { RefreshSummary, SearchIndexInfo, SearchOptions, SearchResponse } from './types.js';
 
@@ -62,7 +63,10 @@ export async function openSearchIndex(
   };
   const persist = options.persist !== false;
   const file = path.join(context.searchDir, INDEX_FILE);
-  const loaded = persist ? await loadSnapshot(file, await semanticSetup()) : undefined;
+  // The saved index is read while the pages are scanned: a search needs both.
+  const reading = persist ? await startSnapshotRead(file) : undefined;
+  const scan = { startedAt: Date.now(), files: scanPages(root, schema.contract) };
+  const loaded = reading ? decodeSnapshotFile(await reading.bytes, await semanticSetup()) : undefined;
   const now = new Date().toISOString();
   const index = new LiveSearchIndex({
     root,
@@ -77,7 +81,7 @@ export async function openSearchIndex(
     rebuilt: !loaded,
   });
   if (loaded && !loaded.semanticRestored) index.semanticConfigChanged();
-  await index.refresh();
+  await index.refresh(scan);
   return index;
 }
 

@@ -8,7 +8,7 @@ import { contentHash, pageDocument, plainBody } from './document.js';
 import type { SearchEngine, SearchParams } from './engine.js';
 import type { SearchIndex } from './index.js';
 import { analysePage } from './page-analysis.js';
-import { diffAgainstDisk, scanPages } from './scan.js';
+import { diffAgainstDisk, scanPages, type ScannedPage } from './scan.js';
 import type { PageToEmbed } from './semantic.js';
 import { saveSnapshot } from './snapshot-file.js';
 import { makeSnippet } from './snippet.js';
@@ -19,6 +19,12 @@ const SAVE_AFTER_CHANGES = 25;
 /** Writes through the tools are persisted after this quiet period (and on close). */
 const SAVE_DELAY_MS = 1000;
 export const MAX_LIMIT = 1000;
+
+/** The content pages as found on disk, and when the scan began (ms since epoch). */
+export interface PageScan {
+  startedAt: number;
+  files: ScannedPage[];
+}
 
 export interface IndexState {
   root: string;
@@ -69,14 +75,15 @@ export class LiveSearchIndex implements SearchIndex {
     return run;
   }
 
-  refresh(): Promise<RefreshSummary> {
-    return this.exclusive(() => this.refreshNow());
+  /** Bring the index in line with the files; `scan` is a scan of them made just before. */
+  refresh(scan?: PageScan): Promise<RefreshSummary> {
+    return this.exclusive(() => this.refreshNow(scan));
   }
 
-  private async refreshNow(): Promise<RefreshSummary> {
+  private async refreshNow(scan: PageScan | undefined): Promise<RefreshSummary> {
     const { root, contract } = this.state;
-    const scanStarted = Date.now();
-    const files = scanPages(root, contract);
+    const scanStarted = scan?.startedAt ?? Date.now();
+    const files = scan?.files ?? scanPages(root, contract);
     const diff = await diffAgainstDisk(root, files, this.engine.docs, contentHash);
     const summary: RefreshSummary = { added: 0, changed: 0, removed: 0 };
     for (const removed of diff.removed) if (this.engine.removePage(removed)) summary.removed++;
@@ -162,6 +169,7 @@ export class LiveSearchIndex implements SearchIndex {
       await this.exclusive(() => this.retryPending());
     }
     const found = await this.engine.search(text, limit, this.state.params);
+    const backlinks = this.engine.docs.backlinksOf(found.pages.map(({ record }) => record.key));
     const results: SearchResult[] = await Promise.all(
       found.pages.map(async ({ record, score, lanes, contributions }) => ({
         key: record.key,
@@ -173,7 +181,7 @@ export class LiveSearchIndex implements SearchIndex {
         contributions,
         snippet: options.snippets === false ? record.summary : await this.snippetFor(record.path, found.terms, record.summary),
         links: record.links,
-        backlinks: this.engine.docs.backlinks(record.key),
+        backlinks: backlinks.get(record.key) ?? [],
       })),
     );
     return { query: text, results, lanes: found.lanes };

@@ -1,4 +1,4 @@
-import { CorruptIndexError, asFloat32, bytesOf, decodeJson, decodeTerms, encodeJson, encodeTerms } from './binary.js';
+import { CorruptIndexError, asFloat32, bytesOf, decodeJson, encodeJson } from './binary.js';
 import {
   addScaled,
   gaussianBlock,
@@ -9,6 +9,7 @@ import {
   symmetricEigen,
   type SparseRows,
 } from './linalg.js';
+import { TermList } from './term-list.js';
 import { Vocabulary } from './vocabulary.js';
 
 /**
@@ -69,7 +70,7 @@ export class LsaModel {
 
   private constructor(
     /** Sorted (the vocabulary is chosen in alphabetical order). */
-    readonly terms: readonly string[],
+    private readonly terms: TermList,
     readonly idf: Float32Array,
     /** `terms × dimensions`, row-major: each term's direction in the latent space. */
     readonly basis: Float32Array,
@@ -100,7 +101,7 @@ export class LsaModel {
     if (dimensions < 1) return undefined;
     const basis = rightSingularBasis(matrix, dimensions, options);
     const model = new LsaModel(
-      ids.map((id) => vocabulary.terms[id] ?? ''),
+      TermList.of(ids.map((id) => vocabulary.terms[id] ?? '')),
       idf,
       basis,
       dimensions,
@@ -116,22 +117,18 @@ export class LsaModel {
    */
   private lookup(term: string): number | undefined {
     if (this.termIndex) return this.termIndex.get(term);
-    const terms = this.terms;
-    let lo = 0;
-    let hi = terms.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const probe = terms[mid] ?? '';
-      if (probe === term) return mid;
-      if (probe < term) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return undefined;
+    const row = this.terms.indexOf(term);
+    return row < 0 ? undefined : row;
+  }
+
+  private termRows(): Map<string, number> {
+    this.termIndex ??= new Map(this.terms.all().map((t, i) => [t, i]));
+    return this.termIndex;
   }
 
   /** Unit vectors for many pages (see `embed`). */
   embedPages(pages: readonly (readonly string[])[]): Array<Float32Array | undefined> {
-    this.termIndex ??= new Map(this.terms.map((t, i) => [t, i]));
+    this.termRows();
     return pages.map((terms) => this.embed(terms));
   }
 
@@ -144,8 +141,8 @@ export class LsaModel {
   private rowsIn(vocabulary: Vocabulary): Int32Array {
     const known = this.rowsOf;
     if (known && known.vocabulary === vocabulary && known.rows.length === vocabulary.size) return known.rows;
-    this.termIndex ??= new Map(this.terms.map((t, i) => [t, i]));
-    const rows = Int32Array.from(vocabulary.terms, (term) => this.termIndex?.get(term) ?? -1);
+    const index = this.termRows();
+    const rows = Int32Array.from(vocabulary.terms, (term) => index.get(term) ?? -1);
     this.rowsOf = { vocabulary, rows };
     return rows;
   }
@@ -203,21 +200,18 @@ export class LsaModel {
 
   encode(): Record<string, Uint8Array> {
     const meta: ModelMeta = { dimensions: this.dimensions, trainedPages: this.trainedPages };
-    return { meta: encodeJson(meta), terms: encodeTerms(this.terms), idf: bytesOf(this.idf), basis: bytesOf(this.basis) };
+    return { meta: encodeJson(meta), terms: this.terms.encode(), idf: bytesOf(this.idf), basis: bytesOf(this.basis) };
   }
 
   static decode(sections: Record<string, Uint8Array | undefined>): LsaModel {
     const { meta: m, terms: t, idf: i, basis: b } = sections;
     if (!m || !t || !i || !b) throw new CorruptIndexError('semantic model sections are missing');
     const meta = decodeJson(m) as ModelMeta;
-    const terms = decodeTerms(t);
+    const terms = TermList.decode(t);
     const idf = asFloat32(i);
     const basis = asFloat32(b);
     if (!Number.isInteger(meta?.dimensions) || idf.length !== terms.length || basis.length !== terms.length * meta.dimensions) {
       throw new CorruptIndexError('semantic model sections disagree in size');
-    }
-    for (let t = 1; t < terms.length; t++) {
-      if ((terms[t - 1] ?? '') >= (terms[t] ?? '')) throw new CorruptIndexError('semantic model terms are not sorted');
     }
     return new LsaModel(terms, idf, basis, meta.dimensions, meta.trainedPages);
   }

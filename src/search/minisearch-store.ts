@@ -1,5 +1,6 @@
 import MiniSearch, { type Options } from 'minisearch';
-import { CorruptIndexError, Uint32Builder, asUint32, bytesOf, decodeJson, decodeTerms, encodeJson, encodeTerms } from './binary.js';
+import { CorruptIndexError, Uint32Builder, asUint32, bytesOf, decodeJson, encodeJson, encodeTerms } from './binary.js';
+import { TermList } from './term-list.js';
 import type { Vocabulary } from './vocabulary.js';
 import { FlatTermIndex, LazyTermData, type FlatPostings, type PostingSpan, type TermData } from './term-index.js';
 
@@ -99,7 +100,7 @@ export class PersistableMiniSearch extends MiniSearch<LexicalEntry> {
     if (!meta || !Array.isArray(meta.ids) || typeof meta.nextId !== 'number') throw new CorruptIndexError('lexical metadata is malformed');
     const fieldCount = Object.keys(meta.fieldIds ?? {}).length;
     const docs = asUint32(need('docs'));
-    const terms = decodeTerms(need('terms'));
+    const terms = TermList.decode(need('terms'));
     const offsets = asUint32(need('offsets'));
     const postings = asUint32(need('postings'));
     if (docs.length !== meta.ids.length * (1 + fieldCount) || offsets.length !== terms.length + 1) {
@@ -108,7 +109,6 @@ export class PersistableMiniSearch extends MiniSearch<LexicalEntry> {
     if ((offsets[terms.length] ?? 0) !== postings.length) throw new CorruptIndexError('lexical postings are truncated');
     for (let t = 0; t < terms.length; t++) {
       if ((offsets[t + 1] ?? 0) < (offsets[t] ?? 0)) throw new CorruptIndexError('lexical term offsets are not ordered');
-      if (t > 0 && (terms[t - 1] ?? '') >= (terms[t] ?? '')) throw new CorruptIndexError('lexical terms are not sorted');
     }
     for (let i = 0; i < meta.ids.length; i++) {
       if ((docs[i * (1 + fieldCount)] ?? 0) >= meta.nextId) throw new CorruptIndexError('lexical document id out of range');
@@ -181,7 +181,7 @@ export class PersistableMiniSearch extends MiniSearch<LexicalEntry> {
     });
     offsets[sorted.length] = at;
     const meta: Meta = { documentCount: entries.length, nextId: entries.length, fieldIds, averageFieldLength, ids };
-    const terms = sorted.map((id) => vocabulary.terms[id] ?? '');
+    const terms = TermList.of(sorted.map((id) => vocabulary.terms[id] ?? ''));
     return PersistableMiniSearch.fromParts({ meta, docs, postings: { terms, offsets, postings } }, options);
   }
 
@@ -194,13 +194,16 @@ export class PersistableMiniSearch extends MiniSearch<LexicalEntry> {
     index._fieldIds = meta.fieldIds;
     index._avgFieldLength = meta.averageFieldLength;
     index._dirtCount = 0;
-    meta.ids.forEach((id, i) => {
-      const base = i * (1 + fieldCount);
-      const shortId = docs[base] ?? 0;
-      index._documentIds.set(shortId, id);
-      index._idToShortId.set(id, shortId);
-      index._fieldLength.set(shortId, Array.from(docs.subarray(base + 1, base + 1 + fieldCount)));
-    });
+    const { _documentIds: documentIds, _idToShortId: idToShortId, _fieldLength: fieldLength } = index;
+    for (let i = 0, base = 0; i < meta.ids.length; i++, base += 1 + fieldCount) {
+      const id = meta.ids[i] ?? '';
+      const shortId = docs[base]!;
+      documentIds.set(shortId, id);
+      idToShortId.set(id, shortId);
+      const lengths = new Array<number>(fieldCount);
+      for (let f = 0; f < fieldCount; f++) lengths[f] = docs[base + 1 + f]!;
+      fieldLength.set(shortId, lengths);
+    }
     // Two declarations of SearchableMap (package root and subpath) that TypeScript cannot
     // unify because of a private member; at run time MiniSearch only calls its methods.
     index._index = new FlatTermIndex(parts.postings) as unknown as typeof index._index;

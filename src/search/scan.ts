@@ -74,29 +74,29 @@ export async function diffAgainstDisk(
   const result: ScanResult = { upserts: [], touched: [], removed: [] };
   const base = root.endsWith(path.sep) ? root : `${root}${path.sep}`;
   const seen = new Set<string>();
-  const toRead: Array<{ file: ScannedPage; known: string | undefined }> = [];
+  const toRead: Array<{ file: ScannedPage; known: boolean }> = [];
   for (const file of files) {
     seen.add(file.path);
-    const record = table.get(file.path);
-    if (!record) {
-      toRead.push({ file, known: undefined });
+    const stamp = table.stampOf(file.path);
+    if (!stamp) {
+      toRead.push({ file, known: false });
       continue;
     }
-    const statChanged = record.mtimeMs !== file.mtimeMs || record.size !== file.size;
-    const racy = file.mtimeMs >= record.seenAt - RACY_WINDOW_MS;
-    if (statChanged || racy) toRead.push({ file, known: record.hash });
+    const statChanged = stamp.mtimeMs !== file.mtimeMs || stamp.size !== file.size;
+    const racy = file.mtimeMs >= stamp.seenAt - RACY_WINDOW_MS;
+    if (statChanged || racy) toRead.push({ file, known: true });
   }
-  for (const record of table.records()) if (!seen.has(record.path)) result.removed.push(record.path);
+  for (const path of table.paths()) if (!seen.has(path)) result.removed.push(path);
   // Read synchronously: at 10k small pages a promise per file costs several times the reading.
   for (const { file, known } of toRead) {
     const content = readPage(base + file.path);
     if (content === undefined) {
-      if (known !== undefined) result.removed.push(file.path);
+      if (known) result.removed.push(file.path);
       continue;
     }
     const stat = { mtimeMs: file.mtimeMs, size: file.size };
-    if (known !== undefined && hashOf(content) === known) result.touched.push(file);
-    else result.upserts.push({ path: file.path, content, stat, isNew: known === undefined });
+    if (known && hashOf(content) === table.get(file.path)?.hash) result.touched.push(file);
+    else result.upserts.push({ path: file.path, content, stat, isNew: !known });
   }
   return result;
 }

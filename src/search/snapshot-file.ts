@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from '../util/fs.js';
 import { stateDir } from '../wiki/workspace.js';
@@ -30,12 +30,52 @@ export interface LoadedSnapshot {
 
 /** The persisted index, or undefined when there is none or it cannot be used. */
 export async function loadSnapshot(file: string, semantic: SemanticSetup): Promise<LoadedSnapshot | undefined> {
-  let bytes: Buffer;
+  const reading = await startSnapshotRead(file);
+  return decodeSnapshotFile(await reading.bytes, semantic);
+}
+
+/**
+ * Open the index file and ask for all of it in one read. Resolves as soon as that read is
+ * under way, so the caller can do other work meanwhile (a search scans the pages) rather
+ * than the file arriving chunk by chunk whenever the event loop is free. `bytes` is
+ * undefined when there is no readable file.
+ */
+export async function startSnapshotRead(file: string): Promise<{ bytes: Promise<Buffer | undefined> }> {
+  let handle: FileHandle;
+  let size: number;
   try {
-    bytes = await readFile(file);
+    handle = await open(file, 'r');
   } catch {
-    return undefined;
+    return { bytes: Promise.resolve(undefined) };
   }
+  try {
+    size = (await handle.stat()).size;
+  } catch {
+    await handle.close().catch(() => undefined);
+    return { bytes: Promise.resolve(undefined) };
+  }
+  const buffer = Buffer.allocUnsafe(size);
+  const readAll = async (): Promise<Buffer | undefined> => {
+    try {
+      let done = 0;
+      while (done < size) {
+        const { bytesRead } = await handle.read(buffer, done, size - done, done);
+        if (bytesRead === 0) break;
+        done += bytesRead;
+      }
+      return buffer.subarray(0, done);
+    } catch {
+      return undefined;
+    } finally {
+      await handle.close().catch(() => undefined);
+    }
+  };
+  return { bytes: readAll() };
+}
+
+/** The index in `bytes`, or undefined when they are missing, corrupt or from another version. */
+export function decodeSnapshotFile(bytes: Buffer | undefined, semantic: SemanticSetup): LoadedSnapshot | undefined {
+  if (!bytes) return undefined;
   try {
     const { meta, sections } = decodeSnapshot(bytes);
     const m = meta as SnapshotMeta;

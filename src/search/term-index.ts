@@ -1,4 +1,5 @@
 import SearchableMap from 'minisearch/SearchableMap';
+import type { TermList } from './term-list.js';
 
 /**
  * MiniSearch's term dictionary over flat postings. MiniSearch keeps, per term, a map of
@@ -12,7 +13,7 @@ export type TermData = Map<number, Map<number, number>>;
 
 /** Sorted terms; term t's postings are `postings[offsets[t] … offsets[t + 1])`, as `[fieldId, count, (shortId, tf) × count]*`. */
 export interface FlatPostings {
-  terms: readonly string[];
+  terms: TermList;
   offsets: Uint32Array;
   postings: Uint32Array;
 }
@@ -120,17 +121,9 @@ export class FlatTermIndex extends SearchableMap<TermData> {
 
   /** Position of `term` among the flat entries still there, or -1. */
   private flatPosition(term: string): number {
-    const terms = this.flat.terms;
-    let lo = 0;
-    let hi = terms.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const probe = terms[mid] ?? '';
-      if (probe === term) return this.moved[mid] === 1 ? -1 : mid;
-      if (probe < term) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return -1;
+    if (this.remaining === 0) return -1;
+    const position = this.flat.terms.indexOf(term);
+    return position >= 0 && this.moved[position] !== 1 ? position : -1;
   }
 
   private spanData(position: number): LazyTermData {
@@ -149,7 +142,7 @@ export class FlatTermIndex extends SearchableMap<TermData> {
 
   private moveAll(): void {
     if (this.remaining === 0) return;
-    const terms = this.flat.terms;
+    const terms = this.flat.terms.all();
     for (let t = 0; t < terms.length; t++) {
       if (this.moved[t] === 1) continue;
       this.moved[t] = 1;
@@ -160,7 +153,8 @@ export class FlatTermIndex extends SearchableMap<TermData> {
 
   /** Every entry without moving any: flat ones as raw spans (for encoding). */
   *rawEntries(): Generator<[string, TermData | PostingSpan]> {
-    const { terms, offsets, postings } = this.flat;
+    const { offsets, postings } = this.flat;
+    const terms = this.flat.terms.all();
     for (let t = 0; t < terms.length; t++) {
       if (this.moved[t] !== 1) yield [terms[t] ?? '', { data: postings, start: offsets[t] ?? 0, end: offsets[t + 1] ?? 0 }];
     }

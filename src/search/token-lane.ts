@@ -1,4 +1,5 @@
-import { CorruptIndexError, Uint32Builder, asUint32, bytesOf, decodeTerms, encodeTerms } from './binary.js';
+import { CorruptIndexError, Uint32Builder, asUint32, bytesOf, encodeTerms } from './binary.js';
+import { TermList } from './term-list.js';
 import type { Vocabulary } from './vocabulary.js';
 
 /**
@@ -12,7 +13,7 @@ import type { Vocabulary } from './vocabulary.js';
  */
 interface Base {
   /** Sorted terms, binary-searched. */
-  terms: string[];
+  terms: TermList;
   offsets: Uint32Array;
   slots: Uint32Array;
 }
@@ -37,7 +38,7 @@ export class TokenLane {
   static decode(sections: Record<string, Uint8Array | undefined>): TokenLane {
     const { terms: t, offsets: o, slots: s } = sections;
     if (!t || !o || !s) throw new CorruptIndexError('token lane sections are missing');
-    const base: Base = { terms: decodeTerms(t), offsets: asUint32(o), slots: asUint32(s) };
+    const base: Base = { terms: TermList.decode(t), offsets: asUint32(o), slots: asUint32(s) };
     if (base.offsets.length !== base.terms.length + 1 || (base.offsets[base.terms.length] ?? 0) !== base.slots.length) {
       throw new CorruptIndexError('token lane sections disagree in size');
     }
@@ -49,16 +50,8 @@ export class TokenLane {
   private basePostings(term: string): Uint32Array | undefined {
     const base = this.base;
     if (!base) return undefined;
-    let lo = 0;
-    let hi = base.terms.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const probe = base.terms[mid] ?? '';
-      if (probe === term) return base.slots.subarray(base.offsets[mid] ?? 0, base.offsets[mid + 1] ?? 0);
-      if (probe < term) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return undefined;
+    const t = base.terms.indexOf(term);
+    return t < 0 ? undefined : base.slots.subarray(base.offsets[t] ?? 0, base.offsets[t + 1] ?? 0);
   }
 
   /** A term's postings: the persisted part and the part added since (either may be empty). */
@@ -118,7 +111,7 @@ export class TokenLane {
       at += list.length;
     });
     offsets[sorted.length] = at;
-    this.base = { terms: sorted.map((id) => vocabulary.terms[id] ?? ''), offsets, slots };
+    this.base = { terms: TermList.of(sorted.map((id) => vocabulary.terms[id] ?? '')), offsets, slots };
   }
 
   /**
@@ -160,7 +153,7 @@ export class TokenLane {
    */
   encode(remap: Int32Array): Record<string, Uint8Array> {
     const all = new Set<string>(this.added.keys());
-    for (const term of this.base?.terms ?? []) all.add(term);
+    for (const term of this.base?.terms.all() ?? []) all.add(term);
     const sorted = [...all].sort();
     const terms: string[] = [];
     const offsets = new Uint32Builder(sorted.length + 1);

@@ -213,7 +213,7 @@ describe('search index: persistence', () => {
     const expected = await first.search('telescope orbit');
     await first.close();
     const file = path.join(searchDirectory(ws.root), INDEX_FILE);
-    expect(decodeSnapshot(await readFile(file)).sections.docs).toBeDefined();
+    expect(decodeSnapshot(await readFile(file)).sections['docs.paths']).toBeDefined();
 
     const second = await open(ws);
     expect(second.info().builtAt).toBe(first.info().builtAt);

@@ -1,6 +1,8 @@
 import SearchableMap from 'minisearch/SearchableMap';
 import { describe, expect, it } from 'vitest';
+import { encodeTerms } from '../../src/search/binary.js';
 import { FlatTermIndex, LazyTermData, type TermData } from '../../src/search/term-index.js';
+import { TermList } from '../../src/search/term-list.js';
 
 /** Flat postings for `terms` (sorted): term i has field 0 with document i, tf i + 1. */
 function flatOf(terms: string[]): FlatTermIndex {
@@ -11,7 +13,7 @@ function flatOf(terms: string[]): FlatTermIndex {
     postings.push(0, 1, i, i + 1);
   });
   offsets.push(postings.length);
-  return new FlatTermIndex({ terms, offsets: Uint32Array.from(offsets), postings: Uint32Array.from(postings) });
+  return new FlatTermIndex({ terms: TermList.decode(encodeTerms(terms)), offsets: Uint32Array.from(offsets), postings: Uint32Array.from(postings) });
 }
 
 const dataOf = (doc: number, tf: number): TermData => new Map([[0, new Map([[doc, tf]])]]);

@@ -1,0 +1,86 @@
+import { decodeText, encodeTerms } from './binary.js';
+
+/**
+ * A sorted list of terms, binary-searched. Loaded from an index file it keeps the terms
+ * as the file has them (UTF-8, one per line) and spells out only the terms a lookup
+ * touches: the lexical, token and semantic lanes hold 80k terms at 10k pages, and a
+ * search needs a handful of them.
+ */
+export class TermList {
+  private constructor(
+    private readonly bytes: Uint8Array | undefined,
+    /** Start of term i in `bytes`; term i ends one byte (the newline) before term i + 1 starts. */
+    private readonly starts: Uint32Array | undefined,
+    private spelled: string[] | undefined,
+    private readonly ascii: boolean,
+  ) {}
+
+  static of(terms: readonly string[]): TermList {
+    return new TermList(undefined, undefined, [...terms], false);
+  }
+
+  /** The list encoded by `encodeTerms`. */
+  static decode(bytes: Uint8Array): TermList {
+    if (bytes.length === 0) return TermList.of([]);
+    let count = 1;
+    let ascii = true;
+    for (let i = 0; i < bytes.length; i++) {
+      const byte = bytes[i]!;
+      if (byte === 10) count++;
+      else if (byte >= 0x80) ascii = false;
+    }
+    const starts = new Uint32Array(count + 1);
+    let term = 1;
+    for (let i = 0; i < bytes.length; i++) if (bytes[i] === 10) starts[term++] = i + 1;
+    starts[count] = bytes.length + 1;
+    // Check the text once (it is spelled out piecemeal later).
+    if (!ascii) decodeText(bytes);
+    return new TermList(bytes, starts, undefined, ascii);
+  }
+
+  get length(): number {
+    return this.spelled ? this.spelled.length : (this.starts?.length ?? 1) - 1;
+  }
+
+  at(index: number): string {
+    if (this.spelled) return this.spelled[index] ?? '';
+    const { bytes, starts } = this;
+    if (!bytes || !starts || index < 0 || index >= starts.length - 1) return '';
+    const start = starts[index]!;
+    const end = starts[index + 1]! - 1;
+    if (this.ascii) return latin1(bytes, start, end);
+    return decodeText(bytes.subarray(start, end));
+  }
+
+  /** Index of `term`, or -1. */
+  indexOf(term: string): number {
+    let lo = 0;
+    let hi = this.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const probe = this.at(mid);
+      if (probe === term) return mid;
+      if (probe < term) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
+
+  /** Every term (spelled out once, then kept). */
+  all(): readonly string[] {
+    if (!this.spelled) {
+      const terms = new Array<string>(this.length);
+      for (let i = 0; i < terms.length; i++) terms[i] = this.at(i);
+      this.spelled = terms;
+    }
+    return this.spelled;
+  }
+
+  encode(): Uint8Array {
+    return this.bytes && !this.spelled ? this.bytes : encodeTerms(this.all());
+  }
+}
+
+function latin1(bytes: Uint8Array, start: number, end: number): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).toString('latin1');
+}

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { DocTable } from '../../src/search/doc-table.js';
+import { pageDocument } from '../../src/search/document.js';
+
+const PAGES: Array<[string, string]> = [
+  ['wiki/concepts/a.md', '---\ntitle: Alpha\nsummary: First page.\ntags: [x, y]\nrefs: [b]\n---\nSee [[c]].\n'],
+  ['wiki/concepts/b.md', '---\ntitle: Bravo\n---\nLinks to [[a]] and [[c]].\n'],
+  ['wiki/concepts/c.md', '# Charlie\nNo links, “quotes” and \\ backslashes.\n'],
+  ['wiki/concepts/d.md', '---\ntitle: Delta\n---\nSee [[a]], [[a]] again and [[d]] itself.\n'],
+];
+
+function table(): DocTable {
+  const docs = new DocTable();
+  PAGES.forEach(([path, text], i) => docs.insert(pageDocument(path, text), { mtimeMs: 1000 + i, size: text.length }, 5000 + i));
+  return docs;
+}
+
+const plain = (docs: DocTable): unknown[] => [...docs.records()].map((record) => ({ ...record }));
+
+describe('DocTable persistence', () => {
+  it('reads back every record, stat and backlink', () => {
+    const original = table();
+    const loaded = DocTable.decode(original.encode());
+    expect(plain(loaded)).toEqual(plain(original));
+    for (const key of ['a', 'b', 'c', 'd', 'missing']) expect(loaded.backlinks(key)).toEqual(original.backlinks(key));
+    expect(loaded.backlinks('a')).toEqual(['b', 'd']);
+  });
+
+  it('answers paths and stats of a loaded table without making records, and records on demand', () => {
+    const loaded = DocTable.decode(table().encode());
+    expect(loaded.pathAt(2)).toBe('wiki/concepts/c.md');
+    expect(loaded.stampOf('wiki/concepts/b.md')).toEqual({ mtimeMs: 1001, size: PAGES[1]?.[1].length, seenAt: 5001 });
+    expect([...loaded.paths()]).toEqual(PAGES.map(([path]) => path));
+    expect(loaded.get('wiki/concepts/a.md')).toMatchObject({ slot: 0, key: 'a', title: 'Alpha', tags: ['x', 'y'], links: ['b', 'c'] });
+    expect(loaded.at(9)).toBeUndefined();
+    expect(loaded.isLive(3)).toBe(true);
+  });
+
+  it('keeps changes made after loading, whether or not a record was read, through compaction and another save', () => {
+    const loaded = DocTable.decode(table().encode());
+    loaded.backlinks('a');
+    loaded.backlinks('a'); // the second call builds the link index, which changes must keep up to date
+    loaded.touch('wiki/concepts/c.md', { mtimeMs: 7, size: 8 }, 9);
+    expect(loaded.remove('wiki/concepts/b.md')).toBe(1);
+    expect(loaded.isLive(1)).toBe(false);
+    expect(loaded.pathAt(1)).toBeUndefined();
+    const slot = loaded.insert(pageDocument('wiki/concepts/e.md', '# Echo\n[[a]]\n'), { mtimeMs: 1, size: 2 }, 3);
+    expect(slot).toBe(4);
+    expect(loaded.backlinks('a')).toEqual(['d', 'e']);
+    loaded.compact(loaded.compactionMap());
+    const again = DocTable.decode(loaded.encode());
+    expect([...again.paths()]).toEqual(['wiki/concepts/a.md', 'wiki/concepts/c.md', 'wiki/concepts/d.md', 'wiki/concepts/e.md']);
+    expect(again.stampOf('wiki/concepts/c.md')).toEqual({ mtimeMs: 7, size: 8, seenAt: 9 });
+    expect(again.get('wiki/concepts/e.md')?.slot).toBe(3);
+    expect(again.backlinks('a')).toEqual(['d', 'e']);
+  });
+});
