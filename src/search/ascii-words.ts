@@ -24,18 +24,79 @@ export interface Compound {
   text: string;
 }
 
-const CACHE_LIMIT = 200_000;
-/** Word → its contribution, or null when the word is dropped (stopword, lone letter). */
-const cache = new Map<string, AsciiWord | null>();
+/**
+ * Word → its contribution (null when the word is dropped: stopword, lone letter), looked
+ * up by the characters in place: a hash table over the text's character codes, so the
+ * millions of words of a full build are neither cut out as strings nor hashed twice.
+ */
+class WordTable {
+  private static readonly LIMIT = 200_000;
+  private slots = new Int32Array(1 << 14).fill(-1);
+  private keys: string[] = [];
+  private hashes: number[] = [];
+  private infos: Array<AsciiWord | null> = [];
 
-function lookup(raw: string, stem: (word: string) => string): AsciiWord | null {
-  let info = cache.get(raw);
-  if (info === undefined) {
-    if (cache.size >= CACHE_LIMIT) cache.clear();
-    const dropped = (raw.length < 2 && !(raw >= '0' && raw <= '9')) || ENGLISH_STOPWORDS.has(raw);
-    info = dropped ? null : { term: stem(raw), word: raw, vocabulary: undefined, termId: -1, wordId: -1 };
-    cache.set(raw, info);
+  /** The entry for `text[start … end)` (hash `hash`), or undefined. */
+  find(text: string, start: number, end: number, hash: number): AsciiWord | null | undefined {
+    const mask = this.slots.length - 1;
+    const length = end - start;
+    for (let at = hash & mask; ; at = (at + 1) & mask) {
+      const entry = this.slots[at]!;
+      if (entry < 0) return undefined;
+      if (this.hashes[entry] !== hash) continue;
+      const key = this.keys[entry]!;
+      if (key.length !== length) continue;
+      let same = true;
+      for (let i = 0; i < length; i++) {
+        if (key.charCodeAt(i) !== text.charCodeAt(start + i)) {
+          same = false;
+          break;
+        }
+      }
+      if (same) return this.infos[entry];
+    }
   }
+
+  add(key: string, hash: number, info: AsciiWord | null): void {
+    if (this.keys.length >= WordTable.LIMIT) this.clear();
+    if ((this.keys.length + 1) * 2 > this.slots.length) this.grow();
+    const entry = this.keys.length;
+    this.keys.push(key);
+    this.hashes.push(hash);
+    this.infos.push(info);
+    this.place(entry);
+  }
+
+  private place(entry: number): void {
+    const mask = this.slots.length - 1;
+    let at = this.hashes[entry]! & mask;
+    while (this.slots[at]! >= 0) at = (at + 1) & mask;
+    this.slots[at] = entry;
+  }
+
+  private grow(): void {
+    this.slots = new Int32Array(this.slots.length * 2).fill(-1);
+    for (let entry = 0; entry < this.keys.length; entry++) this.place(entry);
+  }
+
+  private clear(): void {
+    this.slots = new Int32Array(1 << 14).fill(-1);
+    this.keys = [];
+    this.hashes = [];
+    this.infos = [];
+  }
+}
+
+const wordTable = new WordTable();
+
+/** The word `text[start … end)` (hash `hash`, see scanAscii), memoised. */
+function lookup(text: string, start: number, end: number, hash: number, stem: (word: string) => string): AsciiWord | null {
+  const known = wordTable.find(text, start, end, hash);
+  if (known !== undefined) return known;
+  const raw = text.slice(start, end);
+  const dropped = (raw.length < 2 && !(raw >= '0' && raw <= '9')) || ENGLISH_STOPWORDS.has(raw);
+  const info = dropped ? null : { term: stem(raw), word: raw, vocabulary: undefined, termId: -1, wordId: -1 };
+  wordTable.add(raw, hash, info);
   return info;
 }
 
@@ -63,8 +124,14 @@ export function scanAscii(text: string, stem: (word: string) => string, words: A
     let compound = false;
     for (;;) {
       const runStart = i;
-      while (i < n && isAlnum(text.charCodeAt(i))) i++;
-      const info = lookup(text.slice(runStart, i), stem);
+      // FNV-1a over the word's character codes, computed while finding its end.
+      let hash = 0x811c9dc5;
+      for (; i < n; i++) {
+        const code = text.charCodeAt(i);
+        if (!isAlnum(code)) break;
+        hash = Math.imul(hash ^ code, 0x01000193);
+      }
+      const info = lookup(text, runStart, i, hash, stem);
       if (info) words.push(info);
       if (i + 1 < n && isJoiner(text.charCodeAt(i)) && isAlnum(text.charCodeAt(i + 1))) {
         compound = true;

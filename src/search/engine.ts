@@ -109,12 +109,12 @@ export class SearchEngine {
     }
     const vocabulary = new Vocabulary();
     const work: PageToEmbed[] = [];
-    const lexical: Array<{ path: string; fields: number[][] }> = [];
-    const tokens: Array<{ slot: number; terms: number[] }> = [];
+    const lexical: Array<{ path: string; terms: Int32Array; fieldEnds: readonly number[] }> = [];
+    const tokens: Array<{ slot: number; terms: Int32Array }> = [];
     for (const { doc, stat } of pages) {
       const analysed = analysePageIds(doc, vocabulary);
       const slot = this.docs.insert(doc, stat, seenAt);
-      lexical.push({ path: doc.path, fields: analysed.fields });
+      lexical.push({ path: doc.path, terms: analysed.terms, fieldEnds: analysed.fieldEnds });
       tokens.push({ slot, terms: analysed.whole });
       work.push({ slot, input: analysed.embedding });
     }

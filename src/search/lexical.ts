@@ -67,22 +67,25 @@ export class LexicalLane {
   }
 
   /**
-   * Add many pages, their fields as term ids in `vocabulary` (LEXICAL_FIELDS order): into
-   * an empty lane in one bulk build (the result MiniSearch would reach adding them one by
-   * one), otherwise one by one.
+   * Add many pages, their fields' term ids in `vocabulary` one after another (LEXICAL_FIELDS
+   * order, each ending at `fieldEnds`): into an empty lane in one bulk build (the result
+   * MiniSearch would reach adding them one by one), otherwise one by one.
    */
-  addAll(pages: ReadonlyArray<{ path: string; fields: ReadonlyArray<ArrayLike<number>> }>, vocabulary: Vocabulary): void {
+  addAll(pages: ReadonlyArray<{ path: string; terms: ArrayLike<number>; fieldEnds: readonly number[] }>, vocabulary: Vocabulary): void {
     const distinct = new Set(pages.map((page) => page.path)).size === pages.length;
     if (this.index.documentCount > 0 || this.index.termCount > 0 || !distinct) {
-      const spell = (ids: ArrayLike<number> | undefined): string[] => Array.from(ids ?? [], (id) => vocabulary.terms[id] ?? '');
       for (const page of pages) {
-        const [key, title, summary, tags, body] = page.fields;
-        this.add(page.path, { key: spell(key), title: spell(title), summary: spell(summary), tags: spell(tags), body: spell(body) });
+        const fields = {} as Record<LexicalField, string[]>;
+        LEXICAL_FIELDS.forEach((field, f) => {
+          const from = f === 0 ? 0 : (page.fieldEnds[f - 1] ?? 0);
+          fields[field] = Array.from({ length: (page.fieldEnds[f] ?? from) - from }, (_, i) => vocabulary.terms[page.terms[from + i] ?? -1] ?? '');
+        });
+        this.add(page.path, fields);
       }
       return;
     }
     this.index = PersistableMiniSearch.build(
-      pages.map((page) => ({ id: page.path, fields: page.fields })),
+      pages.map((page) => ({ id: page.path, terms: page.terms, fieldEnds: page.fieldEnds })),
       vocabulary,
       OPTIONS,
     );

@@ -17,10 +17,12 @@ export interface LexicalEntry {
   [field: string]: string;
 }
 
-/** A page for the bulk build: its term ids per field, in the index's field order. */
+/** A page for the bulk build: its fields' term ids one after another, in the index's field order. */
 export interface AnalysedEntry {
   id: string;
-  fields: ReadonlyArray<ArrayLike<number>>;
+  terms: ArrayLike<number>;
+  /** Where each field's ids end in `terms`. */
+  fieldEnds: readonly number[];
 }
 
 interface Meta {
@@ -138,9 +140,10 @@ export class PersistableMiniSearch extends MiniSearch<LexicalEntry> {
     entries.forEach((entry, shortId) => {
       const base = shortId * (1 + fieldCount);
       docs[base] = shortId;
+      const terms = entry.terms;
       for (let fieldId = 0; fieldId < fieldCount; fieldId++) {
-        const terms = entry.fields[fieldId] ?? [];
-        for (let i = 0; i < terms.length; i++) {
+        const end = entry.fieldEnds[fieldId] ?? 0;
+        for (let i = fieldId === 0 ? 0 : (entry.fieldEnds[fieldId - 1] ?? 0); i < end; i++) {
           const id = terms[i]!;
           if (counts[id]!++ === 0) touched.push(id);
         }

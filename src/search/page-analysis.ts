@@ -41,28 +41,32 @@ export function analysePage(doc: PageDocument): AnalysedPage {
 
 /** A page analysed for a bulk build: the same terms as `analysePage`, as vocabulary ids. */
 export interface AnalysedPageIds {
-  /** Term ids per lexical field, in LEXICAL_FIELDS order. */
-  fields: number[][];
+  /** Term ids of the lexical fields one after another, in LEXICAL_FIELDS order. */
+  terms: Int32Array;
+  /** Where each field's ids end in `terms`. */
+  fieldEnds: readonly number[];
   /** Whole-term ids for the token lane (repeats allowed). */
-  whole: number[];
+  whole: Int32Array;
   /** What the semantic lane embeds: the text, and the term ids of title, summary, tags and body. */
   embedding: IdEmbeddingInput;
 }
 
+// Reused between pages: only compact typed arrays outlive the analysis of a page, which
+// keeps a 10k-page build from copying millions of short-lived array slots between GCs.
+const scratchTerms: number[] = [];
+const scratchWhole: number[] = [];
+
 export function analysePageIds(doc: PageDocument, vocabulary: Vocabulary): AnalysedPageIds {
-  const whole: number[] = [];
-  const field = (text: string): number[] => {
-    const ids: number[] = [];
-    analyzeIds(text, vocabulary, ids, whole);
-    return ids;
-  };
-  const fields = [field(keyWords(doc.key)), field(doc.title), field(doc.summary), field(doc.tags.join(' ')), field(doc.body)];
-  const [, title = [], summary = [], tags = [], body = []] = fields;
-  const ids = new Int32Array(title.length + summary.length + tags.length + body.length);
-  let at = 0;
-  for (const part of [title, summary, tags, body]) {
-    ids.set(part, at);
-    at += part.length;
+  scratchTerms.length = 0;
+  scratchWhole.length = 0;
+  const fieldEnds: number[] = [];
+  for (const text of [keyWords(doc.key), doc.title, doc.summary, doc.tags.join(' '), doc.body]) {
+    analyzeIds(text, vocabulary, scratchTerms, scratchWhole);
+    fieldEnds.push(scratchTerms.length);
   }
-  return { fields, whole, embedding: new IdEmbeddingInput(documentText(doc), ids, vocabulary) };
+  const terms = new Int32Array(scratchTerms);
+  const whole = new Int32Array(scratchWhole);
+  // Title, summary, tags and body follow the key: the semantic lane's terms are one span.
+  const embedded = terms.subarray(fieldEnds[0] ?? 0);
+  return { terms, fieldEnds, whole, embedding: new IdEmbeddingInput(documentText(doc), embedded, vocabulary) };
 }

@@ -58,12 +58,31 @@ export class TermList {
     let hi = this.length - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
-      const probe = this.at(mid);
-      if (probe === term) return mid;
-      if (probe < term) lo = mid + 1;
+      const order = this.compareAt(mid, term);
+      if (order === 0) return mid;
+      if (order < 0) lo = mid + 1;
       else hi = mid - 1;
     }
     return -1;
+  }
+
+  /** Term `index` compared with `term` (negative: it sorts first). ASCII lists compare in place. */
+  private compareAt(index: number, term: string): number {
+    const { bytes, starts } = this;
+    if (this.spelled || !this.ascii || !bytes || !starts) {
+      const probe = this.at(index);
+      return probe < term ? -1 : probe > term ? 1 : 0;
+    }
+    // An ASCII byte sorts as the UTF-16 code unit of the same value, and before any
+    // non-ASCII unit, so comparing bytes with code units gives the string order.
+    const start = starts[index]!;
+    const length = starts[index + 1]! - 1 - start;
+    const common = Math.min(length, term.length);
+    for (let i = 0; i < common; i++) {
+      const difference = bytes[start + i]! - term.charCodeAt(i);
+      if (difference !== 0) return difference;
+    }
+    return length - term.length;
   }
 
   /** Every term (spelled out once, then kept). */

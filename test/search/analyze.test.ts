@@ -73,6 +73,12 @@ describe('the ASCII fast path', () => {
     }
   });
 
+  it('keeps giving the same answers for a vocabulary far larger than its first table', () => {
+    const many = Array.from({ length: 40_000 }, (_, i) => `w${i.toString(36)}x Run${i % 7} the-${i % 11}`).join(' ');
+    expect(analyze(many)).toEqual(referenceTerms(many));
+    expect(wholeTerms(many)).toEqual(referenceWhole(many));
+  });
+
   it('reads a text once for both vocabularies, appending to what is there', () => {
     for (const text of [...texts.slice(0, 200), 'Café gpt-4o 注意力']) {
       const terms = ['earlier'];

@@ -18,7 +18,8 @@ describe('analysePageIds (the bulk build’s analysis)', () => {
       const strings = analysePage(doc);
       const ids = analysePageIds(doc, vocabulary);
       const spell = (list: ArrayLike<number>): string[] => Array.from(list, (id) => vocabulary.terms[id] ?? '?');
-      expect(ids.fields.map(spell)).toEqual(LEXICAL_FIELDS.map((field) => strings.fields[field]));
+      const fields = ids.fieldEnds.map((end, f) => spell(ids.terms.subarray(f === 0 ? 0 : ids.fieldEnds[f - 1], end)));
+      expect(fields).toEqual(LEXICAL_FIELDS.map((field) => strings.fields[field]));
       expect(new Set(spell(ids.whole))).toEqual(strings.whole);
       expect(ids.embedding.terms).toEqual(strings.embedding.terms);
       expect(ids.embedding.text).toBe(strings.embedding.text);
