@@ -60,8 +60,11 @@ export class PersistableMiniSearch extends MiniSearch<LexicalEntry> {
     const index = this._index as unknown;
     if (index instanceof FlatTermIndex) for (const entry of index.rawEntries()) entries.push(entry);
     else for (const entry of this._index as Iterable<[string, TermData]>) entries.push(entry);
-    // Sorted, so a load can binary-search the terms without building anything.
-    entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    // Sorted, so a load can binary-search the terms without building anything (entries
+    // straight from flat postings usually are already).
+    if (!entries.every((entry, i) => i === 0 || (entries[i - 1]?.[0] ?? '') < entry[0])) {
+      entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    }
     const terms: string[] = [];
     const offsets = new Uint32Builder(entries.length + 1);
     const postings = new Uint32Builder(1 << 20);

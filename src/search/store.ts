@@ -37,18 +37,26 @@ export function encodeSnapshot(meta: unknown, sections: Sections): Buffer {
     entries.push({ name, offset, length: bytes.byteLength });
     offset = align(offset + bytes.byteLength);
   }
-  const payload = Buffer.alloc(offset); // zeroed: alignment gaps must be deterministic for the CRC
-  for (const entry of entries) payload.set(sections[entry.name] ?? new Uint8Array(), entry.offset);
-  const header: Header = { meta, sections: entries, payloadLength: payload.length, crc: crc32(payload) };
-  const headerBytes = Buffer.from(encodeJson(header));
-  const headerPadded = align(PREAMBLE + headerBytes.length) - PREAMBLE;
-  const out = Buffer.allocUnsafe(PREAMBLE + headerPadded + payload.length);
-  out.fill(0x20, PREAMBLE, PREAMBLE + headerPadded);
+  // The payload is laid out first (its CRC goes in the header), in a buffer with room for
+  // the largest header it can need, then the header is written just before it.
+  const payloadLength = offset;
+  const room = align(PREAMBLE + encodeJson({ meta, sections: entries, payloadLength, crc: 0xffffffff }).length) - PREAMBLE;
+  const out = Buffer.allocUnsafe(PREAMBLE + room + payloadLength);
+  const payload = out.subarray(PREAMBLE + room);
+  let end = 0;
+  for (const entry of entries) {
+    payload.fill(0, end, entry.offset); // alignment gaps: deterministic bytes for the CRC
+    payload.set(sections[entry.name] ?? new Uint8Array(), entry.offset);
+    end = entry.offset + entry.length;
+  }
+  payload.fill(0, end);
+  const header: Header = { meta, sections: entries, payloadLength, crc: crc32(payload) };
+  const headerBytes = encodeJson(header);
   out.write(MAGIC, 0, 'latin1');
   out.writeUInt32LE(INDEX_FORMAT_VERSION, MAGIC.length);
-  out.writeUInt32LE(headerPadded, MAGIC.length + 4);
-  headerBytes.copy(out, PREAMBLE);
-  payload.copy(out, PREAMBLE + headerPadded);
+  out.writeUInt32LE(room, MAGIC.length + 4);
+  out.set(headerBytes, PREAMBLE);
+  out.fill(0x20, PREAMBLE + headerBytes.length, PREAMBLE + room);
   return out;
 }
 

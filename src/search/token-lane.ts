@@ -152,6 +152,11 @@ export class TokenLane {
    * sections. Used both to persist and to compact in memory.
    */
   encode(remap: Int32Array): Record<string, Uint8Array> {
+    const base = this.base;
+    if (base && this.added.size === 0 && isIdentity(remap)) {
+      // Nothing added since the base was made and no slot moves: it is already the encoding.
+      return { terms: base.terms.encode(), offsets: bytesOf(base.offsets), slots: bytesOf(base.slots) };
+    }
     const all = new Set<string>(this.added.keys());
     for (const term of this.base?.terms.all() ?? []) all.add(term);
     const sorted = [...all].sort();
@@ -180,6 +185,11 @@ export class TokenLane {
     this.base = compacted.base;
     this.added = new Map();
   }
+}
+
+function isIdentity(remap: Int32Array): boolean {
+  for (let i = 0; i < remap.length; i++) if (remap[i] !== i) return false;
+  return true;
 }
 
 function poolThreshold(scores: Map<number, number>, pool: number): number {
