@@ -46,7 +46,10 @@ export interface Embedder {
   embedQuery(query: string, terms: readonly string[]): Promise<Float32Array | undefined>;
 }
 
-/** An embedder whose model is fitted to the corpus (trained, persisted, retrained on drift). */
+/**
+ * An embedder whose model is fitted to the corpus (trained, persisted, retrained on drift).
+ * It embeds from an input's `terms` alone, so inputs made for it may leave `text` empty.
+ */
 export interface CorpusEmbedder extends Embedder {
   /** Why the embedder cannot embed yet (too few pages), or undefined when trained. */
   readonly notReady: string | undefined;

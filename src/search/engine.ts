@@ -2,6 +2,7 @@ import { analyze, wholeTerms } from './analyze.js';
 import { DocTable, type DocRecord, type PageStat } from './doc-table.js';
 import type { PageDocument } from './document.js';
 import { LexicalLane, type LexicalParams } from './lexical.js';
+import { isCorpusEmbedder } from './embedder.js';
 import { analysePage, analysePageIds } from './page-analysis.js';
 import { fuseRankings, poolSize, type LaneRanking } from './rrf.js';
 import { SemanticLane, type PageToEmbed } from './semantic.js';
@@ -103,16 +104,18 @@ export class SearchEngine {
    * into one vocabulary of ids and each lane is built in bulk; the results are the same as
    * indexing the pages one by one.
    */
-  indexPages(pages: ReadonlyArray<{ doc: PageDocument; stat: PageStat }>, seenAt: number): PageToEmbed[] {
+  indexPages(pages: Iterable<{ doc: PageDocument; stat: PageStat }>, seenAt: number): PageToEmbed[] {
     if (this.docs.slotCount > 0 || this.lexical.size > 0) {
-      return pages.map(({ doc, stat }) => this.indexPage(doc, stat, seenAt));
+      return Array.from(pages, ({ doc, stat }) => this.indexPage(doc, stat, seenAt));
     }
     const vocabulary = new Vocabulary();
+    // A corpus embedder reads terms only: the pages' texts need not be kept until it trains.
+    const withText = 'lane' in this.semantic && !isCorpusEmbedder(this.semantic.lane.embedder);
     const work: PageToEmbed[] = [];
     const lexical: Array<{ path: string; terms: Int32Array; fieldEnds: readonly number[] }> = [];
     const tokens: Array<{ slot: number; terms: Int32Array }> = [];
     for (const { doc, stat } of pages) {
-      const analysed = analysePageIds(doc, vocabulary);
+      const analysed = analysePageIds(doc, vocabulary, withText);
       const slot = this.docs.insert(doc, stat, seenAt);
       lexical.push({ path: doc.path, terms: analysed.terms, fieldEnds: analysed.fieldEnds });
       tokens.push({ slot, terms: analysed.whole });

@@ -4,11 +4,11 @@ import { UsageError } from '../errors.js';
 import { isSpecialPage, type Contract } from '../wiki/contract.js';
 import { splitFrontmatter } from '../wiki/page.js';
 import type { PageStat } from './doc-table.js';
-import { contentHash, pageDocument, plainBody } from './document.js';
+import { contentHash, pageDocument, plainBody, type PageDocument } from './document.js';
 import type { SearchEngine, SearchParams } from './engine.js';
 import type { SearchIndex } from './index.js';
 import { analysePage } from './page-analysis.js';
-import { diffAgainstDisk, scanPages, type ScannedPage } from './scan.js';
+import { diffAgainstDisk, readPage, scanPages, type ScannedPage } from './scan.js';
 import type { PageToEmbed } from './semantic.js';
 import { saveSnapshot } from './snapshot-file.js';
 import { makeSnippet } from './snippet.js';
@@ -89,14 +89,18 @@ export class LiveSearchIndex implements SearchIndex {
     for (const removed of diff.removed) if (this.engine.removePage(removed)) summary.removed++;
     const seenAt = Date.now();
     for (const touched of diff.touched) this.engine.docs.touch(touched.path, touched, seenAt);
-    const work = this.engine.indexPages(
-      diff.upserts.map((upsert) => ({ doc: pageDocument(upsert.path, upsert.content), stat: upsert.stat })),
-      seenAt,
-    );
-    for (const upsert of diff.upserts) {
-      if (upsert.isNew) summary.added++;
-      else summary.changed++;
-    }
+    // Pages are read (when new), parsed and indexed one at a time, so a full build never
+    // holds every page's text at once.
+    const pages = function* (): Generator<{ doc: PageDocument; stat: PageStat }> {
+      for (const upsert of diff.upserts) {
+        const content = upsert.content ?? readPage(root, upsert.path);
+        if (content === undefined) continue; // vanished since the scan: the next scan settles it
+        if (upsert.isNew) summary.added++;
+        else summary.changed++;
+        yield { doc: pageDocument(upsert.path, content), stat: upsert.stat };
+      }
+    };
+    const work = this.engine.indexPages(pages(), seenAt);
     await this.updateSemantic(work);
     this.lastScan = scanStarted;
     const changes = summary.added + summary.changed + summary.removed;

@@ -56,7 +56,8 @@ export interface AnalysedPageIds {
 const scratchTerms: number[] = [];
 const scratchWhole: number[] = [];
 
-export function analysePageIds(doc: PageDocument, vocabulary: Vocabulary): AnalysedPageIds {
+/** `withText` false leaves the embedding's text empty, for embedders that read terms only. */
+export function analysePageIds(doc: PageDocument, vocabulary: Vocabulary, withText = true): AnalysedPageIds {
   scratchTerms.length = 0;
   scratchWhole.length = 0;
   const fieldEnds: number[] = [];
@@ -68,5 +69,5 @@ export function analysePageIds(doc: PageDocument, vocabulary: Vocabulary): Analy
   const whole = new Int32Array(scratchWhole);
   // Title, summary, tags and body follow the key: the semantic lane's terms are one span.
   const embedded = terms.subarray(fieldEnds[0] ?? 0);
-  return { terms, fieldEnds, whole, embedding: new IdEmbeddingInput(documentText(doc), embedded, vocabulary) };
+  return { terms, fieldEnds, whole, embedding: new IdEmbeddingInput(withText ? documentText(doc) : '', embedded, vocabulary) };
 }

@@ -15,8 +15,11 @@ export interface ScannedPage extends PageStat {
 }
 
 export interface ScanResult {
-  /** Pages to (re)index, with their text. */
-  upserts: Array<{ path: string; content: string; stat: PageStat; isNew: boolean }>;
+  /**
+   * Pages to (re)index, in scan order: changed pages with their text, new pages without
+   * (they are read when indexed, so a full build never holds every page's text at once).
+   */
+  upserts: Array<{ path: string; stat: PageStat; isNew: boolean; content: string | undefined }>;
   /** Pages that are unchanged but whose stat moved (touch only). */
   touched: ScannedPage[];
   removed: string[];
@@ -56,10 +59,13 @@ export function scanPages(root: string, contract: Contract): ScannedPage[] {
   return out;
 }
 
-/** A page's text, or undefined when it vanished or cannot be read. */
-function readPage(file: string): string | undefined {
+/**
+ * A page's text, or undefined when it vanished or cannot be read. Synchronous: at 10k
+ * small pages a promise per file costs several times the reading.
+ */
+export function readPage(root: string, pagePath: string): string | undefined {
   try {
-    return readFileSync(file, 'utf8');
+    return readFileSync(root.endsWith(path.sep) ? root + pagePath : `${root}${path.sep}${pagePath}`, 'utf8');
   } catch {
     return undefined;
   }
@@ -72,31 +78,23 @@ export async function diffAgainstDisk(
   hashOf: (content: string) => string,
 ): Promise<ScanResult> {
   const result: ScanResult = { upserts: [], touched: [], removed: [] };
-  const base = root.endsWith(path.sep) ? root : `${root}${path.sep}`;
   const seen = new Set<string>();
-  const toRead: Array<{ file: ScannedPage; known: boolean }> = [];
   for (const file of files) {
     seen.add(file.path);
+    const stat = { mtimeMs: file.mtimeMs, size: file.size };
     const stamp = table.stampOf(file.path);
     if (!stamp) {
-      toRead.push({ file, known: false });
+      result.upserts.push({ path: file.path, stat, isNew: true, content: undefined });
       continue;
     }
     const statChanged = stamp.mtimeMs !== file.mtimeMs || stamp.size !== file.size;
     const racy = file.mtimeMs >= stamp.seenAt - RACY_WINDOW_MS;
-    if (statChanged || racy) toRead.push({ file, known: true });
+    if (!statChanged && !racy) continue;
+    const content = readPage(root, file.path);
+    if (content === undefined) result.removed.push(file.path);
+    else if (hashOf(content) === table.get(file.path)?.hash) result.touched.push(file);
+    else result.upserts.push({ path: file.path, stat, isNew: false, content });
   }
   for (const path of table.paths()) if (!seen.has(path)) result.removed.push(path);
-  // Read synchronously: at 10k small pages a promise per file costs several times the reading.
-  for (const { file, known } of toRead) {
-    const content = readPage(base + file.path);
-    if (content === undefined) {
-      if (known) result.removed.push(file.path);
-      continue;
-    }
-    const stat = { mtimeMs: file.mtimeMs, size: file.size };
-    if (known && hashOf(content) === table.get(file.path)?.hash) result.touched.push(file);
-    else result.upserts.push({ path: file.path, content, stat, isNew: !known });
-  }
   return result;
 }
