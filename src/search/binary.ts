@@ -59,11 +59,6 @@ export function encodeTerms(terms: readonly string[]): Uint8Array {
   return encodeText(terms.join('\n'));
 }
 
-export function decodeTerms(bytes: Uint8Array): string[] {
-  const text = decodeText(bytes);
-  return text === '' ? [] : text.split('\n');
-}
-
 /** A Uint32 array that grows as values are pushed. */
 export class Uint32Builder {
   private data: Uint32Array;

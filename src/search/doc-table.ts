@@ -1,4 +1,5 @@
-import { CorruptIndexError, asFloat64, asUint32, bytesOf, decodeJson, encodeJson, encodeText } from './binary.js';
+import { CorruptIndexError } from './binary.js';
+import { DocColumns, type ColumnRow } from './doc-columns.js';
 import type { PageDocument } from './document.js';
 
 /**
@@ -29,27 +30,11 @@ export interface DocRecord {
 export type PageStat = Pick<DocRecord, 'mtimeMs' | 'size'>;
 export type PageStamp = Pick<DocRecord, 'mtimeMs' | 'size' | 'seenAt'>;
 
-/** What one page keeps in the `fields` column, as a JSON array. */
-type StoredFields = [key: string, title: string, summary: string, hash: string, tags: string[]];
-
-/** The persisted columns: pages in slot order. */
-interface Columns {
-  paths: string[];
-  /** mtimeMs, size, seenAt per page. */
-  numbers: Float64Array;
-  /** Page i's StoredFields as UTF-8 JSON at `fields[offsets[i] … offsets[i + 1])`. */
-  fields: Uint8Array;
-  offsets: Uint32Array;
-  /** Every page's links, one JSON array of arrays, read on first need. */
-  links: Uint8Array;
-  parsedLinks?: string[][];
-}
-
 export class DocTable {
   /** A record, null for a hole, undefined for a persisted page not read yet. */
   private slots: Array<DocRecord | null | undefined> = [];
   private byPath = new Map<string, number>();
-  private stored: Columns | undefined;
+  private stored: DocColumns | undefined;
   /** target key → paths of the pages linking to it; built on first use (a one-shot search rarely needs all of it). */
   private linkedFrom: Map<string, Set<string>> | undefined;
   private backlinkPasses = 0;
@@ -75,7 +60,7 @@ export class DocTable {
     if (slot < 0 || slot >= this.slots.length) return undefined;
     const record = this.slots[slot];
     if (record !== undefined) return record ?? undefined;
-    const read = this.read(slot);
+    const read = this.stored?.record(slot);
     this.slots[slot] = read;
     return read;
   }
@@ -94,9 +79,7 @@ export class DocTable {
     if (slot === undefined) return undefined;
     const record = this.slots[slot];
     if (record) return record;
-    const numbers = this.stored?.numbers;
-    if (!numbers) return undefined;
-    return { mtimeMs: numbers[slot * 3] ?? 0, size: numbers[slot * 3 + 1] ?? 0, seenAt: numbers[slot * 3 + 2] ?? 0 };
+    return this.stored?.stamp(slot);
   }
 
   isLive = (slot: number): boolean => slot >= 0 && slot < this.slots.length && this.slots[slot] !== null;
@@ -192,7 +175,7 @@ export class DocTable {
     const record = this.slots[slot];
     if (record) return record.links;
     if (record === null) return [];
-    return this.storedLinks()[slot] ?? [];
+    return this.stored?.linksOf(slot) ?? [];
   }
 
   private link(path: string, links: readonly string[]): void {
@@ -232,100 +215,22 @@ export class DocTable {
 
   /** The live pages in slot order (i.e. already compacted numbering), as sections. */
   encode(): Record<string, Uint8Array> {
-    const paths: string[] = [];
-    const numbers: number[] = [];
-    const links: string[][] = [];
-    const parts: Uint8Array[] = [];
+    const rows: ColumnRow[] = [];
     for (let slot = 0; slot < this.slots.length; slot++) {
       const record = this.slots[slot];
-      if (record === null) continue;
-      const stored = this.stored;
-      if (record === undefined && stored) {
-        paths.push(stored.paths[slot] ?? '');
-        numbers.push(stored.numbers[slot * 3] ?? 0, stored.numbers[slot * 3 + 1] ?? 0, stored.numbers[slot * 3 + 2] ?? 0);
-        links.push(this.linksAt(slot));
-        parts.push(stored.fields.subarray(stored.offsets[slot] ?? 0, stored.offsets[slot + 1] ?? 0));
-        continue;
-      }
-      if (!record) continue;
-      paths.push(record.path);
-      numbers.push(record.mtimeMs, record.size, record.seenAt);
-      links.push(record.links);
-      const fields: StoredFields = [record.key, record.title, record.summary, record.hash, record.tags];
-      parts.push(encodeText(JSON.stringify(fields)));
+      if (record) rows.push({ record });
+      else if (record === undefined && this.stored) rows.push({ from: this.stored, slot });
     }
-    const offsets = new Uint32Array(parts.length + 1);
-    let length = 0;
-    parts.forEach((part, i) => {
-      offsets[i] = length;
-      length += part.length;
-    });
-    offsets[parts.length] = length;
-    const fields = new Uint8Array(length);
-    parts.forEach((part, i) => fields.set(part, offsets[i] ?? 0));
-    return {
-      paths: encodeJson(paths),
-      numbers: bytesOf(Float64Array.from(numbers)),
-      fields,
-      offsets: bytesOf(offsets),
-      links: encodeJson(links),
-    };
+    return DocColumns.encode(rows);
   }
 
   static decode(sections: Record<string, Uint8Array | undefined>): DocTable {
-    const { paths: p, numbers: n, fields, offsets: o, links } = sections;
-    if (!p || !n || !fields || !o || !links) throw new CorruptIndexError('page table sections are missing');
-    const paths = decodeJson(p);
-    if (!Array.isArray(paths) || paths.some((path) => typeof path !== 'string')) throw new CorruptIndexError('page table paths are malformed');
-    const numbers = asFloat64(n);
-    const offsets = asUint32(o);
-    if (numbers.length !== paths.length * 3 || offsets.length !== paths.length + 1 || (offsets[paths.length] ?? 0) !== fields.length) {
-      throw new CorruptIndexError('page table sections disagree in size');
-    }
-    for (let i = 0; i < paths.length; i++) {
-      if ((offsets[i + 1] ?? 0) < (offsets[i] ?? 0)) throw new CorruptIndexError('page table offsets are not ordered');
-    }
+    const stored = DocColumns.decode(sections);
     const table = new DocTable();
-    table.stored = { paths: paths as string[], numbers, fields, offsets, links };
-    table.slots = new Array<DocRecord | null | undefined>(paths.length);
-    (paths as string[]).forEach((path, slot) => table.byPath.set(path, slot));
-    if (table.byPath.size !== paths.length) throw new CorruptIndexError('page table has a path twice');
+    table.stored = stored;
+    table.slots = new Array<DocRecord | null | undefined>(stored.count);
+    stored.paths.forEach((path, slot) => table.byPath.set(path, slot));
+    if (table.byPath.size !== stored.count) throw new CorruptIndexError('page table has a path twice');
     return table;
-  }
-
-  private storedLinks(): string[][] {
-    const stored = this.stored;
-    if (!stored) return [];
-    if (!stored.parsedLinks) {
-      const links = decodeJson(stored.links);
-      if (!Array.isArray(links) || links.length !== stored.paths.length) throw new CorruptIndexError('page table links are malformed');
-      stored.parsedLinks = links as string[][];
-    }
-    return stored.parsedLinks;
-  }
-
-  /** Make the record of a persisted page. */
-  private read(slot: number): DocRecord | undefined {
-    const stored = this.stored;
-    const path = stored?.paths[slot];
-    if (!stored || path === undefined) return undefined;
-    const fields = decodeJson(stored.fields.subarray(stored.offsets[slot] ?? 0, stored.offsets[slot + 1] ?? 0)) as StoredFields;
-    if (!Array.isArray(fields) || typeof fields[0] !== 'string' || !Array.isArray(fields[4])) {
-      throw new CorruptIndexError('page table entry is malformed');
-    }
-    const [key, title, summary, hash, tags] = fields;
-    return {
-      slot,
-      path,
-      key,
-      title,
-      summary,
-      tags,
-      links: this.storedLinks()[slot] ?? [],
-      hash,
-      mtimeMs: stored.numbers[slot * 3] ?? 0,
-      size: stored.numbers[slot * 3 + 1] ?? 0,
-      seenAt: stored.numbers[slot * 3 + 2] ?? 0,
-    };
   }
 }

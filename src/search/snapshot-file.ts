@@ -28,12 +28,6 @@ export interface LoadedSnapshot {
   semanticRestored: boolean;
 }
 
-/** The persisted index, or undefined when there is none or it cannot be used. */
-export async function loadSnapshot(file: string, semantic: SemanticSetup): Promise<LoadedSnapshot | undefined> {
-  const reading = await startSnapshotRead(file);
-  return decodeSnapshotFile(await reading.bytes, semantic);
-}
-
 /**
  * Open the index file and ask for all of it in one read. Resolves as soon as that read is
  * under way, so the caller can do other work meanwhile (a search scans the pages) rather

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/search/analyze.js';
-import { LsaModel } from '../../src/search/lsa.js';
+import { LsaModel, termIdPages } from '../../src/search/lsa.js';
 
 const PAGES = [
   'car engine fuel road wheels automobile',
@@ -54,8 +54,8 @@ describe('LsaModel', () => {
     const loaded = LsaModel.decode(model.encode());
     const pages = [...PAGES, analyze('zeppelin'), analyze('car car car orbit')];
     const one = pages.map((page) => Array.from(model.embed(page) ?? []));
-    expect(model.embedPages(pages).map((v) => Array.from(v ?? []))).toEqual(one);
-    expect(loaded.embedPages(pages).map((v) => Array.from(v ?? []))).toEqual(one);
+    expect(model.embedIds(termIdPages(pages)).map((v) => Array.from(v ?? []))).toEqual(one);
+    expect(loaded.embedIds(termIdPages(pages)).map((v) => Array.from(v ?? []))).toEqual(one);
   });
 
   it('declines to train on fewer than three pages', () => {
