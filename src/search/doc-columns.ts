@@ -3,9 +3,9 @@ import type { DocRecord, PageStamp } from './doc-table.js';
 
 /**
  * The page table as persisted: one column per kind of value, pages in slot order, so a
- * load decodes only the paths and views the stats in place; a page's other fields are
- * read when that page is asked for, and the links (which backlinks need for every page)
- * on first use.
+ * load decodes only the paths and views the stats in place; a page's other fields and
+ * links are read when that page is asked for. Backlinks are found by searching the links
+ * column's bytes for the key, without reading every page's links.
  */
 
 /** What one page keeps in the `fields` column, as a JSON array. */
@@ -15,8 +15,6 @@ type StoredFields = [key: string, title: string, summary: string, hash: string, 
 export type ColumnRow = { record: DocRecord } | { from: DocColumns; slot: number };
 
 export class DocColumns {
-  private parsedLinks: string[][] | undefined;
-
   private constructor(
     readonly paths: readonly string[],
     /** mtimeMs, size, seenAt per page. */
@@ -24,63 +22,56 @@ export class DocColumns {
     /** Page i's StoredFields as UTF-8 JSON at `fields[offsets[i] … offsets[i + 1])`. */
     private readonly fields: Uint8Array,
     private readonly offsets: Uint32Array,
-    /** Every page's links, one JSON array of arrays. */
+    /** Page i's links as a UTF-8 JSON array at `links[linkOffsets[i] … linkOffsets[i + 1])`. */
     private readonly links: Uint8Array,
+    private readonly linkOffsets: Uint32Array,
   ) {}
 
   static decode(sections: Record<string, Uint8Array | undefined>): DocColumns {
-    const { paths: p, numbers: n, fields, offsets: o, links } = sections;
-    if (!p || !n || !fields || !o || !links) throw new CorruptIndexError('page table sections are missing');
+    const { paths: p, numbers: n, fields, offsets: o, links, linkOffsets: l } = sections;
+    if (!p || !n || !fields || !o || !links || !l) throw new CorruptIndexError('page table sections are missing');
     const paths = decodeJson(p);
     if (!Array.isArray(paths) || paths.some((path) => typeof path !== 'string')) throw new CorruptIndexError('page table paths are malformed');
     const numbers = asFloat64(n);
     const offsets = asUint32(o);
-    if (numbers.length !== paths.length * 3 || offsets.length !== paths.length + 1 || (offsets[paths.length] ?? 0) !== fields.length) {
+    const linkOffsets = asUint32(l);
+    if (numbers.length !== paths.length * 3 || !spans(offsets, paths.length, fields.length) || !spans(linkOffsets, paths.length, links.length)) {
       throw new CorruptIndexError('page table sections disagree in size');
     }
-    for (let i = 0; i < paths.length; i++) {
-      if ((offsets[i + 1] ?? 0) < (offsets[i] ?? 0)) throw new CorruptIndexError('page table offsets are not ordered');
-    }
-    return new DocColumns(paths as string[], numbers, fields, offsets, links);
+    return new DocColumns(paths as string[], numbers, fields, offsets, links, linkOffsets);
   }
 
   static encode(rows: Iterable<ColumnRow>): Record<string, Uint8Array> {
     const paths: string[] = [];
     const numbers: number[] = [];
-    const links: Array<readonly string[]> = [];
-    const parts: Uint8Array[] = [];
+    const fields = new ByteSpans();
+    const links = new ByteSpans();
     for (const row of rows) {
       if ('from' in row) {
         const { from, slot } = row;
         const stamp = from.stamp(slot);
         paths.push(from.paths[slot] ?? '');
         numbers.push(stamp.mtimeMs, stamp.size, stamp.seenAt);
-        links.push(from.linksOf(slot));
-        parts.push(from.fields.subarray(from.offsets[slot] ?? 0, from.offsets[slot + 1] ?? 0));
+        fields.add(from.fields.subarray(from.offsets[slot] ?? 0, from.offsets[slot + 1] ?? 0));
+        links.add(from.links.subarray(from.linkOffsets[slot] ?? 0, from.linkOffsets[slot + 1] ?? 0));
         continue;
       }
       const { record } = row;
       paths.push(record.path);
       numbers.push(record.mtimeMs, record.size, record.seenAt);
-      links.push(record.links);
-      const fields: StoredFields = [record.key, record.title, record.summary, record.hash, record.tags];
-      parts.push(encodeText(JSON.stringify(fields)));
+      const stored: StoredFields = [record.key, record.title, record.summary, record.hash, record.tags];
+      fields.add(encodeText(JSON.stringify(stored)));
+      links.add(encodeText(JSON.stringify(record.links)));
     }
-    const offsets = new Uint32Array(parts.length + 1);
-    let length = 0;
-    parts.forEach((part, i) => {
-      offsets[i] = length;
-      length += part.length;
-    });
-    offsets[parts.length] = length;
-    const fields = new Uint8Array(length);
-    parts.forEach((part, i) => fields.set(part, offsets[i] ?? 0));
+    const [fieldBytes, offsets] = fields.finish();
+    const [linkBytes, linkOffsets] = links.finish();
     return {
       paths: encodeJson(paths),
       numbers: bytesOf(Float64Array.from(numbers)),
-      fields,
+      fields: fieldBytes,
       offsets: bytesOf(offsets),
-      links: encodeJson(links),
+      links: linkBytes,
+      linkOffsets: bytesOf(linkOffsets),
     };
   }
 
@@ -94,12 +85,24 @@ export class DocColumns {
   }
 
   linksOf(slot: number): string[] {
-    if (!this.parsedLinks) {
-      const links = decodeJson(this.links);
-      if (!Array.isArray(links) || links.length !== this.paths.length) throw new CorruptIndexError('page table links are malformed');
-      this.parsedLinks = links as string[][];
+    const links = decodeJson(this.links.subarray(this.linkOffsets[slot] ?? 0, this.linkOffsets[slot + 1] ?? 0));
+    if (!Array.isArray(links)) throw new CorruptIndexError('page table links are malformed');
+    return links as string[];
+  }
+
+  /**
+   * The pages linking to `key`: the links column is searched for the key as JSON writes
+   * it, and each page holding a match is read to confirm (an escaped quote could fake one).
+   */
+  slotsLinkingTo(key: string): number[] {
+    const pattern = encodeText(JSON.stringify(key));
+    const haystack = Buffer.from(this.links.buffer, this.links.byteOffset, this.links.byteLength);
+    const slots: number[] = [];
+    for (let at = haystack.indexOf(pattern); at >= 0; at = haystack.indexOf(pattern, at + 1)) {
+      const slot = spanHolding(this.linkOffsets, at);
+      if (slot !== slots[slots.length - 1] && this.linksOf(slot).includes(key)) slots.push(slot);
     }
-    return this.parsedLinks[slot] ?? [];
+    return slots;
   }
 
   /** The record of page `slot`. */
@@ -113,4 +116,45 @@ export class DocColumns {
     const [key, title, summary, hash, tags] = fields;
     return { slot, path, key, title, summary, tags, links: this.linksOf(slot), hash, ...this.stamp(slot) };
   }
+}
+
+/** Concatenated byte strings and where each starts. */
+class ByteSpans {
+  private parts: Uint8Array[] = [];
+
+  add(part: Uint8Array): void {
+    this.parts.push(part);
+  }
+
+  finish(): [Uint8Array, Uint32Array] {
+    const offsets = new Uint32Array(this.parts.length + 1);
+    let length = 0;
+    this.parts.forEach((part, i) => {
+      offsets[i] = length;
+      length += part.length;
+    });
+    offsets[this.parts.length] = length;
+    const bytes = new Uint8Array(length);
+    this.parts.forEach((part, i) => bytes.set(part, offsets[i] ?? 0));
+    return [bytes, offsets];
+  }
+}
+
+/** True when `offsets` cuts `length` bytes into `count` ordered spans. */
+function spans(offsets: Uint32Array, count: number, length: number): boolean {
+  if (offsets.length !== count + 1 || offsets[0] !== 0 || offsets[count] !== length) return false;
+  for (let i = 0; i < count; i++) if ((offsets[i + 1] ?? 0) < (offsets[i] ?? 0)) return false;
+  return true;
+}
+
+/** The span (index) of `offsets` that holds byte `at`. */
+function spanHolding(offsets: Uint32Array, at: number): number {
+  let lo = 0;
+  let hi = offsets.length - 2;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1;
+    if ((offsets[mid] ?? 0) <= at) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
 }

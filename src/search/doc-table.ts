@@ -155,8 +155,17 @@ export class DocTable {
       }
       for (const [key, found] of sources) for (const path of this.linkedFrom.get(key) ?? []) found.add(path);
     } else {
-      for (const [path, slot] of this.byPath) {
-        for (const target of this.linksAt(slot)) sources.get(target)?.add(path);
+      // Persisted pages: found in the links column; pages added since: their records.
+      const stored = this.stored;
+      for (const [key, found] of sources) {
+        for (const slot of stored?.slotsLinkingTo(key) ?? []) {
+          const path = this.pathAt(slot);
+          if (path !== undefined) found.add(path);
+        }
+      }
+      for (let slot = stored?.count ?? 0; slot < this.slots.length; slot++) {
+        const record = this.slots[slot];
+        if (record) for (const target of record.links) sources.get(target)?.add(record.path);
       }
     }
     const out = new Map<string, string[]>();

@@ -26,6 +26,16 @@ describe('DocTable persistence', () => {
     expect(loaded.backlinks('a')).toEqual(['b', 'd']);
   });
 
+  it('finds backlinks in a loaded table by searching the links column, not fooled by a quote inside a link', () => {
+    const docs = table();
+    docs.insert(pageDocument('wiki/concepts/q.md', '---\ntitle: Quotes\nrefs: [\'x"a\', \'b\\c\']\n---\nbody\n'), { mtimeMs: 1, size: 1 }, 1);
+    const loaded = DocTable.decode(docs.encode());
+    expect(loaded.get('wiki/concepts/q.md')?.links).toEqual(['x"a', 'b\\c']);
+    expect(loaded.backlinks('a')).toEqual(['b', 'd']);
+    expect(loaded.backlinks('x"a')).toEqual(['q']);
+    expect(loaded.backlinks('b\\c')).toEqual(['q']);
+  });
+
   it('answers paths and stats of a loaded table without making records, and records on demand', () => {
     const loaded = DocTable.decode(table().encode());
     expect(loaded.pathAt(2)).toBe('wiki/concepts/c.md');
