@@ -7,8 +7,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parsePage } from '../../src/wiki/page.js';
 import { cloneWorkspace, initWorkspace } from '../helpers/cli.js';
-import { afterEach } from 'vitest';
-import { startFakeLlmServer, type FakeLlmServer, type RecordedRequest, type ScriptStep } from '../helpers/fake-llm-server.js';
+import type { RecordedRequest, ScriptStep } from '../helpers/fake-llm-server.js';
 
 let template: Promise<string> | undefined;
 
@@ -115,19 +114,7 @@ export function read(root: string, relPath: string): Promise<string> {
   return readFile(path.join(root, relPath), 'utf8');
 }
 
-/** Start scripted model servers in a test; every one started is closed after each test. */
-export function fakeServers(): (script: Parameters<typeof startFakeLlmServer>[0]) => Promise<FakeLlmServer> {
-  let servers: FakeLlmServer[] = [];
-  afterEach(async () => {
-    await Promise.all(servers.map((server) => server.close()));
-    servers = [];
-  });
-  return async (script) => {
-    const server = await startFakeLlmServer(script);
-    servers.push(server);
-    return server;
-  };
-}
+export { fakeServers } from '../helpers/use-fake-llm.js';
 
 /** Which source an ingest request belongs to, from the run's first user message. */
 export function sourceOf(request: RecordedRequest): string | undefined {

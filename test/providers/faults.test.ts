@@ -1,5 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { startFakeLlmServer, type FakeLlmServer, type Script, type WireApi } from '../helpers/fake-llm-server.js';
+import { describe, expect, it } from 'vitest';
+import { fakeServers } from '../helpers/use-fake-llm.js';
+import type { WireApi } from '../helpers/fake-llm-server.js';
 import { FIRST_TURN, baseUrlOf, closedPort, modelFor, providerError, request } from './harness.js';
 
 /**
@@ -15,16 +16,7 @@ const MODES: Array<{ api: WireApi; stream: boolean }> = [
 
 const KEY_VARIABLE: Record<WireApi, string> = { anthropic: 'ANTHROPIC_API_KEY', openai: 'OPENAI_API_KEY' };
 
-let server: FakeLlmServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function serve(script: Script): Promise<FakeLlmServer> {
-  server = await startFakeLlmServer(script);
-  return server;
-}
+const serve = fakeServers();
 
 describe.each(MODES)('$api provider, stream=$stream', ({ api, stream }) => {
   it('waits out a 429 with retry-after and then succeeds', async () => {

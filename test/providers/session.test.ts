@@ -1,6 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { fakeServers } from '../helpers/use-fake-llm.js';
 import type { Message } from '../../src/agent/types.js';
-import { startFakeLlmServer, type FakeLlmServer, type Script, type WireApi } from '../helpers/fake-llm-server.js';
+import type { WireApi } from '../helpers/fake-llm-server.js';
 import { FIRST_TURN, baseUrlOf, modelFor, request } from './harness.js';
 
 /**
@@ -14,16 +15,7 @@ const MODES: Array<{ api: WireApi; stream: boolean }> = [
   { api: 'openai', stream: true },
 ];
 
-let server: FakeLlmServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function serve(script: Script): Promise<FakeLlmServer> {
-  server = await startFakeLlmServer(script);
-  return server;
-}
+const serve = fakeServers();
 
 describe.each(MODES)('$api provider, stream=$stream', ({ api, stream }) => {
   it('plays a tool session: tool call → tool result → final text', async () => {
