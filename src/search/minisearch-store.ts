@@ -2,7 +2,8 @@ import MiniSearch, { type Options } from 'minisearch';
 import { CorruptIndexError, Uint32Builder, asUint32, bytesOf, decodeJson, encodeJson, encodeTerms } from './binary.js';
 import { TermList } from './term-list.js';
 import type { Vocabulary } from './vocabulary.js';
-import { FlatTermIndex, LazyTermData, type FlatPostings, type PostingSpan, type TermData } from './term-index.js';
+import { FlatTermIndex, LazyTermData, readSpan, type FlatPostings, type PostingSpan, type TermData } from './term-index.js';
+import { VarintWriter } from './varint.js';
 
 /**
  * MiniSearch with a compact persisted form and a fast bulk build. MiniSearch's own JSON
@@ -67,11 +68,11 @@ export class PersistableMiniSearch extends MiniSearch<LexicalEntry> {
     }
     const terms: string[] = [];
     const offsets = new Uint32Builder(entries.length + 1);
-    const postings = new Uint32Builder(1 << 20);
+    const postings = new VarintWriter(1 << 20);
     for (const [term, data] of entries) {
       const start = postings.length;
       const span = data instanceof Map ? (data instanceof LazyTermData ? data.rawSpan() : undefined) : data;
-      if (span && allLive) postings.pushSpan(span.data, span.start, span.end);
+      if (span && allLive) postings.pushBytes(span.data, span.start, span.end);
       else if (span) copyLiveSpan(span, liveIds, postings);
       else writeTermData(data as TermData, liveIds, postings);
       if (postings.length === start) continue;
@@ -91,7 +92,7 @@ export class PersistableMiniSearch extends MiniSearch<LexicalEntry> {
       docs: bytesOf(docs),
       terms: encodeTerms(terms),
       offsets: bytesOf(offsets.finish()),
-      postings: bytesOf(postings.finish()),
+      postings: postings.finish(),
     };
   }
 
@@ -107,7 +108,7 @@ export class PersistableMiniSearch extends MiniSearch<LexicalEntry> {
     const docs = asUint32(need('docs'));
     const terms = TermList.decode(need('terms'));
     const offsets = asUint32(need('offsets'));
-    const postings = asUint32(need('postings'));
+    const postings = need('postings');
     if (docs.length !== meta.ids.length * (1 + fieldCount) || offsets.length !== terms.length + 1) {
       throw new CorruptIndexError('lexical sections disagree in size');
     }
@@ -139,7 +140,6 @@ export class PersistableMiniSearch extends MiniSearch<LexicalEntry> {
     const touched: number[] = [];
     const docs = new Uint32Array(entries.length * (1 + fieldCount));
     const averageFieldLength = new Array<number>(fieldCount).fill(0);
-    let size = 0;
     entries.forEach((entry, shortId) => {
       const base = shortId * (1 + fieldCount);
       docs[base] = shortId;
@@ -160,9 +160,7 @@ export class PersistableMiniSearch extends MiniSearch<LexicalEntry> {
           else {
             lists[slot] = [shortId, counts[id]!];
             used[id] = 1;
-            size += 2;
           }
-          size += 2;
           counts[id] = 0;
         }
         touched.length = 0;
@@ -171,21 +169,24 @@ export class PersistableMiniSearch extends MiniSearch<LexicalEntry> {
     const termIds: number[] = [];
     for (let id = 0; id < used.length; id++) if (used[id]) termIds.push(id);
     const sorted = vocabulary.sortedIds(termIds);
-    const postings = new Uint32Array(size);
+    const writer = new VarintWriter(1 << 20);
     const offsets = new Uint32Array(sorted.length + 1);
-    let at = 0;
     sorted.forEach((id, t) => {
-      offsets[t] = at;
+      offsets[t] = writer.length;
       for (let fieldId = 0; fieldId < fieldCount; fieldId++) {
         const list = lists[id * fieldCount + fieldId];
         if (!list) continue;
-        postings[at++] = fieldId;
-        postings[at++] = list.length / 2;
-        postings.set(list, at);
-        at += list.length;
+        writer.push(fieldId);
+        writer.push(list.length / 2);
+        for (let i = 0, previous = 0; i < list.length; i += 2) {
+          writer.pushGap(list[i]! - previous);
+          writer.push(list[i + 1]!);
+          previous = list[i]!;
+        }
       }
     });
-    offsets[sorted.length] = at;
+    offsets[sorted.length] = writer.length;
+    const postings = writer.finish();
     const meta: Meta = { documentCount: entries.length, nextId: entries.length, fieldIds, averageFieldLength, ids };
     const terms = TermList.of(sorted.map((id) => vocabulary.terms[id] ?? ''));
     return PersistableMiniSearch.fromParts({ meta, docs, postings: { terms, offsets, postings } }, options);
@@ -217,41 +218,32 @@ export class PersistableMiniSearch extends MiniSearch<LexicalEntry> {
   }
 }
 
-function copyLiveSpan(span: PostingSpan, live: Map<number, unknown>, out: Uint32Builder): void {
-  const { data, end } = span;
-  let i = span.start;
-  while (i < end) {
-    const fieldId = data[i++] ?? 0;
-    const count = data[i++] ?? 0;
-    const head = out.length;
-    out.push(fieldId);
-    out.push(0);
-    let kept = 0;
-    for (let n = 0; n < count; n++, i += 2) {
-      const shortId = data[i] ?? 0;
-      if (!live.has(shortId)) continue;
-      out.push(shortId);
-      out.push(data[i + 1] ?? 0);
-      kept++;
-    }
-    if (kept === 0) out.length = head;
-    else out.setAt(head + 1, kept);
+function copyLiveSpan(span: PostingSpan, live: Map<number, unknown>, out: VarintWriter): void {
+  readSpan(span, (fieldId, shortIds, tfs) => {
+    const kept = shortIds.flatMap((shortId, n) => (live.has(shortId) ? [[shortId, tfs[n] ?? 0] as const] : []));
+    writeGroup(fieldId, kept, out);
+  });
+}
+
+function writeTermData(data: TermData, live: Map<number, unknown>, out: VarintWriter): void {
+  for (const [fieldId, postings] of data) {
+    writeGroup(
+      fieldId,
+      [...postings].filter(([shortId]) => live.has(shortId)),
+      out,
+    );
   }
 }
 
-function writeTermData(data: TermData, live: Map<number, unknown>, out: Uint32Builder): void {
-  for (const [fieldId, postings] of data) {
-    const head = out.length;
-    out.push(fieldId);
-    out.push(0);
-    let kept = 0;
-    for (const [shortId, tf] of postings) {
-      if (!live.has(shortId)) continue;
-      out.push(shortId);
-      out.push(tf);
-      kept++;
-    }
-    if (kept === 0) out.length = head;
-    else out.setAt(head + 1, kept);
+/** One field's postings as `fieldId, count, (shortId gap, tf) × count`; nothing when empty. */
+function writeGroup(fieldId: number, postings: ReadonlyArray<readonly [number, number]>, out: VarintWriter): void {
+  if (postings.length === 0) return;
+  out.push(fieldId);
+  out.push(postings.length);
+  let previous = 0;
+  for (const [shortId, tf] of postings) {
+    out.pushGap(shortId - previous);
+    out.push(tf);
+    previous = shortId;
   }
 }

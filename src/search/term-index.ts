@@ -1,36 +1,59 @@
 import SearchableMap from 'minisearch/SearchableMap';
 import type { TermList } from './term-list.js';
+import { VarintReader } from './varint.js';
 
 /**
  * MiniSearch's term dictionary over flat postings. MiniSearch keeps, per term, a map of
  * field → (document → term frequency) in a radix tree; building that tree and those maps
  * for 30k terms is most of the cost of loading or bulk-building a 10k-page index, while a
- * query touches a handful of terms. Here the terms stay in a sorted array with their
- * postings in one Uint32Array, and a term enters the tree (as a lazily read map) only
+ * query touches a handful of terms. Here the terms stay in a sorted list with their
+ * postings in one byte array, and a term enters the tree (as a lazily read map) only
  * when MiniSearch first asks for it.
  */
 export type TermData = Map<number, Map<number, number>>;
 
-/** Sorted terms; term t's postings are `postings[offsets[t] … offsets[t + 1])`, as `[fieldId, count, (shortId, tf) × count]*`. */
+/**
+ * Sorted terms; term t's postings are the bytes `postings[offsets[t] … offsets[t + 1])`:
+ * varints `[fieldId, count, (shortId gap, tf) × count]*`, each field's short ids as gaps
+ * from the one before (the first from 0).
+ */
 export interface FlatPostings {
   terms: TermList;
   offsets: Uint32Array;
-  postings: Uint32Array;
+  postings: Uint8Array;
 }
 
 export interface PostingSpan {
-  data: Uint32Array;
+  data: Uint8Array;
   start: number;
   end: number;
+}
+
+/** Call `each(fieldId, shortIds, tfs)` for every field group of an encoded span. */
+export function readSpan(span: PostingSpan, each: (fieldId: number, shortIds: number[], tfs: number[]) => void): void {
+  const reader = new VarintReader(span.data, span.start);
+  while (reader.position < span.end) {
+    const fieldId = reader.next();
+    const count = reader.next();
+    const shortIds: number[] = [];
+    const tfs: number[] = [];
+    let shortId = 0;
+    for (let n = 0; n < count && reader.position < span.end; n++) {
+      shortId += reader.nextGap();
+      shortIds.push(shortId);
+      tfs.push(reader.next());
+    }
+    each(fieldId, shortIds, tfs);
+  }
 }
 
 /** Postings of one term read into maps only when first used. */
 export class LazyTermData extends Map<number, Map<number, number>> {
   /** Undefined once read into the map. Kept flat (no span object): one object per term. */
-  private data: Uint32Array | undefined;
+  private data: Uint8Array | undefined;
 
   constructor(
-    data: Uint32Array,
+    data: Uint8Array,
     private readonly start: number,
     private readonly end: number,
   ) {
@@ -47,15 +70,11 @@ export class LazyTermData extends Map<number, Map<number, number>> {
     const data = this.data;
     if (!data) return;
     this.data = undefined;
-    const { start, end } = this;
-    let i = start;
-    while (i < end) {
-      const fieldId = data[i++] ?? 0;
-      const count = data[i++] ?? 0;
+    readSpan({ data, start: this.start, end: this.end }, (fieldId, shortIds, tfs) => {
       const postings = new Map<number, number>();
-      for (let n = 0; n < count && i + 1 < end; n++, i += 2) postings.set(data[i] ?? 0, data[i + 1] ?? 0);
+      shortIds.forEach((shortId, n) => postings.set(shortId, tfs[n] ?? 0));
       Map.prototype.set.call(this, fieldId, postings);
-    }
+    });
   }
 
   override get(key: number): Map<number, number> | undefined {

@@ -1,5 +1,6 @@
 import { CorruptIndexError, Uint32Builder, asUint32, bytesOf, encodeTerms } from './binary.js';
 import { TermList } from './term-list.js';
+import { VarintReader, VarintWriter } from './varint.js';
 import type { Vocabulary } from './vocabulary.js';
 
 /**
@@ -8,14 +9,16 @@ import type { Vocabulary } from './vocabulary.js';
  * CJK bigrams make non-Latin text findable. Pages are numbered by slot; postings of
  * removed slots are skipped at query time and dropped at the next compaction.
  *
- * Persisted postings stay in their flat arrays and are read in place; slots added since
- * (new and changed pages) sit in `added`, so indexing a page never copies a long list.
+ * Persisted postings stay in their flat byte array (each term's slots as varint gaps)
+ * and a term's list is read when a query asks for it; slots added since (new and changed
+ * pages) sit in `added`, so indexing a page never copies a long list.
  */
 interface Base {
   /** Sorted terms, binary-searched. */
   terms: TermList;
+  /** Term t's slots are the varint gaps `slots[offsets[t] … offsets[t + 1])`. */
   offsets: Uint32Array;
-  slots: Uint32Array;
+  slots: Uint8Array;
 }
 
 export interface TokenHit {
@@ -38,7 +41,7 @@ export class TokenLane {
   static decode(sections: Record<string, Uint8Array | undefined>): TokenLane {
     const { terms: t, offsets: o, slots: s } = sections;
     if (!t || !o || !s) throw new CorruptIndexError('token lane sections are missing');
-    const base: Base = { terms: TermList.decode(t), offsets: asUint32(o), slots: asUint32(s) };
+    const base: Base = { terms: TermList.decode(t), offsets: asUint32(o), slots: s };
     if (base.offsets.length !== base.terms.length + 1 || (base.offsets[base.terms.length] ?? 0) !== base.slots.length) {
       throw new CorruptIndexError('token lane sections disagree in size');
     }
@@ -47,11 +50,11 @@ export class TokenLane {
     return new TokenLane(base);
   }
 
-  private basePostings(term: string): Uint32Array | undefined {
+  private basePostings(term: string): number[] | undefined {
     const base = this.base;
     if (!base) return undefined;
     const t = base.terms.indexOf(term);
-    return t < 0 ? undefined : base.slots.subarray(base.offsets[t] ?? 0, base.offsets[t + 1] ?? 0);
+    return t < 0 ? undefined : readSlots(base, t);
   }
 
   /** A term's postings: the persisted part and the part added since (either may be empty). */
@@ -102,15 +105,13 @@ export class TokenLane {
     });
     const sorted = vocabulary.sortedIds(ids);
     const offsets = new Uint32Array(sorted.length + 1);
-    const slots = new Uint32Array(total);
-    let at = 0;
+    const writer = new VarintWriter(total * 2);
     sorted.forEach((id, t) => {
-      offsets[t] = at;
-      const list = lists[id] ?? [];
-      slots.set(list, at);
-      at += list.length;
+      offsets[t] = writer.length;
+      writeSlots(lists[id] ?? [], writer);
     });
-    offsets[sorted.length] = at;
+    offsets[sorted.length] = writer.length;
+    const slots = writer.finish();
     this.base = { terms: TermList.of(sorted.map((id) => vocabulary.terms[id] ?? '')), offsets, slots };
   }
 
@@ -155,28 +156,29 @@ export class TokenLane {
     const base = this.base;
     if (base && this.added.size === 0 && isIdentity(remap)) {
       // Nothing added since the base was made and no slot moves: it is already the encoding.
-      return { terms: base.terms.encode(), offsets: bytesOf(base.offsets), slots: bytesOf(base.slots) };
+      return { terms: base.terms.encode(), offsets: bytesOf(base.offsets), slots: base.slots };
     }
     const all = new Set<string>(this.added.keys());
     for (const term of this.base?.terms.all() ?? []) all.add(term);
     const sorted = [...all].sort();
     const terms: string[] = [];
     const offsets = new Uint32Builder(sorted.length + 1);
-    const slots = new Uint32Builder(1 << 16);
+    const slots = new VarintWriter(1 << 16);
     for (const term of sorted) {
-      const start = slots.length;
+      const renumbered: number[] = [];
       for (const part of this.postings(term)) {
         for (let i = 0; i < part.length; i++) {
           const next = remap[part[i] ?? 0] ?? -1;
-          if (next >= 0) slots.push(next);
+          if (next >= 0) renumbered.push(next);
         }
       }
-      if (slots.length === start) continue;
+      if (renumbered.length === 0) continue;
       terms.push(term);
-      offsets.push(start);
+      offsets.push(slots.length);
+      writeSlots(renumbered, slots);
     }
     offsets.push(slots.length);
-    return { terms: encodeTerms(terms), offsets: bytesOf(offsets.finish()), slots: bytesOf(slots.finish()) };
+    return { terms: encodeTerms(terms), offsets: bytesOf(offsets.finish()), slots: slots.finish() };
   }
 
   /** Replace the state with its renumbered, hole-free form. */
@@ -185,6 +187,27 @@ export class TokenLane {
     this.base = compacted.base;
     this.added = new Map();
   }
+}
+
+/** A list of slots as varint gaps, each from the slot before (the first from 0). */
+function writeSlots(slots: readonly number[], out: VarintWriter): void {
+  let previous = 0;
+  for (const slot of slots) {
+    out.pushGap(slot - previous);
+    previous = slot;
+  }
+}
+
+function readSlots(base: Base, term: number): number[] {
+  const end = base.offsets[term + 1] ?? 0;
+  const reader = new VarintReader(base.slots, base.offsets[term] ?? 0);
+  const slots: number[] = [];
+  let slot = 0;
+  while (reader.position < end) {
+    slot += reader.nextGap();
+    slots.push(slot);
+  }
+  return slots;
 }
 
 function isIdentity(remap: Int32Array): boolean {

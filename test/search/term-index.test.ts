@@ -3,17 +3,21 @@ import { describe, expect, it } from 'vitest';
 import { encodeTerms } from '../../src/search/binary.js';
 import { FlatTermIndex, LazyTermData, type TermData } from '../../src/search/term-index.js';
 import { TermList } from '../../src/search/term-list.js';
+import { VarintWriter } from '../../src/search/varint.js';
 
 /** Flat postings for `terms` (sorted): term i has field 0 with document i, tf i + 1. */
 function flatOf(terms: string[]): FlatTermIndex {
-  const postings: number[] = [];
+  const postings = new VarintWriter();
   const offsets: number[] = [];
   terms.forEach((_, i) => {
     offsets.push(postings.length);
-    postings.push(0, 1, i, i + 1);
+    postings.push(0);
+    postings.push(1);
+    postings.pushGap(i);
+    postings.push(i + 1);
   });
   offsets.push(postings.length);
-  return new FlatTermIndex({ terms: TermList.decode(encodeTerms(terms)), offsets: Uint32Array.from(offsets), postings: Uint32Array.from(postings) });
+  return new FlatTermIndex({ terms: TermList.decode(encodeTerms(terms)), offsets: Uint32Array.from(offsets), postings: postings.finish() });
 }
 
 const dataOf = (doc: number, tf: number): TermData => new Map([[0, new Map([[doc, tf]])]]);
@@ -60,7 +64,7 @@ describe('FlatTermIndex (a SearchableMap over flat postings)', () => {
     flat.get('apply');
     const entries = new Map(flat.rawEntries());
     expect(entries.get('apply')).toBeInstanceOf(LazyTermData);
-    expect(entries.get('cherry')).toMatchObject({ start: 16, end: 20 });
+    expect(entries.get('cherry')).toMatchObject({ start: 16, end: 20 }); // four one-byte varints per term
     expect(entries.size).toBe(TERMS.length);
   });
 });
