@@ -60,8 +60,8 @@ function liveReporter(out: Output, options: ProgressOptions): ProgressReporter {
     // The activity gives way first, so the turn and token count stay visible on narrow terminals.
     const fixed = [...head, ...tail].reduce((n, part) => n + [...part].length, 0) + 3 * (head.length + tail.length);
     const room = width - fixed;
-    const parts = [...head, fit(activity, Math.max(room, MIN_ACTIVITY)), ...tail];
-    const text = fit(parts.join(' · '), width);
+    const parts = [...head, truncateTo(activity, Math.max(room, MIN_ACTIVITY)), ...tail];
+    const text = truncateTo(parts.join(' · '), width);
     out.status(`${CLEAR_LINE}${out.c.cyan(FRAMES[frame % FRAMES.length] ?? '')} ${text}`);
   };
 
@@ -155,7 +155,7 @@ export function describeCall(call: ToolCall): string {
   for (const key of SUBJECT_ARGUMENTS) {
     const value = args[key];
     if (typeof value === 'string' && value.length > 0) {
-      const subject = fit(value.replace(/\s+/g, ' '), MAX_SUBJECT);
+      const subject = truncateTo(value.replace(/\s+/g, ' '), MAX_SUBJECT);
       return key === 'query' ? `${call.name} "${subject}"` : `${call.name} ${subject}`;
     }
   }
@@ -163,11 +163,11 @@ export function describeCall(call: ToolCall): string {
 }
 
 function firstLine(text: string): string {
-  return fit((text.split('\n').find((line) => line.trim() !== '') ?? '').trim(), 120);
+  return truncateTo((text.split('\n').find((line) => line.trim() !== '') ?? '').trim(), 120);
 }
 
 /** Cut to `width` characters (code points), marking the cut with an ellipsis. */
-function fit(text: string, width: number): string {
+function truncateTo(text: string, width: number): string {
   const chars = [...text];
   if (chars.length <= width) return text;
   return `${chars.slice(0, Math.max(0, width - 1)).join('')}…`;
