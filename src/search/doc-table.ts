@@ -208,18 +208,18 @@ export class DocTable {
     return remap;
   }
 
+  /**
+   * Close the holes, renumbering by `remap` (as `compactionMap` made it: live pages keep
+   * their order). Done through the persisted form, so pages never read stay unread.
+   */
   compact(remap: Int32Array): void {
-    const slots: DocRecord[] = [];
-    for (let slot = 0; slot < this.slots.length; slot++) {
-      const next = remap[slot] ?? -1;
-      const record = next >= 0 ? this.at(slot) : undefined;
-      if (!record) continue;
-      record.slot = next;
-      slots[next] = record;
-    }
-    this.slots = slots;
-    this.stored = undefined;
-    this.byPath = new Map(slots.map((record) => [record.path, record.slot]));
+    const live = remap.reduce((count, next) => (next >= 0 ? count + 1 : count), 0);
+    if (live !== this.byPath.size) throw new Error('compaction map does not match the page table');
+    const compacted = DocTable.decode(this.encode());
+    this.slots = compacted.slots;
+    this.stored = compacted.stored;
+    this.byPath = compacted.byPath;
+    this.linkedFrom = undefined;
   }
 
   /** The live pages in slot order (i.e. already compacted numbering), as sections. */

@@ -2,8 +2,8 @@ import MiniSearch, { type Options } from 'minisearch';
 import { CorruptIndexError, Uint32Builder, asUint32, bytesOf, decodeJson, encodeJson, encodeTerms } from './binary.js';
 import { TermList } from './term-list.js';
 import type { Vocabulary } from './vocabulary.js';
-import { FlatTermIndex, LazyTermData, readSpan, type FlatPostings, type PostingSpan, type TermData } from './term-index.js';
-import { VarintWriter } from './varint.js';
+import { FlatTermIndex, LazyTermData, type FlatPostings, type PostingSpan, type TermData } from './term-index.js';
+import { VarintReader, VarintWriter } from './varint.js';
 
 /**
  * MiniSearch with a compact persisted form and a fast bulk build. MiniSearch's own JSON
@@ -57,6 +57,8 @@ export class PersistableMiniSearch extends MiniSearch<LexicalEntry> {
     });
     // Every short id below nextId still live: spans can be copied whole.
     const allLive = liveIds.size === this._nextId;
+    const alive = new Uint8Array(this._nextId);
+    for (const shortId of order) alive[shortId] = 1;
     const entries: Array<[string, TermData | PostingSpan]> = [];
     const index = this._index as unknown;
     if (index instanceof FlatTermIndex) for (const entry of index.rawEntries()) entries.push(entry);
@@ -73,8 +75,8 @@ export class PersistableMiniSearch extends MiniSearch<LexicalEntry> {
       const start = postings.length;
       const span = data instanceof Map ? (data instanceof LazyTermData ? data.rawSpan() : undefined) : data;
       if (span && allLive) postings.pushBytes(span.data, span.start, span.end);
-      else if (span) copyLiveSpan(span, liveIds, postings);
-      else writeTermData(data as TermData, liveIds, postings);
+      else if (span) copyLiveSpan(span, alive, postings);
+      else writeTermData(data as TermData, alive, postings);
       if (postings.length === start) continue;
       terms.push(term);
       offsets.push(start);
@@ -218,32 +220,55 @@ export class PersistableMiniSearch extends MiniSearch<LexicalEntry> {
   }
 }
 
-function copyLiveSpan(span: PostingSpan, live: Map<number, unknown>, out: VarintWriter): void {
-  readSpan(span, (fieldId, shortIds, tfs) => {
-    const kept = shortIds.flatMap((shortId, n) => (live.has(shortId) ? [[shortId, tfs[n] ?? 0] as const] : []));
-    writeGroup(fieldId, kept, out);
-  });
-}
-
-function writeTermData(data: TermData, live: Map<number, unknown>, out: VarintWriter): void {
-  for (const [fieldId, postings] of data) {
-    writeGroup(
-      fieldId,
-      [...postings].filter(([shortId]) => live.has(shortId)),
-      out,
-    );
+/** Copy an encoded span without the postings of documents not `alive`, decoding as it goes. */
+function copyLiveSpan(span: PostingSpan, alive: Uint8Array, out: VarintWriter): void {
+  const reader = new VarintReader(span.data, span.start);
+  while (reader.position < span.end) {
+    const header = reader.position;
+    const fieldId = reader.next();
+    const count = reader.next();
+    const group = reader.position;
+    // Count the live postings first: the count is written before them.
+    let kept = 0;
+    for (let n = 0, shortId = 0; n < count; n++) {
+      shortId += reader.nextGap();
+      reader.next();
+      if (alive[shortId] === 1) kept++;
+    }
+    if (kept === 0) continue;
+    if (kept === count) {
+      out.pushBytes(span.data, header, reader.position); // nothing to leave out: the bytes as they are
+      continue;
+    }
+    const end = reader.position;
+    out.push(fieldId);
+    out.push(kept);
+    reader.position = group;
+    for (let n = 0, shortId = 0, previous = 0; n < count; n++) {
+      shortId += reader.nextGap();
+      const tf = reader.next();
+      if (alive[shortId] !== 1) continue;
+      out.pushGap(shortId - previous);
+      out.push(tf);
+      previous = shortId;
+    }
+    reader.position = end;
   }
 }
 
-/** One field's postings as `fieldId, count, (shortId gap, tf) × count`; nothing when empty. */
-function writeGroup(fieldId: number, postings: ReadonlyArray<readonly [number, number]>, out: VarintWriter): void {
-  if (postings.length === 0) return;
-  out.push(fieldId);
-  out.push(postings.length);
-  let previous = 0;
-  for (const [shortId, tf] of postings) {
-    out.pushGap(shortId - previous);
-    out.push(tf);
-    previous = shortId;
+function writeTermData(data: TermData, alive: Uint8Array, out: VarintWriter): void {
+  for (const [fieldId, postings] of data) {
+    let kept = 0;
+    for (const shortId of postings.keys()) if (alive[shortId] === 1) kept++;
+    if (kept === 0) continue;
+    out.push(fieldId);
+    out.push(kept);
+    let previous = 0;
+    for (const [shortId, tf] of postings) {
+      if (alive[shortId] !== 1) continue;
+      out.pushGap(shortId - previous);
+      out.push(tf);
+      previous = shortId;
+    }
   }
 }

@@ -158,25 +158,39 @@ export class TokenLane {
       // Nothing added since the base was made and no slot moves: it is already the encoding.
       return { terms: base.terms.encode(), offsets: bytesOf(base.offsets), slots: base.slots };
     }
-    const all = new Set<string>(this.added.keys());
-    for (const term of this.base?.terms.all() ?? []) all.add(term);
-    const sorted = [...all].sort();
+    // The persisted terms are sorted already; only terms first seen since need placing.
+    const baseTerms = base?.terms.all() ?? [];
+    const fresh = [...this.added.keys()].filter((term) => !base || base.terms.indexOf(term) < 0);
+    const sorted = fresh.length === 0 ? baseTerms : [...baseTerms, ...fresh].sort();
     const terms: string[] = [];
     const offsets = new Uint32Builder(sorted.length + 1);
     const slots = new VarintWriter(1 << 16);
-    for (const term of sorted) {
-      const renumbered: number[] = [];
-      for (const part of this.postings(term)) {
-        for (let i = 0; i < part.length; i++) {
-          const next = remap[part[i] ?? 0] ?? -1;
-          if (next >= 0) renumbered.push(next);
+    sorted.forEach((term, i) => {
+      const start = slots.length;
+      // Renumbered as they are read (renumbering keeps the order, so gaps stay small).
+      let previous = 0;
+      const t = fresh.length === 0 ? i : (base?.terms.indexOf(term) ?? -1);
+      if (base && t >= 0) {
+        const end = base.offsets[t + 1] ?? 0;
+        const reader = new VarintReader(base.slots, base.offsets[t] ?? 0);
+        for (let slot = 0; reader.position < end; ) {
+          slot += reader.nextGap();
+          const next = remap[slot] ?? -1;
+          if (next < 0) continue;
+          slots.pushGap(next - previous);
+          previous = next;
         }
       }
-      if (renumbered.length === 0) continue;
+      for (const slot of this.added.get(term) ?? []) {
+        const next = remap[slot] ?? -1;
+        if (next < 0) continue;
+        slots.pushGap(next - previous);
+        previous = next;
+      }
+      if (slots.length === start) return;
       terms.push(term);
-      offsets.push(slots.length);
-      writeSlots(renumbered, slots);
-    }
+      offsets.push(start);
+    });
     offsets.push(slots.length);
     return { terms: encodeTerms(terms), offsets: bytesOf(offsets.finish()), slots: slots.finish() };
   }

@@ -57,13 +57,25 @@ export class VarintReader {
 
   next(): number {
     const data = this.data;
-    let value = 0;
-    let shift = 0;
+    // Up to four bytes (28 bits) with integer operations; a fifth, rarely, in floating point.
+    let byte = data[this.position++] ?? 0;
+    if (byte < 0x80) return byte;
+    let value = byte & 0x7f;
+    byte = data[this.position++] ?? 0;
+    value |= (byte & 0x7f) << 7;
+    if (byte < 0x80) return value;
+    byte = data[this.position++] ?? 0;
+    value |= (byte & 0x7f) << 14;
+    if (byte < 0x80) return value;
+    byte = data[this.position++] ?? 0;
+    value |= (byte & 0x7f) << 21;
+    if (byte < 0x80) return value;
+    let scale = 2 ** 28;
     for (;;) {
-      const byte = data[this.position++] ?? 0;
-      value += (byte & 0x7f) * 2 ** shift;
+      byte = data[this.position++] ?? 0;
+      value += (byte & 0x7f) * scale;
       if (byte < 0x80) return value;
-      shift += 7;
+      scale *= 2 ** 7;
     }
   }
 
