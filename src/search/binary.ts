@@ -70,23 +70,12 @@ export class Uint32Builder {
     if (this.length === this.data.length) this.grow(this.length + 1);
     this.data[this.length++] = value;
   }
-  /** Append `source[start … end)`. */
-  pushSpan(source: Uint32Array, start: number, end: number): void {
-    const count = end - start;
-    if (this.length + count > this.data.length) this.grow(this.length + count);
-    this.data.set(source.subarray(start, end), this.length);
-    this.length += count;
-  }
   private grow(needed: number): void {
     let capacity = this.data.length * 2;
     while (capacity < needed) capacity *= 2;
     const next = new Uint32Array(capacity);
     next.set(this.data.subarray(0, this.length));
     this.data = next;
-  }
-  /** Overwrite an earlier value (used to patch counts once known). */
-  setAt(index: number, value: number): void {
-    this.data[index] = value;
   }
   finish(): Uint32Array {
     return this.data.slice(0, this.length);
