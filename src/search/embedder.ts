@@ -1,4 +1,5 @@
-import { DEFAULT_LSA_OPTIONS, LSA_MIN_PAGES, LsaModel, termIdPages, type LsaOptions, type TermIdPages } from './lsa.js';
+import type { BuildWorker } from './build-threads.js';
+import { DEFAULT_LSA_OPTIONS, LSA_MIN_PAGES, LsaModel, termIdPages, trainingSample, type LsaOptions, type TermIdPages } from './lsa.js';
 import type { Vocabulary } from './vocabulary.js';
 
 /**
@@ -54,7 +55,8 @@ export interface CorpusEmbedder extends Embedder {
   /** Why the embedder cannot embed yet (too few pages), or undefined when trained. */
   readonly notReady: string | undefined;
   readonly trainedPages: number;
-  train(pages: readonly EmbeddingInput[]): void;
+  /** Fit the model to these pages, on `worker` when one is given (a full build). */
+  train(pages: readonly EmbeddingInput[], worker?: BuildWorker): Promise<void>;
   encodeModel(): Record<string, Uint8Array> | undefined;
   loadModel(sections: Record<string, Uint8Array | undefined>): void;
 }
@@ -90,8 +92,16 @@ export class LsaEmbedder implements CorpusEmbedder {
     return this.model?.trainedPages ?? 0;
   }
 
-  train(pages: readonly EmbeddingInput[]): void {
-    this.model = LsaModel.trainIds(asTermIds(pages), this.options);
+  async train(pages: readonly EmbeddingInput[], worker?: BuildWorker): Promise<void> {
+    const corpus = asTermIds(pages);
+    if (worker) {
+      const parts = await worker.trainLsa(trainingSample(corpus, this.options), this.options).catch(() => 'failed' as const);
+      if (parts !== 'failed') {
+        this.model = parts && LsaModel.fromParts(parts);
+        return;
+      }
+    }
+    this.model = LsaModel.trainIds(corpus, this.options);
   }
 
   encodeModel(): Record<string, Uint8Array> | undefined {

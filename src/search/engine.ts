@@ -2,13 +2,14 @@ import { analyze, wholeTerms } from './analyze.js';
 import { DocTable, type DocRecord, type PageStat } from './doc-table.js';
 import type { PageDocument } from './document.js';
 import { LexicalLane, type LexicalParams } from './lexical.js';
-import { isCorpusEmbedder } from './embedder.js';
+import { IdEmbeddingInput, isCorpusEmbedder } from './embedder.js';
 import { analysePage, analysePageIds } from './page-analysis.js';
 import { fuseRankings, poolSize, type LaneRanking } from './rrf.js';
 import { SemanticLane, type PageToEmbed } from './semantic.js';
 import { underPrefix, withPrefix, type Sections } from './store.js';
 import { TokenLane } from './token-lane.js';
 import { LANES, type LaneName, type LaneStatus } from './types.js';
+import type { MergedPage } from './page-batch.js';
 import { Vocabulary } from './vocabulary.js';
 
 /**
@@ -105,25 +106,19 @@ export class SearchEngine {
    * indexing the pages one by one.
    */
   indexPages(pages: Iterable<{ doc: PageDocument; stat: PageStat }>, seenAt: number): PageToEmbed[] {
-    if (this.docs.slotCount > 0 || this.lexical.size > 0) {
-      return Array.from(pages, ({ doc, stat }) => this.indexPage(doc, stat, seenAt));
-    }
-    const vocabulary = new Vocabulary();
+    const bulk = this.bulkBuild(seenAt);
+    if (!bulk) return Array.from(pages, ({ doc, stat }) => this.indexPage(doc, stat, seenAt));
+    for (const { doc, stat } of pages) bulk.addPage(doc, stat);
+    bulk.finishLanes();
+    return bulk.work;
+  }
+
+  /** A bulk build into this index, or undefined when it is not empty. */
+  bulkBuild(seenAt: number): BulkBuild | undefined {
+    if (this.docs.slotCount > 0 || this.lexical.size > 0) return undefined;
     // A corpus embedder reads terms only: the pages' texts need not be kept until it trains.
     const withText = 'lane' in this.semantic && !isCorpusEmbedder(this.semantic.lane.embedder);
-    const work: PageToEmbed[] = [];
-    const lexical: Array<{ path: string; terms: Int32Array; fieldEnds: readonly number[] }> = [];
-    const tokens: Array<{ slot: number; terms: Int32Array }> = [];
-    for (const { doc, stat } of pages) {
-      const analysed = analysePageIds(doc, vocabulary, withText);
-      const slot = this.docs.insert(doc, stat, seenAt);
-      lexical.push({ path: doc.path, terms: analysed.terms, fieldEnds: analysed.fieldEnds });
-      tokens.push({ slot, terms: analysed.whole });
-      work.push({ slot, input: analysed.embedding });
-    }
-    this.lexical.addAll(lexical, vocabulary);
-    this.tokens.addAll(tokens, vocabulary);
-    return work;
+    return new BulkBuild(this, seenAt, withText);
   }
 
   removePage(path: string): boolean {
@@ -175,5 +170,48 @@ export class SearchEngine {
       if (record) pages.push({ record, score: hit.score, lanes: hit.lanes, contributions: hit.contributions });
     }
     return { pages, lanes, terms };
+  }
+}
+
+/**
+ * A full build in progress: pages are analysed into one vocabulary (here, or merged in
+ * from a build worker in page order), then each lane is built in bulk by `finishLanes`.
+ */
+export class BulkBuild {
+  readonly vocabulary = new Vocabulary();
+  readonly work: PageToEmbed[] = [];
+  private readonly lexical: Array<{ path: string; terms: Int32Array; fieldEnds: readonly number[] }> = [];
+  private readonly tokens: Array<{ slot: number; terms: Int32Array }> = [];
+
+  constructor(
+    private readonly engine: SearchEngine,
+    private readonly seenAt: number,
+    /** Keep each page's text for the embedder (one that reads text, not terms). */
+    readonly withText: boolean,
+  ) {}
+
+  /** Analyse and add one page. */
+  addPage(doc: PageDocument, stat: PageStat): void {
+    const analysed = analysePageIds(doc, this.vocabulary, this.withText);
+    this.add(doc, stat, analysed.terms, analysed.fieldEnds, analysed.whole, analysed.embedding);
+  }
+
+  /** Add a page analysed elsewhere, its ids already merged into this build's vocabulary. */
+  addMerged(page: MergedPage, stat: PageStat): void {
+    const embedded = page.terms.subarray(page.fieldEnds[0] ?? 0);
+    this.add(page.doc, stat, page.terms, page.fieldEnds, page.whole, new IdEmbeddingInput(page.text, embedded, this.vocabulary));
+  }
+
+  private add(doc: PageDocument, stat: PageStat, terms: Int32Array, fieldEnds: readonly number[], whole: Int32Array, input: IdEmbeddingInput): void {
+    const slot = this.engine.docs.insert(doc, stat, this.seenAt);
+    this.lexical.push({ path: doc.path, terms, fieldEnds });
+    this.tokens.push({ slot, terms: whole });
+    this.work.push({ slot, input });
+  }
+
+  /** Build the lexical and token lanes from every page added. */
+  finishLanes(): void {
+    this.engine.lexical.addAll(this.lexical, this.vocabulary);
+    this.engine.tokens.addAll(this.tokens, this.vocabulary);
   }
 }

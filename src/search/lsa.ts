@@ -51,6 +51,61 @@ export function termIdPages(pages: readonly (readonly string[])[]): TermIdPages 
   return { vocabulary, pages: pages.map((page) => page.map((term) => vocabulary.id(term))) };
 }
 
+/** A trained model as plain data (it crosses threads when a build worker trains it). */
+export interface LsaParts {
+  /** The model's vocabulary, sorted. */
+  terms: string[];
+  idf: Float32Array;
+  /** `terms × dimensions`, row-major. */
+  basis: Float32Array;
+  dimensions: number;
+  trainedPages: number;
+  /** The model row of each id of the vocabulary trained on (-1: not in the model); stays on its thread. */
+  rows?: Int32Array;
+}
+
+/**
+ * The pages training reads (an even sample), as a corpus of its own: a small vocabulary of
+ * only their terms. Training on it gives the model training on `corpus` gives, as the
+ * vocabulary is chosen and ordered by the terms themselves, never by their ids.
+ */
+export function trainingSample(corpus: TermIdPages, options: LsaOptions): TermIdPages {
+  const sample = evenSample(corpus.pages, options.maxTrainingPages);
+  const local = new Int32Array(corpus.vocabulary.size).fill(-1);
+  const vocabulary = new Vocabulary();
+  const pages = sample.map((page) => {
+    const ids = new Int32Array(page.length);
+    for (let i = 0; i < page.length; i++) {
+      const id = page[i]!;
+      let mapped = local[id]!;
+      if (mapped < 0) mapped = local[id] = vocabulary.id(corpus.vocabulary.terms[id] ?? '');
+      ids[i] = mapped;
+    }
+    return ids;
+  });
+  return { vocabulary, pages };
+}
+
+/** Train on pages given as term ids; undefined when the corpus is too small. */
+export function trainLsa(corpus: TermIdPages, options: LsaOptions): LsaParts | undefined {
+  const sample = evenSample(corpus.pages, options.maxTrainingPages);
+  if (sample.length < LSA_MIN_PAGES) return undefined;
+  const { vocabulary } = corpus;
+  const { ids, df } = chooseVocabulary(sample, vocabulary, options.maxVocabulary);
+  const n = sample.length;
+  const idf = new Float32Array(ids.length);
+  for (let t = 0; t < ids.length; t++) idf[t] = Math.log(1 + n / (df[t] ?? 1));
+  const rows = new Int32Array(vocabulary.size).fill(-1);
+  ids.forEach((id, row) => (rows[id] = row));
+  const matrix = weightedRows(sample, rows, idf);
+  // A latent space only generalises when it is much smaller than the corpus: with as many
+  // dimensions as pages it just memorises each page and learns no word associations.
+  const dimensions = Math.min(options.dimensions, Math.max(2, Math.floor(n / MIN_PAGES_PER_DIMENSION)), ids.length - 1);
+  if (dimensions < 1) return undefined;
+  const basis = rightSingularBasis(matrix, dimensions, options);
+  return { terms: ids.map((id) => vocabulary.terms[id] ?? ''), idf, basis, dimensions, trainedPages: n, rows };
+}
+
 export class LsaModel {
   private termIndex: Map<string, number> | undefined;
   /** Vocabulary row of each id of the last vocabulary embedded from (-1: not in the model). */
@@ -75,30 +130,16 @@ export class LsaModel {
 
   /** Train on pages given as term ids; undefined when the corpus is too small. */
   static trainIds(corpus: TermIdPages, options: LsaOptions): LsaModel | undefined {
-    const sample = evenSample(corpus.pages, options.maxTrainingPages);
-    if (sample.length < LSA_MIN_PAGES) return undefined;
-    const { vocabulary } = corpus;
-    const { ids, df } = chooseVocabulary(sample, vocabulary, options.maxVocabulary);
-    const n = sample.length;
-    const idf = new Float32Array(ids.length);
-    for (let t = 0; t < ids.length; t++) idf[t] = Math.log(1 + n / (df[t] ?? 1));
-    const rows = new Int32Array(vocabulary.size).fill(-1);
-    ids.forEach((id, row) => (rows[id] = row));
-    const matrix = weightedRows(sample, rows, idf);
-    // A latent space only generalises when it is much smaller than the corpus: with as many
-    // dimensions as pages it just memorises each page and learns no word associations.
-    const dimensions = Math.min(options.dimensions, Math.max(2, Math.floor(n / MIN_PAGES_PER_DIMENSION)), ids.length - 1);
-    if (dimensions < 1) return undefined;
-    const basis = rightSingularBasis(matrix, dimensions, options);
-    const model = new LsaModel(
-      TermList.of(ids.map((id) => vocabulary.terms[id] ?? '')),
-      idf,
-      basis,
-      dimensions,
-      sample.length,
-    );
-    model.rowsOf = { vocabulary, rows };
+    const parts = trainLsa(corpus, options);
+    if (!parts) return undefined;
+    const model = LsaModel.fromParts(parts);
+    if (parts.rows) model.rowsOf = { vocabulary: corpus.vocabulary, rows: parts.rows };
     return model;
+  }
+
+  /** The model `trainLsa` trained. */
+  static fromParts(parts: LsaParts): LsaModel {
+    return new LsaModel(TermList.of(parts.terms), parts.idf, parts.basis, parts.dimensions, parts.trainedPages);
   }
 
   /**

@@ -1,4 +1,5 @@
 import { CorruptIndexError, asUint32, bytesOf, decodeJson, encodeJson } from './binary.js';
+import type { BuildWorker } from './build-threads.js';
 import { isCorpusEmbedder, type Embedder, type EmbeddingInput } from './embedder.js';
 import { LSA_MIN_PAGES } from './lsa.js';
 import type { LaneStatus } from './types.js';
@@ -61,11 +62,14 @@ export class SemanticLane {
     return this.foldedIn >= Math.max(DRIFT_MIN_PAGES, Math.ceil(DRIFT_SHARE * this.pagesAtTraining));
   }
 
-  /** Train a corpus embedder on every live page and embed them all. */
-  async train(pages: readonly PageToEmbed[]): Promise<void> {
+  /** Train a corpus embedder on every live page (on `worker` if given) and embed them all. */
+  async train(pages: readonly PageToEmbed[], worker?: BuildWorker): Promise<void> {
     const embedder = this.embedder;
     if (!isCorpusEmbedder(embedder)) return;
-    embedder.train(pages.map((page) => page.input));
+    await embedder.train(
+      pages.map((page) => page.input),
+      worker,
+    );
     this.vectors = undefined;
     this.pending.clear();
     this.pagesAtTraining = pages.length;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/search/analyze.js';
-import { LsaModel, termIdPages } from '../../src/search/lsa.js';
+import { LsaModel, termIdPages, trainLsa, trainingSample } from '../../src/search/lsa.js';
 
 const PAGES = [
   'car engine fuel road wheels automobile',
@@ -60,5 +60,23 @@ describe('LsaModel', () => {
 
   it('declines to train on fewer than three pages', () => {
     expect(LsaModel.train(PAGES.slice(0, 2), options)).toBeUndefined();
+  });
+});
+
+describe('LSA training on a sample corpus (what a build worker receives)', () => {
+  it('trains exactly the model the whole corpus trains: terms, idf and basis bit for bit', () => {
+    const options = { dimensions: 4, maxTrainingPages: 6, maxVocabulary: 12, powerIterations: 2, seed: 7 };
+    const corpus = termIdPages([...PAGES, ...PAGES.slice(0, 3).map((page) => [...page].reverse())]);
+    const whole = trainLsa(corpus, options);
+    const sample = trainingSample(corpus, options);
+    expect(sample.pages).toHaveLength(6);
+    expect(sample.vocabulary.size).toBeLessThan(corpus.vocabulary.size);
+    const fromSample = trainLsa(sample, options);
+    expect(whole).toBeDefined();
+    expect(fromSample?.terms).toEqual(whole?.terms);
+    expect(fromSample?.dimensions).toBe(whole?.dimensions);
+    expect(fromSample?.trainedPages).toBe(6);
+    expect(Array.from(fromSample?.idf ?? [])).toEqual(Array.from(whole?.idf ?? []));
+    expect(Array.from(fromSample?.basis ?? [])).toEqual(Array.from(whole?.basis ?? []));
   });
 });
