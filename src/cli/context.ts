@@ -1,8 +1,6 @@
 import type { Command } from 'commander';
-import { loadConfig, type EffectiveConfig } from '../config/load.js';
+import type { EffectiveConfig } from '../config/load.js';
 import type { Schema } from '../wiki/contract.js';
-import { loadSchema } from '../wiki/schema-loader.js';
-import { resolveWorkspaceRoot } from '../wiki/workspace.js';
 import { Output, type GlobalOptions } from './output.js';
 
 export interface Workspace {
@@ -29,6 +27,12 @@ export function outputFor(command: Command): Output {
 /** Find the workspace, load schema.md and the effective configuration. */
 export async function openWorkspace(command: Command, flags: Record<string, unknown> = {}): Promise<Workspace> {
   const { root: explicitRoot } = globalOptions(command);
+  // Loaded on first use, not at start-up: `--version`, `--help` and usage errors need none of it.
+  const [{ resolveWorkspaceRoot }, { loadSchema }, { loadConfig }] = await Promise.all([
+    import('../wiki/workspace.js'),
+    import('../wiki/schema-loader.js'),
+    import('../config/load.js'),
+  ]);
   const root = await resolveWorkspaceRoot(explicitRoot, process.cwd());
   const schema = await loadSchema(root);
   const config = await loadConfig(root, { flags: dropUndefined(flags) });

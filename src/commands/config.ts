@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { openWorkspace, outputFor } from '../cli/context.js';
-import { describeConfig, setConfigValue } from '../operations/config.js';
 
 export function registerConfig(program: Command): void {
   const config = program
@@ -13,6 +12,8 @@ export function registerConfig(program: Command): void {
     .action(async (_opts: unknown, command: Command) => {
       const out = outputFor(command);
       const ws = await openWorkspace(command);
+      // Loaded here, not at start-up: every other command would pay for its imports.
+      const { describeConfig } = await import('../operations/config.js');
       const report = describeConfig(ws.config);
       out.result(report, () => {
         const width = Math.max(...report.entries.map((e) => e.key.length));
@@ -35,6 +36,7 @@ export function registerConfig(program: Command): void {
     .action(async (key: string, value: string, _opts: unknown, command: Command) => {
       const out = outputFor(command);
       const ws = await openWorkspace(command);
+      const { setConfigValue } = await import('../operations/config.js');
       await setConfigValue(ws.root, key, value);
       out.result({ key, value: JSON.parse(JSON.stringify(safeParse(value))) as unknown, file: 'wiki.config.json' }, () => `set ${key} = ${value} in wiki.config.json`);
     });

@@ -2,7 +2,8 @@ import path from 'node:path';
 import { Option, type Command } from 'commander';
 import { openWorkspace, outputFor } from '../cli/context.js';
 import { UsageError } from '../errors.js';
-import { GRAPH_FORMATS, graphWorkspace, type GraphFormat, type GraphSummary } from '../operations/graph.js';
+import { GRAPH_FORMATS, type GraphFormat } from '../graph/formats.js';
+import type { GraphSummary } from '../operations/graph.js';
 
 export function registerGraph(program: Command): void {
   program
@@ -35,6 +36,8 @@ export function registerGraph(program: Command): void {
         );
       }
       const ws = await openWorkspace(command);
+      // Loaded here, not at start-up: every other command would pay for its imports.
+      const { graphWorkspace } = await import('../operations/graph.js');
       const result = await graphWorkspace(ws.root, ws.schema, {
         format: opts.format,
         stdout: toStdout,

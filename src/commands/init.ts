@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { outputFor } from '../cli/context.js';
-import { initWorkspace } from '../operations/init.js';
 
 export function registerInit(program: Command): void {
   program
@@ -11,6 +10,8 @@ export function registerInit(program: Command): void {
     .addHelpText('after', '\nExamples:\n  $ wiki init my-research\n  $ wiki init --force')
     .action(async (dir: string, opts: { force?: boolean }, command: Command) => {
       const out = outputFor(command);
+      // Loaded here, not at start-up: every other command would pay for its imports.
+      const { initWorkspace } = await import('../operations/init.js');
       const result = await initWorkspace(dir, { force: Boolean(opts.force) });
       out.result(result, () => {
         const lines = [`${out.c.green('Created')} a wiki workspace in ${result.root}`];

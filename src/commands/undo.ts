@@ -6,7 +6,6 @@ import type { Output } from '../cli/output.js';
 import { UsageError } from '../errors.js';
 import type { UndoAction, UndoPlan, UndoResult } from '../operations/undo.js';
 import { formatStart, parseWaitSeconds } from '../state/lock.js';
-import { loadSchema } from '../wiki/schema-loader.js';
 import { resolveWorkspaceRoot } from '../wiki/workspace.js';
 
 interface UndoFlags {
@@ -33,8 +32,9 @@ export function registerUndo(program: Command): void {
       const out = outputFor(command);
       // Only the schema is needed (for the log path), so undo works even with a broken config.
       const root = await resolveWorkspaceRoot(globalOptions(command).root, process.cwd());
-      const schema = await loadSchema(root);
       // Loaded here, not at start-up: every other command would pay for its imports.
+      const { loadSchema } = await import('../wiki/schema-loader.js');
+      const schema = await loadSchema(root);
       const { undo } = await import('../operations/undo.js');
       let planShown = false;
       const interrupt = interruptible();

@@ -9,9 +9,9 @@ import { loadPages } from '../wiki/pages.js';
 import { stateDir } from '../wiki/workspace.js';
 import { writeFileAtomic } from '../util/fs.js';
 import { packageRoot } from '../util/package-root.js';
+import type { GraphFormat } from '../graph/formats.js';
 
-export const GRAPH_FORMATS = ['html', 'json', 'dot'] as const;
-export type GraphFormat = (typeof GRAPH_FORMATS)[number];
+export { GRAPH_FORMATS, type GraphFormat } from '../graph/formats.js';
 
 export interface GraphOptions {
   format: GraphFormat;

@@ -5,8 +5,9 @@ import YAML from 'yaml';
 import { ConfigError } from '../errors.js';
 import { contractSchema, type Schema } from './contract.js';
 import { formatZodIssue } from '../util/zod.js';
+import { SCHEMA_FILE } from './workspace.js';
 
-export const SCHEMA_FILE = 'schema.md';
+export { SCHEMA_FILE } from './workspace.js';
 
 /** Parse schema.md text into its contract (frontmatter `contract:`) and prose body. */
 export function parseSchema(text: string): Schema {

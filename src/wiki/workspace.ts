@@ -1,7 +1,9 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfigError } from '../errors.js';
-import { SCHEMA_FILE } from './schema-loader.js';
+
+/** The file that marks a workspace root and holds its contract. */
+export const SCHEMA_FILE = 'schema.md';
 
 /** Walk up from `start` to the first folder holding schema.md. */
 export async function findWorkspaceRoot(start: string): Promise<string | undefined> {
