@@ -95,21 +95,18 @@ export class LexicalLane {
     if (this.index.has(path)) this.index.discard(path);
   }
 
-  /** Paths of the best `pool` pages for the analysed query terms, best first. */
+  /** Paths of the best `pool` pages for the analysed query terms, best first (ties by path). */
   search(terms: readonly string[], pool: number, params: LexicalParams): string[] {
     if (terms.length === 0 || pool <= 0) return [];
-    const results = this.index.search(terms.join(' '), {
-      boost: params.boosts,
-      bm25: { k: params.k1, b: params.b, d: params.d },
-      combineWith: 'OR',
-      prefix: false,
-      fuzzy: false,
-    });
-    const scored = results.map((result) => ({
-      path: String(result.id),
-      score: params.matchedTermMultiplier ? result.score : result.score / Math.max(1, result.queryTerms.length),
-    }));
-    scored.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    return scored.slice(0, pool).map((hit) => hit.path);
+    // The terms as MiniSearch would tokenise them joined by spaces.
+    const queryTerms = terms.flatMap((term) => term.split(' ')).filter((term) => term !== '');
+    const adjust = params.matchedTermMultiplier ? multiplyByMatched : keepSummed;
+    const hits = this.index.searchExact(queryTerms, params.boosts, { k: params.k1, b: params.b, d: params.d }, pool, adjust);
+    return hits.map((hit) => hit.id);
   }
 }
+
+/** MiniSearch's score: the summed term scores times the number of query terms matched. */
+const multiplyByMatched = (score: number, matched: number): number => score * matched;
+/** That multiplier taken back out (as MiniSearch's score divided by the matched count). */
+const keepSummed = (score: number, matched: number): number => (score * matched) / Math.max(1, matched);
