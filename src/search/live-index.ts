@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { UsageError } from '../errors.js';
@@ -13,7 +14,7 @@ import { analysePage } from './page-analysis.js';
 import { diffAgainstDisk, readPage, scanPages, type ScannedPage, type ScanResult } from './scan.js';
 import type { PageToEmbed } from './semantic.js';
 import { saveSnapshot } from './snapshot-file.js';
-import { makeSnippet } from './snippet.js';
+import { SnippetCache } from './snippet.js';
 import type { LaneStatus, RefreshSummary, SearchIndexInfo, SearchOptions, SearchResponse, SearchResult } from './types.js';
 
 /** Save right after a refresh that changed at least this many pages (or rebuilt). */
@@ -61,6 +62,8 @@ export class LiveSearchIndex implements SearchIndex {
   private changes: Promise<unknown> = Promise.resolve();
   /** A rescan started by a search, shared by searches that arrive meanwhile. */
   private rescan: Promise<unknown> | undefined;
+  /** Result pages prepared for snippets, each kept while its text is unchanged. */
+  private readonly snippets = new SnippetCache();
 
   constructor(private readonly state: IndexState) {
     this.dirty = state.rebuilt;
@@ -188,27 +191,33 @@ export class LiveSearchIndex implements SearchIndex {
     }
     const found = await this.engine.search(text, limit, this.state.params);
     const backlinks = this.engine.docs.backlinksOf(found.pages.map(({ record }) => record.key));
-    const results: SearchResult[] = await Promise.all(
-      found.pages.map(async ({ record, score, lanes, contributions }) => ({
-        key: record.key,
-        path: record.path,
-        title: record.title,
-        summary: record.summary,
-        score,
-        lanes,
-        contributions,
-        snippet: options.snippets === false ? record.summary : await this.snippetFor(record.path, found.terms, record.summary),
-        links: record.links,
-        backlinks: backlinks.get(record.key) ?? [],
-      })),
-    );
+    const results: SearchResult[] = found.pages.map(({ record, score, lanes, contributions }) => ({
+      key: record.key,
+      path: record.path,
+      title: record.title,
+      summary: record.summary,
+      score,
+      lanes,
+      contributions,
+      snippet: options.snippets === false ? record.summary : this.snippetFor(record.path, found.terms, record.summary),
+      links: record.links,
+      backlinks: backlinks.get(record.key) ?? [],
+    }));
     return { query: text, results, lanes: found.lanes };
   }
 
-  private async snippetFor(pagePath: string, terms: readonly string[], fallback: string): Promise<string> {
-    const content = await readFile(path.join(this.state.root, pagePath), 'utf8').catch(() => undefined);
-    if (content === undefined) return fallback;
-    return makeSnippet(plainBody(splitFrontmatter(content).body), terms) || fallback;
+  /**
+   * Read synchronously: a result page is small, and a dozen reads through the thread pool
+   * cost a search more than the reading itself.
+   */
+  private snippetFor(pagePath: string, terms: readonly string[], fallback: string): string {
+    let content: string;
+    try {
+      content = readFileSync(path.join(this.state.root, pagePath), 'utf8');
+    } catch {
+      return fallback;
+    }
+    return this.snippets.snippet(pagePath, content, snippetBody, terms) || fallback;
   }
 
   upsertPage(pagePath: string, content: string): Promise<void> {
@@ -361,4 +370,9 @@ async function buildWithWorker(
   } finally {
     void worker?.close();
   }
+}
+
+/** The text a snippet is taken from: the body without frontmatter or markup. */
+function snippetBody(content: string): string {
+  return plainBody(splitFrontmatter(content).body);
 }

@@ -8,43 +8,182 @@ import { analyze } from './analyze.js';
 export const SNIPPET_LENGTH = 200;
 
 export function makeSnippet(body: string, queryTerms: readonly string[], maxLength = SNIPPET_LENGTH): string {
-  const sentences = sentencesOf(body);
-  if (sentences.length === 0) return '';
-  const wanted = new Set(queryTerms);
-  let best = sentences[0] ?? '';
-  let bestScore = 0;
-  if (wanted.size > 0) {
-    for (const sentence of sentences) {
-      const found = new Set(analyze(sentence).filter((term) => wanted.has(term)));
-      if (found.size > bestScore) {
-        best = sentence;
-        bestScore = found.size;
-        if (found.size === wanted.size) break;
-      }
-    }
-  }
-  return bestScore > 0 ? windowAround(best, wanted, maxLength) : clip(best, maxLength);
+  return new SnippetSource(body).snippet(queryTerms, maxLength);
 }
 
+/**
+ * A page body split into sentences, each analysed when a snippet first needs it: a page
+ * that comes up again answers from what is kept (see SnippetCache).
+ */
+export class SnippetSource {
+  private readonly sentences: string[];
+  private readonly terms: Array<readonly string[] | undefined>;
+
+  constructor(body: string) {
+    this.sentences = sentencesOf(body);
+    this.terms = new Array<readonly string[] | undefined>(this.sentences.length);
+  }
+
+  snippet(queryTerms: readonly string[], maxLength = SNIPPET_LENGTH): string {
+    const sentences = this.sentences;
+    if (sentences.length === 0) return '';
+    const wanted = new Set(queryTerms);
+    let best = sentences[0] ?? '';
+    let bestScore = 0;
+    if (wanted.size > 0) {
+      const found: string[] = [];
+      for (let i = 0; i < sentences.length; i++) {
+        found.length = 0;
+        for (const term of this.termsOf(i)) if (wanted.has(term) && !found.includes(term)) found.push(term);
+        if (found.length > bestScore) {
+          best = sentences[i] ?? '';
+          bestScore = found.length;
+          if (found.length === wanted.size) break;
+        }
+      }
+    }
+    return bestScore > 0 ? windowAround(best, wanted, maxLength) : clip(best, maxLength);
+  }
+
+  private termsOf(i: number): readonly string[] {
+    let terms = this.terms[i];
+    if (terms === undefined) {
+      terms = analyze(this.sentences[i] ?? '');
+      this.terms[i] = terms;
+    }
+    return terms;
+  }
+}
+
+/**
+ * Prepared pages by path, each kept while its file's text is unchanged: the text read for
+ * a snippet is compared whole with the kept one, so an edited page is never answered from
+ * its old text. The least recently used pages go once the kept texts pass `maxChars`.
+ */
+export class SnippetCache {
+  private readonly entries = new Map<string, { content: string; source: SnippetSource }>();
+  private chars = 0;
+
+  constructor(private readonly maxChars = 1_000_000) {}
+
+  /** The snippet of the page at `pagePath` whose file text is `content`; `bodyOf` gives its body. */
+  snippet(pagePath: string, content: string, bodyOf: (content: string) => string, queryTerms: readonly string[]): string {
+    const kept = this.entries.get(pagePath);
+    if (kept) this.drop(pagePath, kept.content);
+    const source = kept?.content === content ? kept.source : new SnippetSource(bodyOf(content));
+    if (content.length <= this.maxChars) {
+      this.entries.set(pagePath, { content, source });
+      this.chars += content.length;
+      for (const [oldest, entry] of this.entries) {
+        if (this.chars <= this.maxChars) break;
+        this.drop(oldest, entry.content);
+      }
+    }
+    return source.snippet(queryTerms);
+  }
+
+  private drop(pagePath: string, content: string): void {
+    this.entries.delete(pagePath);
+    this.chars -= content.length;
+  }
+}
+
+const FENCE = /^\s*(```|~~~)/;
+const LIST_OR_HEADING = /^\s{0,3}(#{1,6}\s+|[-*+]\s+|\d+[.)]\s+|>\s?)/;
+const FULL_STOP = 46;
+const EXCLAMATION = 33;
+const QUESTION = 63;
+/** 。！？ end a sentence with no space after. */
+const isCjkStop = (code: number): boolean => code === 0x3002 || code === 0xff01 || code === 0xff1f;
+
+/**
+ * The body's sentences without markdown. Most lines are plain prose, so each rewrite is
+ * tried only where a cheap look says it could change something.
+ */
 function sentencesOf(body: string): string[] {
   const out: string[] = [];
   let inFence = false;
   for (const rawLine of body.split('\n')) {
-    if (/^\s*(```|~~~)/.test(rawLine)) {
+    if ((rawLine.includes('```') || rawLine.includes('~~~')) && FENCE.test(rawLine)) {
       inFence = !inFence;
       continue;
     }
     if (inFence) continue;
-    const line = rawLine
-      .replace(/^\s{0,3}(#{1,6}\s+|[-*+]\s+|\d+[.)]\s+|>\s?)/, '')
-      .replace(/[*_`]+/g, '')
-      .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-      .replace(/\s+/g, ' ')
-      .trim();
-    if (!line || /^[-|:\s]+$/.test(line)) continue;
-    for (const sentence of line.split(/(?<=[.!?])\s+|(?<=[。！？])/)) if (sentence.trim()) out.push(sentence.trim());
+    let line = mayOpenWithMarker(rawLine) ? rawLine.replace(LIST_OR_HEADING, '') : rawLine;
+    if (line.includes('*') || line.includes('_') || line.includes('`')) line = line.replace(/[*_`]+/g, '');
+    if (line.includes('](')) line = line.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1');
+    // Every run of white space becomes one space; a lone space already is one.
+    if (hasSpaceToTidy(line)) line = line.replace(/\s{2,}|[^\S ]/g, ' ');
+    line = line.trim();
+    if (!line || (isRuleStart(line.charCodeAt(0)) && /^[-|:\s]+$/.test(line))) continue;
+    splitSentences(line, out);
   }
   return out;
+}
+
+/** Whether LIST_OR_HEADING could match: up to three spaces, then # - * + > or a digit. */
+function mayOpenWithMarker(line: string): boolean {
+  let i = 0;
+  while (i < 3 && isSpace(line.charCodeAt(i))) i++;
+  const code = line.charCodeAt(i);
+  return code === 35 || code === 45 || code === 42 || code === 43 || code === 62 || (code >= 48 && code <= 57);
+}
+
+/** - | or : (a table rule or divider line starts with one). */
+const isRuleStart = (code: number): boolean => code === 45 || code === 124 || code === 58;
+
+/** Whether the line has white space other than lone spaces. */
+function hasSpaceToTidy(line: string): boolean {
+  for (let i = 0; i < line.length; i++) {
+    const code = line.charCodeAt(i);
+    if (code === 32) {
+      if (isSpace(line.charCodeAt(i + 1))) return true;
+    } else if (isSpace(code)) return true;
+  }
+  return false;
+}
+
+/** What /\s/ matches (NaN, past the end, is not). */
+function isSpace(code: number): boolean {
+  if (code <= 32) return code === 32 || (code >= 9 && code <= 13);
+  if (code < 0xa0) return false;
+  return (
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
+}
+
+/**
+ * The sentences of a line whose white space is single spaces: a space after . ! or ? ends
+ * one, and so does 。！or ？ itself (as splitting on /(?<=[.!?])\s+|(?<=[。！？])/ would).
+ */
+function splitSentences(line: string, out: string[]): void {
+  let start = 0;
+  const push = (end: number): void => {
+    const sentence = line.slice(start, end).trim();
+    if (sentence) out.push(sentence);
+  };
+  for (let i = 0; i < line.length; i++) {
+    const code = line.charCodeAt(i);
+    if (code === 32 && i > 0) {
+      const before = line.charCodeAt(i - 1);
+      if (before === FULL_STOP || before === EXCLAMATION || before === QUESTION) {
+        push(i);
+        start = i + 1;
+      }
+    } else if (code > 0x3000 && isCjkStop(code)) {
+      push(i + 1);
+      start = i + 1;
+    }
+  }
+  push(line.length);
 }
 
 function clip(text: string, maxLength: number): string {
