@@ -217,7 +217,7 @@ export class LiveSearchIndex implements SearchIndex {
     } catch {
       return fallback;
     }
-    return this.snippets.snippet(pagePath, content, snippetBody, terms) || fallback;
+    return this.snippets.snippet(pagePath, content, (text) => plainBody(splitFrontmatter(text).body), terms) || fallback;
   }
 
   upsertPage(pagePath: string, content: string): Promise<void> {
@@ -370,9 +370,4 @@ async function buildWithWorker(
   } finally {
     void worker?.close();
   }
-}
-
-/** The text a snippet is taken from: the body without frontmatter or markup. */
-function snippetBody(content: string): string {
-  return plainBody(splitFrontmatter(content).body);
 }
