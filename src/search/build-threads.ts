@@ -14,8 +14,9 @@ import type { PageBatch } from './page-batch.js';
  * the index does all the work itself, with the same result.
  */
 export type WorkerRequest =
-  | { id: number; kind: 'analyse'; root: string; paths: readonly string[]; withText: boolean }
-  | { id: number; kind: 'train'; terms: string[]; ids: Int32Array; starts: Uint32Array; options: LsaOptions };
+  | { id: number; kind: 'analyse'; root: string; paths: readonly string[]; withText: boolean; keepForTraining: boolean }
+  | { id: number; kind: 'train'; terms: string[]; ids: Int32Array; starts: Uint32Array; options: LsaOptions }
+  | { id: number; kind: 'train-kept'; options: LsaOptions };
 
 export type WorkerReply = { id: number; batch: PageBatch } | { id: number; parts: LsaParts | undefined } | { id: number; error: string };
 
@@ -58,9 +59,12 @@ export class BuildWorker {
     }
   }
 
-  /** Read and analyse pages on the worker (see analyseBatch). */
-  async analyse(root: string, paths: readonly string[], withText: boolean): Promise<PageBatch> {
-    const reply = await this.request({ kind: 'analyse', root, paths, withText });
+  /**
+   * Read and analyse pages on the worker (see analyseBatch). With `keepForTraining` the
+   * worker also keeps the pages' terms, for `trainOnKept`.
+   */
+  async analyse(root: string, paths: readonly string[], withText: boolean, keepForTraining = false): Promise<PageBatch> {
+    const reply = await this.request({ kind: 'analyse', root, paths, withText, keepForTraining });
     if (!('batch' in reply)) throw new Error('build worker: unexpected reply');
     return reply.batch;
   }
@@ -72,6 +76,13 @@ export class BuildWorker {
     const ids = new Int32Array(starts[sample.pages.length]!);
     sample.pages.forEach((page, p) => ids.set(page, starts[p]!));
     const reply = await this.request({ kind: 'train', terms: sample.vocabulary.terms, ids, starts, options }, [ids.buffer, starts.buffer]);
+    if (!('parts' in reply)) throw new Error('build worker: unexpected reply');
+    return reply.parts;
+  }
+
+  /** Train the built-in embedder on the pages of the last batch analysed with `keepForTraining`. */
+  async trainOnKept(options: LsaOptions): Promise<LsaParts | undefined> {
+    const reply = await this.request({ kind: 'train-kept', options });
     if (!('parts' in reply)) throw new Error('build worker: unexpected reply');
     return reply.parts;
   }

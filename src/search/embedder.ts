@@ -1,5 +1,4 @@
-import type { BuildWorker } from './build-threads.js';
-import { DEFAULT_LSA_OPTIONS, LSA_MIN_PAGES, LsaModel, termIdPages, trainingSample, type LsaOptions, type TermIdPages } from './lsa.js';
+import { DEFAULT_LSA_OPTIONS, LSA_MIN_PAGES, LsaModel, termIdPages, type LsaOptions, type LsaTrainer, type TermIdPages } from './lsa.js';
 import type { Vocabulary } from './vocabulary.js';
 
 /**
@@ -55,8 +54,8 @@ export interface CorpusEmbedder extends Embedder {
   /** Why the embedder cannot embed yet (too few pages), or undefined when trained. */
   readonly notReady: string | undefined;
   readonly trainedPages: number;
-  /** Fit the model to these pages, on `worker` when one is given (a full build). */
-  train(pages: readonly EmbeddingInput[], worker?: BuildWorker): Promise<void>;
+  /** Fit the model to these pages, with `trainer` when one is given (a build worker), else here. */
+  train(pages: readonly EmbeddingInput[], trainer?: LsaTrainer): Promise<void>;
   encodeModel(): Record<string, Uint8Array> | undefined;
   loadModel(sections: Record<string, Uint8Array | undefined>): void;
 }
@@ -92,10 +91,16 @@ export class LsaEmbedder implements CorpusEmbedder {
     return this.model?.trainedPages ?? 0;
   }
 
-  async train(pages: readonly EmbeddingInput[], worker?: BuildWorker): Promise<void> {
+  /** The training settings (a build worker trains with them). */
+  get trainingOptions(): LsaOptions {
+    return this.options;
+  }
+
+  async train(pages: readonly EmbeddingInput[], trainer?: LsaTrainer): Promise<void> {
     const corpus = asTermIds(pages);
-    if (worker) {
-      const parts = await worker.trainLsa(trainingSample(corpus, this.options), this.options).catch(() => 'failed' as const);
+    if (trainer) {
+      // A trainer that fails (its thread died) is no reason to go without a model.
+      const parts = await trainer(corpus, this.options).catch(() => 'failed' as const);
       if (parts !== 'failed') {
         this.model = parts && LsaModel.fromParts(parts);
         return;

@@ -173,9 +173,20 @@ export class SearchEngine {
   }
 }
 
+/** A page analysed for a bulk build, not yet added. */
+export interface AnalysedForBuild {
+  doc: PageDocument;
+  terms: Int32Array;
+  fieldEnds: readonly number[];
+  whole: Int32Array;
+  input: IdEmbeddingInput;
+}
+
 /**
  * A full build in progress: pages are analysed into one vocabulary (here, or merged in
- * from a build worker in page order), then each lane is built in bulk by `finishLanes`.
+ * from a build worker), added in page order, then each lane is built in bulk by
+ * `finishLanes`. The lanes keep their terms in term order, so the persisted index does not
+ * depend on the order in which the vocabulary met them.
  */
 export class BulkBuild {
   readonly vocabulary = new Vocabulary();
@@ -192,21 +203,25 @@ export class BulkBuild {
 
   /** Analyse and add one page. */
   addPage(doc: PageDocument, stat: PageStat): void {
+    this.add(this.analyse(doc), stat);
+  }
+
+  analyse(doc: PageDocument): AnalysedForBuild {
     const analysed = analysePageIds(doc, this.vocabulary, this.withText);
-    this.add(doc, stat, analysed.terms, analysed.fieldEnds, analysed.whole, analysed.embedding);
+    return { doc, terms: analysed.terms, fieldEnds: analysed.fieldEnds, whole: analysed.whole, input: analysed.embedding };
   }
 
-  /** Add a page analysed elsewhere, its ids already merged into this build's vocabulary. */
-  addMerged(page: MergedPage, stat: PageStat): void {
+  /** A page analysed elsewhere, its ids already merged into this build's vocabulary. */
+  merged(page: MergedPage): AnalysedForBuild {
     const embedded = page.terms.subarray(page.fieldEnds[0] ?? 0);
-    this.add(page.doc, stat, page.terms, page.fieldEnds, page.whole, new IdEmbeddingInput(page.text, embedded, this.vocabulary));
+    return { doc: page.doc, terms: page.terms, fieldEnds: page.fieldEnds, whole: page.whole, input: new IdEmbeddingInput(page.text, embedded, this.vocabulary) };
   }
 
-  private add(doc: PageDocument, stat: PageStat, terms: Int32Array, fieldEnds: readonly number[], whole: Int32Array, input: IdEmbeddingInput): void {
-    const slot = this.engine.docs.insert(doc, stat, this.seenAt);
-    this.lexical.push({ path: doc.path, terms, fieldEnds });
-    this.tokens.push({ slot, terms: whole });
-    this.work.push({ slot, input });
+  add(page: AnalysedForBuild, stat: PageStat): void {
+    const slot = this.engine.docs.insert(page.doc, stat, this.seenAt);
+    this.lexical.push({ path: page.doc.path, terms: page.terms, fieldEnds: page.fieldEnds });
+    this.tokens.push({ slot, terms: page.whole });
+    this.work.push({ slot, input: page.input });
   }
 
   /** Build the lexical and token lanes from every page added. */

@@ -6,9 +6,8 @@ import { isSpecialPage, type Contract } from '../wiki/contract.js';
 import { splitFrontmatter } from '../wiki/page.js';
 import type { PageStat } from './doc-table.js';
 import { contentHash, pageDocument, plainBody, type PageDocument } from './document.js';
-import { BuildWorker } from './build-threads.js';
-import type { BulkBuild, SearchEngine, SearchParams } from './engine.js';
-import { mergeBatch } from './page-batch.js';
+import type { SearchEngine, SearchParams } from './engine.js';
+import { buildShared } from './shared-build.js';
 import type { SearchIndex } from './index.js';
 import { analysePage } from './page-analysis.js';
 import { diffAgainstDisk, readPage, scanPages, type ScannedPage, type ScanResult } from './scan.js';
@@ -21,10 +20,8 @@ import type { LaneStatus, RefreshSummary, SearchIndexInfo, SearchOptions, Search
 const SAVE_AFTER_CHANGES = 25;
 /** Writes through the tools are persisted after this quiet period (and on close). */
 const SAVE_DELAY_MS = 1000;
-/** A full build of at least this many pages shares the reading and analysis with a worker thread. */
+/** A full build of at least this many pages is shared with a worker thread. */
 const PARALLEL_BUILD_MIN_PAGES = 1000;
-/** The worker takes a little less than half: it starts later (its own thread and modules). */
-const WORKER_SHARE = 0.45;
 export const MAX_LIMIT = 1000;
 
 type Upsert = ScanResult['upserts'][number];
@@ -116,8 +113,13 @@ export class LiveSearchIndex implements SearchIndex {
     };
     const bulk = diff.upserts.length >= PARALLEL_BUILD_MIN_PAGES ? this.engine.bulkBuild(seenAt) : undefined;
     if (bulk) {
-      const { work, trained } = await buildWithWorker(bulk, this.engine, root, diff.upserts, pages, count);
-      if (!trained) await this.updateSemantic(work);
+      const read = (page: Upsert): PageDocument | undefined => {
+        const content = page.content ?? readPage(root, page.path);
+        return content === undefined ? undefined : pageDocument(page.path, content);
+      };
+      const built = await buildShared(bulk, this.engine, root, diff.upserts, read);
+      for (const page of built.indexed) count(page);
+      if (!built.trained) await this.updateSemantic(built.work);
     } else await this.updateSemantic(this.engine.indexPages(pages(diff.upserts), seenAt));
     this.lastScan = scanStarted;
     const changes = summary.added + summary.changed + summary.removed;
@@ -327,47 +329,5 @@ async function statOf(file: string): Promise<PageStat> {
     return { mtimeMs: s.mtimeMs, size: s.size };
   } catch {
     return { mtimeMs: 0, size: -1 };
-  }
-}
-
-/**
- * A full build with a worker thread: it reads and analyses the last pages while this
- * thread does the first ones (merged in page order, the result is the one-thread result),
- * then trains the built-in embedder while this thread builds the lexical and token lanes.
- * Without a worker, or where it fails, this thread does the work. `trained` says the
- * semantic lane was trained and every page embedded.
- */
-async function buildWithWorker(
-  bulk: BulkBuild,
-  engine: SearchEngine,
-  root: string,
-  upserts: readonly Upsert[],
-  pages: (upserts: readonly Upsert[]) => Iterable<{ doc: PageDocument; stat: PageStat }>,
-  count: (upsert: Upsert) => void,
-): Promise<{ work: PageToEmbed[]; trained: boolean }> {
-  const split = Math.ceil(upserts.length * (1 - WORKER_SHARE));
-  const theirs = upserts.slice(split);
-  const worker = theirs.every((upsert) => upsert.content === undefined) ? BuildWorker.start() : undefined;
-  try {
-    const analysed = worker?.analyse(root, theirs.map((upsert) => upsert.path), bulk.withText);
-    analysed?.catch(() => undefined); // awaited below; a failure is handled there
-    for (const { doc, stat } of pages(analysed ? upserts.slice(0, split) : upserts)) bulk.addPage(doc, stat);
-    if (analysed) {
-      const batch = await analysed.catch(() => undefined);
-      if (batch) {
-        for (const { at, page } of mergeBatch(batch, bulk.vocabulary)) {
-          const upsert = theirs[at]!;
-          count(upsert);
-          bulk.addMerged(page, upsert.stat);
-        }
-      } else for (const { doc, stat } of pages(theirs)) bulk.addPage(doc, stat);
-    }
-    const lane = 'lane' in engine.semantic ? engine.semantic.lane : undefined;
-    const training = worker && lane?.needsTraining(engine.docs.liveCount) ? lane.train(bulk.work, worker) : undefined;
-    bulk.finishLanes();
-    await training;
-    return { work: bulk.work, trained: training !== undefined };
-  } finally {
-    void worker?.close();
   }
 }

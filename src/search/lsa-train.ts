@@ -17,10 +17,15 @@ import type { Vocabulary } from './vocabulary.js';
  */
 const OVERSAMPLE = 8;
 
+/** Which of `count` items an even sample of at most `limit` takes, ascending. */
+export function evenSampleIndices(count: number, limit: number): number[] {
+  if (count <= limit) return Array.from({ length: count }, (_, i) => i);
+  const step = count / limit;
+  return Array.from({ length: limit }, (_, i) => Math.floor(i * step));
+}
+
 export function evenSample<T>(items: readonly T[], limit: number): T[] {
-  if (items.length <= limit) return [...items];
-  const step = items.length / limit;
-  return Array.from({ length: limit }, (_, i) => items[Math.floor(i * step)] as T);
+  return evenSampleIndices(items.length, limit).map((i) => items[i] as T);
 }
 
 /**

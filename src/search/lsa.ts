@@ -86,6 +86,9 @@ export function trainingSample(corpus: TermIdPages, options: LsaOptions): TermId
   return { vocabulary, pages };
 }
 
+/** Trains a model for a corpus, perhaps elsewhere (a build worker); undefined when too small. */
+export type LsaTrainer = (corpus: TermIdPages, options: LsaOptions) => Promise<LsaParts | undefined>;
+
 /** Train on pages given as term ids; undefined when the corpus is too small. */
 export function trainLsa(corpus: TermIdPages, options: LsaOptions): LsaParts | undefined {
   const sample = evenSample(corpus.pages, options.maxTrainingPages);

@@ -1,7 +1,6 @@
 import { CorruptIndexError, asUint32, bytesOf, decodeJson, encodeJson } from './binary.js';
-import type { BuildWorker } from './build-threads.js';
 import { isCorpusEmbedder, type Embedder, type EmbeddingInput } from './embedder.js';
-import { LSA_MIN_PAGES } from './lsa.js';
+import { LSA_MIN_PAGES, type LsaTrainer } from './lsa.js';
 import type { LaneStatus } from './types.js';
 import { VectorStore } from './vectors.js';
 
@@ -62,13 +61,13 @@ export class SemanticLane {
     return this.foldedIn >= Math.max(DRIFT_MIN_PAGES, Math.ceil(DRIFT_SHARE * this.pagesAtTraining));
   }
 
-  /** Train a corpus embedder on every live page (on `worker` if given) and embed them all. */
-  async train(pages: readonly PageToEmbed[], worker?: BuildWorker): Promise<void> {
+  /** Train a corpus embedder on every live page (with `trainer` if given) and embed them all. */
+  async train(pages: readonly PageToEmbed[], trainer?: LsaTrainer): Promise<void> {
     const embedder = this.embedder;
     if (!isCorpusEmbedder(embedder)) return;
     await embedder.train(
       pages.map((page) => page.input),
-      worker,
+      trainer,
     );
     this.vectors = undefined;
     this.pending.clear();

@@ -5,10 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { LsaEmbedder } from '../../src/search/embedder.js';
 import { IdEmbeddingInput } from '../../src/search/embedder.js';
 import { INDEX_FILE, openSearchIndex, searchDirectory } from '../../src/search/index.js';
-import { termIdPages, trainLsa, trainingSample } from '../../src/search/lsa.js';
+import { planBuild } from '../../src/search/build-plan.js';
+import { DEFAULT_LSA_OPTIONS, termIdPages, trainLsa, trainingSample } from '../../src/search/lsa.js';
 import { syntheticWiki, writeSyntheticWiki } from '../../src/search/measure/synthetic.js';
 import { analyseBatch } from '../../src/search/page-batch.js';
 import { decodeSnapshot } from '../../src/search/store.js';
+import { withTuning } from '../../src/search/tuning.js';
 import { configWith, workspaceWith } from './helpers.js';
 
 /**
@@ -70,7 +72,7 @@ describe('build worker', () => {
     const inputs = corpus.pages.map((ids) => new IdEmbeddingInput('', Int32Array.from(ids), corpus.vocabulary));
     const viaWorker = new LsaEmbedder(8);
     const here = new LsaEmbedder(8);
-    await viaWorker.train(inputs, worker);
+    await viaWorker.train(inputs, (sample, options) => worker.trainLsa(trainingSample(sample, options), options));
     await here.train(inputs);
     expect(viaWorker.notReady).toBeUndefined();
     expect(viaWorker.encodeModel()).toEqual(here.encodeModel());
@@ -78,12 +80,18 @@ describe('build worker', () => {
 });
 
 describe('a full build shared with the worker', () => {
-  it('persists the index a one-thread build persists (all but the times it read each page)', async () => {
+  // 1,100 pages: with the default sample (every page) the threads take halves; with a
+  // sample of 200 the worker analyses the sample first and trains while this thread reads on.
+  it.each([
+    ['halves', {}, 'halves'],
+    ['sample first', { lsa: { maxTrainingPages: 200 } }, 'sample-first'],
+  ] as const)('%s: persists the index a one-thread build persists (all but the times it read each page)', async (_name, tuning, kind) => {
+    expect(planBuild(1100, withTuning(tuning).lsa.maxTrainingPages ?? DEFAULT_LSA_OPTIONS.maxTrainingPages).kind).toBe(kind);
     const ws = await workspaceWith({});
     const wiki = syntheticWiki(1100);
     await writeSyntheticWiki(ws.root, wiki);
     const config = configWith();
-    const options = { env: {}, rescanAfterMs: Infinity };
+    const options = { env: {}, rescanAfterMs: Infinity, tuning };
 
     const { openSearchIndex: openCompiled } = await compiledIndex();
     const shared = await openCompiled(ws.root, ws.schema, config, options);

@@ -1,0 +1,100 @@
+import { BuildWorker } from './build-threads.js';
+import { planBuild } from './build-plan.js';
+import type { PageStat } from './doc-table.js';
+import type { PageDocument } from './document.js';
+import { LsaEmbedder } from './embedder.js';
+import type { AnalysedForBuild, BulkBuild, SearchEngine } from './engine.js';
+import { trainingSample, type LsaParts, type LsaTrainer } from './lsa.js';
+import { mergeBatch, type PageBatch } from './page-batch.js';
+import type { PageToEmbed } from './semantic.js';
+
+/** A page a full build indexes: its path and stat from the scan, its text if already read. */
+export interface BuildPage {
+  path: string;
+  stat: PageStat;
+  content: string | undefined;
+}
+
+export interface SharedBuild<P extends BuildPage> {
+  /** What the semantic lane still has to embed (every page, when `trained` is false). */
+  work: PageToEmbed[];
+  /** The built-in embedder was trained and every page embedded. */
+  trained: boolean;
+  /** Pages indexed (the others vanished since the scan), in page order. */
+  indexed: P[];
+}
+
+/**
+ * A full build shared with a worker thread (see build-plan.ts for who does what). The
+ * pages keep their order (slots), and the index is the one a build on one thread makes.
+ * Without a worker (one core, or running from sources) this thread does everything;
+ * where the worker fails, this thread does its part.
+ */
+export async function buildShared<P extends BuildPage>(
+  bulk: BulkBuild,
+  engine: SearchEngine,
+  root: string,
+  pages: readonly P[],
+  read: (page: P) => PageDocument | undefined,
+): Promise<SharedBuild<P>> {
+  const lane = 'lane' in engine.semantic ? engine.semantic.lane : undefined;
+  const lsa = lane && lane.embedder instanceof LsaEmbedder && lane.needsTraining(pages.length) ? lane.embedder : undefined;
+  const worker = pages.every((page) => page.content === undefined) ? BuildWorker.start() : undefined;
+  const plan = planBuild(pages.length, worker ? lsa?.trainingOptions.maxTrainingPages : undefined);
+  const analysed: Array<AnalysedForBuild | undefined> = new Array(pages.length);
+  const analyseHere = (indices: readonly number[]): void => {
+    for (const i of indices) {
+      const doc = read(pages[i]!);
+      if (doc) analysed[i] = bulk.analyse(doc);
+    }
+  };
+  if (!worker) {
+    analyseHere(pages.map((_, i) => i));
+    return finish(bulk, engine, pages, analysed, undefined);
+  }
+  try {
+    const batches = plan.batches.map((indices, b) => {
+      const batch = worker.analyse(root, indices.map((i) => pages[i]!.path), bulk.withText, b === 0 && plan.trainOnFirstBatch);
+      batch.catch(() => undefined); // awaited below; a failure is handled there
+      return { indices, batch };
+    });
+    const kept = lsa && plan.trainOnFirstBatch ? worker.trainOnKept(lsa.trainingOptions) : undefined;
+    kept?.catch(() => undefined);
+    analyseHere(plan.mine);
+    for (const { indices, batch } of batches) {
+      const done: PageBatch | undefined = await batch.catch(() => undefined);
+      if (!done) {
+        analyseHere(indices);
+        continue;
+      }
+      for (const { at, page } of mergeBatch(done, bulk.vocabulary)) analysed[indices[at]!] = bulk.merged(page);
+    }
+    // The sample trained on ahead is the sample of every page only if none vanished.
+    const trainer: LsaTrainer = (corpus, options): Promise<LsaParts | undefined> =>
+      kept && corpus.pages.length === pages.length ? kept : worker.trainLsa(trainingSample(corpus, options), options);
+    return await finish(bulk, engine, pages, analysed, lsa && trainer);
+  } finally {
+    void worker.close();
+  }
+}
+
+async function finish<P extends BuildPage>(
+  bulk: BulkBuild,
+  engine: SearchEngine,
+  pages: readonly P[],
+  analysed: ReadonlyArray<AnalysedForBuild | undefined>,
+  trainer: LsaTrainer | undefined,
+): Promise<SharedBuild<P>> {
+  const indexed: P[] = [];
+  analysed.forEach((page, i) => {
+    if (!page) return;
+    bulk.add(page, pages[i]!.stat);
+    indexed.push(pages[i]!);
+  });
+  const lane = 'lane' in engine.semantic ? engine.semantic.lane : undefined;
+  // The embedder trains (on the worker) while this thread builds the other lanes.
+  const training = trainer && lane?.needsTraining(engine.docs.liveCount) ? lane.train(bulk.work, trainer) : undefined;
+  bulk.finishLanes();
+  await training;
+  return { work: bulk.work, trained: training !== undefined, indexed };
+}
