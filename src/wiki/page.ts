@@ -1,10 +1,28 @@
-import matter from 'gray-matter';
+import { createRequire } from 'node:module';
+import type GrayMatter from 'gray-matter';
 import YAML from 'yaml';
 import { typeForPath, type Contract } from './contract.js';
+import { splitFrontmatter } from './frontmatter-split.js';
 import { keyFromPath } from './keys.js';
 import { extractInlineLinks, targetToKey, type InlineLink } from './links.js';
 
+export { splitFrontmatter, type SplitResult } from './frontmatter-split.js';
+
 export type Frontmatter = Record<string, unknown>;
+
+/**
+ * gray-matter (and the YAML library it brings) is required on the first page parsed, not
+ * when this module loads: commands that only split pages or read their simple frontmatter,
+ * such as `wiki search`, never need it. It is CommonJS, so a synchronous require works.
+ */
+let grayMatter: typeof GrayMatter | undefined;
+
+/** The frontmatter of a page that has a block; throws when its YAML does not parse. */
+function frontmatterOf(text: string): Frontmatter {
+  grayMatter ??= createRequire(import.meta.url)('gray-matter') as typeof GrayMatter;
+  // gray-matter is the parser of record; the yaml engine keeps dates as strings.
+  return grayMatter(text, { engines: { yaml: (s: string) => parseFrontmatterYaml(s) } }).data;
+}
 
 export interface PageLink {
   /** Target page key. */
@@ -47,27 +65,6 @@ export const FIELD_ORDER = [
   'archived_since',
 ] as const;
 
-interface SplitResult {
-  yaml: string | undefined;
-  body: string;
-  bodyLine: number;
-}
-
-/** Split `---\nyaml\n---\nbody` without parsing, so a broken YAML block still yields a body. */
-export function splitFrontmatter(text: string): SplitResult {
-  const normalised = text.startsWith('\uFEFF') ? text.slice(1) : text;
-  const open = /^---[ \t]*\r?\n/.exec(normalised);
-  if (!open) return { yaml: undefined, body: normalised, bodyLine: 1 };
-  const rest = normalised.slice(open[0].length);
-  const close = /(^|\r?\n)---[ \t]*(\r?\n|$)/.exec(rest);
-  if (!close) return { yaml: undefined, body: normalised, bodyLine: 1 };
-  const yaml = rest.slice(0, close.index);
-  const body = rest.slice(close.index + close[0].length);
-  const consumed = normalised.length - body.length;
-  const bodyLine = normalised.slice(0, consumed).split('\n').length;
-  return { yaml, body, bodyLine };
-}
-
 export function parseFrontmatterYaml(yaml: string): Frontmatter {
   const value: unknown = YAML.parse(yaml);
   if (value === null || value === undefined) return {};
@@ -84,8 +81,7 @@ export function parsePage(pagePath: string, text: string, contract?: Contract): 
   let parseError: string | undefined;
   if (yaml !== undefined) {
     try {
-      // gray-matter is the parser of record; the yaml engine keeps dates as strings.
-      frontmatter = matter(text, { engines: { yaml: (s: string) => parseFrontmatterYaml(s) } }).data;
+      frontmatter = frontmatterOf(text);
     } catch (error) {
       parseError = firstLine((error as Error).message);
     }

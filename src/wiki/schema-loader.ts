@@ -1,29 +1,26 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import matter from 'gray-matter';
-import YAML from 'yaml';
 import { ConfigError } from '../errors.js';
 import { contractSchema, type Schema } from './contract.js';
 import { formatZodIssue } from '../util/zod.js';
+import { readSchemaFrontmatter } from './schema-frontmatter.js';
 import { SCHEMA_FILE } from './workspace.js';
 
 export { SCHEMA_FILE } from './workspace.js';
 
 /** Parse schema.md text into its contract (frontmatter `contract:`) and prose body. */
 export function parseSchema(text: string): Schema {
-  let data: Record<string, unknown>;
+  let data: unknown;
   let body: string;
   try {
-    const parsed = matter(text, { engines: { yaml: (s: string) => YAML.parse(s) as object } });
-    data = (parsed.data ?? {}) as Record<string, unknown>;
-    body = parsed.content;
+    ({ data, body } = readSchemaFrontmatter(text));
   } catch (error) {
     throw new ConfigError(
       `schema.md: frontmatter is not valid YAML (${(error as Error).message.split('\n')[0]})`,
       'fix the YAML between the --- lines at the top of schema.md',
     );
   }
-  if (!('contract' in data)) {
+  if (typeof data !== 'object' || data === null || !('contract' in data)) {
     throw new ConfigError(
       'schema.md: frontmatter has no `contract` field',
       'add the page contract (see templates/schema.md, or run `wiki init --force` in a scratch folder to get one)',

@@ -2,13 +2,13 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, runCli, tempDir, type CliResult } from '../helpers/cli.js';
+import { REPO_ROOT, initWorkspace, runCli, tempDir, type CliResult } from '../helpers/cli.js';
 
 /**
  * Start-up cost is module loading: every command registers at start-up, so a command
  * file that imports its operation statically makes `--version` and every other command
- * pay for it. These runs record which files the built CLI resolves (a module resolve
- * hook) and check the heavy ones (zod, yaml, gray-matter, fast-glob, minisearch, stemmer,
+ * pay for it. These runs record which files the built CLI loads (a module resolve hook,
+ * and the CommonJS module cache at exit) and check the heavy ones (zod, yaml, gray-matter, fast-glob, minisearch, stemmer,
  * the search engine, operations) stay out until a command needs them.
  */
 let hookEnv: Record<string, string>;
@@ -19,7 +19,18 @@ beforeAll(async () => {
     path.join(dir, 'hook.mjs'),
     "export async function resolve(specifier, context, next) {\n  const result = await next(specifier, context);\n  if (result.url.startsWith('file:')) process.stderr.write('LOADED ' + result.url + '\\n');\n  return result;\n}\n",
   );
-  await writeFile(path.join(dir, 'register.mjs'), "import { register } from 'node:module';\nregister('./hook.mjs', import.meta.url);\n");
+  // ES modules are seen as they resolve; CommonJS ones (required lazily, or by a package) are listed at exit.
+  await writeFile(
+    path.join(dir, 'register.mjs'),
+    [
+      "import { createRequire, register } from 'node:module';",
+      "import { pathToFileURL } from 'node:url';",
+      "register('./hook.mjs', import.meta.url);",
+      'const { cache } = createRequire(import.meta.url);',
+      "process.on('exit', () => { for (const file of Object.keys(cache)) process.stderr.write('LOADED ' + pathToFileURL(file).href + '\\n'); });",
+      '',
+    ].join('\n'),
+  );
   hookEnv = { NODE_OPTIONS: `--import=${pathToFileURL(path.join(dir, 'register.mjs')).href}` };
 });
 
@@ -59,5 +70,23 @@ describe('what the CLI loads before a command needs it', () => {
     expect([...packagesIn(files)].sort()).toEqual(['commander', 'picocolors']);
     const heavy = files.filter((file) => /^dist\/src\/(search|operations|mcp|providers|agent|sources|tools)\//.test(file));
     expect(heavy).toEqual([]);
+  });
+});
+
+describe('what `wiki search` loads with a saved index', () => {
+  it('no frontmatter library, glob or graph: it reads pages only for their text', async () => {
+    const root = await initWorkspace();
+    await writeFile(
+      path.join(root, 'wiki', 'concepts', 'attention.md'),
+      '---\ntitle: Attention\nsummary: How tokens weigh each other\n---\n\nAttention mixes values by query and key scores.\n',
+    );
+    expect((await runCli(['--root', root, 'search', 'attention'])).code).toBe(0); // builds and saves the index
+    const result = await runCli(['--root', root, 'search', 'attention', '--json'], { env: hookEnv });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ results: [{ path: 'wiki/concepts/attention.md' }] });
+    const files = loaded(result);
+    expect(files).toContain('dist/src/search/index.js');
+    expect([...packagesIn(files)].filter((name) => ['gray-matter', 'fast-glob'].includes(name))).toEqual([]);
+    expect(files.filter((file) => /^dist\/src\/(graph\/(?!formats\.js)|wiki\/pages\.js|operations\/(?!search\.js))/.test(file))).toEqual([]);
   });
 });
