@@ -68,6 +68,21 @@ export function spokePagePath(contract: Contract, type: string): string {
 
 /** Special files (index, log, hub spokes) that are not content pages. */
 export function isSpecialPage(contract: Contract, pagePath: string): boolean {
-  if (pagePath === contract.index || pagePath === contract.log) return true;
-  return Object.keys(contract.types).some((type) => spokePagePath(contract, type) === pagePath);
+  return specialPagesOf(contract).has(pagePath);
+}
+
+/**
+ * The special paths of each contract, worked out once: a scan asks for every page, and
+ * spelling out the spoke paths each time was a measurable share of it. A contract is
+ * never changed once read, so its object identifies its paths.
+ */
+const specialPages = new WeakMap<Contract, ReadonlySet<string>>();
+
+function specialPagesOf(contract: Contract): ReadonlySet<string> {
+  let paths = specialPages.get(contract);
+  if (!paths) {
+    paths = new Set([contract.index, contract.log, ...Object.keys(contract.types).map((type) => spokePagePath(contract, type))]);
+    specialPages.set(contract, paths);
+  }
+  return paths;
 }
