@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { addAgentOptions, runAgentCommand, type AgentFlags } from '../cli/agent-command.js';
-import { chooseProvider } from '../config/provider-choice.js';
 
 interface LintFlags extends AgentFlags {
   fix?: boolean;
@@ -24,10 +23,11 @@ export function registerLint(program: Command): void {
     .action(async (opts: LintFlags, cmd: Command) => {
       const fix = Boolean(opts.fix);
       const strict = Boolean(opts.strict);
-      const [{ runLint }, { lintJson, renderLint }, { createProgressReporter }] = await Promise.all([
+      const [{ runLint }, { lintJson, renderLint }, { createProgressReporter }, { chooseProvider }] = await Promise.all([
         import('../operations/lint-run.js'),
         import('../cli/render-lint.js'),
         import('../progress/reporter.js'),
+        import('../config/provider-choice.js'),
       ]);
       await runAgentCommand(
         cmd,
