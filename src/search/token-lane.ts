@@ -29,6 +29,7 @@ export interface TokenHit {
 export class TokenLane {
   private added = new Map<string, number[]>();
   private base: Base | undefined;
+  private scratch: { scores: Float64Array; seen: Uint8Array } | undefined;
 
   private constructor(base?: Base) {
     this.base = base;
@@ -48,23 +49,6 @@ export class TokenLane {
     // Slots are not range-checked here (that would touch every posting): a slot with no
     // page behind it is simply not live at query time.
     return new TokenLane(base);
-  }
-
-  private basePostings(term: string): number[] | undefined {
-    const base = this.base;
-    if (!base) return undefined;
-    const t = base.terms.indexOf(term);
-    return t < 0 ? undefined : readSlots(base, t);
-  }
-
-  /** A term's postings: the persisted part and the part added since (either may be empty). */
-  private postings(term: string): Array<ArrayLike<number>> {
-    const parts: Array<ArrayLike<number>> = [];
-    const base = this.basePostings(term);
-    if (base?.length) parts.push(base);
-    const added = this.added.get(term);
-    if (added?.length) parts.push(added);
-    return parts;
   }
 
   /** Index a page's distinct terms under `slot`. */
@@ -117,7 +101,8 @@ export class TokenLane {
 
   /**
    * The best `pool` live slots for the query's distinct terms. `liveCount` is the number
-   * of live pages (for idf); ties go to `tieKey` order.
+   * of live pages (for idf); ties go to `tieKey` order, then to the order the slots were
+   * first met in (persisted postings before added ones, each in slot order).
    */
   search(
     terms: readonly string[],
@@ -126,26 +111,81 @@ export class TokenLane {
     liveCount: number,
     tieKey: (slot: number) => string,
   ): TokenHit[] {
-    const scores = new Map<number, number>();
+    const touched: number[] = [];
     for (const term of new Set(terms)) {
-      const parts = this.postings(term);
-      const count = parts.reduce((sum, part) => sum + part.length, 0);
+      const t = this.base ? this.base.terms.indexOf(term) : -1;
+      const added = this.added.get(term);
+      const count = (t >= 0 ? this.baseCount(t) : 0) + (added?.length ?? 0);
       if (count === 0) continue;
       const df = Math.min(count, Math.max(1, liveCount));
       const idf = Math.log(1 + (liveCount - df + 0.5) / (df + 0.5));
-      for (const part of parts) {
-        for (let i = 0; i < part.length; i++) {
-          const slot = part[i] ?? 0;
-          if (isLive(slot)) scores.set(slot, (scores.get(slot) ?? 0) + idf);
+      const visit = (slot: number): void => {
+        if (!isLive(slot)) return;
+        const scratch = this.scratchFor(slot);
+        if (scratch.seen[slot] === 0) {
+          scratch.seen[slot] = 1;
+          touched.push(slot);
         }
-      }
+        scratch.scores[slot] = scratch.scores[slot]! + idf;
+      };
+      if (t >= 0) this.forEachBaseSlot(t, visit);
+      if (added) for (const slot of added) visit(slot);
+    }
+    const { scores, seen } = this.scratchFor(0);
+    const hits = touched.map((slot) => ({ slot, score: scores[slot]! }));
+    for (const slot of touched) {
+      scores[slot] = 0;
+      seen[slot] = 0;
     }
     // Only pages scoring at least the pool-th best score can make the pool; sort just those.
-    const threshold = poolThreshold(scores, pool);
-    const hits: TokenHit[] = [];
-    for (const [slot, score] of scores) if (score >= threshold) hits.push({ slot, score });
-    hits.sort((a, b) => b.score - a.score || compare(tieKey(a.slot), tieKey(b.slot)));
-    return hits.slice(0, pool);
+    const threshold = poolThreshold(hits, pool);
+    const contenders = threshold === -Infinity ? hits : hits.filter((hit) => hit.score >= threshold);
+    const keys = new Map<number, string>();
+    const keyOf = (slot: number): string => {
+      let key = keys.get(slot);
+      if (key === undefined) {
+        key = tieKey(slot);
+        keys.set(slot, key);
+      }
+      return key;
+    };
+    contenders.sort((a, b) => b.score - a.score || compare(keyOf(a.slot), keyOf(b.slot)));
+    return contenders.slice(0, Math.max(0, pool));
+  }
+
+  /** How many slots persisted term `t` lists: its varints, each ending in a byte below 0x80. */
+  private baseCount(t: number): number {
+    const { offsets, slots } = this.base!;
+    let count = 0;
+    for (let i = offsets[t] ?? 0, end = offsets[t + 1] ?? 0; i < end; i++) if (slots[i]! < 0x80) count++;
+    return count;
+  }
+
+  private forEachBaseSlot(t: number, visit: (slot: number) => void): void {
+    const { offsets, slots } = this.base!;
+    const end = offsets[t + 1] ?? 0;
+    const reader = new VarintReader(slots, offsets[t] ?? 0);
+    for (let slot = 0; reader.position < end; ) {
+      slot += reader.nextGap();
+      visit(slot);
+    }
+  }
+
+  /** Work arrays by slot with room for `slot`, kept between searches (cleared after each). */
+  private scratchFor(slot: number): { scores: Float64Array; seen: Uint8Array } {
+    let scratch = this.scratch;
+    if (!scratch || slot >= scratch.seen.length) {
+      let capacity = Math.max(64, scratch?.seen.length ?? 0);
+      while (capacity <= slot) capacity *= 2;
+      const next = { scores: new Float64Array(capacity), seen: new Uint8Array(capacity) };
+      if (scratch) {
+        next.scores.set(scratch.scores);
+        next.seen.set(scratch.seen);
+      }
+      scratch = next;
+      this.scratch = scratch;
+    }
+    return scratch;
   }
 
   /**
@@ -212,27 +252,39 @@ function writeSlots(slots: readonly number[], out: VarintWriter): void {
   }
 }
 
-function readSlots(base: Base, term: number): number[] {
-  const end = base.offsets[term + 1] ?? 0;
-  const reader = new VarintReader(base.slots, base.offsets[term] ?? 0);
-  const slots: number[] = [];
-  let slot = 0;
-  while (reader.position < end) {
-    slot += reader.nextGap();
-    slots.push(slot);
-  }
-  return slots;
-}
-
 function isIdentity(remap: Int32Array): boolean {
   for (let i = 0; i < remap.length; i++) if (remap[i] !== i) return false;
   return true;
 }
 
-function poolThreshold(scores: Map<number, number>, pool: number): number {
-  if (scores.size <= pool) return -Infinity;
-  const values = Float64Array.from(scores.values()).sort();
-  return values[values.length - pool] ?? -Infinity;
+/** The pool-th best score (−Infinity when there are no more hits than the pool), kept in a min-heap of the best. */
+function poolThreshold(hits: readonly TokenHit[], pool: number): number {
+  if (hits.length <= pool) return -Infinity;
+  if (pool <= 0) return -Infinity;
+  const best = new Float64Array(pool);
+  let size = 0;
+  for (const { score } of hits) {
+    if (size < pool) {
+      let i = size++;
+      while (i > 0 && best[(i - 1) >> 1]! > score) {
+        best[i] = best[(i - 1) >> 1]!;
+        i = (i - 1) >> 1;
+      }
+      best[i] = score;
+    } else if (score > best[0]!) {
+      let i = 0;
+      for (;;) {
+        const left = 2 * i + 1;
+        if (left >= pool) break;
+        const child = left + 1 < pool && best[left + 1]! < best[left]! ? left + 1 : left;
+        if (best[child]! >= score) break;
+        best[i] = best[child]!;
+        i = child;
+      }
+      best[i] = score;
+    }
+  }
+  return best[0]!;
 }
 
 function compare(a: string, b: string): number {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TokenLane } from '../../src/search/token-lane.js';
+import { seededRandom } from '../../src/search/linalg.js';
 import { Vocabulary } from '../../src/search/vocabulary.js';
 
 const keys = ['alpha', 'bravo', 'charlie', 'delta'];
@@ -58,6 +59,46 @@ describe('TokenLane.addAll (bulk)', () => {
     for (const query of queries) {
       const expected = one.search(query, 10, () => true, pages.length, keyOf);
       for (const lane of [bulk, mixed, saved]) expect(lane.search(query, 10, () => true, pages.length, keyOf)).toEqual(expected);
+    }
+  });
+});
+
+describe('TokenLane.search selection', () => {
+  /** The specification: every live slot's summed idf, all sorted (score, key, then the order first met). */
+  function bySorting(postings: Array<[string, number[]]>, query: string[], pool: number, live: (slot: number) => boolean, liveCount: number, key: (slot: number) => string) {
+    const scores = new Map<number, number>();
+    for (const term of new Set(query)) {
+      const slots = postings.filter(([t]) => t === term).flatMap(([, s]) => s);
+      if (slots.length === 0) continue;
+      const df = Math.min(slots.length, Math.max(1, liveCount));
+      const idf = Math.log(1 + (liveCount - df + 0.5) / (df + 0.5));
+      for (const slot of slots) if (live(slot)) scores.set(slot, (scores.get(slot) ?? 0) + idf);
+    }
+    const hits = [...scores].map(([slot, score]) => ({ slot, score }));
+    return hits.sort((a, b) => b.score - a.score || (key(a.slot) < key(b.slot) ? -1 : key(a.slot) > key(b.slot) ? 1 : 0)).slice(0, pool);
+  }
+
+  it('keeps the same pool, in the same order, as scoring and sorting every page', () => {
+    const random = seededRandom(11);
+    const terms = ['t0', 't1', 't2', 't3', 't4', 't5'];
+    const vocabulary = new Vocabulary();
+    const bulkPages = Array.from({ length: 300 }, (_, slot) => ({ slot, terms: terms.filter(() => random() < 0.3).map((t) => vocabulary.id(t)) }));
+    const lane = TokenLane.empty();
+    lane.addAll(bulkPages, vocabulary);
+    const postings: Array<[string, number[]]> = terms.map((t) => [t, bulkPages.filter((p) => p.terms.includes(vocabulary.id(t))).map((p) => p.slot)]);
+    // Pages added since the bulk build (their slots met after the persisted ones), one of them a new term.
+    for (let slot = 300; slot < 340; slot++) {
+      const added = [...terms.filter(() => random() < 0.3), ...(slot % 5 === 0 ? ['t9'] : [])];
+      lane.add(slot, added);
+      for (const t of added) postings.push([t, [slot]]);
+    }
+    const live = (slot: number): boolean => slot % 13 !== 0;
+    // Few keys, so many equal scores also share a key: those keep the order first met.
+    const key = (slot: number): string => `k${slot % 17}`;
+    for (const query of [['t0'], ['t1', 't2'], ['t3', 't3', 't9'], terms, ['t9', 'absent']]) {
+      for (const pool of [1, 10, 60, 1000]) {
+        expect(lane.search(query, pool, live, 320, key)).toEqual(bySorting(postings, query, pool, live, 320, key));
+      }
     }
   });
 });
