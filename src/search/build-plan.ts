@@ -2,11 +2,12 @@ import { evenSampleIndices } from './lsa-train.js';
 
 /**
  * Who reads and analyses which pages in a full build shared with a worker thread (see
- * build-threads.ts). Training the built-in embedder cannot start before the pages it
- * samples are analysed and takes about as long as analysing three times as many pages,
- * so when the sample is a small part of the wiki the worker analyses the sample first
- * and trains on it while this thread analyses the rest ("sample first"); otherwise each
- * thread analyses about half and the worker trains afterwards ("halves").
+ * shared-build.ts). Training the built-in embedder cannot start before the pages it
+ * samples are analysed, and takes about as long as analysing three times as many pages.
+ * When the sample is a small part of the wiki, the worker analyses the sample first
+ * (then, on big wikis, extra pages) and trains, while this thread analyses the rest and
+ * builds the lexical and token lanes ("sample first"). Otherwise each thread analyses
+ * about half, and the worker trains while this thread builds the lanes ("halves").
  */
 export interface BuildPlan {
   kind: 'halves' | 'sample-first';
@@ -14,12 +15,16 @@ export interface BuildPlan {
   mine: number[];
   /** The worker's batches in the order it takes them, each ascending. */
   batches: number[][];
-  /** Sample-first: the first batch is the training sample, to train on right after it. */
+  /** Sample-first: the first batch is the training sample, to train on after the batches. */
   trainOnFirstBatch: boolean;
 }
 
-/** Training on one sampled page costs about as much as analysing this many (measured at 10k pages). */
+/**
+ * Costs in units of analysing one page, measured on a 10k-page synthetic wiki: training
+ * on one sampled page, and building the lexical and token lanes, per page.
+ */
 export const TRAINING_COST_IN_PAGES = 3;
+export const LANES_COST_IN_PAGES = 0.25;
 /** In halves, the worker takes a little less: it starts later (its own thread and modules). */
 export const WORKER_SHARE = 0.45;
 
@@ -33,10 +38,12 @@ export function planBuild(pages: number, trainingSampleLimit: number | undefined
   if (trainingSampleLimit === undefined) return halves;
   const sample = evenSampleIndices(pages, trainingSampleLimit);
   const training = TRAINING_COST_IN_PAGES * sample.length;
-  // Extra pages for the worker once it has trained, so both threads finish together.
-  const extra = Math.max(0, Math.floor((pages - 2 * sample.length - training) / 2));
-  const sampleFirstCost = Math.max(sample.length + training + extra, pages - sample.length - extra);
-  const halvesCost = split + training;
+  const lanes = LANES_COST_IN_PAGES * pages;
+  // Extra pages for the worker, so that it finishes training when this thread has
+  // analysed the rest and built the lanes.
+  const extra = Math.max(0, Math.min(pages - sample.length, Math.round((pages - 2 * sample.length + lanes - training) / 2)));
+  const sampleFirstCost = Math.max(sample.length + extra + training, pages - sample.length - extra + lanes);
+  const halvesCost = split + Math.max(training, lanes);
   if (sampleFirstCost >= halvesCost) return halves;
   const inSample = new Uint8Array(pages);
   for (const i of sample) inSample[i] = 1;

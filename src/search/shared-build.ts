@@ -58,6 +58,7 @@ export async function buildShared<P extends BuildPage>(
       batch.catch(() => undefined); // awaited below; a failure is handled there
       return { indices, batch };
     });
+    // Asked after the batches: the worker analyses them all before it trains.
     const kept = lsa && plan.trainOnFirstBatch ? worker.trainOnKept(lsa.trainingOptions) : undefined;
     kept?.catch(() => undefined);
     analyseHere(plan.mine);
