@@ -129,6 +129,29 @@ export class PersistableMiniSearch extends MiniSearch<LexicalEntry> {
     return best.sorted();
   }
 
+  private lengths: { removed: number; dirtCount: number; table: Float64Array } | undefined;
+
+  private get fieldCount(): number {
+    return this._options.fields.length;
+  }
+
+  /**
+   * Field lengths by short id × field, flat: a map lookup per posting was most of a
+   * query's cost. It covers every document a flat span can hold (those loaded or bulk
+   * built; one added later moves its terms into maps), and a document's lengths never
+   * change, so it holds until a document is removed or discarded.
+   */
+  private fieldLengthTable(): Float64Array {
+    const removed = this._nextId - this._documentCount;
+    const kept = this.lengths;
+    if (kept && kept.removed === removed && kept.dirtCount === this._dirtCount) return kept.table;
+    const fieldCount = this.fieldCount;
+    const table = new Float64Array(this._nextId * fieldCount);
+    for (const [doc, lengths] of this._fieldLength) for (let f = 0; f < fieldCount; f++) table[doc * fieldCount + f] = lengths[f]!;
+    this.lengths = { removed, dirtCount: this._dirtCount, table };
+    return table;
+  }
+
   private scratchFor(size: number): Scratch {
     if (this.scratch && this.scratch.total.length >= size) return this.scratch;
     const capacity = Math.max(size, 2 * (this.scratch?.total.length ?? 0));
@@ -159,6 +182,8 @@ export class PersistableMiniSearch extends MiniSearch<LexicalEntry> {
       }
     }
     const { partial, stamp: stamps } = this.scratch!;
+    const lengths = this.fieldLengthTable();
+    const fieldCount = this.fieldCount;
     for (const field of fields) {
       const header = groups.get(field.id);
       if (header === undefined) continue;
@@ -170,7 +195,7 @@ export class PersistableMiniSearch extends MiniSearch<LexicalEntry> {
       for (let n = 0, doc = 0; n < count && reader.position < span.end; n++) {
         doc += reader.nextGap();
         const termFreq = reader.next();
-        const fieldLength = this._fieldLength.get(doc)![field.id]!;
+        const fieldLength = lengths[doc * fieldCount + field.id]!;
         if (stamps[doc] !== stamp) {
           stamps[doc] = stamp;
           termDocs.push(doc);

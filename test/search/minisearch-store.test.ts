@@ -231,6 +231,20 @@ describe('searchExact', () => {
     }
   });
 
+  it('ranks as MiniSearch while pages are added between searches', () => {
+    const expected = oneByOne();
+    const actual = bulk();
+    const [setting] = SETTINGS;
+    for (let n = 0; n < 15; n++) {
+      const added = entry(`wiki/new-${n}.md`);
+      expected.add(added);
+      actual.add(added);
+      for (const terms of QUERIES) {
+        expect(actual.searchExact(terms, setting!.boost, setting!.bm25, 30, multiply)).toEqual(reference(expected, terms, setting!, 30, multiply));
+      }
+    }
+  });
+
   it('breaks equal scores by id, also when the best list is cut', () => {
     const index = new PersistableMiniSearch(options);
     for (const id of ['wiki/c.md', 'wiki/a.md', 'wiki/d.md', 'wiki/b.md']) index.add({ id, key: '', title: 'same', summary: '', tags: '', body: '' });
