@@ -13,7 +13,7 @@ import { analysePage } from './page-analysis.js';
 import { diffAgainstDisk, readPage, scanPages, type ScannedPage, type ScanResult } from './scan.js';
 import type { PageToEmbed } from './semantic.js';
 import { saveSnapshot } from './snapshot-file.js';
-import { SnippetCache } from './snippet.js';
+import { makeSnippet } from './snippet.js';
 import type { LaneStatus, RefreshSummary, SearchIndexInfo, SearchOptions, SearchResponse, SearchResult } from './types.js';
 
 /** Save right after a refresh that changed at least this many pages (or rebuilt). */
@@ -59,8 +59,6 @@ export class LiveSearchIndex implements SearchIndex {
   private changes: Promise<unknown> = Promise.resolve();
   /** A rescan started by a search, shared by searches that arrive meanwhile. */
   private rescan: Promise<unknown> | undefined;
-  /** Result pages prepared for snippets, each kept while its text is unchanged. */
-  private readonly snippets = new SnippetCache();
 
   constructor(private readonly state: IndexState) {
     this.dirty = state.rebuilt;
@@ -219,7 +217,7 @@ export class LiveSearchIndex implements SearchIndex {
     } catch {
       return fallback;
     }
-    return this.snippets.snippet(pagePath, content, (text) => plainBody(splitFrontmatter(text).body), terms) || fallback;
+    return makeSnippet(plainBody(splitFrontmatter(content).body), terms) || fallback;
   }
 
   upsertPage(pagePath: string, content: string): Promise<void> {

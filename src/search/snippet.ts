@@ -8,84 +8,24 @@ import { analyze } from './analyze.js';
 export const SNIPPET_LENGTH = 200;
 
 export function makeSnippet(body: string, queryTerms: readonly string[], maxLength = SNIPPET_LENGTH): string {
-  return new SnippetSource(body).snippet(queryTerms, maxLength);
-}
-
-/**
- * A page body split into sentences, each analysed when a snippet first needs it: a page
- * that comes up again answers from what is kept (see SnippetCache).
- */
-export class SnippetSource {
-  private readonly sentences: string[];
-  private readonly terms: Array<readonly string[] | undefined>;
-
-  constructor(body: string) {
-    this.sentences = sentencesOf(body);
-    this.terms = new Array<readonly string[] | undefined>(this.sentences.length);
-  }
-
-  snippet(queryTerms: readonly string[], maxLength = SNIPPET_LENGTH): string {
-    const sentences = this.sentences;
-    if (sentences.length === 0) return '';
-    const wanted = new Set(queryTerms);
-    let best = sentences[0] ?? '';
-    let bestScore = 0;
-    if (wanted.size > 0) {
-      const found: string[] = [];
-      for (let i = 0; i < sentences.length; i++) {
-        found.length = 0;
-        for (const term of this.termsOf(i)) if (wanted.has(term) && !found.includes(term)) found.push(term);
-        if (found.length > bestScore) {
-          best = sentences[i] ?? '';
-          bestScore = found.length;
-          if (found.length === wanted.size) break;
-        }
+  const sentences = sentencesOf(body);
+  if (sentences.length === 0) return '';
+  const wanted = new Set(queryTerms);
+  let best = sentences[0] ?? '';
+  let bestScore = 0;
+  if (wanted.size > 0) {
+    const found: string[] = [];
+    for (const sentence of sentences) {
+      found.length = 0;
+      for (const term of analyze(sentence)) if (wanted.has(term) && !found.includes(term)) found.push(term);
+      if (found.length > bestScore) {
+        best = sentence;
+        bestScore = found.length;
+        if (found.length === wanted.size) break;
       }
     }
-    return bestScore > 0 ? windowAround(best, wanted, maxLength) : clip(best, maxLength);
   }
-
-  private termsOf(i: number): readonly string[] {
-    let terms = this.terms[i];
-    if (terms === undefined) {
-      terms = analyze(this.sentences[i] ?? '');
-      this.terms[i] = terms;
-    }
-    return terms;
-  }
-}
-
-/**
- * Prepared pages by path, each kept while its file's text is unchanged: the text read for
- * a snippet is compared whole with the kept one, so an edited page is never answered from
- * its old text. The least recently used pages go once the kept texts pass `maxChars`.
- */
-export class SnippetCache {
-  private readonly entries = new Map<string, { content: string; source: SnippetSource }>();
-  private chars = 0;
-
-  constructor(private readonly maxChars = 1_000_000) {}
-
-  /** The snippet of the page at `pagePath` whose file text is `content`; `bodyOf` gives its body. */
-  snippet(pagePath: string, content: string, bodyOf: (content: string) => string, queryTerms: readonly string[]): string {
-    const kept = this.entries.get(pagePath);
-    if (kept) this.drop(pagePath, kept.content);
-    const source = kept?.content === content ? kept.source : new SnippetSource(bodyOf(content));
-    if (content.length <= this.maxChars) {
-      this.entries.set(pagePath, { content, source });
-      this.chars += content.length;
-      for (const [oldest, entry] of this.entries) {
-        if (this.chars <= this.maxChars) break;
-        this.drop(oldest, entry.content);
-      }
-    }
-    return source.snippet(queryTerms);
-  }
-
-  private drop(pagePath: string, content: string): void {
-    this.entries.delete(pagePath);
-    this.chars -= content.length;
-  }
+  return bestScore > 0 ? windowAround(best, wanted, maxLength) : clip(best, maxLength);
 }
 
 const FENCE = /^\s*(```|~~~)/;

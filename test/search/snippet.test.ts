@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/search/analyze.js';
 import { openSearchIndex } from '../../src/search/index.js';
-import { SnippetCache, SnippetSource, makeSnippet } from '../../src/search/snippet.js';
+import { makeSnippet } from '../../src/search/snippet.js';
 import { TOPIC_PAGES, configWith, workspaceWith } from './helpers.js';
 
 const body = `# Wing flutter
@@ -62,26 +62,7 @@ describe('makeSnippet', () => {
   });
 });
 
-describe('SnippetSource and SnippetCache', () => {
-  it('answers every query as makeSnippet, however often asked', () => {
-    const source = new SnippetSource(body);
-    for (const query of ['bending torsion', 'swept wings speed', 'hypersonic', 'wing', 'bending torsion']) {
-      expect(source.snippet(analyze(query))).toBe(makeSnippet(body, analyze(query)));
-    }
-  });
-
-  it('answers from the text it is given: a changed text is prepared again, whatever the cache holds', () => {
-    const cache = new SnippetCache(60);
-    const plain = (text: string): string => text;
-    expect(cache.snippet('a.md', 'Wings flutter. Tails stall.', plain, analyze('stall'))).toBe('Tails stall.');
-    expect(cache.snippet('a.md', 'Wings flutter. Tails spin!', plain, analyze('stall'))).toBe('Wings flutter.');
-    expect(cache.snippet('a.md', 'Wings flutter. Tails spin!', plain, analyze('spin'))).toBe('Tails spin!');
-    // Past the character budget the oldest pages go; answers stay right.
-    for (const name of ['b.md', 'c.md', 'd.md']) expect(cache.snippet(name, `Page ${name} text.`, plain, [])).toBe(`Page ${name} text.`);
-    expect(cache.snippet('a.md', 'Wings flutter. Tails stall.', plain, analyze('stall'))).toBe('Tails stall.');
-    expect(cache.snippet('big.md', `${'Long text. '.repeat(20)}`, plain, [])).toBe('Long text.');
-  });
-
+describe('snippets in search results', () => {
   it('a search shows the page as it is on disk, even when rewritten with the same size and time', async () => {
     const ws = await workspaceWith(TOPIC_PAGES);
     const index = await openSearchIndex(ws.root, ws.schema, configWith(), { env: {}, rescanAfterMs: Number.POSITIVE_INFINITY });
