@@ -224,12 +224,16 @@ class SimdScanner {
 
 let compiledDots: { api: WasmApi; compiled: object } | null | undefined;
 
-/** The compiled module, or null where WebAssembly SIMD is not available. */
+/**
+ * The compiled module, or null where WebAssembly SIMD is not available, or where typed
+ * arrays are big-endian (WebAssembly memory is little-endian).
+ */
 function dotsModule(): { api: WasmApi; compiled: object } | null {
   if (compiledDots !== undefined) return compiledDots;
   const api = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
+  const littleEndian = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
   try {
-    compiledDots = api ? { api, compiled: new api.Module(dotsWasm()) } : null;
+    compiledDots = api && littleEndian ? { api, compiled: new api.Module(dotsWasm()) } : null;
   } catch {
     compiledDots = null;
   }
