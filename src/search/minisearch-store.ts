@@ -72,6 +72,7 @@ interface Scratch {
 export class PersistableMiniSearch extends MiniSearch<LexicalEntry> {
   private scratch: Scratch | undefined;
   private stampCounter = 0;
+  private lengths: { removed: number; dirtCount: number; table: Float64Array } | undefined;
 
   /**
    * The `limit` best documents for the exact terms `terms` combined with OR, scored as
@@ -101,6 +102,10 @@ export class PersistableMiniSearch extends MiniSearch<LexicalEntry> {
       const data = this._index.get(term) as TermData | undefined;
       if (data === undefined) continue;
       const termDocs: number[] = [];
+      if (this.stampCounter === 0xffffffff) {
+        scratch.stamp.fill(0);
+        this.stampCounter = 0;
+      }
       const stamp = ++this.stampCounter;
       const span = this._dirtCount === 0 && data instanceof LazyTermData ? data.rawSpan() : undefined;
       if (span) this.scoreSpan(span, fields, bm25, stamp, termDocs);
@@ -128,8 +133,6 @@ export class PersistableMiniSearch extends MiniSearch<LexicalEntry> {
     }
     return best.sorted();
   }
-
-  private lengths: { removed: number; dirtCount: number; table: Float64Array } | undefined;
 
   private get fieldCount(): number {
     return this._options.fields.length;
