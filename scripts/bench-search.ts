@@ -75,7 +75,7 @@ function report(results: BenchResult[]): void {
 
 export async function runSearchBench(sizes = [1000, 10000, 50000]): Promise<void> {
   console.log(`calibration: 10^8 additions in ${calibration().toFixed(0)} ms (node ${process.version}, ${os.cpus().length} cpus)`);
-  const cli = path.join(packageRoot(), 'dist', 'src', 'cli', 'main.js');
+  const cli = path.join(packageRoot(), 'dist', 'bundle', 'wiki.js');
   for (const size of sizes) {
     const dir = await mkdtemp(path.join(os.tmpdir(), `wiki-bench-${size}-`));
     const root = path.join(dir, 'wiki');

@@ -2,9 +2,12 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, initWorkspace, runCli, tempDir, type CliResult } from '../helpers/cli.js';
+import { MODULE_CLI, REPO_ROOT, initWorkspace, runCli, tempDir, type CliResult } from '../helpers/cli.js';
 
 /**
+ * These runs use the compiled CLI before bundling (one file per module), so they can see
+ * which modules load; the shipped bundle splits at the same dynamic imports.
+ *
  * Start-up cost is module loading: every command registers at start-up, so a command
  * file that imports its operation statically makes `--version` and every other command
  * pay for it. These runs record which files the built CLI loads (a module resolve hook,
@@ -61,7 +64,7 @@ describe('what the CLI loads before a command needs it', () => {
     ['graph --help', ['graph', '--help'], 0],
     ['an empty search query (a usage error found before the workspace is opened)', ['search', ''], 2],
   ])('%s loads commander and the command files, not the heavy modules', async (_label, args, code) => {
-    const result = await runCli(args, { env: hookEnv });
+    const result = await runCli(args, { env: hookEnv, cli: MODULE_CLI });
     expect(result.code).toBe(code);
     const files = loaded(result);
     // The hook saw the run at all (else the checks below would pass vacuously).
@@ -80,8 +83,8 @@ describe('what `wiki search` loads with a saved index', () => {
       path.join(root, 'wiki', 'concepts', 'attention.md'),
       '---\ntitle: Attention\nsummary: How tokens weigh each other\n---\n\nAttention mixes values by query and key scores.\n',
     );
-    expect((await runCli(['--root', root, 'search', 'attention'])).code).toBe(0); // builds and saves the index
-    const result = await runCli(['--root', root, 'search', 'attention', '--json'], { env: hookEnv });
+    expect((await runCli(['--root', root, 'search', 'attention'], { cli: MODULE_CLI })).code).toBe(0); // builds and saves the index
+    const result = await runCli(['--root', root, 'search', 'attention', '--json'], { env: hookEnv, cli: MODULE_CLI });
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ results: [{ path: 'wiki/concepts/attention.md' }] });
     const files = loaded(result);

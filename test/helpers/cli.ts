@@ -1,12 +1,25 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { cp, mkdtemp, readdir, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const CLI = path.join(REPO_ROOT, 'dist/src/cli/main.js');
+/** The command as shipped: the package's `bin` (the bundle made by `npm run build`). */
+export const CLI = path.join(REPO_ROOT, (JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { bin: { wiki: string } }).bin.wiki);
+/** The compiled CLI before bundling, one file per module (to see which modules a command loads). */
+export const MODULE_CLI = path.join(REPO_ROOT, 'dist/src/cli/main.js');
+
+export interface CliOptions {
+  cwd?: string;
+  env?: Record<string, string | undefined>;
+  input?: string;
+  timeoutMs?: number;
+  /** Another build of the command to run (default: the shipped one, `CLI`). */
+  cli?: string;
+}
 
 export interface CliResult {
   code: number;
@@ -20,7 +33,7 @@ export interface CliResult {
  */
 export function runCli(
   args: string[],
-  opts: { cwd?: string; env?: Record<string, string | undefined>; input?: string; timeoutMs?: number } = {},
+  opts: CliOptions = {},
 ): Promise<CliResult> {
   return startCli(args, opts).done;
 }
@@ -38,9 +51,9 @@ export interface StartedCli {
 /** Like `runCli`, but hands back the child process so a test can signal or kill it mid-run. */
 export function startCli(
   args: string[],
-  opts: { cwd?: string; env?: Record<string, string | undefined>; input?: string; timeoutMs?: number } = {},
+  opts: CliOptions = {},
 ): StartedCli {
-  const child = spawn(process.execPath, [CLI, ...args], {
+  const child = spawn(process.execPath, [opts.cli ?? CLI, ...args], {
     cwd: opts.cwd ?? os.tmpdir(),
     env: cliEnv(opts.env),
     stdio: ['pipe', 'pipe', 'pipe'],
