@@ -20,6 +20,8 @@ const WIKILINK = /\[\[([^\[\]\n]+?)\]\]/g;
  * and line numbers of everything else are unchanged.
  */
 export function maskCode(text: string): string {
+  // Most pages have no code at all: nothing to mask, no copy to make.
+  if (!text.includes('`') && !text.includes('~~~')) return text;
   const lines = text.split('\n');
   let fence: { char: string; length: number } | undefined;
   const out: string[] = [];
@@ -47,8 +49,11 @@ function maskCodeSpans(text: string): string {
   let i = 0;
   while (i < text.length) {
     if (text[i] !== '`') {
-      result += text[i];
-      i++;
+      // Copy up to the next backtick in one piece.
+      const next = text.indexOf('`', i);
+      const end = next < 0 ? text.length : next;
+      result += text.slice(i, end);
+      i = end;
       continue;
     }
     let runEnd = i;

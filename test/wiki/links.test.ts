@@ -42,6 +42,20 @@ describe('maskCode', () => {
   });
 });
 
+describe('maskCode: what is masked', () => {
+  it.each([
+    ['no code at all: the text itself', 'plain [[a]] text\nsecond line', 'plain [[a]] text\nsecond line'],
+    ['an inline span', 'see `[[a]]` and [[b]]', `see${' '.repeat(9)}and [[b]]`],
+    ['a double-backtick span holding a backtick', 'x ``a ` b`` y', 'x           y'],
+    ['an unclosed backtick run stays', 'a ` b [[c]]', 'a ` b [[c]]'],
+    ['a backtick fence', 'a\n```\n[[x]]\n```\nb', 'a\n   \n     \n   \nb'],
+    ['a tilde fence (no backtick anywhere)', 'a\n~~~\n[[x]]\n~~~\nb', 'a\n   \n     \n   \nb'],
+    ['spans on either side of plain text', '`a` mid `b` end', '    mid     end'],
+  ])('%s', (_case, text, masked) => {
+    expect(maskCode(text)).toBe(masked);
+  });
+});
+
 describe('targetToKey', () => {
   it.each([
     ['attention', 'attention'],
