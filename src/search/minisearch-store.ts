@@ -1,9 +1,12 @@
 import MiniSearch, { type Options } from 'minisearch';
 import { CorruptIndexError, Uint32Builder, asUint32, bytesOf, decodeJson, encodeJson, encodeTerms } from './binary.js';
+import { ExactScorer, type Bm25Params, type ScoredId, type ScoringState } from './minisearch-scoring.js';
 import { TermList } from './term-list.js';
 import type { Vocabulary } from './vocabulary.js';
 import { FlatTermIndex, LazyTermData, type FlatPostings, type PostingSpan, type TermData } from './term-index.js';
 import { VarintReader, VarintWriter } from './varint.js';
+
+export type { Bm25Params, ScoredId } from './minisearch-scoring.js';
 
 /**
  * MiniSearch with a compact persisted form and a fast bulk build. MiniSearch's own JSON
@@ -43,45 +46,10 @@ interface IndexParts {
   postings: FlatPostings;
 }
 
-/** BM25 parameters as MiniSearch names them. */
-export interface Bm25Params {
-  k: number;
-  b: number;
-  d: number;
-}
-
-export interface ScoredId {
-  id: string;
-  score: number;
-}
-
-/** Per-search work arrays indexed by short id, kept between searches (cleared as they are used). */
-interface Scratch {
-  /** The score summed over the query terms so far. */
-  total: Float64Array;
-  /** The current term's score, summed over fields. */
-  partial: Float64Array;
-  /** Distinct query terms matched. */
-  matched: Uint32Array;
-  /** 1 once the document matched any term of this search. */
-  seen: Uint8Array;
-  /** Stamp of the last term that touched the document. */
-  stamp: Uint32Array;
-}
-
 export class PersistableMiniSearch extends MiniSearch<LexicalEntry> {
-  private scratch: Scratch | undefined;
-  private stampCounter = 0;
-  private lengths: { removed: number; dirtCount: number; table: Float64Array } | undefined;
+  private readonly scorer = new ExactScorer();
 
-  /**
-   * The `limit` best documents for the exact terms `terms` combined with OR, scored as
-   * MiniSearch's `search` scores them with prefix and fuzzy matching off and no document
-   * boost (same arithmetic in the same order, so the very same numbers), except that each
-   * document's summed term scores and distinct matched terms go through `adjust` (MiniSearch
-   * multiplies the two). Best first, ties by id. Unlike `search`, it makes no object per
-   * match and reads unused postings straight from their flat form.
-   */
+  /** See ExactScorer.search: MiniSearch's own BM25 numbers for exact terms, without its per-match objects. */
   searchExact(
     terms: readonly string[],
     boost: Readonly<Record<string, number>>,
@@ -89,153 +57,22 @@ export class PersistableMiniSearch extends MiniSearch<LexicalEntry> {
     limit: number,
     adjust: (score: number, matchedTerms: number) => number,
   ): ScoredId[] {
-    const scratch = this.scratchFor(this._nextId);
-    const { total, matched, seen } = scratch;
-    // As MiniSearch: the index's fields in order, a missing or zero boost counting as 1.
-    const fields = this._options.fields.map((field) => ({
-      id: this._fieldIds[field] ?? -1,
-      boost: (Object.hasOwn(boost, field) ? boost[field] : undefined) || 1,
-    }));
-    const touched: number[] = [];
-    const seenTerms = new Set<string>();
-    for (const term of terms) {
-      const data = this._index.get(term) as TermData | undefined;
-      if (data === undefined) continue;
-      const termDocs: number[] = [];
-      if (this.stampCounter === 0xffffffff) {
-        scratch.stamp.fill(0);
-        this.stampCounter = 0;
-      }
-      const stamp = ++this.stampCounter;
-      const span = this._dirtCount === 0 && data instanceof LazyTermData ? data.rawSpan() : undefined;
-      if (span) this.scoreSpan(span, fields, bm25, stamp, termDocs);
-      else this.scoreMaps(term, data, fields, bm25, stamp, termDocs);
-      const partial = scratch.partial;
-      // A repeated query term adds its score again but counts as matched once.
-      const first = !seenTerms.has(term);
-      seenTerms.add(term);
-      for (const doc of termDocs) {
-        if (seen[doc] === 0) {
-          seen[doc] = 1;
-          touched.push(doc);
-        }
-        total[doc] = total[doc]! + partial[doc]!;
-        partial[doc] = 0;
-        if (first) matched[doc]!++;
-      }
-    }
-    const best = new BestScores(limit, (doc) => String(this._documentIds.get(doc)));
-    for (const doc of touched) {
-      best.offer(doc, adjust(total[doc]!, matched[doc]!));
-      total[doc] = 0;
-      matched[doc] = 0;
-      seen[doc] = 0;
-    }
-    return best.sorted();
+    return this.scorer.search(this.scoringState(), terms, boost, bm25, limit, adjust);
   }
 
-  private get fieldCount(): number {
-    return this._options.fields.length;
-  }
-
-  /**
-   * Field lengths by short id × field, flat: a map lookup per posting was most of a
-   * query's cost. It covers every document a flat span can hold (those loaded or bulk
-   * built; one added later moves its terms into maps), and a document's lengths never
-   * change, so it holds until a document is removed or discarded.
-   */
-  private fieldLengthTable(): Float64Array {
-    const removed = this._nextId - this._documentCount;
-    const kept = this.lengths;
-    if (kept && kept.removed === removed && kept.dirtCount === this._dirtCount) return kept.table;
-    const fieldCount = this.fieldCount;
-    const table = new Float64Array(this._nextId * fieldCount);
-    for (const [doc, lengths] of this._fieldLength) for (let f = 0; f < fieldCount; f++) table[doc * fieldCount + f] = lengths[f]!;
-    this.lengths = { removed, dirtCount: this._dirtCount, table };
-    return table;
-  }
-
-  private scratchFor(size: number): Scratch {
-    if (this.scratch && this.scratch.total.length >= size) return this.scratch;
-    const capacity = Math.max(size, 2 * (this.scratch?.total.length ?? 0));
-    this.scratch = {
-      total: new Float64Array(capacity),
-      partial: new Float64Array(capacity),
-      matched: new Uint32Array(capacity),
-      seen: new Uint8Array(capacity),
-      stamp: new Uint32Array(capacity),
+  private scoringState(): ScoringState {
+    return {
+      fields: this._options.fields,
+      fieldIds: this._fieldIds,
+      documentCount: this._documentCount,
+      nextId: this._nextId,
+      dirtCount: this._dirtCount,
+      avgFieldLength: this._avgFieldLength,
+      documentIds: this._documentIds,
+      fieldLength: this._fieldLength,
+      termData: (term) => this._index.get(term) as TermData | undefined,
+      removeTerm: (fieldId, documentId, term) => (this as unknown as RemoveTerm).removeTerm(fieldId, documentId, term),
     };
-    this.stampCounter = 0;
-    return this.scratch;
-  }
-
-  /** One term's field scores from a span no one has read into maps (every document in it is live). */
-  private scoreSpan(span: PostingSpan, fields: readonly FieldBoost[], bm25: Bm25Params, stamp: number, termDocs: number[]): void {
-    // MiniSearch reads the fields in the index's field order, which a span need not follow:
-    // find each field's group first (the last one wins, as when reading into a map).
-    const groups = new Map<number, number>();
-    const reader = new VarintReader(span.data, span.start);
-    while (reader.position < span.end) {
-      const header = reader.position;
-      groups.set(reader.next(), header);
-      const count = reader.next();
-      for (let n = 0; n < count && reader.position < span.end; n++) {
-        reader.next();
-        reader.next();
-      }
-    }
-    const { partial, stamp: stamps } = this.scratch!;
-    const lengths = this.fieldLengthTable();
-    const fieldCount = this.fieldCount;
-    for (const field of fields) {
-      const header = groups.get(field.id);
-      if (header === undefined) continue;
-      reader.position = header;
-      reader.next();
-      const count = reader.next();
-      const avgFieldLength = this._avgFieldLength[field.id]!;
-      const idf = inverseDocumentFrequency(count, this._documentCount);
-      for (let n = 0, doc = 0; n < count && reader.position < span.end; n++) {
-        doc += reader.nextGap();
-        const termFreq = reader.next();
-        const fieldLength = lengths[doc * fieldCount + field.id]!;
-        if (stamps[doc] !== stamp) {
-          stamps[doc] = stamp;
-          termDocs.push(doc);
-        }
-        partial[doc] = partial[doc]! + field.boost * bm25Score(idf, termFreq, fieldLength, avgFieldLength, bm25);
-      }
-    }
-  }
-
-  /**
-   * One term's field scores from its maps, as MiniSearch's termResults does: postings of
-   * discarded documents are removed as they are met, and each lowers the match count used
-   * for the documents after it.
-   */
-  private scoreMaps(term: string, data: TermData, fields: readonly FieldBoost[], bm25: Bm25Params, stamp: number, termDocs: number[]): void {
-    const { partial, stamp: stamps } = this.scratch!;
-    for (const field of fields) {
-      const postings = data.get(field.id);
-      if (postings === undefined) continue;
-      let matching = postings.size;
-      const avgFieldLength = this._avgFieldLength[field.id]!;
-      let idf = inverseDocumentFrequency(matching, this._documentCount);
-      for (const doc of postings.keys()) {
-        if (!this._documentIds.has(doc)) {
-          (this as unknown as RemoveTerm).removeTerm(field.id, doc, term);
-          idf = inverseDocumentFrequency(--matching, this._documentCount);
-          continue;
-        }
-        const termFreq = postings.get(doc)!;
-        const fieldLength = this._fieldLength.get(doc)![field.id]!;
-        if (stamps[doc] !== stamp) {
-          stamps[doc] = stamp;
-          termDocs.push(doc);
-        }
-        partial[doc] = partial[doc]! + field.boost * bm25Score(idf, termFreq, fieldLength, avgFieldLength, bm25);
-      }
-    }
   }
 
   /** Encode the index; postings of discarded documents are left out (a vacuum for free). */
@@ -467,91 +304,7 @@ function writeTermData(data: TermData, alive: Uint8Array, out: VarintWriter): vo
   }
 }
 
-interface FieldBoost {
-  id: number;
-  boost: number;
-}
-
 /** MiniSearch's (private) cleanup of a discarded document's posting, which its scoring runs as it goes. */
 interface RemoveTerm {
   removeTerm(fieldId: number, documentId: number, term: string): void;
-}
-
-/** MiniSearch's BM25 idf, written as it writes it. */
-function inverseDocumentFrequency(matchingCount: number, totalCount: number): number {
-  return Math.log(1 + (totalCount - matchingCount + 0.5) / (matchingCount + 0.5));
-}
-
-/** MiniSearch's BM25(+) score with its idf computed once per term and field: the same expression, so the same number. */
-function bm25Score(idf: number, termFreq: number, fieldLength: number, avgFieldLength: number, { k, b, d }: Bm25Params): number {
-  return idf * (d + (termFreq * (k + 1)) / (termFreq + k * (1 - b + (b * fieldLength) / avgFieldLength)));
-}
-
-/**
- * The `limit` best (score, id) pairs offered, best first: higher score, then lower id.
- * A min-heap of the best so far, so most offers cost one comparison; ids are looked up
- * only to break ties.
- */
-class BestScores {
-  private readonly docs: number[] = [];
-  private readonly scores: number[] = [];
-
-  constructor(
-    private readonly limit: number,
-    private readonly idOf: (doc: number) => string,
-  ) {}
-
-  offer(doc: number, score: number): void {
-    const { docs, scores } = this;
-    if (docs.length < this.limit) {
-      docs.push(doc);
-      scores.push(score);
-      this.up(docs.length - 1);
-    } else if (this.limit > 0 && this.worse(docs[0]!, scores[0]!, doc, score)) {
-      docs[0] = doc;
-      scores[0] = score;
-      this.down(0);
-    }
-  }
-
-  sorted(): ScoredId[] {
-    const hits = this.docs.map((doc, i) => ({ id: this.idOf(doc), score: this.scores[i]! }));
-    return hits.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  }
-
-  /** True when (docA, a) ranks below (docB, b). */
-  private worse(docA: number, a: number, docB: number, b: number): boolean {
-    if (a !== b) return a < b;
-    return this.idOf(docA) > this.idOf(docB);
-  }
-
-  private up(i: number): void {
-    const { docs, scores } = this;
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (!this.worse(docs[i]!, scores[i]!, docs[parent]!, scores[parent]!)) break;
-      this.swap(i, parent);
-      i = parent;
-    }
-  }
-
-  private down(i: number): void {
-    const { docs, scores } = this;
-    for (;;) {
-      const left = 2 * i + 1;
-      const right = left + 1;
-      let worst = i;
-      if (left < docs.length && this.worse(docs[left]!, scores[left]!, docs[worst]!, scores[worst]!)) worst = left;
-      if (right < docs.length && this.worse(docs[right]!, scores[right]!, docs[worst]!, scores[worst]!)) worst = right;
-      if (worst === i) return;
-      this.swap(i, worst);
-      i = worst;
-    }
-  }
-
-  private swap(i: number, j: number): void {
-    const { docs, scores } = this;
-    [docs[i], docs[j]] = [docs[j]!, docs[i]!];
-    [scores[i], scores[j]] = [scores[j]!, scores[i]!];
-  }
 }
