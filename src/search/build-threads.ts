@@ -16,9 +16,21 @@ import type { PageBatch } from './page-batch.js';
 export type WorkerRequest =
   | { id: number; kind: 'analyse'; root: string; paths: readonly string[]; withText: boolean; keepForTraining: boolean }
   | { id: number; kind: 'train'; terms: string[]; ids: Int32Array; starts: Uint32Array; options: LsaOptions }
-  | { id: number; kind: 'train-kept'; options: LsaOptions };
+  | { id: number; kind: 'train-kept'; options: LsaOptions }
+  | { id: number; kind: 'embed-kept' };
 
-export type WorkerReply = { id: number; batch: PageBatch } | { id: number; parts: LsaParts | undefined } | { id: number; error: string };
+/** Embeddings of pages in order: `dimensions` floats per page, `present[p]` 0 where a page has none. */
+export interface PackedVectors {
+  dimensions: number;
+  values: Float32Array;
+  present: Uint8Array;
+}
+
+export type WorkerReply =
+  | { id: number; batch: PageBatch }
+  | { id: number; parts: LsaParts | undefined }
+  | { id: number; vectors: PackedVectors }
+  | { id: number; error: string };
 
 type Request = WorkerRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
 
@@ -85,6 +97,13 @@ export class BuildWorker {
     const reply = await this.request({ kind: 'train-kept', options });
     if (!('parts' in reply)) throw new Error('build worker: unexpected reply');
     return reply.parts;
+  }
+
+  /** Embed the kept pages with the model `trainOnKept` made (ask right after it, to run while this thread embeds others). */
+  async embedKept(): Promise<PackedVectors> {
+    const reply = await this.request({ kind: 'embed-kept' });
+    if (!('vectors' in reply)) throw new Error('build worker: unexpected reply');
+    return reply.vectors;
   }
 
   private request(request: Request, transfer: ArrayBuffer[] = []): Promise<WorkerReply> {

@@ -1,6 +1,6 @@
 import { parentPort } from 'node:worker_threads';
-import type { WorkerReply, WorkerRequest } from './build-threads.js';
-import { trainLsa, type LsaParts, type TermIdPages } from './lsa.js';
+import type { PackedVectors, WorkerReply, WorkerRequest } from './build-threads.js';
+import { LsaModel, trainLsa, type LsaParts, type TermIdPages } from './lsa.js';
 import { analyseBatch, batchBuffers, FIELDS_PER_PAGE, type PageBatch } from './page-batch.js';
 import { Vocabulary } from './vocabulary.js';
 
@@ -11,6 +11,8 @@ import { Vocabulary } from './vocabulary.js';
 
 /** The pages of the last batch kept for training: what the embedder reads of each. */
 let kept: TermIdPages | undefined;
+/** The model trained on them, to embed them with. */
+let keptModel: LsaModel | undefined;
 
 /** A batch's pages as a training corpus (copied: the batch's buffers leave this thread). */
 function trainingCorpus(batch: PageBatch): TermIdPages {
@@ -26,6 +28,17 @@ function trainingCorpus(batch: PageBatch): TermIdPages {
   return { vocabulary, pages };
 }
 
+function packVectors(vectors: ReadonlyArray<Float32Array | undefined>, dimensions: number): PackedVectors {
+  const values = new Float32Array(vectors.length * dimensions);
+  const present = new Uint8Array(vectors.length);
+  vectors.forEach((vector, p) => {
+    if (!vector) return;
+    values.set(vector, p * dimensions);
+    present[p] = 1;
+  });
+  return { dimensions, values, present };
+}
+
 function withoutRows(parts: LsaParts | undefined): { parts: LsaParts | undefined; transfer: ArrayBuffer[] } {
   if (!parts) return { parts, transfer: [] };
   delete parts.rows; // meaningless on the other thread
@@ -38,18 +51,27 @@ function answer(request: WorkerRequest): { reply: WorkerReply; transfer: ArrayBu
     if (request.keepForTraining) kept = trainingCorpus(batch);
     return { reply: { id: request.id, batch }, transfer: batchBuffers(batch) };
   }
+  if (request.kind === 'embed-kept') {
+    if (!kept || !keptModel) throw new Error('no model was trained on kept pages');
+    const vectors = packVectors(keptModel.embedIds(kept), keptModel.dimensions);
+    kept = undefined;
+    keptModel = undefined;
+    return { reply: { id: request.id, vectors }, transfer: [vectors.values.buffer, vectors.present.buffer] as ArrayBuffer[] };
+  }
   let corpus: TermIdPages;
   if (request.kind === 'train-kept') {
     if (!kept) throw new Error('no pages were kept for training');
     corpus = kept;
-    kept = undefined;
   } else {
     const vocabulary = new Vocabulary();
     for (const term of request.terms) vocabulary.id(term);
     const pages = Array.from({ length: request.starts.length - 1 }, (_, p) => request.ids.subarray(request.starts[p]!, request.starts[p + 1]!));
     corpus = { vocabulary, pages };
   }
-  const { parts, transfer } = withoutRows(trainLsa(corpus, request.options));
+  const trained = trainLsa(corpus, request.options);
+  // Kept for embed-kept: a copy, as the reply's buffers leave this thread.
+  if (request.kind === 'train-kept' && trained) keptModel = LsaModel.fromParts({ ...trained, idf: trained.idf.slice(), basis: trained.basis.slice() });
+  const { parts, transfer } = withoutRows(trained);
   return { reply: { id: request.id, parts }, transfer };
 }
 

@@ -16,6 +16,12 @@ export interface PageToEmbed {
   input: EmbeddingInput;
 }
 
+/** Pages (by slot) whose vectors are being made elsewhere, in that order. */
+export interface EmbeddedAhead {
+  slots: readonly number[];
+  vectors: Promise<ReadonlyArray<Float32Array | undefined>>;
+}
+
 export interface SemanticHit {
   slot: number;
   similarity: number;
@@ -61,8 +67,13 @@ export class SemanticLane {
     return this.foldedIn >= Math.max(DRIFT_MIN_PAGES, Math.ceil(DRIFT_SHARE * this.pagesAtTraining));
   }
 
-  /** Train a corpus embedder on every live page (with `trainer` if given) and embed them all. */
-  async train(pages: readonly PageToEmbed[], trainer?: LsaTrainer): Promise<void> {
+  /**
+   * Train a corpus embedder on every live page (with `trainer` if given) and embed them
+   * all. `ahead` are pages embedded elsewhere with the model the trainer made (a build
+   * worker embeds the pages it trained on while this thread embeds the rest); where that
+   * fails, they are embedded here.
+   */
+  async train(pages: readonly PageToEmbed[], trainer?: LsaTrainer, ahead?: EmbeddedAhead): Promise<void> {
     const embedder = this.embedder;
     if (!isCorpusEmbedder(embedder)) return;
     await embedder.train(
@@ -72,8 +83,24 @@ export class SemanticLane {
     this.vectors = undefined;
     this.pending.clear();
     this.pagesAtTraining = pages.length;
-    await this.embed(pages);
+    const elsewhere = ahead ? new Set(ahead.slots) : undefined;
+    await this.embed(elsewhere ? pages.filter((page) => !elsewhere.has(page.slot)) : pages);
+    if (ahead) {
+      const vectors = await ahead.vectors.catch(() => undefined);
+      if (vectors && vectors.length === ahead.slots.length) {
+        ahead.slots.forEach((slot, i) => this.place(slot, vectors[i]));
+      } else await this.embed(pages.filter((page) => elsewhere?.has(page.slot)));
+    }
     this.foldedIn = 0;
+  }
+
+  private place(slot: number, vector: Float32Array | undefined): void {
+    if (!vector) {
+      this.vectors?.delete(slot);
+      return;
+    }
+    if (!this.vectors || this.vectors.dimensions !== vector.length) this.vectors = new VectorStore(vector.length);
+    this.vectors.set(slot, vector);
   }
 
   /** Embed new or changed pages; failures are recorded and the pages kept pending. */
@@ -90,13 +117,7 @@ export class SemanticLane {
     }
     pages.forEach((page, i) => {
       this.pending.delete(page.slot);
-      const vector = vectors[i];
-      if (!vector) {
-        this.vectors?.delete(page.slot);
-        return;
-      }
-      if (!this.vectors || this.vectors.dimensions !== vector.length) this.vectors = new VectorStore(vector.length);
-      this.vectors.set(page.slot, vector);
+      this.place(page.slot, vectors[i]);
     });
     this.foldedIn += pages.length;
     this.failure = undefined;

@@ -1,4 +1,4 @@
-import { BuildWorker } from './build-threads.js';
+import { BuildWorker, type PackedVectors } from './build-threads.js';
 import { planBuild } from './build-plan.js';
 import type { PageStat } from './doc-table.js';
 import type { PageDocument } from './document.js';
@@ -6,7 +6,7 @@ import { LsaEmbedder } from './embedder.js';
 import type { AnalysedForBuild, BulkBuild, SearchEngine } from './engine.js';
 import { trainingSample, type LsaParts, type LsaTrainer } from './lsa.js';
 import { mergeBatch, type PageBatch } from './page-batch.js';
-import type { PageToEmbed } from './semantic.js';
+import type { EmbeddedAhead, PageToEmbed } from './semantic.js';
 
 /** A page a full build indexes: its path and stat from the scan, its text if already read. */
 export interface BuildPage {
@@ -71,9 +71,15 @@ export async function buildShared<P extends BuildPage>(
       for (const { at, page } of mergeBatch(done, bulk.vocabulary)) analysed[indices[at]!] = bulk.merged(page);
     }
     // The sample trained on ahead is the sample of every page only if none vanished.
+    const allThere = analysed.filter(Boolean).length === pages.length; // (holes are pages that vanished)
     const trainer: LsaTrainer = (corpus, options): Promise<LsaParts | undefined> =>
-      kept && corpus.pages.length === pages.length ? kept : worker.trainLsa(trainingSample(corpus, options), options);
-    return await finish(bulk, engine, pages, analysed, lsa && trainer);
+      kept && allThere ? kept : worker.trainLsa(trainingSample(corpus, options), options);
+    // Then the worker embeds the sample while this thread embeds the rest (slots are page indices when none vanished).
+    const sample = plan.batches[0];
+    const ahead: EmbeddedAhead | undefined =
+      kept && allThere && sample ? { slots: sample, vectors: worker.embedKept().then((packed) => unpackVectors(packed, sample.length)) } : undefined;
+    ahead?.vectors.catch(() => undefined);
+    return await finish(bulk, engine, pages, analysed, lsa && trainer, ahead);
   } finally {
     void worker.close();
   }
@@ -85,6 +91,7 @@ async function finish<P extends BuildPage>(
   pages: readonly P[],
   analysed: ReadonlyArray<AnalysedForBuild | undefined>,
   trainer: LsaTrainer | undefined,
+  ahead?: EmbeddedAhead,
 ): Promise<SharedBuild<P>> {
   const indexed: P[] = [];
   analysed.forEach((page, i) => {
@@ -94,8 +101,14 @@ async function finish<P extends BuildPage>(
   });
   const lane = 'lane' in engine.semantic ? engine.semantic.lane : undefined;
   // The embedder trains (on the worker) while this thread builds the other lanes.
-  const training = trainer && lane?.needsTraining(engine.docs.liveCount) ? lane.train(bulk.work, trainer) : undefined;
+  const training = trainer && lane?.needsTraining(engine.docs.liveCount) ? lane.train(bulk.work, trainer, ahead) : undefined;
   bulk.finishLanes();
   await training;
   return { work: bulk.work, trained: training !== undefined, indexed };
+}
+
+function unpackVectors(packed: PackedVectors, pages: number): Array<Float32Array | undefined> {
+  if (packed.present.length !== pages) throw new Error('build worker: embedded a different number of pages');
+  const d = packed.dimensions;
+  return Array.from(packed.present, (present, p) => (present ? packed.values.subarray(p * d, (p + 1) * d) : undefined));
 }
