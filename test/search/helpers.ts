@@ -76,3 +76,15 @@ export const TOPIC_PAGES: Record<string, string> = {
     'Webb observes the early universe in infrared light from an orbit around the second Lagrange point.',
   ),
 };
+
+/** Short texts on three topics (cars, baking, astronomy): the smallest corpus an LSA model learns from. */
+export const TOPIC_TEXTS = [
+  'car engine fuel road wheels automobile',
+  'automobile brakes wheels road car',
+  'car tyres road wheels automobile',
+  'bread dough oven yeast flour',
+  'cake flour oven sugar eggs',
+  'pastry butter flour oven',
+  'moon telescope orbit night',
+  'mars telescope orbit planet',
+];

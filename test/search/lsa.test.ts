@@ -1,17 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/search/analyze.js';
 import { LsaModel, termIdPages, trainLsa, trainingSample } from '../../src/search/lsa.js';
+import { TOPIC_TEXTS } from './helpers.js';
 
-const PAGES = [
-  'car engine fuel road wheels automobile',
-  'automobile brakes wheels road car',
-  'car tyres road wheels automobile',
-  'bread dough oven yeast flour',
-  'cake flour oven sugar eggs',
-  'pastry butter flour oven',
-  'moon telescope orbit night',
-  'mars telescope orbit planet',
-].map(analyze);
+const PAGES = TOPIC_TEXTS.map(analyze);
 
 const cosine = (a: Float32Array, b: Float32Array): number => a.reduce((sum, x, i) => sum + x * (b[i] ?? 0), 0);
 

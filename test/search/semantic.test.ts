@@ -2,18 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/search/analyze.js';
 import { LsaEmbedder } from '../../src/search/embedder.js';
 import { SemanticLane, type PageToEmbed } from '../../src/search/semantic.js';
+import { TOPIC_TEXTS } from './helpers.js';
 
-const TEXTS = [
-  'car engine fuel road wheels automobile',
-  'automobile brakes wheels road car',
-  'car tyres road wheels automobile',
-  'bread dough oven yeast flour',
-  'cake flour oven sugar eggs',
-  'pastry butter flour oven',
-  'moon telescope orbit night',
-  'mars telescope orbit planet',
-  'comet telescope tail orbit',
-];
+const TEXTS = [...TOPIC_TEXTS, 'comet telescope tail orbit'];
 
 const pages = (): PageToEmbed[] => TEXTS.map((text, slot) => ({ slot, input: { text, terms: analyze(text) } }));
 const identity = Int32Array.from(TEXTS, (_, i) => i);
