@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { keyFromPath } from '../wiki/keys.js';
 import { extractInlineLinks } from '../wiki/links.js';
-import { parseFrontmatterYaml, refsOf, splitFrontmatter, stringField, tagsOf, type Frontmatter } from '../wiki/page.js';
+import { parseFrontmatterYaml, refsOf, stringField, tagsOf, type Frontmatter } from '../wiki/frontmatter-fields.js';
+import { splitFrontmatter } from '../wiki/frontmatter-split.js';
 import { parseSimpleFrontmatter } from './simple-frontmatter.js';
 
 /** What the search index keeps of one page, derived from its text alone. */

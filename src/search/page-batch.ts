@@ -1,6 +1,6 @@
 import { documentText, pageDocument, type PageDocument } from './document.js';
 import { analysePageIds } from './page-analysis.js';
-import { readPage } from './scan.js';
+import { readPage } from './read-page.js';
 import { Vocabulary } from './vocabulary.js';
 
 /**

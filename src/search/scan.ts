@@ -1,5 +1,6 @@
-import { lstatSync, readFileSync, readdirSync } from 'node:fs';
+import { lstatSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { readPage } from './read-page.js';
 import { isSpecialPage, type Contract } from '../wiki/contract.js';
 import type { DocTable, PageStat } from './doc-table.js';
 
@@ -63,19 +64,9 @@ export function scanPages(root: string, contract: Contract): ScannedPage[] {
   return out;
 }
 
-const NO_THROW = { throwIfNoEntry: false } as const;
+export { readPage } from './read-page.js';
 
-/**
- * A page's text, or undefined when it vanished or cannot be read. Synchronous: at 10k
- * small pages a promise per file costs several times the reading.
- */
-export function readPage(root: string, pagePath: string): string | undefined {
-  try {
-    return readFileSync(root.endsWith(path.sep) ? root + pagePath : `${root}${path.sep}${pagePath}`, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
+const NO_THROW = { throwIfNoEntry: false } as const;
 
 /** `files` lists each path once, as `scanPages` does. */
 export async function diffAgainstDisk(

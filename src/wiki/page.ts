@@ -2,13 +2,17 @@ import { createRequire } from 'node:module';
 import type GrayMatter from 'gray-matter';
 import YAML from 'yaml';
 import { typeForPath, type Contract } from './contract.js';
+import { parseFrontmatterYaml, refsOf, useYamlParser, type Frontmatter } from './frontmatter-fields.js';
 import { splitFrontmatter } from './frontmatter-split.js';
 import { keyFromPath } from './keys.js';
-import { extractInlineLinks, targetToKey, type InlineLink } from './links.js';
+import { extractInlineLinks, type InlineLink } from './links.js';
 
 export { splitFrontmatter, type SplitResult } from './frontmatter-split.js';
 
-export type Frontmatter = Record<string, unknown>;
+export type { Frontmatter } from './frontmatter-fields.js';
+export { parseFrontmatterYaml, refsOf, sourcesOf, stringField, stringList, tagsOf } from './frontmatter-fields.js';
+
+useYamlParser((text) => YAML.parse(text));
 
 /**
  * gray-matter (and the YAML library it brings) is required on the first page parsed, not
@@ -65,15 +69,6 @@ export const FIELD_ORDER = [
   'archived_since',
 ] as const;
 
-export function parseFrontmatterYaml(yaml: string): Frontmatter {
-  const value: unknown = YAML.parse(yaml);
-  if (value === null || value === undefined) return {};
-  if (typeof value !== 'object' || Array.isArray(value)) {
-    throw new Error('frontmatter must be a mapping of field: value');
-  }
-  return value as Frontmatter;
-}
-
 /** Parse one page. Pure: never throws; a broken frontmatter is recorded in `parseError`. */
 export function parsePage(pagePath: string, text: string, contract?: Contract): Page {
   const { yaml, body, bodyLine } = splitFrontmatter(text);
@@ -105,32 +100,6 @@ function inlineToPageLink(link: InlineLink, bodyLine: number): PageLink {
   if (link.heading) pageLink.heading = link.heading;
   if (link.label) pageLink.label = link.label;
   return pageLink;
-}
-
-/** `refs` as keys; tolerates `[[key]]` spelled inside the list. */
-export function refsOf(frontmatter: Frontmatter): string[] {
-  return stringList(frontmatter.refs).map((ref) => targetToKey(ref.replace(/^\[\[|\]\]$/g, '').split('|')[0] ?? ''));
-}
-
-export function sourcesOf(frontmatter: Frontmatter): string[] {
-  return stringList(frontmatter.sources);
-}
-
-export function tagsOf(frontmatter: Frontmatter): string[] {
-  return stringList(frontmatter.tags);
-}
-
-export function stringList(value: unknown): string[] {
-  if (typeof value === 'string') return value.trim() ? [value.trim()] : [];
-  if (!Array.isArray(value)) return [];
-  return value.filter((v): v is string => typeof v === 'string' && v.trim() !== '').map((v) => v.trim());
-}
-
-export function stringField(frontmatter: Frontmatter, field: string): string | undefined {
-  const value = frontmatter[field];
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  return undefined;
 }
 
 /** Frontmatter with known fields first in FIELD_ORDER, then the rest in their original order. */
