@@ -3,9 +3,9 @@ import { evenSampleIndices } from './lsa-train.js';
 /**
  * Who reads and analyses which pages in a full build shared with a worker thread (see
  * shared-build.ts). Training the built-in embedder cannot start before the pages it
- * samples are analysed, and takes about as long as analysing three times as many pages.
+ * samples are analysed, and takes nearly as long as analysing three times as many pages.
  * When the sample is a small part of the wiki, the worker analyses the sample first
- * (then, on big wikis, extra pages) and trains, while this thread analyses the rest and
+ * (then, where it has time to spare, extra pages) and trains, while this thread analyses the rest and
  * builds the lexical and token lanes ("sample first"). Otherwise each thread analyses
  * about half, and the worker trains while this thread builds the lanes ("halves").
  */
@@ -20,11 +20,12 @@ export interface BuildPlan {
 }
 
 /**
- * Costs in units of analysing one page, measured on a 10k-page synthetic wiki: training
- * on one sampled page, and building the lexical and token lanes, per page.
+ * Costs in units of analysing one page, measured on a 10k-page synthetic wiki (phase
+ * timings of shared builds): training on one sampled page, and building the lexical and
+ * token lanes, per page.
  */
-export const TRAINING_COST_IN_PAGES = 3;
-export const LANES_COST_IN_PAGES = 0.25;
+export const TRAINING_COST_IN_PAGES = 2.75;
+export const LANES_COST_IN_PAGES = 0.35;
 /** In halves, the worker takes a little less: it starts later (its own thread and modules). */
 export const WORKER_SHARE = 0.45;
 

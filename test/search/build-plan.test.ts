@@ -31,7 +31,9 @@ describe('planBuild: who analyses which pages of a full build', () => {
   it('sample first: the worker first analyses exactly the pages the embedder trains on', () => {
     const plan = planBuild(10_000, LIMIT);
     expect(plan.batches[0]).toEqual(evenSampleIndices(10_000, LIMIT));
-    expect(plan.batches).toHaveLength(1); // at 10k the training fills the worker's time
+    // Then a few hundred more, analysed before it trains, so it is done as this thread finishes the lanes.
+    expect(plan.batches[1]?.length).toBeGreaterThan(0);
+    expect(plan.batches[1]?.length).toBeLessThan(2000);
   });
 
   it('sample first on a big wiki: the worker also takes extra pages so both threads finish together', () => {
