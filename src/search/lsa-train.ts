@@ -3,12 +3,12 @@ import {
   gaussianBlock,
   multiply,
   multiplyTransposed,
-  orthonormalise,
   seededRandom,
   symmetricEigen,
   type SparseRows,
 } from './linalg.js';
 import type { LsaOptions } from './lsa.js';
+import { orthonormalise } from './orthonormalise.js';
 import type { Vocabulary } from './vocabulary.js';
 
 /**

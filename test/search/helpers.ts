@@ -6,6 +6,7 @@ import { initWorkspace } from '../../src/operations/init.js';
 import { serialisePage } from '../../src/wiki/page.js';
 import { loadSchema } from '../../src/wiki/schema-loader.js';
 import type { Schema } from '../../src/wiki/contract.js';
+import { seededRandom } from '../../src/search/linalg.js';
 
 /** A page file's text with the usual frontmatter. */
 export function pageText(title: string, summary: string, body: string, extra: Record<string, unknown> = {}): string {
@@ -88,3 +89,14 @@ export const TOPIC_TEXTS = [
   'moon telescope orbit night',
   'mars telescope orbit planet',
 ];
+
+/** A dense block of `size` values in [-0.5, 0.5), the same for the same seed. */
+export function randomBlock(seed: number, size: number): Float64Array {
+  const random = seededRandom(seed);
+  return Float64Array.from({ length: size }, () => random() - 0.5);
+}
+
+/** Equal to the last bit, element by element (NaN equals NaN, 0 differs from -0). */
+export function sameBits(expected: Float64Array, actual: Float64Array): boolean {
+  return expected.length === actual.length && expected.every((value, i) => Object.is(value, actual[i]));
+}
