@@ -1,15 +1,7 @@
-/** The few WebAssembly APIs used here (the project's type libraries do not declare them). */
-interface WasmApi {
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object) => { exports: Record<string, unknown> };
-}
-interface WasmMemory {
-  readonly buffer: ArrayBuffer;
-  grow(pages: number): number;
-}
+import { compileOnce, get, i32, leb, oneFunctionModule, PAGE_BYTES, set, simd, type CompiledModule, type WasmMemory } from './wasm-module.js';
+
 type GatherFunction = (start: number, sources: number, values: number, x: number, out: number, lines: number, width: number) => void;
 
-const PAGE_BYTES = 65_536;
 /** Addresses stay below 2³¹ so the module's unsigned 32-bit address arithmetic cannot wrap. */
 const MAX_BYTES = 2 ** 31;
 const LINES_PER_CALL = 64;
@@ -68,7 +60,7 @@ interface Kernel {
   run: GatherFunction;
 }
 
-let compiledGather: { api: WasmApi; compiled: object } | null | undefined;
+const compiledGather: { module?: CompiledModule | null } = {};
 let instance: Kernel | undefined;
 
 /**
@@ -93,20 +85,8 @@ function gatherKernel(bytes: number): Kernel | undefined {
   return instance;
 }
 
-/**
- * The compiled module, or null where WebAssembly SIMD is not available, or where typed
- * arrays are big-endian (WebAssembly memory is little-endian).
- */
-function gatherModule(): { api: WasmApi; compiled: object } | null {
-  if (compiledGather !== undefined) return compiledGather;
-  const api = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
-  const littleEndian = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
-  try {
-    compiledGather = api && littleEndian ? { api, compiled: new api.Module(gatherWasm()) } : null;
-  } catch {
-    compiledGather = null;
-  }
-  return compiledGather;
+function gatherModule(): CompiledModule | null {
+  return compileOnce(compiledGather, gatherWasm);
 }
 
 /**
@@ -132,23 +112,7 @@ function gatherModule(): { api: WasmApi; compiled: object } | null {
  *   (memory (export "memory") 1)
  */
 function gatherWasm(): Uint8Array {
-  const leb = (n: number): number[] => {
-    const out: number[] = [];
-    do {
-      const low = n & 0x7f;
-      n >>>= 7;
-      out.push(n ? low | 0x80 : low);
-    } while (n);
-    return out;
-  };
-  const vec = (items: number[][]): number[] => [...leb(items.length), ...items.flat()];
-  const section = (id: number, bytes: number[]): number[] => [id, ...leb(bytes.length), ...bytes];
-  const name = (text: string): number[] => [...leb(text.length), ...Array.from(text, (c) => c.charCodeAt(0))];
-  const simd = (op: number): number[] => [0xfd, ...leb(op)];
-  const get = (local: number): number[] => [0x20, local];
-  const set = (local: number): number[] => [0x21, local];
-  const i32 = (n: number): number[] => [0x41, ...leb(n)];
-  const [start, sources, values, x, out, lines, width] = [0, 1, 2, 3, 4, 5, 6];
+    const [start, sources, values, x, out, lines, width] = [0, 1, 2, 3, 4, 5, 6];
   const [rowBytes, first, last, j, p, base] = [7, 8, 9, 10, 11, 12];
   const sums = [13, 14, 15, 16];
   const s = 17;
@@ -212,13 +176,5 @@ function gatherWasm(): Uint8Array {
     br, 0, end, end,
     end,
   ];
-  const code = [...vec([[6, 0x7f], [4, 0x7b], [1, 0x7c]]), ...body];
-  return new Uint8Array([
-    ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
-    ...section(1, vec([[0x60, ...vec([[0x7f], [0x7f], [0x7f], [0x7f], [0x7f], [0x7f], [0x7f]]), 0]])), // (i32 × 7) → ()
-    ...section(3, vec([[0]])),
-    ...section(5, vec([[0x00, 1]])), // memory: at least one page
-    ...section(7, vec([[...name('gather'), 0x00, 0], [...name('memory'), 0x02, 0]])),
-    ...section(10, vec([[...leb(code.length), ...code]])),
-  ]);
+  return oneFunctionModule('gather', 7, [[6, 0x7f], [4, 0x7b], [1, 0x7c]], body);
 }

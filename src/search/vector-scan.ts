@@ -1,15 +1,6 @@
-/** The few WebAssembly APIs used here (the project's type libraries do not declare them). */
-interface WasmApi {
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object) => { exports: Record<string, unknown> };
-}
-interface WasmMemory {
-  readonly buffer: ArrayBuffer;
-  grow(pages: number): number;
-}
-type DotsFunction = (query: number, rows: number, count: number, dimensions: number, out: number) => void;
+import { compileOnce, get, i32, oneFunctionModule, PAGE_BYTES, set, simd, type CompiledModule, type WasmMemory } from './wasm-module.js';
 
-const PAGE_BYTES = 65_536;
+type DotsFunction = (query: number, rows: number, count: number, dimensions: number, out: number) => void;
 
 /**
  * Dot products of a query with every row, four elements at a time in WebAssembly SIMD
@@ -62,22 +53,10 @@ export class SimdScanner {
   }
 }
 
-let compiledDots: { api: WasmApi; compiled: object } | null | undefined;
+const compiledDots: { module?: CompiledModule | null } = {};
 
-/**
- * The compiled module, or null where WebAssembly SIMD is not available, or where typed
- * arrays are big-endian (WebAssembly memory is little-endian).
- */
-function dotsModule(): { api: WasmApi; compiled: object } | null {
-  if (compiledDots !== undefined) return compiledDots;
-  const api = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
-  const littleEndian = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
-  try {
-    compiledDots = api && littleEndian ? { api, compiled: new api.Module(dotsWasm()) } : null;
-  } catch {
-    compiledDots = null;
-  }
-  return compiledDots;
+function dotsModule(): CompiledModule | null {
+  return compileOnce(compiledDots, dotsWasm);
 }
 
 /**
@@ -99,23 +78,7 @@ function dotsModule(): { api: WasmApi; compiled: object } | null {
  *   (memory (export "memory") 1)
  */
 function dotsWasm(): Uint8Array {
-  const leb = (n: number): number[] => {
-    const out: number[] = [];
-    do {
-      const low = n & 0x7f;
-      n >>>= 7;
-      out.push(n ? low | 0x80 : low);
-    } while (n);
-    return out;
-  };
-  const vec = (items: number[][]): number[] => [...leb(items.length), ...items.flat()];
-  const section = (id: number, bytes: number[]): number[] => [id, ...leb(bytes.length), ...bytes];
-  const name = (text: string): number[] => [...leb(text.length), ...Array.from(text, (c) => c.charCodeAt(0))];
-  const simd = (op: number): number[] => [0xfd, ...leb(op)];
-  const get = (local: number): number[] => [0x20, local];
-  const set = (local: number): number[] => [0x21, local];
-  const i32 = (n: number): number[] => [0x41, ...leb(n)];
-  const [q, row, count, k, out, qp, end, s01, s23, v] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+    const [q, row, count, k, out, qp, end, s01, s23, v] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
   const zero = [...simd(0x0c), ...new Array<number>(16).fill(0)];
   const load = (align: number, offset: number): number[] => [...simd(0x00), align, offset];
   const [promoteLow, mul, add, lane, shuffle] = [simd(0x5f), simd(0xf2), simd(0xf0), simd(0x21), simd(0x0d)];
@@ -138,13 +101,5 @@ function dotsWasm(): Uint8Array {
     ...get(out), ...i32(8), 0x6a, ...set(out), ...get(count), ...i32(1), 0x6b, ...set(count),
     ...[0x0c, 0, 0x0b, 0x0b, 0x0b], // br loop, end loop, end block, end function
   ];
-  const code = [...vec([[2, 0x7f], [3, 0x7b]]), ...body];
-  return new Uint8Array([
-    ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
-    ...section(1, vec([[0x60, ...vec([[0x7f], [0x7f], [0x7f], [0x7f], [0x7f]]), 0]])), // (i32 × 5) → ()
-    ...section(3, vec([[0]])),
-    ...section(5, vec([[0x00, 1]])), // memory: at least one page
-    ...section(7, vec([[...name('dots'), 0x00, 0], [...name('memory'), 0x02, 0]])),
-    ...section(10, vec([[...leb(code.length), ...code]])),
-  ]);
+  return oneFunctionModule('dots', 5, [[2, 0x7f], [3, 0x7b]], body);
 }
