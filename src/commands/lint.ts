@@ -23,7 +23,7 @@ export function registerLint(program: Command): void {
     .action(async (opts: LintFlags, cmd: Command) => {
       const fix = Boolean(opts.fix);
       const strict = Boolean(opts.strict);
-      const [{ runLint }, { lintJson, renderLint }, { createProgressReporter }, { chooseProvider }] = await Promise.all([
+      const [{ runLint }, { lintJson, renderLint }, { withProgress }, { chooseProvider }] = await Promise.all([
         import('../operations/lint-run.js'),
         import('../cli/render-lint.js'),
         import('../progress/reporter.js'),
@@ -38,22 +38,19 @@ export function registerLint(program: Command): void {
             out.warn('no model provider is configured: ran the deterministic checks only (set ANTHROPIC_API_KEY or OPENAI_API_KEY, or pass --no-llm)');
             useModel = false;
           }
-          const reporter = createProgressReporter(out, { maxTurns: ws.config.config.maxTurns, label: 'lint' });
-          try {
-            return await runLint(ws, {
+          return withProgress(out, { maxTurns: ws.config.config.maxTurns, label: 'lint' }, (listener) =>
+            runLint(ws, {
               fix,
               dryRun: Boolean(opts.dryRun),
               waitSeconds,
               budget,
               model: useModel ? model.get : undefined,
               ...(useModel ? { price: model.pricer } : {}),
-              listener: reporter.listener,
+              listener,
               signal,
               onNotice,
-            });
-          } finally {
-            reporter.finish();
-          }
+            }),
+          );
         },
         (report, out) => {
           const json = { ...lintJson(report, fix), ...(report.review ? { review: report.review } : {}), ...(report.diff !== undefined ? { diff: report.diff } : {}) };

@@ -18,7 +18,7 @@ export function registerQuery(program: Command): void {
       '\nExamples:\n  $ wiki query "how does scaled dot-product attention work?"\n  $ wiki query "compare BM25 and LSA" --save\n  $ wiki query "what is RRF?" --json | jq -r .answer',
     )
     .action(async (words: string[], flags: QueryFlags, cmd: Command) => {
-      const [{ queryWiki }, { renderQuery }, { createProgressReporter }] = await Promise.all([
+      const [{ queryWiki }, { renderQuery }, { withProgress }] = await Promise.all([
         import('../operations/query.js'),
         import('../cli/render-run.js'),
         import('../progress/reporter.js'),
@@ -26,24 +26,20 @@ export function registerQuery(program: Command): void {
       await runAgentCommand(
         cmd,
         flags,
-        async ({ out, ws, model, signal, waitSeconds, budget, onNotice }) => {
-          const reporter = createProgressReporter(out, { maxTurns: ws.config.config.maxTurns, label: 'query' });
-          try {
-            return await queryWiki(ws, words.join(' '), {
+        ({ out, ws, model, signal, waitSeconds, budget, onNotice }) =>
+          withProgress(out, { maxTurns: ws.config.config.maxTurns, label: 'query' }, (listener) =>
+            queryWiki(ws, words.join(' '), {
               save: Boolean(flags.save),
               dryRun: Boolean(flags.dryRun),
               waitSeconds,
               budget,
               model: model.get,
               price: model.pricer,
-              listener: reporter.listener,
+              listener,
               signal,
               onNotice,
-            });
-          } finally {
-            reporter.finish();
-          }
-        },
+            }),
+          ),
         (report, out) => {
           out.result(report, () => renderQuery(report, out.c));
           return { exitCode: report.status === 'done' ? 0 : (report.errorExitCode ?? 1) };

@@ -41,6 +41,16 @@ export function createProgressReporter(out: Output, options: ProgressOptions): P
   return out.isTty ? liveReporter(out, options) : plainReporter(out, options);
 }
 
+/** Run `work` with a progress reporter for one run, finished however the run ends. */
+export async function withProgress<R>(out: Output, options: ProgressOptions, work: (listener: AgentListener) => Promise<R>): Promise<R> {
+  const reporter = createProgressReporter(out, options);
+  try {
+    return await work(reporter.listener);
+  } finally {
+    reporter.finish();
+  }
+}
+
 function liveReporter(out: Output, options: ProgressOptions): ProgressReporter {
   // Read at every redraw: the terminal may be resized during a long run.
   const columns = (): number => options.columns ?? (process.stderr.columns || 80);

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AgentEvent } from '../../src/agent/events.js';
 import type { ToolCall, Usage } from '../../src/agent/types.js';
-import { createProgressReporter, describeCall } from '../../src/progress/reporter.js';
+import { createProgressReporter, describeCall, withProgress } from '../../src/progress/reporter.js';
 import { fakeOutput } from './fake-stream.js';
 
 const call = (name: string, args: Record<string, unknown> | undefined, id = name): ToolCall => ({
@@ -146,6 +146,27 @@ describe('progress reporter on a terminal', () => {
     progress.note('fetched https://example.org/paper');
     expect(stderr.text).toBe('\r\x1b[2K⠋ ingest · starting\r\x1b[2Kfetched https://example.org/paper\n\r\x1b[2K⠋ ingest · starting');
     progress.finish();
+  });
+});
+
+describe('withProgress', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it.each([
+    ['the run returns', async () => 'report'],
+    ['the run throws', async () => Promise.reject(new Error('provider down'))],
+  ])('stops the spinner when %s', async (_case, run) => {
+    vi.useFakeTimers();
+    const { out } = fakeOutput({ tty: true });
+    const outcome = withProgress(out, { maxTurns: 40, label: 'query', columns: 80 }, async (listener) => {
+      expect(typeof listener).toBe('function');
+      expect(vi.getTimerCount()).toBe(1);
+      return run();
+    });
+    await outcome.catch(() => undefined);
+    expect(vi.getTimerCount()).toBe(0);
   });
 });
 
