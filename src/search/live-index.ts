@@ -99,22 +99,23 @@ export class LiveSearchIndex implements SearchIndex {
       if (upsert.isNew) summary.added++;
       else summary.changed++;
     };
-    // Pages are read (when new), parsed and indexed one at a time, so a full build never
-    // holds every page's text at once.
+    // A page vanished since the scan reads as undefined: the next scan settles it.
+    const read = (upsert: Upsert): PageDocument | undefined => {
+      const content = upsert.content ?? readPage(root, upsert.path);
+      return content === undefined ? undefined : pageDocument(upsert.path, content);
+    };
+    // Pages are read (when new), parsed and indexed one at a time, so a build never holds
+    // every page's text at once.
     const pages = function* (upserts: readonly Upsert[]): Generator<{ doc: PageDocument; stat: PageStat }> {
       for (const upsert of upserts) {
-        const content = upsert.content ?? readPage(root, upsert.path);
-        if (content === undefined) continue; // vanished since the scan: the next scan settles it
+        const doc = read(upsert);
+        if (!doc) continue;
         count(upsert);
-        yield { doc: pageDocument(upsert.path, content), stat: upsert.stat };
+        yield { doc, stat: upsert.stat };
       }
     };
     const bulk = diff.upserts.length >= PARALLEL_BUILD_MIN_PAGES ? this.engine.bulkBuild(seenAt) : undefined;
     if (bulk) {
-      const read = (page: Upsert): PageDocument | undefined => {
-        const content = page.content ?? readPage(root, page.path);
-        return content === undefined ? undefined : pageDocument(page.path, content);
-      };
       const built = await buildShared(bulk, this.engine, root, diff.upserts, read);
       for (const page of built.indexed) count(page);
       if (!built.trained) await this.updateSemantic(built.work);

@@ -1,22 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import type { Options } from 'minisearch';
 import { seededRandom } from '../../src/search/linalg.js';
 import { PersistableMiniSearch, type LexicalEntry } from '../../src/search/minisearch-store.js';
 import { Vocabulary } from '../../src/search/vocabulary.js';
+import { spaceSplitOptions } from './helpers.js';
 
 // The exact scorer reads a MiniSearch index's protected state, so it is exercised through
 // the index that hands it over (PersistableMiniSearch.searchExact) and checked against
 // MiniSearch's own search over the very same index.
 describe('searchExact', () => {
-  const FIELDS = ['key', 'title', 'summary', 'tags', 'body'];
-  const split = (text: string): string[] => text.split(' ');
-  const options: Options<LexicalEntry> = {
-    fields: FIELDS,
-    tokenize: split,
-    processTerm: (term) => term || null,
-    autoVacuum: false,
-    searchOptions: { tokenize: split, processTerm: (term) => term || null },
-  };
+  const options = spaceSplitOptions({ autoVacuum: false });
+  const FIELDS = options.fields;
   const WORDS = Array.from({ length: 24 }, (_, i) => `w${i}`);
   const random = seededRandom(7);
   const words = (most: number): string =>

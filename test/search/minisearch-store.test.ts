@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { LexicalLane, type AnalysedFields, type LexicalParams } from '../../src/search/lexical.js';
 import { analyze } from '../../src/search/analyze.js';
-import { PersistableMiniSearch, type LexicalEntry } from '../../src/search/minisearch-store.js';
-import type { Options } from 'minisearch';
+import { PersistableMiniSearch } from '../../src/search/minisearch-store.js';
 import { Vocabulary } from '../../src/search/vocabulary.js';
+import { spaceSplitOptions } from './helpers.js';
 
 const params: LexicalParams = {
   k1: 1.2,
@@ -65,14 +65,8 @@ describe('LexicalLane persistence (compact MiniSearch form)', () => {
 });
 
 describe('bulk build', () => {
-  const FIELDS = ['key', 'title', 'summary', 'tags', 'body'];
-  const split = (text: string): string[] => text.split(' ');
-  const options: Options<LexicalEntry> = {
-    fields: FIELDS,
-    tokenize: split,
-    processTerm: (term) => term || null,
-    searchOptions: { tokenize: split, processTerm: (term) => term || null },
-  };
+  const options = spaceSplitOptions();
+  const FIELDS = options.fields;
   const pages = [
     ...PAGES.map(([path, title, body]) => ({ path, fields: fields(title, body) })),
     { path: 'wiki/e.md', fields: { key: [], title: [], summary: analyze('flutter flutter flutter'), tags: ['wing'], body: [] } },
