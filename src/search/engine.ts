@@ -208,7 +208,8 @@ export class BulkBuild {
 
   analyse(doc: PageDocument): AnalysedForBuild {
     const analysed = analysePageIds(doc, this.vocabulary, this.withText);
-    return { doc, terms: analysed.terms, fieldEnds: analysed.fieldEnds, whole: analysed.whole, input: analysed.embedding };
+    // The body is analysed now and not kept, so a build does not hold every page's text.
+    return { doc: { ...doc, body: '' }, terms: analysed.terms, fieldEnds: analysed.fieldEnds, whole: analysed.whole, input: analysed.embedding };
   }
 
   /** A page analysed elsewhere, its ids already merged into this build's vocabulary. */

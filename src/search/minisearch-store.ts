@@ -1,5 +1,6 @@
 import MiniSearch, { type Options } from 'minisearch';
 import { CorruptIndexError, Uint32Builder, asUint32, bytesOf, decodeJson, encodeJson, encodeTerms } from './binary.js';
+import { GroupingBuffer } from './grouping.js';
 import { ExactScorer, type Bm25Params, type ScoredId, type ScoringState } from './minisearch-scoring.js';
 import { TermList } from './term-list.js';
 import type { Vocabulary } from './vocabulary.js';
@@ -166,10 +167,10 @@ export class PersistableMiniSearch extends MiniSearch<LexicalEntry> {
     if (new Set(ids).size !== ids.length) throw new Error('a bulk build needs distinct ids');
     const fieldIds = new PersistableMiniSearch(options)._fieldIds;
     const fieldCount = Object.keys(fieldIds).length;
-    /** termId × fieldCount + fieldId → [shortId, tf, …]. */
-    const lists: Array<number[] | undefined> = [];
+    const total = entries.reduce((sum, entry) => sum + entry.terms.length, 0);
+    // Postings keyed by termId × fieldCount + fieldId: (shortId, tf) in order of shortId.
+    const postingsOf = new GroupingBuffer(total, vocabulary.size * fieldCount, true);
     const counts = new Uint32Array(vocabulary.size);
-    const used = new Uint8Array(vocabulary.size);
     const touched: number[] = [];
     const docs = new Uint32Array(entries.length * (1 + fieldCount));
     const averageFieldLength = new Array<number>(fieldCount).fill(0);
@@ -187,34 +188,37 @@ export class PersistableMiniSearch extends MiniSearch<LexicalEntry> {
         docs[base + 1 + fieldId] = length;
         averageFieldLength[fieldId] = (averageFieldLength[fieldId]! * shortId + length) / (shortId + 1);
         for (const id of touched) {
-          const slot = id * fieldCount + fieldId;
-          const list = lists[slot];
-          if (list) list.push(shortId, counts[id]!);
-          else {
-            lists[slot] = [shortId, counts[id]!];
-            used[id] = 1;
-          }
+          postingsOf.push(id * fieldCount + fieldId, shortId, counts[id]!);
           counts[id] = 0;
         }
         touched.length = 0;
       }
     });
     const termIds: number[] = [];
-    for (let id = 0; id < used.length; id++) if (used[id]) termIds.push(id);
+    for (let id = 0; id < vocabulary.size; id++) {
+      for (let fieldId = 0; fieldId < fieldCount; fieldId++) {
+        if (postingsOf.has(id * fieldCount + fieldId)) {
+          termIds.push(id);
+          break;
+        }
+      }
+    }
     const sorted = vocabulary.sortedIds(termIds);
+    const { starts, first: shortIds, second: frequencies } = postingsOf.group();
     const writer = new VarintWriter(1 << 20);
     const offsets = new Uint32Array(sorted.length + 1);
     sorted.forEach((id, t) => {
       offsets[t] = writer.length;
       for (let fieldId = 0; fieldId < fieldCount; fieldId++) {
-        const list = lists[id * fieldCount + fieldId];
-        if (!list) continue;
+        const from = starts[id * fieldCount + fieldId]!;
+        const to = starts[id * fieldCount + fieldId + 1]!;
+        if (from === to) continue;
         writer.push(fieldId);
-        writer.push(list.length / 2);
-        for (let i = 0, previous = 0; i < list.length; i += 2) {
-          writer.pushGap(list[i]! - previous);
-          writer.push(list[i + 1]!);
-          previous = list[i]!;
+        writer.push(to - from);
+        for (let p = from, previous = 0; p < to; p++) {
+          writer.pushGap(shortIds[p]! - previous);
+          writer.push(frequencies[p]!);
+          previous = shortIds[p]!;
         }
       }
     });

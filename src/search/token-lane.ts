@@ -1,4 +1,5 @@
 import { CorruptIndexError, Uint32Builder, asUint32, bytesOf, encodeTerms } from './binary.js';
+import { GroupingBuffer } from './grouping.js';
 import { TermList } from './term-list.js';
 import { VarintReader, VarintWriter } from './varint.js';
 import type { Vocabulary } from './vocabulary.js';
@@ -70,29 +71,28 @@ export class TokenLane {
       return;
     }
     const lastSlot = new Int32Array(vocabulary.size).fill(-1);
-    const lists: Array<number[] | undefined> = [];
-    let total = 0;
+    const slotsOf = new GroupingBuffer(
+      pages.reduce((sum, page) => sum + page.terms.length, 0),
+      vocabulary.size,
+      false,
+    );
     for (const { slot, terms } of pages) {
       for (let i = 0; i < terms.length; i++) {
         const id = terms[i]!;
         if (lastSlot[id] === slot) continue;
         lastSlot[id] = slot;
-        const list = lists[id];
-        if (list) list.push(slot);
-        else lists[id] = [slot];
-        total++;
+        slotsOf.push(id, slot);
       }
     }
     const ids: number[] = [];
-    lists.forEach((list, id) => {
-      if (list) ids.push(id);
-    });
+    for (let id = 0; id < vocabulary.size; id++) if (slotsOf.has(id)) ids.push(id);
     const sorted = vocabulary.sortedIds(ids);
+    const { starts, first: slotColumn } = slotsOf.group();
     const offsets = new Uint32Array(sorted.length + 1);
-    const writer = new VarintWriter(total * 2);
+    const writer = new VarintWriter(slotsOf.length * 2);
     sorted.forEach((id, t) => {
       offsets[t] = writer.length;
-      writeSlots(lists[id] ?? [], writer);
+      writeSlots(slotColumn.subarray(starts[id], starts[id + 1]), writer);
     });
     offsets[sorted.length] = writer.length;
     const slots = writer.finish();
@@ -244,9 +244,10 @@ export class TokenLane {
 }
 
 /** A list of slots as varint gaps, each from the slot before (the first from 0). */
-function writeSlots(slots: readonly number[], out: VarintWriter): void {
+function writeSlots(slots: ArrayLike<number>, out: VarintWriter): void {
   let previous = 0;
-  for (const slot of slots) {
+  for (let i = 0; i < slots.length; i++) {
+    const slot = slots[i]!;
     out.pushGap(slot - previous);
     previous = slot;
   }
