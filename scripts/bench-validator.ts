@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import { contractSchema, type Contract } from '../src/wiki/contract.js';
+import type { Contract } from '../src/wiki/contract.js';
+import { contractSchema } from '../src/wiki/contract-schema.js';
 import { PageIndex } from '../src/wiki/page-index.js';
 import { parsePage, serialisePage, type Page } from '../src/wiki/page.js';
 import { validateWrite } from '../src/wiki/validate-write.js';

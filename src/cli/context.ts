@@ -24,18 +24,28 @@ export function outputFor(command: Command): Output {
   return new Output(globalOptions(command));
 }
 
-/** Find the workspace, load schema.md and the effective configuration. */
+/**
+ * Find the workspace, load schema.md and the effective configuration — from the settings
+ * cache when both files are as last validated (config/settings.ts).
+ */
 export async function openWorkspace(command: Command, flags: Record<string, unknown> = {}): Promise<Workspace> {
   const { root: explicitRoot } = globalOptions(command);
   // Loaded on first use, not at start-up: `--version`, `--help` and usage errors need none of it.
-  const [{ resolveWorkspaceRoot }, { loadSchema }, { loadConfig }] = await Promise.all([
+  const [{ resolveWorkspaceRoot }, { loadSettings, saveSettings }] = await Promise.all([
     import('../wiki/workspace.js'),
-    import('../wiki/schema-loader.js'),
-    import('../config/load.js'),
+    import('../config/settings.js'),
   ]);
   const root = await resolveWorkspaceRoot(explicitRoot, process.cwd());
-  const schema = await loadSchema(root);
-  const config = await loadConfig(root, { flags: dropUndefined(flags) });
+  const { schema, config, unsaved } = await loadSettings(root, { flags: dropUndefined(flags) });
+  // Freshly validated settings are kept when the command is done, and only if it ran: a
+  // refused command (exit 2) and a dry run leave every byte of the workspace as it was.
+  const dryRun = command.optsWithGlobals<{ dryRun?: boolean }>().dryRun === true;
+  if (unsaved !== undefined && !dryRun) {
+    process.once('beforeExit', () => {
+      const code = Number(process.exitCode ?? 0);
+      if (code === 0 || code === 1) void saveSettings(root, unsaved);
+    });
+  }
   return { root, schema, config };
 }
 

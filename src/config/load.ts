@@ -1,9 +1,9 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfigError } from '../errors.js';
 import { writeFileAtomic } from '../util/fs.js';
 import { formatZodIssue } from '../util/zod.js';
-import { CONFIG_FILE, ENV_OVERRIDES, SECRET_ENV, configKeys, configSchema, type WikiConfig } from './schema.js';
+import { configKeys, configSchema, type WikiConfig } from './schema.js';
+import { CONFIG_FILE, ENV_OVERRIDES, overridesSet, readConfigText, secretsSet, type SecretName } from './sources.js';
 
 export type ConfigSource = 'default' | 'file' | 'env' | 'flag';
 
@@ -13,19 +13,18 @@ export interface EffectiveConfig {
   sources: Record<string, ConfigSource>;
   /** Which environment variable set an env-sourced value. */
   envNames: Record<string, string>;
-  secrets: Record<(typeof SECRET_ENV)[number], boolean>;
+  secrets: Record<SecretName, boolean>;
 }
 
 type Json = Record<string, unknown>;
 
 export async function readConfigFile(root: string): Promise<Json> {
-  const file = path.join(root, CONFIG_FILE);
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch {
-    return {};
-  }
+  return parseConfigText(await readConfigText(root));
+}
+
+/** The file layer from wiki.config.json's text; no file (undefined) is `{}`. */
+export function parseConfigText(text: string | undefined): Json {
+  if (text === undefined) return {};
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -56,10 +55,9 @@ export function validateConfig(raw: Json, origin: string): WikiConfig {
 export function envLayer(env: NodeJS.ProcessEnv): { values: Json; names: Record<string, string> } {
   const values: Json = {};
   const names: Record<string, string> = {};
-  for (const [name, { path: configPath, parse }] of Object.entries(ENV_OVERRIDES)) {
-    const raw = env[name];
-    if (raw === undefined || raw === '') continue;
-    setPath(values, configPath, parse(raw));
+  for (const name of overridesSet(env)) {
+    const { path: configPath, parse } = ENV_OVERRIDES[name] as (typeof ENV_OVERRIDES)[string];
+    setPath(values, configPath, parse(env[name] as string));
     names[configPath] = name;
   }
   return { values, names };
@@ -70,8 +68,12 @@ export async function loadConfig(
   root: string,
   options: { env?: NodeJS.ProcessEnv; flags?: Json } = {},
 ): Promise<EffectiveConfig> {
+  return resolveConfig(await readConfigFile(root), options);
+}
+
+/** loadConfig over a file layer already read (see parseConfigText). */
+export function resolveConfig(file: Json, options: { env?: NodeJS.ProcessEnv; flags?: Json } = {}): EffectiveConfig {
   const env = options.env ?? process.env;
-  const file = await readConfigFile(root);
   validateConfig(file, CONFIG_FILE);
   const { values: envValues, names: envNames } = envLayer(env);
   const flags = options.flags ?? {};
@@ -87,8 +89,7 @@ export async function loadConfig(
           ? 'file'
           : 'default';
   }
-  const secrets = Object.fromEntries(SECRET_ENV.map((name) => [name, Boolean(env[name])])) as EffectiveConfig['secrets'];
-  return { config, sources, envNames, secrets };
+  return { config, sources, envNames, secrets: secretsSet(env) };
 }
 
 /** `wiki config set KEY VALUE`: edit the file, validating the result before writing. */

@@ -76,19 +76,7 @@ export const configSchema = z
 
 export type WikiConfig = z.infer<typeof configSchema>;
 
-export const CONFIG_FILE = 'wiki.config.json';
-
-/** Secret variables: reported as set/unset, never printed. */
-export const SECRET_ENV = ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY'] as const;
-
-/** Non-secret environment overrides, by config path. */
-export const ENV_OVERRIDES: Record<string, { path: string; parse: (raw: string) => unknown }> = {
-  WIKI_PROVIDER: { path: 'provider', parse: (v) => v },
-  WIKI_MODEL: { path: 'model', parse: (v) => v },
-  WIKI_BASE_URL: { path: 'baseUrl', parse: (v) => v },
-  WIKI_MAX_TURNS: { path: 'maxTurns', parse: (v) => Number(v) },
-  WIKI_EMBEDDER: { path: 'search.embedder.kind', parse: (v) => v },
-};
+export { CONFIG_FILE, ENV_OVERRIDES, SECRET_ENV } from './sources.js';
 
 /** Every settable dotted key, unset optional ones included, read off the schema itself. */
 export function configKeys(): string[] {

@@ -1,37 +1,12 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import type { contractSchema, pageTypeSchema } from './contract-schema.js';
 
 /**
  * The machine-read page contract from schema.md's frontmatter. The same file's prose is
  * what the model is told, so one edit changes both what is asked and what is enforced.
+ * Its validation schema lives in contract-schema.ts, so that importing these types and
+ * helpers does not load the schema library.
  */
-const pageTypeSchema = z.object({
-  folder: z
-    .string()
-    .regex(/^wiki\/[a-z0-9][a-z0-9_-]*$/, 'must be a folder directly under wiki/, e.g. wiki/concepts'),
-  required: z.array(z.string().min(1)).default([]),
-  description: z.string().optional(),
-});
-
-export const contractSchema = z.object({
-  version: z.literal(1),
-  key_pattern: z
-    .string()
-    .refine((pattern) => {
-      try {
-        new RegExp(pattern);
-        return true;
-      } catch {
-        return false;
-      }
-    }, 'must be a valid regular expression'),
-  index: z.string().regex(/^wiki\/.+\.md$/, 'must be a .md file under wiki/'),
-  log: z.string().regex(/^wiki\/.+\.md$/, 'must be a .md file under wiki/'),
-  required: z.array(z.string().min(1)).default(['title', 'summary']),
-  types: z
-    .record(z.string().regex(/^[a-z][a-z0-9-]*$/, 'type names are lowercase words'), pageTypeSchema)
-    .refine((types) => Object.keys(types).length > 0, 'at least one page type is needed'),
-});
-
 export type Contract = z.infer<typeof contractSchema>;
 export type PageTypeContract = z.infer<typeof pageTypeSchema>;
 

@@ -1,10 +1,9 @@
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { ConfigError } from '../errors.js';
-import { contractSchema, type Schema } from './contract.js';
+import type { Schema } from './contract.js';
+import { contractSchema } from './contract-schema.js';
 import { formatZodIssue } from '../util/zod.js';
 import { readSchemaFrontmatter } from './schema-frontmatter.js';
-import { SCHEMA_FILE } from './workspace.js';
+import { readSchemaText } from './schema-file.js';
 
 export { SCHEMA_FILE } from './workspace.js';
 
@@ -38,12 +37,5 @@ export function parseSchema(text: string): Schema {
 }
 
 export async function loadSchema(root: string): Promise<Schema> {
-  const file = path.join(root, SCHEMA_FILE);
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch {
-    throw new ConfigError(`no schema.md in ${root}`, 'run `wiki init` to create a workspace');
-  }
-  return parseSchema(text);
+  return parseSchema(await readSchemaText(root));
 }

@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -77,20 +77,58 @@ describe('what the CLI loads before a command needs it', () => {
 });
 
 describe('what `wiki search` loads with a saved index', () => {
-  it('no frontmatter library, glob or graph: it reads pages only for their text', async () => {
-    const root = await initWorkspace();
+  const SETTINGS_LIBRARIES = ['zod', 'yaml', 'gray-matter'];
+  let root: string;
+
+  beforeAll(async () => {
+    root = await initWorkspace();
     await writeFile(
       path.join(root, 'wiki', 'concepts', 'attention.md'),
       '---\ntitle: Attention\nsummary: How tokens weigh each other\n---\n\nAttention mixes values by query and key scores.\n',
     );
-    expect((await runCli(['--root', root, 'search', 'attention'], { cli: MODULE_CLI })).code).toBe(0); // builds and saves the index
+    // Builds and saves the index; validates schema.md and wiki.config.json and keeps the result in .wiki/cache/.
+    expect((await runCli(['--root', root, 'search', 'attention'], { cli: MODULE_CLI })).code).toBe(0);
+  });
+
+  async function search(): Promise<{ result: CliResult; files: string[]; packages: string[] }> {
     const result = await runCli(['--root', root, 'search', 'attention', '--json'], { env: hookEnv, cli: MODULE_CLI });
+    const files = loaded(result);
+    expect(files).toContain('dist/src/cli/main.js');
+    return { result, files, packages: [...packagesIn(files)] };
+  }
+
+  it('no frontmatter library, glob, graph, YAML or schema library: settings as last validated, pages read only for their text', async () => {
+    const { result, files, packages } = await search();
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ results: [{ path: 'wiki/concepts/attention.md' }] });
-    const files = loaded(result);
     expect(files).toContain('dist/src/search/index.js');
-    expect([...packagesIn(files)].filter((name) => ['gray-matter', 'fast-glob'].includes(name))).toEqual([]);
-    expect(files.filter((file) => /^dist\/src\/(graph\/(?!formats\.js)|wiki\/pages\.js|operations\/(?!search\.js))/.test(file))).toEqual([]);
+    expect(packages.filter((name) => [...SETTINGS_LIBRARIES, 'fast-glob'].includes(name))).toEqual([]);
+    expect(files.filter((file) => /^dist\/src\/(graph\/(?!formats\.js)|wiki\/(pages|schema-loader|contract-schema)\.js|config\/(load|schema)\.js|operations\/(?!search\.js))/.test(file))).toEqual([]);
+  });
+
+  it('after an edit to wiki.config.json, validates again and the edit takes effect; then the new settings are kept', async () => {
+    await writeFile(path.join(root, 'wiki.config.json'), `${JSON.stringify({ search: { embedder: { kind: 'none' } } })}\n`);
+    const edited = await search();
+    expect(edited.result.code).toBe(0);
+    expect(JSON.parse(edited.result.stdout).lanes.semantic).toMatch(/^skipped/);
+    expect(edited.packages.filter((name) => SETTINGS_LIBRARIES.includes(name)).sort()).toEqual(['yaml', 'zod']);
+
+    const next = await search();
+    expect(JSON.parse(next.result.stdout).lanes.semantic).toMatch(/^skipped/);
+    expect(next.packages.filter((name) => SETTINGS_LIBRARIES.includes(name))).toEqual([]);
+  });
+
+  it('after an edit to schema.md, validates again: an invalid contract fails as it always did', async () => {
+    const schemaFile = path.join(root, 'schema.md');
+    const valid = await readFile(schemaFile, 'utf8');
+    await writeFile(schemaFile, valid.replace('version: 1', 'version: 2'));
+    const edited = await search();
+    expect(edited.result.code).toBe(2);
+    expect(JSON.parse(edited.result.stdout).error.message).toMatch(/^schema\.md: invalid contract field contract\.version: /);
+    expect(edited.packages.filter((name) => SETTINGS_LIBRARIES.includes(name)).sort()).toEqual(['yaml', 'zod']);
+
+    await writeFile(schemaFile, valid);
+    expect((await search()).result.code).toBe(0);
   });
 });
 

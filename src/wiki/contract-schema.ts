@@ -1,0 +1,34 @@
+import { z } from 'zod';
+
+/**
+ * The validation schema of the page contract (see contract.ts), apart from the contract's
+ * types and helpers: those are read by every command, the schema library only when
+ * schema.md has to be validated (see config/settings.ts).
+ */
+export const pageTypeSchema = z.object({
+  folder: z
+    .string()
+    .regex(/^wiki\/[a-z0-9][a-z0-9_-]*$/, 'must be a folder directly under wiki/, e.g. wiki/concepts'),
+  required: z.array(z.string().min(1)).default([]),
+  description: z.string().optional(),
+});
+
+export const contractSchema = z.object({
+  version: z.literal(1),
+  key_pattern: z
+    .string()
+    .refine((pattern) => {
+      try {
+        new RegExp(pattern);
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'must be a valid regular expression'),
+  index: z.string().regex(/^wiki\/.+\.md$/, 'must be a .md file under wiki/'),
+  log: z.string().regex(/^wiki\/.+\.md$/, 'must be a .md file under wiki/'),
+  required: z.array(z.string().min(1)).default(['title', 'summary']),
+  types: z
+    .record(z.string().regex(/^[a-z][a-z0-9-]*$/, 'type names are lowercase words'), pageTypeSchema)
+    .refine((types) => Object.keys(types).length > 0, 'at least one page type is needed'),
+});
