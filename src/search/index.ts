@@ -3,7 +3,8 @@ import type { WikiConfig } from '../config/schema.js';
 import type { Schema } from '../wiki/contract.js';
 import { createEmbedder, type EmbedderContext } from './embedder-factory.js';
 import { SearchEngine, type SearchParams, type SemanticSetup } from './engine.js';
-import { LiveSearchIndex } from './live-index.js';
+import { BuildWorker } from './build-threads.js';
+import { LiveSearchIndex, PARALLEL_BUILD_MIN_PAGES, type PageScan } from './live-index.js';
 import { SemanticLane } from './semantic.js';
 import { scanPages } from './scan.js';
 import { INDEX_FILE, decodeSnapshotFile, searchDirectory, startSnapshotRead } from './snapshot-file.js';
@@ -65,14 +66,28 @@ export async function openSearchIndex(
   const file = path.join(context.searchDir, INDEX_FILE);
   // The saved index is read while the pages are scanned: a search needs both.
   const reading = persist ? await startSnapshotRead(file) : undefined;
-  const scan = { startedAt: Date.now(), files: scanPages(root, schema.contract) };
+  // Without a saved index a full build follows: its worker thread starts up during the scan.
+  let buildWorker: BuildWorker | undefined;
+  const foreseeBuild = (markdownNames: number): void => {
+    if (!buildWorker && markdownNames >= PARALLEL_BUILD_MIN_PAGES) buildWorker = BuildWorker.start();
+  };
+  const startedAt = Date.now();
+  const files = scanPages(root, schema.contract, reading ? undefined : foreseeBuild);
+  const scan: PageScan = { startedAt, files, buildWorker };
   const loaded = reading ? decodeSnapshotFile(await reading.bytes, await semanticSetup()) : undefined;
+  let engine: SearchEngine;
+  try {
+    engine = loaded?.engine ?? SearchEngine.empty(await semanticSetup());
+  } catch (error) {
+    void buildWorker?.close();
+    throw error;
+  }
   const now = new Date().toISOString();
   const index = new LiveSearchIndex({
     root,
     contract: schema.contract,
     params: searchParams(config, tuning),
-    engine: loaded?.engine ?? SearchEngine.empty(await semanticSetup()),
+    engine,
     file,
     persist,
     rescanAfterMs: options.rescanAfterMs ?? DEFAULT_RESCAN_MS,

@@ -7,6 +7,7 @@ import { splitFrontmatter } from '../wiki/page.js';
 import type { PageStat } from './doc-table.js';
 import { contentHash, pageDocument, plainBody, type PageDocument } from './document.js';
 import type { SearchEngine, SearchParams } from './engine.js';
+import type { BuildWorker } from './build-threads.js';
 import { buildShared } from './shared-build.js';
 import type { SearchIndex } from './index.js';
 import { analysePage } from './page-analysis.js';
@@ -21,7 +22,7 @@ const SAVE_AFTER_CHANGES = 25;
 /** Writes through the tools are persisted after this quiet period (and on close). */
 const SAVE_DELAY_MS = 1000;
 /** A full build of at least this many pages is shared with a worker thread. */
-const PARALLEL_BUILD_MIN_PAGES = 1000;
+export const PARALLEL_BUILD_MIN_PAGES = 1000;
 export const MAX_LIMIT = 1000;
 
 type Upsert = ScanResult['upserts'][number];
@@ -30,6 +31,8 @@ type Upsert = ScanResult['upserts'][number];
 export interface PageScan {
   startedAt: number;
   files: ScannedPage[];
+  /** A build worker started during the scan, which foresaw a full build (closed if unused). */
+  buildWorker?: BuildWorker | undefined;
 }
 
 export interface IndexState {
@@ -115,8 +118,9 @@ export class LiveSearchIndex implements SearchIndex {
       }
     };
     const bulk = diff.upserts.length >= PARALLEL_BUILD_MIN_PAGES ? this.engine.bulkBuild(seenAt) : undefined;
+    if (!bulk) void scan?.buildWorker?.close();
     if (bulk) {
-      const built = await buildShared(bulk, this.engine, root, diff.upserts, read);
+      const built = await buildShared(bulk, this.engine, root, diff.upserts, read, scan?.buildWorker);
       for (const page of built.indexed) count(page);
       if (!built.trained) await this.updateSemantic(built.work);
     } else await this.updateSemantic(this.engine.indexPages(pages(diff.upserts), seenAt));

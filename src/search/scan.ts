@@ -36,10 +36,12 @@ const RACY_WINDOW_MS = 2000;
  * pages this takes a third of the time of a glob plus promise-based stats. Folders are
  * read as plain names and each entry's type taken from its lstat, which every page needs
  * anyway: entry objects with types cost more than the few extra lstats of folders and
- * non-markdown files. Each path appears once.
+ * non-markdown files. Each path appears once. `onNamesFound` hears, after each folder is
+ * listed and before its entries are stat-ed, how many markdown names were listed so far.
  */
-export function scanPages(root: string, contract: Contract): ScannedPage[] {
+export function scanPages(root: string, contract: Contract, onNamesFound?: (markdownNames: number) => void): ScannedPage[] {
   const out: ScannedPage[] = [];
+  let markdownNames = 0;
   // Plain concatenation, not path.join: normalising 10k paths is a measurable share of a scan.
   const base = root.endsWith(path.sep) ? root : `${root}${path.sep}`;
   const walk = (folder: string): void => {
@@ -48,6 +50,10 @@ export function scanPages(root: string, contract: Contract): ScannedPage[] {
       names = readdirSync(base + folder);
     } catch {
       return; // vanished or unreadable: nothing to index there
+    }
+    if (onNamesFound) {
+      for (const name of names) if (name.endsWith('.md')) markdownNames++;
+      onNamesFound(markdownNames);
     }
     for (const name of names) {
       if (name.startsWith('.') || name === 'node_modules') continue;

@@ -28,7 +28,8 @@ export interface SharedBuild<P extends BuildPage> {
  * A full build shared with a worker thread (see build-plan.ts for who does what). The
  * pages keep their order (slots), and the index is the one a build on one thread makes.
  * Without a worker (one core, or running from sources) this thread does everything;
- * where the worker fails, this thread does its part.
+ * where the worker fails, this thread does its part. `started` is a worker already
+ * starting up (see openSearchIndex); it is closed here whether used or not.
  */
 export async function buildShared<P extends BuildPage>(
   bulk: BulkBuild,
@@ -36,10 +37,13 @@ export async function buildShared<P extends BuildPage>(
   root: string,
   pages: readonly P[],
   read: (page: P) => PageDocument | undefined,
+  started?: BuildWorker,
 ): Promise<SharedBuild<P>> {
   const lane = 'lane' in engine.semantic ? engine.semantic.lane : undefined;
   const lsa = lane && lane.embedder instanceof LsaEmbedder && lane.needsTraining(pages.length) ? lane.embedder : undefined;
-  const worker = pages.every((page) => page.content === undefined) ? BuildWorker.start() : undefined;
+  const readsEveryPage = pages.every((page) => page.content === undefined);
+  if (started && !readsEveryPage) void started.close();
+  const worker = readsEveryPage ? (started ?? BuildWorker.start()) : undefined;
   const plan = planBuild(pages.length, worker ? lsa?.trainingOptions.maxTrainingPages : undefined);
   const analysed: Array<AnalysedForBuild | undefined> = new Array(pages.length);
   const analyseHere = (indices: readonly number[]): void => {

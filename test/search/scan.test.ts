@@ -1,4 +1,4 @@
-import { mkdir, stat, symlink, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DocTable } from '../../src/search/doc-table.js';
@@ -30,6 +30,28 @@ describe('scanPages', () => {
     const expected = (await listPagePaths(ws.root)).filter((p) => !isSpecialPage(ws.schema.contract, p) && !p.endsWith('linked.md'));
     expect(paths).toEqual(expected);
     expect(scanned.every((s) => s.size === Buffer.byteLength(page) && s.mtimeMs > 0)).toBe(true);
+  });
+
+  it('tells, folder by folder and before stat-ing, how many markdown names it has listed (what starts a build worker early)', async () => {
+    const page = pageText('A', 'a', 'a');
+    const ws = await workspaceWith({
+      'wiki/concepts/a.md': page,
+      'wiki/concepts/b.md': page,
+      'wiki/concepts/notes.txt': 'not a page',
+      'wiki/entities/c.md': page,
+    });
+    const heard: number[] = [];
+    scanPages(ws.root, ws.schema.contract, (names) => heard.push(names));
+    // Folders are listed in directory order, so only the running totals' shape is fixed:
+    // one report per folder, never decreasing, ending with every markdown name (index.md
+    // and log.md included: they are names, not yet pages).
+    const entries = await readdir(path.join(ws.root, 'wiki'), { recursive: true, withFileTypes: true });
+    const folders = entries.filter((entry) => entry.isDirectory()).length;
+    const markdown = entries.filter((entry) => entry.name.endsWith('.md')).length;
+    expect(heard.length).toBe(1 + folders);
+    expect(heard).toEqual([...heard].sort((a, b) => a - b));
+    expect(heard.at(-1)).toBe(markdown);
+    expect(markdown).toBeGreaterThanOrEqual(3);
   });
 });
 
