@@ -9,7 +9,7 @@ export interface EmbeddingModel {
   readonly dimensions: number;
 }
 
-type EmbedFunction = (...addresses: number[]) => void;
+type EmbedFunction = (...args: number[]) => void;
 
 /** Addresses stay below 2³¹ so the module's unsigned 32-bit address arithmetic cannot wrap. */
 const MAX_BYTES = 2 ** 31;
@@ -84,26 +84,8 @@ export function embedPagesInWasm(
   return results;
 }
 
-interface Layout {
-  idf: number;
-  rowOf: number;
-  /** Term frequency by row (zero between pages). */
-  counts: number;
-  /** 1 + ln tf by tf. */
-  logs: number;
-  /** A page's rows with their weights, 16-byte records. */
-  entries: number;
-  /** A page's unnormalised sums, one f64 by column. */
-  sums: number;
-  ids: number;
-  lengths: number;
-  vectors: number;
-  norms: number;
-  end: number;
-}
-
 /** The basis at 0, then each array at a 16-byte boundary. */
-function layoutFor(basisLength: number, rows: number, k: number, known: number, longest: number, idsPerCall: number): Layout {
+function layoutFor(basisLength: number, rows: number, k: number, known: number, longest: number, idsPerCall: number) {
   let end = basisLength * 4;
   const place = (bytes: number): number => {
     const at = Math.ceil(end / 16) * 16;
@@ -112,10 +94,10 @@ function layoutFor(basisLength: number, rows: number, k: number, known: number, 
   };
   const idf = place(rows * 4);
   const rowOf = place(known * 4);
-  const counts = place(rows * 4);
-  const logs = place((longest + 1) * 8);
-  const entries = place(Math.min(rows, longest) * 16);
-  const sums = place(k * 8);
+  const counts = place(rows * 4); // term frequency by row, zero between pages
+  const logs = place((longest + 1) * 8); // 1 + ln tf by tf
+  const entries = place(Math.min(rows, longest) * 16); // a page's rows and weights
+  const sums = place(k * 8); // a page's vector before normalisation
   const ids = place(idsPerCall * 4);
   const lengths = place(PAGES_PER_CALL * 4);
   const vectors = place(PAGES_PER_CALL * k * 4);

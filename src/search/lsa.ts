@@ -196,7 +196,10 @@ export class LsaModel {
     );
   }
 
-  /** `embed` for terms given as rows (or as ids mapped to rows by `rowOf`); -1 is unknown. */
+  /**
+   * `embed` for terms given as rows (or as ids mapped to rows by `rowOf`); -1 is unknown.
+   * embed-simd.ts makes these very operations in this order: a change here is one there.
+   */
   private embedRows(items: ArrayLike<number>, rowOf: Int32Array | undefined): Float32Array | undefined {
     // Frequencies by vocabulary row, rows in order of first appearance.
     const counts = (this.counts ??= new Uint32Array(this.terms.length));
