@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module';
 import type GrayMatter from 'gray-matter';
-import type YamlModule from 'yaml';
+import YAML from 'yaml';
 import { typeForPath, type Contract } from './contract.js';
-import { parseFrontmatterYaml, refsOf, type Frontmatter } from './frontmatter-fields.js';
+import { parseFrontmatterYaml, refsOf, useYamlParser, type Frontmatter } from './frontmatter-fields.js';
 import { splitFrontmatter } from './frontmatter-split.js';
 import { keyFromPath } from './keys.js';
 import { extractInlineLinks, type InlineLink } from './links.js';
@@ -12,13 +12,14 @@ export { splitFrontmatter, type SplitResult } from './frontmatter-split.js';
 export type { Frontmatter } from './frontmatter-fields.js';
 export { parseFrontmatterYaml, refsOf, sourcesOf, stringField, stringList, tagsOf } from './frontmatter-fields.js';
 
+useYamlParser((text) => YAML.parse(text));
+
 /**
  * gray-matter (and the YAML library it brings) is required on the first page parsed, not
  * when this module loads: commands that only split pages or read their simple frontmatter,
  * such as `wiki search`, never need it. It is CommonJS, so a synchronous require works.
  */
 let grayMatter: typeof GrayMatter | undefined;
-let yamlLibrary: typeof YamlModule | undefined;
 
 /** The frontmatter of a page that has a block; throws when its YAML does not parse. */
 function frontmatterOf(text: string): Frontmatter {
@@ -115,12 +116,10 @@ export function orderFrontmatter(frontmatter: Frontmatter): Frontmatter {
 
 /** Serialise a page: stable field order, lists in flow style, body unchanged. */
 export function serialisePage(frontmatter: Frontmatter, body: string): string {
-  // Required here, not imported: `wiki search` loads this module (for splitFrontmatter) but never writes a page.
-  const lib = (yamlLibrary ??= createRequire(import.meta.url)('yaml') as typeof YamlModule);
-  const doc = new lib.Document(orderFrontmatter(frontmatter));
-  lib.visit(doc, {
+  const doc = new YAML.Document(orderFrontmatter(frontmatter));
+  YAML.visit(doc, {
     Seq(_, node) {
-      if (node.items.every((item) => lib.isScalar(item))) node.flow = true;
+      if (node.items.every((item) => YAML.isScalar(item))) node.flow = true;
     },
   });
   const yaml = doc.toString({ lineWidth: 0, flowCollectionPadding: false });
