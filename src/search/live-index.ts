@@ -3,7 +3,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { UsageError } from '../errors.js';
 import { isSpecialPage, type Contract } from '../wiki/contract.js';
-import { splitFrontmatter } from '../wiki/page.js';
+import { splitFrontmatter } from '../wiki/frontmatter-split.js';
 import type { PageStat } from './doc-table.js';
 import { contentHash, pageDocument, plainBody, type PageDocument } from './document.js';
 import type { SearchEngine, SearchParams } from './engine.js';
