@@ -77,13 +77,7 @@ describe('what the CLI loads before a command needs it', () => {
 });
 
 describe('what `wiki search` loads with a saved index', () => {
-  /**
-   * The modules that read and validate schema.md and wiki.config.json: zod and the
-   * schema-md YAML reader. (The yaml package itself still comes in with wiki/page.js,
-   * which the search index imports for splitFrontmatter; it costs a search no time that
-   * paired runs can see, and making page.js require it lazily slowed every command that
-   * parses pages.)
-   */
+  /** The modules that read and validate schema.md and wiki.config.json: zod and the schema-md YAML reader. */
   const SETTINGS_MODULES = /^dist\/src\/(wiki\/(schema-loader|schema-frontmatter|contract-schema)|config\/(load|schema))\.js$/;
   let root: string;
 
@@ -108,13 +102,13 @@ describe('what `wiki search` loads with a saved index', () => {
     return { result, files, validated };
   }
 
-  it('no frontmatter library, glob, graph or schema library: settings as last validated, pages read only for their text', async () => {
+  it('no YAML or frontmatter library, glob, graph or schema library: settings as last validated, pages read only for their text', async () => {
     const { result, files, validated } = await search();
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ results: [{ path: 'wiki/concepts/attention.md' }] });
     expect(files).toContain('dist/src/search/index.js');
     expect(validated).toBe(false);
-    expect([...packagesIn(files)].filter((name) => ['zod', 'gray-matter', 'fast-glob'].includes(name))).toEqual([]);
+    expect([...packagesIn(files)].filter((name) => ['zod', 'yaml', 'gray-matter', 'fast-glob'].includes(name))).toEqual([]);
     expect(files.filter((file) => /^dist\/src\/(graph\/(?!formats\.js)|wiki\/pages\.js|operations\/(?!search\.js))/.test(file))).toEqual([]);
   });
 
