@@ -20,12 +20,13 @@ export interface BuildPlan {
 }
 
 /**
- * Costs in units of analysing one page, measured on a 10k-page synthetic wiki (phase
- * timings of shared builds): training on one sampled page, and building the lexical and
- * token lanes, per page.
+ * Costs in units of analysing one page on this thread, fitted to phase timings of shared
+ * builds of a 10k-page synthetic wiki: training, per sampled page (with the worker's
+ * start-up and its slower analysis, which packs pages for the transfer, folded in), and
+ * merging the worker's pages and building the lexical and token lanes, per page.
  */
-export const TRAINING_COST_IN_PAGES = 2.75;
-export const LANES_COST_IN_PAGES = 0.35;
+export const TRAINING_COST_IN_PAGES = 2.7;
+export const LANES_COST_IN_PAGES = 0.24;
 /** In halves, the worker takes a little less: it starts later (its own thread and modules). */
 export const WORKER_SHARE = 0.45;
 
