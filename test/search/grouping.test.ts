@@ -11,9 +11,12 @@ function groups(buffer: GroupingBuffer, keyCount: number): Array<Array<[number, 
   });
 }
 
+type Row = [key: number, first: number, second: number];
+type Case = [label: string, keyCount: number, rows: Row[], expected: Array<Array<[number, number]>>];
+
 describe('GroupingBuffer: rows grouped by key, in the order they were added', () => {
-  it.each([
-    ['no rows', 3, [] as Array<[number, number, number]>, [[], [], []]],
+  it.each<Case>([
+    ['no rows', 3, [], [[], [], []]],
     ['one key', 1, [[0, 5, 1], [0, 2, 7]], [[[5, 1], [2, 7]]]],
     [
       'keys interleaved, some empty',
