@@ -33,6 +33,17 @@ export function encodeText(text: string): Uint8Array {
   return encoder.encode(text);
 }
 
+/** UTF-8 of `text` written into `target`, which must be exactly its size (see utf8Length). */
+export function encodeTextInto(text: string, target: Uint8Array): void {
+  const { read, written } = encoder.encodeInto(text, target);
+  if (read !== text.length || written !== target.length) throw new Error('encodeTextInto: target is not the text\'s UTF-8 size');
+}
+
+/** Bytes of `text` in UTF-8 (a lone surrogate counts as the three bytes of U+FFFD, as TextEncoder writes it). */
+export function utf8Length(text: string): number {
+  return Buffer.byteLength(text, 'utf8');
+}
+
 export function decodeText(bytes: Uint8Array): string {
   try {
     return decoder.decode(bytes);

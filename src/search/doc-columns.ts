@@ -1,4 +1,4 @@
-import { CorruptIndexError, asFloat64, asUint32, bytesOf, decodeJson, encodeJson, encodeText } from './binary.js';
+import { CorruptIndexError, asFloat64, asUint32, bytesOf, decodeJson, encodeJson, encodeText, encodeTextInto, utf8Length } from './binary.js';
 import type { DocRecord, PageStamp } from './doc-table.js';
 
 /**
@@ -60,8 +60,8 @@ export class DocColumns {
       paths.push(record.path);
       numbers.push(record.mtimeMs, record.size, record.seenAt);
       const stored: StoredFields = [record.key, record.title, record.summary, record.hash, record.tags];
-      fields.add(encodeText(JSON.stringify(stored)));
-      links.add(encodeText(JSON.stringify(record.links)));
+      fields.add(JSON.stringify(stored));
+      links.add(JSON.stringify(record.links));
     }
     const [fieldBytes, offsets] = fields.finish();
     const [linkBytes, linkOffsets] = links.finish();
@@ -118,24 +118,38 @@ export class DocColumns {
   }
 }
 
-/** Concatenated byte strings and where each starts. */
+/** Concatenated byte strings (given as bytes, or as text to write in UTF-8) and where each starts. */
 class ByteSpans {
-  private parts: Uint8Array[] = [];
+  private parts: Array<Uint8Array | string> = [];
 
-  add(part: Uint8Array): void {
+  add(part: Uint8Array | string): void {
     this.parts.push(part);
   }
 
   finish(): [Uint8Array, Uint32Array] {
-    const offsets = new Uint32Array(this.parts.length + 1);
+    const parts = this.parts;
+    const offsets = new Uint32Array(parts.length + 1);
     let length = 0;
-    this.parts.forEach((part, i) => {
+    parts.forEach((part, i) => {
       offsets[i] = length;
-      length += part.length;
+      length += typeof part === 'string' ? utf8Length(part) : part.length;
     });
-    offsets[this.parts.length] = length;
+    offsets[parts.length] = length;
     const bytes = new Uint8Array(length);
-    this.parts.forEach((part, i) => bytes.set(part, offsets[i] ?? 0));
+    // Each run of text parts is encoded in one go, straight into place: one small array
+    // per page would cost more than the encoding.
+    for (let i = 0; i < parts.length; ) {
+      const part = parts[i]!;
+      if (typeof part !== 'string') {
+        bytes.set(part, offsets[i]!);
+        i++;
+        continue;
+      }
+      let end = i + 1;
+      while (end < parts.length && typeof parts[end] === 'string') end++;
+      encodeTextInto(parts.slice(i, end).join(''), bytes.subarray(offsets[i]!, offsets[end]!));
+      i = end;
+    }
     return [bytes, offsets];
   }
 }

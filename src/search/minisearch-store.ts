@@ -89,10 +89,28 @@ export class PersistableMiniSearch extends MiniSearch<LexicalEntry> {
     });
     // Every short id below nextId still live: spans can be copied whole.
     const allLive = liveIds.size === this._nextId;
+    const meta: Meta = {
+      documentCount: this._documentCount,
+      nextId: this._nextId,
+      fieldIds: this._fieldIds,
+      averageFieldLength: this._avgFieldLength,
+      ids: order.map((shortId) => String(liveIds.get(shortId))),
+    };
+    const index = this._index as unknown;
+    // Postings as built or loaded, every document live: they are what would be written.
+    const untouched = allLive && index instanceof FlatTermIndex ? index.untouched() : undefined;
+    if (untouched) {
+      return {
+        meta: encodeJson(meta),
+        docs: bytesOf(docs),
+        terms: untouched.terms.encode(),
+        offsets: bytesOf(untouched.offsets),
+        postings: untouched.postings,
+      };
+    }
     const alive = new Uint8Array(this._nextId);
     for (const shortId of order) alive[shortId] = 1;
     const entries: Array<[string, TermData | PostingSpan]> = [];
-    const index = this._index as unknown;
     if (index instanceof FlatTermIndex) for (const entry of index.rawEntries()) entries.push(entry);
     else for (const entry of this._index as Iterable<[string, TermData]>) entries.push(entry);
     // Sorted, so a load can binary-search the terms without building anything (entries
@@ -114,13 +132,6 @@ export class PersistableMiniSearch extends MiniSearch<LexicalEntry> {
       offsets.push(start);
     }
     offsets.push(postings.length);
-    const meta: Meta = {
-      documentCount: this._documentCount,
-      nextId: this._nextId,
-      fieldIds: this._fieldIds,
-      averageFieldLength: this._avgFieldLength,
-      ids: order.map((shortId) => String(liveIds.get(shortId))),
-    };
     return {
       meta: encodeJson(meta),
       docs: bytesOf(docs),

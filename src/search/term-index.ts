@@ -170,6 +170,11 @@ export class FlatTermIndex extends SearchableMap<TermData> {
     this.remaining = 0;
   }
 
+  /** The flat postings as given, while no entry has moved, been deleted or been added. */
+  untouched(): FlatPostings | undefined {
+    return this.remaining === this.flat.terms.length && super.entries().next().done ? this.flat : undefined;
+  }
+
   /** Every entry without moving any: flat ones as raw spans (for encoding). */
   *rawEntries(): Generator<[string, TermData | PostingSpan]> {
     const { offsets, postings } = this.flat;

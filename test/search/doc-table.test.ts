@@ -36,6 +36,24 @@ describe('DocTable persistence', () => {
     expect(loaded.backlinks('b\\c')).toEqual(['q']);
   });
 
+  it('keeps text beyond ASCII byte-exact, whether a row is written anew or copied from a loaded table', () => {
+    const unicode: Array<[string, string]> = [
+      ['wiki/concepts/cafe.md', '---\ntitle: Café crème\nsummary: “Smart” quotes — and dashes\ntags: [naïve, 注意力]\n---\nSee [[über-page]].\n'],
+      ['wiki/concepts/zh.md', '---\ntitle: 注意力机制\nsummary: 自注意力 😀 emoji\n---\nLinks to [[cafe]] and [[über-page]].\n'],
+    ];
+    const docs = table();
+    unicode.forEach(([path, text], i) => docs.insert(pageDocument(path, text), { mtimeMs: 10 + i, size: text.length }, 20 + i));
+    const loaded = DocTable.decode(docs.encode());
+    expect(plain(loaded)).toEqual(plain(docs));
+    // Loaded rows are copied as bytes, new ones written from text: the offsets must agree.
+    loaded.insert(pageDocument('wiki/concepts/ü.md', '---\ntitle: Ü\n---\n[[注意力]] and [[cafe]]\n'), { mtimeMs: 1, size: 1 }, 1);
+    const again = DocTable.decode(loaded.encode());
+    expect(plain(again)).toEqual(plain(loaded));
+    expect(again.get('wiki/concepts/zh.md')).toMatchObject({ title: '注意力机制', summary: '自注意力 😀 emoji' });
+    expect(again.backlinks('über-page')).toEqual(['cafe', 'zh']);
+    expect(again.backlinks('cafe')).toEqual(['zh', 'ü']);
+  });
+
   it('answers paths and stats of a loaded table without making records, and records on demand', () => {
     const loaded = DocTable.decode(table().encode());
     expect(loaded.pathAt(2)).toBe('wiki/concepts/c.md');

@@ -103,6 +103,26 @@ describe('bulk build', () => {
     expect(b.termCount).toBe(a.termCount);
   });
 
+  it('writes an untouched built or loaded index straight from its flat postings, to the bytes the term-by-term encoding gives', () => {
+    const sections = (index: PersistableMiniSearch): Record<string, number[]> =>
+      Object.fromEntries(Object.entries(index.encode()).map(([name, bytes]) => [name, [...bytes]]));
+    const bulk = built();
+    // Untouched: the postings are handed over as they are, not copied.
+    expect(bulk.encode().postings).toBe(bulk.encode().postings);
+    const direct = sections(bulk);
+    // A search moves the terms it reads into the tree: the encoding goes term by term.
+    const searched = built();
+    scored(searched, 'boundary layer wing');
+    expect(searched.encode().postings).not.toBe(searched.encode().postings);
+    expect(sections(searched)).toEqual(direct);
+    const loaded = PersistableMiniSearch.decode(bulk.encode(), options);
+    expect(sections(loaded)).toEqual(direct);
+    // A discarded page: its postings are left out, so the encoding goes term by term.
+    const discarded = built();
+    discarded.discard('wiki/c.md');
+    expect(discarded.encode().postings?.length).toBeLessThan(direct.postings?.length ?? 0);
+  });
+
   it('takes later changes and survives a save, like an index built one by one', () => {
     const a = byOneByOne();
     const b = built();
