@@ -118,12 +118,14 @@ export class LiveSearchIndex implements SearchIndex {
       }
     };
     const bulk = diff.upserts.length >= PARALLEL_BUILD_MIN_PAGES ? this.engine.bulkBuild(seenAt) : undefined;
-    if (!bulk) void scan?.buildWorker?.close();
     if (bulk) {
       const built = await buildShared(bulk, this.engine, root, diff.upserts, read, scan?.buildWorker);
       for (const page of built.indexed) count(page);
       if (!built.trained) await this.updateSemantic(built.work);
-    } else await this.updateSemantic(this.engine.indexPages(pages(diff.upserts), seenAt));
+    } else {
+      void scan?.buildWorker?.close();
+      await this.updateSemantic(this.engine.indexPages(pages(diff.upserts), seenAt));
+    }
     this.lastScan = scanStarted;
     const changes = summary.added + summary.changed + summary.removed;
     if (changes > 0) this.state.updatedAt = new Date().toISOString();
