@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { UsageError } from '../errors.js';
 import { isSpecialPage, type Contract } from '../wiki/contract.js';
@@ -10,9 +10,8 @@ import type { SearchEngine, SearchParams } from './engine.js';
 import type { BuildWorker } from './build-threads.js';
 import { buildShared } from './shared-build.js';
 import type { SearchIndex } from './index.js';
-import { analysePage } from './page-analysis.js';
 import { diffAgainstDisk, readPage, scanPages, type ScannedPage, type ScanResult } from './scan.js';
-import type { PageToEmbed } from './semantic.js';
+import { retryPending, updateSemantic } from './semantic-upkeep.js';
 import { saveSnapshot } from './snapshot-file.js';
 import { makeSnippet } from './snippet.js';
 import type { LaneStatus, RefreshSummary, SearchIndexInfo, SearchOptions, SearchResponse, SearchResult } from './types.js';
@@ -121,10 +120,10 @@ export class LiveSearchIndex implements SearchIndex {
     if (bulk) {
       const built = await buildShared(bulk, this.engine, root, diff.upserts, read, scan?.buildWorker);
       for (const page of built.indexed) count(page);
-      if (!built.trained) await this.updateSemantic(built.work);
+      if (!built.trained) await updateSemantic(this.engine, root, built.work);
     } else {
       void scan?.buildWorker?.close();
-      await this.updateSemantic(this.engine.indexPages(pages(diff.upserts), seenAt));
+      await updateSemantic(this.engine, root, this.engine.indexPages(pages(diff.upserts), seenAt));
     }
     this.lastScan = scanStarted;
     const changes = summary.added + summary.changed + summary.removed;
@@ -135,50 +134,6 @@ export class LiveSearchIndex implements SearchIndex {
       await this.save();
     }
     return summary;
-  }
-
-  /** Embed new pages, retrain a drifted corpus embedder, retry pages an endpoint refused. */
-  private async updateSemantic(work: PageToEmbed[]): Promise<void> {
-    const semantic = this.engine.semantic;
-    if (!('lane' in semantic)) return;
-    const lane = semantic.lane;
-    // An untrained embedder skips `embed`; a trained one folds the pages in first, and
-    // retrains (re-embedding every page) once the folded-in share says it has drifted.
-    await lane.embed(work);
-    if (lane.needsTraining(this.engine.docs.liveCount)) {
-      await lane.train(await this.everyPageToEmbed(work));
-      return;
-    }
-    await this.retryPending();
-  }
-
-  private async retryPending(): Promise<void> {
-    const semantic = this.engine.semantic;
-    if (!('lane' in semantic) || semantic.lane.pendingCount === 0) return;
-    const pages: PageToEmbed[] = [];
-    for (const slot of semantic.lane.pendingSlots()) {
-      const page = await this.readPageToEmbed(slot);
-      if (page) pages.push(page);
-    }
-    await semantic.lane.embed(pages);
-  }
-
-  private async everyPageToEmbed(known: readonly PageToEmbed[]): Promise<PageToEmbed[]> {
-    const bySlot = new Map(known.map((page) => [page.slot, page]));
-    const pages: PageToEmbed[] = [];
-    for (const record of this.engine.docs.records()) {
-      const page = bySlot.get(record.slot) ?? (await this.readPageToEmbed(record.slot));
-      if (page) pages.push(page);
-    }
-    return pages.sort((a, b) => a.slot - b.slot);
-  }
-
-  private async readPageToEmbed(slot: number): Promise<PageToEmbed | undefined> {
-    const record = this.engine.docs.at(slot);
-    if (!record) return undefined;
-    const content = await readFile(path.join(this.state.root, record.path), 'utf8').catch(() => undefined);
-    if (content === undefined) return undefined;
-    return { slot, input: analysePage(pageDocument(record.path, content)).embedding };
   }
 
   async search(query: string, options: SearchOptions = {}): Promise<SearchResponse> {
@@ -194,7 +149,7 @@ export class LiveSearchIndex implements SearchIndex {
       });
       await this.rescan;
     } else {
-      await this.exclusive(() => this.retryPending());
+      await this.exclusive(() => retryPending(this.engine, this.state.root));
     }
     const found = await this.engine.search(text, limit, this.state.params);
     const backlinks = this.engine.docs.backlinksOf(found.pages.map(({ record }) => record.key));
