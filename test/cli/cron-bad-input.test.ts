@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdir, open, rm, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { createReadStream, existsSync } from 'node:fs';
+import { mkdir, open, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parsePage } from '../../src/wiki/page.js';
-import { CLI, cliEnv, hashTree, runCli, tempDir } from '../helpers/cli.js';
+import { hashTree, runCli, tempDir } from '../helpers/cli.js';
 import { type ScriptStep } from '../helpers/fake-llm-server.js';
 import { fakeServers, freshWorkspace, manifestSources, pageText, read, simpleIngest, unparseablePages, writeStep } from './cron-fixtures.js';
 
@@ -225,22 +225,6 @@ describe('a hostile source', () => {
   });
 });
 
-/** Run the CLI under /usr/bin/time to read its peak resident memory (KB), when that tool exists. */
-async function runMeasured(args: string[], cwd: string, env: Record<string, string | undefined>): Promise<{ code: number; stdout: string; maxRssKb: number | undefined }> {
-  const timeTool = '/usr/bin/time';
-  const measured = existsSync(timeTool);
-  const command = measured ? timeTool : process.execPath;
-  const argv = measured ? ['-f', 'MAX_RSS_KB=%M', process.execPath, CLI, ...args] : [CLI, ...args];
-  const child = spawn(command, argv, { cwd, env: cliEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-  const code = await new Promise<number>((resolve) => child.on('close', (c) => resolve(c ?? 1)));
-  const rss = /MAX_RSS_KB=(\d+)/.exec(stderr)?.[1];
-  return { code, stdout, maxRssKb: rss === undefined ? undefined : Number(rss) };
-}
-
 async function writeLargeText(file: string, bytes: number): Promise<void> {
   const line = 'Large sources are read a window at a time; the whole file never enters a prompt. Ünïcödé too.\n';
   const block = Buffer.from(line.repeat(Math.ceil((1 << 20) / Buffer.byteLength(line))));
@@ -253,35 +237,33 @@ async function writeLargeText(file: string, bytes: number): Promise<void> {
 }
 
 describe('a 50 MB text source', () => {
-  it('is ingested by windows: bounded prompts, bounded memory, the run completes', async () => {
+  // Asserted on what crossed the wire and on bytes, never on time or memory, which vary with
+  // the machine's load (bounded hashing memory is tested in test/state/manifest.test.ts).
+  it('is ingested by windows: bounded prompts, the whole file hashed, the run completes', async () => {
     const root = await freshWorkspace();
-    await writeLargeText(path.join(root, 'raw/huge.txt'), 50 * 1024 * 1024);
-    await writeLargeText(path.join(root, 'raw/small.txt'), 1024 * 1024);
-    const script = (key: string): ScriptStep[] => [
-      { toolCalls: [{ name: 'read_file', arguments: { path: `raw/${key}.txt`, offset: 30_000_000 } }] },
-      writeStep('source', key, { sources: [`raw/${key}.txt`] }),
+    const file = path.join(root, 'raw/huge.txt');
+    await writeLargeText(file, 50 * 1024 * 1024);
+    const script: ScriptStep[] = [
+      { toolCalls: [{ name: 'read_file', arguments: { path: 'raw/huge.txt', offset: 30_000_000 } }] },
+      writeStep('source', 'huge', { sources: ['raw/huge.txt'] }),
       { text: 'Done.' },
     ];
 
-    const hugeServer = await serve(script('huge'));
-    const started = Date.now();
-    const huge = await runMeasured(['ingest', 'raw/huge.txt', '--json'], root, hugeServer.env('anthropic'));
-    const hugeSeconds = (Date.now() - started) / 1000;
-    expect(huge.code).toBe(0);
+    const server = await serve(script);
+    const huge = await runCli(['ingest', 'raw/huge.txt', '--json'], { cwd: root, env: server.env('anthropic'), timeoutMs: 170_000 });
+    expect(huge.code, huge.stderr).toBe(0);
     expect(JSON.parse(huge.stdout).ingested[0]).toMatchObject({ status: 'done', created: ['wiki/sources/huge.md'] });
-    for (const request of hugeServer.requests) expect(JSON.stringify(request.body).length).toBeLessThan(100_000);
-    expect(hugeServer.requests[0]?.lastUserText).toMatch(/bytes 0-\d+ of 524\d{5}; next offset: \d+/);
-    expect(hugeServer.requests[1]?.toolResults[0]?.content).toMatch(/^\[raw\/huge\.txt: bytes 3000000\d-\d+ of 524\d{5}; next offset/);
-
-    const smallServer = await serve(script('small'));
-    const small = await runMeasured(['ingest', 'raw/small.txt'], root, smallServer.env('anthropic'));
-    expect(small.code).toBe(0);
-    if (huge.maxRssKb !== undefined && small.maxRssKb !== undefined) {
-      console.info(`50 MB ingest: ${hugeSeconds.toFixed(1)} s, peak RSS ${(huge.maxRssKb / 1024).toFixed(0)} MB (1 MB source: ${(small.maxRssKb / 1024).toFixed(0)} MB)`);
-      // Memory does not grow with the source: it is hashed and read by windows, and read_file
-      // asks whether the extractor handles a path before reading it. Loading the 50 MB file
-      // whole even once would add 50 MB+.
-      expect(huge.maxRssKb - small.maxRssKb).toBeLessThan(24 * 1024);
-    }
-  });
+    expect(server.requests).toHaveLength(3);
+    for (const request of server.requests) expect(JSON.stringify(request.body).length).toBeLessThan(100_000);
+    expect(server.requests[0]?.lastUserText).toMatch(/bytes 0-\d+ of 524\d{5}; next offset: \d+/);
+    expect(server.requests[1]?.toolResults[0]?.content).toMatch(/^\[raw\/huge\.txt: bytes 3000000\d-\d+ of 524\d{5}; next offset/);
+    const manifest = JSON.parse(await read(root, '.wiki/sources.json')) as { sources: Record<string, { sha256: string; size: number }> };
+    expect(manifest.sources['raw/huge.txt']).toMatchObject({ sha256: await sha256OfFile(file), size: (await stat(file)).size });
+  }, 180_000);
 });
+
+async function sha256OfFile(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -12,6 +13,14 @@ import { writeSampleWiki } from './sample-wiki.js';
  * playwright-core over CDP, opening the file that the built `wiki graph` wrote.
  */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/**
+ * A machine without a browser skips this file with the reason, so a new user's `npm test`
+ * is green; CI sets WIKI_REQUIRE_BROWSER=1 (in .ci/run), where a missing browser fails.
+ */
+const browserMissing = !existsSync(CHROMIUM);
+const skipReason = `no browser at ${CHROMIUM} (install Debian's chromium or set CHROMIUM_PATH)`;
+if (browserMissing && process.env.WIKI_REQUIRE_BROWSER !== '1') console.warn(`graph view browser test skipped: ${skipReason}`);
+const suite = browserMissing && process.env.WIKI_REQUIRE_BROWSER !== '1' ? describe.skip : describe;
 const ARTIFACTS = path.join(REPO_ROOT, 'test-artifacts');
 const VIEWPORT = { width: 1280, height: 800 };
 
@@ -23,6 +32,8 @@ const dialogs: string[] = [];
 const requests: string[] = [];
 
 beforeAll(async () => {
+  if (suite === describe.skip) return;
+  if (browserMissing) throw new Error(`WIKI_REQUIRE_BROWSER=1 but ${skipReason}`);
   const root = await initWorkspace();
   await writeSampleWiki(root, { broken: true });
   const html = await runCli(['graph', '--out', 'view.html'], { cwd: root });
@@ -73,7 +84,7 @@ interface GraphHooks {
   __graph: { screenPosition(key: string): { x: number; y: number } | null; selectedKey(): string | null };
 }
 
-describe('wiki graph HTML in headless Chromium', () => {
+suite(browserMissing ? `wiki graph HTML in headless Chromium (skipped: ${skipReason})` : 'wiki graph HTML in headless Chromium', () => {
   it('draws one node per page of the sample wiki and every link', async () => {
     expect(await bodyData('nodeCount')).toBe(String(graph.nodes.length));
     expect(await bodyData('renderedNodeCount')).toBe(String(graph.nodes.length));
