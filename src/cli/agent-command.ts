@@ -16,6 +16,7 @@ export interface AgentFlags {
   maxCost?: string;
   wait?: string;
   dryRun?: boolean;
+  overwriteEdits?: boolean;
 }
 
 export function addAgentOptions(command: Command, options: { dryRun: boolean }): Command {
@@ -28,6 +29,7 @@ export function addAgentOptions(command: Command, options: { dryRun: boolean }):
     .option('--max-cost <usd>', 'stop once the estimated cost reaches this many US dollars (known models only)')
     .option('--wait <seconds>', 'wait this long for another run holding the workspace lock', '0');
   if (options.dryRun) command.option('--dry-run', 'run against an overlay: change nothing, print the diff of what would change');
+  command.option('--overwrite-edits', 'for this run, let the model drop lines a human added to a page (refused by default)');
   return command;
 }
 
@@ -136,6 +138,8 @@ export interface AgentRunContext {
   signal: AbortSignal;
   waitSeconds: number;
   budget: RunBudget;
+  /** `--overwrite-edits`: hand-edited lines may be dropped in this run. */
+  overwriteEdits: boolean;
   onNotice: (message: string) => void;
 }
 
@@ -163,6 +167,7 @@ export async function runAgentCommand<R>(
       signal: interrupt.signal,
       waitSeconds: waitSecondsOf(flags),
       budget: budgetOf(ws),
+      overwriteEdits: Boolean(flags.overwriteEdits),
       onNotice: (message) => out.warn(message),
     });
     const { exitCode } = finish(report, out);

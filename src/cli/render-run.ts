@@ -23,6 +23,11 @@ export function renderOutcomeLines(outcome: RunOutcome, c: Colors, model?: strin
   const lines = summary.split('\n').map((line) => `  ${line}`);
   const why = describeStatus(outcome);
   if (why) lines.push(`  ${c.red('!')} ${why}`);
+  if (outcome.rejectedWrites.length > 0) {
+    lines.push(`  ${c.yellow(`${outcome.rejectedWrites.length} write(s) rejected`)}:`);
+    for (const r of outcome.rejectedWrites.slice(0, 10)) lines.push(`    ${r.path}: ${r.reason}`);
+    if (outcome.rejectedWrites.length > 10) lines.push(`    … and ${outcome.rejectedWrites.length - 10} more (see --json)`);
+  }
   for (const f of outcome.findings.filter((x) => x.severity === 'error')) lines.push(`  ${c.red('error')} ${f.path}: ${f.message}`);
   return lines;
 }
@@ -45,10 +50,12 @@ export function renderIngest(report: IngestReport, c: Colors): string {
 
 export function renderQuery(report: QueryReport, c: Colors): string {
   const lines = [report.answer || c.dim('(no answer)'), ''];
-  if (report.saved) lines.push(c.green(`saved as ${report.saved.path}${report.saved.by === 'wiki' ? ' (filed by wiki)' : ''}`));
+  const dryRun = report.diff !== undefined;
+  if (report.saved) lines.push(c.green(`${dryRun ? 'would be saved' : 'saved'} as ${report.saved.path}${report.saved.by === 'wiki' ? ' (filed by wiki)' : ''}`));
+  if (report.notSaved) lines.push(c.yellow(`not saved: ${report.notSaved}`));
   if (report.uncited.length) lines.push(c.yellow(`cited pages that do not exist: ${report.uncited.join(', ')}`));
   const meta = renderOutcomeLines({ ...report, created: [], updated: [] }, c);
   lines.push(...meta.map((l) => l.trimStart()));
-  if (report.diff !== undefined) lines.push('', report.diff || '(dry run: nothing would change)');
+  if (dryRun) lines.push('', report.diff || '(dry run: nothing would change)', c.dim('dry run: nothing was written'));
   return lines.join('\n');
 }

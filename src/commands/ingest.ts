@@ -34,6 +34,7 @@ export function registerIngest(program: Command): void {
               cwd: process.cwd(),
               force: Boolean(flags.force),
               dryRun: Boolean(flags.dryRun),
+              overwriteEdits: Boolean(flags.overwriteEdits),
               waitSeconds,
               budget,
               model: model.get,

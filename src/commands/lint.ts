@@ -42,6 +42,7 @@ export function registerLint(program: Command): void {
             runLint(ws, {
               fix,
               dryRun: Boolean(opts.dryRun),
+              overwriteEdits: Boolean(opts.overwriteEdits),
               waitSeconds,
               budget,
               model: useModel ? model.get : undefined,

@@ -31,6 +31,7 @@ export function registerQuery(program: Command): void {
             queryWiki(ws, words.join(' '), {
               save: Boolean(flags.save),
               dryRun: Boolean(flags.dryRun),
+              overwriteEdits: Boolean(flags.overwriteEdits),
               waitSeconds,
               budget,
               model: model.get,
@@ -42,7 +43,7 @@ export function registerQuery(program: Command): void {
           ),
         (report, out) => {
           out.result(report, () => renderQuery(report, out.c));
-          return { exitCode: report.status === 'done' ? 0 : (report.errorExitCode ?? 1) };
+          return { exitCode: report.status !== 'done' ? (report.errorExitCode ?? 1) : report.notSaved ? 1 : 0 };
         },
       );
     });

@@ -2,6 +2,7 @@ import { runAgent, type AgentRunResult } from '../agent/loop.js';
 import type { AgentListener } from '../agent/events.js';
 import { createTranscript, transcriptPath } from '../agent/transcript.js';
 import type { ChatModel, Usage } from '../agent/types.js';
+import { humanEditedPaths } from '../state/human-edits.js';
 import { isoDate } from '../util/dates.js';
 import { buildSystemPrompt, type OperationKind } from './prompt.js';
 import type { Session } from './session.js';
@@ -26,20 +27,52 @@ export interface ModelRunOptions {
 export interface ModelRun extends AgentRunResult {
   /** Workspace-relative transcript path; undefined in a dry run (nothing is written). */
   transcript: string | undefined;
+  /** Writes the tools refused, in order: the path and the first reason given. */
+  rejectedWrites: RejectedWrite[];
+}
+
+export interface RejectedWrite {
+  path: string;
+  reason: string;
+}
+
+const WRITE_TOOLS: ReadonlySet<string> = new Set(['write_file', 'append_to_file']);
+
+/** A listener that also notes every refused write (the call's path and the result's first reason). */
+function noteRejectedWrites(rejected: RejectedWrite[], inner: AgentListener | undefined): AgentListener {
+  const paths = new Map<string, string>();
+  return (event) => {
+    if (event.type === 'tool_call' && WRITE_TOOLS.has(event.call.name)) {
+      const target = event.call.arguments?.path;
+      paths.set(event.call.id, typeof target === 'string' ? target : '(no path)');
+    } else if (event.type === 'tool_result' && event.result.isError && paths.has(event.result.callId)) {
+      rejected.push({ path: paths.get(event.result.callId) ?? '', reason: firstReason(event.result.content) });
+    }
+    inner?.(event);
+  };
+}
+
+function firstReason(content: string): string {
+  const lines = content.split('\n').map((line) => line.trim()).filter(Boolean);
+  const reason = lines.find((line) => line.startsWith('- ')) ?? lines[0] ?? '';
+  return reason.replace(/^- /, '').slice(0, 300);
 }
 
 /** One agent run inside a session: system prompt from schema.md, transcript in .wiki/runs/. */
 export async function runModelInSession(session: Session, options: ModelRunOptions): Promise<ModelRun> {
   const ws = session.ws;
+  const pages = session.contentPages();
   const system = buildSystemPrompt({
     schema: ws.schema,
     operation: options.operation,
     today: isoDate(),
-    pages: session.contentPages(),
+    pages,
     pageLimit: ws.config.config.promptPageLimit,
+    humanEdited: await humanEditedPaths(ws.root, pages.map((page) => page.path)),
   });
   const transcriptFile = session.options.dryRun ? undefined : transcriptPath(ws.root, session.options.runId);
   const transcript = transcriptFile ? await createTranscript(transcriptFile) : undefined;
+  const rejectedWrites: RejectedWrite[] = [];
   try {
     const result = await runAgent({
       model: options.model,
@@ -51,11 +84,11 @@ export async function runModelInSession(session: Session, options: ModelRunOptio
       ...(options.budget.maxTokens !== undefined ? { maxTokens: options.budget.maxTokens } : {}),
       ...(options.budget.maxCost !== undefined ? { maxCost: options.budget.maxCost } : {}),
       ...(options.price ? { price: options.price } : {}),
-      ...(options.listener ? { listener: options.listener } : {}),
+      listener: noteRejectedWrites(rejectedWrites, options.listener),
       ...(transcript ? { transcript } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     });
-    return { ...result, transcript: transcriptFile ? `.wiki/runs/${session.options.runId}.jsonl` : undefined };
+    return { ...result, transcript: transcriptFile ? `.wiki/runs/${session.options.runId}.jsonl` : undefined, rejectedWrites };
   } finally {
     await transcript?.close();
   }

@@ -34,6 +34,8 @@ export interface IngestOptions {
   cwd: string;
   force: boolean;
   dryRun: boolean;
+  /** The model may drop what a human changed on a page (`--overwrite-edits`). */
+  overwriteEdits?: boolean;
   waitSeconds: number;
   budget: RunBudget;
   /** Created lazily: a run where every source is up to date needs no model or key. */
@@ -180,6 +182,7 @@ async function ingestOne(
     runId,
     dryRun: options.dryRun,
     readOnly: false,
+    overwriteEdits: options.overwriteEdits === true,
     ...(options.env ? { env: options.env } : {}),
   });
   const readPath = source.rawPath;
@@ -213,7 +216,8 @@ async function ingestOne(
   const untouched = run.status === 'provider_error' && run.turns === 0 && changes.created.length + changes.updated.length === 0;
   if (!untouched) await session.refreshIndex();
   const findings: Finding[] = await session.revalidateTouched();
-  const sourcePage = changes.created.concat(changes.updated).find((p) => p.startsWith(`${ws.schema.contract.types.source?.folder ?? 'wiki/sources'}/`));
+  const sourceFolder = ws.schema.contract.types.source?.folder ?? 'wiki/sources';
+  const sourcePage = changes.created.concat(changes.updated).find((p) => p.startsWith(`${sourceFolder}/`));
   const title = (sourcePage && stringField(session.pages.pages().find((p) => p.path === sourcePage)?.frontmatter ?? {}, 'title')) || source.rawPath;
   const outcome: SourceOutcome = {
     ...summariseRun(run, changes, findings, Date.now() - started, options.budget.maxTurns),
@@ -224,11 +228,17 @@ async function ingestOne(
     ...(source.copiedFrom ? { copiedFrom: source.copiedFrom } : {}),
     ...(source.url ? { url: source.url } : {}),
   };
-  const entry = untouched ? undefined : await session.appendLog(run.status === 'interrupted' ? 'ingest-interrupted' : 'ingest', title, logLines(outcome));
+  if (outcome.status === 'done' && !citedFromFolder(session, sourceFolder, source.rawPath)) {
+    outcome.status = 'incomplete';
+    const rejected = outcome.rejectedWrites.length;
+    outcome.error = `no page in ${sourceFolder}/ cites ${source.rawPath}${rejected ? ` (${rejected} write(s) were rejected)` : ''}`;
+  }
+  const op = outcome.status === 'interrupted' ? 'ingest-interrupted' : outcome.status === 'incomplete' ? 'ingest-incomplete' : 'ingest';
+  const entry = untouched ? undefined : await session.appendLog(op, title, logLines(outcome));
   if (source.copiedFrom || source.url) session.alsoChanged.add(source.rawPath);
   for (const page of staleMarked) session.alsoChanged.add(page);
   let next = manifest;
-  if (run.status === 'done' && !options.dryRun) {
+  if (outcome.status === 'done' && !options.dryRun) {
     next = recordIngest(manifest, source.rawPath, {
       sha256: item.sha256,
       size: (await stat(path.join(ws.root, source.rawPath))).size,
@@ -238,12 +248,19 @@ async function ingestOne(
     });
     await saveManifest(ws.root, next, session.run);
   }
-  if (run.status === 'done' && entry) {
+  if (outcome.status === 'done' && entry) {
     const notice = await session.autoCommit(entry.split('\n')[0] ?? entry);
     if (notice) options.onNotice?.(notice);
   }
-  await session.finish(run.status === 'done' ? 'completed' : run.status === 'interrupted' ? 'interrupted' : 'stopped');
+  await session.finish(outcome.status === 'done' ? 'completed' : outcome.status === 'interrupted' ? 'interrupted' : 'stopped');
   return { outcome, manifest: next, session };
+}
+
+/** Whether a page in the source folder lists `rawPath` in its sources: the ingest's job. */
+function citedFromFolder(session: Session, folder: string, rawPath: string): boolean {
+  return session
+    .contentPages()
+    .some((page) => page.path.startsWith(`${folder}/`) && sourcesOf(page.frontmatter).some((entry) => (entry.split('#')[0] ?? '').trim() === rawPath));
 }
 
 /** A dry run's stale marks go to its overlay, so the printed diff shows them. */
@@ -323,6 +340,7 @@ function logLines(outcome: SourceOutcome): string[] {
   if (outcome.created.length) lines.push(`created: ${outcome.created.join(', ')}`);
   if (outcome.updated.length) lines.push(`updated: ${outcome.updated.join(', ')}`);
   if (outcome.staleMarked.length) lines.push(`marked stale: ${outcome.staleMarked.join(', ')}`);
+  if (outcome.rejectedWrites.length) lines.push(`rejected writes: ${outcome.rejectedWrites.length}`);
   lines.push(`status: ${outcome.status}, ${outcome.turns} turn(s), ${outcome.tokens} tokens`);
   return lines;
 }

@@ -18,6 +18,8 @@ const REPORT_LIMIT = 200;
 export interface LintRunOptions {
   fix: boolean;
   dryRun: boolean;
+  /** The model may drop what a human changed on a page (`--overwrite-edits`). */
+  overwriteEdits?: boolean;
   waitSeconds: number;
   budget: RunBudget;
   /** The model for the review; undefined runs only the deterministic part (`--no-llm`). */
@@ -57,10 +59,13 @@ export async function runLint(ws: WorkspaceHandle, options: LintRunOptions): Pro
             runId: newRunId('lint'),
             dryRun: options.dryRun,
             readOnly: !options.fix,
+            overwriteEdits: options.overwriteEdits === true,
             ...(options.env ? { env: options.env } : {}),
           })
         : undefined;
-    const fixes = session && options.fix ? await applyFixes(ws.root, ws.schema.contract, ws.config.config, sessionSink(session)) : [];
+    // One log entry for the whole run: the repairs' lines wait for the model's, if any.
+    const logLines: string[] = [];
+    const fixes = session && options.fix ? await applyFixes(ws.root, ws.schema.contract, ws.config.config, sessionSink(session, logLines)) : [];
     const before = await lintWorkspace(ws.root, ws.schema, ws.config.config, { fix: false });
     let review: RunOutcome | undefined;
     let modelFindings: Finding[] = [];
@@ -83,15 +88,19 @@ export async function runLint(ws: WorkspaceHandle, options: LintRunOptions): Pro
       const touched = await session.revalidateTouched();
       if (byModel.created.length > 0 || byModel.updated.length > 0) {
         await session.refreshIndex();
-        await session.appendLog('lint', 'model review repairs', [
-          ...(byModel.created.length ? [`created: ${byModel.created.join(', ')}`] : []),
-          ...(byModel.updated.length ? [`updated: ${byModel.updated.join(', ')}`] : []),
+        logLines.push(
+          ...(byModel.created.length ? [`created by the model: ${byModel.created.join(', ')}`] : []),
+          ...(byModel.updated.length ? [`updated by the model: ${byModel.updated.join(', ')}`] : []),
           `findings reported: ${modelFindings.length}`,
-        ]);
+        );
       }
       review = summariseRun(run, byModel, touched, Date.now() - started, options.budget.maxTurns);
     }
     let diff: string | undefined;
+    if (session && logLines.length > 0) {
+      const repairs = fixes.length + modelChanges.length;
+      await session.appendLog('lint', `--fix applied ${repairs} ${repairs === 1 ? 'repair' : 'repairs'}`, logLines);
+    }
     if (session) {
       const ok = !review || review.status === 'done';
       if (ok && session.filesChanged().length > 0) {
@@ -112,11 +121,13 @@ export async function runLint(ws: WorkspaceHandle, options: LintRunOptions): Pro
   }
 }
 
-function sessionSink(session: Session): FixSink {
+function sessionSink(session: Session, logLines: string[]): FixSink {
   return {
     write: (p, content) => session.writeFile(p, content),
     remove: (p) => session.deleteFile(p),
-    appendLog: (op, title, lines) => session.appendLog(op, title, lines),
+    appendLog: async (_op, _title, lines) => {
+      logLines.push(...lines);
+    },
   };
 }
 

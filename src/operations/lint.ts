@@ -1,17 +1,21 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { WikiConfig } from '../config/schema.js';
+import { newRunId } from '../agent/transcript.js';
+import { rawLineCounter } from '../sources/line-count.js';
 import { acquireLock } from '../state/lock.js';
 import { isoDate } from '../util/dates.js';
 import type { Schema, Contract } from '../wiki/contract.js';
 import { planFixes, type FixFile } from '../wiki/fix.js';
 import { applyIndexPlan, readIndexFiles } from '../wiki/index-catalog.js';
 import { appendLog } from '../wiki/log.js';
+import { loadLogLedger } from '../wiki/log-ledger.js';
 import { parsePage, sourcesOf, type Page } from '../wiki/page.js';
 import { listPagePaths } from '../wiki/pages.js';
 import { countBySeverity, type Finding } from '../wiki/validate/finding.js';
 import { validateWiki } from '../wiki/validate/index.js';
 import { sourceFilePath } from '../wiki/validate/page-rules.js';
+import { citationsOf } from '../wiki/validate/citation-rules.js';
 
 export interface LintReport {
   findings: Finding[];
@@ -68,6 +72,8 @@ export async function lintWorkspace(
     indexText: textOf(files, contract.index),
     logText: textOf(files, contract.log),
     rawExists: await sourceExistence(root, pages),
+    rawLineCount: rawLineCounter(root),
+    logLedger: await loadLogLedger(root),
   });
   return { findings, ...countBySeverity(findings), changes };
 }
@@ -83,7 +89,7 @@ function diskSink(root: string, contract: Contract): FixSink {
   return {
     write: (p, content) => applyIndexPlan(root, { writes: [{ path: p, content }], deletes: [] }),
     remove: (p) => applyIndexPlan(root, { writes: [], deletes: [p] }),
-    appendLog: (op, title, lines) => appendLog(root, contract.log, op, title, lines),
+    appendLog: (op, title, lines) => appendLog(root, contract.log, op, title, lines, undefined, newRunId('lint')),
   };
 }
 
@@ -138,7 +144,7 @@ async function readPageFilesWithTimes(root: string): Promise<FixFile[]> {
 async function sourceExistence(root: string, pages: Page[]): Promise<(rawPath: string) => boolean> {
   const cited = new Set<string>();
   for (const page of pages) {
-    for (const entry of sourcesOf(page.frontmatter)) {
+    for (const entry of [...sourcesOf(page.frontmatter), ...citationsOf(page).map((citation) => citation.file)]) {
       const file = sourceFilePath(entry);
       if (file !== undefined) cited.add(file);
     }

@@ -30,6 +30,8 @@ export interface PromptContext {
   pages: Page[];
   /** How many pages to list by key before pointing the model to search_wiki. */
   pageLimit: number;
+  /** Pages a human edited since the tool last wrote them (workspace-relative paths). */
+  humanEdited?: ReadonlySet<string>;
 }
 
 /**
@@ -43,7 +45,8 @@ export function buildSystemPrompt(ctx: PromptContext): string {
   const listed = contentPages.slice(0, ctx.pageLimit);
   const lines = listed.map((page) => {
     const summary = stringField(page.frontmatter, 'summary') ?? stringField(page.frontmatter, 'title') ?? '';
-    return `- ${page.key} (${page.type ?? 'page'}, ${page.path})${summary ? `: ${oneLine(summary)}` : ''}`;
+    const edited = ctx.humanEdited?.has(page.path) ? ' [human-edited: keep their lines]' : '';
+    return `- ${page.key} (${page.type ?? 'page'}, ${page.path})${edited}${summary ? `: ${oneLine(summary)}` : ''}`;
   });
   const more = contentPages.length - listed.length;
   const pageSection =

@@ -2,11 +2,14 @@ import type { AgentRunStatus } from '../agent/events.js';
 import { totalTokens } from '../agent/loop.js';
 import type { Usage } from '../agent/types.js';
 import type { Finding } from '../wiki/validate/finding.js';
-import type { ModelRun } from './agent-run.js';
+import type { ModelRun, RejectedWrite } from './agent-run.js';
 
 /** What one agent run did, in the shape commands render and `--json` prints. */
+/** How a run ended: the loop's status, or `incomplete` when it finished without doing its job. */
+export type OutcomeStatus = AgentRunStatus | 'incomplete';
+
 export interface RunOutcome {
-  status: AgentRunStatus;
+  status: OutcomeStatus;
   created: string[];
   updated: string[];
   turns: number;
@@ -18,6 +21,8 @@ export interface RunOutcome {
   /** Findings on the pages the run touched, after it finished. */
   findings: Finding[];
   transcript: string | undefined;
+  /** Writes the tools refused: path and first reason. */
+  rejectedWrites: RejectedWrite[];
   /** One line on why the run did not finish, when it did not. */
   error?: string;
   errorKind?: string;
@@ -44,6 +49,7 @@ export function summariseRun(
     durationMs,
     findings,
     transcript: run.transcript,
+    rejectedWrites: run.rejectedWrites,
   };
   if (run.error) {
     outcome.error = run.error.message;
@@ -72,5 +78,7 @@ export function describeStatus(outcome: RunOutcome): string | undefined {
       return 'the model refused the request';
     case 'provider_error':
       return `provider error: ${outcome.error ?? 'unknown'}`;
+    case 'incomplete':
+      return `incomplete: ${outcome.error ?? 'the run did not do its job'}; it will be retried by the next run`;
   }
 }

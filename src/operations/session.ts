@@ -5,7 +5,9 @@ import type { EffectiveConfig } from '../config/load.js';
 import { autoCommit } from '../git/auto-commit.js';
 import { openSearchIndex, type SearchIndex } from '../search/index.js';
 import { extractText, isExtractable } from '../sources/extract.js';
-import { beginRun, finishRun, isHumanEdited, recordAfter, recordBefore, type Run, type RunStatus } from '../state/history.js';
+import { rawLineCounter } from '../sources/line-count.js';
+import { beginRun, finishRun, recordAfter, recordBefore, type Run, type RunStatus } from '../state/history.js';
+import { humanEditBase } from '../state/human-edits.js';
 import type { ToolContext, WriteChange } from '../tools/context.js';
 import { createTools } from '../tools/registry.js';
 import type { Tool } from '../tools/types.js';
@@ -14,11 +16,13 @@ import { packageRoot } from '../util/package-root.js';
 import { isSpecialPage, spokePagePath, type Schema } from '../wiki/contract.js';
 import { planIndex, type IndexFiles } from '../wiki/index-catalog.js';
 import { formatLogEntry } from '../wiki/log.js';
+import { recordLogEntry } from '../wiki/log-ledger.js';
 import { PageIndex } from '../wiki/page-index.js';
 import { parsePage, type Page } from '../wiki/page.js';
 import { loadPages } from '../wiki/pages.js';
 import type { Finding } from '../wiki/validate/finding.js';
 import { validateWrite } from '../wiki/validate-write.js';
+import { modelWriteFindings } from '../wiki/validate/write-guard.js';
 
 export interface SessionOptions {
   op: string;
@@ -28,6 +32,8 @@ export interface SessionOptions {
   dryRun: boolean;
   /** The model may not write at all (a query without --save, lint without --fix). */
   readOnly: boolean;
+  /** `--overwrite-edits`: the model may drop what a human changed on a page, for this run. */
+  overwriteEdits?: boolean;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -50,6 +56,7 @@ export class Session {
   readonly changed = new Map<string, WriteChange>();
   /** Other files the run changed outside the tools (log, stale marks, copied sources), for git. */
   readonly alsoChanged = new Set<string>();
+  private readonly rawLineCount: (rawPath: string) => number | undefined;
 
   private constructor(
     readonly ws: WorkspaceHandle,
@@ -58,13 +65,14 @@ export class Session {
     readonly search: SearchIndex,
     readonly run: Run | undefined,
   ) {
+    this.rawLineCount = rawLineCounter(ws.root);
     this.overlay = options.dryRun ? new OverlayFs(ws.root, new DiskFs()) : undefined;
     this.fs = this.overlay ?? new DiskFs();
     const ctx: ToolContext = {
       root: ws.root,
       fs: this.fs,
       contract: ws.schema.contract,
-      validator: { validate: (p, content) => this.validate(p, content) },
+      validator: { validate: (p, content, previous) => this.validateModelWrite(p, content, previous) },
       search: {
         search: (query, limit) => this.search.search(query, { limit }),
         upsert: async (p, content) => {
@@ -107,15 +115,6 @@ export class Session {
   /** Content pages (not index, log or spokes) currently known, including this run's writes. */
   contentPages(): Page[] {
     return this.pages.pages().filter((page) => !isSpecialPage(this.ws.schema.contract, page.path));
-  }
-
-  /** The write-time check behind write_file: errors reject the write, nothing touches disk. */
-  validate(relPath: string, content: string): { ok: boolean; errors: string[]; warnings: string[] } {
-    const verdict = validateWrite(this.pages, { path: relPath, content }, {
-      contract: this.ws.schema.contract,
-      rawExists: (raw) => existsSync(this.abs(raw.split('#')[0] ?? raw)),
-    });
-    return { ok: verdict.ok, errors: verdict.errors.map(describeFinding), warnings: verdict.warnings.map(describeFinding) };
   }
 
   /** Write a file outside the model's tools (saved answers, index, fixes), recorded like a tool write. */
@@ -173,12 +172,29 @@ export class Session {
   /** Append one `## [date] op | title` entry to log.md (the log is only ever appended to). */
   async appendLog(op: string, title: string, lines: string[]): Promise<string> {
     const logPath = this.ws.schema.contract.log;
-    const entry = formatLogEntry(op, title, lines);
+    const entry = formatLogEntry(op, title, lines, undefined, this.options.runId);
     const existing = (await this.readIfExists(logPath)) ?? '# Log\n';
     const lead = existing.endsWith('\n\n') ? '' : existing.endsWith('\n') ? '\n' : '\n\n';
     await this.fs.appendText(this.abs(logPath), `${lead}${entry}`);
+    if (!this.options.dryRun) await recordLogEntry(this.ws.root, this.options.runId, entry.split('\n')[0] ?? entry, existing);
     this.alsoChanged.add(logPath);
     return entry;
+  }
+
+  /**
+   * The write-time check behind write_file and append_to_file: the page contract plus the
+   * rules of a model's write (tool-owned fields, provenance, near-duplicates, human edits).
+   */
+  async validateModelWrite(relPath: string, content: string, previous: string | undefined): Promise<{ ok: boolean; errors: string[]; warnings: string[] }> {
+    const contract = this.ws.schema.contract;
+    const rawExists = (raw: string): boolean => existsSync(this.abs(raw.split('#')[0] ?? raw));
+    const verdict = validateWrite(this.pages, { path: relPath, content }, { contract, rawExists, rawLineCount: this.rawLineCount });
+    const humanEdit = previous === undefined || this.options.overwriteEdits || this.changed.has(relPath) ? undefined : await humanEditBase(this.ws.root, relPath, previous);
+    const guard = modelWriteFindings(verdict.page, previous, { contract, index: this.pages, rawExists, humanEdit });
+    const errors = [...verdict.errors, ...guard];
+    const refusedAsNear = guard.some((f) => f.rule === 'near-duplicate');
+    const warnings = verdict.warnings.filter((f) => !(refusedAsNear && f.rule === 'near-duplicate'));
+    return { ok: errors.length === 0, errors: errors.map(describeFinding), warnings: warnings.map(describeFinding) };
   }
 
   /** Re-check the pages this run touched against the whole wiki as it now stands. */
@@ -252,8 +268,8 @@ export class Session {
   private async humanEditNote(relPath: string): Promise<string | undefined> {
     if (!relPath.startsWith('wiki/') || this.changed.has(relPath)) return undefined;
     const current = await this.readIfExists(relPath);
-    if (current === undefined || !(await isHumanEdited(this.ws.root, relPath, current))) return undefined;
-    return 'A human edited this page since wiki last wrote it: keep their content as it is and only add to it.';
+    if (current === undefined || !(await humanEditBase(this.ws.root, relPath, current))) return undefined;
+    return 'A human edited this page since wiki last wrote it: a write that drops any line or field they added or changed is refused, so keep their content as it is and only add to it.';
   }
 
   private async readIfExists(relPath: string): Promise<string | undefined> {

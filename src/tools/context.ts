@@ -38,8 +38,11 @@ export interface ValidationVerdict {
 }
 
 export interface WriteValidator {
-  /** Judge a page's whole content as if it were written at `path` (workspace-relative). */
-  validate(path: string, content: string): ValidationVerdict | Promise<ValidationVerdict>;
+  /**
+   * Judge a page's whole content as if it were written at `path` (workspace-relative) over
+   * `previous`, what is there now (undefined: a new page).
+   */
+  validate(path: string, content: string, previous?: string): ValidationVerdict | Promise<ValidationVerdict>;
 }
 
 export interface SearchPort {

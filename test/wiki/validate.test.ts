@@ -126,7 +126,7 @@ const cases: RuleCase[] = [
     name: 'fires on a page nothing links to and the index does not list',
     files: { 'wiki/concepts/lonely.md': concept('Alone.') },
     index: (files) => indexFor(without(files, 'lonely.md')),
-    fires: [{ path: 'wiki/concepts/lonely.md', message: /no page links to \[\[lonely\]\]/ }],
+    fires: [{ path: 'wiki/concepts/lonely.md', message: /no other page links to \[\[lonely\]\]/ }],
   },
   {
     rule: 'orphan',
@@ -140,8 +140,14 @@ const cases: RuleCase[] = [
   },
   {
     rule: 'orphan',
-    name: 'near miss: unlinked but listed in the index',
+    name: 'fires on a page the index lists but no page links to (as wiki graph counts it)',
     files: { 'wiki/concepts/lonely.md': concept('Alone.') },
+    fires: [{ path: 'wiki/concepts/lonely.md' }],
+  },
+  {
+    rule: 'orphan',
+    name: 'near miss: a page linked from one content page',
+    files: withExtraLinked('wiki/concepts/extra.md', concept('Text.')),
     fires: [],
   },
   {
@@ -290,7 +296,7 @@ describe('validateWiki', () => {
       if (expected.line !== undefined) expect(found?.line).toBe(expected.line);
       if (expected.message) expect(found?.message).toMatch(expected.message);
       expect(found?.fix).toBeTruthy();
-      expect(found?.severity).toBe(['orphan', 'unindexed', 'no-sources', 'empty-page', 'near-duplicate', 'log-format'].includes(rule) ? 'warning' : 'error');
+      expect(found?.severity).toBe(['orphan', 'unindexed', 'empty-page', 'near-duplicate', 'log-format'].includes(rule) ? 'warning' : 'error');
     });
   });
 

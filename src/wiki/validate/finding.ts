@@ -24,7 +24,12 @@ export type RuleId =
   | 'no-sources'
   | 'empty-page'
   | 'near-duplicate'
-  | 'log-format';
+  | 'log-format'
+  | 'log-entry'
+  | 'bad-citation'
+  | 'tool-owned-field'
+  | 'dropped-source'
+  | 'human-edit';
 
 export const RULE_SEVERITY: Record<RuleId, Finding['severity']> = {
   frontmatter: 'error',
@@ -36,10 +41,15 @@ export const RULE_SEVERITY: Record<RuleId, Finding['severity']> = {
   unindexed: 'warning',
   'dead-index-entry': 'error',
   'missing-source': 'error',
-  'no-sources': 'warning',
+  'no-sources': 'error',
   'empty-page': 'warning',
   'near-duplicate': 'warning',
   'log-format': 'warning',
+  'log-entry': 'warning',
+  'bad-citation': 'error',
+  'tool-owned-field': 'error',
+  'dropped-source': 'error',
+  'human-edit': 'error',
 };
 
 export function finding(rule: RuleId, path: string, message: string, extra: { line?: number | undefined; fix?: string } = {}): Finding {

@@ -4,6 +4,7 @@ import { parsePage, type Page } from '../page.js';
 import { sortFindings, type Finding } from './finding.js';
 import { deadIndexEntryFindings, indexedKeys, orphanFinding, splitIndexLinks, unindexedFinding } from './index-rules.js';
 import { brokenLinkFindings, duplicateKeyFindings, type LinkResolver } from './link-rules.js';
+import { citationFindings } from './citation-rules.js';
 import { logFormatFindings } from './log-format.js';
 import { nearDuplicateFindings } from './near-duplicate.js';
 import { contentPageFindings, frontmatterFindings } from './page-rules.js';
@@ -20,6 +21,10 @@ export interface ValidateWikiInput {
   logText: string | undefined;
   /** Whether a workspace-relative path names an existing file. */
   rawExists: (rawPath: string) => boolean;
+  /** Lines of a raw file, for from-comments (undefined or absent: not checked). */
+  rawLineCount?: (rawPath: string) => number | undefined;
+  /** The log entries the tool recorded (see log-ledger.ts); undefined: not checked. */
+  logLedger?: ReadonlySet<string> | undefined;
 }
 
 /**
@@ -59,16 +64,18 @@ export function validateWiki(input: ValidateWikiInput): Finding[] {
       findings.push(...deadIndexEntryFindings(page, page.links, index));
     } else {
       findings.push(...contentPageFindings(page, contract, rawExists));
+      findings.push(...citationFindings(page, rawExists, input.rawLineCount ?? (() => undefined)));
       findings.push(...brokenLinkFindings(page, page.links, resolver));
       const isListed = listed.has(page.key);
       if (!isListed) findings.push(unindexedFinding(page, contract.index));
-      const linkedFrom = index.backlinkPaths(page.key).filter((p) => p !== contract.log);
-      if (!isListed && linkedFrom.length === 0) findings.push(orphanFinding(page));
+      // An orphan is what `wiki graph` counts: no other content page links to it (the index does not count).
+      const linkedFrom = index.backlinkPaths(page.key).filter((p) => p !== page.path && !isSpecialPage(contract, p));
+      if (linkedFrom.length === 0) findings.push(orphanFinding(page));
     }
   }
 
   findings.push(...nearDuplicateFindings(index, (p) => !isSpecialPage(contract, p)));
-  findings.push(...logFormatFindings(contract.log, logText));
+  findings.push(...logFormatFindings(contract.log, logText, input.logLedger));
   return sortFindings(findings);
 }
 
