@@ -144,7 +144,7 @@ describe('planFixes', () => {
       'wiki/index-source.md',
     ]);
     expect(planFixes(input(once.files, 3)).changes).toEqual([]);
-    expect(lint(once.files).filter((f) => ['unindexed', 'dead-index-entry', 'orphan', 'frontmatter'].includes(f.rule))).toEqual([
+    expect(lint(once.files).filter((f) => ['unindexed', 'dead-index-entry', 'frontmatter'].includes(f.rule))).toEqual([
       expect.objectContaining({ rule: 'frontmatter', path: 'wiki/concepts/broken.md' }),
     ]);
     const back = fix(once.files, 300);
