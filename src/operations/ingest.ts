@@ -216,7 +216,8 @@ async function ingestOne(
   const untouched = run.status === 'provider_error' && run.turns === 0 && changes.created.length + changes.updated.length === 0;
   if (!untouched) await session.refreshIndex();
   const findings: Finding[] = await session.revalidateTouched();
-  const sourceFolder = ws.schema.contract.types.source?.folder ?? 'wiki/sources';
+  // A contract without a source type has no source folder: then any content page may cite it.
+  const sourceFolder = ws.schema.contract.types.source?.folder ?? 'wiki';
   const sourcePage = changes.created.concat(changes.updated).find((p) => p.startsWith(`${sourceFolder}/`));
   const title = (sourcePage && stringField(session.pages.pages().find((p) => p.path === sourcePage)?.frontmatter ?? {}, 'title')) || source.rawPath;
   const outcome: SourceOutcome = {

@@ -98,8 +98,7 @@ export async function runLint(ws: WorkspaceHandle, options: LintRunOptions): Pro
     }
     let diff: string | undefined;
     if (session && logLines.length > 0) {
-      const repairs = fixes.length + modelChanges.length;
-      await session.appendLog('lint', `--fix applied ${repairs} ${repairs === 1 ? 'repair' : 'repairs'}`, logLines);
+      await session.appendLog('lint', `--fix: ${fixes.length} rule ${fixes.length === 1 ? 'repair' : 'repairs'}, ${modelChanges.length} by the model`, logLines);
     }
     if (session) {
       const ok = !review || review.status === 'done';

@@ -159,7 +159,7 @@ describe('inputs that are handled', () => {
     expect(lintBefore.code, lintBefore.stderr).toBe(1);
     expect(lintBefore.stdout).toContain('wiki/concepts/broken-page.md');
 
-    const repaired = pageText('concept', 'broken-page', { body: 'A page whose frontmatter does not parse, now repaired.' });
+    const repaired = pageText('concept', 'broken-page', { body: 'A page whose frontmatter does not parse, now repaired.', sources: ['raw/alpha.md'] });
     const server = await serve([
       { toolCalls: [{ name: 'read_file', arguments: { path: 'wiki/concepts/broken-page.md' } }] },
       { toolCalls: [{ name: 'write_file', arguments: { path: 'wiki/concepts/broken-page.md', content: repaired } }] },

@@ -3,7 +3,8 @@ import { finding, type Finding } from './finding.js';
 import { sourceFilePath } from './page-rules.js';
 
 /** `<!-- from: raw/x.md#L10-40 -->` (or `#L12`): a passage tied to lines of a raw file. */
-const FROM_COMMENT = /<!--\s*from:\s*([^\s#>]+)(?:#L(\d+)(?:-L?(\d+))?)?\s*-->/g;
+const FROM_COMMENT = /<!--\s*from:\s*([^\s#>]+)(#[^\s>]*)?\s*-->/g;
+const LINE_RANGE = /^#L(\d+)(?:-L?(\d+))?$/;
 
 export interface Citation {
   file: string;
@@ -19,7 +20,8 @@ export function citationsOf(page: Page): Citation[] {
   const citations: Citation[] = [];
   page.body.split('\n').forEach((text, i) => {
     for (const match of text.matchAll(FROM_COMMENT)) {
-      const [, file = '', first, last] = match;
+      const [, file = '', fragment = ''] = match;
+      const [, first, last] = LINE_RANGE.exec(fragment) ?? [];
       const citation: Citation = { file, line: page.bodyLine + i };
       if (first !== undefined) {
         citation.first = Number(first);
