@@ -52,10 +52,17 @@ function noteRejectedWrites(rejected: RejectedWrite[], inner: AgentListener | un
   };
 }
 
+/** The first reason of a refusal: its first bullet with the lines indented under it (quoted lines). */
 function firstReason(content: string): string {
-  const lines = content.split('\n').map((line) => line.trim()).filter(Boolean);
-  const reason = lines.find((line) => line.startsWith('- ')) ?? lines[0] ?? '';
-  return reason.replace(/^- /, '').slice(0, 300);
+  const lines = content.split('\n');
+  const start = lines.findIndex((line) => line.startsWith('- '));
+  if (start < 0) return (lines.find((line) => line.trim()) ?? '').trim().slice(0, 500);
+  const reason = [(lines[start] ?? '').slice(2)];
+  for (const line of lines.slice(start + 1)) {
+    if (!/^\s+\S/.test(line)) break;
+    reason.push(line.trim());
+  }
+  return reason.join(' ').slice(0, 500);
 }
 
 /** One agent run inside a session: system prompt from schema.md, transcript in .wiki/runs/. */

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { EffectiveConfig } from '../config/load.js';
 import { autoCommit } from '../git/auto-commit.js';
@@ -8,6 +8,7 @@ import { extractText, isExtractable } from '../sources/extract.js';
 import { rawLineCounter } from '../sources/line-count.js';
 import { beginRun, finishRun, recordAfter, recordBefore, type Run, type RunStatus } from '../state/history.js';
 import { humanEditBase } from '../state/human-edits.js';
+import { carriedHumanLines, setCarriedHumanLines } from '../state/human-lines.js';
 import type { ToolContext, WriteChange } from '../tools/context.js';
 import { createTools } from '../tools/registry.js';
 import type { Tool } from '../tools/types.js';
@@ -20,9 +21,11 @@ import { recordLogEntry } from '../wiki/log-ledger.js';
 import { PageIndex } from '../wiki/page-index.js';
 import { parsePage, type Page } from '../wiki/page.js';
 import { loadPages } from '../wiki/pages.js';
-import type { Finding } from '../wiki/validate/finding.js';
+import { describeFinding, type Finding } from '../wiki/validate/finding.js';
 import { validateWrite } from '../wiki/validate-write.js';
-import { modelWriteFindings } from '../wiki/validate/write-guard.js';
+import { modelWriteFindings, protectedBody } from '../wiki/validate/write-guard.js';
+
+export { sweepAbandonedTempFiles } from '../state/temp-files.js';
 
 export interface SessionOptions {
   op: string;
@@ -57,6 +60,8 @@ export class Session {
   /** Other files the run changed outside the tools (log, stale marks, copied sources), for git. */
   readonly alsoChanged = new Set<string>();
   private readonly rawLineCount: (rawPath: string) => number | undefined;
+  /** Per page validated for a write: the human lines it holds now, kept once the write lands. */
+  private readonly humanLines = new Map<string, string[]>();
 
   private constructor(
     readonly ws: WorkspaceHandle,
@@ -189,8 +194,13 @@ export class Session {
     const contract = this.ws.schema.contract;
     const rawExists = (raw: string): boolean => existsSync(this.abs(raw.split('#')[0] ?? raw));
     const verdict = validateWrite(this.pages, { path: relPath, content }, { contract, rawExists, rawLineCount: this.rawLineCount });
-    const humanEdit = previous === undefined || this.options.overwriteEdits || this.changed.has(relPath) ? undefined : await humanEditBase(this.ws.root, relPath, previous);
-    const guard = modelWriteFindings(verdict.page, previous, { contract, index: this.pages, rawExists, humanEdit });
+    const humanEdit = previous === undefined || this.changed.has(relPath) ? undefined : await humanEditBase(this.ws.root, relPath, previous);
+    const carried = previous === undefined ? [] : await carriedHumanLines(this.ws.root, relPath);
+    const current = previous === undefined ? undefined : parsePage(relPath, previous, contract);
+    // The owner's lines stay protected through later rewrites: remembered when this write lands.
+    this.humanLines.set(relPath, current && !current.parseError ? protectedBody(current, { contract, humanEdit, carriedHumanLines: carried }) : []);
+    const guarded = this.options.overwriteEdits ? {} : { humanEdit, carriedHumanLines: carried };
+    const guard = modelWriteFindings(verdict.page, previous, { contract, index: this.pages, rawExists, ...guarded });
     const errors = [...verdict.errors, ...guard];
     const refusedAsNear = guard.some((f) => f.rule === 'near-duplicate');
     const warnings = verdict.warnings.filter((f) => !(refusedAsNear && f.rule === 'near-duplicate'));
@@ -260,6 +270,11 @@ export class Session {
     if (!this.changed.has(relPath)) this.changed.set(relPath, change);
     const content = await this.fs.readText(this.abs(relPath));
     if (this.run) await recordAfter(this.run, relPath, content);
+    const human = this.humanLines.get(relPath);
+    if (human !== undefined && !this.options.dryRun) {
+      const kept = new Set(content.split('\n').map((line) => line.trim()));
+      await setCarriedHumanLines(this.ws.root, relPath, human.filter((line) => kept.has(line)));
+    }
     if (relPath.endsWith('.md') && relPath.startsWith('wiki/')) {
       this.pages.upsert(parsePage(relPath, content, this.ws.schema.contract));
     }
@@ -278,46 +293,6 @@ export class Session {
   }
 }
 
-/** `.name.<pid>.<8 hex>.tmp`: an atomic write's temp file (util/fs.ts writeFileAtomic). */
-const ATOMIC_TEMP = /^\..+\.(\d+)\.[0-9a-f]{8}\.tmp$/;
-
-/**
- * Remove temp files that runs killed mid-write left under wiki/ and raw/. Call it holding the
- * workspace lock: only the holder writes there, and only temp files of processes that are
- * gone are touched.
- */
-export async function sweepAbandonedTempFiles(root: string): Promise<string[]> {
-  const removed: string[] = [];
-  const walk = async (relative: string): Promise<void> => {
-    const entries = await readdir(path.join(root, relative), { withFileTypes: true }).catch(() => []);
-    for (const entry of entries) {
-      const child = `${relative}/${entry.name}`;
-      if (entry.isDirectory()) await walk(child);
-      const pid = ATOMIC_TEMP.exec(entry.name)?.[1];
-      if (entry.isFile() && pid !== undefined && !processAlive(Number(pid))) {
-        await rm(path.join(root, child), { force: true });
-        removed.push(child);
-      }
-    }
-  };
-  for (const folder of ['wiki', 'raw']) await walk(folder);
-  return removed;
-}
-
-function processAlive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-function describeFinding(finding: Finding): string {
-  const where = finding.line ? ` (line ${finding.line})` : '';
-  return `${finding.rule}${where}: ${finding.message}${finding.fix ? ` — ${finding.fix}` : ''}`;
-}
 
 function readOnlyTool(tool: Tool): Tool {
   if (!tool.mutates) return tool;

@@ -82,3 +82,9 @@ export function countBySeverity(findings: Finding[]): { errors: number; warnings
   for (const f of findings) if (f.severity === 'error') errors++;
   return { errors, warnings: findings.length - errors };
 }
+
+/** One line for the model or a log: rule, line, message and the fix. */
+export function describeFinding(finding: Finding): string {
+  const where = finding.line ? ` (line ${finding.line})` : '';
+  return `${finding.rule}${where}: ${finding.message}${finding.fix ? ` — ${finding.fix}` : ''}`;
+}

@@ -18,6 +18,8 @@ export interface GuardContext {
    * when the tool's copy is not kept), or undefined when the page is not human-edited.
    */
   humanEdit?: { base: string | undefined } | undefined;
+  /** Human lines kept by earlier accepted rewrites of this page (see state/human-lines.ts). */
+  carriedHumanLines?: readonly string[];
 }
 
 /**
@@ -31,9 +33,8 @@ export function modelWriteFindings(candidate: Page, previousText: string | undef
   const findings: Finding[] = [...toolOwnedFieldFindings(candidate, previous)];
   if (previous && !previous.parseError) findings.push(...droppedSourceFindings(candidate, previous, ctx.rawExists));
   if (!previous) findings.push(...nearDuplicateAtCreation(candidate, ctx.index));
-  if (previous && !previous.parseError && ctx.humanEdit) {
-    const base = ctx.humanEdit.base === undefined ? undefined : parsePage(candidate.path, ctx.humanEdit.base, ctx.contract);
-    findings.push(...lostHumanEditFindings(candidate, previous, base?.parseError ? undefined : base));
+  if (previous && !previous.parseError && (ctx.humanEdit || ctx.carriedHumanLines?.length)) {
+    findings.push(...lostHumanEditFindings(candidate, previous, protectedBody(previous, ctx), ctx.humanEdit ? baseOf(candidate, ctx) : 'no-edit'));
   }
   return findings;
 }
@@ -89,15 +90,16 @@ function nearDuplicateAtCreation(candidate: Page, index: PageIndex): Finding[] {
  * body lines (compared trimmed, blank lines aside) and frontmatter fields (a changed value
  * kept, a list keeping every item the human put in). Without the tool's copy, all of it counts.
  */
-function lostHumanEditFindings(candidate: Page, current: Page, base: Page | undefined): Finding[] {
+function lostHumanEditFindings(candidate: Page, current: Page, protectedLines: readonly string[], base: Page | undefined | 'no-edit'): Finding[] {
   const missing: string[] = [];
   const kept = new Set(meaningfulLines(candidate.body));
-  for (const line of humanLines(current.body, base?.body)) if (!kept.has(line)) missing.push(line);
-  for (const [field, value] of Object.entries(current.frontmatter)) {
+  for (const line of protectedLines) if (!kept.has(line)) missing.push(line);
+  const fieldBase = base === 'no-edit' ? undefined : base;
+  for (const [field, value] of base === 'no-edit' ? [] : Object.entries(current.frontmatter)) {
     // The date of the last change is bookkeeping, not content: an update may move it.
     if (field === 'updated') continue;
-    const before = base?.frontmatter[field];
-    if (base && sameValue(before, value)) continue;
+    const before = fieldBase?.frontmatter[field];
+    if (fieldBase && sameValue(before, value)) continue;
     if (!keepsValue(candidate.frontmatter[field], value, before)) missing.push(`${field}: ${JSON.stringify(value)}`);
   }
   if (missing.length === 0) return [];
@@ -108,6 +110,24 @@ function lostHumanEditFindings(candidate: Page, current: Page, base: Page | unde
       fix: 'keep every one of those lines and fields as they are and add your changes around them (or run with --overwrite-edits to allow it)',
     }),
   ];
+}
+
+function baseOf(candidate: Page, ctx: GuardContext): Page | undefined {
+  if (ctx.humanEdit?.base === undefined) return undefined;
+  const base = parsePage(candidate.path, ctx.humanEdit.base, ctx.contract);
+  return base.parseError ? undefined : base;
+}
+
+/**
+ * The body lines of the page now that are a human's: added or changed since the tool's last
+ * write, plus those carried from earlier rewrites that are still there.
+ */
+export function protectedBody(current: Page, ctx: Pick<GuardContext, 'humanEdit' | 'carriedHumanLines' | 'contract'>): string[] {
+  const now = new Set(meaningfulLines(current.body));
+  const carried = (ctx.carriedHumanLines ?? []).filter((line) => now.has(line));
+  if (!ctx.humanEdit) return [...new Set(carried)];
+  const base = ctx.humanEdit.base === undefined ? undefined : parsePage(current.path, ctx.humanEdit.base, ctx.contract);
+  return [...new Set([...carried, ...humanLines(current.body, base && !base.parseError ? base.body : undefined)])];
 }
 
 /** The lines of `current` that are not in `base`: what the human added or changed. */
