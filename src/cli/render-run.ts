@@ -40,6 +40,7 @@ export function renderIngest(report: IngestReport, c: Colors): string {
     lines.push(...renderOutcomeLines(s, c));
     if (s.staleMarked.length) lines.push(`  marked stale: ${s.staleMarked.join(', ')}`);
   }
+  for (const s of report.skipped) lines.push(`${c.red('✗')} ${s.source} skipped: ${s.reason}`);
   for (const source of report.upToDate) lines.push(`${c.dim('=')} ${source} is up to date (use --force to re-ingest)`);
   if (report.pending.length) lines.push(`${c.yellow('…')} stopped before ${report.pending.join(', ')}: run again to ingest ${report.pending.length === 1 ? 'it' : 'them'}`);
   for (const d of report.deletedSources) lines.push(`${c.yellow('-')} ${d.source} was deleted; marked stale: ${d.staleMarked.join(', ') || 'nothing'}`);

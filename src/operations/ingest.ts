@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { AgentListener } from '../agent/events.js';
 import { newRunId } from '../agent/transcript.js';
 import type { ChatModel, Usage } from '../agent/types.js';
-import { UsageError } from '../errors.js';
+import { UsageError, WikiError } from '../errors.js';
 import { extractText, isExtractable } from '../sources/extract.js';
 import { fetchUrlToRaw } from '../sources/fetch-url.js';
 import { acquireLock, type Lock } from '../state/lock.js';
@@ -60,6 +60,8 @@ export interface IngestReport {
   ingested: SourceOutcome[];
   upToDate: string[];
   deletedSources: Array<{ source: string; staleMarked: string[] }>;
+  /** Inputs that could not be read (binary, empty, a link out of the workspace…): reported, not ingested. */
+  skipped: Array<{ source: string; reason: string }>;
   /** Unified diff of what would change (dry run only). */
   diff?: string;
   /** True when every run finished normally. */
@@ -88,13 +90,24 @@ export async function ingestSources(ws: WorkspaceHandle, args: string[], options
     throw new UsageError('--dry-run cannot fetch URLs', 'fetch first with `wiki ingest URL`, or drop --dry-run');
   }
   const warnings = new Map<string, string[]>();
-  for (const source of plan.sources) warnings.set(source.rawPath, await checkReadable(ws.root, source));
+  // One bad input is reported and skipped; the rest of the batch goes on and the command exits 1.
+  const skipped: IngestReport['skipped'] = [];
+  const readable: ResolvedSource[] = [];
+  for (const source of plan.sources) {
+    try {
+      warnings.set(source.rawPath, await checkReadable(ws.root, source));
+      readable.push(source);
+    } catch (error) {
+      if (!(error instanceof WikiError) || error.exitCode !== 2) throw error;
+      skipped.push({ source: source.copiedFrom ?? source.rawPath, reason: error.message });
+    }
+  }
 
   const lock = options.dryRun ? undefined : await acquireLock(ws.root, lockOptions('ingest', options));
   lock?.releaseOnExit();
   try {
     if (lock) await sweepAbandonedTempFiles(ws.root);
-    const sources: ResolvedSource[] = [...plan.sources];
+    const sources: ResolvedSource[] = readable;
     for (const url of plan.urls) {
       const fetched = await fetchUrlToRaw(url, ws.root);
       for (const w of fetched.warnings) options.onNotice?.(`${url}: ${w}`);
@@ -104,7 +117,7 @@ export async function ingestSources(ws: WorkspaceHandle, args: string[], options
     if (!options.dryRun) await copyIntoRaw(ws.root, sources);
 
     let manifest = await loadManifest(ws.root);
-    const report: IngestReport = { ingested: [], upToDate: [], deletedSources: [], ok: true, interrupted: false, pending: [] };
+    const report: IngestReport = { ingested: [], upToDate: [], deletedSources: [], skipped, ok: skipped.length === 0, interrupted: false, pending: [] };
     const todo: Array<{ source: ResolvedSource; sha256: string; state: SourceOutcome['state'] }> = [];
     for (const source of sources) {
       const file = source.copiedFrom ?? path.join(ws.root, source.rawPath);
