@@ -130,6 +130,20 @@ function positiveNumber(raw: string, flag: string, allowZero = false): number {
   return n;
 }
 
+/** The effective model's name when no price is known for it (a cost budget cannot hold). */
+async function unpricedModel(ws: Workspace): Promise<string | undefined> {
+  const [{ chooseProvider }, { DEFAULT_MODELS }, { makePricer }] = await Promise.all([
+    import('../config/provider-choice.js'),
+    import('../providers/defaults.js'),
+    import('../usage/cost.js'),
+  ]);
+  const provider = chooseProvider(ws.config).provider;
+  if (!provider) return undefined;
+  const modelName = ws.config.config.model ?? DEFAULT_MODELS[provider];
+  const zero = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+  return makePricer(provider, modelName)(zero) === undefined ? modelName : undefined;
+}
+
 /** What every model-running command hands its operation. */
 export interface AgentRunContext {
   out: Output;
@@ -158,6 +172,9 @@ export async function runAgentCommand<R>(
   const out = outputFor(cmd);
   const ws = await openWorkspace(cmd, configFlags(flags));
   const model = await lazyModel(ws);
+  const budget = budgetOf(ws);
+  const unpriced = budget.maxCost === undefined ? undefined : await unpricedModel(ws);
+  if (unpriced) out.warn(`--max-cost cannot be enforced: no price is known for ${unpriced}, so the run is not stopped by cost (use --max-tokens instead)`);
   const interrupt = interruptible();
   try {
     const report = await operation({
@@ -166,7 +183,7 @@ export async function runAgentCommand<R>(
       model,
       signal: interrupt.signal,
       waitSeconds: waitSecondsOf(flags),
-      budget: budgetOf(ws),
+      budget,
       overwriteEdits: Boolean(flags.overwriteEdits),
       onNotice: (message) => out.warn(message),
     });

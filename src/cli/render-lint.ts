@@ -38,7 +38,7 @@ export function renderLint(report: LintReport, c: Colors, options: { fix: boolea
     }
     lines.push('');
   }
-  lines.push(summaryLine(report, c, options.strict));
+  lines.push(summaryLine(report, c, options));
   return lines.join('\n');
 }
 
@@ -53,12 +53,13 @@ function groupByRule(findings: Finding[]): Array<[string, Finding[]]> {
   return [...groups].sort(([ra, a], [rb, b]) => rank(a) - rank(b) || (ra < rb ? -1 : ra > rb ? 1 : 0));
 }
 
-function summaryLine(report: LintReport, c: Colors, strict: boolean): string {
+function summaryLine(report: LintReport, c: Colors, { fix, strict }: { fix: boolean; strict: boolean }): string {
   if (report.errors === 0 && report.warnings === 0) return c.green('No problems found.');
   const errors = `${report.errors} error${report.errors === 1 ? '' : 's'}`;
   const warnings = `${report.warnings} warning${report.warnings === 1 ? '' : 's'}`;
   const failing = report.errors > 0 || (strict && report.warnings > 0);
   const text = `${errors}, ${warnings}${strict && report.warnings > 0 ? ' (--strict: warnings count)' : ''}`;
-  const hint = report.changes.length === 0 && failing ? c.dim('\nrun `wiki lint --fix --no-llm` to apply the safe repairs') : '';
+  // After --fix the safe repairs are done: advising them again would send a cron in circles.
+  const hint = !fix && failing ? c.dim('\nrun `wiki lint --fix --no-llm` to apply the safe repairs') : '';
   return `${failing ? c.red(text) : c.yellow(text)}${hint}`;
 }

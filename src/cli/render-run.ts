@@ -44,7 +44,7 @@ export function renderIngest(report: IngestReport, c: Colors): string {
   for (const source of report.upToDate) lines.push(`${c.dim('=')} ${source} is up to date (use --force to re-ingest)`);
   if (report.pending.length) lines.push(`${c.yellow('…')} stopped before ${report.pending.join(', ')}: run again to ingest ${report.pending.length === 1 ? 'it' : 'them'}`);
   for (const d of report.deletedSources) lines.push(`${c.yellow('-')} ${d.source} was deleted; marked stale: ${d.staleMarked.join(', ') || 'nothing'}`);
-  if (report.diff !== undefined) lines.push('', report.diff || '(dry run: nothing would change)');
+  if (report.diff !== undefined) lines.push('', report.diff || '(dry run: nothing would change)', c.dim('dry run: nothing was written'));
   if (report.ingested.length === 0 && report.upToDate.length > 0) lines.push('Nothing to do: every source is up to date.');
   return lines.join('\n');
 }

@@ -12,6 +12,15 @@ export function renderStatus(report: StatusReport, c: Colors): string {
   lines.push(`Sources:  ${report.raw.total} in raw/, ${report.raw.uncited.length} not cited by any page`);
   for (const file of report.raw.uncited.slice(0, 10)) lines.push(`            ${c.dim('·')} ${file}`);
   if (report.raw.uncited.length > 10) lines.push(`            … and ${report.raw.uncited.length - 10} more`);
+  const states: Array<[string, string[]]> = [
+    ['not ingested yet', report.raw.pending],
+    ['changed since their last ingest', report.raw.changed],
+    ['deleted since their last ingest', report.raw.deleted],
+  ];
+  for (const [label, files] of states.filter(([, list]) => list.length > 0)) {
+    lines.push(`          ${c.yellow(`${files.length} ${label}`)}: ${files.slice(0, 10).join(', ')}${files.length > 10 ? `, … and ${files.length - 10} more` : ''}`);
+  }
+  if (report.raw.pending.length + report.raw.changed.length + report.raw.deleted.length > 0) lines.push(`          ${c.dim('run `wiki ingest raw/` to bring them in')}`);
   const p = report.provider;
   if (p.provider) {
     const key = p.keyVariable ? `${p.keyVariable} ${p.keySet ? 'set' : c.yellow('not set')}` : '';

@@ -58,7 +58,10 @@ export function registerLint(program: Command): void {
           out.result(json, () => {
             const text = renderLint(report, out.c, { fix, strict });
             const review = report.review ? `\nmodel review: ${report.review.status}, ${report.review.turns} turn(s), ${report.review.tokens} tokens` : '';
-            const diff = report.diff !== undefined ? `\n${report.diff || '(dry run: nothing would change)'}` : '';
+            const diff =
+              report.diff !== undefined
+                ? `\n${report.diff || '(dry run: nothing would change)'}\ndry run: nothing was written; the findings above are those left after the planned repairs`
+                : '';
             return `${text}${review}${diff}`;
           });
           const failed = report.errors > 0 || (strict && report.warnings > 0) || (report.review !== undefined && report.review.status !== 'done');

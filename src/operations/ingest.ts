@@ -234,7 +234,7 @@ async function ingestOne(
   const sourcePage = changes.created.concat(changes.updated).find((p) => p.startsWith(`${sourceFolder}/`));
   const title = (sourcePage && stringField(session.pages.pages().find((p) => p.path === sourcePage)?.frontmatter ?? {}, 'title')) || source.rawPath;
   const outcome: SourceOutcome = {
-    ...summariseRun(run, changes, findings, Date.now() - started, options.budget.maxTurns),
+    ...summariseRun(run, changes, findings, Date.now() - started, options.budget),
     source: source.rawPath,
     state: item.state,
     warnings,

@@ -66,7 +66,8 @@ export async function runLint(ws: WorkspaceHandle, options: LintRunOptions): Pro
     // One log entry for the whole run: the repairs' lines wait for the model's, if any.
     const logLines: string[] = [];
     const fixes = session && options.fix ? await applyFixes(ws.root, ws.schema.contract, ws.config.config, sessionSink(session, logLines)) : [];
-    const before = await lintWorkspace(ws.root, ws.schema, ws.config.config, { fix: false });
+    const planned = (): Array<{ path: string; after: string }> => (options.dryRun ? (session?.overlay?.changes() ?? []) : []);
+    const before = await lintWorkspace(ws.root, ws.schema, ws.config.config, { fix: false, planned: planned() });
     let review: RunOutcome | undefined;
     let modelFindings: Finding[] = [];
     const modelChanges: string[] = [];
@@ -94,7 +95,7 @@ export async function runLint(ws: WorkspaceHandle, options: LintRunOptions): Pro
           `findings reported: ${modelFindings.length}`,
         );
       }
-      review = summariseRun(run, byModel, touched, Date.now() - started, options.budget.maxTurns);
+      review = summariseRun(run, byModel, touched, Date.now() - started, options.budget);
     }
     let diff: string | undefined;
     if (session && logLines.length > 0) {
@@ -109,7 +110,7 @@ export async function runLint(ws: WorkspaceHandle, options: LintRunOptions): Pro
       if (options.dryRun) diff = session.overlay?.unifiedDiff() ?? '';
       await session.finish(ok ? 'completed' : review?.status === 'interrupted' ? 'interrupted' : 'stopped');
     }
-    const after = mutating && modelChanges.length > 0 ? await lintWorkspace(ws.root, ws.schema, ws.config.config, { fix: false }) : before;
+    const after = modelChanges.length > 0 ? await lintWorkspace(ws.root, ws.schema, ws.config.config, { fix: false, planned: planned() }) : before;
     const findings = sortFindings([...after.findings, ...modelFindings]);
     const report: LintRunReport = { findings, ...countBySeverity(findings), changes: [...fixes, ...modelChanges] };
     if (review) report.review = review;

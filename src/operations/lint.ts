@@ -32,6 +32,8 @@ export interface LintOptions {
   waitSeconds?: number;
   /** Told when a stale lock was taken over. */
   onNotice?: (message: string) => void;
+  /** A dry run's planned changes: the findings are those the wiki would have after them. */
+  planned?: ReadonlyArray<{ path: string; after: string }>;
 }
 
 /** How many changes the log entry lists before summarising the rest. */
@@ -64,7 +66,7 @@ export async function lintWorkspace(
       await lock.release();
     }
   }
-  const files = await readPageTexts(root);
+  const files = withPlanned(await readPageTexts(root), options.planned ?? []);
   const pages = files.map((file) => parsePage(file.path, file.text, contract));
   const findings = validateWiki({
     pages,
@@ -111,6 +113,13 @@ export async function applyFixes(root: string, contract: Contract, config: WikiC
   const count = plan.changes.length;
   await sink.appendLog('lint', `--fix applied ${count} ${count === 1 ? 'repair' : 'repairs'}`, logged);
   return plan.changes;
+}
+
+/** The page texts as they would be after the planned writes (pages under wiki/ only). */
+function withPlanned(files: PageText[], planned: ReadonlyArray<{ path: string; after: string }>): PageText[] {
+  const byPath = new Map(files.map((file) => [file.path, file.text]));
+  for (const change of planned) if (change.path.startsWith('wiki/') && change.path.endsWith('.md')) byPath.set(change.path, change.after);
+  return [...byPath].map(([filePath, text]) => ({ path: filePath, text })).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
 function textOf(files: PageText[], filePath: string): string | undefined {

@@ -98,7 +98,7 @@ export async function queryWiki(ws: WorkspaceHandle, question: string, options: 
     }
     await session.finish(run.status === 'done' ? 'completed' : run.status === 'interrupted' ? 'interrupted' : 'stopped');
     const report: QueryReport = {
-      ...summariseRun(run, changes, findings, Date.now() - started, options.budget.maxTurns),
+      ...summariseRun(run, changes, findings, Date.now() - started, options.budget),
       question: trimmed,
       answer,
       cited,

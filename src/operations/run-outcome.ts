@@ -2,7 +2,7 @@ import type { AgentRunStatus } from '../agent/events.js';
 import { totalTokens } from '../agent/loop.js';
 import type { Usage } from '../agent/types.js';
 import type { Finding } from '../wiki/validate/finding.js';
-import type { ModelRun, RejectedWrite } from './agent-run.js';
+import type { ModelRun, RejectedWrite, RunBudget } from './agent-run.js';
 
 /** What one agent run did, in the shape commands render and `--json` prints. */
 /** How a run ended: the loop's status, or `incomplete` when it finished without doing its job. */
@@ -14,6 +14,9 @@ export interface RunOutcome {
   updated: string[];
   turns: number;
   maxTurns: number;
+  /** The run's token and cost budgets, when set. */
+  maxTokens?: number;
+  maxCost?: number;
   usage: Usage;
   tokens: number;
   cost: number | undefined;
@@ -35,14 +38,16 @@ export function summariseRun(
   changes: { created: string[]; updated: string[] },
   findings: Finding[],
   durationMs: number,
-  maxTurns: number,
+  budget: Pick<RunBudget, 'maxTurns' | 'maxTokens' | 'maxCost'>,
 ): RunOutcome {
   const outcome: RunOutcome = {
     status: run.status,
     created: changes.created,
     updated: changes.updated,
     turns: run.turns,
-    maxTurns,
+    maxTurns: budget.maxTurns,
+    ...(budget.maxTokens !== undefined ? { maxTokens: budget.maxTokens } : {}),
+    ...(budget.maxCost !== undefined ? { maxCost: budget.maxCost } : {}),
     usage: run.usage,
     tokens: totalTokens(run.usage),
     cost: run.cost,
@@ -69,9 +74,13 @@ export function describeStatus(outcome: RunOutcome): string | undefined {
     case 'max_turns':
       return `stopped at the turn limit (${outcome.maxTurns}); raise it with --max-turns`;
     case 'budget_tokens':
-      return `stopped: token budget reached (${outcome.tokens} tokens); raise it with --max-tokens`;
+      return outcome.maxTokens !== undefined && outcome.tokens > outcome.maxTokens
+        ? `stopped: the last call went past the token budget (${outcome.tokens} tokens used of ${outcome.maxTokens}); raise it with --max-tokens`
+        : `stopped: token budget reached (${outcome.tokens} tokens); raise it with --max-tokens`;
     case 'budget_cost':
-      return `stopped: cost budget reached (~$${(outcome.cost ?? 0).toFixed(4)}); raise it with --max-cost`;
+      return outcome.maxCost !== undefined && (outcome.cost ?? 0) > outcome.maxCost
+        ? `stopped: the last call went past the cost budget (~$${(outcome.cost ?? 0).toFixed(4)} spent of $${outcome.maxCost}); raise it with --max-cost`
+        : `stopped: cost budget reached (~$${(outcome.cost ?? 0).toFixed(4)}); raise it with --max-cost`;
     case 'interrupted':
       return 'interrupted; pages written so far are kept and listed in the log';
     case 'refused':

@@ -60,6 +60,9 @@ export class Session {
   /** Other files the run changed outside the tools (log, stale marks, copied sources), for git. */
   readonly alsoChanged = new Set<string>();
   private readonly rawLineCount: (rawPath: string) => number | undefined;
+  /** Each changed file's content before this run first changed it, and after its last change. */
+  private readonly contentBefore = new Map<string, string | undefined>();
+  private readonly contentAfter = new Map<string, string>();
   /** Per page validated for a write: the human lines it holds now, kept once the write lands. */
   private readonly humanLines = new Map<string, string[]>();
 
@@ -86,6 +89,7 @@ export class Session {
       },
       observer: {
         beforeWrite: async (p, previous) => {
+          if (!this.contentBefore.has(p)) this.contentBefore.set(p, previous);
           if (this.run) await recordBefore(this.run, p, previous);
         },
         afterWrite: async (p, change) => this.afterWrite(p, change),
@@ -239,9 +243,15 @@ export class Session {
     for (const [relPath, change] of this.changed) {
       if (!relPath.startsWith('wiki/') || isSpecialPage(this.ws.schema.contract, relPath)) continue;
       if (change === 'created') created.push(relPath);
-      else updated.push(relPath);
+      else if (!this.endedAsItBegan(relPath)) updated.push(relPath);
     }
     return { created, updated };
+  }
+
+  /** A page written back to the very bytes it had before the run is not an update. */
+  private endedAsItBegan(relPath: string): boolean {
+    const after = this.contentAfter.get(relPath);
+    return after !== undefined && this.contentBefore.has(relPath) && this.contentBefore.get(relPath) === after;
   }
 
   /** Every workspace file this run changed: what a git auto-commit should hold. */
@@ -269,6 +279,7 @@ export class Session {
   private async afterWrite(relPath: string, change: WriteChange): Promise<void> {
     if (!this.changed.has(relPath)) this.changed.set(relPath, change);
     const content = await this.fs.readText(this.abs(relPath));
+    this.contentAfter.set(relPath, content);
     if (this.run) await recordAfter(this.run, relPath, content);
     const human = this.humanLines.get(relPath);
     if (human !== undefined && !this.options.dryRun) {
