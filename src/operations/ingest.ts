@@ -99,6 +99,8 @@ export async function ingestSources(ws: WorkspaceHandle, args: string[], options
       readable.push(source);
     } catch (error) {
       if (!(error instanceof WikiError) || error.exitCode !== 2) throw error;
+      // Nothing usable at all is an input error of the command itself: exit 2, nothing written.
+      if (readable.length === 0 && plan.urls.length === 0 && skipped.length === plan.sources.length - 1) throw error;
       skipped.push({ source: source.copiedFrom ?? source.rawPath, reason: error.message });
     }
   }

@@ -99,7 +99,8 @@ export async function runLint(ws: WorkspaceHandle, options: LintRunOptions): Pro
     }
     let diff: string | undefined;
     if (session && logLines.length > 0) {
-      await session.appendLog('lint', `--fix: ${fixes.length} rule ${fixes.length === 1 ? 'repair' : 'repairs'}, ${modelChanges.length} by the model`, logLines);
+      const repairs = `${fixes.length} ${fixes.length === 1 ? 'repair' : 'repairs'}`;
+      await session.appendLog('lint', review ? `--fix: ${repairs} by rules, ${modelChanges.length} by the model` : `--fix applied ${repairs}`, logLines);
     }
     if (session) {
       const ok = !review || review.status === 'done';

@@ -51,12 +51,6 @@ const REFUSED: RefusedCase[] = [
     message: /error: raw\/blob\.txt is a binary file/,
   },
   {
-    name: 'a good source next to a bad one (nothing is ingested)',
-    setup: (root) => writeFile(path.join(root, 'raw/empty.md'), ''),
-    args: () => ['ingest', 'raw/alpha.md', 'raw/empty.md'],
-    message: /error: raw\/empty\.md is empty/,
-  },
-  {
     name: 'a missing schema.md',
     setup: (root) => rm(path.join(root, 'schema.md')),
     args: (root) => ['ingest', 'raw/alpha.md', '--root', root],
