@@ -37,6 +37,8 @@ export async function runModelInSession(session: Session, options: ModelRunOptio
     today: isoDate(),
     pages: session.contentPages(),
     pageLimit: ws.config.config.promptPageLimit,
+    alwaysChars: ws.config.config.promptAlwaysChars,
+    user: session.user,
   });
   const transcriptFile = session.options.dryRun ? undefined : transcriptPath(ws.root, session.options.runId);
   const transcript = transcriptFile ? await createTranscript(transcriptFile) : undefined;

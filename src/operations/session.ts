@@ -3,7 +3,7 @@ import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { EffectiveConfig } from '../config/load.js';
 import { autoCommit } from '../git/auto-commit.js';
-import { openSearchIndex, type SearchIndex } from '../search/index.js';
+import { openSearchIndex, type SearchIndex, type SearchResponse } from '../search/index.js';
 import { extractText, isExtractable } from '../sources/extract.js';
 import { beginRun, finishRun, isHumanEdited, recordAfter, recordBefore, type Run, type RunStatus } from '../state/history.js';
 import type { ToolContext, WriteChange } from '../tools/context.js';
@@ -11,6 +11,7 @@ import { createTools } from '../tools/registry.js';
 import type { Tool } from '../tools/types.js';
 import { DiskFs, OverlayFs, type WorkspaceFs } from '../tools/workspace-fs.js';
 import { packageRoot } from '../util/package-root.js';
+import { isSurfaced, scopeOf } from '../wiki/access.js';
 import { isSpecialPage, spokePagePath, type Schema } from '../wiki/contract.js';
 import { planIndex, type IndexFiles } from '../wiki/index-catalog.js';
 import { formatLogEntry } from '../wiki/log.js';
@@ -29,6 +30,8 @@ export interface SessionOptions {
   /** The model may not write at all (a query without --save, lint without --fix). */
   readOnly: boolean;
   env?: NodeJS.ProcessEnv;
+  /** Whose scratch scope the model sees (wiki/user/<name>/); default WIKI_USER from `env`. */
+  user?: string | undefined;
 }
 
 export interface WorkspaceHandle {
@@ -66,7 +69,7 @@ export class Session {
       contract: ws.schema.contract,
       validator: { validate: (p, content) => this.validate(p, content) },
       search: {
-        search: (query, limit) => this.search.search(query, { limit }),
+        search: (query, limit) => this.surfacedSearch(query, limit),
         upsert: async (p, content) => {
           if (!options.dryRun) await this.search.upsertPage(p, content);
         },
@@ -105,6 +108,30 @@ export class Session {
   }
 
   /** Content pages (not index, log or spokes) currently known, including this run's writes. */
+  /** Whose scratch scope this run sees. */
+  get user(): string | undefined {
+    return this.options.user ?? ((this.options.env ?? process.env).WIKI_USER?.trim() || undefined);
+  }
+
+  /**
+   * search_wiki for the model: the index's hits less the pages never surfaced (usage_mode
+   * never, another user's scratch scope), judged by the pages as this run sees them.
+   */
+  private async surfacedSearch(query: string, limit: number): Promise<SearchResponse> {
+    const hidden = this.pages.pages().filter((page) => !this.surfaces(page)).length;
+    const response = await this.search.search(query, { limit: limit + hidden });
+    const results = response.results.filter((result) => {
+      const page = this.pages.atPath(result.path);
+      return page !== undefined && this.surfaces(page);
+    });
+    return { ...response, results: results.slice(0, limit) };
+  }
+
+  private surfaces(page: Page): boolean {
+    const scope = scopeOf(page.path);
+    return isSurfaced(page) && (scope === undefined || scope === this.user);
+  }
+
   contentPages(): Page[] {
     return this.pages.pages().filter((page) => !isSpecialPage(this.ws.schema.contract, page.path));
   }

@@ -4,6 +4,8 @@ import { parsePage, type Page } from './page.js';
 import type { Finding } from './validate/finding.js';
 import { brokenLinkFindings, duplicateKeyFindings, type LinkResolver } from './validate/link-rules.js';
 import { nearDuplicatesOf } from './validate/near-duplicate.js';
+import { accessFieldFindings } from './validate/access-rules.js';
+import { scopeOf } from './access.js';
 import {
   emptyPageFindings,
   frontmatterFindings,
@@ -46,7 +48,8 @@ export function validateWrite(index: PageIndex, candidate: WriteCandidate, ctx: 
     findings.push(...requiredFieldFindings(page, contract));
     findings.push(...sourceFindings(page, contract, rawExists));
     findings.push(...emptyPageFindings(page));
-    const otherPaths = index.pathsOf(page.key).filter((p) => p !== page.path);
+    findings.push(...accessFieldFindings(page, contract));
+    const otherPaths = index.pathsOf(page.key).filter((p) => p !== page.path && scopeOf(p) === scopeOf(page.path));
     if (otherPaths.length > 0) {
       findings.push(...duplicateKeyFindings(page.key, [page.path, ...otherPaths]).filter((f) => f.path === page.path));
     }

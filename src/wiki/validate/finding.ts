@@ -24,7 +24,8 @@ export type RuleId =
   | 'no-sources'
   | 'empty-page'
   | 'near-duplicate'
-  | 'log-format';
+  | 'log-format'
+  | 'access-field';
 
 export const RULE_SEVERITY: Record<RuleId, Finding['severity']> = {
   frontmatter: 'error',
@@ -40,6 +41,7 @@ export const RULE_SEVERITY: Record<RuleId, Finding['severity']> = {
   'empty-page': 'warning',
   'near-duplicate': 'warning',
   'log-format': 'warning',
+  'access-field': 'error',
 };
 
 export function finding(rule: RuleId, path: string, message: string, extra: { line?: number | undefined; fix?: string } = {}): Finding {
