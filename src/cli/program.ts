@@ -7,6 +7,7 @@ import { registerQuery } from '../commands/query.js';
 import { registerSearch } from '../commands/search.js';
 import { registerLint } from '../commands/lint.js';
 import { registerMcp } from '../commands/mcp.js';
+import { registerPromote } from '../commands/promote.js';
 import { userOf } from './context.js';
 import { registerStatus } from '../commands/status.js';
 import { registerUndo } from '../commands/undo.js';
@@ -38,6 +39,7 @@ export function buildProgram(): Command {
   registerGraph(program);
   registerUndo(program);
   registerMcp(program);
+  registerPromote(program);
   for (const command of program.commands) command.exitOverride();
   // `--user` reaches every layer as WIKI_USER, the one place runs look for the user.
   program.hook('preAction', (_program, action) => {

@@ -3,7 +3,9 @@ import { UsageError } from '../errors.js';
 import { openSearchIndex, type SearchIndex, type SearchResponse } from '../search/index.js';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { isSurfaced, scopeOf } from '../wiki/access.js';
+import { isSurfaced, scopeOf, USER_SCOPE_ROOT } from '../wiki/access.js';
+import { keyFromPath } from '../wiki/keys.js';
+import { listPagePaths } from '../wiki/pages.js';
 import type { Schema } from '../wiki/contract.js';
 import { parsePage } from '../wiki/page.js';
 import { laneWarnings, requireAnsweringLane, type LaneWarning } from './search-answer.js';
@@ -68,12 +70,15 @@ export async function surfacedSearch(
   limit: number,
   user: string | undefined,
 ): Promise<SearchResponse> {
+  // The user's own scratch pages shadow the team's pages with the same key.
+  const ownKeys = user === undefined ? new Set<string>() : new Set((await listPagePaths(root, `${USER_SCOPE_ROOT}${user}`)).map(keyFromPath));
   let pool = limit;
   for (;;) {
     const response = await index.search(query, { limit: pool });
     const shown: SearchResponse['results'] = [];
     for (const result of response.results) {
-      if (await isSurfacedTo(root, schema, result.path, user)) shown.push(result);
+      const shadowed = scopeOf(result.path) === undefined && ownKeys.has(result.key);
+      if (!shadowed && (await isSurfacedTo(root, schema, result.path, user))) shown.push(result);
       if (shown.length === limit) break;
     }
     const exhausted = response.results.length < pool || pool >= MAX_POOL;

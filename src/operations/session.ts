@@ -118,11 +118,15 @@ export class Session {
    * never, another user's scratch scope), judged by the pages as this run sees them.
    */
   private async surfacedSearch(query: string, limit: number): Promise<SearchResponse> {
-    const hidden = this.pages.pages().filter((page) => !this.surfaces(page)).length;
+    const all = this.pages.pages();
+    const ownKeys = new Set(all.filter((page) => this.user !== undefined && scopeOf(page.path) === this.user).map((page) => page.key));
+    // A team page the user's own scratch page shadows is not shown either.
+    const shown = (page: Page): boolean => this.surfaces(page) && !(scopeOf(page.path) === undefined && ownKeys.has(page.key));
+    const hidden = all.filter((page) => !shown(page)).length;
     const response = await this.search.search(query, { limit: limit + hidden });
     const results = response.results.filter((result) => {
       const page = this.pages.atPath(result.path);
-      return page !== undefined && this.surfaces(page);
+      return page !== undefined && shown(page);
     });
     return { ...response, results: results.slice(0, limit) };
   }
