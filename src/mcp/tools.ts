@@ -125,7 +125,8 @@ export function registerWikiTools(server: McpServer, ctx: McpToolContext): void 
         if (!page) {
           const close = index.closeMatches(key, CLOSE_MATCHES);
           const hint = close.length > 0 ? `close matches: ${close.join(', ')}` : 'use search_wiki or list_pages to find pages';
-          return json(ctx, { found: false, key, message: `no page has the key "${key}"; ${hint}`, closeMatches: close });
+          // Not an empty page: the caller asked for one page by name, and learns it is not there.
+          return toolError(`no page has the key "${key}"; ${hint}`);
         }
         return json(ctx, { found: true, ...pageDetail(page, index) });
       }),
