@@ -1,6 +1,7 @@
 import type { SearchIndex, SearchResponse } from '../search/index.js';
 import { spokePagePath, type Contract } from '../wiki/contract.js';
 import { stringField } from '../wiki/page.js';
+import { servedBody } from './page-views.js';
 import type { ServedPages } from './served-pages.js';
 import { servedSearch } from './served-search.js';
 
@@ -47,14 +48,15 @@ export async function askWiki(
     const page = served.get(hit.key);
     if (!page) continue;
     const share = Math.floor(maxChars / 2);
+    const body = servedBody(page, served);
     const asked: AskedPage = {
       key: page.key,
       path: page.path,
       title: stringField(page.frontmatter, 'title') ?? null,
       summary: stringField(page.frontmatter, 'summary') ?? null,
-      body: page.body.length > share ? page.body.slice(0, share) : page.body,
+      body: body.length > share ? body.slice(0, share) : body,
     };
-    if (page.body.length > share) asked.bodyCut = page.body.length - share;
+    if (body.length > share) asked.bodyCut = body.length - share;
     pages.push(asked);
   }
   const keys = pages.map((page) => page.key);
@@ -73,7 +75,10 @@ function indexEntries(served: ServedPages, contract: Contract, keys: readonly st
   const hubs = [contract.index, ...Object.keys(contract.types).map((type) => spokePagePath(contract, type))];
   const lines = hubs
     .filter((hubPath) => served.servesPath(hubPath))
-    .flatMap((hubPath) => served.pages().find((page) => page.path === hubPath)?.body.split('\n') ?? []);
+    .flatMap((hubPath) => {
+      const hub = served.pages().find((page) => page.path === hubPath);
+      return hub ? servedBody(hub, served).split('\n') : [];
+    });
   const entries: string[] = [];
   for (const key of keys) {
     const line = lines.find((candidate) => candidate.includes(`[[${key}]]`) || candidate.includes(`[[${key}|`));

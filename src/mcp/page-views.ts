@@ -61,11 +61,11 @@ export function pageDetail(page: Page, served: ServedPages): PageDetail {
   const links = [...new Set(page.links.map((link) => link.target))]
     .filter((key) => served.has(key) || !served.exists(key))
     .sort();
-  const withheld = new Set(page.links.map((link) => link.target).filter((key) => served.exists(key) && !served.has(key)));
+  const withheld = withheldLinks(page, served);
   const detail: PageDetail = {
     ...summarisePage(page),
     frontmatter: withheld.size === 0 ? page.frontmatter : { ...page.frontmatter, refs: refsOf(page.frontmatter).filter((key) => !withheld.has(key)) },
-    body: withheld.size === 0 ? page.body : withholdLinks(page, withheld),
+    body: servedBody(page, served),
     links,
     missingLinks: links.filter((key) => !served.exists(key)),
     backlinks: served.backlinks(page.key),
@@ -117,11 +117,18 @@ export function keyRefusal(key: string): string | undefined {
   return undefined;
 }
 
+/** Keys `page` links to that exist but are not served to the caller. */
+function withheldLinks(page: Page, served: ServedPages): Set<string> {
+  return new Set(page.links.map((link) => link.target).filter((key) => served.exists(key) && !served.has(key)));
+}
+
 /**
  * The body without the lines that link to a withheld page: such a line (an index entry, a
  * sentence about the page) tells its title and summary as much as its key does.
  */
-function withholdLinks(page: Page, withheld: ReadonlySet<string>): string {
+export function servedBody(page: Page, served: ServedPages): string {
+  const withheld = withheldLinks(page, served);
+  if (withheld.size === 0) return page.body;
   const raws = page.links.filter((link) => link.kind === 'inline' && withheld.has(link.target)).map((link) => link.raw);
   return page.body
     .split('\n')

@@ -17,12 +17,15 @@ export async function servedSearch(
   limit: number,
 ): Promise<{ query: string; results: Array<Omit<SearchResult, 'contributions'>>; lanes: SearchResponse['lanes'] }> {
   const hidden = served.hiddenCount();
+  const names = served.hiddenNames();
   const response = await index.search(query, { limit: Math.min(MAX_POOL, limit + hidden) });
   const results = response.results
     .filter((result) => served.servesPath(result.path))
     .slice(0, limit)
     .map(({ contributions: _shares, ...result }) => ({
       ...result,
+      // A passage that names a hidden page (a line linking to it) gives way to the summary.
+      snippet: names.some((name) => mentions(result.snippet, name)) ? result.summary : result.snippet,
       links: result.links.filter((key) => served.has(key) || !served.exists(key)),
       backlinks: result.backlinks.filter((key) => served.has(key)),
     }));
