@@ -128,7 +128,17 @@ export class Session {
       const page = this.pages.atPath(result.path);
       return page !== undefined && shown(page);
     });
-    return { ...response, results: results.slice(0, limit) };
+    // Nor is a hidden page named in a hit's links or backlinks (a missing key stays: it is no page).
+    const named = (key: string): boolean =>
+      !this.pages.has(key) ||
+      this.pages.pathsOf(key).some((pagePath) => {
+        const page = this.pages.atPath(pagePath);
+        return page !== undefined && shown(page);
+      });
+    const trimmed = results
+      .slice(0, limit)
+      .map((result) => ({ ...result, links: result.links.filter(named), backlinks: result.backlinks.filter(named) }));
+    return { ...response, results: trimmed };
   }
 
   private surfaces(page: Page): boolean {
