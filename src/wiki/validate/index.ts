@@ -64,7 +64,8 @@ export function validateWiki(input: ValidateWikiInput): Finding[] {
     } else {
       findings.push(...contentPageFindings(page, contract, rawExists));
       findings.push(...brokenLinkFindings(page, page.links, resolver));
-      const isListed = listed.has(page.key);
+      // Scratch pages are not catalogued (see index-catalog.ts): listed for this rule.
+      const isListed = listed.has(page.key) || scopeOf(page.path) !== undefined;
       if (!isListed) findings.push(unindexedFinding(page, contract.index));
       const linkedFrom = index.backlinkPaths(page.key).filter((p) => p !== contract.log);
       if (!isListed && linkedFrom.length === 0) findings.push(orphanFinding(page));
