@@ -10,6 +10,7 @@ import { serialisePage, sourcesOf } from '../wiki/page.js';
 import { runModelInSession, type RunBudget } from './agent-run.js';
 import { lockOptions } from './ingest.js';
 import { summariseRun, type RunOutcome } from './run-outcome.js';
+import type { LaneWarning } from './search-answer.js';
 import { Session, sweepAbandonedTempFiles, type WorkspaceHandle } from './session.js';
 
 export interface QueryOptions {
@@ -34,6 +35,10 @@ export interface QueryReport extends RunOutcome {
   uncited: string[];
   saved?: { path: string; by: 'model' | 'wiki' };
   diff?: string;
+  /** False when the answer cites no page of the wiki: the wiki had nothing on the question. */
+  found: boolean;
+  /** Search lanes the model's searches had to do without (e.g. the embeddings endpoint refusing). */
+  warnings: LaneWarning[];
 }
 
 /** `wiki query`: answer from the wiki, citing pages; with --save, file the answer as a page. */
@@ -99,6 +104,8 @@ export async function queryWiki(ws: WorkspaceHandle, question: string, options: 
       answer,
       cited,
       uncited,
+      found: cited.length > 0,
+      warnings: [...session.laneWarnings.values()],
     };
     if (saved) report.saved = saved;
     if (options.dryRun) report.diff = session.overlay?.unifiedDiff() ?? '';

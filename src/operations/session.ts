@@ -12,6 +12,7 @@ import type { Tool } from '../tools/types.js';
 import { DiskFs, OverlayFs, type WorkspaceFs } from '../tools/workspace-fs.js';
 import { packageRoot } from '../util/package-root.js';
 import { isSurfaced, scopeOf } from '../wiki/access.js';
+import { laneWarnings, requireAnsweringLane, type LaneWarning } from './search-answer.js';
 import { isSpecialPage, spokePagePath, type Schema } from '../wiki/contract.js';
 import { planIndex, type IndexFiles } from '../wiki/index-catalog.js';
 import { formatLogEntry } from '../wiki/log.js';
@@ -108,6 +109,9 @@ export class Session {
   }
 
   /** Content pages (not index, log or spokes) currently known, including this run's writes. */
+  /** Lanes the model's searches had to do without in this run, one warning per lane. */
+  readonly laneWarnings = new Map<string, LaneWarning>();
+
   /** Whose scratch scope this run sees. */
   get user(): string | undefined {
     return this.options.user ?? ((this.options.env ?? process.env).WIKI_USER?.trim() || undefined);
@@ -124,6 +128,9 @@ export class Session {
     const shown = (page: Page): boolean => this.surfaces(page) && !(scopeOf(page.path) === undefined && ownKeys.has(page.key));
     const hidden = all.filter((page) => !shown(page)).length;
     const response = await this.search.search(query, { limit: limit + hidden });
+    // No lane could answer: the model is told search failed, never handed an empty list.
+    requireAnsweringLane(response.lanes);
+    for (const warning of laneWarnings(response.lanes, this.search.info().embedder)) this.laneWarnings.set(warning.lane, warning);
     const results = response.results.filter((result) => {
       const page = this.pages.atPath(result.path);
       return page !== undefined && shown(page);

@@ -180,3 +180,41 @@ describe('wiki search never answers with a silent absence', () => {
     expect(human.stdout).toMatch(/No pages match “xylophonic” \(found: false\)/);
   });
 });
+
+describe('wiki query never answers with a silent absence', () => {
+  it('not configured: no workspace is an error saying what to set up', async () => {
+    const result = await runCli(['query', 'what is attention?'], { cwd: await tempDir() });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/wiki init/);
+  });
+
+  it('one lane failing: the report warns, naming the lane and its endpoint; nothing cited: found false with the question', async () => {
+    const root = await accessWorkspace();
+    await patchConfig(root, { search: { embedder: { kind: 'openai', baseUrl: 'http://127.0.0.1:9/v1' } } });
+    server = await startFakeLlmServer([
+      { toolCalls: [{ name: 'search_wiki', arguments: { query: 'attention' } }] },
+      { text: 'The wiki says nothing about it.' },
+    ]);
+    const result = await runCli(['query', 'what is attention?', '--json'], { cwd: root, env: server.env('openai') });
+    expect(result.code, result.stderr).toBe(0);
+    const report = JSON.parse(result.stdout) as { found: boolean; question: string; warnings: SearchJson['warnings'] };
+    expect(report).toMatchObject({ found: false, question: 'what is attention?' });
+    expect(report.warnings).toEqual([expect.objectContaining({ lane: 'semantic', endpoint: expect.stringContaining('127.0.0.1:9') })]);
+    expect(server.requests[1]?.toolResults[0]?.isError).toBe(false);
+  });
+
+  it('configured but failing: the model\'s search is an error naming the lanes, never an empty list', async () => {
+    const root = await accessWorkspace();
+    await patchConfig(root, { search: { weights: { lexical: 0, token: 0 }, embedder: { kind: 'openai', baseUrl: 'http://127.0.0.1:9/v1' } } });
+    server = await startFakeLlmServer([
+      { toolCalls: [{ name: 'search_wiki', arguments: { query: 'attention' } }] },
+      { text: 'Search is down; see [[attention]].' },
+    ]);
+    const result = await runCli(['query', 'what is attention?', '--json'], { cwd: root, env: server.env('anthropic') });
+    expect(result.code, result.stderr).toBe(0);
+    const searched = server.requests[1]?.toolResults[0];
+    expect(searched?.isError).toBe(true);
+    expect(searched?.content).toMatch(/no lane could answer.*semantic failed/);
+    expect(JSON.parse(result.stdout)).toMatchObject({ found: true, cited: ['attention'] });
+  });
+});
