@@ -3,7 +3,7 @@ import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { EffectiveConfig } from '../config/load.js';
 import { autoCommit } from '../git/auto-commit.js';
-import { openSearchIndex, type SearchIndex, type SearchResponse } from '../search/index.js';
+import { openSearchIndex, type SearchIndex } from '../search/index.js';
 import { extractText, isExtractable } from '../sources/extract.js';
 import { beginRun, finishRun, isHumanEdited, recordAfter, recordBefore, type Run, type RunStatus } from '../state/history.js';
 import type { ToolContext, WriteChange } from '../tools/context.js';
@@ -11,8 +11,8 @@ import { createTools } from '../tools/registry.js';
 import type { Tool } from '../tools/types.js';
 import { DiskFs, OverlayFs, type WorkspaceFs } from '../tools/workspace-fs.js';
 import { packageRoot } from '../util/package-root.js';
-import { isSurfaced, scopeOf } from '../wiki/access.js';
-import { laneWarnings, requireAnsweringLane, type LaneWarning } from './search-answer.js';
+import type { LaneWarning } from './search-answer.js';
+import { searchAsModel } from './model-search.js';
 import { isSpecialPage, spokePagePath, type Schema } from '../wiki/contract.js';
 import { planIndex, type IndexFiles } from '../wiki/index-catalog.js';
 import { formatLogEntry } from '../wiki/log.js';
@@ -70,7 +70,7 @@ export class Session {
       contract: ws.schema.contract,
       validator: { validate: (p, content) => this.validate(p, content) },
       search: {
-        search: (query, limit) => this.surfacedSearch(query, limit),
+        search: (query, limit) => searchAsModel(this.search, this.pages, this.user, this.laneWarnings, query, limit),
         upsert: async (p, content) => {
           if (!options.dryRun) await this.search.upsertPage(p, content);
         },
@@ -115,42 +115,6 @@ export class Session {
   /** Whose scratch scope this run sees. */
   get user(): string | undefined {
     return this.options.user ?? ((this.options.env ?? process.env).WIKI_USER?.trim() || undefined);
-  }
-
-  /**
-   * search_wiki for the model: the index's hits less the pages never surfaced (usage_mode
-   * never, another user's scratch scope), judged by the pages as this run sees them.
-   */
-  private async surfacedSearch(query: string, limit: number): Promise<SearchResponse> {
-    const all = this.pages.pages();
-    const ownKeys = new Set(all.filter((page) => this.user !== undefined && scopeOf(page.path) === this.user).map((page) => page.key));
-    // A team page the user's own scratch page shadows is not shown either.
-    const shown = (page: Page): boolean => this.surfaces(page) && !(scopeOf(page.path) === undefined && ownKeys.has(page.key));
-    const hidden = all.filter((page) => !shown(page)).length;
-    const response = await this.search.search(query, { limit: limit + hidden });
-    // No lane could answer: the model is told search failed, never handed an empty list.
-    requireAnsweringLane(response.lanes);
-    for (const warning of laneWarnings(response.lanes, this.search.info().embedder)) this.laneWarnings.set(warning.lane, warning);
-    const results = response.results.filter((result) => {
-      const page = this.pages.atPath(result.path);
-      return page !== undefined && shown(page);
-    });
-    // Nor is a hidden page named in a hit's links or backlinks (a missing key stays: it is no page).
-    const named = (key: string): boolean =>
-      !this.pages.has(key) ||
-      this.pages.pathsOf(key).some((pagePath) => {
-        const page = this.pages.atPath(pagePath);
-        return page !== undefined && shown(page);
-      });
-    const trimmed = results
-      .slice(0, limit)
-      .map((result) => ({ ...result, links: result.links.filter(named), backlinks: result.backlinks.filter(named) }));
-    return { ...response, results: trimmed };
-  }
-
-  private surfaces(page: Page): boolean {
-    const scope = scopeOf(page.path);
-    return isSurfaced(page) && (scope === undefined || scope === this.user);
   }
 
   contentPages(): Page[] {
