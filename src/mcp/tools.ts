@@ -3,7 +3,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { WikiConfig } from '../config/schema.js';
 import { isWikiError } from '../errors.js';
-import { laneWarnings, requireAnsweringLane } from '../operations/search-answer.js';
+import { laneWarnings, requireAnsweringLane } from '../operations/search.js';
 import { lintWorkspace } from '../operations/lint.js';
 import type { Viewer } from '../wiki/access.js';
 import type { Schema } from '../wiki/contract.js';

@@ -2,7 +2,7 @@ import type { SearchIndex, SearchResponse } from '../search/index.js';
 import { isSurfaced, scopeOf } from '../wiki/access.js';
 import type { Page } from '../wiki/page.js';
 import type { PageIndex } from '../wiki/page-index.js';
-import { laneWarnings, requireAnsweringLane, type LaneWarning } from './search-answer.js';
+import { laneWarnings, requireAnsweringLane, type LaneWarning } from './search.js';
 
 /**
  * search_wiki for the model: the index's hits less the pages never surfaced to `user`

@@ -10,7 +10,7 @@ import { serialisePage, sourcesOf } from '../wiki/page.js';
 import { runModelInSession, type RunBudget } from './agent-run.js';
 import { lockOptions } from './ingest.js';
 import { summariseRun, type RunOutcome } from './run-outcome.js';
-import type { LaneWarning } from './search-answer.js';
+import type { LaneWarning } from './search.js';
 import { Session, sweepAbandonedTempFiles, type WorkspaceHandle } from './session.js';
 
 export interface QueryOptions {

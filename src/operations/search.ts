@@ -1,14 +1,14 @@
 import type { EffectiveConfig } from '../config/load.js';
-import { UsageError } from '../errors.js';
+import { ConfigError, UsageError } from '../errors.js';
 import { openSearchIndex, type SearchIndex, type SearchResponse } from '../search/index.js';
-import { readFile } from 'node:fs/promises';
+import { LANES, type LaneName, type LaneStatus } from '../search/types.js';
+import { parseSimpleFrontmatter } from '../search/simple-frontmatter.js';
+import { splitFrontmatter } from '../wiki/frontmatter-split.js';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { isSurfaced, scopeOf, USER_SCOPE_ROOT } from '../wiki/access.js';
 import { keyFromPath } from '../wiki/keys.js';
-import { listPagePaths } from '../wiki/pages.js';
 import type { Schema } from '../wiki/contract.js';
-import { parsePage } from '../wiki/page.js';
-import { laneWarnings, requireAnsweringLane, type LaneWarning } from './search-answer.js';
 
 export interface SearchRequest {
   query: string;
@@ -71,7 +71,7 @@ export async function surfacedSearch(
   user: string | undefined,
 ): Promise<SearchResponse> {
   // The user's own scratch pages shadow the team's pages with the same key.
-  const ownKeys = user === undefined ? new Set<string>() : new Set((await listPagePaths(root, `${USER_SCOPE_ROOT}${user}`)).map(keyFromPath));
+  const ownKeys = user === undefined ? new Set<string>() : await scratchKeys(root, user);
   let pool = limit;
   for (;;) {
     const response = await index.search(query, { limit: pool });
@@ -87,9 +87,65 @@ export async function surfacedSearch(
   }
 }
 
+/**
+ * Whether `user` may be shown the page. Its frontmatter is read the fast way `wiki search`
+ * reads pages (no YAML library), and with the YAML parser only when that cannot.
+ */
 async function isSurfacedTo(root: string, schema: Schema, pagePath: string, user: string | undefined): Promise<boolean> {
   const scope = scopeOf(pagePath);
   if (scope !== undefined && scope !== user) return false;
   const text = await readFile(path.join(root, pagePath), 'utf8').catch(() => undefined);
-  return text !== undefined && isSurfaced(parsePage(pagePath, text, schema.contract));
+  if (text === undefined) return false;
+  const { yaml } = splitFrontmatter(text);
+  if (yaml === undefined) return true;
+  const simple = parseSimpleFrontmatter(yaml);
+  if (simple !== undefined) return isSurfaced({ frontmatter: simple });
+  const { parsePage } = await import('../wiki/page.js');
+  return isSurfaced(parsePage(pagePath, text, schema.contract));
+}
+
+/** Keys of the pages in `user`'s scratch folder (none when it does not exist). */
+async function scratchKeys(root: string, user: string): Promise<Set<string>> {
+  const folder = path.join(root, USER_SCOPE_ROOT, user);
+  const entries = await readdir(folder, { recursive: true }).catch(() => [] as string[]);
+  return new Set(entries.filter((entry) => entry.endsWith('.md')).map((entry) => keyFromPath(entry.split(path.sep).join('/'))));
+}
+
+/**
+ * What a search answer says besides its hits, the same for `wiki search`, `wiki query` and
+ * every MCP tool: whether anything matched (never a silent empty list) and which lane was
+ * dropped, naming its endpoint, while the others answered.
+ */
+export interface LaneWarning {
+  lane: LaneName;
+  /** The lane's status: `failed: <reason>`. */
+  status: string;
+  /** Where the lane's answers come from (the embedder's model and endpoint), when known. */
+  endpoint?: string;
+  message: string;
+}
+
+/** One warning per failed lane; a lane skipped on purpose (weight 0, no embedder) is not one. */
+export function laneWarnings(lanes: Record<LaneName, LaneStatus>, embedder?: string): LaneWarning[] {
+  return LANES.filter((lane) => lanes[lane].startsWith('failed')).map((lane) => {
+    const endpoint = lane === 'semantic' ? embedder : undefined;
+    const reason = lanes[lane].replace(/^failed: /, '');
+    const where = endpoint ? ` (${endpoint})` : '';
+    return {
+      lane,
+      status: lanes[lane],
+      ...(endpoint ? { endpoint } : {}),
+      message: `the ${lane} lane${where} failed and was left out: ${reason}`,
+    };
+  });
+}
+
+/**
+ * Throws when no lane could answer: an empty list would then say "nothing matches" when
+ * the truth is "nothing could look". The error names each lane's state.
+ */
+export function requireAnsweringLane(lanes: Record<LaneName, LaneStatus>): void {
+  if (LANES.some((lane) => lanes[lane] === 'ok')) return;
+  const states = LANES.map((lane) => `${lane} ${lanes[lane]}`).join('; ');
+  throw new ConfigError(`search failed: no lane could answer (${states})`, 'check the embeddings endpoint and the search settings (wiki config), or rebuild the index by deleting .wiki/search');
 }

@@ -11,7 +11,7 @@ import { createTools } from '../tools/registry.js';
 import type { Tool } from '../tools/types.js';
 import { DiskFs, OverlayFs, type WorkspaceFs } from '../tools/workspace-fs.js';
 import { packageRoot } from '../util/package-root.js';
-import type { LaneWarning } from './search-answer.js';
+import type { LaneWarning } from './search.js';
 import { searchAsModel } from './model-search.js';
 import { isSpecialPage, spokePagePath, type Schema } from '../wiki/contract.js';
 import { planIndex, type IndexFiles } from '../wiki/index-catalog.js';
