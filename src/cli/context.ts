@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { EffectiveConfig } from '../config/load.js';
+import { UsageError } from '../errors.js';
 import type { Schema } from '../wiki/contract.js';
 import { Output, type GlobalOptions } from './output.js';
 
@@ -18,6 +19,20 @@ export function globalOptions(command: Command): GlobalOptions {
   };
   if (opts.root) options.root = opts.root;
   return options;
+}
+
+/**
+ * The user whose scratch scope (wiki/user/<name>/) is seen: `--user NAME`, else WIKI_USER;
+ * undefined when neither is set. A name must be usable as one folder name.
+ */
+export function userOf(command: Command, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const flag = command.optsWithGlobals<{ user?: string }>().user;
+  const name = (flag ?? env.WIKI_USER ?? '').trim();
+  if (name === '') return undefined;
+  if (!/^[a-z0-9][a-z0-9_-]*$/.test(name)) {
+    throw new UsageError(`the user name "${name}" cannot name a folder under wiki/user/`, 'use lowercase letters, digits, "-" and "_", e.g. --user alice');
+  }
+  return name;
 }
 
 export function outputFor(command: Command): Output {

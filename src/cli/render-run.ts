@@ -55,6 +55,8 @@ export function renderQuery(report: QueryReport, c: Colors): string {
   if (report.saved) lines.push(c.green(`${dryRun ? 'would be saved' : 'saved'} as ${report.saved.path}${report.saved.by === 'wiki' ? ' (filed by wiki)' : ''}`));
   if (report.notSaved) lines.push(c.yellow(`not saved: ${report.notSaved}`));
   if (report.uncited.length) lines.push(c.yellow(`cited pages that do not exist: ${report.uncited.join(', ')}`));
+  if (!report.found) lines.push(c.yellow(`found: false — the answer cites no page of the wiki for “${report.question}”`));
+  for (const warning of report.warnings) lines.push(c.yellow(`warning: ${warning.message}`));
   const meta = renderOutcomeLines({ ...report, created: [], updated: [] }, c);
   lines.push(...meta.map((l) => l.trimStart()));
   if (dryRun) lines.push('', report.diff || '(dry run: nothing would change)', c.dim('dry run: nothing was written'));

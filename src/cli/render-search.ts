@@ -1,14 +1,14 @@
-import type { SearchResponse } from '../search/index.js';
+import type { SearchAnswer } from '../operations/search.js';
 import type { SearchIndexState } from '../search/state.js';
 import { LANES } from '../search/types.js';
 import type { Colors } from './output.js';
 
 /** Human rendering of `wiki search`: ranked pages, with lane detail under --explain. */
-export function renderSearch(response: SearchResponse, c: Colors, explain: boolean): string {
-  const lines: string[] = [];
+export function renderSearch(response: SearchAnswer, c: Colors, explain: boolean): string {
+  const lines: string[] = response.warnings.map((warning) => c.yellow(`warning: ${warning.message}`));
   const laneLine = LANES.map((lane) => `${lane} ${response.lanes[lane]}`).join(' · ');
   const degraded = LANES.some((lane) => response.lanes[lane] !== 'ok' && !response.lanes[lane].endsWith('weight is 0'));
-  if (response.results.length === 0) lines.push(`No pages match “${response.query}”.`);
+  if (!response.found) lines.push(`No pages match “${response.query}” (found: false).`);
   response.results.forEach((result, i) => {
     const rank = `${i + 1}.`.padStart(3);
     lines.push(`${rank} ${c.bold(result.title)} ${c.dim(`[[${result.key}]]`)}  ${c.dim(result.score.toFixed(4))}`);

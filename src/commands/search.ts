@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { openWorkspace, outputFor } from '../cli/context.js';
+import { openWorkspace, outputFor, userOf } from '../cli/context.js';
 import { UsageError } from '../errors.js';
 
 export function registerSearch(program: Command): void {
@@ -22,7 +22,7 @@ export function registerSearch(program: Command): void {
       const ws = await openWorkspace(command);
       // Loaded here, not at start-up: every other command would pay for its imports.
       const [{ searchWorkspace }, { renderSearch }] = await Promise.all([import('../operations/search.js'), import('../cli/render-search.js')]);
-      const response = await searchWorkspace(ws.root, ws.schema, ws.config, { query, limit, explain: Boolean(opts.explain) });
+      const response = await searchWorkspace(ws.root, ws.schema, ws.config, { query, limit, explain: Boolean(opts.explain), user: userOf(command) });
       out.result(response, () => renderSearch(response, out.c, Boolean(opts.explain)));
     });
 }

@@ -62,6 +62,18 @@ export const configSchema = z
     maxOutputTokens: z.number().int().min(256).default(8192),
     /** How many page keys (with summaries) the system prompt lists before pointing to search. */
     promptPageLimit: z.number().int().min(0).default(300),
+    /** Characters of `usage_mode: always` pages (summaries first, then bodies) put in every model prompt. */
+    promptAlwaysChars: z.number().int().min(0).default(8000),
+    /** What `wiki mcp` serves to other agents. */
+    mcp: z
+      .object({
+        /** The highest visibility level served (one of schema.md's levels); `--max-visibility` overrides it. */
+        maxVisibility: z.string().min(1).default('internal'),
+        /** The most characters any one tool answer may hold; longer answers are cut and say so. */
+        maxChars: z.number().int().min(1000).default(20_000),
+      })
+      .strict()
+      .prefault({}),
     index: z
       .object({
         /** Past this many pages index.md becomes hub-and-spoke. */

@@ -76,6 +76,8 @@ export async function runModelInSession(session: Session, options: ModelRunOptio
     pages,
     pageLimit: ws.config.config.promptPageLimit,
     humanEdited: await humanEditedPaths(ws.root, pages.map((page) => page.path)),
+    alwaysChars: ws.config.config.promptAlwaysChars,
+    user: session.user,
   });
   const transcriptFile = session.options.dryRun ? undefined : transcriptPath(ws.root, session.options.runId);
   const transcript = transcriptFile ? await createTranscript(transcriptFile) : undefined;

@@ -2,6 +2,7 @@ import type { Schema } from '../wiki/contract.js';
 import { isSpecialPage } from '../wiki/contract.js';
 import type { Page } from '../wiki/page.js';
 import { stringField } from '../wiki/page.js';
+import { isSurfaced, scopeOf, usageModeOf } from '../wiki/access.js';
 
 export type OperationKind = 'ingest' | 'query' | 'query-save' | 'lint' | 'lint-fix';
 
@@ -32,6 +33,10 @@ export interface PromptContext {
   pageLimit: number;
   /** Pages a human edited since the tool last wrote them (workspace-relative paths). */
   humanEdited?: ReadonlySet<string>;
+  /** Characters of `usage_mode: always` pages given in full (summaries first, then bodies); default 0. */
+  alwaysChars?: number;
+  /** Whose scratch pages (wiki/user/<name>/) are seen, shadowing team pages with the same key. */
+  user?: string | undefined;
 }
 
 /**
@@ -39,8 +44,8 @@ export interface PromptContext {
  * the model may link to. Listing linkable keys is what keeps models from inventing links.
  */
 export function buildSystemPrompt(ctx: PromptContext): string {
-  const contentPages = ctx.pages
-    .filter((page) => !isSpecialPage(ctx.schema.contract, page.path))
+  const contentPages = pagesSeenBy(ctx.pages, ctx.user)
+    .filter((page) => !isSpecialPage(ctx.schema.contract, page.path) && isSurfaced(page))
     .sort((a, b) => a.key.localeCompare(b.key));
   const listed = contentPages.slice(0, ctx.pageLimit);
   const lines = listed.map((page) => {
@@ -71,7 +76,47 @@ export function buildSystemPrompt(ctx: PromptContext): string {
     '# Existing pages',
     '',
     pageSection,
+    ...alwaysSection(ctx.pages, ctx.user, ctx.alwaysChars ?? 0),
   ].join('\n');
+}
+
+/**
+ * The `usage_mode: always` pages, after everything that stays the same from run to run:
+ * each one's summary, then as much of their bodies as the budget allows, in key order.
+ * Empty when there are none.
+ */
+export function alwaysSection(pages: readonly Page[], user: string | undefined, budget: number): string[] {
+  const always = pagesSeenBy(pages, user)
+    .filter((page) => usageModeOf(page.frontmatter) === 'always')
+    .sort((a, b) => a.key.localeCompare(b.key));
+  if (always.length === 0) return [];
+  const lines = ['', '# Pages to keep in mind (usage_mode: always)', ''];
+  for (const page of always) {
+    const summary = stringField(page.frontmatter, 'summary') ?? stringField(page.frontmatter, 'title') ?? '';
+    lines.push(`- ${page.key} (${page.path})${summary ? `: ${oneLine(summary)}` : ''}`);
+  }
+  let left = budget;
+  for (const page of always) {
+    const body = page.body.trim();
+    if (left <= 0 || body === '') continue;
+    const shown = body.length <= left ? body : `${body.slice(0, left)}\n… (cut: ${body.length - left} more characters; read ${page.path})`;
+    left -= Math.min(body.length, left);
+    lines.push('', `## ${page.key}`, '', shown);
+  }
+  return lines;
+}
+
+/**
+ * The pages `user` sees: the team's, plus their own scratch pages, which shadow a team
+ * page with the same key; other users' scratch pages are left out.
+ */
+export function pagesSeenBy(pages: readonly Page[], user: string | undefined): Page[] {
+  const own = new Set(pages.filter((page) => user !== undefined && scopeOf(page.path) === user).map((page) => page.key));
+  return pages.filter((page) => {
+    const scope = scopeOf(page.path);
+    if (scope !== undefined) return scope === user;
+    return !own.has(page.key);
+  });
 }
 
 function oneLine(text: string): string {

@@ -10,6 +10,7 @@ import { serialisePage, sourcesOf } from '../wiki/page.js';
 import { runModelInSession, type RunBudget } from './agent-run.js';
 import { lockOptions } from './ingest.js';
 import { summariseRun, type RunOutcome } from './run-outcome.js';
+import type { LaneWarning } from './search.js';
 import { Session, sweepAbandonedTempFiles, type WorkspaceHandle } from './session.js';
 
 export interface QueryOptions {
@@ -38,6 +39,10 @@ export interface QueryReport extends RunOutcome {
   /** With --save, why no page was written (the answer is still printed). */
   notSaved?: string;
   diff?: string;
+  /** False when the answer cites no page of the wiki: the wiki had nothing on the question. */
+  found: boolean;
+  /** Search lanes the model's searches had to do without (e.g. the embeddings endpoint refusing). */
+  warnings: LaneWarning[];
 }
 
 /** `wiki query`: answer from the wiki, citing pages; with --save, file the answer as a page. */
@@ -103,6 +108,8 @@ export async function queryWiki(ws: WorkspaceHandle, question: string, options: 
       answer,
       cited,
       uncited,
+      found: cited.length > 0,
+      warnings: [...session.laneWarnings.values()],
     };
     if (filing.saved) report.saved = filing.saved;
     if (filing.notSaved) report.notSaved = filing.notSaved;

@@ -14,6 +14,8 @@ import { createTools } from '../tools/registry.js';
 import type { Tool } from '../tools/types.js';
 import { DiskFs, OverlayFs, type WorkspaceFs } from '../tools/workspace-fs.js';
 import { packageRoot } from '../util/package-root.js';
+import type { LaneWarning } from './search.js';
+import { searchAsModel } from './model-search.js';
 import { isSpecialPage, spokePagePath, type Schema } from '../wiki/contract.js';
 import { planIndex, type IndexFiles } from '../wiki/index-catalog.js';
 import { formatLogEntry } from '../wiki/log.js';
@@ -38,6 +40,8 @@ export interface SessionOptions {
   /** `--overwrite-edits`: the model may drop what a human changed on a page, for this run. */
   overwriteEdits?: boolean;
   env?: NodeJS.ProcessEnv;
+  /** Whose scratch scope the model sees (wiki/user/<name>/); default WIKI_USER from `env`. */
+  user?: string | undefined;
 }
 
 export interface WorkspaceHandle {
@@ -80,9 +84,10 @@ export class Session {
       root: ws.root,
       fs: this.fs,
       contract: ws.schema.contract,
+      user: this.user,
       validator: { validate: (p, content, previous) => this.validateModelWrite(p, content, previous) },
       search: {
-        search: (query, limit) => this.search.search(query, { limit }),
+        search: (query, limit) => searchAsModel(this.search, this.pages, this.user, this.laneWarnings, query, limit),
         upsert: async (p, content) => {
           if (!options.dryRun) await this.search.upsertPage(p, content);
         },
@@ -122,6 +127,14 @@ export class Session {
   }
 
   /** Content pages (not index, log or spokes) currently known, including this run's writes. */
+  /** Lanes the model's searches had to do without in this run, one warning per lane. */
+  readonly laneWarnings = new Map<string, LaneWarning>();
+
+  /** Whose scratch scope this run sees. */
+  get user(): string | undefined {
+    return this.options.user ?? ((this.options.env ?? process.env).WIKI_USER?.trim() || undefined);
+  }
+
   contentPages(): Page[] {
     return this.pages.pages().filter((page) => !isSpecialPage(this.ws.schema.contract, page.path));
   }

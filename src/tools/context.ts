@@ -11,6 +11,8 @@ export interface ToolContext {
   /** All file I/O: DiskFs normally, OverlayFs in a dry run. */
   fs: WorkspaceFs;
   contract: Contract;
+  /** The user whose scratch folder (wiki/user/<name>/) the model may also write to. */
+  user?: string | undefined;
   validator: WriteValidator;
   search: SearchPort;
   observer?: WriteObserver;

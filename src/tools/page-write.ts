@@ -1,4 +1,5 @@
 import type { ToolContext, WriteChange } from './context.js';
+import { USER_SCOPE_ROOT } from '../wiki/access.js';
 import { isSpecialPage, type Contract } from '../wiki/contract.js';
 import { SandboxError } from '../errors.js';
 import { resolveInSandbox, type SandboxPath } from './sandbox.js';
@@ -26,7 +27,7 @@ export async function writeTarget(ctx: ToolContext, requested: string): Promise<
   if (!isMarkdown(target.relative)) {
     throw new SandboxError(`only markdown pages can be written, so the path must end in .md (got ${target.relative})`);
   }
-  const folders = pageFolders(ctx.contract);
+  const folders = [...pageFolders(ctx.contract), ...(ctx.user ? [`${USER_SCOPE_ROOT}${ctx.user}`] : [])];
   if (!folders.some((folder) => target.relative.startsWith(`${folder}/`))) {
     throw new SandboxError(`${target.relative} is outside the page folders; put the page in one of ${folders.map((f) => `${f}/`).join(', ')} (by its type)`);
   }

@@ -5,6 +5,8 @@ import type { Finding } from './validate/finding.js';
 import { brokenLinkFindings, duplicateKeyFindings, type LinkResolver } from './validate/link-rules.js';
 import { citationFindings } from './validate/citation-rules.js';
 import { nearDuplicatesOf } from './validate/near-duplicate.js';
+import { accessFieldFindings } from './validate/access-rules.js';
+import { scopeOf } from './access.js';
 import {
   emptyPageFindings,
   frontmatterFindings,
@@ -50,7 +52,8 @@ export function validateWrite(index: PageIndex, candidate: WriteCandidate, ctx: 
     findings.push(...sourceFindings(page, contract, rawExists));
     findings.push(...emptyPageFindings(page));
     findings.push(...citationFindings(page, rawExists, ctx.rawLineCount ?? (() => undefined)));
-    const otherPaths = index.pathsOf(page.key).filter((p) => p !== page.path);
+    findings.push(...accessFieldFindings(page, contract));
+    const otherPaths = index.pathsOf(page.key).filter((p) => p !== page.path && scopeOf(p) === scopeOf(page.path));
     if (otherPaths.length > 0) {
       findings.push(...duplicateKeyFindings(page.key, [page.path, ...otherPaths]).filter((f) => f.path === page.path));
     }

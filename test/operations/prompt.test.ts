@@ -39,3 +39,42 @@ describe('buildSystemPrompt', () => {
     expect(prompt).toContain('write the answer as a page in wiki/concepts/');
   });
 });
+
+describe('who the prompt shows', () => {
+  const withFields = (path: string, fields: string, body = 'body') =>
+    parsePage(path, `---\ntitle: T\nsummary: S of ${path}\n${fields}\n---\n${body}\n`, schema.contract);
+  const pages = [
+    withFields('wiki/concepts/rules.md', 'usage_mode: always', 'RULES-BODY '.repeat(50)),
+    withFields('wiki/concepts/glossary.md', 'usage_mode: always', 'GLOSSARY-BODY'),
+    withFields('wiki/concepts/draft.md', 'usage_mode: never'),
+    withFields('wiki/concepts/attention.md', ''),
+    withFields('wiki/user/alice/concepts/attention.md', ''),
+    withFields('wiki/user/bob/concepts/bob-note.md', ''),
+  ];
+  const prompt = (user: string | undefined, alwaysChars: number) =>
+    buildSystemPrompt({ schema, operation: 'query', today: '2026-11-21', pages, pageLimit: 50, alwaysChars, user });
+
+  it('lists no never page and no other user\'s scope; a user\'s scratch page shadows the team page', () => {
+    const team = prompt(undefined, 0);
+    expect(team).not.toContain('draft');
+    expect(team).not.toContain('wiki/user/');
+    expect(team).toContain('- attention (concept, wiki/concepts/attention.md)');
+    const alice = prompt('alice', 0);
+    expect(alice).toContain('- attention (concept, wiki/user/alice/concepts/attention.md)');
+    expect(alice).not.toContain('wiki/concepts/attention.md');
+    expect(alice).not.toContain('bob-note');
+  });
+
+  it('ends with the always pages: every summary, then bodies up to the budget, saying what it cut', () => {
+    const text = prompt(undefined, 100);
+    const section = text.slice(text.indexOf('# Pages to keep in mind'));
+    expect(text.indexOf('# Pages to keep in mind')).toBeGreaterThan(text.indexOf('# Existing pages'));
+    expect(section).toContain('- glossary (wiki/concepts/glossary.md): S of wiki/concepts/glossary.md');
+    expect(section).toContain('- rules (wiki/concepts/rules.md)');
+    expect(section).toContain('GLOSSARY-BODY');
+    expect(section).toMatch(/RULES-BODY[^]*… \(cut: \d+ more characters; read wiki\/concepts\/rules\.md\)/);
+    expect(prompt(undefined, 0)).not.toContain('GLOSSARY-BODY');
+    const none = buildSystemPrompt({ schema, operation: 'query', today: '2026-11-21', pages: pages.slice(3), pageLimit: 50, alwaysChars: 100 });
+    expect(none).not.toContain('# Pages to keep in mind');
+  });
+});

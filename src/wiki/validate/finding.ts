@@ -29,7 +29,8 @@ export type RuleId =
   | 'bad-citation'
   | 'tool-owned-field'
   | 'dropped-source'
-  | 'human-edit';
+  | 'human-edit'
+  | 'access-field';
 
 export const RULE_SEVERITY: Record<RuleId, Finding['severity']> = {
   frontmatter: 'error',
@@ -50,6 +51,7 @@ export const RULE_SEVERITY: Record<RuleId, Finding['severity']> = {
   'tool-owned-field': 'error',
   'dropped-source': 'error',
   'human-edit': 'error',
+  'access-field': 'error',
 };
 
 export function finding(rule: RuleId, path: string, message: string, extra: { line?: number | undefined; fix?: string } = {}): Finding {

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { folderForType, requiredFields, typeForPath, type Contract } from '../contract.js';
 import { matchesKeyPattern, slugify } from '../keys.js';
 import { sourcesOf, type Page } from '../page.js';
+import { accessFieldFindings } from './access-rules.js';
 import { finding, type Finding } from './finding.js';
 
 /**
@@ -166,5 +167,6 @@ export function contentPageFindings(page: Page, contract: Contract, rawExists: (
     ...requiredFieldFindings(page, contract),
     ...sourceFindings(page, contract, rawExists),
     ...emptyPageFindings(page),
+    ...accessFieldFindings(page, contract),
   ];
 }
