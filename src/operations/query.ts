@@ -157,7 +157,7 @@ async function ensureSaved(
   if (sources.length === 0) {
     return { notSaved: 'the answer cites no wiki page with sources, and a saved page must record the raw files it draws on' };
   }
-  const verdict = await session.validateModelWrite(relPath, content, undefined);
+  const verdict = await session.writeCheck.validate(relPath, content, undefined);
   if (!verdict.ok) return { notSaved: `it would not be a valid page: ${verdict.errors.join('; ')}` };
   await session.writeFile(relPath, content);
   return { saved: { path: relPath, by: 'wiki' } };

@@ -5,10 +5,8 @@ import type { EffectiveConfig } from '../config/load.js';
 import { autoCommit } from '../git/auto-commit.js';
 import { openSearchIndex, type SearchIndex } from '../search/index.js';
 import { extractText, isExtractable } from '../sources/extract.js';
-import { rawLineCounter } from '../sources/line-count.js';
 import { beginRun, finishRun, recordAfter, recordBefore, type Run, type RunStatus } from '../state/history.js';
 import { humanEditBase } from '../state/human-edits.js';
-import { carriedHumanLines, setCarriedHumanLines } from '../state/human-lines.js';
 import type { ToolContext, WriteChange } from '../tools/context.js';
 import { createTools } from '../tools/registry.js';
 import type { Tool } from '../tools/types.js';
@@ -16,6 +14,7 @@ import { DiskFs, OverlayFs, type WorkspaceFs } from '../tools/workspace-fs.js';
 import { packageRoot } from '../util/package-root.js';
 import type { LaneWarning } from './search.js';
 import { searchAsModel } from './model-search.js';
+import { ModelWriteCheck } from './model-write-check.js';
 import { isSpecialPage, spokePagePath, type Schema } from '../wiki/contract.js';
 import { planIndex, type IndexFiles } from '../wiki/index-catalog.js';
 import { formatLogEntry } from '../wiki/log.js';
@@ -23,9 +22,8 @@ import { recordLogEntry } from '../wiki/log-ledger.js';
 import { PageIndex } from '../wiki/page-index.js';
 import { parsePage, type Page } from '../wiki/page.js';
 import { loadPages } from '../wiki/pages.js';
-import { describeFinding, type Finding } from '../wiki/validate/finding.js';
+import type { Finding } from '../wiki/validate/finding.js';
 import { validateWrite } from '../wiki/validate-write.js';
-import { modelWriteFindings, protectedBody } from '../wiki/validate/write-guard.js';
 
 export { sweepAbandonedTempFiles } from '../state/temp-files.js';
 
@@ -63,12 +61,10 @@ export class Session {
   readonly changed = new Map<string, WriteChange>();
   /** Other files the run changed outside the tools (log, stale marks, copied sources), for git. */
   readonly alsoChanged = new Set<string>();
-  private readonly rawLineCount: (rawPath: string) => number | undefined;
+  readonly writeCheck: ModelWriteCheck;
   /** Each changed file's content before this run first changed it, and after its last change. */
   private readonly contentBefore = new Map<string, string | undefined>();
   private readonly contentAfter = new Map<string, string>();
-  /** Per page validated for a write: the human lines it holds now, kept once the write lands. */
-  private readonly humanLines = new Map<string, string[]>();
 
   private constructor(
     readonly ws: WorkspaceHandle,
@@ -77,7 +73,11 @@ export class Session {
     readonly search: SearchIndex,
     readonly run: Run | undefined,
   ) {
-    this.rawLineCount = rawLineCounter(ws.root);
+    this.writeCheck = new ModelWriteCheck(ws.root, ws.schema.contract, pages, {
+      overwriteEdits: options.overwriteEdits === true,
+      dryRun: options.dryRun,
+      writtenThisRun: (relPath) => this.changed.has(relPath),
+    });
     this.overlay = options.dryRun ? new OverlayFs(ws.root, new DiskFs()) : undefined;
     this.fs = this.overlay ?? new DiskFs();
     const ctx: ToolContext = {
@@ -85,7 +85,7 @@ export class Session {
       fs: this.fs,
       contract: ws.schema.contract,
       user: this.user,
-      validator: { validate: (p, content, previous) => this.validateModelWrite(p, content, previous) },
+      validator: { validate: (p, content, previous) => this.writeCheck.validate(p, content, previous) },
       search: {
         search: (query, limit) => searchAsModel(this.search, this.pages, this.user, this.laneWarnings, query, limit),
         upsert: async (p, content) => {
@@ -126,7 +126,6 @@ export class Session {
     return path.join(this.ws.root, relPath);
   }
 
-  /** Content pages (not index, log or spokes) currently known, including this run's writes. */
   /** Lanes the model's searches had to do without in this run, one warning per lane. */
   readonly laneWarnings = new Map<string, LaneWarning>();
 
@@ -135,6 +134,7 @@ export class Session {
     return this.options.user ?? ((this.options.env ?? process.env).WIKI_USER?.trim() || undefined);
   }
 
+  /** Content pages (not index, log or spokes) currently known, including this run's writes. */
   contentPages(): Page[] {
     return this.pages.pages().filter((page) => !isSpecialPage(this.ws.schema.contract, page.path));
   }
@@ -201,27 +201,6 @@ export class Session {
     if (!this.options.dryRun) await recordLogEntry(this.ws.root, this.options.runId, entry.split('\n')[0] ?? entry, existing);
     this.alsoChanged.add(logPath);
     return entry;
-  }
-
-  /**
-   * The write-time check behind write_file and append_to_file: the page contract plus the
-   * rules of a model's write (tool-owned fields, provenance, near-duplicates, human edits).
-   */
-  async validateModelWrite(relPath: string, content: string, previous: string | undefined): Promise<{ ok: boolean; errors: string[]; warnings: string[] }> {
-    const contract = this.ws.schema.contract;
-    const rawExists = (raw: string): boolean => existsSync(this.abs(raw.split('#')[0] ?? raw));
-    const verdict = validateWrite(this.pages, { path: relPath, content }, { contract, rawExists, rawLineCount: this.rawLineCount });
-    const humanEdit = previous === undefined || this.changed.has(relPath) ? undefined : await humanEditBase(this.ws.root, relPath, previous);
-    const carried = previous === undefined ? [] : await carriedHumanLines(this.ws.root, relPath);
-    const current = previous === undefined ? undefined : parsePage(relPath, previous, contract);
-    // The owner's lines stay protected through later rewrites: remembered when this write lands.
-    this.humanLines.set(relPath, current && !current.parseError ? protectedBody(current, { contract, humanEdit, carriedHumanLines: carried }) : []);
-    const guarded = this.options.overwriteEdits ? {} : { humanEdit, carriedHumanLines: carried };
-    const guard = modelWriteFindings(verdict.page, previous, { contract, index: this.pages, rawExists, ...guarded });
-    const errors = [...verdict.errors, ...guard];
-    const refusedAsNear = guard.some((f) => f.rule === 'near-duplicate');
-    const warnings = verdict.warnings.filter((f) => !(refusedAsNear && f.rule === 'near-duplicate'));
-    return { ok: errors.length === 0, errors: errors.map(describeFinding), warnings: warnings.map(describeFinding) };
   }
 
   /** Re-check the pages this run touched against the whole wiki as it now stands. */
@@ -294,11 +273,7 @@ export class Session {
     const content = await this.fs.readText(this.abs(relPath));
     this.contentAfter.set(relPath, content);
     if (this.run) await recordAfter(this.run, relPath, content);
-    const human = this.humanLines.get(relPath);
-    if (human !== undefined && !this.options.dryRun) {
-      const kept = new Set(content.split('\n').map((line) => line.trim()));
-      await setCarriedHumanLines(this.ws.root, relPath, human.filter((line) => kept.has(line)));
-    }
+    await this.writeCheck.written(relPath, content);
     if (relPath.endsWith('.md') && relPath.startsWith('wiki/')) {
       this.pages.upsert(parsePage(relPath, content, this.ws.schema.contract));
     }
