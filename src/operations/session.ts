@@ -64,6 +64,8 @@ export class Session {
       root: ws.root,
       fs: this.fs,
       contract: ws.schema.contract,
+      deny: ws.config.config.sandbox.deny,
+      writeLimits: ws.config.config.limits,
       validator: { validate: (p, content) => this.validate(p, content) },
       search: {
         search: (query, limit) => this.search.search(query, { limit }),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LOG_HEADING } from '../wiki/log.js';
-import type { ToolContext } from './context.js';
+import { DEFAULT_WRITE_LIMITS, type ToolContext } from './context.js';
 import { defineTool, failure, success } from './define.js';
 import { commitWrite, currentContent, isMarkdown, observerNote, writeTarget } from './page-write.js';
 import { normalizeWorkspacePath } from './paths.js';
@@ -23,11 +23,25 @@ export function createAppendToFileTool(ctx: ToolContext): Tool {
     async run({ path, content }) {
       const relative = normalizeWorkspacePath(path);
       if (content.trim() === '') return failure('content is empty; give the text to append');
+      const limits = ctx.writeLimits ?? DEFAULT_WRITE_LIMITS;
+      const size = Buffer.byteLength(content, 'utf8');
+      if (size > limits.appendBytes) {
+        return failure(
+          `refused: ${size} bytes is over the ${limits.appendBytes}-byte limit for one append (limits.appendBytes in wiki.config.json); ` +
+            'append a shorter entry',
+        );
+      }
       const target = await writeTarget(ctx, relative, 'append_to_file');
       const previous = await currentContent(ctx, target);
       const appended = separatorAfter(previous ?? '', content) + (content.endsWith('\n') ? content : `${content}\n`);
       const next = (previous ?? '') + appended;
 
+      if (Buffer.byteLength(next, 'utf8') > limits.pageWriteBytes && isMarkdown(target.relative) && target.relative !== ctx.contract.log) {
+        return failure(
+          `refused: ${target.relative} would grow past the ${limits.pageWriteBytes}-byte page limit (limits.pageWriteBytes in wiki.config.json); ` +
+            'start a new page instead',
+        );
+      }
       const isLog = target.relative === ctx.contract.log;
       const warnings: string[] = [];
       if (isLog && !content.split('\n').some((line) => LOG_HEADING.test(line))) {

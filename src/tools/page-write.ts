@@ -9,7 +9,7 @@ import { resolveInSandbox, type SandboxPath } from './sandbox.js';
 
 /** Resolve a write target and refuse the files the tool itself maintains. */
 export async function writeTarget(ctx: ToolContext, requested: string, tool: 'write_file' | 'append_to_file'): Promise<SandboxPath> {
-  const target = await resolveInSandbox(ctx.root, requested, 'write');
+  const target = await resolveInSandbox(ctx.root, requested, 'write', ctx.deny);
   if (target.real !== target.relative) {
     throw new SandboxError(`${target.relative} is a symbolic link to ${target.real}; write ${target.real} itself`);
   }

@@ -8,15 +8,39 @@ import { SandboxError } from '../errors.js';
 const EXAMPLE = 'give a path relative to the workspace root with / separators, e.g. wiki/concepts/attention.md or raw/paper.md';
 
 /** Folders and files no tool may touch, matched against every segment of a path. */
-export function deniedSegmentReason(segment: string): string | undefined {
+export function deniedSegmentReason(segment: string, extraDeny: readonly string[] = []): string | undefined {
   // Windows ignores trailing dots and spaces, and common file systems ignore case.
   const name = segment.replace(/[. ]+$/, '').toLowerCase();
   if (name === '.wiki') return '.wiki/ holds the tool’s machine state and is off limits';
   if (name === '.git') return '.git/ is version-control state and is off limits';
   if (name.startsWith('.env')) return `${segment} may hold secrets (.env files are never readable)`;
   if (name === 'node_modules') return 'node_modules/ is not part of the wiki’s material';
+  if (SECRET_NAMES.has(name) || SECRET_SUFFIXES.some((suffix) => name.endsWith(suffix)) || name.startsWith('id_rsa')) {
+    return `${segment} may hold credentials and is never readable`;
+  }
+  const pattern = extraDeny.find((glob) => segmentGlob(glob).test(name));
+  if (pattern !== undefined) return `${segment} matches "${pattern}" in sandbox.deny (wiki.config.json) and is off limits`;
   return undefined;
 }
+
+const SECRET_NAMES = new Set(['.npmrc', '.netrc', '.pypirc', '.ssh', '.aws']);
+const SECRET_SUFFIXES = ['.pem', '.key'];
+
+/** A sandbox.deny entry (`*` and `?` wildcards, matched against one path segment, any case) as a RegExp. */
+function segmentGlob(glob: string): RegExp {
+  const cached = globCache.get(glob);
+  if (cached) return cached;
+  const source = glob
+    .replace(/[/]+$/, '')
+    .toLowerCase()
+    .split('')
+    .map((char) => (char === '*' ? '.*' : char === '?' ? '.' : char.replace(/[\\^$.|+()[\]{}]/g, '\\$&')))
+    .join('');
+  const compiled = new RegExp(`^${source}$`, 's');
+  globCache.set(glob, compiled);
+  return compiled;
+}
+const globCache = new Map<string, RegExp>();
 
 /**
  * Turn the model's path into canonical workspace-relative form (`a/b/c`, `''` for the root),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ToolContext } from './context.js';
+import { DEFAULT_WRITE_LIMITS, type ToolContext } from './context.js';
 import { defineTool, failure, success } from './define.js';
 import { commitWrite, currentContent, isMarkdown, observerNote, writeTarget } from './page-write.js';
 import { normalizeWorkspacePath } from './paths.js';
@@ -24,6 +24,14 @@ export function createWriteFileTool(ctx: ToolContext): Tool {
       const relative = normalizeWorkspacePath(path);
       if (!isMarkdown(relative)) {
         return failure(`refused: write_file writes markdown pages, so the path must end in .md (got ${relative})`);
+      }
+      const cap = (ctx.writeLimits ?? DEFAULT_WRITE_LIMITS).pageWriteBytes;
+      const size = Buffer.byteLength(content, 'utf8');
+      if (size > cap) {
+        return failure(
+          `refused: the page is ${size} bytes, over the ${cap}-byte limit for one page (limits.pageWriteBytes in wiki.config.json); ` +
+            'split it into several smaller pages that link to each other',
+        );
       }
       const target = await writeTarget(ctx, relative, 'write_file');
       const previous = await currentContent(ctx, target);
