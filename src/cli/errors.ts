@@ -1,6 +1,7 @@
 import { CommanderError } from 'commander';
 import pc from 'picocolors';
 import { isWikiError, type ExitCode } from '../errors.js';
+import { terminalSafe } from '../util/terminal-text.js';
 
 /** The one place errors become exit codes and a one-line message with the fix. */
 export function exitCodeFor(error: unknown, stderr: NodeJS.WritableStream = process.stderr): ExitCode {
@@ -14,11 +15,11 @@ export function exitCodeFor(error: unknown, stderr: NodeJS.WritableStream = proc
   }
   if (isWikiError(error)) {
     const hint = error.hint ? ` — ${error.hint}` : '';
-    stderr.write(`${colors.red('error:')} ${error.message}${hint}\n`);
+    stderr.write(`${colors.red('error:')} ${terminalSafe(`${error.message}${hint}`)}\n`);
     return error.exitCode;
   }
   const message = error instanceof Error ? error.message : String(error);
-  stderr.write(`${colors.red('error:')} ${message}\n`);
+  stderr.write(`${colors.red('error:')} ${terminalSafe(message)}\n`);
   if (process.env.WIKI_DEBUG && error instanceof Error && error.stack) stderr.write(`${error.stack}\n`);
   else stderr.write('(an unexpected failure; set WIKI_DEBUG=1 for the stack trace and please report it)\n');
   return 1;
