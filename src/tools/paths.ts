@@ -5,6 +5,8 @@ import { SandboxError } from '../errors.js';
  * is told why a path is refused and what it may send instead, so it can correct itself.
  */
 
+const MAX_PATH_CHARS = 4096;
+const MAX_PATH_SEGMENTS = 64;
 const EXAMPLE = 'give a path relative to the workspace root with / separators, e.g. wiki/concepts/attention.md or raw/paper.md';
 
 /** Folders and files no tool may touch, matched against every segment of a path. */
@@ -65,7 +67,14 @@ export function normalizeWorkspacePath(input: string): string {
   if (process.platform === 'win32' && input.includes(':')) {
     throw new SandboxError(`path ${JSON.stringify(input)} contains ':', which Windows reads as a drive or stream; ${EXAMPLE}`);
   }
+  if (input.length > MAX_PATH_CHARS) {
+    throw new SandboxError(`path is ${input.length} characters long, over the ${MAX_PATH_CHARS} allowed; ${EXAMPLE}`);
+  }
   const segments = input.split('/').filter((s) => s !== '' && s !== '.');
+  // Resolving and explaining a missing path costs work per folder level; no real page is this deep.
+  if (segments.length > MAX_PATH_SEGMENTS) {
+    throw new SandboxError(`path has ${segments.length} folder levels, over the ${MAX_PATH_SEGMENTS} allowed; ${EXAMPLE}`);
+  }
   for (const segment of segments) {
     if (isParentSegment(segment)) {
       throw new SandboxError(`".." is not allowed in paths (${JSON.stringify(input)}); ${EXAMPLE}`);

@@ -140,3 +140,26 @@ describe('size caps on writes', () => {
     expect(configSchema.parse(config).limits).toEqual(expected);
   });
 });
+
+describe('every path is answered quickly', () => {
+  it.each([
+    ['2,000 missing folder levels', `wiki/${'a/'.repeat(2000)}x.md`, /2002 folder levels, over the 64 allowed/],
+    ['65 levels', `raw/${'b/'.repeat(64)}x.md`, /folder levels, over the 64 allowed/],
+    ['a 5,000-character name', `raw/${'n'.repeat(5000)}.md`, /over the 4096 allowed/],
+  ])('%s is refused at once', async (_what, requested, message) => {
+    const { tools } = makeContext(ws);
+    for (const tool of ['read_file', 'list_directory']) {
+      const started = performance.now();
+      const result = await call(tools, tool, { path: requested });
+      expect(result.isError).toBe(true);
+      expect(result.content).toMatch(message);
+      expect(performance.now() - started).toBeLessThan(1000);
+    }
+  });
+
+  it('a deep path within the limit still gets the nearest-folder help', async () => {
+    const { tools } = makeContext(ws);
+    const result = await call(tools, 'read_file', { path: `raw/${'c/'.repeat(60)}x.md` });
+    expect(result.content).toMatch(/nearest existing folder is raw/);
+  });
+});
