@@ -6,6 +6,7 @@ import type { Output } from '../cli/output.js';
 import { UsageError } from '../errors.js';
 import type { UndoAction, UndoPlan, UndoResult } from '../operations/undo.js';
 import { formatStart, parseWaitSeconds } from '../state/lock.js';
+import { terminalSafe } from '../util/terminal-text.js';
 import { resolveWorkspaceRoot } from '../wiki/workspace.js';
 
 interface UndoFlags {
@@ -51,7 +52,7 @@ export function registerUndo(program: Command): void {
           onPlan: (plan) => {
             for (const path of plan.conflicts) out.warn(`${path} changed since run ${plan.run.runId}`);
             if (!flags.dryRun && !out.json && !out.quiet) {
-              process.stderr.write(`${renderPlan(plan, out)}\n`);
+              process.stderr.write(`${terminalSafe(renderPlan(plan, out))}\n`);
               planShown = true;
             }
           },
@@ -60,7 +61,7 @@ export function registerUndo(program: Command): void {
             if (!process.stdin.isTTY) {
               throw new UsageError('not confirmed: stdin is not a terminal', 'pass --yes to confirm (see the plan with `wiki undo --dry-run`)');
             }
-            if (!planShown) process.stderr.write(`${renderPlan(plan, out)}\n`);
+            if (!planShown) process.stderr.write(`${terminalSafe(renderPlan(plan, out))}\n`);
             return ask('Undo these changes? [y/N] ');
           },
         });

@@ -83,6 +83,22 @@ export const configSchema = z
       .prefault({}),
     search: searchSchema,
     git: z.object({ autoCommit: z.boolean().default(false) }).strict().prefault({}),
+    sandbox: z
+      .object({
+        /** Extra names no tool may read or write (one path segment each, `*` and `?` wildcards), e.g. "secrets", "*.p12". */
+        deny: z.array(z.string().min(1).regex(/^[^/\\]+\/?$/, 'one file or folder name per entry (wildcards * and ?), no /')).default([]),
+      })
+      .strict()
+      .prefault({}),
+    limits: z
+      .object({
+        /** Largest page write_file accepts, in bytes. */
+        pageWriteBytes: z.number().int().min(1024).default(1024 * 1024),
+        /** Largest text one append_to_file call adds, in bytes. */
+        appendBytes: z.number().int().min(256).default(64 * 1024),
+      })
+      .strict()
+      .prefault({}),
   })
   .strict();
 

@@ -86,6 +86,8 @@ export class Session {
       contract: ws.schema.contract,
       user: this.user,
       validator: { validate: (p, content, previous) => this.writeCheck.validate(p, content, previous) },
+      deny: ws.config.config.sandbox.deny,
+      writeLimits: ws.config.config.limits,
       search: {
         search: (query, limit) => searchAsModel(this.search, this.pages, this.user, this.laneWarnings, query, limit),
         upsert: async (p, content) => {

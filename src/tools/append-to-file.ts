@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ToolContext } from './context.js';
+import { DEFAULT_WRITE_LIMITS, type ToolContext } from './context.js';
 import { defineTool, failure, success } from './define.js';
 import { commitWrite, currentContent, observerNote, writeTarget } from './page-write.js';
 import { normalizeWorkspacePath } from './paths.js';
@@ -20,10 +20,25 @@ export function createAppendToFileTool(ctx: ToolContext): Tool {
     mutates: true,
     async run({ path, content }) {
       if (content.trim() === '') return failure('content is empty; give the text to append');
+      const limits = ctx.writeLimits ?? DEFAULT_WRITE_LIMITS;
+      const size = Buffer.byteLength(content, 'utf8');
+      if (size > limits.appendBytes) {
+        return failure(
+          `refused: ${size} bytes is over the ${limits.appendBytes}-byte limit for one append (limits.appendBytes in wiki.config.json); ` +
+            'append a shorter entry',
+        );
+      }
       const target = await writeTarget(ctx, normalizeWorkspacePath(path));
       const previous = await currentContent(ctx, target);
       if (previous === undefined) {
         return failure(`${target.relative} does not exist; create the page with write_file (frontmatter and body), then append to it`);
+      }
+      const grown = previous + separatorAfter(previous, content) + (content.endsWith('\n') ? content : `${content}\n`);
+      if (Buffer.byteLength(grown, 'utf8') > limits.pageWriteBytes) {
+        return failure(
+          `refused: ${target.relative} would grow past the ${limits.pageWriteBytes}-byte page limit (limits.pageWriteBytes in wiki.config.json); ` +
+            'start a new page instead',
+        );
       }
       const appended = separatorAfter(previous, content) + (content.endsWith('\n') ? content : `${content}\n`);
       const next = previous + appended;

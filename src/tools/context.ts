@@ -16,6 +16,10 @@ export interface ToolContext {
   validator: WriteValidator;
   search: SearchPort;
   observer?: WriteObserver;
+  /** Extra sandbox.deny patterns from wiki.config.json, on top of the built-in deny list. */
+  deny?: readonly string[];
+  /** Size caps on what the model may write (bytes); absent: DEFAULT_WRITE_LIMITS. */
+  writeLimits?: WriteLimits;
   /** Default read_file window in characters (default 20,000; never above 50,000). */
   readLimit?: number;
   /**
@@ -66,3 +70,12 @@ export interface WriteObserver {
    */
   noteFor?(path: string): Promise<string | undefined> | string | undefined;
 }
+
+export interface WriteLimits {
+  /** Largest whole page write_file accepts, in UTF-8 bytes. */
+  pageWriteBytes: number;
+  /** Largest text one append_to_file call adds, in UTF-8 bytes. */
+  appendBytes: number;
+}
+
+export const DEFAULT_WRITE_LIMITS: WriteLimits = { pageWriteBytes: 1024 * 1024, appendBytes: 64 * 1024 };

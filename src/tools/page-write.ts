@@ -14,7 +14,7 @@ import { resolveInSandbox, type SandboxPath } from './sandbox.js';
  * maintains, anything but a markdown page, and places outside the contract's type folders.
  */
 export async function writeTarget(ctx: ToolContext, requested: string): Promise<SandboxPath> {
-  const target = await resolveInSandbox(ctx.root, requested, 'write');
+  const target = await resolveInSandbox(ctx.root, requested, 'write', ctx.deny);
   if (target.real !== target.relative) {
     throw new SandboxError(`${target.relative} is a symbolic link to ${target.real}; write ${target.real} itself`);
   }

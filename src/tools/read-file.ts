@@ -46,13 +46,14 @@ export function createReadFileTool(ctx: ToolContext): Tool {
     args,
     mutates: false,
     async run({ path, offset, limit }): Promise<ToolOutcome> {
-      const target = await resolveInSandbox(ctx.root, path, 'read');
+      const target = await resolveInSandbox(ctx.root, path, 'read', ctx.deny);
       const shown = target.relative || '.';
       const info = await ctx.fs.stat(target.absolute);
       if (!info) return failure(await missingPathMessage(ctx, target.relative));
       if (info.kind === 'dir') return failure(`${shown} is a directory; use list_directory("${shown}") to see what it holds`);
       if (info.kind === 'symlink') return failure(`${shown} is a symbolic link to something that does not exist`);
       if (info.kind !== 'file') return failure(`${shown} is not a regular file (a device, socket or pipe); only files can be read`);
+      if (info.links > 1) return failure(hardLinkRefusal(shown, info.links));
 
       const requested = limit ?? ctx.readLimit ?? DEFAULT_READ_LIMIT;
       const window = Math.min(requested, MAX_READ_LIMIT);
@@ -90,6 +91,11 @@ function readTextWindow(shown: string, text: string, offset: number, limit: numb
   const lines = `lines ${part.lines.first}-${part.lines.last} of ${part.lines.total}`;
   const extra = notes.length > 0 ? `; ${notes.join('; ')}` : '';
   return success(`[${shown}: characters ${part.start}-${part.end} of ${part.total}, ${lines}; ${next}${extra}]\n${part.text}`);
+}
+
+/** A hard link can carry the content of a denied file or of one outside the workspace; nothing tells them apart. */
+export function hardLinkRefusal(shown: string, links: number): string {
+  return `${shown} is a hard link (${links} names for one file), so its content may belong to a file outside the wiki's bounds; it cannot be read. Copy the file instead of linking it.`;
 }
 
 function binaryRefusal(shown: string, size: number): ToolOutcome {

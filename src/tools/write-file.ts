@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ToolContext } from './context.js';
+import { DEFAULT_WRITE_LIMITS, type ToolContext } from './context.js';
 import { defineTool, failure, success } from './define.js';
 import { commitWrite, currentContent, observerNote, pageFolders, writeTarget } from './page-write.js';
 import { normalizeWorkspacePath } from './paths.js';
@@ -21,6 +21,14 @@ export function createWriteFileTool(ctx: ToolContext): Tool {
     args,
     mutates: true,
     async run({ path, content }) {
+      const cap = (ctx.writeLimits ?? DEFAULT_WRITE_LIMITS).pageWriteBytes;
+      const size = Buffer.byteLength(content, 'utf8');
+      if (size > cap) {
+        return failure(
+          `refused: the page is ${size} bytes, over the ${cap}-byte limit for one page (limits.pageWriteBytes in wiki.config.json); ` +
+            'split it into several smaller pages that link to each other',
+        );
+      }
       const target = await writeTarget(ctx, normalizeWorkspacePath(path));
       const previous = await currentContent(ctx, target);
       if (previous === content) return success(`unchanged: ${target.relative} already has exactly this content`);

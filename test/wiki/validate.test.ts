@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { healthyWiki, indexFor, INDEX_TEMPLATE, lint, page } from './lint-fixture.js';
 import { replaceCatalog } from '../../src/wiki/catalog-region.js';
+import { readFileSync } from 'node:fs';
+import { parsePage } from '../../src/wiki/page.js';
+import { parseSchema } from '../../src/wiki/schema-loader.js';
+import { sourceFindings } from '../../src/wiki/validate/page-rules.js';
+
+const oracleContract = parseSchema(readFileSync(new URL('../../templates/schema.md', import.meta.url), 'utf8')).contract;
 
 const SRC = '[raw/attention.md]';
 const concept = (body: string, extra: Record<string, string> = {}): string =>
@@ -351,3 +357,16 @@ describe('validateWiki', () => {
 function without(files: Record<string, string>, suffix: string): Record<string, string> {
   return Object.fromEntries(Object.entries(files).filter(([p]) => !p.endsWith(suffix)));
 }
+
+describe('sources is no existence oracle', () => {
+  const everyFileExists = (): boolean => true;
+  it.each([['.env'], ['.env.nope'], ['raw/.env'], ['.git/config'], ['.npmrc'], ['.ssh/id_rsa'], ['raw/server.pem'], ['.wiki/lock']])(
+    '`sources: [%s]` is reported missing whether or not the file exists',
+    (entry) => {
+      const text = `---\ntitle: T\nsummary: S\nsources: [${entry}]\n---\n\nBody.\n`;
+      const page = parsePage('wiki/concepts/t.md', text, oracleContract);
+      const findings = sourceFindings(page, oracleContract, everyFileExists);
+      expect(findings.map((f) => f.rule)).toEqual(['missing-source']);
+    },
+  );
+});
