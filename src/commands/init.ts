@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { outputFor } from '../cli/context.js';
+import { renderInit } from '../cli/render-init.js';
 
 export function registerInit(program: Command): void {
   program
@@ -13,20 +14,6 @@ export function registerInit(program: Command): void {
       // Loaded here, not at start-up: every other command would pay for its imports.
       const { initWorkspace } = await import('../operations/init.js');
       const result = await initWorkspace(dir, { force: Boolean(opts.force) });
-      out.result(result, () => {
-        const lines = [`${out.c.green('Created')} a wiki workspace in ${result.root}`];
-        for (const file of result.created) lines.push(`  + ${file}`);
-        for (const file of result.overwritten) lines.push(`  ~ ${file} (overwritten)`);
-        const cd = dir === '.' ? '' : `cd ${dir} && `;
-        lines.push(
-          '',
-          'Next steps:',
-          `  1. ${cd}export ANTHROPIC_API_KEY=…   (or OPENAI_API_KEY, or OPENAI_BASE_URL for a local server)`,
-          '  2. put sources in raw/, then: wiki ingest raw/paper.md',
-          '  3. wiki query "what does the wiki say about …?"',
-          '  4. read and edit schema.md to change how the wiki is written',
-        );
-        return lines.join('\n');
-      });
+      out.result(result, () => renderInit(result, dir, out.c));
     });
 }

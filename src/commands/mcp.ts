@@ -7,7 +7,7 @@ export function registerMcp(program: Command): void {
     .description('serve the wiki to coding agents (Claude Code, Cursor, …) over the Model Context Protocol on stdio; read-only tools: search_wiki, read_page, list_pages, lint_report')
     .addHelpText(
       'after',
-      '\nstdout carries only MCP messages; notices go to stderr. The server stops when the client closes stdin.\n\nExamples:\n  $ claude mcp add wiki -- npx wiki --root /path/to/wiki mcp\n  $ wiki --root ~/research mcp',
+      '\nstdout carries only MCP messages; notices go to stderr. The server stops when the client closes stdin.\n\nExamples:\n  $ claude mcp add wiki -- wiki --root /path/to/wiki mcp\n  $ wiki --root ~/research mcp',
     )
     .action(async (_opts: Record<string, never>, command: Command) => {
       const out = outputFor(command);

@@ -1,7 +1,8 @@
-import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { mkdir, readFile, readdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { initWorkspace, runCli, tempDir } from '../helpers/cli.js';
+import { CLI, initWorkspace, runCli, tempDir } from '../helpers/cli.js';
 
 describe('wiki --help / --version', () => {
   it('prints help with the commands and exit codes', async () => {
@@ -48,6 +49,28 @@ describe('wiki init', () => {
     expect(await readFile(path.join(root, 'wiki/index.md'), 'utf8')).toContain('<!-- wiki:catalog:start -->');
     expect(await readFile(path.join(root, 'wiki/log.md'), 'utf8')).toMatch(/^## \[\d{4}-\d{2}-\d{2}\] init \| workspace created$/m);
     expect(JSON.parse(await readFile(path.join(root, 'wiki.config.json'), 'utf8'))).toMatchObject({ maxTurns: 40 });
+  });
+
+  it('prints next steps that work as printed, from where init ran, with `wiki` on PATH', async () => {
+    const parent = await tempDir();
+    const result = await runCli(['init', "my research's wiki"], { cwd: parent });
+    expect(result.code).toBe(0);
+    const steps = result.stdout.split('Next steps:\n')[1]?.split('\n\n')[0]?.split('\n').map((line) => line.trim()) ?? [];
+    expect(steps[0]).toBe(`cd 'my research'\\''s wiki'`);
+    expect(steps).toContain('wiki status');
+    expect(steps.some((step) => step.startsWith('export ANTHROPIC_API_KEY='))).toBe(true);
+    // The steps a new user can take before a key is set, run by a shell as printed.
+    const bin = await tempDir();
+    await symlink(CLI, path.join(bin, 'wiki'));
+    const runnable = steps.filter((step) => step.startsWith('cd ') || step === 'wiki status');
+    const shell = spawnSync('sh', ['-c', runnable.join(' && ')], {
+      cwd: parent,
+      encoding: 'utf8',
+      env: { PATH: `${bin}${path.delimiter}${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}`, HOME: parent },
+    });
+    expect(shell.stderr).toBe('');
+    expect(shell.status).toBe(0);
+    expect(shell.stdout).toContain(`wiki at ${path.join(parent, "my research's wiki")}`);
   });
 
   it('refuses to overwrite, naming the file, and writes nothing; --force overwrites', async () => {
