@@ -8,12 +8,13 @@ export function registerInit(program: Command): void {
     .description('create a workspace: schema.md, wiki.config.json, raw/, wiki/ with index and log')
     .argument('[dir]', 'folder to create the workspace in', '.')
     .option('--force', 'overwrite existing workspace files')
-    .addHelpText('after', '\nExamples:\n  $ wiki init my-research\n  $ wiki init --force')
-    .action(async (dir: string, opts: { force?: boolean }, command: Command) => {
+    .option('--example', 'also write a small sample wiki (sources in raw/ and their pages) to try without an API key')
+    .addHelpText('after', '\nExamples:\n  $ wiki init my-research\n  $ wiki init --example wiki-example\n  $ wiki init --force')
+    .action(async (dir: string, opts: { force?: boolean; example?: boolean }, command: Command) => {
       const out = outputFor(command);
       // Loaded here, not at start-up: every other command would pay for its imports.
       const { initWorkspace } = await import('../operations/init.js');
-      const result = await initWorkspace(dir, { force: Boolean(opts.force) });
-      out.result(result, () => renderInit(result, dir, out.c));
+      const result = await initWorkspace(dir, { force: Boolean(opts.force), example: Boolean(opts.example) });
+      out.result(result, () => renderInit(result, dir, out.c, Boolean(opts.example)));
     });
 }
