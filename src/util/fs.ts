@@ -4,7 +4,8 @@ import path from 'node:path';
 
 /**
  * Write a file so that a crash at any moment leaves either the old or the new content:
- * write a sibling temp file, fsync it, then rename over the target.
+ * write a sibling temp file, fsync it, then rename over the target. A rewrite keeps the
+ * file's permission bits (a rename would otherwise leave the temp file's, from the umask).
  */
 export async function writeFileAtomic(filePath: string, content: string | Uint8Array): Promise<void> {
   await mkdir(path.dirname(filePath), { recursive: true });
@@ -12,8 +13,13 @@ export async function writeFileAtomic(filePath: string, content: string | Uint8A
     path.dirname(filePath),
     `.${path.basename(filePath)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`,
   );
+  const mode = await stat(filePath).then(
+    (existing) => existing.mode & 0o7777,
+    () => undefined,
+  );
   const handle = await open(temp, 'w');
   try {
+    if (mode !== undefined) await handle.chmod(mode);
     await handle.writeFile(content);
     await handle.sync();
   } finally {
