@@ -3,7 +3,8 @@ import type { ChatModel, Usage } from '../agent/types.js';
 import { UsageError } from '../errors.js';
 import type { RunBudget } from '../operations/agent-run.js';
 import { LockError } from '../state/lock.js';
-import type { Workspace } from './context.js';
+import { openWorkspace, outputFor, type Workspace } from './context.js';
+import { load } from './lazy.js';
 import type { Output } from './output.js';
 
 /** Flags shared by every command that runs the model. */
@@ -62,7 +63,7 @@ export function waitSecondsOf(flags: AgentFlags): number {
  * The provider SDKs are loaded here, not at start-up, so other commands start fast.
  */
 export async function lazyModel(ws: Workspace): Promise<{ get: () => ChatModel; pricer: (usage: Usage) => number | undefined }> {
-  const [{ createChatModel }, { makePricer }] = await Promise.all([import('../providers/select.js'), import('../usage/cost.js')]);
+  const [{ createChatModel }, { makePricer }] = await load('providers', 'pricing');
   let model: ChatModel | undefined;
   const get = (): ChatModel => (model ??= createChatModel(ws.config, process.env));
   return {
@@ -150,7 +151,6 @@ export async function runAgentCommand<R>(
   operation: (ctx: AgentRunContext) => Promise<R>,
   finish: (report: R, out: Output) => { exitCode?: number },
 ): Promise<void> {
-  const { openWorkspace, outputFor } = await import('./context.js');
   const out = outputFor(cmd);
   const ws = await openWorkspace(cmd, configFlags(flags));
   const model = await lazyModel(ws);

@@ -1,6 +1,7 @@
 import pc from 'picocolors';
+import type { Colors } from '../util/colors.js';
 
-export type Colors = ReturnType<typeof pc.createColors>;
+export type { Colors } from '../util/colors.js';
 
 export interface GlobalOptions {
   root?: string;

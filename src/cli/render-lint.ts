@@ -1,4 +1,5 @@
 import type { LintReport } from '../operations/lint.js';
+import type { LintRunReport } from '../operations/lint-with-review.js';
 import type { Finding } from '../wiki/validate/finding.js';
 import type { Colors } from './output.js';
 
@@ -61,4 +62,20 @@ function summaryLine(report: LintReport, c: Colors, strict: boolean): string {
   const text = `${errors}, ${warnings}${strict && report.warnings > 0 ? ' (--strict: warnings count)' : ''}`;
   const hint = report.changes.length === 0 && failing ? c.dim('\nrun `wiki lint --fix --no-llm` to apply the safe repairs') : '';
   return `${failing ? c.red(text) : c.yellow(text)}${hint}`;
+}
+
+/** `wiki lint --json`: the findings, with the model review and the dry run's diff when there are. */
+export function lintRunJson(report: LintRunReport, fix: boolean): Record<string, unknown> {
+  const json = lintJson(report, fix);
+  if (report.review) json.review = report.review;
+  if (report.diff !== undefined) json.diff = report.diff;
+  return json;
+}
+
+/** `wiki lint`: the findings, then the model review's outcome and the dry run's diff. */
+export function renderLintRun(report: LintRunReport, c: Colors, options: { fix: boolean; strict: boolean }): string {
+  const text = renderLint(report, c, options);
+  const review = report.review ? `\nmodel review: ${report.review.status}, ${report.review.turns} turn(s), ${report.review.tokens} tokens` : '';
+  const diff = report.diff !== undefined ? `\n${report.diff || '(dry run: nothing would change)'}` : '';
+  return `${text}${review}${diff}`;
 }

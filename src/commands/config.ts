@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { openWorkspace, outputFor } from '../cli/context.js';
 import { renderConfig, renderConfigEntry, renderConfigSet } from '../cli/render-config.js';
+import { load } from '../cli/lazy.js';
 
 export function registerConfig(program: Command): void {
   const config = program
@@ -13,8 +14,7 @@ export function registerConfig(program: Command): void {
     .action(async (_opts: unknown, command: Command) => {
       const out = outputFor(command);
       const ws = await openWorkspace(command);
-      // Loaded here, not at start-up: every other command would pay for its imports.
-      const { describeConfig } = await import('../operations/config.js');
+      const [{ describeConfig }] = await load('configOperation');
       const report = describeConfig(ws.config);
       out.result(report, () => renderConfig(report, out.c));
     });
@@ -26,7 +26,7 @@ export function registerConfig(program: Command): void {
     .action(async (key: string, _opts: unknown, command: Command) => {
       const out = outputFor(command);
       const ws = await openWorkspace(command);
-      const { configEntry, describeConfig } = await import('../operations/config.js');
+      const [{ configEntry, describeConfig }] = await load('configOperation');
       const entry = configEntry(describeConfig(ws.config), key);
       out.result(entry, () => renderConfigEntry(entry, out.c));
     });
@@ -39,7 +39,7 @@ export function registerConfig(program: Command): void {
     .action(async (key: string, value: string, _opts: unknown, command: Command) => {
       const out = outputFor(command);
       const ws = await openWorkspace(command);
-      const { parseConfigValue, setConfigValue } = await import('../operations/config.js');
+      const [{ parseConfigValue, setConfigValue }] = await load('configOperation');
       await setConfigValue(ws.root, key, value);
       const parsed = parseConfigValue(value);
       out.result({ key, value: parsed, unset: parsed === null, file: 'wiki.config.json' }, () => renderConfigSet(key, parsed));

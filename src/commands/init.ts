@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { outputFor } from '../cli/context.js';
 import { renderInit } from '../cli/render-init.js';
+import { load } from '../cli/lazy.js';
 
 export function registerInit(program: Command): void {
   program
@@ -12,8 +13,7 @@ export function registerInit(program: Command): void {
     .addHelpText('after', '\nExamples:\n  $ wiki init my-research\n  $ wiki init --example wiki-example\n  $ wiki init --force')
     .action(async (dir: string, opts: { force?: boolean; example?: boolean }, command: Command) => {
       const out = outputFor(command);
-      // Loaded here, not at start-up: every other command would pay for its imports.
-      const { initWorkspace } = await import('../operations/init.js');
+      const [{ initWorkspace }] = await load('initOperation');
       const result = await initWorkspace(dir, { force: Boolean(opts.force), example: Boolean(opts.example) });
       out.result(result, () => renderInit(result, dir, out.c, Boolean(opts.example)));
     });

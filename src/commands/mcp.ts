@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { openWorkspace, outputFor } from '../cli/context.js';
+import { load } from '../cli/lazy.js';
 
 export function registerMcp(program: Command): void {
   program
@@ -13,7 +14,7 @@ export function registerMcp(program: Command): void {
       const out = outputFor(command);
       const ws = await openWorkspace(command);
       // Never out.result here: stdout belongs to the protocol.
-      const { serveWikiMcpOverStdio } = await import('../mcp/stdio.js');
+      const [{ serveWikiMcpOverStdio }] = await load('mcpServer');
       await serveWikiMcpOverStdio({ root: ws.root, schema: ws.schema, config: ws.config.config }, { log: (line) => out.info(line) });
     });
 }
