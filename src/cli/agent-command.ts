@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import type { ChatModel, Usage } from '../agent/types.js';
 import { UsageError } from '../errors.js';
 import type { RunBudget } from '../operations/agent-run.js';
-import { LockError } from '../state/lock.js';
+import { LockError, parseWaitSeconds } from '../state/lock.js';
 import { openWorkspace, outputFor, type Workspace } from './context.js';
 import { load } from './lazy.js';
 import type { Output } from './output.js';
@@ -15,7 +15,8 @@ export interface AgentFlags {
   maxTurns?: string;
   maxTokens?: string;
   maxCost?: string;
-  wait?: string;
+  /** Seconds, parsed by waitOption(). */
+  wait?: number;
   dryRun?: boolean;
 }
 
@@ -27,7 +28,7 @@ export function addAgentOptions(command: Command, options: { dryRun: boolean }):
     .option('--max-turns <n>', 'stop after this many model calls (default 40)')
     .option('--max-tokens <n>', 'stop once the run has used this many tokens in total')
     .option('--max-cost <usd>', 'stop once the estimated cost reaches this many US dollars (known models only)')
-    .option('--wait <seconds>', 'wait this long for another run holding the workspace lock', '0');
+    .addOption(waitOption());
   if (options.dryRun) command.option('--dry-run', 'run against an overlay: change nothing, print the diff of what would change');
   return command;
 }
@@ -54,8 +55,9 @@ export function budgetOf(ws: Workspace): RunBudget {
   };
 }
 
-export function waitSecondsOf(flags: AgentFlags): number {
-  return flags.wait === undefined ? 0 : positiveNumber(flags.wait, '--wait', true);
+/** `--wait SECONDS`, parsed the one way for every command that takes the workspace lock. */
+export function waitOption(): Option {
+  return new Option('--wait <seconds>', 'wait this long for another run holding the workspace lock').argParser(parseWaitSeconds).default(0);
 }
 
 /**
@@ -123,9 +125,9 @@ function positiveInt(raw: string, flag: string): number {
   return n;
 }
 
-function positiveNumber(raw: string, flag: string, allowZero = false): number {
+function positiveNumber(raw: string, flag: string): number {
   const n = Number(raw);
-  if (!Number.isFinite(n) || n < 0 || (!allowZero && n === 0)) throw new UsageError(`${flag} takes a number${allowZero ? ' ≥ 0' : ' > 0'}, not "${raw}"`);
+  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`${flag} takes a number > 0, not "${raw}"`);
   return n;
 }
 
@@ -161,7 +163,7 @@ export async function runAgentCommand<R>(
       ws,
       model,
       signal: interrupt.signal,
-      waitSeconds: waitSecondsOf(flags),
+      waitSeconds: flags.wait ?? 0,
       budget: budgetOf(ws),
       onNotice: (message) => out.warn(message),
     });

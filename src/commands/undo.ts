@@ -1,11 +1,10 @@
 import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
-import { exitIfInterruptedWhileWaiting, interruptible } from '../cli/agent-command.js';
+import { exitIfInterruptedWhileWaiting, interruptible, waitOption } from '../cli/agent-command.js';
 import { globalOptions, outputFor } from '../cli/context.js';
 import { renderUndoPlan, renderUndoResult } from '../cli/render-undo.js';
 import { UsageError } from '../errors.js';
 import type { UndoResult } from '../operations/undo.js';
-import { parseWaitSeconds } from '../state/lock.js';
 import { resolveWorkspaceRoot } from '../wiki/workspace.js';
 import { load } from '../cli/lazy.js';
 
@@ -13,7 +12,7 @@ interface UndoFlags {
   yes?: boolean;
   dryRun?: boolean;
   force?: boolean;
-  wait?: number;
+  wait: number;
 }
 
 export function registerUndo(program: Command): void {
@@ -24,7 +23,7 @@ export function registerUndo(program: Command): void {
     .option('-y, --yes', 'do not ask for confirmation (needed when stdin is not a terminal)')
     .option('--dry-run', 'only show what would be done')
     .option('--force', 'also undo files changed since that run (their current versions stay undoable)')
-    .option('--wait <seconds>', 'wait this long for another run to release the workspace lock', parseWaitSeconds)
+    .addOption(waitOption())
     .addHelpText(
       'after',
       '\nThe log is append-only: undo adds an entry instead of restoring it. Undoing an undo redoes the run.\n\nExamples:\n  $ wiki undo --dry-run\n  $ wiki undo --yes\n  $ wiki undo 20260121-102233-3f9a',
@@ -46,7 +45,7 @@ export function registerUndo(program: Command): void {
           logPath: schema.contract.log,
           force: Boolean(flags.force),
           dryRun: Boolean(flags.dryRun),
-          waitSeconds: flags.wait ?? 0,
+          waitSeconds: flags.wait,
           onNotice: (message) => out.warn(message),
           onPlan: (plan) => {
             for (const path of plan.conflicts) out.warn(`${path} changed since run ${plan.run.runId}`);

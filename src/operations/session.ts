@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { EffectiveConfig } from '../config/load.js';
 import { autoCommit } from '../git/auto-commit.js';
@@ -11,6 +11,7 @@ import { createTools } from '../tools/registry.js';
 import type { Tool } from '../tools/types.js';
 import { DiskFs, OverlayFs, type WorkspaceFs } from '../tools/workspace-fs.js';
 import { packageRoot } from '../util/package-root.js';
+import { removeAbandonedTempFiles } from '../util/fs.js';
 import { isSpecialPage, spokePagePath, type Schema } from '../wiki/contract.js';
 import { planIndex, type IndexFiles } from '../wiki/index-catalog.js';
 import { formatLogEntry } from '../wiki/log.js';
@@ -262,40 +263,9 @@ export class Session {
   }
 }
 
-/** `.name.<pid>.<8 hex>.tmp`: an atomic write's temp file (util/fs.ts writeFileAtomic). */
-const ATOMIC_TEMP = /^\..+\.(\d+)\.[0-9a-f]{8}\.tmp$/;
-
-/**
- * Remove temp files that runs killed mid-write left under wiki/ and raw/. Call it holding the
- * workspace lock: only the holder writes there, and only temp files of processes that are
- * gone are touched.
- */
-export async function sweepAbandonedTempFiles(root: string): Promise<string[]> {
-  const removed: string[] = [];
-  const walk = async (relative: string): Promise<void> => {
-    const entries = await readdir(path.join(root, relative), { withFileTypes: true }).catch(() => []);
-    for (const entry of entries) {
-      const child = `${relative}/${entry.name}`;
-      if (entry.isDirectory()) await walk(child);
-      const pid = ATOMIC_TEMP.exec(entry.name)?.[1];
-      if (entry.isFile() && pid !== undefined && !processAlive(Number(pid))) {
-        await rm(path.join(root, child), { force: true });
-        removed.push(child);
-      }
-    }
-  };
-  for (const folder of ['wiki', 'raw']) await walk(folder);
-  return removed;
-}
-
-function processAlive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+/** Temp files that runs killed mid-write left under wiki/ and raw/; call holding the lock. */
+export function sweepAbandonedTempFiles(root: string): Promise<string[]> {
+  return removeAbandonedTempFiles(root, ['wiki', 'raw']);
 }
 
 function describeFinding(finding: Finding): string {

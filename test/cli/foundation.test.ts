@@ -231,6 +231,12 @@ describe('wiki config', () => {
     expect(await readFile(path.join(root, 'wiki.config.json'), 'utf8')).toBe(before);
   });
 
+  it.each([['ingest', 'raw/'], ['query', 'why?'], ['lint'], ['undo']])('wiki %s --wait soon: one parser, one usage error', async (...args) => {
+    const result = await runCli([...args, '--wait', 'soon'], { cwd: await initWorkspace() });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--wait soon: not a number of seconds/);
+  });
+
   it('an invalid wiki.config.json: exit 2 with the field path', async () => {
     const root = await initWorkspace();
     await writeFile(path.join(root, 'wiki.config.json'), JSON.stringify({ search: { weights: { token: 'high' } } }));
