@@ -50,8 +50,8 @@ export function budgetOf(ws: Workspace): RunBudget {
   return {
     maxTurns: c.maxTurns,
     maxOutputTokens: c.maxOutputTokens,
-    ...(c.maxTokens !== undefined ? { maxTokens: c.maxTokens } : {}),
-    ...(c.maxCost !== undefined ? { maxCost: c.maxCost } : {}),
+    maxTokens: c.maxTokens,
+    maxCost: c.maxCost,
   };
 }
 

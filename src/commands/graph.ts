@@ -41,7 +41,7 @@ export function registerGraph(program: Command): void {
       const result = await graphWorkspace(ws.root, ws.schema, {
         format: opts.format,
         stdout: toStdout,
-        ...(opts.out && opts.out !== '-' ? { out: path.resolve(process.cwd(), opts.out) } : {}),
+        out: opts.out && opts.out !== '-' ? path.resolve(process.cwd(), opts.out) : undefined,
       });
       const { summary } = result;
       if (summary.out === null) {

@@ -41,7 +41,7 @@ export function registerLint(program: Command): void {
               waitSeconds,
               budget,
               model: useModel ? model.get : undefined,
-              ...(useModel ? { price: model.pricer } : {}),
+              price: useModel ? model.pricer : undefined,
               listener,
               signal,
               onNotice,

@@ -41,7 +41,7 @@ export function registerUndo(program: Command): void {
       try {
         result = await undo(root, {
           signal: interrupt.signal,
-          ...(runId !== undefined ? { runId } : {}),
+          runId,
           logPath: schema.contract.log,
           force: Boolean(flags.force),
           dryRun: Boolean(flags.dryRun),
