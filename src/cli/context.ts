@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { EffectiveConfig } from '../config/load.js';
 import { UsageError } from '../errors.js';
 import type { Schema } from '../wiki/contract.js';
+import { load } from './lazy.js';
 import { Output, type GlobalOptions } from './output.js';
 
 export interface Workspace {
@@ -46,10 +47,7 @@ export function outputFor(command: Command): Output {
 export async function openWorkspace(command: Command, flags: Record<string, unknown> = {}): Promise<Workspace> {
   const { root: explicitRoot } = globalOptions(command);
   // Loaded on first use, not at start-up: `--version`, `--help` and usage errors need none of it.
-  const [{ resolveWorkspaceRoot }, { loadSettings, saveSettings }] = await Promise.all([
-    import('../wiki/workspace.js'),
-    import('../config/settings.js'),
-  ]);
+  const [{ resolveWorkspaceRoot }, { loadSettings, saveSettings }] = await load('workspaceRoot', 'settings');
   const root = await resolveWorkspaceRoot(explicitRoot, process.cwd());
   const { schema, config, unsaved } = await loadSettings(root, { flags: dropUndefined(flags) });
   // Freshly validated settings are kept when the command is done, and only if it ran: a

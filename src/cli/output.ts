@@ -1,7 +1,8 @@
 import pc from 'picocolors';
 import { terminalSafe } from '../util/terminal-text.js';
+import type { Colors } from '../util/colors.js';
 
-export type Colors = ReturnType<typeof pc.createColors>;
+export type { Colors } from '../util/colors.js';
 
 export interface GlobalOptions {
   root?: string;

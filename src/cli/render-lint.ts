@@ -1,4 +1,5 @@
 import type { LintReport } from '../operations/lint.js';
+import type { LintRunReport } from '../operations/lint-with-review.js';
 import type { Finding } from '../wiki/validate/finding.js';
 import type { Colors } from './output.js';
 
@@ -62,4 +63,23 @@ function summaryLine(report: LintReport, c: Colors, { fix, strict }: { fix: bool
   // After --fix the safe repairs are done: advising them again would send a cron in circles.
   const hint = !fix && failing ? c.dim('\nrun `wiki lint --fix --no-llm` to apply the safe repairs') : '';
   return `${failing ? c.red(text) : c.yellow(text)}${hint}`;
+}
+
+/** `wiki lint --json`: the findings, with the model review and the dry run's diff when there are. */
+export function lintRunJson(report: LintRunReport, fix: boolean): Record<string, unknown> {
+  const json = lintJson(report, fix);
+  if (report.review) json.review = report.review;
+  if (report.diff !== undefined) json.diff = report.diff;
+  return json;
+}
+
+/** `wiki lint`: the findings, then the model review's outcome and the dry run's diff. */
+export function renderLintRun(report: LintRunReport, c: Colors, options: { fix: boolean; strict: boolean }): string {
+  const text = renderLint(report, c, options);
+  const review = report.review ? `\nmodel review: ${report.review.status}, ${report.review.turns} turn(s), ${report.review.tokens} tokens` : '';
+  const diff =
+    report.diff !== undefined
+      ? `\n${report.diff || '(dry run: nothing would change)'}\ndry run: nothing was written; the findings above are those left after the planned repairs`
+      : '';
+  return `${text}${review}${diff}`;
 }

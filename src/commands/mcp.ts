@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { openWorkspace, outputFor, userOf } from '../cli/context.js';
+import { load } from '../cli/lazy.js';
 import { UsageError } from '../errors.js';
 
 export function registerMcp(program: Command): void {
@@ -8,14 +9,14 @@ export function registerMcp(program: Command): void {
     .description('serve the wiki to coding agents (Claude Code, Cursor, …) over the Model Context Protocol on stdio; read-only tools: ask_wiki, search_wiki, read_page, list_pages, lint_report; pages above the visibility cap are never served')
     .addHelpText(
       'after',
-      '\nstdout carries only MCP messages; notices go to stderr. The server stops when the client closes stdin.\n\nExamples:\n  $ claude mcp add wiki -- npx wiki --root /path/to/wiki mcp\n  $ wiki --root ~/research mcp',
+      '\nstdout carries only MCP messages; notices go to stderr. The server stops when the client closes stdin.\n\nExamples:\n  $ claude mcp add wiki -- wiki --root /path/to/wiki mcp\n  $ wiki --root ~/research mcp',
     )
     .option('--max-visibility <level>', 'serve only pages at or below this visibility level (default: mcp.maxVisibility in wiki.config.json, internal)')
     .action(async (opts: { maxVisibility?: string }, command: Command) => {
       const out = outputFor(command);
       const user = userOf(command);
       const ws = await openWorkspace(command);
-      const { capRank, visibilityLevels } = await import('../wiki/access.js');
+      const [{ capRank, visibilityLevels }] = await load('access');
       const level = opts.maxVisibility ?? ws.config.config.mcp.maxVisibility;
       const maxRank = capRank(ws.schema.contract, level);
       if (maxRank === undefined) {
@@ -23,7 +24,7 @@ export function registerMcp(program: Command): void {
         throw new UsageError(`"${level}" is not a visibility level of this wiki`, `schema.md declares: ${levels.join(', ')}`);
       }
       // Never out.result here: stdout belongs to the protocol.
-      const { serveWikiMcpOverStdio } = await import('../mcp/stdio.js');
+      const [{ serveWikiMcpOverStdio }] = await load('mcpServer');
       await serveWikiMcpOverStdio(
         { root: ws.root, schema: ws.schema, config: ws.config.config },
         { log: (line) => out.info(line), viewer: { maxRank, user } },

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { openWorkspace, outputFor, userOf } from '../cli/context.js';
+import { load } from '../cli/lazy.js';
 
 export function registerPromote(program: Command): void {
   program
@@ -11,7 +12,7 @@ export function registerPromote(program: Command): void {
       const out = outputFor(command);
       const user = userOf(command);
       const ws = await openWorkspace(command);
-      const { promotePage } = await import('../operations/promote.js');
+      const [{ promotePage }] = await load('promoteOperation');
       const report = await promotePage(ws.root, ws.schema, user, key.trim());
       out.result(report, () =>
         [

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { addAgentOptions, runAgentCommand, type AgentFlags } from '../cli/agent-command.js';
+import { load } from '../cli/lazy.js';
 
 interface QueryFlags extends AgentFlags {
   save?: boolean;
@@ -18,11 +19,7 @@ export function registerQuery(program: Command): void {
       '\nExamples:\n  $ wiki query "how does scaled dot-product attention work?"\n  $ wiki query "compare BM25 and LSA" --save\n  $ wiki query "what is RRF?" --json | jq -r .answer',
     )
     .action(async (words: string[], flags: QueryFlags, cmd: Command) => {
-      const [{ queryWiki }, { renderQuery }, { withProgress }] = await Promise.all([
-        import('../operations/query.js'),
-        import('../cli/render-run.js'),
-        import('../progress/reporter.js'),
-      ]);
+      const [{ queryWiki }, { renderQuery }, { withProgress }] = await load('queryOperation', 'renderRun', 'progress');
       await runAgentCommand(
         cmd,
         flags,

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { openWorkspace, outputFor, userOf } from '../cli/context.js';
 import { UsageError } from '../errors.js';
+import { load } from '../cli/lazy.js';
 
 export function registerSearch(program: Command): void {
   program
@@ -20,8 +21,7 @@ export function registerSearch(program: Command): void {
       const query = words.join(' ');
       if (!query.trim()) throw new UsageError('the search query is empty', 'e.g. wiki search "attention heads"');
       const ws = await openWorkspace(command);
-      // Loaded here, not at start-up: every other command would pay for its imports.
-      const [{ searchWorkspace }, { renderSearch }] = await Promise.all([import('../operations/search.js'), import('../cli/render-search.js')]);
+      const [{ searchWorkspace }, { renderSearch }] = await load('searchOperation', 'renderSearch');
       const response = await searchWorkspace(ws.root, ws.schema, ws.config, { query, limit, explain: Boolean(opts.explain), user: userOf(command) });
       out.result(response, () => renderSearch(response, out.c, Boolean(opts.explain)));
     });

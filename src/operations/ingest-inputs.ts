@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { copyFile, lstat, mkdir, open, readFile, realpath, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import fg from 'fast-glob';
@@ -6,7 +5,7 @@ import { InputError } from '../errors.js';
 import { extractText, isExtractable } from '../sources/extract.js';
 import { assertTextFile } from '../sources/read-window.js';
 import { hashFile } from '../state/hash.js';
-import { pathExists, toPosixRelative } from '../util/fs.js';
+import { atomicTempPath, pathExists, toPosixRelative } from '../util/fs.js';
 
 /** A source ready to ingest: a file under raw/, named workspace-relative. */
 export interface ResolvedSource {
@@ -134,7 +133,7 @@ export async function copyIntoRaw(root: string, sources: ResolvedSource[]): Prom
     const target = path.join(root, source.rawPath);
     if (await pathExists(target)) continue;
     await mkdir(path.dirname(target), { recursive: true });
-    const temp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+    const temp = atomicTempPath(target);
     try {
       await copyFile(source.copiedFrom, temp);
       await rename(temp, target);

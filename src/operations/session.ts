@@ -15,6 +15,7 @@ import { packageRoot } from '../util/package-root.js';
 import type { LaneWarning } from './search.js';
 import { searchAsModel } from './model-search.js';
 import { ModelWriteCheck } from './model-write-check.js';
+import { removeAbandonedTempFiles } from '../util/fs.js';
 import { isSpecialPage, spokePagePath, type Schema } from '../wiki/contract.js';
 import { planIndex, type IndexFiles } from '../wiki/index-catalog.js';
 import { formatLogEntry } from '../wiki/log.js';
@@ -24,8 +25,6 @@ import { parsePage, type Page } from '../wiki/page.js';
 import { loadPages } from '../wiki/pages.js';
 import type { Finding } from '../wiki/validate/finding.js';
 import { validateWrite } from '../wiki/validate-write.js';
-
-export { sweepAbandonedTempFiles } from '../state/temp-files.js';
 
 export interface SessionOptions {
   op: string;
@@ -292,6 +291,11 @@ export class Session {
     const abs = this.abs(relPath);
     return (await this.fs.exists(abs)) ? this.fs.readText(abs) : undefined;
   }
+}
+
+/** Temp files that runs killed mid-write left under wiki/ and raw/; call holding the lock. */
+export function sweepAbandonedTempFiles(root: string): Promise<string[]> {
+  return removeAbandonedTempFiles(root, ['wiki', 'raw']);
 }
 
 

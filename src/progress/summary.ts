@@ -1,6 +1,6 @@
 import type { AgentRunStatus } from '../agent/events.js';
 import type { Usage } from '../agent/types.js';
-import type { Colors } from '../cli/output.js';
+import type { Colors } from '../util/colors.js';
 import { formatCost, formatDuration, formatTokens, plural } from './format.js';
 
 export interface RunSummary {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ToolContext } from './context.js';
 import { defineTool, failure, success } from './define.js';
-import { isHiddenName, missingPathMessage } from './missing.js';
+import { isHiddenName, missingPathMessage } from './missing-path-hint.js';
 import { resolveInSandbox } from './sandbox.js';
 import type { Tool } from './types.js';
 import type { DirEntry } from './workspace-fs.js';

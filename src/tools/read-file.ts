@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ToolContext } from './context.js';
 import { defineTool, failure, success } from './define.js';
-import { missingPathMessage } from './missing.js';
+import { missingPathMessage } from './missing-path-hint.js';
 import { observerNote } from './page-write.js';
 import { resolveInSandbox } from './sandbox.js';
 import type { Tool, ToolOutcome } from './types.js';
