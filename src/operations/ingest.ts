@@ -26,6 +26,7 @@ import type { Finding } from '../wiki/validate/finding.js';
 import type { RunBudget } from './agent-run.js';
 import { runModelInSession } from './agent-run.js';
 import { checkReadable, copyIntoRaw, planInputs, readHead, type ResolvedSource } from './ingest-inputs.js';
+import { delimitSourceText } from '../tools/source-delimiters.js';
 import { listRawSources } from './status.js';
 import { Session, sweepAbandonedTempFiles, type WorkspaceHandle } from './session.js';
 import { summariseRun, type RunOutcome } from './run-outcome.js';
@@ -267,7 +268,7 @@ async function firstSourceWindow(session: Session, rawPath: string, copiedFrom: 
     const text = (await extractText(rawPath, bytes)).text;
     const head = text.slice(0, FIRST_WINDOW_CHARS);
     const more = text.length > head.length || (await stat(copiedFrom)).size > bytes.length;
-    return `(dry run: the file is not copied into raw/ yet)\n\n${head}${more ? '\n\n[… more not shown]' : ''}`;
+    return `(dry run: the file is not copied into raw/ yet)\n\n${delimitSourceText(rawPath, head)}${more ? '\n\n[… more not shown]' : ''}`;
   }
   const readTool = session.tools.find((t) => t.definition.name === 'read_file');
   if (!readTool) throw new Error('read_file tool missing');

@@ -2,6 +2,7 @@ import type { Schema } from '../wiki/contract.js';
 import { isSpecialPage } from '../wiki/contract.js';
 import type { Page } from '../wiki/page.js';
 import { stringField } from '../wiki/page.js';
+import { SOURCE_DATA_RULE } from '../tools/source-delimiters.js';
 
 export type OperationKind = 'ingest' | 'query' | 'query-save' | 'lint' | 'lint-fix';
 
@@ -23,9 +24,13 @@ const OPERATION_TEXT: Record<OperationKind, string> = {
     'and fix what you can with the tools.',
 };
 
-export interface PromptContext {
+export interface SystemPromptContext {
   schema: Schema;
   operation: OperationKind;
+}
+
+export interface RunContext {
+  schema: Schema;
   today: string;
   pages: Page[];
   /** How many pages to list by key before pointing the model to search_wiki. */
@@ -33,10 +38,21 @@ export interface PromptContext {
 }
 
 /**
- * The system prompt: the whole schema.md, what this run is, today's date, and the pages
- * the model may link to. Listing linkable keys is what keeps models from inventing links.
+ * The system prompt holds only what is byte-stable across runs of one workspace and
+ * operation: the whole schema.md, the rule that source text is data, and what this kind
+ * of run is. With the tools it forms the cached prefix, so a second run reads it from the
+ * provider's cache; everything that changes (date, page list) goes in `buildRunContext`.
  */
-export function buildSystemPrompt(ctx: PromptContext): string {
+export function buildSystemPrompt(ctx: SystemPromptContext): string {
+  return [ctx.schema.text.trim(), '', '---', '', '# This run', '', OPERATION_TEXT[ctx.operation], '', SOURCE_DATA_RULE].join('\n');
+}
+
+/**
+ * The volatile section, sent at the head of the first user message (after the cached
+ * prefix): today's date and the pages the model may link to. Listing linkable keys is what
+ * keeps models from inventing links. Per-run blocks that must reach every prompt belong here.
+ */
+export function buildRunContext(ctx: RunContext): string {
   const contentPages = ctx.pages
     .filter((page) => !isSpecialPage(ctx.schema.contract, page.path))
     .sort((a, b) => a.key.localeCompare(b.key));
@@ -54,21 +70,7 @@ export function buildSystemPrompt(ctx: PromptContext): string {
           ...lines,
           ...(more > 0 ? [`… and ${more} more not listed here: use search_wiki to find them before linking.`] : []),
         ].join('\n');
-  return [
-    ctx.schema.text.trim(),
-    '',
-    '---',
-    '',
-    '# This run',
-    '',
-    OPERATION_TEXT[ctx.operation],
-    '',
-    `Today is ${ctx.today}. Use it for created/updated dates.`,
-    '',
-    '# Existing pages',
-    '',
-    pageSection,
-  ].join('\n');
+  return [`Today is ${ctx.today}. Use it for created/updated dates.`, '', '# Existing pages', '', pageSection].join('\n');
 }
 
 function oneLine(text: string): string {

@@ -82,7 +82,8 @@ export class Session {
       extractable: (p) => isExtractable(p),
     };
     const tools = createTools(ctx);
-    this.tools = options.readOnly ? tools.map(readOnlyTool) : tools;
+    // A read-only run is offered no write tools at all: the model is not invited to try.
+    this.tools = options.readOnly ? tools.filter((tool) => !tool.mutates) : tools;
   }
 
   static async open(ws: WorkspaceHandle, options: SessionOptions): Promise<Session> {
@@ -301,16 +302,4 @@ function processAlive(pid: number): boolean {
 function describeFinding(finding: Finding): string {
   const where = finding.line ? ` (line ${finding.line})` : '';
   return `${finding.rule}${where}: ${finding.message}${finding.fix ? ` — ${finding.fix}` : ''}`;
-}
-
-function readOnlyTool(tool: Tool): Tool {
-  if (!tool.mutates) return tool;
-  return {
-    ...tool,
-    run: async () => ({
-      content:
-        'This run is read-only: do not write or append to files. Give your result as your final message (for a query, pass --save to file the answer).',
-      isError: true,
-    }),
-  };
 }
