@@ -275,8 +275,9 @@ async function firstSourceWindow(session: Session, rawPath: string, copiedFrom: 
   const result = await readTool.run({ path: rawPath, offset: 0, limit: FIRST_WINDOW_CHARS });
   if (result.isError) throw new UsageError(`${rawPath}: ${result.content}`);
   return [
-    'Here is the beginning of it, as `read_file` returns it. If the header shows a next offset, read the rest with',
-    `read_file(path="${rawPath}", offset=<next offset>) until the end before you finish.`,
+    'Here is the beginning of it, as `read_file` returns it. If the header shows a next offset, write the source page from',
+    `this window first, then read on with read_file(path="${rawPath}", offset=<next offset>) and update the source page's`,
+    'notes after each window, until the end of the file, before you finish.',
     '',
     result.content,
   ].join('\n');

@@ -66,7 +66,7 @@ export class Session {
       contract: ws.schema.contract,
       validator: { validate: (p, content) => this.validate(p, content) },
       search: {
-        search: (query, limit) => this.search.search(query, { limit }),
+        search: async (query, limit) => (await this.search.search(query, { limit })).results,
         upsert: async (p, content) => {
           if (!options.dryRun) await this.search.upsertPage(p, content);
         },
