@@ -4,7 +4,7 @@ import { createTranscript, transcriptPath } from '../agent/transcript.js';
 import type { ChatModel, Usage } from '../agent/types.js';
 import { humanEditedPaths } from '../state/human-edits.js';
 import { isoDate } from '../util/dates.js';
-import { buildSystemPrompt, type OperationKind } from './prompt.js';
+import { buildRunContext, buildSystemPrompt, type OperationKind } from './prompt.js';
 import type { Session } from './session.js';
 
 export interface RunBudget {
@@ -65,13 +65,13 @@ function firstReason(content: string): string {
   return reason.join(' ').slice(0, 500);
 }
 
-/** One agent run inside a session: system prompt from schema.md, transcript in .wiki/runs/. */
+/** One agent run inside a session: a cache-stable system prompt from schema.md, the run's context first in the user message, transcript in .wiki/runs/. */
 export async function runModelInSession(session: Session, options: ModelRunOptions): Promise<ModelRun> {
   const ws = session.ws;
   const pages = session.contentPages();
-  const system = buildSystemPrompt({
+  const system = buildSystemPrompt({ schema: ws.schema, operation: options.operation });
+  const runContext = buildRunContext({
     schema: ws.schema,
-    operation: options.operation,
     today: isoDate(),
     pages,
     pageLimit: ws.config.config.promptPageLimit,
@@ -86,7 +86,7 @@ export async function runModelInSession(session: Session, options: ModelRunOptio
     const result = await runAgent({
       model: options.model,
       system,
-      userMessage: options.userMessage,
+      userMessage: `${runContext}\n\n---\n\n${options.userMessage}`,
       tools: session.tools,
       maxTurns: options.budget.maxTurns,
       maxOutputTokens: options.budget.maxOutputTokens,

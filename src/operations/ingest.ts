@@ -26,6 +26,7 @@ import type { Finding } from '../wiki/validate/finding.js';
 import type { RunBudget } from './agent-run.js';
 import { runModelInSession } from './agent-run.js';
 import { checkReadable, copyIntoRaw, planInputs, readHead, type ResolvedSource } from './ingest-inputs.js';
+import { delimitSourceText } from '../tools/source-delimiters.js';
 import { listRawSources } from './status.js';
 import { Session, sweepAbandonedTempFiles, type WorkspaceHandle } from './session.js';
 import { summariseRun, type RunOutcome } from './run-outcome.js';
@@ -300,15 +301,16 @@ async function firstSourceWindow(session: Session, rawPath: string, copiedFrom: 
     const text = (await extractText(rawPath, bytes)).text;
     const head = text.slice(0, FIRST_WINDOW_CHARS);
     const more = text.length > head.length || (await stat(copiedFrom)).size > bytes.length;
-    return `(dry run: the file is not copied into raw/ yet)\n\n${head}${more ? '\n\n[… more not shown]' : ''}`;
+    return `(dry run: the file is not copied into raw/ yet)\n\n${delimitSourceText(rawPath, head)}${more ? '\n\n[… more not shown]' : ''}`;
   }
   const readTool = session.tools.find((t) => t.definition.name === 'read_file');
   if (!readTool) throw new Error('read_file tool missing');
   const result = await readTool.run({ path: rawPath, offset: 0, limit: FIRST_WINDOW_CHARS });
   if (result.isError) throw new UsageError(`${rawPath}: ${result.content}`);
   return [
-    'Here is the beginning of it, as `read_file` returns it. If the header shows a next offset, read the rest with',
-    `read_file(path="${rawPath}", offset=<next offset>) until the end before you finish.`,
+    'Here is the beginning of it, as `read_file` returns it. If the header shows a next offset, write the source page from',
+    `this window first, then read on with read_file(path="${rawPath}", offset=<next offset>) and update the source page's`,
+    'notes after each window, until the end of the file, before you finish.',
     '',
     result.content,
   ].join('\n');

@@ -3,6 +3,7 @@ import { isSpecialPage } from '../wiki/contract.js';
 import type { Page } from '../wiki/page.js';
 import { stringField } from '../wiki/page.js';
 import { isSurfaced, scopeOf, usageModeOf } from '../wiki/access.js';
+import { SOURCE_DATA_RULE } from '../tools/source-delimiters.js';
 
 export type OperationKind = 'ingest' | 'query' | 'query-save' | 'lint' | 'lint-fix';
 
@@ -24,9 +25,13 @@ const OPERATION_TEXT: Record<OperationKind, string> = {
     'and fix what you can with the tools.',
 };
 
-export interface PromptContext {
+export interface SystemPromptContext {
   schema: Schema;
   operation: OperationKind;
+}
+
+export interface RunContext {
+  schema: Schema;
   today: string;
   pages: Page[];
   /** How many pages to list by key before pointing the model to search_wiki. */
@@ -40,10 +45,21 @@ export interface PromptContext {
 }
 
 /**
- * The system prompt: the whole schema.md, what this run is, today's date, and the pages
- * the model may link to. Listing linkable keys is what keeps models from inventing links.
+ * The system prompt holds only what is byte-stable across runs of one workspace and
+ * operation: the whole schema.md, the rule that source text is data, and what this kind
+ * of run is. With the tools it forms the cached prefix, so a second run reads it from the
+ * provider's cache; everything that changes (date, page list) goes in `buildRunContext`.
  */
-export function buildSystemPrompt(ctx: PromptContext): string {
+export function buildSystemPrompt(ctx: SystemPromptContext): string {
+  return [ctx.schema.text.trim(), '', '---', '', '# This run', '', OPERATION_TEXT[ctx.operation], '', SOURCE_DATA_RULE].join('\n');
+}
+
+/**
+ * The volatile section, sent at the head of the first user message (after the cached
+ * prefix): today's date and the pages the model may link to. Listing linkable keys is what
+ * keeps models from inventing links. Per-run blocks that must reach every prompt belong here.
+ */
+export function buildRunContext(ctx: RunContext): string {
   const contentPages = pagesSeenBy(ctx.pages, ctx.user)
     .filter((page) => !isSpecialPage(ctx.schema.contract, page.path) && isSurfaced(page))
     .sort((a, b) => a.key.localeCompare(b.key));
@@ -63,14 +79,6 @@ export function buildSystemPrompt(ctx: PromptContext): string {
           ...(more > 0 ? [`… and ${more} more not listed here: use search_wiki to find them before linking.`] : []),
         ].join('\n');
   return [
-    ctx.schema.text.trim(),
-    '',
-    '---',
-    '',
-    '# This run',
-    '',
-    OPERATION_TEXT[ctx.operation],
-    '',
     `Today is ${ctx.today}. Use it for created/updated dates.`,
     '',
     '# Existing pages',

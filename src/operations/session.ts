@@ -88,7 +88,7 @@ export class Session {
       deny: ws.config.config.sandbox.deny,
       writeLimits: ws.config.config.limits,
       search: {
-        search: (query, limit) => searchAsModel(this.search, this.pages, this.user, this.laneWarnings, query, limit),
+        search: async (query, limit) => (await searchAsModel(this.search, this.pages, this.user, this.laneWarnings, query, limit)).results,
         upsert: async (p, content) => {
           if (!options.dryRun) await this.search.upsertPage(p, content);
         },
@@ -105,7 +105,8 @@ export class Session {
       extractable: (p) => isExtractable(p),
     };
     const tools = createTools(ctx);
-    this.tools = options.readOnly ? tools.map(readOnlyTool) : tools;
+    // A read-only run is offered no write tools at all: the model is not invited to try.
+    this.tools = options.readOnly ? tools.filter((tool) => !tool.mutates) : tools;
   }
 
   static async open(ws: WorkspaceHandle, options: SessionOptions): Promise<Session> {
@@ -296,17 +297,4 @@ export class Session {
 /** Temp files that runs killed mid-write left under wiki/ and raw/; call holding the lock. */
 export function sweepAbandonedTempFiles(root: string): Promise<string[]> {
   return removeAbandonedTempFiles(root, ['wiki', 'raw']);
-}
-
-
-function readOnlyTool(tool: Tool): Tool {
-  if (!tool.mutates) return tool;
-  return {
-    ...tool,
-    run: async () => ({
-      content:
-        'This run is read-only: do not write or append to files. Give your result as your final message (for a query, pass --save to file the answer).',
-      isError: true,
-    }),
-  };
 }

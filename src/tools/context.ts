@@ -1,3 +1,4 @@
+import type { SearchResult } from '../search/types.js';
 import type { Contract } from '../wiki/contract.js';
 import type { WorkspaceFs } from './workspace-fs.js';
 
@@ -52,8 +53,8 @@ export interface WriteValidator {
 }
 
 export interface SearchPort {
-  /** JSON-serialisable ranked results (key, path, title, summary, score, lanes, links, backlinks). */
-  search(query: string, limit: number): Promise<unknown>;
+  /** Ranked results, best first. */
+  search(query: string, limit: number): Promise<readonly SearchResult[]>;
   /** Re-index one page at once after it was written. */
   upsert(path: string, content: string): Promise<void>;
 }

@@ -5,6 +5,7 @@ import { missingPathMessage } from './missing-path-hint.js';
 import { observerNote } from './page-write.js';
 import { resolveInSandbox } from './sandbox.js';
 import type { Tool, ToolOutcome } from './types.js';
+import { delimitSourceText, isSourcePath } from './source-delimiters.js';
 import { byteWindow, decodeText, looksBinary, textWindow } from './text-window.js';
 
 export const DEFAULT_READ_LIMIT = 20_000;
@@ -78,7 +79,7 @@ export function createReadFileTool(ctx: ToolContext): Tool {
       if (part.replaced > 0) notes.push(`${part.replaced} invalid UTF-8 sequence(s) shown as \uFFFD`);
       notes.unshift(`large file: offset and limit count bytes`);
       const next = part.end >= info.size ? 'end of file' : `next offset: ${part.end}`;
-      return success(`[${shown}: bytes ${part.start}-${part.end} of ${info.size}; ${next}; ${notes.join('; ')}]\n${part.text}`);
+      return success(`[${shown}: bytes ${part.start}-${part.end} of ${info.size}; ${next}; ${notes.join('; ')}]\n${asShown(shown, part.text)}`);
     },
   });
 }
@@ -90,7 +91,12 @@ function readTextWindow(shown: string, text: string, offset: number, limit: numb
   const next = part.end >= part.total ? 'end of file' : `next offset: ${part.end}`;
   const lines = `lines ${part.lines.first}-${part.lines.last} of ${part.lines.total}`;
   const extra = notes.length > 0 ? `; ${notes.join('; ')}` : '';
-  return success(`[${shown}: characters ${part.start}-${part.end} of ${part.total}, ${lines}; ${next}${extra}]\n${part.text}`);
+  return success(`[${shown}: characters ${part.start}-${part.end} of ${part.total}, ${lines}; ${next}${extra}]\n${asShown(shown, part.text)}`);
+}
+
+/** Sources are shown as delimited data (see source-delimiters.ts); pages and schema.md as they are. */
+function asShown(shown: string, text: string): string {
+  return isSourcePath(shown) ? delimitSourceText(shown, text) : text;
 }
 
 /** A hard link can carry the content of a denied file or of one outside the workspace; nothing tells them apart. */
