@@ -71,6 +71,15 @@ export const configSchema = z
       .prefault({}),
     search: searchSchema,
     git: z.object({ autoCommit: z.boolean().default(false) }).strict().prefault({}),
+    facts: z
+      .object({
+        /** What one fact is: a sentence, or a whole paragraph. */
+        grain: z.enum(['sentence', 'paragraph']).default('sentence'),
+        /** Edit similarity (0–1) above which a changed sentence of the same source rewords a fact instead of adding one. */
+        similarity: z.number().min(0).max(1).default(0.85),
+      })
+      .strict()
+      .prefault({}),
   })
   .strict();
 
