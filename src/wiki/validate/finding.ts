@@ -24,7 +24,9 @@ export type RuleId =
   | 'no-sources'
   | 'empty-page'
   | 'near-duplicate'
-  | 'log-format';
+  | 'log-format'
+  | 'ungrounded'
+  | 'unsupported-number';
 
 export const RULE_SEVERITY: Record<RuleId, Finding['severity']> = {
   frontmatter: 'error',
@@ -40,6 +42,8 @@ export const RULE_SEVERITY: Record<RuleId, Finding['severity']> = {
   'empty-page': 'warning',
   'near-duplicate': 'warning',
   'log-format': 'warning',
+  ungrounded: 'warning',
+  'unsupported-number': 'warning',
 };
 
 export function finding(rule: RuleId, path: string, message: string, extra: { line?: number | undefined; fix?: string } = {}): Finding {
