@@ -3,7 +3,7 @@ import path from 'node:path';
 import { InputError } from '../errors.js';
 import { extractText } from '../sources/extract.js';
 import { hashText } from '../state/hash.js';
-import { segmentText, type FactGrain } from './segment.js';
+import { segmentText, type FactGrain, type Segment } from './segment.js';
 import { FACTS_DB_PATH, FactStore } from './store.js';
 
 export interface FactsSettings {
@@ -16,6 +16,9 @@ export interface ExtractionReport {
   facts: { inserted: number; merged: number; reworded: number; tombstoned: number };
   bytes: number;
 }
+
+/** Extracted text held before it is written in one transaction. */
+const BATCH_CHARS = 8_000_000;
 
 export function factsDbFile(root: string): string {
   return path.join(root, FACTS_DB_PATH);
@@ -36,6 +39,22 @@ export async function updateFacts(root: string, sources: readonly string[], sett
   };
   try {
     const known = store.sourceHashes();
+    let pending: { source: string; sha256: string; segments: Segment[] }[] = [];
+    let pendingBytes = 0;
+    const flush = (): void => {
+      // One transaction per batch: the journal is synced once for many sources.
+      store.batch(() => {
+        for (const item of pending) {
+          const result = store.replaceSource(item.source, item.sha256, item.segments, settings.similarity, now);
+          report.facts.inserted += result.inserted;
+          report.facts.merged += result.merged;
+          report.facts.reworded += result.reworded;
+          report.facts.tombstoned += result.tombstoned;
+        }
+      });
+      pending = [];
+      pendingBytes = 0;
+    };
     for (const source of sources) {
       const bytes = await readFile(path.join(root, source));
       const sha256 = hashText(bytes);
@@ -51,14 +70,13 @@ export async function updateFacts(root: string, sources: readonly string[], sett
         report.sources.unreadable.push(source);
         continue;
       }
-      const result = store.replaceSource(source, sha256, segmentText(text, settings.grain), settings.similarity, now);
+      pending.push({ source, sha256, segments: segmentText(text, settings.grain) });
+      pendingBytes += text.length;
       report.bytes += bytes.length;
       report.sources.extracted++;
-      report.facts.inserted += result.inserted;
-      report.facts.merged += result.merged;
-      report.facts.reworded += result.reworded;
-      report.facts.tombstoned += result.tombstoned;
+      if (pendingBytes >= BATCH_CHARS) flush();
     }
+    if (pending.length > 0) flush();
     const present = new Set(sources);
     for (const source of known.keys()) {
       if (present.has(source)) continue;

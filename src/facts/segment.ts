@@ -123,7 +123,8 @@ function sentencesOf(paragraph: Paragraph): Segment[] {
   };
   const segments: Segment[] = [];
   let start = 0;
-  const boundary = /([.!?]+)(["')\]’”]*)(\s+)(?=["'(\[“‘]?[\p{Lu}\p{N}])/gu;
+  // Lower-case text (old abstracts, transcripts) ends sentences too; abbreviations are what must not.
+  const boundary = /([.!?]+)(["')\]’”]*)(\s+)(?=["'(\[“‘]?[\p{L}\p{N}])/gu;
   const emit = (end: number): void => {
     const piece = joined.slice(start, end);
     const lead = piece.length - piece.trimStart().length;

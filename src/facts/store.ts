@@ -91,10 +91,26 @@ interface FactRow {
 
 export class FactStore {
   private readonly db: Database.Database;
+  private readonly statements = new Map<string, Database.Statement>();
 
   constructor(file: string, options: { readonly?: boolean } = {}) {
     this.db = new Database(file, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
     if (!options.readonly) this.db.exec(SCHEMA);
+  }
+
+  /** Prepared once per store: preparing is most of a small statement's cost. */
+  private prepare(sql: string): Database.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  /** Run `work` in one transaction: one journal sync for a whole batch of sources instead of one each. */
+  batch<T>(work: () => T): T {
+    return this.db.transaction(work)();
   }
 
   close(): void {
@@ -102,7 +118,7 @@ export class FactStore {
   }
 
   sourceHashes(): Map<string, string> {
-    const rows = this.db.prepare('SELECT path, sha256 FROM sources').all() as { path: string; sha256: string }[];
+    const rows = this.prepare('SELECT path, sha256 FROM sources').all() as { path: string; sha256: string }[];
     return new Map(rows.map((r) => [r.path, r.sha256]));
   }
 
@@ -119,10 +135,10 @@ export class FactStore {
       const previous = this.db
         .prepare('SELECT DISTINCT f.id, f.text, f.norm, f.first_seen, f.tombstoned_at FROM facts f JOIN provenance p ON p.fact_id = f.id WHERE p.source = ?')
         .all(source) as FactRow[];
-      this.db.prepare('DELETE FROM provenance WHERE source = ?').run(source);
+      this.prepare('DELETE FROM provenance WHERE source = ?').run(source);
       const previousById = new Map(previous.map((row) => [row.id, row]));
-      const byNorm = this.db.prepare('SELECT id, text, norm, first_seen, tombstoned_at FROM facts WHERE norm = ?');
-      const addProvenance = this.db.prepare('INSERT OR IGNORE INTO provenance (fact_id, source, line_start, line_end, sha256, heading) VALUES (?, ?, ?, ?, ?, ?)');
+      const byNorm = this.prepare('SELECT id, text, norm, first_seen, tombstoned_at FROM facts WHERE norm = ?');
+      const addProvenance = this.prepare('INSERT OR IGNORE INTO provenance (fact_id, source, line_start, line_end, sha256, heading) VALUES (?, ?, ?, ?, ?, ?)');
       const seenHere = new Set<string>();
       const unmatched: { segment: Segment; norm: string }[] = [];
       for (const segment of segments) {
@@ -154,13 +170,13 @@ export class FactStore {
           continue;
         }
         const id = this.freshId(norm);
-        this.db.prepare('INSERT INTO facts (id, text, norm, first_seen, tombstoned_at) VALUES (?, ?, ?, ?, NULL)').run(id, segment.text, norm, now);
-        this.db.prepare('INSERT INTO facts_fts (id, text) VALUES (?, ?)').run(id, segment.text);
+        this.prepare('INSERT INTO facts (id, text, norm, first_seen, tombstoned_at) VALUES (?, ?, ?, ?, NULL)').run(id, segment.text, norm, now);
+        this.prepare('INSERT INTO facts_fts (id, text) VALUES (?, ?)').run(id, segment.text);
         result.inserted++;
         addProvenance.run(id, source, segment.lineStart, segment.lineEnd, sha256, segment.heading);
       }
       result.tombstoned = this.tombstoneOrphans([...previousById.keys()], now);
-      this.db.prepare('INSERT INTO sources (path, sha256, extracted_at) VALUES (?, ?, ?) ON CONFLICT(path) DO UPDATE SET sha256 = excluded.sha256, extracted_at = excluded.extracted_at').run(source, sha256, now);
+      this.prepare('INSERT INTO sources (path, sha256, extracted_at) VALUES (?, ?, ?) ON CONFLICT(path) DO UPDATE SET sha256 = excluded.sha256, extracted_at = excluded.extracted_at').run(source, sha256, now);
       this.bump('merged', result.merged);
       this.bump('reworded', result.reworded);
       return result;
@@ -171,9 +187,9 @@ export class FactStore {
   /** A deleted source: its provenance goes, and facts no other source states are tombstoned. */
   removeSource(source: string, now: string): number {
     const run = this.db.transaction((): number => {
-      const ids = (this.db.prepare('SELECT DISTINCT fact_id FROM provenance WHERE source = ?').all(source) as { fact_id: string }[]).map((r) => r.fact_id);
-      this.db.prepare('DELETE FROM provenance WHERE source = ?').run(source);
-      this.db.prepare('DELETE FROM sources WHERE path = ?').run(source);
+      const ids = (this.prepare('SELECT DISTINCT fact_id FROM provenance WHERE source = ?').all(source) as { fact_id: string }[]).map((r) => r.fact_id);
+      this.prepare('DELETE FROM provenance WHERE source = ?').run(source);
+      this.prepare('DELETE FROM sources WHERE path = ?').run(source);
       return this.tombstoneOrphans(ids, now);
     });
     return run();
@@ -210,10 +226,10 @@ export class FactStore {
   }
 
   get(id: string): Fact | undefined {
-    const row = this.db.prepare('SELECT id, text, norm, first_seen, tombstoned_at FROM facts WHERE id = ?').get(id) as FactRow | undefined;
+    const row = this.prepare('SELECT id, text, norm, first_seen, tombstoned_at FROM facts WHERE id = ?').get(id) as FactRow | undefined;
     if (!row) return undefined;
     const provenance = (
-      this.db.prepare('SELECT source, line_start, line_end, sha256, heading FROM provenance WHERE fact_id = ? ORDER BY source, line_start').all(id) as {
+      this.prepare('SELECT source, line_start, line_end, sha256, heading FROM provenance WHERE fact_id = ? ORDER BY source, line_start').all(id) as {
         source: string;
         line_start: number;
         line_end: number;
@@ -222,14 +238,14 @@ export class FactStore {
       }[]
     ).map((p) => ({ source: p.source, lineStart: p.line_start, lineEnd: p.line_end, sha256: p.sha256, heading: p.heading }));
     const lineage = (
-      this.db.prepare('SELECT previous_text, replaced_at FROM lineage WHERE fact_id = ? ORDER BY rowid').all(id) as { previous_text: string; replaced_at: string }[]
+      this.prepare('SELECT previous_text, replaced_at FROM lineage WHERE fact_id = ? ORDER BY rowid').all(id) as { previous_text: string; replaced_at: string }[]
     ).map((l) => ({ previousText: l.previous_text, replacedAt: l.replaced_at }));
     return { id: row.id, text: row.text, firstSeen: row.first_seen, tombstonedAt: row.tombstoned_at, provenance, lineage };
   }
 
   stats(): FactStats {
-    const count = (sql: string): number => (this.db.prepare(sql).get() as { n: number }).n;
-    const counter = (name: string): number => (this.db.prepare('SELECT value FROM counters WHERE name = ?').get(name) as { value: number } | undefined)?.value ?? 0;
+    const count = (sql: string): number => (this.prepare(sql).get() as { n: number }).n;
+    const counter = (name: string): number => (this.prepare('SELECT value FROM counters WHERE name = ?').get(name) as { value: number } | undefined)?.value ?? 0;
     return {
       facts: count('SELECT COUNT(*) AS n FROM facts'),
       live: count('SELECT COUNT(*) AS n FROM facts WHERE tombstoned_at IS NULL'),
@@ -241,29 +257,29 @@ export class FactStore {
   }
 
   private sourcesOf(id: string): string[] {
-    return (this.db.prepare('SELECT DISTINCT source FROM provenance WHERE fact_id = ? ORDER BY source').all(id) as { source: string }[]).map((r) => r.source);
+    return (this.prepare('SELECT DISTINCT source FROM provenance WHERE fact_id = ? ORDER BY source').all(id) as { source: string }[]).map((r) => r.source);
   }
 
   private revive(row: FactRow): void {
-    this.db.prepare('UPDATE facts SET tombstoned_at = NULL WHERE id = ?').run(row.id);
-    this.db.prepare('INSERT INTO facts_fts (id, text) VALUES (?, ?)').run(row.id, row.text);
+    this.prepare('UPDATE facts SET tombstoned_at = NULL WHERE id = ?').run(row.id);
+    this.prepare('INSERT INTO facts_fts (id, text) VALUES (?, ?)').run(row.id, row.text);
   }
 
   private reword(row: FactRow, text: string, norm: string, now: string): void {
-    this.db.prepare('INSERT INTO lineage (fact_id, previous_text, replaced_at) VALUES (?, ?, ?)').run(row.id, row.text, now);
-    this.db.prepare('UPDATE facts SET text = ?, norm = ?, tombstoned_at = NULL WHERE id = ?').run(text, norm, row.id);
-    this.db.prepare('DELETE FROM facts_fts WHERE id = ?').run(row.id);
-    this.db.prepare('INSERT INTO facts_fts (id, text) VALUES (?, ?)').run(row.id, text);
+    this.prepare('INSERT INTO lineage (fact_id, previous_text, replaced_at) VALUES (?, ?, ?)').run(row.id, row.text, now);
+    this.prepare('UPDATE facts SET text = ?, norm = ?, tombstoned_at = NULL WHERE id = ?').run(text, norm, row.id);
+    this.prepare('DELETE FROM facts_fts WHERE id = ?').run(row.id);
+    this.prepare('INSERT INTO facts_fts (id, text) VALUES (?, ?)').run(row.id, text);
   }
 
   private tombstoneOrphans(ids: string[], now: string): number {
     let tombstoned = 0;
-    const stillStated = this.db.prepare('SELECT 1 FROM provenance WHERE fact_id = ? LIMIT 1');
+    const stillStated = this.prepare('SELECT 1 FROM provenance WHERE fact_id = ? LIMIT 1');
     for (const id of ids) {
       if (stillStated.get(id)) continue;
-      const changed = this.db.prepare('UPDATE facts SET tombstoned_at = ? WHERE id = ? AND tombstoned_at IS NULL').run(now, id).changes;
+      const changed = this.prepare('UPDATE facts SET tombstoned_at = ? WHERE id = ? AND tombstoned_at IS NULL').run(now, id).changes;
       if (changed > 0) {
-        this.db.prepare('DELETE FROM facts_fts WHERE id = ?').run(id);
+        this.prepare('DELETE FROM facts_fts WHERE id = ?').run(id);
         tombstoned++;
       }
     }
@@ -272,7 +288,7 @@ export class FactStore {
 
   /** The id of a new fact; a reworded fact keeps its first id, so a later text may hash to a taken one. */
   private freshId(norm: string): string {
-    const taken = this.db.prepare('SELECT 1 FROM facts WHERE id = ?');
+    const taken = this.prepare('SELECT 1 FROM facts WHERE id = ?');
     let id = factId(norm);
     for (let salt = 1; taken.get(id); salt++) id = factId(`${norm}\u0000${salt}`);
     return id;
@@ -280,7 +296,7 @@ export class FactStore {
 
   private bump(name: string, by: number): void {
     if (by === 0) return;
-    this.db.prepare('INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = value + excluded.value').run(name, by);
+    this.prepare('INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = value + excluded.value').run(name, by);
   }
 }
 
