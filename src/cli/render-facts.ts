@@ -1,5 +1,6 @@
 import type { ExtractionReport } from '../facts/extract.js';
 import type { Fact, FactHit, FactStats } from '../facts/store.js';
+import type { FactsAnswer } from '../operations/query-facts.js';
 import type { Colors } from './output.js';
 
 export function renderFactHits(hits: FactHit[], c: Colors): string {
@@ -40,5 +41,14 @@ export function renderExtraction(report: ExtractionReport): string {
     `facts    ${facts.inserted} new, ${facts.merged} merged, ${facts.reworded} reworded, ${facts.tombstoned} tombstoned`,
   ];
   if (sources.unreadable.length > 0) lines.push(`unreadable  ${sources.unreadable.join(', ')}`);
+  return lines.join('\n');
+}
+
+export function renderFactsAnswer(answer: FactsAnswer, c: Colors): string {
+  if (!answer.modelCalled) return c.dim(answer.answer);
+  const lines = [answer.answer, ''];
+  for (const fact of answer.facts.filter((f) => answer.cited.includes(f.id))) lines.push(`[^${fact.id}]: ${fact.text} ${c.dim(`(${fact.sources.join(', ')})`)}`);
+  if (answer.cited.length === 0) lines.push(c.yellow('the answer cites no fact'));
+  if (answer.unknown.length > 0) lines.push(c.yellow(`cited ids that are no fact: ${answer.unknown.join(', ')}`));
   return lines.join('\n');
 }

@@ -3,6 +3,7 @@ import { addAgentOptions, runAgentCommand, type AgentFlags } from '../cli/agent-
 
 interface QueryFlags extends AgentFlags {
   save?: boolean;
+  facts?: boolean;
 }
 
 export function registerQuery(program: Command): void {
@@ -10,7 +11,8 @@ export function registerQuery(program: Command): void {
     .command('query')
     .description('answer a question from the wiki, citing [[key]] pages; --save files the answer as a page')
     .argument('<question...>', 'the question (quote it, or pass several words)')
-    .option('--save', 'file the answer as a page in wiki/concepts/ (refs to the cited pages, their sources)');
+    .option('--save', 'file the answer as a page in wiki/concepts/ (refs to the cited pages, their sources)')
+    .option('--facts', "answer only from the sources' facts (.wiki/facts.db), citing each as [^fact-id]; no model call when none match");
   addAgentOptions(command, { dryRun: true });
   command
     .addHelpText(
@@ -18,6 +20,7 @@ export function registerQuery(program: Command): void {
       '\nExamples:\n  $ wiki query "how does scaled dot-product attention work?"\n  $ wiki query "compare BM25 and LSA" --save\n  $ wiki query "what is RRF?" --json | jq -r .answer',
     )
     .action(async (words: string[], flags: QueryFlags, cmd: Command) => {
+      if (flags.facts) return answerFromFactsCommand(words.join(' '), flags, cmd);
       const [{ queryWiki }, { renderQuery }, { withProgress }] = await Promise.all([
         import('../operations/query.js'),
         import('../cli/render-run.js'),
@@ -46,4 +49,17 @@ export function registerQuery(program: Command): void {
         },
       );
     });
+}
+
+async function answerFromFactsCommand(question: string, flags: QueryFlags, cmd: Command): Promise<void> {
+  const [{ answerFromFacts, factsAnswerOk }, { renderFactsAnswer }] = await Promise.all([import('../operations/query-facts.js'), import('../cli/render-facts.js')]);
+  await runAgentCommand(
+    cmd,
+    flags,
+    ({ ws, model, signal }) => answerFromFacts(ws.root, ws.config, question, model.get, signal),
+    (report, out) => {
+      out.result(report, () => renderFactsAnswer(report, out.c));
+      return { exitCode: factsAnswerOk(report) ? 0 : 1 };
+    },
+  );
 }

@@ -9,6 +9,7 @@ import { isSpecialPage, type Schema } from '../wiki/contract.js';
 import { parseLogEntries, type LogEntry } from '../wiki/log.js';
 import { sourcesOf } from '../wiki/page.js';
 import { loadPages } from '../wiki/pages.js';
+import { groundPages, type PageScore } from './grounding.js';
 
 export interface StatusReport {
   root: string;
@@ -20,6 +21,8 @@ export interface StatusReport {
   usage: UsageTotals;
   /** The persisted search index: built or not, pages, lanes and embedder, last update. */
   search: SearchIndexState;
+  /** Grounding of pages citing raw/ sources against their facts (absent without .wiki/facts.db). */
+  grounding?: { pages: number; mean: number; lowest: PageScore[] };
 }
 
 export async function listRawSources(root: string): Promise<string[]> {
@@ -43,7 +46,9 @@ export async function workspaceStatus(root: string, schema: Schema, config: Effe
   } catch {
     logText = '';
   }
+  const grounding = groundPages(root, pages);
   return {
+    ...(grounding ? { grounding: groundingSummary(grounding.pages) } : {}),
     root,
     pages: { total: pages.length, byType },
     raw: { total: raw.length, uncited: raw.filter((file) => !cited.has(file)) },
@@ -52,4 +57,10 @@ export async function workspaceStatus(root: string, schema: Schema, config: Effe
     usage: await sumTranscriptUsage(root),
     search: await readSearchIndexState(root, config.config),
   };
+}
+
+function groundingSummary(pages: PageScore[]): NonNullable<StatusReport['grounding']> {
+  const mean = pages.length === 0 ? 1 : pages.reduce((sum, page) => sum + page.score, 0) / pages.length;
+  const lowest = [...pages].sort((a, b) => a.score - b.score || a.path.localeCompare(b.path)).slice(0, 5);
+  return { pages: pages.length, mean: Math.round(mean * 1000) / 1000, lowest };
 }
