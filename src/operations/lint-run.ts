@@ -104,6 +104,7 @@ export async function runLint(ws: WorkspaceHandle, options: LintRunOptions): Pro
     const after = mutating && modelChanges.length > 0 ? await lintWorkspace(ws.root, ws.schema, ws.config.config, { fix: false }) : before;
     const findings = sortFindings([...after.findings, ...modelFindings]);
     const report: LintRunReport = { findings, ...countBySeverity(findings), changes: [...fixes, ...modelChanges] };
+    if (after.grounding) report.grounding = after.grounding;
     if (review) report.review = review;
     if (diff !== undefined) report.diff = diff;
     return report;
