@@ -38,7 +38,7 @@ const STOP_WORDS = new Set(
 );
 const NEGATIONS = new Set(['not', 'no', 'never', 'none', 'nor', 'without', 'cannot', "n't", 'neither']);
 
-interface Tokens {
+export interface Tokens {
   words: Set<string>;
   negated: boolean;
   numbers: string[];
@@ -82,8 +82,18 @@ function blankNonClaims(body: string): string {
     .join('\n');
 }
 
-export function groundPage(body: string, facts: readonly CandidateFact[]): PageGrounding {
-  const factTokens = facts.map((fact) => ({ fact, tokens: tokensOf(fact.text) }));
+/** Facts' tokens by text, kept across the pages of one lint: many pages cite the same sources. */
+export type TokenCache = Map<string, Tokens>;
+
+export function groundPage(body: string, facts: readonly CandidateFact[], cache: TokenCache = new Map()): PageGrounding {
+  const factTokens = facts.map((fact) => {
+    let tokens = cache.get(fact.text);
+    if (!tokens) {
+      tokens = tokensOf(fact.text);
+      cache.set(fact.text, tokens);
+    }
+    return { fact, tokens };
+  });
   const sentences = segmentText(blankNonClaims(body), 'sentence').map((segment) => groundSentence(segment.text, segment.lineStart, factTokens));
   const supported = sentences.filter((s) => s.problem === undefined).length;
   return { sentences, score: sentences.length === 0 ? 1 : supported / sentences.length };

@@ -215,6 +215,16 @@ export class FactStore {
     return hits;
   }
 
+  /** Every live fact stated by one of `sources`, without the sources of each (what grounding needs). */
+  factTextsOfSources(sources: readonly string[]): { id: string; text: string }[] {
+    if (sources.length === 0) return [];
+    const marks = sources.map(() => '?').join(', ');
+    return this.prepare(`SELECT DISTINCT f.id, f.text FROM facts f JOIN provenance p ON p.fact_id = f.id WHERE p.source IN (${marks}) AND f.tombstoned_at IS NULL ORDER BY f.id`).all(...sources) as {
+      id: string;
+      text: string;
+    }[];
+  }
+
   /** Every live fact stated by one of `sources`. */
   factsOfSources(sources: readonly string[]): FactHit[] {
     if (sources.length === 0) return [];

@@ -1,5 +1,5 @@
 import { factsDbFile } from '../facts/extract.js';
-import { groundPage, type CandidateFact } from '../facts/grounding.js';
+import { groundPage, type CandidateFact, type TokenCache } from '../facts/grounding.js';
 import { FactStore } from '../facts/store.js';
 import { finding, type Finding } from '../wiki/validate/finding.js';
 import { sourcesOf, type Page } from '../wiki/page.js';
@@ -29,13 +29,14 @@ export function groundPages(root: string, pages: readonly Page[]): GroundingRepo
   if (!hasFactsStore(root)) return undefined;
   const store = new FactStore(factsDbFile(root), { readonly: true });
   const report: GroundingReport = { findings: [], pages: [], closest: {} };
+  const tokens: TokenCache = new Map();
   try {
     for (const page of pages) {
       const sources = sourcesOf(page.frontmatter)
         .map(sourceFilePath)
         .filter((s): s is string => s !== undefined && s.startsWith('raw/'));
       if (sources.length === 0) continue;
-      const grounding = groundPage(page.body, store.factsOfSources(sources));
+      const grounding = groundPage(page.body, store.factTextsOfSources(sources), tokens);
       report.pages.push({ path: page.path, score: round(grounding.score), sentences: grounding.sentences.length });
       for (const sentence of grounding.sentences) {
         if (!sentence.problem) continue;
