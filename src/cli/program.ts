@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander';
 import { registerConfig } from '../commands/config.js';
+import { registerFacts } from '../commands/facts.js';
 import { registerGraph } from '../commands/graph.js';
 import { registerInit } from '../commands/init.js';
 import { registerIngest } from '../commands/ingest.js';
@@ -33,6 +34,7 @@ export function buildProgram(): Command {
   registerIngest(program);
   registerQuery(program);
   registerSearch(program);
+  registerFacts(program);
   registerStatus(program);
   registerConfig(program);
   registerLint(program);

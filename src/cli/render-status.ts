@@ -31,6 +31,10 @@ export function renderStatus(report: StatusReport, c: Colors): string {
   }
   lines.push(`Usage:    ${renderUsageTotals(report.usage, c)}`);
   lines.push(`Search:   ${renderSearchState(report.search, c)}`);
+  if (report.grounding) {
+    const lowest = report.grounding.lowest.filter((p) => p.score < 1).map((p) => `${p.path} ${Math.round(p.score * 100)}%`);
+    lines.push(`Grounded: ${Math.round(report.grounding.mean * 100)}% of sentences on average over ${report.grounding.pages} page(s)${lowest.length ? ` ${c.dim(`(lowest: ${lowest.join(', ')})`)}` : ''}`);
+  }
   lines.push('', 'Recent log:');
   if (report.recentLog.length === 0) lines.push(`  ${c.dim('(empty)')}`);
   for (const entry of report.recentLog) lines.push(`  [${entry.date}] ${entry.op} | ${entry.title}`);

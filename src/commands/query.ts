@@ -4,6 +4,7 @@ import { load } from '../cli/lazy.js';
 
 interface QueryFlags extends AgentFlags {
   save?: boolean;
+  facts?: boolean;
 }
 
 export function registerQuery(program: Command): void {
@@ -11,7 +12,8 @@ export function registerQuery(program: Command): void {
     .command('query')
     .description('answer a question from the wiki, citing [[key]] pages; --save files the answer as a page')
     .argument('<question...>', 'the question (quote it, or pass several words)')
-    .option('--save', 'file the answer as a page in wiki/concepts/ (refs to the cited pages, their sources)');
+    .option('--save', 'file the answer as a page in wiki/concepts/ (refs to the cited pages, their sources)')
+    .option('--facts', "answer only from the sources' facts (.wiki/facts.db), citing each as [^fact-id]; no model call when none match");
   addAgentOptions(command, { dryRun: true });
   command
     .addHelpText(
@@ -19,6 +21,7 @@ export function registerQuery(program: Command): void {
       '\nExamples:\n  $ wiki query "how does scaled dot-product attention work?"\n  $ wiki query "compare BM25 and LSA" --save\n  $ wiki query "what is RRF?" --json | jq -r .answer',
     )
     .action(async (words: string[], flags: QueryFlags, cmd: Command) => {
+      if (flags.facts) return answerFromFactsCommand(words.join(' '), flags, cmd);
       const [{ queryWiki }, { renderQuery }, { withProgress }] = await load('queryOperation', 'renderRun', 'progress');
       await runAgentCommand(
         cmd,
@@ -44,4 +47,17 @@ export function registerQuery(program: Command): void {
         },
       );
     });
+}
+
+async function answerFromFactsCommand(question: string, flags: QueryFlags, cmd: Command): Promise<void> {
+  const [{ answerFromFacts, factsAnswerOk }, { renderFactsAnswer }] = await load('factsQueryOperation', 'renderFacts');
+  await runAgentCommand(
+    cmd,
+    flags,
+    ({ ws, model, signal }) => answerFromFacts(ws.root, ws.config, question, model.get, signal),
+    (report, out) => {
+      out.result(report, () => renderFactsAnswer(report, out.c));
+      return { exitCode: factsAnswerOk(report) ? 0 : 1 };
+    },
+  );
 }

@@ -96,6 +96,15 @@ export const configSchema = z
         pageWriteBytes: z.number().int().min(1024).default(1024 * 1024),
         /** Largest text one append_to_file call adds, in bytes. */
         appendBytes: z.number().int().min(256).default(64 * 1024),
+        })
+        .strict()
+        .prefault({}),
+    facts: z
+      .object({
+        /** What one fact is: a sentence, or a whole paragraph. */
+        grain: z.enum(['sentence', 'paragraph']).default('sentence'),
+        /** Edit similarity (0–1) above which a changed sentence of the same source rewords a fact instead of adding one. */
+        similarity: z.number().min(0).max(1).default(0.85),
       })
       .strict()
       .prefault({}),

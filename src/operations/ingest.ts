@@ -28,6 +28,8 @@ import { runModelInSession } from './agent-run.js';
 import { checkReadable, copyIntoRaw, planInputs, readHead, type ResolvedSource } from './ingest-inputs.js';
 import { delimitSourceText } from '../tools/source-delimiters.js';
 import { listRawSources } from './status.js';
+import type { ExtractionReport } from '../facts/extract.js';
+import { refreshFacts } from './facts.js';
 import { Session, sweepAbandonedTempFiles, type WorkspaceHandle } from './session.js';
 import { summariseRun, type RunOutcome } from './run-outcome.js';
 
@@ -73,6 +75,8 @@ export interface IngestReport {
    * the run's token or cost budget spent, the provider failing); the next run picks them up.
    */
   pending: string[];
+  /** What fact extraction did over raw/ (absent in a dry run). */
+  facts?: ExtractionReport;
 }
 
 /** Outcomes after which the remaining sources are left for the next run. */
@@ -131,6 +135,8 @@ export async function ingestSources(ws: WorkspaceHandle, args: string[], options
     }
 
     if (!options.dryRun) manifest = await handleDeletedSources(ws, manifest, report, options);
+    // Deterministic, no model: every source's sentences are facts before any page is written.
+    if (!options.dryRun) report.facts = await refreshFacts(ws.root, ws.config);
 
     let diffSession: Session | undefined;
     // --max-tokens and --max-cost bound the whole command: each source gets what is left.

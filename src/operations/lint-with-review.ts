@@ -114,6 +114,7 @@ export async function runLint(ws: WorkspaceHandle, options: LintRunOptions): Pro
     const after = modelChanges.length > 0 ? await lintWorkspace(ws.root, ws.schema, ws.config.config, { fix: false, planned: planned() }) : before;
     const findings = sortFindings([...after.findings, ...modelFindings]);
     const report: LintRunReport = { findings, ...countBySeverity(findings), changes: [...fixes, ...modelChanges] };
+    if (after.grounding) report.grounding = after.grounding;
     if (review) report.review = review;
     if (diff !== undefined) report.diff = diff;
     return report;

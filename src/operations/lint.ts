@@ -5,17 +5,18 @@ import { newRunId } from '../agent/transcript.js';
 import { rawLineCounter } from '../sources/line-count.js';
 import { acquireLock } from '../state/lock.js';
 import { isoDate } from '../util/dates.js';
-import type { Schema, Contract } from '../wiki/contract.js';
+import { isSpecialPage, type Schema, type Contract } from '../wiki/contract.js';
 import { planFixes, type FixFile } from '../wiki/fix.js';
 import { applyIndexPlan, readIndexFiles } from '../wiki/index-catalog.js';
 import { appendLog } from '../wiki/log.js';
 import { loadLogLedger } from '../wiki/log-ledger.js';
 import { parsePage, sourcesOf, type Page } from '../wiki/page.js';
 import { listPagePaths } from '../wiki/pages.js';
-import { countBySeverity, type Finding } from '../wiki/validate/finding.js';
+import { countBySeverity, sortFindings, type Finding } from '../wiki/validate/finding.js';
 import { validateWiki } from '../wiki/validate/index.js';
 import { sourceFilePath } from '../wiki/validate/page-rules.js';
 import { citationsOf } from '../wiki/validate/citation-rules.js';
+import { groundPages, type PageScore } from './grounding.js';
 
 export interface LintReport {
   findings: Finding[];
@@ -23,6 +24,8 @@ export interface LintReport {
   warnings: number;
   /** Every repair `--fix` applied, `path: what changed`; empty without --fix. */
   changes: string[];
+  /** Per page citing raw/ sources, the share of its sentences their facts support (absent without .wiki/facts.db). */
+  grounding?: PageScore[];
 }
 
 export interface LintOptions {
@@ -77,7 +80,9 @@ export async function lintWorkspace(
     rawLineCount: rawLineCounter(root),
     logLedger: await loadLogLedger(root),
   });
-  return { findings, ...countBySeverity(findings), changes };
+  const grounding = groundPages(root, pages.filter((page) => !isSpecialPage(contract, page.path)));
+  if (grounding) findings.push(...grounding.findings);
+  return { findings: sortFindings(findings), ...countBySeverity(findings), changes, ...(grounding ? { grounding: grounding.pages } : {}) };
 }
 
 /** Where repairs go: straight to disk, or through a run session (history for undo, dry-run overlay). */

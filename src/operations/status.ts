@@ -10,6 +10,7 @@ import { parseLogEntries, type LogEntry } from '../wiki/log.js';
 import { classifySource, deletedSources, hashFile, loadManifest } from '../state/manifest.js';
 import { sourcesOf } from '../wiki/page.js';
 import { loadPages } from '../wiki/pages.js';
+import { groundPages, type PageScore } from './grounding.js';
 
 export interface StatusReport {
   root: string;
@@ -30,6 +31,8 @@ export interface StatusReport {
   usage: UsageTotals;
   /** The persisted search index: built or not, pages, lanes and embedder, last update. */
   search: SearchIndexState;
+  /** Grounding of pages citing raw/ sources against their facts (absent without .wiki/facts.db). */
+  grounding?: { pages: number; mean: number; lowest: PageScore[] };
 }
 
 export async function listRawSources(root: string): Promise<string[]> {
@@ -66,7 +69,9 @@ export async function workspaceStatus(root: string, schema: Schema, config: Effe
   } catch {
     logText = '';
   }
+  const grounding = groundPages(root, pages);
   return {
+    ...(grounding ? { grounding: groundingSummary(grounding.pages) } : {}),
     root,
     pages: { total: pages.length, byType },
     raw: { total: raw.length, uncited: raw.filter((file) => !cited.has(file)), ...(await sourceStates(root, raw)) },
@@ -75,4 +80,10 @@ export async function workspaceStatus(root: string, schema: Schema, config: Effe
     usage: await sumTranscriptUsage(root),
     search: await readSearchIndexState(root, config.config),
   };
+}
+
+function groundingSummary(pages: PageScore[]): NonNullable<StatusReport['grounding']> {
+  const mean = pages.length === 0 ? 1 : pages.reduce((sum, page) => sum + page.score, 0) / pages.length;
+  const lowest = [...pages].sort((a, b) => a.score - b.score || a.path.localeCompare(b.path)).slice(0, 5);
+  return { pages: pages.length, mean: Math.round(mean * 1000) / 1000, lowest };
 }

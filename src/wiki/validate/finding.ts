@@ -30,7 +30,9 @@ export type RuleId =
   | 'tool-owned-field'
   | 'dropped-source'
   | 'human-edit'
-  | 'access-field';
+  | 'access-field'
+  | 'ungrounded'
+  | 'unsupported-number';
 
 export const RULE_SEVERITY: Record<RuleId, Finding['severity']> = {
   frontmatter: 'error',
@@ -52,6 +54,8 @@ export const RULE_SEVERITY: Record<RuleId, Finding['severity']> = {
   'dropped-source': 'error',
   'human-edit': 'error',
   'access-field': 'error',
+  ungrounded: 'warning',
+  'unsupported-number': 'warning',
 };
 
 export function finding(rule: RuleId, path: string, message: string, extra: { line?: number | undefined; fix?: string } = {}): Finding {
