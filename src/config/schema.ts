@@ -105,6 +105,8 @@ export const configSchema = z
         grain: z.enum(['sentence', 'paragraph']).default('sentence'),
         /** Edit similarity (0–1) above which a changed sentence of the same source rewords a fact instead of adding one. */
         similarity: z.number().min(0).max(1).default(0.85),
+        /** Sources larger than this many bytes are not segmented into facts (extraction runs at well under 1 MB/s). */
+        maxSourceBytes: z.number().int().min(1024).default(8 * 1024 * 1024),
       })
       .strict()
       .prefault({}),

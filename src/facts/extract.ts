@@ -1,4 +1,4 @@
-import { mkdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { InputError } from '../errors.js';
 import { extractText } from '../sources/extract.js';
@@ -9,10 +9,12 @@ import { FACTS_DB_PATH, FactStore } from './store.js';
 export interface FactsSettings {
   grain: FactGrain;
   similarity: number;
+  /** Larger sources are left out (listed as `tooLarge`), so one huge file cannot stall an ingest. */
+  maxSourceBytes: number;
 }
 
 export interface ExtractionReport {
-  sources: { extracted: number; unchanged: number; removed: number; unreadable: string[] };
+  sources: { extracted: number; unchanged: number; removed: number; unreadable: string[]; tooLarge: string[] };
   facts: { inserted: number; merged: number; reworded: number; tombstoned: number };
   bytes: number;
 }
@@ -33,7 +35,7 @@ export async function updateFacts(root: string, sources: readonly string[], sett
   await mkdir(path.dirname(factsDbFile(root)), { recursive: true });
   const store = new FactStore(factsDbFile(root));
   const report: ExtractionReport = {
-    sources: { extracted: 0, unchanged: 0, removed: 0, unreadable: [] },
+    sources: { extracted: 0, unchanged: 0, removed: 0, unreadable: [], tooLarge: [] },
     facts: { inserted: 0, merged: 0, reworded: 0, tombstoned: 0 },
     bytes: 0,
   };
@@ -56,6 +58,10 @@ export async function updateFacts(root: string, sources: readonly string[], sett
       pendingBytes = 0;
     };
     for (const source of sources) {
+      if ((await stat(path.join(root, source))).size > settings.maxSourceBytes) {
+        report.sources.tooLarge.push(source);
+        continue;
+      }
       const bytes = await readFile(path.join(root, source));
       const sha256 = hashText(bytes);
       if (known.get(source) === sha256) {

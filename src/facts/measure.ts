@@ -20,7 +20,7 @@ export interface FactsMeasurement {
   grounding: { altered: number; alteredFlagged: number; supported: number; supportedFlagged: number };
 }
 
-const settings: FactsSettings = { grain: 'sentence', similarity: 0.85 };
+const settings: FactsSettings = { grain: 'sentence', similarity: 0.85, maxSourceBytes: 64 * 1024 * 1024 };
 
 export async function measureFacts(collection: Collection, plantedPages = 200): Promise<FactsMeasurement> {
   const root = await mkdtemp(path.join(tmpdir(), 'wiki-facts-eval-'));

@@ -6,7 +6,8 @@ import { FactStore, type Fact, type FactHit, type FactStats } from '../facts/sto
 import { listRawSources } from './status.js';
 
 export function factsSettings(config: EffectiveConfig): FactsSettings {
-  return { grain: config.config.facts.grain, similarity: config.config.facts.similarity };
+  const { grain, similarity, maxSourceBytes } = config.config.facts;
+  return { grain, similarity, maxSourceBytes };
 }
 
 /** Extract facts from every raw/ source the store does not already hold at its current sha256. */

@@ -17,7 +17,7 @@ const PAGES: Record<string, string> = {
   // A never page: hidden everywhere, yet linted (its summary is missing) and a valid link target.
   'wiki/concepts/hidden-draft.md': '---\ntitle: Hidden draft\ntype: concept\nusage_mode: never\n---\n\nThe quokka survey draft.\n',
   'wiki/concepts/attention.md': pageText('concept', 'attention', { body: 'Attention weighs tokens; see [[hidden-draft]] and the quokka notes.' }),
-  'wiki/user/alice/concepts/alice-idea.md': pageText('concept', 'alice-idea', { body: 'Alice thinks the platypus matters; see [[attention]].' }),
+  'wiki/user/alice/concepts/alice-idea.md': pageText('concept', 'alice-idea', { sources: ['raw/paper.md'], body: 'Alice thinks the platypus matters; see [[attention]].' }),
   'wiki/user/alice/concepts/attention.md': pageText('concept', 'attention', { body: 'Alice scratch: attention as platypus routing.' }),
   'wiki/user/bob/concepts/bob-broken.md': pageText('concept', 'bob-broken', { body: 'Links [[nowhere-at-all]].' }),
 };

@@ -36,7 +36,7 @@ describe('wiki init --example', () => {
     expect(result.code).toBe(0);
     const report = JSON.parse(result.stdout) as { pages: { total: number; byType: Record<string, number> }; raw: { total: number; uncited: string[] }; recentLog: Array<{ op: string }> };
     expect(report.pages).toEqual({ total: 10, byType: { source: 3, concept: 3, entity: 4 } });
-    expect(report.raw).toEqual({ total: 3, uncited: [] });
+    expect(report.raw).toMatchObject({ total: 3, uncited: [] });
     expect(report.recentLog.filter((entry) => entry.op === 'ingest')).toHaveLength(3);
   });
 

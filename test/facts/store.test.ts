@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { factsDbFile, rebuildFacts, updateFacts, type FactsSettings } from '../../src/facts/extract.js';
 import { FactStore } from '../../src/facts/store.js';
 
-const settings: FactsSettings = { grain: 'sentence', similarity: 0.85 };
+const settings: FactsSettings = { grain: 'sentence', similarity: 0.85, maxSourceBytes: 1024 * 1024 };
 let root: string;
 
 beforeEach(async () => {
@@ -31,6 +31,14 @@ function withStore<T>(use: (store: FactStore) => T): T {
 }
 
 describe('facts store', () => {
+  it('leaves out a source over facts.maxSourceBytes, naming it, and extracts the rest', async () => {
+    const small = await write('small.md', 'Water boils at 100 degrees Celsius.');
+    const big = await write('big.md', 'A long line of text about nothing in particular. '.repeat(30));
+    const report = await updateFacts(root, [small, big], { ...settings, maxSourceBytes: 1024 });
+    expect(report.sources).toMatchObject({ extracted: 1, tooLarge: ['raw/big.md'] });
+    expect(withStore((s) => s.search('particular', 5))).toEqual([]);
+  });
+
   it('inserts new facts, merges identical ones across sources and keeps both provenances', async () => {
     const a = await write('a.md', 'Water boils at 100 degrees Celsius. Ice melts at zero degrees.');
     const b = await write('b.md', '# Heat\n\nwater boils at 100 degrees celsius');
