@@ -1,17 +1,13 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { AgentListener } from '../agent/events.js';
 import { newRunId } from '../agent/transcript.js';
 import type { ChatModel, Usage } from '../agent/types.js';
 import { UsageError, WikiError } from '../errors.js';
-import { extractText, isExtractable } from '../sources/extract.js';
 import { fetchUrlToRaw } from '../sources/fetch-url.js';
 import { acquireLock, type Lock } from '../state/lock.js';
-import { withStaleSince } from '../state/stale.js';
 import {
   classifySource,
-  deletedSources,
-  forgetSource,
   hashFile,
   loadManifest,
   markStale,
@@ -25,12 +21,11 @@ import { sourcesOf, stringField } from '../wiki/page.js';
 import type { Finding } from '../wiki/validate/finding.js';
 import type { RunBudget } from './agent-run.js';
 import { runModelInSession } from './agent-run.js';
-import { checkReadable, copyIntoRaw, planInputs, readHead, type ResolvedSource } from './ingest-inputs.js';
-import { delimitSourceText } from '../tools/source-delimiters.js';
-import { listRawSources } from './status.js';
+import { checkReadable, copyIntoRaw, planInputs, type ResolvedSource } from './ingest-inputs.js';
 import type { ExtractionReport } from '../facts/extract.js';
 import { refreshFacts } from './facts.js';
 import { Session, sweepAbandonedTempFiles, type WorkspaceHandle } from './session.js';
+import { citedFromFolder, firstSourceWindow, handleDeletedSources, markStaleInOverlay } from './ingest-steps.js';
 import { summariseRun, type RunOutcome } from './run-outcome.js';
 
 export interface IngestOptions {
@@ -82,9 +77,6 @@ export interface IngestReport {
 /** Outcomes after which the remaining sources are left for the next run. */
 const STOPS_THE_COMMAND: ReadonlySet<SourceOutcome['status']> = new Set(['interrupted', 'budget_tokens', 'budget_cost', 'provider_error']);
 
-/** First window of the source handed to the model; the rest it reads with read_file. */
-const FIRST_WINDOW_CHARS = 24_000;
-
 /**
  * `wiki ingest`: one agent run per new or changed source, each followed by the
  * deterministic after-steps (re-validate, index, log, manifest, stale marks).
@@ -134,7 +126,11 @@ export async function ingestSources(ws: WorkspaceHandle, args: string[], options
       else todo.push({ source, sha256, state: state === 'unchanged' ? 'forced' : state });
     }
 
-    if (!options.dryRun) manifest = await handleDeletedSources(ws, manifest, report, options);
+    if (!options.dryRun) {
+      const handled = await handleDeletedSources(ws, manifest, options);
+      manifest = handled.manifest;
+      report.deletedSources.push(...handled.deleted);
+    }
     // Deterministic, no model: every source's sentences are facts before any page is written.
     if (!options.dryRun) report.facts = await refreshFacts(ws.root, ws.config);
 
@@ -277,86 +273,6 @@ async function ingestOne(
   }
   await session.finish(outcome.status === 'done' ? 'completed' : outcome.status === 'interrupted' ? 'interrupted' : 'stopped');
   return { outcome, manifest: next, session };
-}
-
-/** Whether a page in the source folder lists `rawPath` in its sources: the ingest's job. */
-function citedFromFolder(session: Session, folder: string, rawPath: string): boolean {
-  return session
-    .contentPages()
-    .some((page) => page.path.startsWith(`${folder}/`) && sourcesOf(page.frontmatter).some((entry) => (entry.split('#')[0] ?? '').trim() === rawPath));
-}
-
-/** A dry run's stale marks go to its overlay, so the printed diff shows them. */
-async function markStaleInOverlay(session: Session, pagePaths: string[]): Promise<string[]> {
-  const marked: string[] = [];
-  for (const pagePath of [...new Set(pagePaths)].sort()) {
-    const abs = session.abs(pagePath);
-    if (!(await session.fs.exists(abs))) continue;
-    const updated = withStaleSince(pagePath, await session.fs.readText(abs), isoDate());
-    if (updated === 'unparseable' || updated === 'already-stale') continue;
-    await session.fs.writeText(abs, updated);
-    marked.push(pagePath);
-  }
-  return marked;
-}
-
-/** The first window of the source, read through the read_file tool so offsets match later reads. */
-async function firstSourceWindow(session: Session, rawPath: string, copiedFrom: string | undefined): Promise<string> {
-  if (copiedFrom && session.options.dryRun) {
-    const bytes = isExtractable(rawPath) ? await readFile(copiedFrom) : await readHead(copiedFrom, FIRST_WINDOW_CHARS * 4);
-    const text = (await extractText(rawPath, bytes)).text;
-    const head = text.slice(0, FIRST_WINDOW_CHARS);
-    const more = text.length > head.length || (await stat(copiedFrom)).size > bytes.length;
-    return `(dry run: the file is not copied into raw/ yet)\n\n${delimitSourceText(rawPath, head)}${more ? '\n\n[… more not shown]' : ''}`;
-  }
-  const readTool = session.tools.find((t) => t.definition.name === 'read_file');
-  if (!readTool) throw new Error('read_file tool missing');
-  const result = await readTool.run({ path: rawPath, offset: 0, limit: FIRST_WINDOW_CHARS });
-  if (result.isError) throw new UsageError(`${rawPath}: ${result.content}`);
-  return [
-    'Here is the beginning of it, as `read_file` returns it. If the header shows a next offset, write the source page from',
-    `this window first, then read on with read_file(path="${rawPath}", offset=<next offset>) and update the source page's`,
-    'notes after each window, until the end of the file, before you finish.',
-    '',
-    result.content,
-  ].join('\n');
-}
-
-/**
- * Sources the manifest knows that are gone from raw/: the pages they produced or that cite
- * them get `stale_since` (never deleted), recorded as a run of its own so it is logged and
- * can be undone like any other change.
- */
-async function handleDeletedSources(ws: WorkspaceHandle, manifest: Manifest, report: IngestReport, options: IngestOptions): Promise<Manifest> {
-  const gone = deletedSources(manifest, await listRawSources(ws.root));
-  if (gone.length === 0) return manifest;
-  const session = await Session.open(ws, {
-    op: 'ingest',
-    title: gone.length === 1 ? `${gone[0]} deleted` : `${gone.length} sources deleted`,
-    runId: newRunId('ingest'),
-    dryRun: false,
-    readOnly: false,
-    ...(options.env ? { env: options.env } : {}),
-  });
-  let next = manifest;
-  const lines: string[] = [];
-  for (const source of gone) {
-    const citing = session.contentPages().filter((p) => sourcesOf(p.frontmatter).some((s) => s.split('#')[0] === source));
-    const candidates = pagesToMarkStale(manifest, source, [], citing.map((p) => p.path));
-    const result = await markStale(ws.root, candidates, isoDate(), session.run);
-    await session.reloadPages(result.marked);
-    for (const page of result.marked) session.alsoChanged.add(page);
-    report.deletedSources.push({ source, staleMarked: result.marked });
-    lines.push(`deleted: ${source}`, `marked stale: ${result.marked.join(', ') || 'nothing'}`);
-    next = forgetSource(next, source);
-  }
-  await saveManifest(ws.root, next, session.run);
-  await session.refreshIndex();
-  const entry = await session.appendLog('ingest', session.options.title, lines);
-  const notice = await session.autoCommit(entry.split('\n')[0] ?? entry);
-  if (notice) options.onNotice?.(notice);
-  await session.finish('completed');
-  return next;
 }
 
 function logLines(outcome: SourceOutcome): string[] {
