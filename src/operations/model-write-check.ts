@@ -38,8 +38,11 @@ export class ModelWriteCheck {
     const humanEdit = previous === undefined || this.options.writtenThisRun(relPath) ? undefined : await humanEditBase(this.root, relPath, previous);
     const carried = previous === undefined ? [] : await carriedHumanLines(this.root, relPath);
     const current = previous === undefined ? undefined : parsePage(relPath, previous, contract);
-    this.humanLines.set(relPath, current && !current.parseError ? protectedBody(current, { contract, humanEdit, carriedHumanLines: carried }) : []);
-    const guarded = this.options.overwriteEdits ? {} : { humanEdit, carriedHumanLines: carried };
+    const protectedLines = current && !current.parseError ? protectedBody(current, { contract, humanEdit, carriedHumanLines: carried }) : [];
+    // Nothing to remember (or forget) after the write when the page holds no human lines and carried none.
+    if (protectedLines.length > 0 || carried.length > 0) this.humanLines.set(relPath, protectedLines);
+    else this.humanLines.delete(relPath);
+    const guarded = this.options.overwriteEdits ? {} : { humanEdit, carriedHumanLines: carried, protectedLines };
     const guard = modelWriteFindings(verdict.page, previous, { contract, index: this.pages, rawExists, ...guarded });
     const errors = [...verdict.errors, ...guard];
     const refusedAsNear = guard.some((f) => f.rule === 'near-duplicate');

@@ -1,4 +1,4 @@
-import { appendFile, mkdir, readFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { LOG_HEADING, RUN_LINE } from './log-format.js';
 import { stateDir } from './workspace.js';
@@ -20,7 +20,8 @@ export function ledgerKey(runId: string, heading: string): string {
 export async function recordLogEntry(root: string, runId: string, heading: string, logBefore: string): Promise<void> {
   const file = path.join(stateDir(root), LEDGER_FILE);
   const adopted: Array<{ runId: string; heading: string }> = [];
-  if ((await loadLogLedger(root)) === undefined) {
+  const ledgerExists = await stat(file).then(() => true, () => false);
+  if (!ledgerExists) {
     const lines = logBefore.split('\n');
     lines.forEach((line, i) => {
       if (LOG_HEADING.test(line)) adopted.push({ runId: RUN_LINE.exec(lines[i + 1] ?? '')?.[1] ?? '', heading: line });

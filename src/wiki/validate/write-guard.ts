@@ -20,6 +20,8 @@ export interface GuardContext {
   humanEdit?: { base: string | undefined } | undefined;
   /** Human lines kept by earlier accepted rewrites of this page (see state/human-lines.ts). */
   carriedHumanLines?: readonly string[];
+  /** `protectedBody` of the page now, when the caller has worked it out already. */
+  protectedLines?: readonly string[];
 }
 
 /**
@@ -34,7 +36,8 @@ export function modelWriteFindings(candidate: Page, previousText: string | undef
   if (previous && !previous.parseError) findings.push(...droppedSourceFindings(candidate, previous, ctx.rawExists));
   if (!previous) findings.push(...nearDuplicateAtCreation(candidate, ctx.index));
   if (previous && !previous.parseError && (ctx.humanEdit || ctx.carriedHumanLines?.length)) {
-    findings.push(...lostHumanEditFindings(candidate, previous, protectedBody(previous, ctx), ctx.humanEdit ? baseOf(candidate, ctx) : 'no-edit'));
+    const fields = ctx.humanEdit ? { base: baseOf(candidate, ctx) } : undefined;
+    findings.push(...lostHumanEditFindings(candidate, previous, ctx.protectedLines ?? protectedBody(previous, ctx), fields));
   }
   return findings;
 }
@@ -90,12 +93,13 @@ function nearDuplicateAtCreation(candidate: Page, index: PageIndex): Finding[] {
  * body lines (compared trimmed, blank lines aside) and frontmatter fields (a changed value
  * kept, a list keeping every item the human put in). Without the tool's copy, all of it counts.
  */
-function lostHumanEditFindings(candidate: Page, current: Page, protectedLines: readonly string[], base: Page | undefined | 'no-edit'): Finding[] {
+function lostHumanEditFindings(candidate: Page, current: Page, protectedLines: readonly string[], fields: { base: Page | undefined } | undefined): Finding[] {
   const missing: string[] = [];
   const kept = new Set(meaningfulLines(candidate.body));
   for (const line of protectedLines) if (!kept.has(line)) missing.push(line);
-  const fieldBase = base === 'no-edit' ? undefined : base;
-  for (const [field, value] of base === 'no-edit' ? [] : Object.entries(current.frontmatter)) {
+  const fieldBase = fields?.base;
+  // Fields are the human's only when the page differs from the tool's last write now.
+  for (const [field, value] of fields ? Object.entries(current.frontmatter) : []) {
     // The date of the last change is bookkeeping, not content: an update may move it.
     if (field === 'updated') continue;
     const before = fieldBase?.frontmatter[field];
