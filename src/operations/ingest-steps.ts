@@ -81,7 +81,7 @@ export async function handleDeletedSources(
     runId: newRunId('ingest'),
     dryRun: false,
     readOnly: false,
-    ...(options.env ? { env: options.env } : {}),
+    env: options.env,
   });
   let next = manifest;
   const lines: string[] = [];

@@ -133,7 +133,7 @@ export function laneWarnings(lanes: Record<LaneName, LaneStatus>, embedder?: str
     return {
       lane,
       status: lanes[lane],
-      ...(endpoint ? { endpoint } : {}),
+      endpoint: endpoint || undefined,
       message: `the ${lane} lane${where} failed and was left out: ${reason}`,
     };
   });

@@ -71,7 +71,7 @@ export async function workspaceStatus(root: string, schema: Schema, config: Effe
   }
   const grounding = groundPages(root, pages);
   return {
-    ...(grounding ? { grounding: groundingSummary(grounding.pages) } : {}),
+    grounding: grounding ? groundingSummary(grounding.pages) : undefined,
     root,
     pages: { total: pages.length, byType },
     raw: { total: raw.length, uncited: raw.filter((file) => !cited.has(file)), ...(await sourceStates(root, raw)) },
