@@ -178,7 +178,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
     // Tool calls decide, not the stop reason: local servers report "stop" with tool calls.
     if (response.toolCalls.length > 0) {
       const batch = await runToolCalls(response.toolCalls, toolsByName, {
-        ...(signal === undefined ? {} : { signal }),
+        signal,
         onCall: (call) => emit({ type: 'tool_call', turn, call }),
         onResult: (result, durationMs, callChanges) =>
           emit({ type: 'tool_result', turn, result, durationMs, changed: callChanges }),
@@ -208,8 +208,8 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
     }
   }
 
-  emit({ type: 'run_end', status, turns, usage, cost, ...(error === undefined ? {} : { error: error.message }) });
-  return { status, finalText, turns, usage, cost, toolCalls, changed, ...(error === undefined ? {} : { error }), messages };
+  emit({ type: 'run_end', status, turns, usage, cost, error: error?.message });
+  return { status, finalText, turns, usage, cost, toolCalls, changed, error, messages };
 }
 
 function addCost(total: number | undefined, call: number | undefined): number | undefined {

@@ -14,9 +14,9 @@ export function renderOutcomeLines(outcome: RunOutcome, c: Colors, model?: strin
       turns: outcome.turns,
       maxTurns: outcome.maxTurns,
       usage: outcome.usage,
-      ...(outcome.cost !== undefined ? { cost: outcome.cost } : {}),
+      cost: outcome.cost,
       durationMs: outcome.durationMs,
-      ...(model ? { model } : {}),
+      model: model || undefined,
     },
     c,
   );

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { InputError } from '../errors.js';
@@ -24,6 +25,11 @@ const BATCH_CHARS = 8_000_000;
 
 export function factsDbFile(root: string): string {
   return path.join(root, FACTS_DB_PATH);
+}
+
+/** Whether a facts store exists yet (lint and status only read one; they never create it). */
+export function hasFactsStore(root: string): boolean {
+  return existsSync(factsDbFile(root));
 }
 
 /**

@@ -4,6 +4,8 @@
  * HTML comments (the readers' `<!-- page N -->` markers) and front matter are skipped.
  */
 
+import { splitFrontmatter } from '../wiki/frontmatter-split.js';
+
 export type FactGrain = 'sentence' | 'paragraph';
 
 export interface Segment {
@@ -50,11 +52,8 @@ function paragraphsOf(text: string): Paragraph[] {
   let current: Paragraph | undefined;
   let fence: string | undefined;
   let inComment = false;
-  let start = 0;
-  if (lines[0]?.trim() === '---') {
-    const end = lines.findIndex((l, i) => i > 0 && l.trim() === '---');
-    if (end > 0) start = end + 1;
-  }
+  const frontmatter = splitFrontmatter(text);
+  const start = frontmatter.yaml === undefined ? 0 : frontmatter.bodyLine - 1;
   const close = (): void => {
     if (current && current.lines.length > 0) paragraphs.push(current);
     current = undefined;

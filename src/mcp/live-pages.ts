@@ -1,35 +1,26 @@
 import { readFile, stat } from 'node:fs/promises';
-import path from 'node:path';
 import { SandboxError } from '../errors.js';
 import { resolveInSandbox } from '../tools/sandbox.js';
 import type { Contract } from '../wiki/contract.js';
 import { parsePage } from '../wiki/page.js';
 import { PageIndex } from '../wiki/page-index.js';
-import { listPagePaths } from '../wiki/pages.js';
+import { listPageFiles, type PageFile } from '../wiki/page-files.js';
+import { unchangedSince, type FileStamp } from '../util/file-stamp.js';
 
-interface SeenFile {
-  mtimeMs: number;
-  size: number;
-  /** When the text was read (ms since epoch). */
-  readAt: number;
-}
-
-/** An mtime this close to when the file was read does not prove it unchanged (coarse clocks). */
-const RACY_WINDOW_MS = 2000;
-const STAT_BATCH = 256;
+const READ_BATCH = 256;
 
 /**
  * The wiki's pages as they are on disk now. A long-lived server cannot build its page index
- * once: people and `wiki ingest` edit pages while it runs. Each `current()` lists wiki/,
- * stats every page and re-reads only those whose size or mtime moved (or whose mtime is
- * too recent to trust), so answering stays cheap on a large wiki and is never stale.
+ * once: people and `wiki ingest` edit pages while it runs. Each `current()` lists wiki/ with
+ * every page's stat and re-reads only those the stat does not prove unchanged
+ * (`util/file-stamp.ts`), so answering stays cheap on a large wiki and is never stale.
  *
  * Only regular files under wiki/ are served: the listing skips hidden folders and symbolic
  * links, and every read goes through the sandbox and must land inside wiki/.
  */
 export class LivePages {
   private readonly index: PageIndex;
-  private readonly seen = new Map<string, SeenFile>();
+  private readonly seen = new Map<string, FileStamp>();
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
@@ -47,12 +38,12 @@ export class LivePages {
   }
 
   private async rescan(): Promise<PageIndex> {
-    const listed = await listPagePaths(this.root);
+    const listed = listPageFiles(this.root);
     const present = new Set<string>();
-    for (let i = 0; i < listed.length; i += STAT_BATCH) {
-      const batch = listed.slice(i, i + STAT_BATCH);
-      await Promise.all(batch.map(async (pagePath) => {
-        if (await this.sync(pagePath)) present.add(pagePath);
+    for (let i = 0; i < listed.length; i += READ_BATCH) {
+      const batch = listed.slice(i, i + READ_BATCH);
+      await Promise.all(batch.map(async (file) => {
+        if (await this.sync(file)) present.add(file.path);
       }));
     }
     for (const pagePath of [...this.seen.keys()]) {
@@ -62,21 +53,13 @@ export class LivePages {
   }
 
   /** Bring one listed page up to date; false when it is gone or may not be served. */
-  private async sync(pagePath: string): Promise<boolean> {
-    const info = await stat(path.join(this.root, pagePath)).catch(() => undefined);
-    if (!info?.isFile()) return false;
-    const known = this.seen.get(pagePath);
-    const unchanged =
-      known !== undefined &&
-      known.mtimeMs === info.mtimeMs &&
-      known.size === info.size &&
-      info.mtimeMs < known.readAt - RACY_WINDOW_MS;
-    if (unchanged) return true;
-    const readAt = Date.now();
-    const text = await readServedPage(this.root, pagePath);
+  private async sync(file: PageFile): Promise<boolean> {
+    if (unchangedSince(this.seen.get(file.path), file)) return true;
+    const seenAt = Date.now();
+    const text = await readServedPage(this.root, file.path);
     if (text === undefined) return false;
-    this.index.upsert(parsePage(pagePath, text, this.contract));
-    this.seen.set(pagePath, { mtimeMs: info.mtimeMs, size: info.size, readAt });
+    this.index.upsert(parsePage(file.path, text, this.contract));
+    this.seen.set(file.path, { mtimeMs: file.mtimeMs, size: file.size, seenAt });
     return true;
   }
 

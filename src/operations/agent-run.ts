@@ -90,12 +90,12 @@ export async function runModelInSession(session: Session, options: ModelRunOptio
       tools: session.tools,
       maxTurns: options.budget.maxTurns,
       maxOutputTokens: options.budget.maxOutputTokens,
-      ...(options.budget.maxTokens !== undefined ? { maxTokens: options.budget.maxTokens } : {}),
-      ...(options.budget.maxCost !== undefined ? { maxCost: options.budget.maxCost } : {}),
-      ...(options.price ? { price: options.price } : {}),
+      maxTokens: options.budget.maxTokens,
+      maxCost: options.budget.maxCost,
+      price: options.price,
       listener: noteRejectedWrites(rejectedWrites, options.listener),
-      ...(transcript ? { transcript } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
+      transcript,
+      signal: options.signal,
     });
     return { ...result, transcript: transcriptFile ? `.wiki/runs/${session.options.runId}.jsonl` : undefined, rejectedWrites };
   } finally {

@@ -1,9 +1,8 @@
-import { existsSync } from 'node:fs';
 import type { EffectiveConfig } from '../config/load.js';
 import { UsageError } from '../errors.js';
 import { factsDbFile, rebuildFacts, updateFacts, type ExtractionReport, type FactsSettings } from '../facts/extract.js';
 import { FactStore, type Fact, type FactHit, type FactStats } from '../facts/store.js';
-import { listRawSources } from './status.js';
+import { listRawSources } from '../sources/raw-files.js';
 
 export function factsSettings(config: EffectiveConfig): FactsSettings {
   const { grain, similarity, maxSourceBytes } = config.config.facts;
@@ -42,9 +41,4 @@ export async function showFact(root: string, config: EffectiveConfig, id: string
 
 export async function factStats(root: string, config: EffectiveConfig): Promise<FactStats> {
   return withFreshStore(root, config, (store) => store.stats());
-}
-
-/** Whether a facts store exists yet (lint and status only read one; they never create it). */
-export function hasFactsStore(root: string): boolean {
-  return existsSync(factsDbFile(root));
 }

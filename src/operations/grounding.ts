@@ -1,10 +1,9 @@
-import { factsDbFile } from '../facts/extract.js';
+import { factsDbFile, hasFactsStore } from '../facts/extract.js';
 import { groundPage, type CandidateFact, type TokenCache } from '../facts/grounding.js';
 import { FactStore } from '../facts/store.js';
 import { finding, type Finding } from '../wiki/validate/finding.js';
 import { sourcesOf, type Page } from '../wiki/page.js';
 import { sourceFilePath } from '../wiki/validate/page-rules.js';
-import { hasFactsStore } from './facts.js';
 
 export interface PageScore {
   path: string;

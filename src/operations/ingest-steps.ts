@@ -9,7 +9,7 @@ import { isoDate } from '../util/dates.js';
 import { sourcesOf } from '../wiki/page.js';
 import { readHead } from './ingest-inputs.js';
 import { Session, type WorkspaceHandle } from './session.js';
-import { listRawSources } from './status.js';
+import { listRawSources } from '../sources/raw-files.js';
 
 /**
  * The steps of an ingest around its model run: the source's first window, what counts as
@@ -81,7 +81,7 @@ export async function handleDeletedSources(
     runId: newRunId('ingest'),
     dryRun: false,
     readOnly: false,
-    ...(options.env ? { env: options.env } : {}),
+    env: options.env,
   });
   let next = manifest;
   const lines: string[] = [];

@@ -201,7 +201,7 @@ async function ingestOne(
     dryRun: options.dryRun,
     readOnly: false,
     overwriteEdits: options.overwriteEdits === true,
-    ...(options.env ? { env: options.env } : {}),
+    env: options.env,
   });
   const readPath = source.rawPath;
   const firstWindow = await firstSourceWindow(session, readPath, source.copiedFrom);
@@ -216,9 +216,9 @@ async function ingestOne(
     operation: 'ingest',
     userMessage,
     budget: options.budget,
-    ...(options.price ? { price: options.price } : {}),
-    ...(listener ? { listener } : {}),
-    ...(options.signal ? { signal: options.signal } : {}),
+    price: options.price,
+    listener,
+    signal: options.signal,
   });
 
   const changes = session.pageChanges();
@@ -244,8 +244,8 @@ async function ingestOne(
     state: item.state,
     warnings,
     staleMarked,
-    ...(source.copiedFrom ? { copiedFrom: source.copiedFrom } : {}),
-    ...(source.url ? { url: source.url } : {}),
+    copiedFrom: source.copiedFrom,
+    url: source.url,
   };
   if (outcome.status === 'done' && !citedFromFolder(session, sourceFolder, source.rawPath)) {
     outcome.status = 'incomplete';
@@ -292,8 +292,8 @@ export function lockOptions(
   return {
     command,
     waitSeconds: options.waitSeconds,
-    ...(options.onNotice ? { onNotice: options.onNotice } : {}),
-    ...(options.signal ? { signal: options.signal } : {}),
+    onNotice: options.onNotice,
+    signal: options.signal,
   };
 }
 

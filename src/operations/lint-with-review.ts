@@ -60,7 +60,7 @@ export async function runLint(ws: WorkspaceHandle, options: LintRunOptions): Pro
             dryRun: options.dryRun,
             readOnly: !options.fix,
             overwriteEdits: options.overwriteEdits === true,
-            ...(options.env ? { env: options.env } : {}),
+            env: options.env,
           })
         : undefined;
     // One log entry for the whole run: the repairs' lines wait for the model's, if any.
@@ -78,9 +78,9 @@ export async function runLint(ws: WorkspaceHandle, options: LintRunOptions): Pro
         operation: options.fix ? 'lint-fix' : 'lint',
         userMessage: reviewRequest(fixedFirst, options.fix),
         budget: options.budget,
-        ...(options.price ? { price: options.price } : {}),
-        ...(options.listener ? { listener: options.listener } : {}),
-        ...(options.signal ? { signal: options.signal } : {}),
+        price: options.price,
+        listener: options.listener,
+        signal: options.signal,
       });
       modelFindings = parseModelFindings(run.finalText);
       const changes = session.pageChanges();

@@ -60,7 +60,7 @@ export async function lintWorkspace(
     const lock = await acquireLock(root, {
       command: 'lint --fix',
       waitSeconds: options.waitSeconds ?? 0,
-      ...(options.onNotice ? { onNotice: options.onNotice } : {}),
+      onNotice: options.onNotice,
     });
     lock.releaseOnExit();
     try {
@@ -82,7 +82,7 @@ export async function lintWorkspace(
   });
   const grounding = groundPages(root, pages.filter((page) => !isSpecialPage(contract, page.path)));
   if (grounding) findings.push(...grounding.findings);
-  return { findings: sortFindings(findings), ...countBySeverity(findings), changes, ...(grounding ? { grounding: grounding.pages } : {}) };
+  return { findings: sortFindings(findings), ...countBySeverity(findings), changes, grounding: grounding?.pages };
 }
 
 /** Where repairs go: straight to disk, or through a run session (history for undo, dry-run overlay). */

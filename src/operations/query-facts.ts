@@ -45,7 +45,7 @@ export async function answerFromFacts(root: string, config: EffectiveConfig, que
       messages: [{ role: 'user', content: `Facts:\n${listing}\n\nQuestion: ${trimmed}` }],
       tools: [],
       maxOutputTokens: config.config.maxOutputTokens,
-      ...(signal ? { signal } : {}),
+      signal,
     });
     const answer = response.text.trim();
     const ids = [...new Set([...answer.matchAll(/\[\^(f-[0-9a-f]+)\]/g)].map((m) => m[1] ?? ''))];

@@ -63,7 +63,7 @@ export async function queryWiki(ws: WorkspaceHandle, question: string, options: 
       dryRun: options.dryRun,
       readOnly: !options.save,
       overwriteEdits: options.overwriteEdits === true,
-      ...(options.env ? { env: options.env } : {}),
+      env: options.env,
     });
     const userMessage = options.save
       ? `Question: ${trimmed}\n\nAnswer it from the wiki, then save the answer as a page in wiki/concepts/ (step 5 of the query workflow).`
@@ -73,9 +73,9 @@ export async function queryWiki(ws: WorkspaceHandle, question: string, options: 
       operation: options.save ? 'query-save' : 'query',
       userMessage,
       budget: options.budget,
-      ...(options.price ? { price: options.price } : {}),
-      ...(options.listener ? { listener: options.listener } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
+      price: options.price,
+      listener: options.listener,
+      signal: options.signal,
     });
     const answer = run.finalText.trim();
     const linked = [...new Set(extractInlineLinks(answer).map((l) => l.target))];

@@ -4,10 +4,11 @@ import { openSearchIndex, type SearchIndex, type SearchResponse } from '../searc
 import { LANES, type LaneName, type LaneStatus } from '../search/types.js';
 import { parseSimpleFrontmatter } from '../search/simple-frontmatter.js';
 import { splitFrontmatter } from '../wiki/frontmatter-split.js';
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { isSurfaced, scopeOf, USER_SCOPE_ROOT } from '../wiki/access.js';
 import { keyFromPath } from '../wiki/keys.js';
+import { listPageFiles } from '../wiki/page-files.js';
 import type { Schema } from '../wiki/contract.js';
 
 export interface SearchRequest {
@@ -71,7 +72,7 @@ export async function surfacedSearch(
   user: string | undefined,
 ): Promise<SearchResponse> {
   // The user's own scratch pages shadow the team's pages with the same key.
-  const ownKeys = user === undefined ? new Set<string>() : await scratchKeys(root, user);
+  const ownKeys = user === undefined ? new Set<string>() : scratchKeys(root, user);
   let pool = limit;
   for (;;) {
     const response = await index.search(query, { limit: pool });
@@ -105,10 +106,8 @@ async function isSurfacedTo(root: string, schema: Schema, pagePath: string, user
 }
 
 /** Keys of the pages in `user`'s scratch folder (none when it does not exist). */
-async function scratchKeys(root: string, user: string): Promise<Set<string>> {
-  const folder = path.join(root, USER_SCOPE_ROOT, user);
-  const entries = await readdir(folder, { recursive: true }).catch(() => [] as string[]);
-  return new Set(entries.filter((entry) => entry.endsWith('.md')).map((entry) => keyFromPath(entry.split(path.sep).join('/'))));
+function scratchKeys(root: string, user: string): Set<string> {
+  return new Set(listPageFiles(root, `${USER_SCOPE_ROOT}${user}`).map((file) => keyFromPath(file.path)));
 }
 
 /**
@@ -134,7 +133,7 @@ export function laneWarnings(lanes: Record<LaneName, LaneStatus>, embedder?: str
     return {
       lane,
       status: lanes[lane],
-      ...(endpoint ? { endpoint } : {}),
+      endpoint: endpoint || undefined,
       message: `the ${lane} lane${where} failed and was left out: ${reason}`,
     };
   });

@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import fg from 'fast-glob';
 import { chooseProvider, type ProviderChoice } from '../config/provider-choice.js';
 import type { EffectiveConfig } from '../config/load.js';
 import { readSearchIndexState, type SearchIndexState } from '../search/state.js';
@@ -10,6 +9,7 @@ import { parseLogEntries, type LogEntry } from '../wiki/log.js';
 import { classifySource, deletedSources, hashFile, loadManifest } from '../state/manifest.js';
 import { sourcesOf } from '../wiki/page.js';
 import { loadPages } from '../wiki/pages.js';
+import { listRawSources } from '../sources/raw-files.js';
 import { groundPages, type PageScore } from './grounding.js';
 
 export interface StatusReport {
@@ -33,11 +33,6 @@ export interface StatusReport {
   search: SearchIndexState;
   /** Grounding of pages citing raw/ sources against their facts (absent without .wiki/facts.db). */
   grounding?: { pages: number; mean: number; lowest: PageScore[] };
-}
-
-export async function listRawSources(root: string): Promise<string[]> {
-  const files = await fg('raw/**/*', { cwd: root, onlyFiles: true, dot: false, followSymbolicLinks: false });
-  return files.sort();
 }
 
 /** Each raw source against the manifest: pending, changed since its ingest, or deleted. */
@@ -71,7 +66,7 @@ export async function workspaceStatus(root: string, schema: Schema, config: Effe
   }
   const grounding = groundPages(root, pages);
   return {
-    ...(grounding ? { grounding: groundingSummary(grounding.pages) } : {}),
+    grounding: grounding ? groundingSummary(grounding.pages) : undefined,
     root,
     pages: { total: pages.length, byType },
     raw: { total: raw.length, uncited: raw.filter((file) => !cited.has(file)), ...(await sourceStates(root, raw)) },

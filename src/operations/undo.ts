@@ -83,8 +83,8 @@ export async function undo(root: string, options: UndoOptions): Promise<UndoResu
   const lock = await acquireLock(root, {
     command: 'undo',
     waitSeconds: options.waitSeconds ?? 0,
-    ...(options.onNotice ? { onNotice: options.onNotice } : {}),
-    ...(options.signal ? { signal: options.signal } : {}),
+    onNotice: options.onNotice,
+    signal: options.signal,
   });
   lock.releaseOnExit();
   try {
@@ -113,7 +113,7 @@ async function finishPlan(
   }
   if (options.confirm && !(await options.confirm(plan))) return { ...base, applied: false, outcome: 'cancelled' };
   const undoRunId = await apply(plan);
-  return { ...base, applied: true, outcome: 'applied', ...(undoRunId ? { undoRunId } : {}) };
+  return { ...base, applied: true, outcome: 'applied', undoRunId };
 }
 
 /** What undoing a run would do, read-only. Undefined when no run changed any file. */

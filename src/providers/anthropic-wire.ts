@@ -43,7 +43,7 @@ export function toAnthropicParams(request: ChatRequest, model: string): MessageC
         name: tool.name,
         description: tool.description,
         input_schema: { ...tool.parameters, type: 'object' },
-        ...(index === last ? { cache_control: EPHEMERAL } : {}),
+        cache_control: index === last ? EPHEMERAL : undefined,
       }),
     );
   }
@@ -80,7 +80,7 @@ export function toAnthropicMessages(messages: readonly Message[]): MessageParam[
             type: 'tool_result' as const,
             tool_use_id: result.callId,
             content: result.content,
-            ...(result.isError ? { is_error: true } : {}),
+            is_error: result.isError ? true : undefined,
           })),
         );
         break;

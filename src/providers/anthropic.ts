@@ -2,8 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import type { ChatModel, ChatRequest, ChatResponse } from '../agent/types.js';
 import { AnthropicStreamAccumulator, fromAnthropicMessage, toAnthropicParams } from './anthropic-wire.js';
 import { DEFAULT_BASE_URLS } from './defaults.js';
-import { abortedError, isTransportFailure, streamCutError, streamStallError, toProviderError } from './errors.js';
-import { RequestGuard } from './request-guard.js';
+import { guardedCall } from './request-guard.js';
 import { errorContext, type ProviderErrorContext, type ProviderSettings } from './settings.js';
 
 /** Claude through the Messages API: tool_use/tool_result, prompt caching, SSE or JSON. */
@@ -29,33 +28,13 @@ export class AnthropicChatModel implements ChatModel {
 
   async complete(request: ChatRequest): Promise<ChatResponse> {
     const params = toAnthropicParams(request, this.model);
-    const guard = new RequestGuard(request.signal, this.#settings.timeoutMs);
-    const stream = new AnthropicStreamAccumulator();
-    let receiving = false;
-    try {
-      if (!this.#settings.stream) {
-        const message = await this.#client.messages.create({ ...params, stream: false }, { signal: guard.signal });
-        return fromAnthropicMessage(message, this.model);
-      }
-      const events = await this.#client.messages.create({ ...params, stream: true }, { signal: guard.signal });
-      receiving = true;
-      guard.touch();
-      for await (const event of events) {
-        guard.touch();
-        stream.add(event);
-      }
-      // The SDK ends the iteration quietly when its signal aborts.
-      if (guard.cancelled) throw abortedError();
-      if (guard.stalled) throw streamStallError(this.#errors);
-      if (!stream.finished) throw streamCutError(this.#errors);
-      return stream.result(this.model);
-    } catch (error) {
-      if (guard.cancelled) throw abortedError();
-      if (guard.stalled) throw streamStallError(this.#errors);
-      if (receiving && isTransportFailure(error)) throw streamCutError(this.#errors, error);
-      throw toProviderError(error, this.#errors);
-    } finally {
-      guard.dispose();
-    }
+    return guardedCall(
+      {
+        whole: async (signal) => fromAnthropicMessage(await this.#client.messages.create({ ...params, stream: false }, { signal }), this.model),
+        stream: (signal) => this.#client.messages.create({ ...params, stream: true }, { signal }),
+        accumulator: new AnthropicStreamAccumulator(),
+      },
+      { model: this.model, signal: request.signal, settings: this.#settings, errors: this.#errors },
+    );
   }
 }

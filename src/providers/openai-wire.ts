@@ -67,16 +67,15 @@ export function toOpenAiMessages(messages: readonly Message[]): ChatCompletionMe
         wire.push({
           role: 'assistant',
           content: message.text === '' ? null : message.text,
-          ...(message.toolCalls.length > 0
-            ? {
-                tool_calls: message.toolCalls.map((call) => ({
+          tool_calls:
+            message.toolCalls.length > 0
+              ? message.toolCalls.map((call) => ({
                   id: call.id,
                   type: 'function' as const,
                   // Malformed arguments go back as `{}`: some servers re-parse them and would reject the whole request.
                   function: { name: call.name, arguments: call.arguments === undefined ? '{}' : call.rawArguments || '{}' },
-                })),
-              }
-            : {}),
+                }))
+              : undefined,
         });
         break;
       case 'tool':

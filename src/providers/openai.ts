@@ -1,15 +1,8 @@
 import OpenAI from 'openai';
 import type { ChatModel, ChatRequest, ChatResponse } from '../agent/types.js';
 import { DEFAULT_BASE_URLS } from './defaults.js';
-import {
-  abortedError,
-  isTransportFailure,
-  streamCutError,
-  streamStallError,
-  toProviderError,
-} from './errors.js';
 import { fromOpenAiCompletion, OpenAiStreamAccumulator, toOpenAiParams } from './openai-wire.js';
-import { RequestGuard } from './request-guard.js';
+import { guardedCall } from './request-guard.js';
 import { errorContext, type ProviderErrorContext, type ProviderSettings } from './settings.js';
 import { ProviderError } from '../errors.js';
 
@@ -38,39 +31,18 @@ export class OpenAiChatModel implements ChatModel {
       model: this.model,
       officialEndpoint: this.#settings.baseUrl === undefined || sameUrl(this.#settings.baseUrl, DEFAULT_BASE_URLS.openai),
     });
-    const guard = new RequestGuard(request.signal, this.#settings.timeoutMs);
-    const stream = new OpenAiStreamAccumulator();
-    let receiving = false;
-    try {
-      if (!this.#settings.stream) {
-        const completion = await this.#client.chat.completions.create({ ...params, stream: false }, { signal: guard.signal });
-        const response = fromOpenAiCompletion(completion, this.model);
-        if (!response) throw this.#noChoices();
-        return response;
-      }
-      const chunks = await this.#client.chat.completions.create(
-        { ...params, stream: true, stream_options: { include_usage: true } },
-        { signal: guard.signal },
-      );
-      receiving = true;
-      guard.touch();
-      for await (const chunk of chunks) {
-        guard.touch();
-        stream.add(chunk);
-      }
-      // The SDK ends the iteration quietly when its signal aborts.
-      if (guard.cancelled) throw abortedError();
-      if (guard.stalled) throw streamStallError(this.#errors);
-      if (!stream.finished) throw streamCutError(this.#errors);
-      return stream.result(this.model);
-    } catch (error) {
-      if (guard.cancelled) throw abortedError();
-      if (guard.stalled) throw streamStallError(this.#errors);
-      if (receiving && isTransportFailure(error)) throw streamCutError(this.#errors, error);
-      throw toProviderError(error, this.#errors);
-    } finally {
-      guard.dispose();
-    }
+    return guardedCall(
+      {
+        whole: async (signal) => {
+          const response = fromOpenAiCompletion(await this.#client.chat.completions.create({ ...params, stream: false }, { signal }), this.model);
+          if (!response) throw this.#noChoices();
+          return response;
+        },
+        stream: (signal) => this.#client.chat.completions.create({ ...params, stream: true, stream_options: { include_usage: true } }, { signal }),
+        accumulator: new OpenAiStreamAccumulator(),
+      },
+      { model: this.model, signal: request.signal, settings: this.#settings, errors: this.#errors },
+    );
   }
 
   #noChoices(): ProviderError {

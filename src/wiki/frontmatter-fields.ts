@@ -16,9 +16,18 @@ export function useYamlParser(parse: (text: string) => unknown): void {
   yamlParse ??= parse;
 }
 
-export function parseFrontmatterYaml(yaml: string): Frontmatter {
+/** YAML 1.2 core schema: dates stay strings. */
+export function parseYaml(yaml: string): unknown {
   yamlParse ??= (createRequire(import.meta.url)('yaml') as typeof YamlModule).parse;
-  const value: unknown = yamlParse(yaml);
+  return yamlParse(yaml);
+}
+
+export function parseFrontmatterYaml(yaml: string): Frontmatter {
+  return asFrontmatter(parseYaml(yaml));
+}
+
+/** A parsed block as page frontmatter: nothing is `{}`; anything but a mapping throws. */
+export function asFrontmatter(value: unknown): Frontmatter {
   if (value === null || value === undefined) return {};
   if (typeof value !== 'object' || Array.isArray(value)) {
     throw new Error('frontmatter must be a mapping of field: value');

@@ -1,8 +1,7 @@
-import { createRequire } from 'node:module';
-import type GrayMatter from 'gray-matter';
 import YAML from 'yaml';
 import { typeForPath, type Contract } from './contract.js';
-import { parseFrontmatterYaml, refsOf, useYamlParser, type Frontmatter } from './frontmatter-fields.js';
+import { asFrontmatter, refsOf, useYamlParser, type Frontmatter } from './frontmatter-fields.js';
+import { readFrontmatter } from './frontmatter.js';
 import { splitFrontmatter } from './frontmatter-split.js';
 import { keyFromPath } from './keys.js';
 import { extractInlineLinks, type InlineLink } from './links.js';
@@ -13,20 +12,6 @@ export type { Frontmatter } from './frontmatter-fields.js';
 export { parseFrontmatterYaml, refsOf, sourcesOf, stringField, stringList, tagsOf } from './frontmatter-fields.js';
 
 useYamlParser((text) => YAML.parse(text));
-
-/**
- * gray-matter (and the YAML library it brings) is required on the first page parsed, not
- * when this module loads: commands that only split pages or read their simple frontmatter,
- * such as `wiki search`, never need it. It is CommonJS, so a synchronous require works.
- */
-let grayMatter: typeof GrayMatter | undefined;
-
-/** The frontmatter of a page that has a block; throws when its YAML does not parse. */
-function frontmatterOf(text: string): Frontmatter {
-  grayMatter ??= createRequire(import.meta.url)('gray-matter') as typeof GrayMatter;
-  // gray-matter is the parser of record; the yaml engine keeps dates as strings.
-  return grayMatter(text, { engines: { yaml: (s: string) => parseFrontmatterYaml(s) } }).data;
-}
 
 export interface PageLink {
   /** Target page key. */
@@ -76,7 +61,7 @@ export function parsePage(pagePath: string, text: string, contract?: Contract): 
   let parseError: string | undefined;
   if (yaml !== undefined) {
     try {
-      frontmatter = frontmatterOf(text);
+      frontmatter = asFrontmatter(readFrontmatter(text).data);
     } catch (error) {
       parseError = firstLine((error as Error).message);
     }

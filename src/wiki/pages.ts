@@ -1,19 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import fg from 'fast-glob';
 import type { Contract } from './contract.js';
 import { parsePage, type Page } from './page.js';
+import { listPageFiles } from './page-files.js';
 
-/** Every markdown file under wiki/ (or one folder of it), workspace-relative, sorted. Hidden folders are skipped. */
+/** The pages `listPageFiles` lists under wiki/ (or one folder of it), paths only, sorted. */
 export async function listPagePaths(root: string, folder = 'wiki'): Promise<string[]> {
-  const entries = await fg(`${fg.escapePath(folder)}/**/*.md`, {
-    cwd: root,
-    onlyFiles: true,
-    dot: false,
-    followSymbolicLinks: false,
-    ignore: ['**/.obsidian/**', '**/node_modules/**'],
-  });
-  return entries.sort();
+  return listPageFiles(root, folder)
+    .map((file) => file.path)
+    .sort();
 }
 
 export async function loadPage(root: string, pagePath: string, contract: Contract): Promise<Page> {

@@ -2,7 +2,7 @@ import { ConfigError } from '../errors.js';
 import type { Schema } from './contract.js';
 import { contractSchema } from './contract-schema.js';
 import { formatZodIssue } from '../util/zod.js';
-import { readSchemaFrontmatter } from './schema-frontmatter.js';
+import { readFrontmatter } from './frontmatter.js';
 import { readSchemaText } from './schema-file.js';
 
 export { SCHEMA_FILE } from './workspace.js';
@@ -12,7 +12,7 @@ export function parseSchema(text: string): Schema {
   let data: unknown;
   let body: string;
   try {
-    ({ data, body } = readSchemaFrontmatter(text));
+    ({ data, body } = readFrontmatter(text));
   } catch (error) {
     throw new ConfigError(
       `schema.md: frontmatter is not valid YAML (${(error as Error).message.split('\n')[0]})`,

@@ -78,7 +78,7 @@ describe('what the CLI loads before a command needs it', () => {
 
 describe('what `wiki search` loads with a saved index', () => {
   /** The modules that read and validate schema.md and wiki.config.json: zod and the schema-md YAML reader. */
-  const SETTINGS_MODULES = /^dist\/src\/(wiki\/(schema-loader|schema-frontmatter|contract-schema)|config\/(load|schema))\.js$/;
+  const SETTINGS_MODULES = /^dist\/src\/(wiki\/(schema-loader|frontmatter|contract-schema)|config\/(load|schema))\.js$/;
   let root: string;
 
   beforeAll(async () => {

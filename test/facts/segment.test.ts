@@ -21,6 +21,18 @@ describe('segmentText (sentence grain)', () => {
     ]);
   });
 
+  it.each([
+    ['LF', '---\ntitle: A long title here\ntags: [a, b]\n---\n\nBody text has four words.'],
+    ['CRLF', '---\r\ntitle: A long title here\r\ntags: [a, b]\r\n---\r\n\r\nBody text has four words.'],
+    ['a BOM', '\uFEFF---\ntitle: A long title here\ntags: [a, b]\n---\n\nBody text has four words.'],
+  ])('after front matter (%s), lines still count from the top of the file', (_name, text) => {
+    expect(segmentText(text, 'sentence')).toEqual([{ text: 'Body text has four words.', lineStart: 6, lineEnd: 6, heading: '' }]);
+  });
+
+  it('an unclosed front matter block is text, not skipped', () => {
+    expect(segmentText('---\nThe opening line is never closed here.', 'sentence').map((s) => s.text)).toEqual(['The opening line is never closed here.']);
+  });
+
   it('paragraph grain keeps a paragraph whole', () => {
     const segments = segmentText('One sentence here now. Another one follows it.\n\nSecond paragraph stands alone.', 'paragraph');
     expect(segments.map((s) => [s.text, s.lineStart, s.lineEnd])).toEqual([
