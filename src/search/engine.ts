@@ -4,10 +4,12 @@ import type { PageDocument } from './document.js';
 import { LexicalLane, type LexicalParams } from './lexical.js';
 import { IdEmbeddingInput, isCorpusEmbedder } from './embedder.js';
 import { analysePage, analysePageIds } from './page-analysis.js';
-import { fuseRankings, poolSize, type LaneRanking } from './rrf.js';
+import { fuseRankings, poolSize } from './rrf.js';
 import { SemanticLane, type PageToEmbed } from './semantic.js';
 import { underPrefix, withPrefix, type Sections } from './store.js';
 import { TokenLane } from './token-lane.js';
+import type { FeedbackParams, FusionMethod } from './tuning.js';
+import { fuseScores, type ScoredLaneRanking } from './score-fusion.js';
 import { LANES, type LaneName, type LaneStatus } from './types.js';
 import type { MergedPage } from './page-batch.js';
 import { Vocabulary } from './vocabulary.js';
@@ -23,6 +25,9 @@ export interface SearchParams {
   /** Minimum candidates per lane. */
   pool: number;
   lexical: LexicalParams;
+  feedback: FeedbackParams;
+  /** Reciprocal rank fusion (`rrf`, with K) or weighted fusion of each lane's scaled scores (`scores`). */
+  fusion: FusionMethod;
 }
 
 export interface RankedPage {
@@ -137,33 +142,41 @@ export class SearchEngine {
     const pool = poolSize(params.pool, limit);
     const terms = analyze(query);
     const lanes = {} as Record<LaneName, LaneStatus>;
-    const rankings: LaneRanking[] = [];
+    const rankings: ScoredLaneRanking[] = [];
     const pathOf = (slot: number): string => this.docs.pathAt(slot) ?? '';
+    const byScores = params.fusion === 'scores';
+    let lexicalIds: string[] = [];
     for (const lane of LANES) {
       if (params.weights[lane] <= 0) {
         lanes[lane] = 'skipped: weight is 0';
         continue;
       }
-      let ids: string[] = [];
+      let hits: Array<{ id: string; score: number }> = [];
       if (lane === 'lexical') {
-        ids = this.lexical.search(terms, pool, params.lexical);
+        hits = this.lexical.searchScored(terms, Math.max(pool, params.feedback.pages), params.lexical);
+        lexicalIds = hits.map((hit) => hit.id);
+        hits = hits.slice(0, pool);
         lanes.lexical = 'ok';
       } else if (lane === 'token') {
-        const hits = this.tokens.search(wholeTerms(query), pool, this.docs.isLive, this.docs.liveCount, this.docs.keyOf);
-        ids = hits.map((hit) => pathOf(hit.slot));
+        const found = this.tokens.search(wholeTerms(query), pool, this.docs.isLive, this.docs.liveCount, this.docs.keyOf);
+        hits = found.map((hit) => ({ id: pathOf(hit.slot), score: hit.score }));
         lanes.token = 'ok';
       } else if ('off' in this.semantic) {
         lanes.semantic = `skipped: ${this.semantic.off}`;
         continue;
       } else {
-        const result = await this.semantic.lane.search(query, terms, pool, this.docs.isLive);
+        // Fused by scores, the semantic lane also scores every lexical candidate: it re-ranks them.
+        const candidates = byScores ? this.slotsOf(lexicalIds.slice(0, pool)) : undefined;
+        const feedback = { slots: this.slotsOf(lexicalIds.slice(0, params.feedback.pages)), weight: params.feedback.weight, candidates };
+        const result = await this.semantic.lane.search(query, terms, pool, this.docs.isLive, feedback);
         lanes.semantic = result.status;
         if (result.status !== 'ok') continue;
-        ids = result.hits.map((hit) => pathOf(hit.slot));
+        hits = result.hits.map((hit) => ({ id: pathOf(hit.slot), score: hit.similarity }));
       }
-      rankings.push({ lane, weight: params.weights[lane], ids });
+      rankings.push({ lane, weight: params.weights[lane], ids: hits.map((hit) => hit.id), scores: hits.map((hit) => hit.score) });
     }
-    const fused = fuseRankings(rankings, params.k, (path) => this.docs.get(path)?.key ?? path);
+    const tieKey = (path: string): string => this.docs.get(path)?.key ?? path;
+    const fused = byScores ? fuseScores(rankings, tieKey) : fuseRankings(rankings, params.k, tieKey);
     const pages: RankedPage[] = [];
     for (const hit of fused.slice(0, limit)) {
       const record = this.docs.get(hit.id);
@@ -171,8 +184,16 @@ export class SearchEngine {
     }
     return { pages, lanes, terms };
   }
-}
 
+  private slotsOf(paths: readonly string[]): number[] {
+    const slots: number[] = [];
+    for (const path of paths) {
+      const slot = this.docs.get(path)?.slot;
+      if (slot !== undefined) slots.push(slot);
+    }
+    return slots;
+  }
+}
 /** A page analysed for a bulk build, not yet added. */
 export interface AnalysedForBuild {
   doc: PageDocument;

@@ -6,6 +6,14 @@ export interface Bm25Params {
   k: number;
   b: number;
   d: number;
+  /**
+   * BM25F (Robertson, Zaragoza & Taylor 2004) instead of MiniSearch's sum of one BM25 per
+   * field: each field's term frequency, length-normalised and boosted, is summed first and
+   * saturated once, with one idf from the pages holding the term in any field. A word
+   * repeated in title, summary and body then counts as a page mentioning it more, not as
+   * three separate matches each near its saturation.
+   */
+  fieldsCombined?: boolean;
 }
 
 export interface ScoredId {
@@ -79,10 +87,12 @@ export class ExactScorer {
     const scratch = this.scratchFor(state.nextId);
     const { total, matched, seen } = scratch;
     // As MiniSearch: the index's fields in order, a missing or zero boost counting as 1.
-    const fields = state.fields.map((field) => ({
-      id: state.fieldIds[field] ?? -1,
-      boost: (Object.hasOwn(boost, field) ? boost[field] : undefined) || 1,
-    }));
+    const combined = bm25.fieldsCombined === true;
+    const fields = state.fields.map((field) => {
+      const given = Object.hasOwn(boost, field) ? boost[field] : undefined;
+      // BM25F takes a zero boost at its word (a field left out); MiniSearch counts it as 1.
+      return { id: state.fieldIds[field] ?? -1, boost: combined ? (given ?? 1) : given || 1 };
+    });
     const touched: number[] = [];
     const seenTerms = new Set<string>();
     for (const term of terms) {
@@ -98,6 +108,7 @@ export class ExactScorer {
       if (span) this.scoreSpan(state, span, fields, bm25, stamp, termDocs);
       else this.scoreMaps(state, term, data, fields, bm25, stamp, termDocs);
       const partial = scratch.partial;
+      if (combined) saturate(partial, termDocs, state.documentCount, bm25);
       // A repeated query term adds its score again but counts as matched once.
       const first = !seenTerms.has(term);
       seenTerms.add(term);
@@ -186,7 +197,7 @@ export class ExactScorer {
           stamps[doc] = stamp;
           termDocs.push(doc);
         }
-        partial[doc] = partial[doc]! + field.boost * bm25Score(idf, termFreq, fieldLength, avgFieldLength, bm25);
+        partial[doc] = partial[doc]! + field.boost * (bm25.fieldsCombined ? normalisedFrequency(termFreq, fieldLength, avgFieldLength, bm25) : bm25Score(idf, termFreq, fieldLength, avgFieldLength, bm25));
       }
     }
   }
@@ -224,9 +235,23 @@ export class ExactScorer {
           stamps[doc] = stamp;
           termDocs.push(doc);
         }
-        partial[doc] = partial[doc]! + field.boost * bm25Score(idf, termFreq, fieldLength, avgFieldLength, bm25);
+        partial[doc] = partial[doc]! + field.boost * (bm25.fieldsCombined ? normalisedFrequency(termFreq, fieldLength, avgFieldLength, bm25) : bm25Score(idf, termFreq, fieldLength, avgFieldLength, bm25));
       }
     }
+  }
+}
+
+/** BM25F: a field's term frequency over its length-normalisation factor (before boost and saturation). */
+function normalisedFrequency(termFreq: number, fieldLength: number, avgFieldLength: number, { b }: Bm25Params): number {
+  return termFreq / (1 - b + (b * fieldLength) / (avgFieldLength || 1));
+}
+
+/** BM25F's second step for one term: each page's summed weighted frequency saturated, times the idf. */
+function saturate(partial: Float64Array, termDocs: readonly number[], documentCount: number, { k, d }: Bm25Params): void {
+  const idf = inverseDocumentFrequency(termDocs.length, documentCount);
+  for (const doc of termDocs) {
+    const frequency = partial[doc]!;
+    partial[doc] = frequency > 0 ? idf * (d + (frequency * (k + 1)) / (k + frequency)) : 0;
   }
 }
 

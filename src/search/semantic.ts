@@ -22,6 +22,14 @@ export interface EmbeddedAhead {
   vectors: Promise<ReadonlyArray<Float32Array | undefined>>;
 }
 
+/** Pages taken as relevant to the query, and how far to move the query towards them. */
+export interface SemanticFeedback {
+  slots: readonly number[];
+  weight: number;
+  /** Pages to score as well, wherever they rank (the lexical lane's candidates, to re-rank). */
+  candidates?: readonly number[];
+}
+
 export interface SemanticHit {
   slot: number;
   similarity: number;
@@ -140,13 +148,17 @@ export class SemanticLane {
 
   /**
    * The `pool` pages nearest the query. Returns the lane status for this search:
-   * a failure to embed the query drops the lane from this search.
+   * a failure to embed the query drops the lane from this search. With `feedback`, the
+   * query's vector is moved towards the mean of those pages' vectors (pseudo-relevance
+   * feedback from the lexical lane's best pages, Rocchio's rule): a query of a few words
+   * embeds poorly, the pages it finds lexically say what it is about.
    */
   async search(
     query: string,
     terms: readonly string[],
     pool: number,
     isLive: (slot: number) => boolean,
+    feedback?: SemanticFeedback,
   ): Promise<{ status: LaneStatus; hits: SemanticHit[] }> {
     const before = this.status();
     if (before !== 'ok') return { status: before, hits: [] };
@@ -157,7 +169,47 @@ export class SemanticLane {
       return { status: `failed: ${describeFailure(error)}`, hits: [] };
     }
     if (!vector || !this.vectors || vector.length !== this.vectors.dimensions) return { status: 'ok', hits: [] };
-    return { status: 'ok', hits: this.vectors.nearest(vector, pool, isLive) };
+    if (feedback && feedback.weight > 0) vector = this.withFeedback(vector, feedback);
+    const hits = this.vectors.nearest(vector, pool, isLive);
+    if (feedback?.candidates) this.scoreCandidates(vector, feedback.candidates, hits);
+    return { status: 'ok', hits };
+  }
+
+  /** Adds the candidates not among `hits` with their similarity, then orders all by similarity (ties: lower slot). */
+  private scoreCandidates(query: Float32Array, candidates: readonly number[], hits: SemanticHit[]): void {
+    const have = new Set(hits.map((hit) => hit.slot));
+    for (const slot of candidates) {
+      if (have.has(slot)) continue;
+      const row = this.vectors?.vector(slot);
+      if (!row) continue;
+      let dot = 0;
+      for (let j = 0; j < row.length; j++) dot += query[j]! * row[j]!;
+      hits.push({ slot, similarity: dot });
+      have.add(slot);
+    }
+    hits.sort((a, b) => b.similarity - a.similarity || a.slot - b.slot);
+  }
+
+  /** unit(query) + weight × unit(mean of the feedback pages' vectors), as a unit vector. */
+  private withFeedback(query: Float32Array, feedback: SemanticFeedback): Float32Array {
+    const vectors = this.vectors;
+    const dimensions = query.length;
+    const centroid = new Float64Array(dimensions);
+    let count = 0;
+    for (const slot of feedback.slots) {
+      const row = vectors?.vector(slot);
+      if (!row) continue;
+      for (let j = 0; j < dimensions; j++) centroid[j] = centroid[j]! + row[j]!;
+      count++;
+    }
+    if (count === 0) return query;
+    const queryNorm = Math.hypot(...query) || 1;
+    const centroidNorm = Math.hypot(...centroid) || 1;
+    const moved = new Float32Array(dimensions);
+    for (let j = 0; j < dimensions; j++) moved[j] = query[j]! / queryNorm + (feedback.weight * centroid[j]!) / centroidNorm;
+    const norm = Math.hypot(...moved) || 1;
+    for (let j = 0; j < dimensions; j++) moved[j] = moved[j]! / norm;
+    return moved;
   }
 
   encode(remap: Int32Array, slotCount: number): Record<string, Uint8Array> {

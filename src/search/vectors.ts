@@ -61,6 +61,12 @@ export class VectorStore {
     return this.present[slot] === 1;
   }
 
+  /** The slot's vector (a view, not a copy), or undefined when it has none. */
+  vector(slot: number): Float32Array | undefined {
+    if (this.present[slot] !== 1) return undefined;
+    return this.data.subarray(slot * this.dimensions, (slot + 1) * this.dimensions);
+  }
+
   delete(slot: number): void {
     if (slot < this.present.length) this.present[slot] = 0;
   }
