@@ -1,4 +1,4 @@
-import type { SearchResponse } from '../search/index.js';
+import type { SearchResponse, SearchResult } from '../search/index.js';
 import type { SearchIndexState } from '../search/state.js';
 import { LANES } from '../search/types.js';
 import type { Colors } from './output.js';
@@ -32,6 +32,19 @@ export function renderSearch(response: SearchResponse, c: Colors, explain: boole
     lines.push(degraded ? c.yellow(`lanes: ${laneLine}`) : c.dim(`lanes: ${laneLine}`));
   }
   return lines.join('\n');
+}
+
+/** `wiki search --files`: the result paths, one per line. */
+export function renderSearchFiles(response: SearchResponse): string {
+  return response.results.map((result) => result.path).join('\n');
+}
+
+/** `wiki search --full`: each result page whole, under a line naming it. */
+export function renderSearchFull(response: { query: string; results: ReadonlyArray<SearchResult & { content?: string }> }, c: Colors): string {
+  if (response.results.length === 0) return `No pages match “${response.query}”.`;
+  return response.results
+    .map((result, i) => `${c.bold(`${i + 1}. ${result.path}`)}  ${c.dim(result.score.toFixed(4))}\n${(result.content ?? '').trimEnd()}`)
+    .join('\n\n');
 }
 
 /** The `Search:` line of `wiki status`. */

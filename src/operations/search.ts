@@ -1,6 +1,8 @@
 import type { EffectiveConfig } from '../config/load.js';
 import { UsageError } from '../errors.js';
-import { openSearchIndex, type SearchResponse } from '../search/index.js';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { openSearchIndex, type SearchResponse, type SearchResult } from '../search/index.js';
 import type { Schema } from '../wiki/contract.js';
 
 export interface SearchRequest {
@@ -8,8 +10,15 @@ export interface SearchRequest {
   limit?: number;
   /** Keep each lane's share of the score in the results. */
   explain?: boolean;
+  /** Leave out results whose fused score is below this. */
+  minScore?: number;
+  /** Add each result page's whole text (`--full`). */
+  withContent?: boolean;
   env?: NodeJS.ProcessEnv;
 }
+
+/** A search response whose results may carry their page's whole text. */
+export type SearchWorkspaceResponse = Omit<SearchResponse, 'results'> & { results: Array<SearchResult & { content?: string }> };
 
 /** `wiki search`: bring the index up to date, search, persist. */
 export async function searchWorkspace(
@@ -17,7 +26,7 @@ export async function searchWorkspace(
   schema: Schema,
   config: EffectiveConfig,
   request: SearchRequest,
-): Promise<SearchResponse> {
+): Promise<SearchWorkspaceResponse> {
   const query = request.query.trim();
   if (!query) throw new UsageError('the search query is empty', 'e.g. wiki search "attention heads"');
   const limit = request.limit ?? 10;
@@ -26,9 +35,13 @@ export async function searchWorkspace(
   }
   const index = await openSearchIndex(root, schema, config.config, { env: request.env ?? process.env });
   try {
-    const response = await index.search(query, { limit });
-    if (request.explain) return response;
-    return { ...response, results: response.results.map(({ contributions: _dropped, ...rest }) => rest) };
+    const response = await index.search(query, { limit, minScore: request.minScore });
+    const results = response.results.map(({ contributions, ...rest }) => (request.explain ? { ...rest, contributions } : rest));
+    if (!request.withContent) return { ...response, results };
+    const withContent = await Promise.all(
+      results.map(async (result) => ({ ...result, content: await readFile(path.join(root, result.path), 'utf8').catch(() => '') })),
+    );
+    return { ...response, results: withContent };
   } finally {
     await index.close();
   }

@@ -124,7 +124,8 @@ export class ExactScorer {
     }
     const best = new BestScores(limit, (doc) => String(state.documentIds.get(doc)));
     for (const doc of touched) {
-      best.offer(doc, adjust(total[doc]!, matched[doc]!));
+      // Under BM25F a page that matched only in fields boosted 0 did not match.
+      if (!combined || total[doc]! > 0) best.offer(doc, adjust(total[doc]!, matched[doc]!));
       total[doc] = 0;
       matched[doc] = 0;
       seen[doc] = 0;

@@ -11,7 +11,10 @@ export interface SearchResult {
   path: string;
   title: string;
   summary: string;
-  /** Fused score: Σ weight / (K + rank) over the lanes that ranked this page. */
+  /**
+   * Fused score: Σ weight × the lane's score scaled to [0, 1] over its hits (or, with rank
+   * fusion, Σ weight / (K + rank)) over the lanes that ranked this page.
+   */
   score: number;
   /** Lane → 1-based rank in that lane, for the lanes that ranked this page. */
   lanes: Partial<Record<LaneName, number>>;
@@ -36,6 +39,8 @@ export interface SearchOptions {
   limit?: number;
   /** Read each result's page for a snippet (default true); bulk evaluation turns it off. */
   snippets?: boolean;
+  /** Leave out results whose fused score is below this. */
+  minScore?: number;
 }
 
 export interface SearchIndexInfo {
