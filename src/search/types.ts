@@ -41,6 +41,11 @@ export interface SearchOptions {
   snippets?: boolean;
   /** Leave out results whose fused score is below this. */
   minScore?: number;
+  /**
+   * Read `"phrases"` and `-exclusions` in the query (default true). The eval turns it off:
+   * its queries are requests in prose whose quotes cite titles ("-dash" is Cranfield's dash).
+   */
+  syntax?: boolean;
 }
 
 export interface SearchIndexInfo {

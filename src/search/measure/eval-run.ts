@@ -74,7 +74,7 @@ export async function evaluateVariant(root: string, collection: Collection, vari
   const idByKey = new Map(collection.docs.map((doc) => [docKey(doc.id), doc.id]));
   const runs = new Map<string, string[]>();
   for (const query of collection.queries) {
-    const response = await index.search(query.text, { limit: DEPTH, snippets: false });
+    const response = await index.search(query.text, { limit: DEPTH, snippets: false, syntax: false });
     runs.set(query.id, response.results.map((r) => idByKey.get(r.key) ?? r.key));
   }
   await index.close();
