@@ -4,13 +4,13 @@ import { z } from 'zod';
  * wiki.config.json. No secrets live here: API keys come only from the environment.
  * Every field has a default so an empty file `{}` is a valid configuration.
  */
-// Weights of each lane's scaled scores (see src/search/score-fusion.ts), chosen on the
+// Weights of each lane's scores (see src/search/score-fusion.ts), chosen on the
 // development sets Cranfield and CACM (docs/search-eval.md): lexical first, the semantic lane
 // re-ranking its candidates, the token lane a small tie-breaker.
 const weightsSchema = z
   .object({
     lexical: z.number().min(0).default(1),
-    semantic: z.number().min(0).default(1.25),
+    semantic: z.number().min(0).default(1.5),
     token: z.number().min(0).default(0.2),
   })
   .strict()

@@ -8,7 +8,7 @@ import { fuseRankings, poolSize } from './rrf.js';
 import { SemanticLane, type PageToEmbed } from './semantic.js';
 import { underPrefix, withPrefix, type Sections } from './store.js';
 import { TokenLane } from './token-lane.js';
-import type { FeedbackParams, FusionMethod } from './tuning.js';
+import type { FeedbackParams, FusionMethod, SemanticScale } from './tuning.js';
 import { fuseScores, type ScoredLaneRanking } from './score-fusion.js';
 import { LANES, type LaneName, type LaneStatus } from './types.js';
 import type { MergedPage } from './page-batch.js';
@@ -28,6 +28,7 @@ export interface SearchParams {
   feedback: FeedbackParams;
   /** Reciprocal rank fusion (`rrf`, with K) or weighted fusion of each lane's scaled scores (`scores`). */
   fusion: FusionMethod;
+  semanticScale: SemanticScale;
 }
 
 export interface RankedPage {
@@ -173,7 +174,8 @@ export class SearchEngine {
         if (result.status !== 'ok') continue;
         hits = result.hits.map((hit) => ({ id: pathOf(hit.slot), score: hit.similarity }));
       }
-      rankings.push({ lane, weight: params.weights[lane], ids: hits.map((hit) => hit.id), scores: hits.map((hit) => hit.score) });
+      const absolute = lane === 'semantic' && params.semanticScale === 'cosine';
+      rankings.push({ lane, weight: params.weights[lane], ids: hits.map((hit) => hit.id), scores: hits.map((hit) => hit.score), absolute });
     }
     const tieKey = (path: string): string => this.docs.get(path)?.key ?? path;
     const fused = byScores ? fuseScores(rankings, tieKey) : fuseRankings(rankings, params.k, tieKey);

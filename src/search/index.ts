@@ -109,5 +109,6 @@ function searchParams(config: WikiConfig, tuning: SearchTuning): SearchParams {
     lexical: { k1: search.bm25.k1, b: search.bm25.b, ...tuning.lexical },
     feedback: tuning.feedback,
     fusion: tuning.fusion,
+    semanticScale: tuning.semanticScale,
   };
 }

@@ -7,6 +7,8 @@ export interface ScoredLaneRanking {
   weight: number;
   ids: readonly string[];
   scores: readonly number[];
+  /** Scores already on a fixed scale (cosine similarity): taken as they are, not scaled over the hits. */
+  absolute?: boolean;
 }
 
 /**
@@ -18,7 +20,7 @@ export interface ScoredLaneRanking {
  */
 export function fuseScores(rankings: readonly ScoredLaneRanking[], tieKey: (id: string) => string = (id) => id): FusedHit[] {
   const hits = new Map<string, FusedHit>();
-  for (const { lane, weight, ids, scores } of rankings) {
+  for (const { lane, weight, ids, scores, absolute } of rankings) {
     let min = Infinity;
     let max = -Infinity;
     for (const score of scores) {
@@ -33,7 +35,7 @@ export function fuseScores(rankings: readonly ScoredLaneRanking[], tieKey: (id: 
         hits.set(id, hit);
       }
       if (hit.lanes[lane] !== undefined) return; // a lane ranks an id once; keep its best rank
-      const scaled = span > 0 ? ((scores[index] ?? min) - min) / span : 1;
+      const scaled = absolute ? Math.max(0, scores[index] ?? 0) : span > 0 ? ((scores[index] ?? min) - min) / span : 1;
       const contribution = weight * scaled;
       hit.lanes[lane] = index + 1;
       hit.contributions[lane] = contribution;

@@ -12,8 +12,9 @@ export interface SearchResult {
   title: string;
   summary: string;
   /**
-   * Fused score: Σ weight × the lane's score scaled to [0, 1] over its hits (or, with rank
-   * fusion, Σ weight / (K + rank)) over the lanes that ranked this page.
+   * Fused score over the lanes that ranked this page: Σ weight × the lane's score (lexical
+   * and token scaled to [0, 1] over their hits, semantic the cosine); with rank fusion,
+   * Σ weight / (K + rank).
    */
   score: number;
   /** Lane → 1-based rank in that lane, for the lanes that ranked this page. */

@@ -13,6 +13,7 @@ const params: SearchParams = {
   lexical: { k1: 1.2, b: 0.75, ...DEFAULT_TUNING.lexical },
   feedback: DEFAULT_TUNING.feedback,
   fusion: DEFAULT_TUNING.fusion,
+  semanticScale: DEFAULT_TUNING.semanticScale,
 };
 
 /** An embedder whose endpoint is down. */

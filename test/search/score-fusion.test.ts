@@ -32,4 +32,16 @@ describe('fuseScores (weighted fusion of each lane’s scaled scores)', () => {
       ['b', 0.5],
     ]);
   });
+
+  it('takes a lane on a fixed scale (cosines) as it is: its small differences stay small', () => {
+    const rankings: ScoredLaneRanking[] = [
+      { lane: 'lexical', weight: 1, ids: ['a', 'b'], scores: [10, 8] },
+      { lane: 'semantic', weight: 1.5, ids: ['b', 'a'], scores: [0.95, 0.9], absolute: true },
+    ];
+    const fused = fuseScores(rankings);
+    expect(fused.map((hit) => hit.id)).toEqual(['a', 'b']);
+    expect(fused[0]?.contributions.semantic).toBeCloseTo(1.5 * 0.9, 12);
+    // Scaled over its hits instead, the same lane would put b first.
+    expect(fuseScores(rankings.map((r) => ({ ...r, absolute: false })))[0]?.id).toBe('b');
+  });
 });
