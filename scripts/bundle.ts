@@ -9,7 +9,8 @@ import { packageRoot } from '../src/util/package-root.js';
  * files instead of resolving and loading several hundred modules (zod alone is ~95),
  * which is most of a short command's time; each command still loads only its own chunks.
  * The build worker is an entry of its own, next to the chunks that start it.
- * pdfjs-dist stays outside: it locates its own files at run time.
+ * pdfjs-dist stays outside: it locates its own files at run time; better-sqlite3 too: it
+ * loads its native addon from its own folder.
  */
 const root = packageRoot();
 const outdir = path.join(root, 'dist', 'bundle');
@@ -26,7 +27,7 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  external: ['pdfjs-dist', 'pdfjs-dist/*'],
+  external: ['pdfjs-dist', 'pdfjs-dist/*', 'better-sqlite3'],
   // Bundled CommonJS packages call require(); an ES module has none of its own.
   banner: { js: "import { createRequire as __wikiCreateRequire } from 'node:module'; const require = __wikiCreateRequire(import.meta.url);" },
   logLevel: 'warning',

@@ -11,6 +11,7 @@ import {
   type EvalRow,
   type EvalVariant,
 } from '../src/search/measure/eval-run.js';
+import { measureFacts, type FactsMeasurement } from '../src/facts/measure.js';
 import { packageRoot } from '../src/util/package-root.js';
 
 /**
@@ -30,7 +31,10 @@ const HELP = `usage: npm run eval -- [--set NAME] [--data DIR] [--search JSON] [
   --data DIR     folder holding the collections (default: ../shared/eval next to the package)
   --search JSON  overrides of wiki.config.json's "search" section, e.g. '{"k":30}'
   --tuning JSON  overrides of internal settings (lexical boosts, fusion, LSA options)
-  --fused-only   skip the lanes-alone runs`;
+  --fused-only   skip the lanes-alone runs
+  --facts        only the facts measurements (extraction over all four collections, grounding precision)`;
+
+const FACT_SETS = [...DEVELOPMENT_SETS, ...HELD_OUT_SETS];
 
 function parseJsonOption(value: string | undefined, name: string): Record<string, unknown> | undefined {
   if (value === undefined) return undefined;
@@ -90,6 +94,28 @@ function printSummary(summaries: readonly SetSummary[]): void {
   if (summaries.length > 1) console.log(`\ngeometric mean of the ratios: ${Math.exp(logSum / summaries.length).toFixed(3)}×`);
 }
 
+function percent(part: number, whole: number): string {
+  return whole === 0 ? '–' : `${((100 * part) / whole).toFixed(1)}%`;
+}
+
+function formatFacts(set: string, m: FactsMeasurement): string {
+  const g = m.grounding;
+  return [
+    `${set.padEnd(10)} ${m.sources} sources, ${m.megabytes.toFixed(2)} MB in ${m.seconds.toFixed(2)} s = ${(m.megabytes / m.seconds).toFixed(2)} MB/s;`,
+    `${m.facts} facts (${(m.facts / m.sources).toFixed(1)} per source), ${m.duplicatesMerged} duplicates merged;`,
+    `re-run unchanged: ${m.rerunUnchanged ? 'store byte-identical' : 'STORE CHANGED'}; one source edited: ${m.editLocal ? 'only its facts changed' : 'OTHER FACTS CHANGED'};`,
+    `grounding: altered flagged ${percent(g.alteredFlagged, g.altered)} of ${g.altered}, supported flagged ${percent(g.supportedFlagged, g.supported)} of ${g.supported}`,
+  ].join('\n           ');
+}
+
+async function evaluateFacts(dataDir: string): Promise<void> {
+  console.log('\nfacts: extraction over each collection as raw sources, then grounding of planted pages (target: altered ≥ 90%, supported ≤ 10%)');
+  for (const set of FACT_SETS) {
+    if (!existsSync(path.join(dataDir, set, 'docs.jsonl'))) continue;
+    console.log(formatFacts(set, await measureFacts(await loadCollection(path.join(dataDir, set)))));
+  }
+}
+
 export async function main(argv: string[]): Promise<void> {
   const { values } = parseArgs({
     args: argv,
@@ -99,6 +125,7 @@ export async function main(argv: string[]): Promise<void> {
       search: { type: 'string' },
       tuning: { type: 'string' },
       'fused-only': { type: 'boolean' },
+      facts: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -107,6 +134,10 @@ export async function main(argv: string[]): Promise<void> {
     return;
   }
   const dataDir = path.resolve(values.data ?? path.join(packageRoot(), '..', 'shared', 'eval'));
+  if (values.facts) {
+    await evaluateFacts(dataDir);
+    return;
+  }
   const sets = values.set ? [values.set] : [...DEVELOPMENT_SETS, ...HELD_OUT_SETS];
   for (const set of sets) {
     if (!existsSync(path.join(dataDir, set, 'docs.jsonl'))) throw new Error(`no collection at ${path.join(dataDir, set)} (use --data DIR)`);
@@ -120,6 +151,7 @@ export async function main(argv: string[]): Promise<void> {
   const summaries: SetSummary[] = [];
   for (const set of sets) summaries.push(await evaluateSet(dataDir, set, variants));
   printSummary(summaries);
+  if (!values.set) await evaluateFacts(dataDir);
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {

@@ -6,6 +6,12 @@ import type { Message, ToolCall, ToolResult } from './types.js';
  * result is replaced by a stub that says what it was, so it can be fetched again.
  * Messages are never removed, so every tool call keeps its result (providers reject
  * unpaired calls).
+ *
+ * Trimming rewrites an earlier message, which invalidates the provider's prompt cache
+ * from there on; so a normal trim waits until enough can go at once (rare, large steps)
+ * and leaves the conversation byte-stable in between. A window of a source (raw/) that
+ * no later write has followed is never trimmed in a normal pass: the pages have not yet
+ * taken in what it said.
  */
 export interface TrimOptions {
   /** The last this-many tool messages (one per turn) stay whole. */
@@ -16,14 +22,30 @@ export interface TrimOptions {
   preserveTools: ReadonlySet<string>;
   /** Also shorten long string arguments of old tool calls (the content of earlier writes). */
   trimCallArguments: boolean;
+  /** Trim only once the results that could go add up to this many characters. */
+  trimAboveChars: number;
+  /** Keep source windows that no later write has followed (off when the context overflowed). */
+  keepUnwrittenSourceReads: boolean;
 }
 
 export type TrimMode = 'normal' | 'hard';
 
 /** Before every model call. */
-export const NORMAL_TRIM = { keepRecentTurns: 2, maxResultChars: 500, trimCallArguments: false } as const;
+export const NORMAL_TRIM = {
+  keepRecentTurns: 2,
+  maxResultChars: 500,
+  trimCallArguments: false,
+  trimAboveChars: 100_000,
+  keepUnwrittenSourceReads: true,
+} as const;
 /** After the provider reported a context overflow: only the last turn stays whole. */
-export const HARD_TRIM = { keepRecentTurns: 1, maxResultChars: 200, trimCallArguments: true } as const;
+export const HARD_TRIM = {
+  keepRecentTurns: 1,
+  maxResultChars: 200,
+  trimCallArguments: true,
+  trimAboveChars: 0,
+  keepUnwrittenSourceReads: false,
+} as const;
 
 export function trimOptions(mode: TrimMode, preserveTools: ReadonlySet<string>): TrimOptions {
   return { ...(mode === 'hard' ? HARD_TRIM : NORMAL_TRIM), preserveTools };
@@ -48,13 +70,31 @@ export function trimContext(messages: readonly Message[], options: TrimOptions):
   const firstKeptAssistant = lastAssistantBefore(messages, firstKeptTool);
 
   const calls = callsById(messages);
+  const lastWrite = lastWriteIndex(messages, options.preserveTools);
+  const protectedResult = (index: number, call: ToolCall | undefined): boolean =>
+    options.keepUnwrittenSourceReads && index > lastWrite && call !== undefined && isSourceRead(call);
+  if (options.trimAboveChars > 0) {
+    let trimmable = 0;
+    messages.forEach((message, index) => {
+      if (message.role !== 'tool' || index >= firstKeptTool) return;
+      for (const result of message.results) {
+        const call = calls.get(result.callId);
+        if (protectedResult(index, call)) continue;
+        const stub = stubFor(result, call, options);
+        if (stub !== undefined) trimmable += result.content.length - stub.length;
+      }
+    });
+    if (trimmable < options.trimAboveChars) return { messages: [...messages], removedChars: 0, trimmedItems: 0 };
+  }
   let removedChars = 0;
   let trimmedItems = 0;
   const trimmed = messages.map((message, index): Message => {
     if (message.role === 'tool' && index < firstKeptTool) {
       let changed = false;
       const results = message.results.map((result) => {
-        const stub = stubFor(result, calls.get(result.callId), options);
+        const call = calls.get(result.callId);
+        if (protectedResult(index, call)) return result;
+        const stub = stubFor(result, call, options);
         if (stub === undefined) return result;
         changed = true;
         removedChars += result.content.length - stub.length;
@@ -113,6 +153,21 @@ export function describeCall(call: ToolCall): string {
     return [key === 'path' || key === 'query' ? text : `${key}=${text}`];
   });
   return `${call.name}(${parts.join(', ')})`;
+}
+
+/** A read of a source file: what the pages are written from. */
+function isSourceRead(call: ToolCall): boolean {
+  const path = call.arguments?.['path'];
+  return call.name === 'read_file' && typeof path === 'string' && path.replace(/^\.\//, '').startsWith('raw/');
+}
+
+/** Index of the last assistant message that calls a write tool (-1 when none has). */
+function lastWriteIndex(messages: readonly Message[], writeTools: ReadonlySet<string>): number {
+  for (let i = messages.length - 1; i >= 0; i -= 1) {
+    const message = messages[i];
+    if (message?.role === 'assistant' && message.toolCalls.some((call) => writeTools.has(call.name))) return i;
+  }
+  return -1;
 }
 
 function callsById(messages: readonly Message[]): Map<string, ToolCall> {

@@ -2,8 +2,9 @@ import { Option, type Command } from 'commander';
 import type { ChatModel, Usage } from '../agent/types.js';
 import { UsageError } from '../errors.js';
 import type { RunBudget } from '../operations/agent-run.js';
-import { LockError } from '../state/lock.js';
-import type { Workspace } from './context.js';
+import { LockError, parseWaitSeconds } from '../state/lock.js';
+import { openWorkspace, outputFor, type Workspace } from './context.js';
+import { load } from './lazy.js';
 import type { Output } from './output.js';
 
 /** Flags shared by every command that runs the model. */
@@ -14,8 +15,10 @@ export interface AgentFlags {
   maxTurns?: string;
   maxTokens?: string;
   maxCost?: string;
-  wait?: string;
+  /** Seconds, parsed by waitOption(). */
+  wait?: number;
   dryRun?: boolean;
+  overwriteEdits?: boolean;
 }
 
 export function addAgentOptions(command: Command, options: { dryRun: boolean }): Command {
@@ -26,8 +29,9 @@ export function addAgentOptions(command: Command, options: { dryRun: boolean }):
     .option('--max-turns <n>', 'stop after this many model calls (default 40)')
     .option('--max-tokens <n>', 'stop once the run has used this many tokens in total')
     .option('--max-cost <usd>', 'stop once the estimated cost reaches this many US dollars (known models only)')
-    .option('--wait <seconds>', 'wait this long for another run holding the workspace lock', '0');
+    .addOption(waitOption());
   if (options.dryRun) command.option('--dry-run', 'run against an overlay: change nothing, print the diff of what would change');
+  command.option('--overwrite-edits', 'for this run, let the model drop lines a human added to a page (refused by default)');
   return command;
 }
 
@@ -48,13 +52,14 @@ export function budgetOf(ws: Workspace): RunBudget {
   return {
     maxTurns: c.maxTurns,
     maxOutputTokens: c.maxOutputTokens,
-    ...(c.maxTokens !== undefined ? { maxTokens: c.maxTokens } : {}),
-    ...(c.maxCost !== undefined ? { maxCost: c.maxCost } : {}),
+    maxTokens: c.maxTokens,
+    maxCost: c.maxCost,
   };
 }
 
-export function waitSecondsOf(flags: AgentFlags): number {
-  return flags.wait === undefined ? 0 : positiveNumber(flags.wait, '--wait', true);
+/** `--wait SECONDS`, parsed the one way for every command that takes the workspace lock. */
+export function waitOption(): Option {
+  return new Option('--wait <seconds>', 'wait this long for another run holding the workspace lock').argParser(parseWaitSeconds).default(0);
 }
 
 /**
@@ -62,7 +67,7 @@ export function waitSecondsOf(flags: AgentFlags): number {
  * The provider SDKs are loaded here, not at start-up, so other commands start fast.
  */
 export async function lazyModel(ws: Workspace): Promise<{ get: () => ChatModel; pricer: (usage: Usage) => number | undefined }> {
-  const [{ createChatModel }, { makePricer }] = await Promise.all([import('../providers/select.js'), import('../usage/cost.js')]);
+  const [{ createChatModel }, { makePricer }] = await load('providers', 'pricing');
   let model: ChatModel | undefined;
   const get = (): ChatModel => (model ??= createChatModel(ws.config, process.env));
   return {
@@ -122,10 +127,20 @@ function positiveInt(raw: string, flag: string): number {
   return n;
 }
 
-function positiveNumber(raw: string, flag: string, allowZero = false): number {
+function positiveNumber(raw: string, flag: string): number {
   const n = Number(raw);
-  if (!Number.isFinite(n) || n < 0 || (!allowZero && n === 0)) throw new UsageError(`${flag} takes a number${allowZero ? ' ≥ 0' : ' > 0'}, not "${raw}"`);
+  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`${flag} takes a number > 0, not "${raw}"`);
   return n;
+}
+
+/** The effective model's name when no price is known for it (a cost budget cannot hold). */
+async function unpricedModel(ws: Workspace): Promise<string | undefined> {
+  const [{ chooseProvider }, { DEFAULT_MODELS }, { makePricer }] = await load('providerChoice', 'providerDefaults', 'pricing');
+  const provider = chooseProvider(ws.config).provider;
+  if (!provider) return undefined;
+  const modelName = ws.config.config.model ?? DEFAULT_MODELS[provider];
+  const zero = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+  return makePricer(provider, modelName)(zero) === undefined ? modelName : undefined;
 }
 
 /** What every model-running command hands its operation. */
@@ -136,6 +151,8 @@ export interface AgentRunContext {
   signal: AbortSignal;
   waitSeconds: number;
   budget: RunBudget;
+  /** `--overwrite-edits`: hand-edited lines may be dropped in this run. */
+  overwriteEdits: boolean;
   onNotice: (message: string) => void;
 }
 
@@ -150,10 +167,12 @@ export async function runAgentCommand<R>(
   operation: (ctx: AgentRunContext) => Promise<R>,
   finish: (report: R, out: Output) => { exitCode?: number },
 ): Promise<void> {
-  const { openWorkspace, outputFor } = await import('./context.js');
   const out = outputFor(cmd);
   const ws = await openWorkspace(cmd, configFlags(flags));
   const model = await lazyModel(ws);
+  const budget = budgetOf(ws);
+  const unpriced = budget.maxCost === undefined ? undefined : await unpricedModel(ws);
+  if (unpriced) out.warn(`--max-cost cannot be enforced: no price is known for ${unpriced}, so the run is not stopped by cost (use --max-tokens instead)`);
   const interrupt = interruptible();
   try {
     const report = await operation({
@@ -161,8 +180,9 @@ export async function runAgentCommand<R>(
       ws,
       model,
       signal: interrupt.signal,
-      waitSeconds: waitSecondsOf(flags),
-      budget: budgetOf(ws),
+      waitSeconds: flags.wait ?? 0,
+      budget,
+      overwriteEdits: Boolean(flags.overwriteEdits),
       onNotice: (message) => out.warn(message),
     });
     const { exitCode } = finish(report, out);

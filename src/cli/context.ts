@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import type { EffectiveConfig } from '../config/load.js';
+import { UsageError } from '../errors.js';
 import type { Schema } from '../wiki/contract.js';
+import { load } from './lazy.js';
 import { Output, type GlobalOptions } from './output.js';
 
 export interface Workspace {
@@ -20,6 +22,20 @@ export function globalOptions(command: Command): GlobalOptions {
   return options;
 }
 
+/**
+ * The user whose scratch scope (wiki/user/<name>/) is seen: `--user NAME`, else WIKI_USER;
+ * undefined when neither is set. A name must be usable as one folder name.
+ */
+export function userOf(command: Command, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const flag = command.optsWithGlobals<{ user?: string }>().user;
+  const name = (flag ?? env.WIKI_USER ?? '').trim();
+  if (name === '') return undefined;
+  if (!/^[a-z0-9][a-z0-9_-]*$/.test(name)) {
+    throw new UsageError(`the user name "${name}" cannot name a folder under wiki/user/`, 'use lowercase letters, digits, "-" and "_", e.g. --user alice');
+  }
+  return name;
+}
+
 export function outputFor(command: Command): Output {
   return new Output(globalOptions(command));
 }
@@ -31,10 +47,7 @@ export function outputFor(command: Command): Output {
 export async function openWorkspace(command: Command, flags: Record<string, unknown> = {}): Promise<Workspace> {
   const { root: explicitRoot } = globalOptions(command);
   // Loaded on first use, not at start-up: `--version`, `--help` and usage errors need none of it.
-  const [{ resolveWorkspaceRoot }, { loadSettings, saveSettings }] = await Promise.all([
-    import('../wiki/workspace.js'),
-    import('../config/settings.js'),
-  ]);
+  const [{ resolveWorkspaceRoot }, { loadSettings, saveSettings }] = await load('workspaceRoot', 'settings');
   const root = await resolveWorkspaceRoot(explicitRoot, process.cwd());
   const { schema, config, unsaved } = await loadSettings(root, { flags: dropUndefined(flags) });
   // Freshly validated settings are kept when the command is done, and only if it ran: a

@@ -2,6 +2,7 @@
 import { CommanderError } from 'commander';
 import { errorJson, exitCodeFor } from './errors.js';
 import { buildProgram } from './program.js';
+import { warnEachNoticeOnce } from './warn-once.js';
 
 async function main(argv: string[]): Promise<void> {
   try {
@@ -14,4 +15,5 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
+warnEachNoticeOnce();
 await main(process.argv);

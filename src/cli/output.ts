@@ -1,6 +1,8 @@
 import pc from 'picocolors';
+import { terminalSafe } from '../util/terminal-text.js';
+import type { Colors } from '../util/colors.js';
 
-export type Colors = ReturnType<typeof pc.createColors>;
+export type { Colors } from '../util/colors.js';
 
 export interface GlobalOptions {
   root?: string;
@@ -11,7 +13,8 @@ export interface GlobalOptions {
 
 /**
  * Where a command's words go. Results go to stdout (one JSON document with --json);
- * progress and notices go to stderr so stdout stays machine-readable.
+ * progress and notices go to stderr so stdout stays machine-readable. Human text passes
+ * through terminalSafe (no escape sequences from model or page text); JSON is left intact.
  */
 export class Output {
   readonly json: boolean;
@@ -32,23 +35,23 @@ export class Output {
       this.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
       return;
     }
-    const text = human();
+    const text = terminalSafe(human());
     if (text) this.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
   }
 
   /** A progress or informational line; silent with --quiet or --json. */
   info(line: string): void {
     if (this.quiet || this.json) return;
-    this.stderr.write(`${line}\n`);
+    this.stderr.write(`${terminalSafe(line)}\n`);
   }
 
   /** Always shown on stderr (even with --quiet): something the user must know. */
   warn(line: string): void {
-    this.stderr.write(`${this.c.yellow('warning:')} ${line}\n`);
+    this.stderr.write(`${this.c.yellow('warning:')} ${terminalSafe(line)}\n`);
   }
 
   /** Raw stderr write for live status lines. */
   status(text: string): void {
-    if (this.isTty) this.stderr.write(text);
+    if (this.isTty) this.stderr.write(terminalSafe(text));
   }
 }

@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander';
 import { registerConfig } from '../commands/config.js';
+import { registerFacts } from '../commands/facts.js';
 import { registerGraph } from '../commands/graph.js';
 import { registerInit } from '../commands/init.js';
 import { registerIngest } from '../commands/ingest.js';
@@ -7,6 +8,8 @@ import { registerQuery } from '../commands/query.js';
 import { registerSearch } from '../commands/search.js';
 import { registerLint } from '../commands/lint.js';
 import { registerMcp } from '../commands/mcp.js';
+import { registerPromote } from '../commands/promote.js';
+import { userOf } from './context.js';
 import { registerStatus } from '../commands/status.js';
 import { registerUndo } from '../commands/undo.js';
 import { packageVersion } from '../util/package-root.js';
@@ -19,6 +22,7 @@ export function buildProgram(): Command {
     .option('--root <dir>', 'workspace folder (default: nearest parent holding schema.md)')
     .option('--json', 'print one machine-readable JSON result on stdout')
     .option('-q, --quiet', 'no progress output')
+    .option('--user <name>', 'see your scratch pages in wiki/user/<name>/ over the team\'s (default: WIKI_USER)')
     .addOption(new Option('--no-color', 'disable colour (NO_COLOR is respected too)'))
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
@@ -30,12 +34,19 @@ export function buildProgram(): Command {
   registerIngest(program);
   registerQuery(program);
   registerSearch(program);
+  registerFacts(program);
   registerStatus(program);
   registerConfig(program);
   registerLint(program);
   registerGraph(program);
   registerUndo(program);
   registerMcp(program);
+  registerPromote(program);
   for (const command of program.commands) command.exitOverride();
+  // `--user` reaches every layer as WIKI_USER, the one place runs look for the user.
+  program.hook('preAction', (_program, action) => {
+    const user = userOf(action);
+    if (user !== undefined) process.env.WIKI_USER = user;
+  });
   return program;
 }

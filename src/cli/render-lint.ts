@@ -1,4 +1,5 @@
 import type { LintReport } from '../operations/lint.js';
+import type { LintRunReport } from '../operations/lint-with-review.js';
 import type { Finding } from '../wiki/validate/finding.js';
 import type { Colors } from './output.js';
 
@@ -14,6 +15,7 @@ export function lintJson(report: LintReport, withChanges: boolean): Record<strin
   }));
   const doc: Record<string, unknown> = { findings, errors: report.errors, warnings: report.warnings };
   if (withChanges) doc.changes = report.changes;
+  if (report.grounding) doc.grounding = report.grounding;
   return doc;
 }
 
@@ -38,7 +40,7 @@ export function renderLint(report: LintReport, c: Colors, options: { fix: boolea
     }
     lines.push('');
   }
-  lines.push(summaryLine(report, c, options.strict));
+  lines.push(summaryLine(report, c, options));
   return lines.join('\n');
 }
 
@@ -53,12 +55,32 @@ function groupByRule(findings: Finding[]): Array<[string, Finding[]]> {
   return [...groups].sort(([ra, a], [rb, b]) => rank(a) - rank(b) || (ra < rb ? -1 : ra > rb ? 1 : 0));
 }
 
-function summaryLine(report: LintReport, c: Colors, strict: boolean): string {
+function summaryLine(report: LintReport, c: Colors, { fix, strict }: { fix: boolean; strict: boolean }): string {
   if (report.errors === 0 && report.warnings === 0) return c.green('No problems found.');
   const errors = `${report.errors} error${report.errors === 1 ? '' : 's'}`;
   const warnings = `${report.warnings} warning${report.warnings === 1 ? '' : 's'}`;
   const failing = report.errors > 0 || (strict && report.warnings > 0);
   const text = `${errors}, ${warnings}${strict && report.warnings > 0 ? ' (--strict: warnings count)' : ''}`;
-  const hint = report.changes.length === 0 && failing ? c.dim('\nrun `wiki lint --fix --no-llm` to apply the safe repairs') : '';
+  // After --fix the safe repairs are done: advising them again would send a cron in circles.
+  const hint = !fix && failing ? c.dim('\nrun `wiki lint --fix --no-llm` to apply the safe repairs') : '';
   return `${failing ? c.red(text) : c.yellow(text)}${hint}`;
+}
+
+/** `wiki lint --json`: the findings, with the model review and the dry run's diff when there are. */
+export function lintRunJson(report: LintRunReport, fix: boolean): Record<string, unknown> {
+  const json = lintJson(report, fix);
+  if (report.review) json.review = report.review;
+  if (report.diff !== undefined) json.diff = report.diff;
+  return json;
+}
+
+/** `wiki lint`: the findings, then the model review's outcome and the dry run's diff. */
+export function renderLintRun(report: LintRunReport, c: Colors, options: { fix: boolean; strict: boolean }): string {
+  const text = renderLint(report, c, options);
+  const review = report.review ? `\nmodel review: ${report.review.status}, ${report.review.turns} turn(s), ${report.review.tokens} tokens` : '';
+  const diff =
+    report.diff !== undefined
+      ? `\n${report.diff || '(dry run: nothing would change)'}\ndry run: nothing was written; the findings above are those left after the planned repairs`
+      : '';
+  return `${text}${review}${diff}`;
 }

@@ -23,6 +23,11 @@ export function renderOutcomeLines(outcome: RunOutcome, c: Colors, model?: strin
   const lines = summary.split('\n').map((line) => `  ${line}`);
   const why = describeStatus(outcome);
   if (why) lines.push(`  ${c.red('!')} ${why}`);
+  if (outcome.rejectedWrites.length > 0) {
+    lines.push(`  ${c.yellow(`${outcome.rejectedWrites.length} write(s) rejected`)}:`);
+    for (const r of outcome.rejectedWrites.slice(0, 10)) lines.push(`    ${r.path}: ${r.reason}`);
+    if (outcome.rejectedWrites.length > 10) lines.push(`    … and ${outcome.rejectedWrites.length - 10} more (see --json)`);
+  }
   for (const f of outcome.findings.filter((x) => x.severity === 'error')) lines.push(`  ${c.red('error')} ${f.path}: ${f.message}`);
   return lines;
 }
@@ -35,20 +40,25 @@ export function renderIngest(report: IngestReport, c: Colors): string {
     lines.push(...renderOutcomeLines(s, c));
     if (s.staleMarked.length) lines.push(`  marked stale: ${s.staleMarked.join(', ')}`);
   }
+  for (const s of report.skipped) lines.push(`${c.red('✗')} ${s.source} skipped: ${s.reason}`);
   for (const source of report.upToDate) lines.push(`${c.dim('=')} ${source} is up to date (use --force to re-ingest)`);
   if (report.pending.length) lines.push(`${c.yellow('…')} stopped before ${report.pending.join(', ')}: run again to ingest ${report.pending.length === 1 ? 'it' : 'them'}`);
   for (const d of report.deletedSources) lines.push(`${c.yellow('-')} ${d.source} was deleted; marked stale: ${d.staleMarked.join(', ') || 'nothing'}`);
-  if (report.diff !== undefined) lines.push('', report.diff || '(dry run: nothing would change)');
+  if (report.diff !== undefined) lines.push('', report.diff || '(dry run: nothing would change)', c.dim('dry run: nothing was written'));
   if (report.ingested.length === 0 && report.upToDate.length > 0) lines.push('Nothing to do: every source is up to date.');
   return lines.join('\n');
 }
 
 export function renderQuery(report: QueryReport, c: Colors): string {
   const lines = [report.answer || c.dim('(no answer)'), ''];
-  if (report.saved) lines.push(c.green(`saved as ${report.saved.path}${report.saved.by === 'wiki' ? ' (filed by wiki)' : ''}`));
+  const dryRun = report.diff !== undefined;
+  if (report.saved) lines.push(c.green(`${dryRun ? 'would be saved' : 'saved'} as ${report.saved.path}${report.saved.by === 'wiki' ? ' (filed by wiki)' : ''}`));
+  if (report.notSaved) lines.push(c.yellow(`not saved: ${report.notSaved}`));
   if (report.uncited.length) lines.push(c.yellow(`cited pages that do not exist: ${report.uncited.join(', ')}`));
+  if (!report.found) lines.push(c.yellow(`found: false — the answer cites no page of the wiki for “${report.question}”`));
+  for (const warning of report.warnings) lines.push(c.yellow(`warning: ${warning.message}`));
   const meta = renderOutcomeLines({ ...report, created: [], updated: [] }, c);
   lines.push(...meta.map((l) => l.trimStart()));
-  if (report.diff !== undefined) lines.push('', report.diff || '(dry run: nothing would change)');
+  if (dryRun) lines.push('', report.diff || '(dry run: nothing would change)', c.dim('dry run: nothing was written'));
   return lines.join('\n');
 }

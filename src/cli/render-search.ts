@@ -1,14 +1,14 @@
-import type { SearchResponse, SearchResult } from '../search/index.js';
+import type { SearchAnswer } from '../operations/search.js';
 import type { SearchIndexState } from '../search/state.js';
 import { LANES } from '../search/types.js';
 import type { Colors } from './output.js';
 
 /** Human rendering of `wiki search`: ranked pages, with lane detail under --explain. */
-export function renderSearch(response: SearchResponse, c: Colors, explain: boolean): string {
-  const lines: string[] = [];
+export function renderSearch(response: SearchAnswer, c: Colors, explain: boolean): string {
+  const lines: string[] = response.warnings.map((warning) => c.yellow(`warning: ${warning.message}`));
   const laneLine = LANES.map((lane) => `${lane} ${response.lanes[lane]}`).join(' · ');
   const degraded = LANES.some((lane) => response.lanes[lane] !== 'ok' && !response.lanes[lane].endsWith('weight is 0'));
-  if (response.results.length === 0) lines.push(`No pages match “${response.query}”.`);
+  if (!response.found) lines.push(`No pages match “${response.query}” (found: false).`);
   response.results.forEach((result, i) => {
     const rank = `${i + 1}.`.padStart(3);
     lines.push(`${rank} ${c.bold(result.title)} ${c.dim(`[[${result.key}]]`)}  ${c.dim(result.score.toFixed(4))}`);
@@ -35,16 +35,18 @@ export function renderSearch(response: SearchResponse, c: Colors, explain: boole
 }
 
 /** `wiki search --files`: the result paths, one per line. */
-export function renderSearchFiles(response: SearchResponse): string {
+export function renderSearchFiles(response: SearchAnswer): string {
   return response.results.map((result) => result.path).join('\n');
 }
 
 /** `wiki search --full`: each result page whole, under a line naming it. */
-export function renderSearchFull(response: { query: string; results: ReadonlyArray<SearchResult & { content?: string }> }, c: Colors): string {
-  if (response.results.length === 0) return `No pages match “${response.query}”.`;
-  return response.results
-    .map((result, i) => `${c.bold(`${i + 1}. ${result.path}`)}  ${c.dim(result.score.toFixed(4))}\n${(result.content ?? '').trimEnd()}`)
-    .join('\n\n');
+export function renderSearchFull(response: SearchAnswer, c: Colors): string {
+  const warnings = response.warnings.map((warning) => c.yellow(`warning: ${warning.message}`));
+  if (!response.found) return [...warnings, `No pages match “${response.query}” (found: false).`].join('\n');
+  const pages = response.results.map(
+    (result, i) => `${c.bold(`${i + 1}. ${result.path}`)}  ${c.dim(result.score.toFixed(4))}\n${(result.content ?? '').trimEnd()}`,
+  );
+  return [...warnings, ...pages].join('\n\n');
 }
 
 /** The `Search:` line of `wiki status`. */

@@ -12,6 +12,15 @@ export function renderStatus(report: StatusReport, c: Colors): string {
   lines.push(`Sources:  ${report.raw.total} in raw/, ${report.raw.uncited.length} not cited by any page`);
   for (const file of report.raw.uncited.slice(0, 10)) lines.push(`            ${c.dim('·')} ${file}`);
   if (report.raw.uncited.length > 10) lines.push(`            … and ${report.raw.uncited.length - 10} more`);
+  const states: Array<[string, string[]]> = [
+    ['not ingested yet', report.raw.pending],
+    ['changed since their last ingest', report.raw.changed],
+    ['deleted since their last ingest', report.raw.deleted],
+  ];
+  for (const [label, files] of states.filter(([, list]) => list.length > 0)) {
+    lines.push(`          ${c.yellow(`${files.length} ${label}`)}: ${files.slice(0, 10).join(', ')}${files.length > 10 ? `, … and ${files.length - 10} more` : ''}`);
+  }
+  if (report.raw.pending.length + report.raw.changed.length + report.raw.deleted.length > 0) lines.push(`          ${c.dim('run `wiki ingest raw/` to bring them in')}`);
   const p = report.provider;
   if (p.provider) {
     const key = p.keyVariable ? `${p.keyVariable} ${p.keySet ? 'set' : c.yellow('not set')}` : '';
@@ -22,6 +31,10 @@ export function renderStatus(report: StatusReport, c: Colors): string {
   }
   lines.push(`Usage:    ${renderUsageTotals(report.usage, c)}`);
   lines.push(`Search:   ${renderSearchState(report.search, c)}`);
+  if (report.grounding) {
+    const lowest = report.grounding.lowest.filter((p) => p.score < 1).map((p) => `${p.path} ${Math.round(p.score * 100)}%`);
+    lines.push(`Grounded: ${Math.round(report.grounding.mean * 100)}% of sentences on average over ${report.grounding.pages} page(s)${lowest.length ? ` ${c.dim(`(lowest: ${lowest.join(', ')})`)}` : ''}`);
+  }
   lines.push('', 'Recent log:');
   if (report.recentLog.length === 0) lines.push(`  ${c.dim('(empty)')}`);
   for (const entry of report.recentLog) lines.push(`  [${entry.date}] ${entry.op} | ${entry.title}`);

@@ -1,9 +1,10 @@
 import path from 'node:path';
 import { Option, type Command } from 'commander';
 import { openWorkspace, outputFor } from '../cli/context.js';
+import { displayPath, renderGraphSummary } from '../cli/render-graph.js';
 import { UsageError } from '../errors.js';
 import { GRAPH_FORMATS, type GraphFormat } from '../graph/formats.js';
-import type { GraphSummary } from '../operations/graph.js';
+import { load } from '../cli/lazy.js';
 
 export function registerGraph(program: Command): void {
   program
@@ -36,32 +37,21 @@ export function registerGraph(program: Command): void {
         );
       }
       const ws = await openWorkspace(command);
-      // Loaded here, not at start-up: every other command would pay for its imports.
-      const { graphWorkspace } = await import('../operations/graph.js');
+      const [{ graphWorkspace }] = await load('graphOperation');
       const result = await graphWorkspace(ws.root, ws.schema, {
         format: opts.format,
         stdout: toStdout,
-        ...(opts.out && opts.out !== '-' ? { out: path.resolve(process.cwd(), opts.out) } : {}),
+        out: opts.out && opts.out !== '-' ? path.resolve(process.cwd(), opts.out) : undefined,
       });
       const { summary } = result;
       if (summary.out === null) {
         process.stdout.write(result.document);
-        out.info(describe(summary, 'stdout'));
+        out.info(renderGraphSummary(summary, 'stdout'));
       } else {
-        out.result(summary, () => describe(summary, displayPath(summary.out ?? '')));
+        out.result(summary, () => renderGraphSummary(summary, displayPath(summary.out ?? '')));
       }
       if (summary.missing > 0) {
         out.info(`${summary.missing} link${summary.missing === 1 ? '' : 's'} point to pages that do not exist (shown in red; \`wiki lint\` lists them)`);
       }
     });
-}
-
-function describe(summary: GraphSummary, where: string): string {
-  const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
-  return `Wrote the ${summary.format} graph of ${plural(summary.nodes, 'page')} and ${plural(summary.edges, 'link')} (${plural(summary.orphans, 'orphan')}, ${summary.missing} missing) to ${where}`;
-}
-
-function displayPath(absolute: string): string {
-  const relative = path.relative(process.cwd(), absolute);
-  return relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : absolute;
 }

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { addAgentOptions, runAgentCommand, type AgentFlags } from '../cli/agent-command.js';
+import { load } from '../cli/lazy.js';
 
 interface IngestFlags extends AgentFlags {
   force?: boolean;
@@ -18,11 +19,7 @@ export function registerIngest(program: Command): void {
       '\nExamples:\n  $ wiki ingest raw/attention.md\n  $ wiki ingest raw/                      (only what is new or changed)\n  $ wiki ingest ~/papers/*.pdf            (copied into raw/ first)\n  $ wiki ingest https://example.org/post  (saved under raw/ with its URL)\n  $ wiki ingest raw/notes.md --dry-run    (show the diff, change nothing)',
     )
     .action(async (sources: string[], flags: IngestFlags, cmd: Command) => {
-      const [{ ingestSources }, { renderIngest }, { createProgressReporter }] = await Promise.all([
-        import('../operations/ingest.js'),
-        import('../cli/render-run.js'),
-        import('../progress/reporter.js'),
-      ]);
+      const [{ ingestSources }, { renderIngest }, { createProgressReporter }, { ingestExitCode }] = await load('ingestOperation', 'renderRun', 'progress', 'exitCodes');
       await runAgentCommand(
         cmd,
         flags,
@@ -34,6 +31,7 @@ export function registerIngest(program: Command): void {
               cwd: process.cwd(),
               force: Boolean(flags.force),
               dryRun: Boolean(flags.dryRun),
+              overwriteEdits: Boolean(flags.overwriteEdits),
               waitSeconds,
               budget,
               model: model.get,
@@ -53,7 +51,7 @@ export function registerIngest(program: Command): void {
         },
         (report, out) => {
           out.result(report, () => renderIngest(report, out.c));
-          return { exitCode: report.ok ? 0 : Math.max(1, ...report.ingested.map((s) => s.errorExitCode ?? 1)) };
+          return { exitCode: ingestExitCode(report) };
         },
       );
     });

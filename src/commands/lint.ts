@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { addAgentOptions, runAgentCommand, type AgentFlags } from '../cli/agent-command.js';
+import { load } from '../cli/lazy.js';
 
 interface LintFlags extends AgentFlags {
   fix?: boolean;
@@ -23,12 +24,7 @@ export function registerLint(program: Command): void {
     .action(async (opts: LintFlags, cmd: Command) => {
       const fix = Boolean(opts.fix);
       const strict = Boolean(opts.strict);
-      const [{ runLint }, { lintJson, renderLint }, { withProgress }, { chooseProvider }] = await Promise.all([
-        import('../operations/lint-run.js'),
-        import('../cli/render-lint.js'),
-        import('../progress/reporter.js'),
-        import('../config/provider-choice.js'),
-      ]);
+      const [{ runLint }, { lintRunJson, renderLintRun }, { withProgress }, { chooseProvider }, { lintExitCode }] = await load('lintOperation', 'renderLint', 'progress', 'providerChoice', 'exitCodes');
       await runAgentCommand(
         cmd,
         opts,
@@ -42,10 +38,11 @@ export function registerLint(program: Command): void {
             runLint(ws, {
               fix,
               dryRun: Boolean(opts.dryRun),
+              overwriteEdits: Boolean(opts.overwriteEdits),
               waitSeconds,
               budget,
               model: useModel ? model.get : undefined,
-              ...(useModel ? { price: model.pricer } : {}),
+              price: useModel ? model.pricer : undefined,
               listener,
               signal,
               onNotice,
@@ -53,15 +50,8 @@ export function registerLint(program: Command): void {
           );
         },
         (report, out) => {
-          const json = { ...lintJson(report, fix), ...(report.review ? { review: report.review } : {}), ...(report.diff !== undefined ? { diff: report.diff } : {}) };
-          out.result(json, () => {
-            const text = renderLint(report, out.c, { fix, strict });
-            const review = report.review ? `\nmodel review: ${report.review.status}, ${report.review.turns} turn(s), ${report.review.tokens} tokens` : '';
-            const diff = report.diff !== undefined ? `\n${report.diff || '(dry run: nothing would change)'}` : '';
-            return `${text}${review}${diff}`;
-          });
-          const failed = report.errors > 0 || (strict && report.warnings > 0) || (report.review !== undefined && report.review.status !== 'done');
-          return { exitCode: failed ? 1 : 0 };
+          out.result(lintRunJson(report, fix), () => renderLintRun(report, out.c, { fix, strict }));
+          return { exitCode: lintExitCode(report, strict) };
         },
       );
     });

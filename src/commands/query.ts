@@ -1,8 +1,10 @@
 import type { Command } from 'commander';
 import { addAgentOptions, runAgentCommand, type AgentFlags } from '../cli/agent-command.js';
+import { load } from '../cli/lazy.js';
 
 interface QueryFlags extends AgentFlags {
   save?: boolean;
+  facts?: boolean;
 }
 
 export function registerQuery(program: Command): void {
@@ -10,7 +12,8 @@ export function registerQuery(program: Command): void {
     .command('query')
     .description('answer a question from the wiki, citing [[key]] pages; --save files the answer as a page')
     .argument('<question...>', 'the question (quote it, or pass several words)')
-    .option('--save', 'file the answer as a page in wiki/concepts/ (refs to the cited pages, their sources)');
+    .option('--save', 'file the answer as a page in wiki/concepts/ (refs to the cited pages, their sources)')
+    .option('--facts', "answer only from the sources' facts (.wiki/facts.db), citing each as [^fact-id]; no model call when none match");
   addAgentOptions(command, { dryRun: true });
   command
     .addHelpText(
@@ -18,11 +21,8 @@ export function registerQuery(program: Command): void {
       '\nExamples:\n  $ wiki query "how does scaled dot-product attention work?"\n  $ wiki query "compare BM25 and LSA" --save\n  $ wiki query "what is RRF?" --json | jq -r .answer',
     )
     .action(async (words: string[], flags: QueryFlags, cmd: Command) => {
-      const [{ queryWiki }, { renderQuery }, { withProgress }] = await Promise.all([
-        import('../operations/query.js'),
-        import('../cli/render-run.js'),
-        import('../progress/reporter.js'),
-      ]);
+      if (flags.facts) return answerFromFactsCommand(words.join(' '), flags, cmd);
+      const [{ queryWiki }, { renderQuery }, { withProgress }] = await load('queryOperation', 'renderRun', 'progress');
       await runAgentCommand(
         cmd,
         flags,
@@ -31,6 +31,7 @@ export function registerQuery(program: Command): void {
             queryWiki(ws, words.join(' '), {
               save: Boolean(flags.save),
               dryRun: Boolean(flags.dryRun),
+              overwriteEdits: Boolean(flags.overwriteEdits),
               waitSeconds,
               budget,
               model: model.get,
@@ -42,8 +43,21 @@ export function registerQuery(program: Command): void {
           ),
         (report, out) => {
           out.result(report, () => renderQuery(report, out.c));
-          return { exitCode: report.status === 'done' ? 0 : (report.errorExitCode ?? 1) };
+          return { exitCode: report.status !== 'done' ? (report.errorExitCode ?? 1) : report.notSaved ? 1 : 0 };
         },
       );
     });
+}
+
+async function answerFromFactsCommand(question: string, flags: QueryFlags, cmd: Command): Promise<void> {
+  const [{ answerFromFacts, factsAnswerOk }, { renderFactsAnswer }] = await load('factsQueryOperation', 'renderFacts');
+  await runAgentCommand(
+    cmd,
+    flags,
+    ({ ws, model, signal }) => answerFromFacts(ws.root, ws.config, question, model.get, signal),
+    (report, out) => {
+      out.result(report, () => renderFactsAnswer(report, out.c));
+      return { exitCode: factsAnswerOk(report) ? 0 : 1 };
+    },
+  );
 }

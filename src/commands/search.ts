@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
-import { openWorkspace, outputFor } from '../cli/context.js';
+import { openWorkspace, outputFor, userOf } from '../cli/context.js';
 import { UsageError } from '../errors.js';
+import { load } from '../cli/lazy.js';
 
 interface SearchFlags {
   limit: string;
@@ -13,7 +14,7 @@ interface SearchFlags {
 export function registerSearch(program: Command): void {
   program
     .command('search')
-    .description('hybrid search over the wiki (lexical + semantic + token lanes, fused by weighted RRF)')
+    .description('hybrid search over the wiki (lexical + semantic + token lanes, fused by weighted scores)')
     .argument('[query...]', 'words to search for')
     .option('-n, --limit <n>', 'how many results', '10')
     .option('--explain', "show each lane's status, rank and contribution")
@@ -42,13 +43,10 @@ export function registerSearch(program: Command): void {
       const query = words.join(' ');
       if (!query.trim()) throw new UsageError('the search query is empty', 'e.g. wiki search "attention heads"');
       const ws = await openWorkspace(command);
-      // Loaded here, not at start-up: every other command would pay for its imports.
-      const [{ searchWorkspace }, { renderSearch, renderSearchFiles, renderSearchFull }] = await Promise.all([
-        import('../operations/search.js'),
-        import('../cli/render-search.js'),
-      ]);
+      const [{ searchWorkspace }, { renderSearch, renderSearchFiles, renderSearchFull }] = await load('searchOperation', 'renderSearch');
       const explain = Boolean(opts.explain);
-      const response = await searchWorkspace(ws.root, ws.schema, ws.config, { query, limit, explain, minScore, withContent: Boolean(opts.full) });
+      const request = { query, limit, explain, minScore, withContent: Boolean(opts.full), user: userOf(command) };
+      const response = await searchWorkspace(ws.root, ws.schema, ws.config, request);
       if (opts.files) out.result({ files: response.results.map((r) => r.path) }, () => renderSearchFiles(response));
       else if (opts.full) out.result(response, () => renderSearchFull(response, out.c));
       else out.result(response, () => renderSearch(response, out.c, explain));

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { openWorkspace, outputFor } from '../cli/context.js';
+import { load } from '../cli/lazy.js';
 
 export function registerStatus(program: Command): void {
   program
@@ -9,8 +10,7 @@ export function registerStatus(program: Command): void {
     .action(async (_opts: unknown, command: Command) => {
       const out = outputFor(command);
       const ws = await openWorkspace(command);
-      // Loaded here, not at start-up: every other command would pay for its imports.
-      const [{ workspaceStatus }, { renderStatus }] = await Promise.all([import('../operations/status.js'), import('../cli/render-status.js')]);
+      const [{ workspaceStatus }, { renderStatus }] = await load('statusOperation', 'renderStatus');
       const report = await workspaceStatus(ws.root, ws.schema, ws.config);
       out.result(report, () => renderStatus(report, out.c));
     });

@@ -1,18 +1,18 @@
 import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
-import { exitIfInterruptedWhileWaiting, interruptible } from '../cli/agent-command.js';
+import { exitIfInterruptedWhileWaiting, interruptible, waitOption } from '../cli/agent-command.js';
 import { globalOptions, outputFor } from '../cli/context.js';
-import type { Output } from '../cli/output.js';
+import { renderUndoPlan, renderUndoResult } from '../cli/render-undo.js';
 import { UsageError } from '../errors.js';
-import type { UndoAction, UndoPlan, UndoResult } from '../operations/undo.js';
-import { formatStart, parseWaitSeconds } from '../state/lock.js';
+import type { UndoResult } from '../operations/undo.js';
 import { resolveWorkspaceRoot } from '../wiki/workspace.js';
+import { load } from '../cli/lazy.js';
 
 interface UndoFlags {
   yes?: boolean;
   dryRun?: boolean;
   force?: boolean;
-  wait?: number;
+  wait: number;
 }
 
 export function registerUndo(program: Command): void {
@@ -23,7 +23,7 @@ export function registerUndo(program: Command): void {
     .option('-y, --yes', 'do not ask for confirmation (needed when stdin is not a terminal)')
     .option('--dry-run', 'only show what would be done')
     .option('--force', 'also undo files changed since that run (their current versions stay undoable)')
-    .option('--wait <seconds>', 'wait this long for another run to release the workspace lock', parseWaitSeconds)
+    .addOption(waitOption())
     .addHelpText(
       'after',
       '\nThe log is append-only: undo adds an entry instead of restoring it. Undoing an undo redoes the run.\n\nExamples:\n  $ wiki undo --dry-run\n  $ wiki undo --yes\n  $ wiki undo 20260121-102233-3f9a',
@@ -32,26 +32,25 @@ export function registerUndo(program: Command): void {
       const out = outputFor(command);
       // Only the schema is needed (for the log path), so undo works even with a broken config.
       const root = await resolveWorkspaceRoot(globalOptions(command).root, process.cwd());
-      // Loaded here, not at start-up: every other command would pay for its imports.
-      const { loadSchema } = await import('../wiki/schema-loader.js');
+      const [{ loadSchema }] = await load('schemaLoader');
       const schema = await loadSchema(root);
-      const { undo } = await import('../operations/undo.js');
+      const [{ undo }] = await load('undoOperation');
       let planShown = false;
       const interrupt = interruptible();
       let result: UndoResult;
       try {
         result = await undo(root, {
           signal: interrupt.signal,
-          ...(runId !== undefined ? { runId } : {}),
+          runId,
           logPath: schema.contract.log,
           force: Boolean(flags.force),
           dryRun: Boolean(flags.dryRun),
-          waitSeconds: flags.wait ?? 0,
+          waitSeconds: flags.wait,
           onNotice: (message) => out.warn(message),
           onPlan: (plan) => {
             for (const path of plan.conflicts) out.warn(`${path} changed since run ${plan.run.runId}`);
             if (!flags.dryRun && !out.json && !out.quiet) {
-              process.stderr.write(`${renderPlan(plan, out)}\n`);
+              process.stderr.write(`${renderUndoPlan(plan, out.c)}\n`);
               planShown = true;
             }
           },
@@ -60,7 +59,7 @@ export function registerUndo(program: Command): void {
             if (!process.stdin.isTTY) {
               throw new UsageError('not confirmed: stdin is not a terminal', 'pass --yes to confirm (see the plan with `wiki undo --dry-run`)');
             }
-            if (!planShown) process.stderr.write(`${renderPlan(plan, out)}\n`);
+            if (!planShown) process.stderr.write(`${renderUndoPlan(plan, out.c)}\n`);
             return ask('Undo these changes? [y/N] ');
           },
         });
@@ -70,7 +69,7 @@ export function registerUndo(program: Command): void {
         return;
       }
       interrupt.dispose();
-      out.result(result, () => renderResult(result, out));
+      out.result(result, () => renderUndoResult(result, out.c));
     });
 }
 
@@ -80,40 +79,5 @@ async function ask(question: string): Promise<boolean> {
     return /^y(es)?$/i.test((await rl.question(question)).trim());
   } finally {
     rl.close();
-  }
-}
-
-function renderPlan(plan: UndoPlan, out: Output): string {
-  const { run } = plan;
-  const header = `Run ${out.c.bold(run.runId)} — ${run.op}: ${run.title} (started ${formatStart(run.startedAt)}, ${run.status})`;
-  return [header, ...renderActions(plan.actions, out)].join('\n');
-}
-
-function renderActions(actions: readonly UndoAction[], out: Output): string[] {
-  return actions.map((action) => {
-    const label = action.action === 'restore' ? out.c.green('restore') : action.action === 'delete' ? out.c.red('delete ') : out.c.dim('skip   ');
-    const note = action.reason ? out.c.dim(` (${action.reason})`) : action.action === 'delete' ? out.c.dim(' (created by that run)') : '';
-    const changed = action.changedSinceRun ? out.c.yellow(' ! changed since that run') : '';
-    return `  ${label} ${action.path}${note}${changed}`;
-  });
-}
-
-function renderResult(result: UndoResult, out: Output): string {
-  if (result.runId === null) return 'Nothing to undo: no recorded run changed any file.';
-  const count = (kind: UndoAction['action']): number => result.actions.filter((a) => a.action === kind).length;
-  const run = `run ${result.runId} (${result.op}: ${result.title})`;
-  switch (result.outcome) {
-    case 'nothing-to-undo':
-      return `Nothing to undo: the files of ${run} are already as before it.`;
-    case 'dry-run':
-      return [
-        `Would undo ${run}:`,
-        ...renderActions(result.actions, out),
-        `Dry run: ${count('restore')} to restore, ${count('delete')} to delete; nothing was changed.`,
-      ].join('\n');
-    case 'cancelled':
-      return 'Cancelled; nothing was changed.';
-    case 'applied':
-      return `${out.c.green('Undid')} ${run}: restored ${count('restore')}, deleted ${count('delete')}.\nRecorded as run ${result.undoRunId}; \`wiki undo\` again reverts this undo.`;
   }
 }

@@ -40,13 +40,19 @@ export function parseConfigText(text: string | undefined): Json {
   return value as Json;
 }
 
-export function validateConfig(raw: Json, origin: string): WikiConfig {
+/**
+ * Validate a configuration; an invalid one is a ConfigError naming the field and where the
+ * bad value came from (`origin` — or, given `blame`, the layer that set that field), so an
+ * error caused by a flag or a variable does not send the user to a file they never changed.
+ */
+export function validateConfig(raw: Json, origin: string, blame?: (field: string) => { origin: string; fix: string } | undefined): WikiConfig {
   const result = configSchema.safeParse(raw);
   if (!result.success) {
     const issue = result.error.issues[0];
+    const culprit = issue ? blame?.(issue.path.map(String).join('.')) : undefined;
     throw new ConfigError(
-      `${origin}: invalid ${issue ? formatZodIssue(issue) : 'value'}`,
-      `fix that field (see \`wiki config\` for the effective values)`,
+      `${culprit?.origin ?? origin}: invalid ${issue ? formatZodIssue(issue) : 'value'}`,
+      culprit?.fix ?? `fix that field (see \`wiki config\` for the effective values)`,
     );
   }
   return result.data;
@@ -78,7 +84,13 @@ export function resolveConfig(file: Json, options: { env?: NodeJS.ProcessEnv; fl
   const { values: envValues, names: envNames } = envLayer(env);
   const flags = options.flags ?? {};
   const merged = deepMerge(deepMerge(file, envValues), flags);
-  const config = validateConfig(merged, 'configuration (flags, environment and wiki.config.json)');
+  const config = validateConfig(merged, 'configuration', (field) =>
+    hasPath(flags, field)
+      ? { origin: `command-line flag for ${field}`, fix: 'give the flag a valid value' }
+      : envNames[field]
+        ? { origin: `environment variable ${envNames[field]}`, fix: `fix or unset ${envNames[field]}; ${CONFIG_FILE} is not the cause` }
+        : undefined,
+  );
   const sources: Record<string, ConfigSource> = {};
   for (const leaf of configKeys()) {
     sources[leaf] = hasPath(flags, leaf)
@@ -105,7 +117,10 @@ export async function setConfigValue(root: string, key: string, rawValue: string
   if (!configKeys().includes(key)) {
     throw new ConfigError(`unknown config key "${key}"`, 'run `wiki config` to list the keys');
   }
-  const config = validateConfig(next, `${CONFIG_FILE} after setting ${key}`);
+  const config = validateConfig(next, `wiki config set ${key}`, () => ({
+    origin: `wiki config set ${key}`,
+    fix: `${CONFIG_FILE} was not changed; give a valid value (\`wiki config get ${key}\` shows the current one)`,
+  }));
   await writeFileAtomic(path.join(root, CONFIG_FILE), `${JSON.stringify(next, null, 2)}\n`);
   return config;
 }

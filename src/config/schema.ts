@@ -64,6 +64,18 @@ export const configSchema = z
     maxOutputTokens: z.number().int().min(256).default(8192),
     /** How many page keys (with summaries) the system prompt lists before pointing to search. */
     promptPageLimit: z.number().int().min(0).default(300),
+    /** Characters of `usage_mode: always` pages (summaries first, then bodies) put in every model prompt. */
+    promptAlwaysChars: z.number().int().min(0).default(8000),
+    /** What `wiki mcp` serves to other agents. */
+    mcp: z
+      .object({
+        /** The highest visibility level served (one of schema.md's levels); `--max-visibility` overrides it. */
+        maxVisibility: z.string().min(1).default('internal'),
+        /** The most characters any one tool answer may hold; longer answers are cut and say so. */
+        maxChars: z.number().int().min(1000).default(20_000),
+      })
+      .strict()
+      .prefault({}),
     index: z
       .object({
         /** Past this many pages index.md becomes hub-and-spoke. */
@@ -73,6 +85,33 @@ export const configSchema = z
       .prefault({}),
     search: searchSchema,
     git: z.object({ autoCommit: z.boolean().default(false) }).strict().prefault({}),
+    sandbox: z
+      .object({
+        /** Extra names no tool may read or write (one path segment each, `*` and `?` wildcards), e.g. "secrets", "*.p12". */
+        deny: z.array(z.string().min(1).regex(/^[^/\\]+\/?$/, 'one file or folder name per entry (wildcards * and ?), no /')).default([]),
+      })
+      .strict()
+      .prefault({}),
+    limits: z
+      .object({
+        /** Largest page write_file accepts, in bytes. */
+        pageWriteBytes: z.number().int().min(1024).default(1024 * 1024),
+        /** Largest text one append_to_file call adds, in bytes. */
+        appendBytes: z.number().int().min(256).default(64 * 1024),
+        })
+        .strict()
+        .prefault({}),
+    facts: z
+      .object({
+        /** What one fact is: a sentence, or a whole paragraph. */
+        grain: z.enum(['sentence', 'paragraph']).default('sentence'),
+        /** Edit similarity (0–1) above which a changed sentence of the same source rewords a fact instead of adding one. */
+        similarity: z.number().min(0).max(1).default(0.85),
+        /** Sources larger than this many bytes are not segmented into facts (extraction runs at well under 1 MB/s). */
+        maxSourceBytes: z.number().int().min(1024).default(8 * 1024 * 1024),
+      })
+      .strict()
+      .prefault({}),
   })
   .strict();
 

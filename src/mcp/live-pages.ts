@@ -94,6 +94,8 @@ export async function readServedPage(root: string, pagePath: string): Promise<st
   try {
     const resolved = await resolveInSandbox(root, pagePath, 'read');
     if (!resolved.real.startsWith('wiki/') || !resolved.real.endsWith('.md')) return undefined;
+    // A hard link may carry a denied or outside file's content (see read_file).
+    if ((await stat(resolved.absolute)).nlink > 1) return undefined;
     return await readFile(resolved.absolute, 'utf8');
   } catch (error) {
     if (error instanceof SandboxError) return undefined;

@@ -1,6 +1,6 @@
 import { isSpecialPage, type Contract } from '../wiki/contract.js';
-import { stringField, tagsOf, type Frontmatter, type Page } from '../wiki/page.js';
-import type { PageIndex } from '../wiki/page-index.js';
+import { refsOf, stringField, tagsOf, type Frontmatter, type Page } from '../wiki/page.js';
+import type { ServedPages } from './served-pages.js';
 
 /** What `list_pages` shows of a page. */
 export interface PageSummary {
@@ -56,17 +56,21 @@ export function summarisePage(page: Page): PageSummary {
   };
 }
 
-export function pageDetail(page: Page, index: PageIndex): PageDetail {
-  const links = [...new Set(page.links.map((link) => link.target))].sort();
+/** The page as `served` may see it: links and backlinks to pages it may not see are left out. */
+export function pageDetail(page: Page, served: ServedPages): PageDetail {
+  const links = [...new Set(page.links.map((link) => link.target))]
+    .filter((key) => served.has(key) || !served.exists(key))
+    .sort();
+  const withheld = withheldLinks(page, served);
   const detail: PageDetail = {
     ...summarisePage(page),
-    frontmatter: page.frontmatter,
-    body: page.body,
+    frontmatter: withheld.size === 0 ? page.frontmatter : { ...page.frontmatter, refs: refsOf(page.frontmatter).filter((key) => !withheld.has(key)) },
+    body: servedBody(page, served),
     links,
-    missingLinks: links.filter((key) => !index.has(key)),
-    backlinks: index.backlinks(page.key),
+    missingLinks: links.filter((key) => !served.exists(key)),
+    backlinks: served.backlinks(page.key),
   };
-  const duplicates = index.pathsOf(page.key).filter((p) => p !== page.path);
+  const duplicates = served.pathsOf(page.key).filter((p) => p !== page.path);
   if (duplicates.length > 0) detail.duplicatePaths = duplicates;
   if (page.parseError) detail.frontmatterError = page.parseError;
   return detail;
@@ -79,6 +83,7 @@ export function pageDetail(page: Page, index: PageIndex): PageDetail {
 export function listPages(pages: readonly Page[], contract: Contract, query: PageListQuery): PageList {
   const tag = query.tag?.trim().toLowerCase();
   const matching = pages.filter(
+    // `pages` are those the caller may see already (see ServedPages).
     (page) =>
       !isSpecialPage(contract, page.path) &&
       (query.type === undefined || page.type === query.type) &&
@@ -110,4 +115,23 @@ export function keyRefusal(key: string): string | undefined {
     return `read_page takes a page key (the file name without .md), not a path${suggestion}`;
   }
   return undefined;
+}
+
+/** Keys `page` links to that exist but are not served to the caller. */
+function withheldLinks(page: Page, served: ServedPages): Set<string> {
+  return new Set(page.links.map((link) => link.target).filter((key) => served.exists(key) && !served.has(key)));
+}
+
+/**
+ * The body without the lines that link to a withheld page: such a line (an index entry, a
+ * sentence about the page) tells its title and summary as much as its key does.
+ */
+export function servedBody(page: Page, served: ServedPages): string {
+  const withheld = withheldLinks(page, served);
+  if (withheld.size === 0) return page.body;
+  const raws = page.links.filter((link) => link.kind === 'inline' && withheld.has(link.target)).map((link) => link.raw);
+  return page.body
+    .split('\n')
+    .map((line) => (raws.some((raw) => line.includes(raw)) ? '[a line linking to a page not served to you was left out]' : line))
+    .join('\n');
 }

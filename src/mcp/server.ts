@@ -1,6 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { WikiConfig } from '../config/schema.js';
 import { packageVersion } from '../util/package-root.js';
+import { capRank, type Viewer } from '../wiki/access.js';
 import type { Schema } from '../wiki/contract.js';
 import { LazySearch } from './lazy-search.js';
 import { LivePages } from './live-pages.js';
@@ -15,6 +16,8 @@ export interface McpWorkspace {
 export interface WikiMcpOptions {
   /** Environment for the search embedder (an embeddings endpoint's key and URL); default process.env. */
   env?: NodeJS.ProcessEnv;
+  /** Who is served: the visibility cap (a rank, see wiki/access.ts) and the user whose scratch scope is visible. */
+  viewer?: Viewer;
   /** Where diagnostics go; never stdout, which carries the protocol. */
   log?: (line: string) => void;
 }
@@ -28,10 +31,19 @@ export interface WikiMcpServer {
 const INSTRUCTIONS =
   'Read-only access to a markdown knowledge base ("wiki"). Each page has a key (its file name without .md), ' +
   'frontmatter (title, summary, type, tags, refs, sources) and a markdown body that links to other pages as [[key]]. ' +
-  'Start with search_wiki, then read_page for the pages you need; list_pages browses by type or tag; ' +
+  'ask_wiki answers a question with the relevant pages in one call; search_wiki, then read_page, digs further; ' +
+  'list_pages browses by type or tag; ' +
   'lint_report shows what is broken. Nothing here changes the wiki.';
 
-/** An MCP server exposing the workspace's wiki through four read-only tools. */
+/**
+ * The configured cap (mcp.maxVisibility). A cap the contract does not know serves nothing
+ * above the least restricted level rather than everything: the server fails closed.
+ */
+export function defaultViewer(workspace: McpWorkspace): Viewer {
+  return { maxRank: capRank(workspace.schema.contract, workspace.config.mcp.maxVisibility) ?? 0 };
+}
+
+/** An MCP server exposing the workspace's wiki through five read-only tools. */
 export function createWikiMcpServer(workspace: McpWorkspace, options: WikiMcpOptions = {}): WikiMcpServer {
   const log = options.log ?? (() => undefined);
   const search = new LazySearch(workspace.root, workspace.schema, workspace.config, options.env ?? process.env, log);
@@ -40,7 +52,8 @@ export function createWikiMcpServer(workspace: McpWorkspace, options: WikiMcpOpt
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
   );
   const pages = new LivePages(workspace.root, workspace.schema.contract);
-  registerWikiTools(server, { ...workspace, pages, search, log });
+  const viewer = options.viewer ?? defaultViewer(workspace);
+  registerWikiTools(server, { ...workspace, pages, search, log, viewer, maxChars: workspace.config.mcp.maxChars });
   // Read the pages once the handshake is done, so the first call does not pay for it
   // (seconds on a 10k-page wiki) and `initialize` is never held up by it.
   server.server.oninitialized = () => {

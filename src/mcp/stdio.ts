@@ -1,4 +1,5 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { jsonRpcGuard } from './jsonrpc-guard.js';
 import { createWikiMcpServer, type McpWorkspace, type WikiMcpOptions } from './server.js';
 
 const CONSOLE_METHODS = ['log', 'info', 'debug', 'warn', 'error', 'trace', 'dir'] as const;
@@ -12,7 +13,8 @@ export async function serveWikiMcpOverStdio(workspace: McpWorkspace, options: Wi
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const restoreConsole = consoleToStderr();
   const { server, close } = createWikiMcpServer(workspace, { ...options, log });
-  const transport = new StdioServerTransport(process.stdin, process.stdout);
+  const guarded = process.stdin.pipe(jsonRpcGuard((line) => process.stdout.write(line)));
+  const transport = new StdioServerTransport(guarded, process.stdout);
   let stop: (why: string) => void = () => undefined;
   const stopped = new Promise<string>((resolve) => (stop = resolve));
   const onEnd = (): void => stop('the client closed stdin');
@@ -35,6 +37,7 @@ export async function serveWikiMcpOverStdio(workspace: McpWorkspace, options: Wi
     await close();
     restoreConsole();
     // The transport only pauses stdin; release it so the process can exit.
+    guarded.destroy();
     process.stdin.destroy();
   }
 }

@@ -3,14 +3,20 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { WikiConfig } from '../config/schema.js';
 import { isWikiError } from '../errors.js';
+import { laneWarnings, requireAnsweringLane } from '../operations/search.js';
 import { lintWorkspace } from '../operations/lint.js';
+import type { Viewer } from '../wiki/access.js';
 import type { Schema } from '../wiki/contract.js';
+import { askWiki } from './ask.js';
+import { fitToBudget } from './budget.js';
 import type { LazySearch } from './lazy-search.js';
 import type { LivePages } from './live-pages.js';
 import { lintPage } from './lint-views.js';
 import { keyRefusal, listPages, pageDetail } from './page-views.js';
+import { ServedPages } from './served-pages.js';
+import { servedFindings, servedSearch } from './served-search.js';
 
-export const MCP_TOOL_NAMES = ['search_wiki', 'read_page', 'list_pages', 'lint_report'] as const;
+export const MCP_TOOL_NAMES = ['search_wiki', 'read_page', 'list_pages', 'lint_report', 'ask_wiki'] as const;
 
 export const DEFAULT_SEARCH_LIMIT = 10;
 export const MAX_SEARCH_LIMIT = 50;
@@ -27,6 +33,10 @@ export interface McpToolContext {
   config: WikiConfig;
   pages: LivePages;
   search: LazySearch;
+  /** Who is served: the visibility cap and the user whose scratch scope is visible. */
+  viewer: Viewer;
+  /** The most characters one tool answer may hold. */
+  maxChars: number;
   log: (line: string) => void;
 }
 
@@ -86,10 +96,12 @@ export function registerWikiTools(server: McpServer, ctx: McpToolContext): void 
     },
     (args) =>
       guarded(ctx, 'search_wiki', async () => {
+        const served = await servedPages(ctx);
         const index = await ctx.search.index();
-        const response = await index.search(args.query, { limit: args.limit ?? DEFAULT_SEARCH_LIMIT });
-        const results = response.results.map(({ contributions: _shares, ...result }) => result);
-        return json({ query: response.query, results, lanes: response.lanes });
+        const answer = await servedSearch(index, served, args.query, args.limit ?? DEFAULT_SEARCH_LIMIT);
+        requireAnsweringLane(answer.lanes);
+        const warnings = laneWarnings(answer.lanes, index.info().embedder);
+        return json(ctx, { found: answer.results.length > 0, ...answer, warnings });
       }),
   );
 
@@ -108,14 +120,15 @@ export function registerWikiTools(server: McpServer, ctx: McpToolContext): void 
         const refusal = keyRefusal(args.key);
         if (refusal) return toolError(refusal);
         const key = args.key.trim();
-        const index = await ctx.pages.current();
+        const index = await servedPages(ctx);
         const page = index.get(key);
         if (!page) {
           const close = index.closeMatches(key, CLOSE_MATCHES);
           const hint = close.length > 0 ? `close matches: ${close.join(', ')}` : 'use search_wiki or list_pages to find pages';
+          // Not an empty page: the caller asked for one page by name, and learns it is not there.
           return toolError(`no page has the key "${key}"; ${hint}`);
         }
-        return json(pageDetail(page, index));
+        return json(ctx, { found: true, ...pageDetail(page, index) });
       }),
   );
 
@@ -135,15 +148,14 @@ export function registerWikiTools(server: McpServer, ctx: McpToolContext): void 
         if (args.type !== undefined && !types.includes(args.type)) {
           return toolError(`unknown page type "${args.type}"; the schema defines: ${types.join(', ')}`);
         }
-        const index = await ctx.pages.current();
-        return json(
-          listPages(index.pages(), ctx.schema.contract, {
-            type: args.type,
-            tag: args.tag,
-            limit: args.limit ?? DEFAULT_LIST_LIMIT,
-            offset: args.offset ?? 0,
-          }),
-        );
+        const index = await servedPages(ctx);
+        const list = listPages(index.pages(), ctx.schema.contract, {
+          type: args.type,
+          tag: args.tag,
+          limit: args.limit ?? DEFAULT_LIST_LIMIT,
+          offset: args.offset ?? 0,
+        });
+        return json(ctx, { found: list.total > 0, filters: { type: args.type ?? null, tag: args.tag ?? null }, ...list });
       }),
   );
 
@@ -160,10 +172,44 @@ export function registerWikiTools(server: McpServer, ctx: McpToolContext): void 
     },
     (args) =>
       guarded(ctx, 'lint_report', async () => {
+        const served = await servedPages(ctx);
         const report = await lintWorkspace(ctx.root, ctx.schema, ctx.config, { fix: false });
-        return json(lintPage(report, { limit: args.limit ?? DEFAULT_LINT_LIMIT, offset: args.offset ?? 0 }));
+        const findings = servedFindings(report.findings, served);
+        const errors = findings.filter((finding) => finding.severity === 'error').length;
+        const visible = { ...report, findings, errors, warnings: findings.length - errors };
+        const page = lintPage(visible, { limit: args.limit ?? DEFAULT_LINT_LIMIT, offset: args.offset ?? 0 });
+        return json(ctx, { found: page.total > 0, ...page });
       }),
   );
+
+  server.registerTool(
+    'ask_wiki',
+    {
+      title: 'Ask the wiki',
+      description:
+        'Everything needed to answer a question from the wiki, in one call: the index entries and the pages most relevant ' +
+        'to it (hybrid search plus the index), each cited by key, whole pages first, cut to the answer budget. ' +
+        'Answer from these pages and cite them as [[key]]; found is false when nothing matched.',
+      inputSchema: askArgs,
+      annotations: READ_ONLY,
+    },
+    (args) =>
+      guarded(ctx, 'ask_wiki', async () => {
+        const served = await servedPages(ctx);
+        const index = await ctx.search.index();
+        const answer = await askWiki(index, served, ctx.schema.contract, args.question, ctx.maxChars);
+        requireAnsweringLane(answer.lanes);
+        return json(ctx, { ...answer, warnings: laneWarnings(answer.lanes, index.info().embedder) });
+      }),
+  );
+}
+
+const askArgs = z.strictObject({
+  question: z.string().min(1).describe('The question to answer from the wiki, in plain words'),
+});
+
+async function servedPages(ctx: McpToolContext): Promise<ServedPages> {
+  return new ServedPages(await ctx.pages.current(), ctx.schema.contract, ctx.viewer);
 }
 
 /** A tool's failure goes back to the client as a tool error; an unexpected one is logged too. */
@@ -178,8 +224,9 @@ async function guarded(ctx: McpToolContext, tool: string, run: () => Promise<Cal
   }
 }
 
-function json(value: unknown): CallToolResult {
-  return { content: [{ type: 'text', text: JSON.stringify(value) }] };
+/** A tool's answer as JSON, cut to the budget (saying what was cut) when longer. */
+function json(ctx: McpToolContext, value: Record<string, unknown>): CallToolResult {
+  return { content: [{ type: 'text', text: fitToBudget(value, ctx.maxChars) }] };
 }
 
 function toolError(message: string): CallToolResult {

@@ -2,8 +2,9 @@ import { runAgent, type AgentRunResult } from '../agent/loop.js';
 import type { AgentListener } from '../agent/events.js';
 import { createTranscript, transcriptPath } from '../agent/transcript.js';
 import type { ChatModel, Usage } from '../agent/types.js';
+import { humanEditedPaths } from '../state/human-edits.js';
 import { isoDate } from '../util/dates.js';
-import { buildSystemPrompt, type OperationKind } from './prompt.js';
+import { buildRunContext, buildSystemPrompt, type OperationKind } from './prompt.js';
 import type { Session } from './session.js';
 
 export interface RunBudget {
@@ -26,36 +27,77 @@ export interface ModelRunOptions {
 export interface ModelRun extends AgentRunResult {
   /** Workspace-relative transcript path; undefined in a dry run (nothing is written). */
   transcript: string | undefined;
+  /** Writes the tools refused, in order: the path and the first reason given. */
+  rejectedWrites: RejectedWrite[];
 }
 
-/** One agent run inside a session: system prompt from schema.md, transcript in .wiki/runs/. */
+export interface RejectedWrite {
+  path: string;
+  reason: string;
+}
+
+const WRITE_TOOLS: ReadonlySet<string> = new Set(['write_file', 'append_to_file']);
+
+/** A listener that also notes every refused write (the call's path and the result's first reason). */
+function noteRejectedWrites(rejected: RejectedWrite[], inner: AgentListener | undefined): AgentListener {
+  const paths = new Map<string, string>();
+  return (event) => {
+    if (event.type === 'tool_call' && WRITE_TOOLS.has(event.call.name)) {
+      const target = event.call.arguments?.path;
+      paths.set(event.call.id, typeof target === 'string' ? target : '(no path)');
+    } else if (event.type === 'tool_result' && event.result.isError && paths.has(event.result.callId)) {
+      rejected.push({ path: paths.get(event.result.callId) ?? '', reason: firstReason(event.result.content) });
+    }
+    inner?.(event);
+  };
+}
+
+/** The first reason of a refusal: its first bullet with the lines indented under it (quoted lines). */
+function firstReason(content: string): string {
+  const lines = content.split('\n');
+  const start = lines.findIndex((line) => line.startsWith('- '));
+  if (start < 0) return (lines.find((line) => line.trim()) ?? '').trim().slice(0, 500);
+  const reason = [(lines[start] ?? '').slice(2)];
+  for (const line of lines.slice(start + 1)) {
+    if (!/^\s+\S/.test(line)) break;
+    reason.push(line.trim());
+  }
+  return reason.join(' ').slice(0, 500);
+}
+
+/** One agent run inside a session: a cache-stable system prompt from schema.md, the run's context first in the user message, transcript in .wiki/runs/. */
 export async function runModelInSession(session: Session, options: ModelRunOptions): Promise<ModelRun> {
   const ws = session.ws;
-  const system = buildSystemPrompt({
+  const pages = session.contentPages();
+  const system = buildSystemPrompt({ schema: ws.schema, operation: options.operation });
+  const runContext = buildRunContext({
     schema: ws.schema,
-    operation: options.operation,
     today: isoDate(),
-    pages: session.contentPages(),
+    pages,
     pageLimit: ws.config.config.promptPageLimit,
+    humanEdited: await humanEditedPaths(ws.root, pages.map((page) => page.path)),
+    alwaysChars: ws.config.config.promptAlwaysChars,
+    user: session.user,
   });
   const transcriptFile = session.options.dryRun ? undefined : transcriptPath(ws.root, session.options.runId);
   const transcript = transcriptFile ? await createTranscript(transcriptFile) : undefined;
+  const rejectedWrites: RejectedWrite[] = [];
   try {
     const result = await runAgent({
       model: options.model,
       system,
-      userMessage: options.userMessage,
+      userMessage: `${runContext}\n\n---\n\n${options.userMessage}`,
       tools: session.tools,
       maxTurns: options.budget.maxTurns,
       maxOutputTokens: options.budget.maxOutputTokens,
       ...(options.budget.maxTokens !== undefined ? { maxTokens: options.budget.maxTokens } : {}),
       ...(options.budget.maxCost !== undefined ? { maxCost: options.budget.maxCost } : {}),
       ...(options.price ? { price: options.price } : {}),
-      ...(options.listener ? { listener: options.listener } : {}),
+      listener: noteRejectedWrites(rejectedWrites, options.listener),
       ...(transcript ? { transcript } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     });
-    return { ...result, transcript: transcriptFile ? `.wiki/runs/${session.options.runId}.jsonl` : undefined };
+    return { ...result, transcript: transcriptFile ? `.wiki/runs/${session.options.runId}.jsonl` : undefined, rejectedWrites };
   } finally {
     await transcript?.close();
   }

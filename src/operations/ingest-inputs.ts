@@ -1,12 +1,11 @@
-import { randomBytes } from 'node:crypto';
-import { copyFile, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { copyFile, lstat, mkdir, open, readFile, realpath, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import fg from 'fast-glob';
 import { InputError } from '../errors.js';
 import { extractText, isExtractable } from '../sources/extract.js';
 import { assertTextFile } from '../sources/read-window.js';
 import { hashFile } from '../state/hash.js';
-import { pathExists, toPosixRelative } from '../util/fs.js';
+import { atomicTempPath, pathExists, toPosixRelative } from '../util/fs.js';
 
 /** A source ready to ingest: a file under raw/, named workspace-relative. */
 export interface ResolvedSource {
@@ -37,9 +36,12 @@ export async function planInputs(root: string, args: string[], cwd: string): Pro
   const sources: ResolvedSource[] = [];
   const urls: string[] = [];
   const seen = new Set<string>();
+  // Outside files planned for a raw/ name in this batch: a second file of the same name gets the next free one.
+  const planned = new Map<string, string>();
   const add = (source: ResolvedSource): void => {
     if (seen.has(source.rawPath)) return;
     seen.add(source.rawPath);
+    if (source.copiedFrom) planned.set(source.rawPath, source.copiedFrom);
     sources.push(source);
   };
   for (const arg of args) {
@@ -57,7 +59,7 @@ export async function planInputs(root: string, args: string[], cwd: string): Pro
       if (usable.length === 0) {
         throw new InputError(`${arg}: the pattern matches no source files`, `supported: ${SOURCE_EXTENSIONS.join(' ')}`);
       }
-      for (const file of usable) add(await resolveFile(root, file));
+      for (const file of usable) add(await resolveFile(root, file, planned));
       continue;
     }
     let info;
@@ -74,11 +76,11 @@ export async function planInputs(root: string, args: string[], cwd: string): Pro
       if (files.length === 0) {
         throw new InputError(`${arg} is a folder with no source files in it`, `supported: ${SOURCE_EXTENSIONS.join(' ')}`);
       }
-      for (const file of files) add(await resolveFile(root, file));
+      for (const file of files) add(await resolveFile(root, file, planned));
       continue;
     }
     if (!info.isFile()) throw new InputError(`${arg} is not a regular file`);
-    add(await resolveFile(root, absolute));
+    add(await resolveFile(root, absolute, planned));
   }
   return { sources, urls };
 }
@@ -88,18 +90,18 @@ function isSourceFile(file: string): boolean {
 }
 
 /** A file under raw/ is used in place; anything else is planned to be copied into raw/. */
-async function resolveFile(root: string, absolute: string): Promise<ResolvedSource> {
+async function resolveFile(root: string, absolute: string, planned: ReadonlyMap<string, string>): Promise<ResolvedSource> {
   const relative = toPosixRelative(root, absolute);
   if (relative.startsWith('raw/') && !relative.includes('..')) return { rawPath: relative };
   if (!relative.startsWith('..') && (relative.startsWith('wiki/') || relative.startsWith('.wiki/'))) {
     throw new InputError(`${relative}: sources come from raw/ or outside the workspace, not from ${relative.split('/')[0]}/`);
   }
-  const target = await freeRawName(root, path.basename(absolute), absolute);
+  const target = await freeRawName(root, path.basename(absolute), absolute, planned);
   return { rawPath: target, copiedFrom: absolute };
 }
 
 /** raw/<name>, or raw/<name>-2… when a different file already has that name. */
-async function freeRawName(root: string, base: string, source: string): Promise<string> {
+async function freeRawName(root: string, base: string, source: string, planned: ReadonlyMap<string, string>): Promise<string> {
   const ext = path.extname(base);
   const stem = base.slice(0, base.length - ext.length);
   const size = (await stat(source)).size;
@@ -107,6 +109,11 @@ async function freeRawName(root: string, base: string, source: string): Promise<
   for (let n = 1; n < 1000; n++) {
     const name = n === 1 ? base : `${stem}-${n}${ext}`;
     const candidate = path.join(root, 'raw', name);
+    const plannedFrom = planned.get(`raw/${name}`);
+    if (plannedFrom !== undefined) {
+      if (plannedFrom === source || (await hashFile(plannedFrom)) === (sourceHash ??= await hashFile(source))) return `raw/${name}`;
+      continue;
+    }
     const existing = await stat(candidate).catch(() => undefined);
     if (!existing) return `raw/${name}`;
     // Same content already there (compared by streamed hash: sources may be huge).
@@ -126,7 +133,7 @@ export async function copyIntoRaw(root: string, sources: ResolvedSource[]): Prom
     const target = path.join(root, source.rawPath);
     if (await pathExists(target)) continue;
     await mkdir(path.dirname(target), { recursive: true });
-    const temp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+    const temp = atomicTempPath(target);
     try {
       await copyFile(source.copiedFrom, temp);
       await rename(temp, target);
@@ -140,6 +147,11 @@ export async function copyIntoRaw(root: string, sources: ResolvedSource[]): Prom
 /** Refuse unreadable sources before anything is written (missing, empty, binary). */
 export async function checkReadable(root: string, source: ResolvedSource): Promise<string[]> {
   const file = source.copiedFrom ?? path.join(root, source.rawPath);
+  if (!source.copiedFrom && (await lstat(file)).isSymbolicLink()) {
+    const target = await realpath(file).catch(() => undefined);
+    const inside = target !== undefined && !path.relative(await realpath(root), target).startsWith('..');
+    if (!inside) throw new InputError(`${source.rawPath} is a symbolic link to ${target === undefined ? 'nothing' : 'a file outside the workspace'}`, 'copy the file itself into raw/');
+  }
   if (isExtractable(source.rawPath)) {
     return (await extractText(source.rawPath, await readFile(file))).warnings;
   }

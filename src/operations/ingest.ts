@@ -1,17 +1,13 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { AgentListener } from '../agent/events.js';
 import { newRunId } from '../agent/transcript.js';
 import type { ChatModel, Usage } from '../agent/types.js';
-import { UsageError } from '../errors.js';
-import { extractText, isExtractable } from '../sources/extract.js';
+import { UsageError, WikiError } from '../errors.js';
 import { fetchUrlToRaw } from '../sources/fetch-url.js';
 import { acquireLock, type Lock } from '../state/lock.js';
-import { withStaleSince } from '../state/stale.js';
 import {
   classifySource,
-  deletedSources,
-  forgetSource,
   hashFile,
   loadManifest,
   markStale,
@@ -25,15 +21,19 @@ import { sourcesOf, stringField } from '../wiki/page.js';
 import type { Finding } from '../wiki/validate/finding.js';
 import type { RunBudget } from './agent-run.js';
 import { runModelInSession } from './agent-run.js';
-import { checkReadable, copyIntoRaw, planInputs, readHead, type ResolvedSource } from './ingest-inputs.js';
-import { listRawSources } from './status.js';
+import { checkReadable, copyIntoRaw, planInputs, type ResolvedSource } from './ingest-inputs.js';
+import type { ExtractionReport } from '../facts/extract.js';
+import { refreshFacts } from './facts.js';
 import { Session, sweepAbandonedTempFiles, type WorkspaceHandle } from './session.js';
+import { citedFromFolder, firstSourceWindow, handleDeletedSources, markStaleInOverlay } from './ingest-steps.js';
 import { summariseRun, type RunOutcome } from './run-outcome.js';
 
 export interface IngestOptions {
   cwd: string;
   force: boolean;
   dryRun: boolean;
+  /** The model may drop what a human changed on a page (`--overwrite-edits`). */
+  overwriteEdits?: boolean;
   waitSeconds: number;
   budget: RunBudget;
   /** Created lazily: a run where every source is up to date needs no model or key. */
@@ -58,6 +58,8 @@ export interface IngestReport {
   ingested: SourceOutcome[];
   upToDate: string[];
   deletedSources: Array<{ source: string; staleMarked: string[] }>;
+  /** Inputs that could not be read (binary, empty, a link out of the workspace…): reported, not ingested. */
+  skipped: Array<{ source: string; reason: string }>;
   /** Unified diff of what would change (dry run only). */
   diff?: string;
   /** True when every run finished normally. */
@@ -68,13 +70,12 @@ export interface IngestReport {
    * the run's token or cost budget spent, the provider failing); the next run picks them up.
    */
   pending: string[];
+  /** What fact extraction did over raw/ (absent in a dry run). */
+  facts?: ExtractionReport;
 }
 
 /** Outcomes after which the remaining sources are left for the next run. */
 const STOPS_THE_COMMAND: ReadonlySet<SourceOutcome['status']> = new Set(['interrupted', 'budget_tokens', 'budget_cost', 'provider_error']);
-
-/** First window of the source handed to the model; the rest it reads with read_file. */
-const FIRST_WINDOW_CHARS = 24_000;
 
 /**
  * `wiki ingest`: one agent run per new or changed source, each followed by the
@@ -86,13 +87,26 @@ export async function ingestSources(ws: WorkspaceHandle, args: string[], options
     throw new UsageError('--dry-run cannot fetch URLs', 'fetch first with `wiki ingest URL`, or drop --dry-run');
   }
   const warnings = new Map<string, string[]>();
-  for (const source of plan.sources) warnings.set(source.rawPath, await checkReadable(ws.root, source));
+  // One bad input is reported and skipped; the rest of the batch goes on and the command exits 1.
+  const skipped: IngestReport['skipped'] = [];
+  const readable: ResolvedSource[] = [];
+  for (const source of plan.sources) {
+    try {
+      warnings.set(source.rawPath, await checkReadable(ws.root, source));
+      readable.push(source);
+    } catch (error) {
+      if (!(error instanceof WikiError) || error.exitCode !== 2) throw error;
+      // Nothing usable at all is an input error of the command itself: exit 2, nothing written.
+      if (readable.length === 0 && plan.urls.length === 0 && skipped.length === plan.sources.length - 1) throw error;
+      skipped.push({ source: source.copiedFrom ?? source.rawPath, reason: error.message });
+    }
+  }
 
   const lock = options.dryRun ? undefined : await acquireLock(ws.root, lockOptions('ingest', options));
   lock?.releaseOnExit();
   try {
     if (lock) await sweepAbandonedTempFiles(ws.root);
-    const sources: ResolvedSource[] = [...plan.sources];
+    const sources: ResolvedSource[] = readable;
     for (const url of plan.urls) {
       const fetched = await fetchUrlToRaw(url, ws.root);
       for (const w of fetched.warnings) options.onNotice?.(`${url}: ${w}`);
@@ -102,7 +116,7 @@ export async function ingestSources(ws: WorkspaceHandle, args: string[], options
     if (!options.dryRun) await copyIntoRaw(ws.root, sources);
 
     let manifest = await loadManifest(ws.root);
-    const report: IngestReport = { ingested: [], upToDate: [], deletedSources: [], ok: true, interrupted: false, pending: [] };
+    const report: IngestReport = { ingested: [], upToDate: [], deletedSources: [], skipped, ok: skipped.length === 0, interrupted: false, pending: [] };
     const todo: Array<{ source: ResolvedSource; sha256: string; state: SourceOutcome['state'] }> = [];
     for (const source of sources) {
       const file = source.copiedFrom ?? path.join(ws.root, source.rawPath);
@@ -112,7 +126,13 @@ export async function ingestSources(ws: WorkspaceHandle, args: string[], options
       else todo.push({ source, sha256, state: state === 'unchanged' ? 'forced' : state });
     }
 
-    if (!options.dryRun) manifest = await handleDeletedSources(ws, manifest, report, options);
+    if (!options.dryRun) {
+      const handled = await handleDeletedSources(ws, manifest, options);
+      manifest = handled.manifest;
+      report.deletedSources.push(...handled.deleted);
+    }
+    // Deterministic, no model: every source's sentences are facts before any page is written.
+    if (!options.dryRun) report.facts = await refreshFacts(ws.root, ws.config);
 
     let diffSession: Session | undefined;
     // --max-tokens and --max-cost bound the whole command: each source gets what is left.
@@ -180,6 +200,7 @@ async function ingestOne(
     runId,
     dryRun: options.dryRun,
     readOnly: false,
+    overwriteEdits: options.overwriteEdits === true,
     ...(options.env ? { env: options.env } : {}),
   });
   const readPath = source.rawPath;
@@ -213,10 +234,12 @@ async function ingestOne(
   const untouched = run.status === 'provider_error' && run.turns === 0 && changes.created.length + changes.updated.length === 0;
   if (!untouched) await session.refreshIndex();
   const findings: Finding[] = await session.revalidateTouched();
-  const sourcePage = changes.created.concat(changes.updated).find((p) => p.startsWith(`${ws.schema.contract.types.source?.folder ?? 'wiki/sources'}/`));
+  // A contract without a source type has no source folder: then any content page may cite it.
+  const sourceFolder = ws.schema.contract.types.source?.folder ?? 'wiki';
+  const sourcePage = changes.created.concat(changes.updated).find((p) => p.startsWith(`${sourceFolder}/`));
   const title = (sourcePage && stringField(session.pages.pages().find((p) => p.path === sourcePage)?.frontmatter ?? {}, 'title')) || source.rawPath;
   const outcome: SourceOutcome = {
-    ...summariseRun(run, changes, findings, Date.now() - started, options.budget.maxTurns),
+    ...summariseRun(run, changes, findings, Date.now() - started, options.budget),
     source: source.rawPath,
     state: item.state,
     warnings,
@@ -224,11 +247,17 @@ async function ingestOne(
     ...(source.copiedFrom ? { copiedFrom: source.copiedFrom } : {}),
     ...(source.url ? { url: source.url } : {}),
   };
-  const entry = untouched ? undefined : await session.appendLog(run.status === 'interrupted' ? 'ingest-interrupted' : 'ingest', title, logLines(outcome));
+  if (outcome.status === 'done' && !citedFromFolder(session, sourceFolder, source.rawPath)) {
+    outcome.status = 'incomplete';
+    const rejected = outcome.rejectedWrites.length;
+    outcome.error = `no page in ${sourceFolder}/ cites ${source.rawPath}${rejected ? ` (${rejected} write(s) were rejected)` : ''}`;
+  }
+  const op = outcome.status === 'interrupted' ? 'ingest-interrupted' : outcome.status === 'incomplete' ? 'ingest-incomplete' : 'ingest';
+  const entry = untouched ? undefined : await session.appendLog(op, title, logLines(outcome));
   if (source.copiedFrom || source.url) session.alsoChanged.add(source.rawPath);
   for (const page of staleMarked) session.alsoChanged.add(page);
   let next = manifest;
-  if (run.status === 'done' && !options.dryRun) {
+  if (outcome.status === 'done' && !options.dryRun) {
     next = recordIngest(manifest, source.rawPath, {
       sha256: item.sha256,
       size: (await stat(path.join(ws.root, source.rawPath))).size,
@@ -238,84 +267,12 @@ async function ingestOne(
     });
     await saveManifest(ws.root, next, session.run);
   }
-  if (run.status === 'done' && entry) {
+  if (outcome.status === 'done' && entry) {
     const notice = await session.autoCommit(entry.split('\n')[0] ?? entry);
     if (notice) options.onNotice?.(notice);
   }
-  await session.finish(run.status === 'done' ? 'completed' : run.status === 'interrupted' ? 'interrupted' : 'stopped');
+  await session.finish(outcome.status === 'done' ? 'completed' : outcome.status === 'interrupted' ? 'interrupted' : 'stopped');
   return { outcome, manifest: next, session };
-}
-
-/** A dry run's stale marks go to its overlay, so the printed diff shows them. */
-async function markStaleInOverlay(session: Session, pagePaths: string[]): Promise<string[]> {
-  const marked: string[] = [];
-  for (const pagePath of [...new Set(pagePaths)].sort()) {
-    const abs = session.abs(pagePath);
-    if (!(await session.fs.exists(abs))) continue;
-    const updated = withStaleSince(pagePath, await session.fs.readText(abs), isoDate());
-    if (updated === 'unparseable' || updated === 'already-stale') continue;
-    await session.fs.writeText(abs, updated);
-    marked.push(pagePath);
-  }
-  return marked;
-}
-
-/** The first window of the source, read through the read_file tool so offsets match later reads. */
-async function firstSourceWindow(session: Session, rawPath: string, copiedFrom: string | undefined): Promise<string> {
-  if (copiedFrom && session.options.dryRun) {
-    const bytes = isExtractable(rawPath) ? await readFile(copiedFrom) : await readHead(copiedFrom, FIRST_WINDOW_CHARS * 4);
-    const text = (await extractText(rawPath, bytes)).text;
-    const head = text.slice(0, FIRST_WINDOW_CHARS);
-    const more = text.length > head.length || (await stat(copiedFrom)).size > bytes.length;
-    return `(dry run: the file is not copied into raw/ yet)\n\n${head}${more ? '\n\n[… more not shown]' : ''}`;
-  }
-  const readTool = session.tools.find((t) => t.definition.name === 'read_file');
-  if (!readTool) throw new Error('read_file tool missing');
-  const result = await readTool.run({ path: rawPath, offset: 0, limit: FIRST_WINDOW_CHARS });
-  if (result.isError) throw new UsageError(`${rawPath}: ${result.content}`);
-  return [
-    'Here is the beginning of it, as `read_file` returns it. If the header shows a next offset, read the rest with',
-    `read_file(path="${rawPath}", offset=<next offset>) until the end before you finish.`,
-    '',
-    result.content,
-  ].join('\n');
-}
-
-/**
- * Sources the manifest knows that are gone from raw/: the pages they produced or that cite
- * them get `stale_since` (never deleted), recorded as a run of its own so it is logged and
- * can be undone like any other change.
- */
-async function handleDeletedSources(ws: WorkspaceHandle, manifest: Manifest, report: IngestReport, options: IngestOptions): Promise<Manifest> {
-  const gone = deletedSources(manifest, await listRawSources(ws.root));
-  if (gone.length === 0) return manifest;
-  const session = await Session.open(ws, {
-    op: 'ingest',
-    title: gone.length === 1 ? `${gone[0]} deleted` : `${gone.length} sources deleted`,
-    runId: newRunId('ingest'),
-    dryRun: false,
-    readOnly: false,
-    ...(options.env ? { env: options.env } : {}),
-  });
-  let next = manifest;
-  const lines: string[] = [];
-  for (const source of gone) {
-    const citing = session.contentPages().filter((p) => sourcesOf(p.frontmatter).some((s) => s.split('#')[0] === source));
-    const candidates = pagesToMarkStale(manifest, source, [], citing.map((p) => p.path));
-    const result = await markStale(ws.root, candidates, isoDate(), session.run);
-    await session.reloadPages(result.marked);
-    for (const page of result.marked) session.alsoChanged.add(page);
-    report.deletedSources.push({ source, staleMarked: result.marked });
-    lines.push(`deleted: ${source}`, `marked stale: ${result.marked.join(', ') || 'nothing'}`);
-    next = forgetSource(next, source);
-  }
-  await saveManifest(ws.root, next, session.run);
-  await session.refreshIndex();
-  const entry = await session.appendLog('ingest', session.options.title, lines);
-  const notice = await session.autoCommit(entry.split('\n')[0] ?? entry);
-  if (notice) options.onNotice?.(notice);
-  await session.finish('completed');
-  return next;
 }
 
 function logLines(outcome: SourceOutcome): string[] {
@@ -323,6 +280,7 @@ function logLines(outcome: SourceOutcome): string[] {
   if (outcome.created.length) lines.push(`created: ${outcome.created.join(', ')}`);
   if (outcome.updated.length) lines.push(`updated: ${outcome.updated.join(', ')}`);
   if (outcome.staleMarked.length) lines.push(`marked stale: ${outcome.staleMarked.join(', ')}`);
+  if (outcome.rejectedWrites.length) lines.push(`rejected writes: ${outcome.rejectedWrites.length}`);
   lines.push(`status: ${outcome.status}, ${outcome.turns} turn(s), ${outcome.tokens} tokens`);
   return lines;
 }

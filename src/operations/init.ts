@@ -4,6 +4,7 @@ import { InputError } from '../errors.js';
 import { isoDate } from '../util/dates.js';
 import { pathExists } from '../util/fs.js';
 import { packageRoot } from '../util/package-root.js';
+import { exampleFiles, writeExample } from './init-example.js';
 
 export interface InitResult {
   root: string;
@@ -25,10 +26,11 @@ const FOLDERS = ['raw', 'wiki/sources', 'wiki/concepts', 'wiki/entities'];
  * Create a workspace in `dir` from templates/. Refuses to touch any existing file unless
  * `force`; the check runs before anything is written, so a refusal writes nothing.
  */
-export async function initWorkspace(dir: string, options: { force?: boolean; today?: string } = {}): Promise<InitResult> {
+export async function initWorkspace(dir: string, options: { force?: boolean; today?: string; example?: boolean } = {}): Promise<InitResult> {
   const root = path.resolve(dir);
   const existing: string[] = [];
-  for (const { target } of FILES) {
+  const targets = [...FILES.map((f) => f.target), ...(options.example ? await exampleFiles() : [])];
+  for (const target of targets) {
     if (await pathExists(path.join(root, target))) existing.push(target);
   }
   if (existing.length > 0 && !options.force) {
@@ -48,6 +50,9 @@ export async function initWorkspace(dir: string, options: { force?: boolean; tod
     const text = (await readFile(path.join(packageRoot(), 'templates', template), 'utf8')).replaceAll('{{today}}', today);
     await writeFile(path.join(root, target), text);
     if (!existing.includes(target)) created.push(target);
+  }
+  if (options.example) {
+    for (const file of await writeExample(root, today)) if (!existing.includes(file)) created.push(file);
   }
   return { root, created, overwritten: existing };
 }

@@ -1,17 +1,22 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { WikiConfig } from '../config/schema.js';
+import { newRunId } from '../agent/transcript.js';
+import { rawLineCounter } from '../sources/line-count.js';
 import { acquireLock } from '../state/lock.js';
 import { isoDate } from '../util/dates.js';
-import type { Schema, Contract } from '../wiki/contract.js';
+import { isSpecialPage, type Schema, type Contract } from '../wiki/contract.js';
 import { planFixes, type FixFile } from '../wiki/fix.js';
 import { applyIndexPlan, readIndexFiles } from '../wiki/index-catalog.js';
 import { appendLog } from '../wiki/log.js';
+import { loadLogLedger } from '../wiki/log-ledger.js';
 import { parsePage, sourcesOf, type Page } from '../wiki/page.js';
 import { listPagePaths } from '../wiki/pages.js';
-import { countBySeverity, type Finding } from '../wiki/validate/finding.js';
+import { countBySeverity, sortFindings, type Finding } from '../wiki/validate/finding.js';
 import { validateWiki } from '../wiki/validate/index.js';
 import { sourceFilePath } from '../wiki/validate/page-rules.js';
+import { citationsOf } from '../wiki/validate/citation-rules.js';
+import { groundPages, type PageScore } from './grounding.js';
 
 export interface LintReport {
   findings: Finding[];
@@ -19,6 +24,8 @@ export interface LintReport {
   warnings: number;
   /** Every repair `--fix` applied, `path: what changed`; empty without --fix. */
   changes: string[];
+  /** Per page citing raw/ sources, the share of its sentences their facts support (absent without .wiki/facts.db). */
+  grounding?: PageScore[];
 }
 
 export interface LintOptions {
@@ -28,6 +35,8 @@ export interface LintOptions {
   waitSeconds?: number;
   /** Told when a stale lock was taken over. */
   onNotice?: (message: string) => void;
+  /** A dry run's planned changes: the findings are those the wiki would have after them. */
+  planned?: ReadonlyArray<{ path: string; after: string }>;
 }
 
 /** How many changes the log entry lists before summarising the rest. */
@@ -60,7 +69,7 @@ export async function lintWorkspace(
       await lock.release();
     }
   }
-  const files = await readPageTexts(root);
+  const files = withPlanned(await readPageTexts(root), options.planned ?? []);
   const pages = files.map((file) => parsePage(file.path, file.text, contract));
   const findings = validateWiki({
     pages,
@@ -68,8 +77,12 @@ export async function lintWorkspace(
     indexText: textOf(files, contract.index),
     logText: textOf(files, contract.log),
     rawExists: await sourceExistence(root, pages),
+    rawLineCount: rawLineCounter(root),
+    logLedger: await loadLogLedger(root),
   });
-  return { findings, ...countBySeverity(findings), changes };
+  const grounding = groundPages(root, pages.filter((page) => !isSpecialPage(contract, page.path)));
+  if (grounding) findings.push(...grounding.findings);
+  return { findings: sortFindings(findings), ...countBySeverity(findings), changes, ...(grounding ? { grounding: grounding.pages } : {}) };
 }
 
 /** Where repairs go: straight to disk, or through a run session (history for undo, dry-run overlay). */
@@ -83,7 +96,7 @@ function diskSink(root: string, contract: Contract): FixSink {
   return {
     write: (p, content) => applyIndexPlan(root, { writes: [{ path: p, content }], deletes: [] }),
     remove: (p) => applyIndexPlan(root, { writes: [], deletes: [p] }),
-    appendLog: (op, title, lines) => appendLog(root, contract.log, op, title, lines),
+    appendLog: (op, title, lines) => appendLog(root, contract.log, op, title, lines, undefined, newRunId('lint')),
   };
 }
 
@@ -105,6 +118,13 @@ export async function applyFixes(root: string, contract: Contract, config: WikiC
   const count = plan.changes.length;
   await sink.appendLog('lint', `--fix applied ${count} ${count === 1 ? 'repair' : 'repairs'}`, logged);
   return plan.changes;
+}
+
+/** The page texts as they would be after the planned writes (pages under wiki/ only). */
+function withPlanned(files: PageText[], planned: ReadonlyArray<{ path: string; after: string }>): PageText[] {
+  const byPath = new Map(files.map((file) => [file.path, file.text]));
+  for (const change of planned) if (change.path.startsWith('wiki/') && change.path.endsWith('.md')) byPath.set(change.path, change.after);
+  return [...byPath].map(([filePath, text]) => ({ path: filePath, text })).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
 function textOf(files: PageText[], filePath: string): string | undefined {
@@ -138,7 +158,7 @@ async function readPageFilesWithTimes(root: string): Promise<FixFile[]> {
 async function sourceExistence(root: string, pages: Page[]): Promise<(rawPath: string) => boolean> {
   const cited = new Set<string>();
   for (const page of pages) {
-    for (const entry of sourcesOf(page.frontmatter)) {
+    for (const entry of [...sourcesOf(page.frontmatter), ...citationsOf(page).map((citation) => citation.file)]) {
       const file = sourceFilePath(entry);
       if (file !== undefined) cited.add(file);
     }

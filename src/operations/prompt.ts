@@ -2,6 +2,8 @@ import type { Schema } from '../wiki/contract.js';
 import { isSpecialPage } from '../wiki/contract.js';
 import type { Page } from '../wiki/page.js';
 import { stringField } from '../wiki/page.js';
+import { isSurfaced, scopeOf, usageModeOf } from '../wiki/access.js';
+import { SOURCE_DATA_RULE } from '../tools/source-delimiters.js';
 
 export type OperationKind = 'ingest' | 'query' | 'query-save' | 'lint' | 'lint-fix';
 
@@ -23,27 +25,49 @@ const OPERATION_TEXT: Record<OperationKind, string> = {
     'and fix what you can with the tools.',
 };
 
-export interface PromptContext {
+export interface SystemPromptContext {
   schema: Schema;
   operation: OperationKind;
+}
+
+export interface RunContext {
+  schema: Schema;
   today: string;
   pages: Page[];
   /** How many pages to list by key before pointing the model to search_wiki. */
   pageLimit: number;
+  /** Pages a human edited since the tool last wrote them (workspace-relative paths). */
+  humanEdited?: ReadonlySet<string>;
+  /** Characters of `usage_mode: always` pages given in full (summaries first, then bodies); default 0. */
+  alwaysChars?: number;
+  /** Whose scratch pages (wiki/user/<name>/) are seen, shadowing team pages with the same key. */
+  user?: string | undefined;
 }
 
 /**
- * The system prompt: the whole schema.md, what this run is, today's date, and the pages
- * the model may link to. Listing linkable keys is what keeps models from inventing links.
+ * The system prompt holds only what is byte-stable across runs of one workspace and
+ * operation: the whole schema.md, the rule that source text is data, and what this kind
+ * of run is. With the tools it forms the cached prefix, so a second run reads it from the
+ * provider's cache; everything that changes (date, page list) goes in `buildRunContext`.
  */
-export function buildSystemPrompt(ctx: PromptContext): string {
-  const contentPages = ctx.pages
-    .filter((page) => !isSpecialPage(ctx.schema.contract, page.path))
+export function buildSystemPrompt(ctx: SystemPromptContext): string {
+  return [ctx.schema.text.trim(), '', '---', '', '# This run', '', OPERATION_TEXT[ctx.operation], '', SOURCE_DATA_RULE].join('\n');
+}
+
+/**
+ * The volatile section, sent at the head of the first user message (after the cached
+ * prefix): today's date and the pages the model may link to. Listing linkable keys is what
+ * keeps models from inventing links. Per-run blocks that must reach every prompt belong here.
+ */
+export function buildRunContext(ctx: RunContext): string {
+  const contentPages = pagesSeenBy(ctx.pages, ctx.user)
+    .filter((page) => !isSpecialPage(ctx.schema.contract, page.path) && isSurfaced(page))
     .sort((a, b) => a.key.localeCompare(b.key));
   const listed = contentPages.slice(0, ctx.pageLimit);
   const lines = listed.map((page) => {
     const summary = stringField(page.frontmatter, 'summary') ?? stringField(page.frontmatter, 'title') ?? '';
-    return `- ${page.key} (${page.type ?? 'page'}, ${page.path})${summary ? `: ${oneLine(summary)}` : ''}`;
+    const edited = ctx.humanEdited?.has(page.path) ? ' [human-edited: keep their lines]' : '';
+    return `- ${page.key} (${page.type ?? 'page'}, ${page.path})${edited}${summary ? `: ${oneLine(summary)}` : ''}`;
   });
   const more = contentPages.length - listed.length;
   const pageSection =
@@ -55,20 +79,52 @@ export function buildSystemPrompt(ctx: PromptContext): string {
           ...(more > 0 ? [`… and ${more} more not listed here: use search_wiki to find them before linking.`] : []),
         ].join('\n');
   return [
-    ctx.schema.text.trim(),
-    '',
-    '---',
-    '',
-    '# This run',
-    '',
-    OPERATION_TEXT[ctx.operation],
-    '',
     `Today is ${ctx.today}. Use it for created/updated dates.`,
     '',
     '# Existing pages',
     '',
     pageSection,
+    ...alwaysSection(ctx.pages, ctx.user, ctx.alwaysChars ?? 0),
   ].join('\n');
+}
+
+/**
+ * The `usage_mode: always` pages, after everything that stays the same from run to run:
+ * each one's summary, then as much of their bodies as the budget allows, in key order.
+ * Empty when there are none.
+ */
+export function alwaysSection(pages: readonly Page[], user: string | undefined, budget: number): string[] {
+  const always = pagesSeenBy(pages, user)
+    .filter((page) => usageModeOf(page.frontmatter) === 'always')
+    .sort((a, b) => a.key.localeCompare(b.key));
+  if (always.length === 0) return [];
+  const lines = ['', '# Pages to keep in mind (usage_mode: always)', ''];
+  for (const page of always) {
+    const summary = stringField(page.frontmatter, 'summary') ?? stringField(page.frontmatter, 'title') ?? '';
+    lines.push(`- ${page.key} (${page.path})${summary ? `: ${oneLine(summary)}` : ''}`);
+  }
+  let left = budget;
+  for (const page of always) {
+    const body = page.body.trim();
+    if (left <= 0 || body === '') continue;
+    const shown = body.length <= left ? body : `${body.slice(0, left)}\n… (cut: ${body.length - left} more characters; read ${page.path})`;
+    left -= Math.min(body.length, left);
+    lines.push('', `## ${page.key}`, '', shown);
+  }
+  return lines;
+}
+
+/**
+ * The pages `user` sees: the team's, plus their own scratch pages, which shadow a team
+ * page with the same key; other users' scratch pages are left out.
+ */
+export function pagesSeenBy(pages: readonly Page[], user: string | undefined): Page[] {
+  const own = new Set(pages.filter((page) => user !== undefined && scopeOf(page.path) === user).map((page) => page.key));
+  return pages.filter((page) => {
+    const scope = scopeOf(page.path);
+    if (scope !== undefined) return scope === user;
+    return !own.has(page.key);
+  });
 }
 
 function oneLine(text: string): string {

@@ -10,11 +10,14 @@ import { serialisePage, sourcesOf } from '../wiki/page.js';
 import { runModelInSession, type RunBudget } from './agent-run.js';
 import { lockOptions } from './ingest.js';
 import { summariseRun, type RunOutcome } from './run-outcome.js';
+import type { LaneWarning } from './search.js';
 import { Session, sweepAbandonedTempFiles, type WorkspaceHandle } from './session.js';
 
 export interface QueryOptions {
   save: boolean;
   dryRun: boolean;
+  /** The model may drop what a human changed on a page (`--overwrite-edits`). */
+  overwriteEdits?: boolean;
   waitSeconds: number;
   budget: RunBudget;
   model: () => ChatModel;
@@ -33,7 +36,13 @@ export interface QueryReport extends RunOutcome {
   /** Keys cited that do not exist (the answer keeps their text, unlinked, when saved). */
   uncited: string[];
   saved?: { path: string; by: 'model' | 'wiki' };
+  /** With --save, why no page was written (the answer is still printed). */
+  notSaved?: string;
   diff?: string;
+  /** False when the answer cites no page of the wiki: the wiki had nothing on the question. */
+  found: boolean;
+  /** Search lanes the model's searches had to do without (e.g. the embeddings endpoint refusing). */
+  warnings: LaneWarning[];
 }
 
 /** `wiki query`: answer from the wiki, citing pages; with --save, file the answer as a page. */
@@ -53,6 +62,7 @@ export async function queryWiki(ws: WorkspaceHandle, question: string, options: 
       runId: newRunId('query'),
       dryRun: options.dryRun,
       readOnly: !options.save,
+      overwriteEdits: options.overwriteEdits === true,
       ...(options.env ? { env: options.env } : {}),
     });
     const userMessage = options.save
@@ -71,10 +81,9 @@ export async function queryWiki(ws: WorkspaceHandle, question: string, options: 
     const linked = [...new Set(extractInlineLinks(answer).map((l) => l.target))];
     const cited = linked.filter((key) => session.pages.has(key));
     const uncited = linked.filter((key) => !session.pages.has(key));
-    let saved: QueryReport['saved'];
-    if (options.save && run.status === 'done' && answer) {
-      saved = await ensureSaved(session, trimmed, answer, cited, uncited);
-    }
+    let filing: Filing = {};
+    if (options.save && run.status === 'done' && answer) filing = await ensureSaved(session, trimmed, answer, cited, uncited);
+    else if (options.save) filing = { notSaved: run.status === 'done' ? 'the model gave no answer' : 'the run did not finish' };
     const changes = session.pageChanges();
     const findings = await session.revalidateTouched();
     const interrupted = run.status === 'interrupted';
@@ -94,19 +103,24 @@ export async function queryWiki(ws: WorkspaceHandle, question: string, options: 
     }
     await session.finish(run.status === 'done' ? 'completed' : run.status === 'interrupted' ? 'interrupted' : 'stopped');
     const report: QueryReport = {
-      ...summariseRun(run, changes, findings, Date.now() - started, options.budget.maxTurns),
+      ...summariseRun(run, changes, findings, Date.now() - started, options.budget),
       question: trimmed,
       answer,
       cited,
       uncited,
+      found: cited.length > 0,
+      warnings: [...session.laneWarnings.values()],
     };
-    if (saved) report.saved = saved;
+    if (filing.saved) report.saved = filing.saved;
+    if (filing.notSaved) report.notSaved = filing.notSaved;
     if (options.dryRun) report.diff = session.overlay?.unifiedDiff() ?? '';
     return report;
   } finally {
     await lock?.release();
   }
 }
+
+type Filing = { saved?: NonNullable<QueryReport['saved']>; notSaved?: string };
 
 /**
  * The answer must end up as a page: keep the model's page when it wrote one under
@@ -118,10 +132,10 @@ async function ensureSaved(
   answer: string,
   cited: string[],
   uncited: string[],
-): Promise<QueryReport['saved']> {
+): Promise<Filing> {
   const conceptFolder = session.ws.schema.contract.types.concept?.folder ?? 'wiki/concepts';
   const byModel = [...session.changed.keys()].find((p) => p.startsWith(`${conceptFolder}/`) && p.endsWith('.md'));
-  if (byModel) return { path: byModel, by: 'model' };
+  if (byModel) return { saved: { path: byModel, by: 'model' } };
   const key = freeKey(session, slugify(question) || 'answer');
   const relPath = `${conceptFolder}/${key}.md`;
   const sources = [...new Set(cited.flatMap((k) => sourcesOf(session.pages.get(k)?.frontmatter ?? {})))].sort();
@@ -140,10 +154,13 @@ async function ensureSaved(
     },
     `\n${body}\n`,
   );
-  const verdict = session.validate(relPath, content);
-  if (!verdict.ok) throw new Error(`the answer could not be saved as ${relPath}: ${verdict.errors.join('; ')}`);
+  if (sources.length === 0) {
+    return { notSaved: 'the answer cites no wiki page with sources, and a saved page must record the raw files it draws on' };
+  }
+  const verdict = await session.writeCheck.validate(relPath, content, undefined);
+  if (!verdict.ok) return { notSaved: `it would not be a valid page: ${verdict.errors.join('; ')}` };
   await session.writeFile(relPath, content);
-  return { path: relPath, by: 'wiki' };
+  return { saved: { path: relPath, by: 'wiki' } };
 }
 
 function freeKey(session: Session, base: string): string {

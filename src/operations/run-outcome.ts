@@ -2,15 +2,21 @@ import type { AgentRunStatus } from '../agent/events.js';
 import { totalTokens } from '../agent/loop.js';
 import type { Usage } from '../agent/types.js';
 import type { Finding } from '../wiki/validate/finding.js';
-import type { ModelRun } from './agent-run.js';
+import type { ModelRun, RejectedWrite, RunBudget } from './agent-run.js';
 
 /** What one agent run did, in the shape commands render and `--json` prints. */
+/** How a run ended: the loop's status, or `incomplete` when it finished without doing its job. */
+export type OutcomeStatus = AgentRunStatus | 'incomplete';
+
 export interface RunOutcome {
-  status: AgentRunStatus;
+  status: OutcomeStatus;
   created: string[];
   updated: string[];
   turns: number;
   maxTurns: number;
+  /** The run's token and cost budgets, when set. */
+  maxTokens?: number;
+  maxCost?: number;
   usage: Usage;
   tokens: number;
   cost: number | undefined;
@@ -18,6 +24,8 @@ export interface RunOutcome {
   /** Findings on the pages the run touched, after it finished. */
   findings: Finding[];
   transcript: string | undefined;
+  /** Writes the tools refused: path and first reason. */
+  rejectedWrites: RejectedWrite[];
   /** One line on why the run did not finish, when it did not. */
   error?: string;
   errorKind?: string;
@@ -30,20 +38,23 @@ export function summariseRun(
   changes: { created: string[]; updated: string[] },
   findings: Finding[],
   durationMs: number,
-  maxTurns: number,
+  budget: Pick<RunBudget, 'maxTurns' | 'maxTokens' | 'maxCost'>,
 ): RunOutcome {
   const outcome: RunOutcome = {
     status: run.status,
     created: changes.created,
     updated: changes.updated,
     turns: run.turns,
-    maxTurns,
+    maxTurns: budget.maxTurns,
+    ...(budget.maxTokens !== undefined ? { maxTokens: budget.maxTokens } : {}),
+    ...(budget.maxCost !== undefined ? { maxCost: budget.maxCost } : {}),
     usage: run.usage,
     tokens: totalTokens(run.usage),
     cost: run.cost,
     durationMs,
     findings,
     transcript: run.transcript,
+    rejectedWrites: run.rejectedWrites,
   };
   if (run.error) {
     outcome.error = run.error.message;
@@ -63,14 +74,20 @@ export function describeStatus(outcome: RunOutcome): string | undefined {
     case 'max_turns':
       return `stopped at the turn limit (${outcome.maxTurns}); raise it with --max-turns`;
     case 'budget_tokens':
-      return `stopped: token budget reached (${outcome.tokens} tokens); raise it with --max-tokens`;
+      return outcome.maxTokens !== undefined && outcome.tokens > outcome.maxTokens
+        ? `stopped: the last call went past the token budget (${outcome.tokens} tokens used of ${outcome.maxTokens}); raise it with --max-tokens`
+        : `stopped: token budget reached (${outcome.tokens} tokens); raise it with --max-tokens`;
     case 'budget_cost':
-      return `stopped: cost budget reached (~$${(outcome.cost ?? 0).toFixed(4)}); raise it with --max-cost`;
+      return outcome.maxCost !== undefined && (outcome.cost ?? 0) > outcome.maxCost
+        ? `stopped: the last call went past the cost budget (~$${(outcome.cost ?? 0).toFixed(4)} spent of $${outcome.maxCost}); raise it with --max-cost`
+        : `stopped: cost budget reached (~$${(outcome.cost ?? 0).toFixed(4)}); raise it with --max-cost`;
     case 'interrupted':
       return 'interrupted; pages written so far are kept and listed in the log';
     case 'refused':
       return 'the model refused the request';
     case 'provider_error':
       return `provider error: ${outcome.error ?? 'unknown'}`;
+    case 'incomplete':
+      return `incomplete: ${outcome.error ?? 'the run did not do its job'}; it will be retried by the next run`;
   }
 }

@@ -1,8 +1,13 @@
 import type { EffectiveConfig } from '../config/load.js';
-import { UsageError } from '../errors.js';
-import { readFile } from 'node:fs/promises';
+import { ConfigError, UsageError } from '../errors.js';
+import { openSearchIndex, type SearchIndex, type SearchResponse, type SearchResult } from '../search/index.js';
+import { LANES, type LaneName, type LaneStatus } from '../search/types.js';
+import { parseSimpleFrontmatter } from '../search/simple-frontmatter.js';
+import { splitFrontmatter } from '../wiki/frontmatter-split.js';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { openSearchIndex, type SearchResponse, type SearchResult } from '../search/index.js';
+import { isSurfaced, scopeOf, USER_SCOPE_ROOT } from '../wiki/access.js';
+import { keyFromPath } from '../wiki/keys.js';
 import type { Schema } from '../wiki/contract.js';
 
 export interface SearchRequest {
@@ -15,18 +20,32 @@ export interface SearchRequest {
   /** Add each result page's whole text (`--full`). */
   withContent?: boolean;
   env?: NodeJS.ProcessEnv;
+  /** Whose scratch scope (wiki/user/<name>/) is searched besides the team's pages. */
+  user?: string | undefined;
 }
 
-/** A search response whose results may carry their page's whole text. */
-export type SearchWorkspaceResponse = Omit<SearchResponse, 'results'> & { results: Array<SearchResult & { content?: string }> };
+/** `wiki search`'s answer: the hits, whether any matched, and the lanes that were dropped. */
+export interface SearchAnswer extends Omit<SearchResponse, 'results'> {
+  /** The hits; each carries its page's whole text when asked (`--full`). */
+  results: Array<SearchResult & { content?: string }>;
+  found: boolean;
+  warnings: LaneWarning[];
+}
 
-/** `wiki search`: bring the index up to date, search, persist. */
+/** The most hits asked of the index to make up for `never` pages and other users' scopes. */
+const MAX_POOL = 1000;
+
+/**
+ * `wiki search`: bring the index up to date, search, persist. Pages never surfaced
+ * (`usage_mode: never`, another user's scratch scope) are dropped from the hits here,
+ * after ranking, reading only the hits' own files.
+ */
 export async function searchWorkspace(
   root: string,
   schema: Schema,
   config: EffectiveConfig,
   request: SearchRequest,
-): Promise<SearchWorkspaceResponse> {
+): Promise<SearchAnswer> {
   const query = request.query.trim();
   if (!query) throw new UsageError('the search query is empty', 'e.g. wiki search "attention heads"');
   const limit = request.limit ?? 10;
@@ -35,14 +54,106 @@ export async function searchWorkspace(
   }
   const index = await openSearchIndex(root, schema, config.config, { env: request.env ?? process.env });
   try {
-    const response = await index.search(query, { limit, minScore: request.minScore });
-    const results = response.results.map(({ contributions, ...rest }) => (request.explain ? { ...rest, contributions } : rest));
-    if (!request.withContent) return { ...response, results };
-    const withContent = await Promise.all(
-      results.map(async (result) => ({ ...result, content: await readFile(path.join(root, result.path), 'utf8').catch(() => '') })),
-    );
-    return { ...response, results: withContent };
+    const response = await surfacedSearch(root, schema, index, query, { limit, minScore: request.minScore }, request.user);
+    requireAnsweringLane(response.lanes);
+    const explained = response.results.map(({ contributions, ...rest }) => (request.explain ? { ...rest, contributions } : rest));
+    const results = request.withContent
+      ? await Promise.all(explained.map(async (result) => ({ ...result, content: await readFile(path.join(root, result.path), 'utf8').catch(() => '') })))
+      : explained;
+    return { ...response, results, found: results.length > 0, warnings: laneWarnings(response.lanes, index.info().embedder) };
   } finally {
     await index.close();
   }
+}
+
+/**
+ * The index's hits less those never surfaced to `user`; asks again for more while hits
+ * were dropped and the index may hold more, so `limit` surfaced hits come back when they exist.
+ */
+export async function surfacedSearch(
+  root: string,
+  schema: Schema,
+  index: SearchIndex,
+  query: string,
+  { limit, minScore }: { limit: number; minScore?: number | undefined },
+  user: string | undefined,
+): Promise<SearchResponse> {
+  // The user's own scratch pages shadow the team's pages with the same key.
+  const ownKeys = user === undefined ? new Set<string>() : await scratchKeys(root, user);
+  let pool = limit;
+  for (;;) {
+    const response = await index.search(query, { limit: pool, minScore });
+    const shown: SearchResponse['results'] = [];
+    for (const result of response.results) {
+      const shadowed = scopeOf(result.path) === undefined && ownKeys.has(result.key);
+      if (!shadowed && (await isSurfacedTo(root, schema, result.path, user))) shown.push(result);
+      if (shown.length === limit) break;
+    }
+    const exhausted = response.results.length < pool || pool >= MAX_POOL;
+    if (shown.length === limit || exhausted) return { ...response, results: shown };
+    pool = Math.min(MAX_POOL, pool * 4);
+  }
+}
+
+/**
+ * Whether `user` may be shown the page. Its frontmatter is read the fast way `wiki search`
+ * reads pages (no YAML library), and with the YAML parser only when that cannot.
+ */
+async function isSurfacedTo(root: string, schema: Schema, pagePath: string, user: string | undefined): Promise<boolean> {
+  const scope = scopeOf(pagePath);
+  if (scope !== undefined && scope !== user) return false;
+  const text = await readFile(path.join(root, pagePath), 'utf8').catch(() => undefined);
+  if (text === undefined) return false;
+  const { yaml } = splitFrontmatter(text);
+  if (yaml === undefined) return true;
+  const simple = parseSimpleFrontmatter(yaml);
+  if (simple !== undefined) return isSurfaced({ frontmatter: simple });
+  const { parsePage } = await import('../wiki/page.js');
+  return isSurfaced(parsePage(pagePath, text, schema.contract));
+}
+
+/** Keys of the pages in `user`'s scratch folder (none when it does not exist). */
+async function scratchKeys(root: string, user: string): Promise<Set<string>> {
+  const folder = path.join(root, USER_SCOPE_ROOT, user);
+  const entries = await readdir(folder, { recursive: true }).catch(() => [] as string[]);
+  return new Set(entries.filter((entry) => entry.endsWith('.md')).map((entry) => keyFromPath(entry.split(path.sep).join('/'))));
+}
+
+/**
+ * What a search answer says besides its hits, the same for `wiki search`, `wiki query` and
+ * every MCP tool: whether anything matched (never a silent empty list) and which lane was
+ * dropped, naming its endpoint, while the others answered.
+ */
+export interface LaneWarning {
+  lane: LaneName;
+  /** The lane's status: `failed: <reason>`. */
+  status: string;
+  /** Where the lane's answers come from (the embedder's model and endpoint), when known. */
+  endpoint?: string;
+  message: string;
+}
+
+/** One warning per failed lane; a lane skipped on purpose (weight 0, no embedder) is not one. */
+export function laneWarnings(lanes: Record<LaneName, LaneStatus>, embedder?: string): LaneWarning[] {
+  return LANES.filter((lane) => lanes[lane].startsWith('failed')).map((lane) => {
+    const endpoint = lane === 'semantic' ? embedder : undefined;
+    const reason = lanes[lane].replace(/^failed: /, '');
+    const where = endpoint ? ` (${endpoint})` : '';
+    return {
+      lane,
+      status: lanes[lane],
+      ...(endpoint ? { endpoint } : {}),
+      message: `the ${lane} lane${where} failed and was left out: ${reason}`,
+    };
+  });
+}
+
+/**
+ * Throws when no lane could answer: an empty list would then say "nothing matches" when
+ * the truth is "nothing could look". The error names each lane's state.
+ */
+export function requireAnsweringLane(lanes: Record<LaneName, LaneStatus>): void {
+  if (LANES.some((lane) => lanes[lane] === 'ok')) return;
+  const states = LANES.map((lane) => `${lane} ${lanes[lane]}`).join('; ');
+  throw new ConfigError(`search failed: no lane could answer (${states})`, 'check the embeddings endpoint and the search settings (wiki config), or rebuild the index by deleting .wiki/search');
 }

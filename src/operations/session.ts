@@ -1,19 +1,25 @@
 import { existsSync } from 'node:fs';
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { EffectiveConfig } from '../config/load.js';
 import { autoCommit } from '../git/auto-commit.js';
 import { openSearchIndex, type SearchIndex } from '../search/index.js';
 import { extractText, isExtractable } from '../sources/extract.js';
-import { beginRun, finishRun, isHumanEdited, recordAfter, recordBefore, type Run, type RunStatus } from '../state/history.js';
+import { beginRun, finishRun, recordAfter, recordBefore, type Run, type RunStatus } from '../state/history.js';
+import { humanEditBase } from '../state/human-edits.js';
 import type { ToolContext, WriteChange } from '../tools/context.js';
 import { createTools } from '../tools/registry.js';
 import type { Tool } from '../tools/types.js';
 import { DiskFs, OverlayFs, type WorkspaceFs } from '../tools/workspace-fs.js';
 import { packageRoot } from '../util/package-root.js';
+import type { LaneWarning } from './search.js';
+import { searchAsModel } from './model-search.js';
+import { ModelWriteCheck } from './model-write-check.js';
+import { removeAbandonedTempFiles } from '../util/fs.js';
 import { isSpecialPage, spokePagePath, type Schema } from '../wiki/contract.js';
 import { planIndex, type IndexFiles } from '../wiki/index-catalog.js';
 import { formatLogEntry } from '../wiki/log.js';
+import { recordLogEntry } from '../wiki/log-ledger.js';
 import { PageIndex } from '../wiki/page-index.js';
 import { parsePage, type Page } from '../wiki/page.js';
 import { loadPages } from '../wiki/pages.js';
@@ -28,7 +34,11 @@ export interface SessionOptions {
   dryRun: boolean;
   /** The model may not write at all (a query without --save, lint without --fix). */
   readOnly: boolean;
+  /** `--overwrite-edits`: the model may drop what a human changed on a page, for this run. */
+  overwriteEdits?: boolean;
   env?: NodeJS.ProcessEnv;
+  /** Whose scratch scope the model sees (wiki/user/<name>/); default WIKI_USER from `env`. */
+  user?: string | undefined;
 }
 
 export interface WorkspaceHandle {
@@ -50,6 +60,10 @@ export class Session {
   readonly changed = new Map<string, WriteChange>();
   /** Other files the run changed outside the tools (log, stale marks, copied sources), for git. */
   readonly alsoChanged = new Set<string>();
+  readonly writeCheck: ModelWriteCheck;
+  /** Each changed file's content before this run first changed it, and after its last change. */
+  private readonly contentBefore = new Map<string, string | undefined>();
+  private readonly contentAfter = new Map<string, string>();
 
   private constructor(
     readonly ws: WorkspaceHandle,
@@ -58,21 +72,30 @@ export class Session {
     readonly search: SearchIndex,
     readonly run: Run | undefined,
   ) {
+    this.writeCheck = new ModelWriteCheck(ws.root, ws.schema.contract, pages, {
+      overwriteEdits: options.overwriteEdits === true,
+      dryRun: options.dryRun,
+      writtenThisRun: (relPath) => this.changed.has(relPath),
+    });
     this.overlay = options.dryRun ? new OverlayFs(ws.root, new DiskFs()) : undefined;
     this.fs = this.overlay ?? new DiskFs();
     const ctx: ToolContext = {
       root: ws.root,
       fs: this.fs,
       contract: ws.schema.contract,
-      validator: { validate: (p, content) => this.validate(p, content) },
+      user: this.user,
+      validator: { validate: (p, content, previous) => this.writeCheck.validate(p, content, previous) },
+      deny: ws.config.config.sandbox.deny,
+      writeLimits: ws.config.config.limits,
       search: {
-        search: (query, limit) => this.search.search(query, { limit }),
+        search: async (query, limit) => (await searchAsModel(this.search, this.pages, this.user, this.laneWarnings, query, limit)).results,
         upsert: async (p, content) => {
           if (!options.dryRun) await this.search.upsertPage(p, content);
         },
       },
       observer: {
         beforeWrite: async (p, previous) => {
+          if (!this.contentBefore.has(p)) this.contentBefore.set(p, previous);
           if (this.run) await recordBefore(this.run, p, previous);
         },
         afterWrite: async (p, change) => this.afterWrite(p, change),
@@ -82,7 +105,8 @@ export class Session {
       extractable: (p) => isExtractable(p),
     };
     const tools = createTools(ctx);
-    this.tools = options.readOnly ? tools.map(readOnlyTool) : tools;
+    // A read-only run is offered no write tools at all: the model is not invited to try.
+    this.tools = options.readOnly ? tools.filter((tool) => !tool.mutates) : tools;
   }
 
   static async open(ws: WorkspaceHandle, options: SessionOptions): Promise<Session> {
@@ -104,18 +128,17 @@ export class Session {
     return path.join(this.ws.root, relPath);
   }
 
+  /** Lanes the model's searches had to do without in this run, one warning per lane. */
+  readonly laneWarnings = new Map<string, LaneWarning>();
+
+  /** Whose scratch scope this run sees. */
+  get user(): string | undefined {
+    return this.options.user ?? ((this.options.env ?? process.env).WIKI_USER?.trim() || undefined);
+  }
+
   /** Content pages (not index, log or spokes) currently known, including this run's writes. */
   contentPages(): Page[] {
     return this.pages.pages().filter((page) => !isSpecialPage(this.ws.schema.contract, page.path));
-  }
-
-  /** The write-time check behind write_file: errors reject the write, nothing touches disk. */
-  validate(relPath: string, content: string): { ok: boolean; errors: string[]; warnings: string[] } {
-    const verdict = validateWrite(this.pages, { path: relPath, content }, {
-      contract: this.ws.schema.contract,
-      rawExists: (raw) => existsSync(this.abs(raw.split('#')[0] ?? raw)),
-    });
-    return { ok: verdict.ok, errors: verdict.errors.map(describeFinding), warnings: verdict.warnings.map(describeFinding) };
   }
 
   /** Write a file outside the model's tools (saved answers, index, fixes), recorded like a tool write. */
@@ -173,10 +196,11 @@ export class Session {
   /** Append one `## [date] op | title` entry to log.md (the log is only ever appended to). */
   async appendLog(op: string, title: string, lines: string[]): Promise<string> {
     const logPath = this.ws.schema.contract.log;
-    const entry = formatLogEntry(op, title, lines);
+    const entry = formatLogEntry(op, title, lines, undefined, this.options.runId);
     const existing = (await this.readIfExists(logPath)) ?? '# Log\n';
     const lead = existing.endsWith('\n\n') ? '' : existing.endsWith('\n') ? '\n' : '\n\n';
     await this.fs.appendText(this.abs(logPath), `${lead}${entry}`);
+    if (!this.options.dryRun) await recordLogEntry(this.ws.root, this.options.runId, entry.split('\n')[0] ?? entry, existing);
     this.alsoChanged.add(logPath);
     return entry;
   }
@@ -213,9 +237,15 @@ export class Session {
     for (const [relPath, change] of this.changed) {
       if (!relPath.startsWith('wiki/') || isSpecialPage(this.ws.schema.contract, relPath)) continue;
       if (change === 'created') created.push(relPath);
-      else updated.push(relPath);
+      else if (!this.endedAsItBegan(relPath)) updated.push(relPath);
     }
     return { created, updated };
+  }
+
+  /** A page written back to the very bytes it had before the run is not an update. */
+  private endedAsItBegan(relPath: string): boolean {
+    const after = this.contentAfter.get(relPath);
+    return after !== undefined && this.contentBefore.has(relPath) && this.contentBefore.get(relPath) === after;
   }
 
   /** Every workspace file this run changed: what a git auto-commit should hold. */
@@ -243,7 +273,9 @@ export class Session {
   private async afterWrite(relPath: string, change: WriteChange): Promise<void> {
     if (!this.changed.has(relPath)) this.changed.set(relPath, change);
     const content = await this.fs.readText(this.abs(relPath));
+    this.contentAfter.set(relPath, content);
     if (this.run) await recordAfter(this.run, relPath, content);
+    await this.writeCheck.written(relPath, content);
     if (relPath.endsWith('.md') && relPath.startsWith('wiki/')) {
       this.pages.upsert(parsePage(relPath, content, this.ws.schema.contract));
     }
@@ -252,8 +284,8 @@ export class Session {
   private async humanEditNote(relPath: string): Promise<string | undefined> {
     if (!relPath.startsWith('wiki/') || this.changed.has(relPath)) return undefined;
     const current = await this.readIfExists(relPath);
-    if (current === undefined || !(await isHumanEdited(this.ws.root, relPath, current))) return undefined;
-    return 'A human edited this page since wiki last wrote it: keep their content as it is and only add to it.';
+    if (current === undefined || !(await humanEditBase(this.ws.root, relPath, current))) return undefined;
+    return 'A human edited this page since wiki last wrote it: a write that drops any line or field they added or changed is refused, so keep their content as it is and only add to it.';
   }
 
   private async readIfExists(relPath: string): Promise<string | undefined> {
@@ -262,55 +294,7 @@ export class Session {
   }
 }
 
-/** `.name.<pid>.<8 hex>.tmp`: an atomic write's temp file (util/fs.ts writeFileAtomic). */
-const ATOMIC_TEMP = /^\..+\.(\d+)\.[0-9a-f]{8}\.tmp$/;
-
-/**
- * Remove temp files that runs killed mid-write left under wiki/ and raw/. Call it holding the
- * workspace lock: only the holder writes there, and only temp files of processes that are
- * gone are touched.
- */
-export async function sweepAbandonedTempFiles(root: string): Promise<string[]> {
-  const removed: string[] = [];
-  const walk = async (relative: string): Promise<void> => {
-    const entries = await readdir(path.join(root, relative), { withFileTypes: true }).catch(() => []);
-    for (const entry of entries) {
-      const child = `${relative}/${entry.name}`;
-      if (entry.isDirectory()) await walk(child);
-      const pid = ATOMIC_TEMP.exec(entry.name)?.[1];
-      if (entry.isFile() && pid !== undefined && !processAlive(Number(pid))) {
-        await rm(path.join(root, child), { force: true });
-        removed.push(child);
-      }
-    }
-  };
-  for (const folder of ['wiki', 'raw']) await walk(folder);
-  return removed;
-}
-
-function processAlive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-function describeFinding(finding: Finding): string {
-  const where = finding.line ? ` (line ${finding.line})` : '';
-  return `${finding.rule}${where}: ${finding.message}${finding.fix ? ` — ${finding.fix}` : ''}`;
-}
-
-function readOnlyTool(tool: Tool): Tool {
-  if (!tool.mutates) return tool;
-  return {
-    ...tool,
-    run: async () => ({
-      content:
-        'This run is read-only: do not write or append to files. Give your result as your final message (for a query, pass --save to file the answer).',
-      isError: true,
-    }),
-  };
+/** Temp files that runs killed mid-write left under wiki/ and raw/; call holding the lock. */
+export function sweepAbandonedTempFiles(root: string): Promise<string[]> {
+  return removeAbandonedTempFiles(root, ['wiki', 'raw']);
 }

@@ -7,24 +7,50 @@ import { readSearchIndexState, type SearchIndexState } from '../search/state.js'
 import { sumTranscriptUsage, type UsageTotals } from '../usage/transcripts.js';
 import { isSpecialPage, type Schema } from '../wiki/contract.js';
 import { parseLogEntries, type LogEntry } from '../wiki/log.js';
+import { classifySource, deletedSources, hashFile, loadManifest } from '../state/manifest.js';
 import { sourcesOf } from '../wiki/page.js';
 import { loadPages } from '../wiki/pages.js';
+import { groundPages, type PageScore } from './grounding.js';
 
 export interface StatusReport {
   root: string;
   pages: { total: number; byType: Record<string, number> };
-  raw: { total: number; uncited: string[] };
+  raw: {
+    total: number;
+    uncited: string[];
+    /** Not ingested yet (or whose last ingest did not finish its job). */
+    pending: string[];
+    /** Changed since their last ingest (by sha256). */
+    changed: string[];
+    /** Ingested once, gone from raw/ now. */
+    deleted: string[];
+  };
   recentLog: LogEntry[];
   provider: ProviderChoice & { model: string | undefined };
   /** Cumulative model usage and estimated cost over the run transcripts in .wiki/runs/. */
   usage: UsageTotals;
   /** The persisted search index: built or not, pages, lanes and embedder, last update. */
   search: SearchIndexState;
+  /** Grounding of pages citing raw/ sources against their facts (absent without .wiki/facts.db). */
+  grounding?: { pages: number; mean: number; lowest: PageScore[] };
 }
 
 export async function listRawSources(root: string): Promise<string[]> {
   const files = await fg('raw/**/*', { cwd: root, onlyFiles: true, dot: false, followSymbolicLinks: false });
   return files.sort();
+}
+
+/** Each raw source against the manifest: pending, changed since its ingest, or deleted. */
+async function sourceStates(root: string, raw: readonly string[]): Promise<Pick<StatusReport['raw'], 'pending' | 'changed' | 'deleted'>> {
+  const manifest = await loadManifest(root);
+  const pending: string[] = [];
+  const changed: string[] = [];
+  for (const file of raw) {
+    const entry = manifest.sources[file];
+    if (!entry) pending.push(file);
+    else if (classifySource(manifest, file, await hashFile(path.join(root, file))) === 'changed') changed.push(file);
+  }
+  return { pending, changed, deleted: deletedSources(manifest, raw) };
 }
 
 export async function workspaceStatus(root: string, schema: Schema, config: EffectiveConfig): Promise<StatusReport> {
@@ -43,13 +69,21 @@ export async function workspaceStatus(root: string, schema: Schema, config: Effe
   } catch {
     logText = '';
   }
+  const grounding = groundPages(root, pages);
   return {
+    ...(grounding ? { grounding: groundingSummary(grounding.pages) } : {}),
     root,
     pages: { total: pages.length, byType },
-    raw: { total: raw.length, uncited: raw.filter((file) => !cited.has(file)) },
+    raw: { total: raw.length, uncited: raw.filter((file) => !cited.has(file)), ...(await sourceStates(root, raw)) },
     recentLog: parseLogEntries(logText).slice(-5).reverse(),
     provider: { ...chooseProvider(config), model: config.config.model },
     usage: await sumTranscriptUsage(root),
     search: await readSearchIndexState(root, config.config),
   };
+}
+
+function groundingSummary(pages: PageScore[]): NonNullable<StatusReport['grounding']> {
+  const mean = pages.length === 0 ? 1 : pages.reduce((sum, page) => sum + page.score, 0) / pages.length;
+  const lowest = [...pages].sort((a, b) => a.score - b.score || a.path.localeCompare(b.path)).slice(0, 5);
+  return { pages: pages.length, mean: Math.round(mean * 1000) / 1000, lowest };
 }

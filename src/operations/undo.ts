@@ -192,6 +192,6 @@ async function applyUndo(root: string, plan: UndoPlan, logPath: string): Promise
   }
   await finishRun(undoRun, 'completed');
   lines.push(`recorded as run ${undoRun.runId} (\`wiki undo ${undoRun.runId}\` reverts this undo)`);
-  await appendLog(root, logPath, 'undo', title, lines);
+  await appendLog(root, logPath, 'undo', title, lines, undefined, undoRun.runId);
   return undoRun.runId;
 }

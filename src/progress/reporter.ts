@@ -1,8 +1,18 @@
 import type { AgentEvent, AgentListener } from '../agent/events.js';
 import { totalTokens } from '../agent/loop.js';
 import type { ToolCall } from '../agent/types.js';
-import type { Output } from '../cli/output.js';
+import type { Colors } from '../util/colors.js';
 import { formatCost, formatTokens } from './format.js';
+
+/** Where progress goes: the command's output (cli/Output satisfies it), stderr-side lines only. */
+export interface ProgressOutput {
+  readonly isTty: boolean;
+  readonly c: Colors;
+  /** Redraw the live status line (terminal only). */
+  status(text: string): void;
+  /** A line of its own. */
+  info(text: string): void;
+}
 
 export interface ProgressOptions {
   /** The run's turn cap, shown as "turn 3/40" until the loop reports its own. */
@@ -37,12 +47,12 @@ const MIN_ACTIVITY = 12;
  * stderr with a spinner. Otherwise plain lines, one per tool call, so logs and cron mail stay
  * readable; with --quiet or --json nothing at all (Output drops the lines).
  */
-export function createProgressReporter(out: Output, options: ProgressOptions): ProgressReporter {
+export function createProgressReporter(out: ProgressOutput, options: ProgressOptions): ProgressReporter {
   return out.isTty ? liveReporter(out, options) : plainReporter(out, options);
 }
 
 /** Run `work` with a progress reporter for one run, finished however the run ends. */
-export async function withProgress<R>(out: Output, options: ProgressOptions, work: (listener: AgentListener) => Promise<R>): Promise<R> {
+export async function withProgress<R>(out: ProgressOutput, options: ProgressOptions, work: (listener: AgentListener) => Promise<R>): Promise<R> {
   const reporter = createProgressReporter(out, options);
   try {
     return await work(reporter.listener);
@@ -51,7 +61,7 @@ export async function withProgress<R>(out: Output, options: ProgressOptions, wor
   }
 }
 
-function liveReporter(out: Output, options: ProgressOptions): ProgressReporter {
+function liveReporter(out: ProgressOutput, options: ProgressOptions): ProgressReporter {
   // Read at every redraw: the terminal may be resized during a long run.
   const columns = (): number => options.columns ?? (process.stderr.columns || 80);
   let frame = 0;
@@ -125,7 +135,7 @@ function liveReporter(out: Output, options: ProgressOptions): ProgressReporter {
   };
 }
 
-function plainReporter(out: Output, options: ProgressOptions): ProgressReporter {
+function plainReporter(out: ProgressOutput, options: ProgressOptions): ProgressReporter {
   let maxTurns = options.maxTurns;
   return {
     listener(event: AgentEvent): void {

@@ -1,10 +1,11 @@
 import type { AgentRunStatus } from '../agent/events.js';
 import type { Usage } from '../agent/types.js';
-import type { Colors } from '../cli/output.js';
+import type { Colors } from '../util/colors.js';
 import { formatCost, formatDuration, formatTokens, plural } from './format.js';
 
 export interface RunSummary {
-  status: AgentRunStatus;
+  /** `incomplete`: the loop finished, but the operation's job was not done (see run-outcome.ts). */
+  status: AgentRunStatus | 'incomplete';
   /** Workspace-relative paths of pages the run created / changed. */
   pagesCreated: string[];
   pagesUpdated: string[];
@@ -18,7 +19,7 @@ export interface RunSummary {
   model?: string;
 }
 
-const STATUS_TEXT: Record<AgentRunStatus, string> = {
+const STATUS_TEXT: Record<RunSummary['status'], string> = {
   done: 'done',
   max_turns: 'stopped at the turn limit',
   budget_tokens: 'stopped: token budget reached',
@@ -26,6 +27,7 @@ const STATUS_TEXT: Record<AgentRunStatus, string> = {
   interrupted: 'interrupted',
   refused: 'the model refused',
   provider_error: 'failed: provider error',
+  incomplete: 'incomplete',
 };
 
 /** Pages listed one per line up to this many; the rest are counted. */

@@ -1,4 +1,4 @@
-import type { Colors } from '../cli/output.js';
+import type { Colors } from '../util/colors.js';
 import type { UsageTotals } from '../usage/transcripts.js';
 import { formatCost, formatTokens, plural } from './format.js';
 

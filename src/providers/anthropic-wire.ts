@@ -21,8 +21,10 @@ const EPHEMERAL = { type: 'ephemeral' } as const;
 const EMPTY_TEXT = '(empty)';
 
 /**
- * Request body without `stream`. Three cache breakpoints: the system prompt, the last
- * tool (so the whole tool schema prefix is cached) and the last message (so each turn
+ * Request body without `stream`. All four cache breakpoints: the last tool (the tool
+ * schemas, shared by runs of one kind), the system prompt (byte-stable across runs of a
+ * workspace), the first user message (the run's context and source, stable for the whole
+ * run, so a trim further on still reads it from cache) and the last message (so each turn
  * reuses the conversation so far).
  */
 export function toAnthropicParams(request: ChatRequest, model: string): MessageCreateParamsBase {
@@ -84,9 +86,8 @@ export function toAnthropicMessages(messages: readonly Message[]): MessageParam[
         break;
     }
   }
-  const lastBlock = wire[wire.length - 1]?.content.at(-1);
-  if (lastBlock && isCacheable(lastBlock)) {
-    (lastBlock as { cache_control?: typeof EPHEMERAL }).cache_control = EPHEMERAL;
+  for (const block of [wire[0]?.content.at(-1), wire[wire.length - 1]?.content.at(-1)]) {
+    if (block && isCacheable(block)) (block as { cache_control?: typeof EPHEMERAL }).cache_control = EPHEMERAL;
   }
   return wire;
 }

@@ -23,13 +23,24 @@ export interface OpenAiParamOptions {
   officialEndpoint: boolean;
 }
 
+/**
+ * GPT-5 and the o-series reject `max_tokens` wherever they are reached, so the model's
+ * name decides, not the base URL: gateways and proxies in front of OpenAI name the
+ * model with a vendor prefix (`openai/gpt-5-mini`), which is looked through.
+ */
+export function requiresCompletionTokens(model: string): boolean {
+  const name = model.toLowerCase().split('/').pop() ?? '';
+  return /^(gpt-5|o\d)(?![a-z])/.test(name);
+}
+
 /** Request body without `stream`. */
 export function toOpenAiParams(request: ChatRequest, options: OpenAiParamOptions): ChatCompletionCreateParamsBase {
   const messages: ChatCompletionMessageParam[] = [];
   if (request.system !== '') messages.push({ role: 'system', content: request.system });
   messages.push(...toOpenAiMessages(request.messages));
   const params: ChatCompletionCreateParamsBase = { model: options.model, messages };
-  if (options.officialEndpoint) params.max_completion_tokens = request.maxOutputTokens;
+  const openAiRules = options.officialEndpoint || requiresCompletionTokens(options.model);
+  if (openAiRules) params.max_completion_tokens = request.maxOutputTokens;
   else params.max_tokens = request.maxOutputTokens;
   if (request.tools.length > 0) {
     params.tools = request.tools.map(
@@ -40,7 +51,7 @@ export function toOpenAiParams(request: ChatRequest, options: OpenAiParamOptions
     );
     // Some compatible servers (llama.cpp) default to one call per turn; OpenAI allows
     // several by default, and some of its models reject the parameter.
-    if (!options.officialEndpoint) params.parallel_tool_calls = true;
+    if (!openAiRules) params.parallel_tool_calls = true;
   }
   return params;
 }

@@ -4,7 +4,6 @@
  * orthonormalise.ts).
  * Dense blocks are row-major Float64Arrays (`rows × cols`).
  */
-import { gatherProductInWasm } from './linalg-simd.js';
 
 export interface SparseRows {
   rows: number;
@@ -72,26 +71,14 @@ function transposed(a: SparseRows): Columns {
   return columns;
 }
 
-/** Below this many multiply-adds, copying into WebAssembly memory costs more than it saves. */
-const WASM_MIN_WORK = 1 << 16;
-
 /**
  * out[i] = Σ_p values[p] × x[sources[p]] over the entries p of line i (a row of A, or a
- * column for Aᵀ), in WebAssembly SIMD where it can (linalg-simd.ts), which gives the same
- * results to the last bit, else in JavaScript.
- */
-function gatherProduct(lines: number, start: Uint32Array, sources: Uint32Array, values: Float64Array, x: Float64Array, width: number): Float64Array {
-  const work = (start[lines] ?? 0) * width;
-  return (width >= 2 && work >= WASM_MIN_WORK && gatherProductInWasm(lines, start, sources, values, x, width)) || gatherProductInJs(lines, start, sources, values, x, width);
-}
-
-/**
- * gatherProduct in JavaScript: each output row is written once, from sums kept in locals
+ * column for Aᵀ). Each output row is written once, from sums kept in locals
  * four columns at a time. Every output element adds the same products in the same order
  * (entries in ascending order, starting from zero) as a plain row-by-row accumulation, so
  * results are the same to the last bit — only faster, as the scattered writes are gone.
  */
-export function gatherProductInJs(lines: number, start: Uint32Array, sources: Uint32Array, values: Float64Array, x: Float64Array, width: number): Float64Array {
+function gatherProduct(lines: number, start: Uint32Array, sources: Uint32Array, values: Float64Array, x: Float64Array, width: number): Float64Array {
   const out = new Float64Array(lines * width);
   const blocked = width - (width % 4);
   for (let i = 0; i < lines; i++) {

@@ -1,5 +1,4 @@
 import { CorruptIndexError, asFloat32, bytesOf, decodeJson, encodeJson } from './binary.js';
-import { embedPagesInWasm } from './embed-simd.js';
 import { chooseVocabulary, evenSample, rightSingularBasis, weightedRows } from './lsa-train.js';
 import { TermList } from './term-list.js';
 import { Vocabulary } from './vocabulary.js';
@@ -34,12 +33,6 @@ export const DEFAULT_LSA_OPTIONS: Omit<LsaOptions, 'dimensions'> = {
 /** Fewer pages than this and a latent space says nothing useful. */
 export const LSA_MIN_PAGES = 3;
 const MIN_PAGES_PER_DIMENSION = 4;
-/**
- * Embedding in WebAssembly copies the model into its memory first; below this many page
- * terms per basis element, the JavaScript loop is done before that copy would be.
- */
-const WASM_MIN_TERMS_PER_BASIS_ELEMENT = 2;
-
 interface ModelMeta {
   dimensions: number;
   trainedPages: number;
@@ -166,17 +159,10 @@ export class LsaModel {
     return this.termIndex;
   }
 
-  /**
-   * Unit vectors for pages given as term ids (see `embed`): many pages in WebAssembly SIMD
-   * where it is available (embed-simd.ts, the same vectors to the last bit), else, and for
-   * a few pages, in the JavaScript loop.
-   */
+  /** Unit vectors for pages given as term ids (see `embed`). */
   embedIds(corpus: TermIdPages): Array<Float32Array | undefined> {
     const rows = this.rowsIn(corpus.vocabulary);
-    let terms = 0;
-    for (const page of corpus.pages) terms += page.length;
-    const inWasm = terms * this.dimensions >= WASM_MIN_TERMS_PER_BASIS_ELEMENT * this.basis.length ? embedPagesInWasm(this, rows, corpus.pages) : undefined;
-    return inWasm ?? corpus.pages.map((ids) => this.embedRows(ids, rows));
+    return corpus.pages.map((ids) => this.embedRows(ids, rows));
   }
 
   private rowsIn(vocabulary: Vocabulary): Int32Array {
@@ -198,7 +184,6 @@ export class LsaModel {
 
   /**
    * `embed` for terms given as rows (or as ids mapped to rows by `rowOf`); -1 is unknown.
-   * embed-simd.ts makes these very operations in this order: a change here is one there.
    */
   private embedRows(items: ArrayLike<number>, rowOf: Int32Array | undefined): Float32Array | undefined {
     // Frequencies by vocabulary row, rows in order of first appearance.

@@ -1,11 +1,9 @@
 import { CorruptIndexError, asFloat32, bytesOf } from './binary.js';
-import { SimdScanner } from './vector-scan.js';
 
 /**
  * Unit vectors by slot, searched by brute-force cosine (a dot product of unit vectors).
  * A flat Float32Array keeps 10k × 128 dimensions in 5 MB, and a scan of all of them
- * (in WebAssembly SIMD where the dimensions allow, see SimdScanner) takes a fraction of
- * a millisecond, which beats any approximate index at wiki sizes.
+ * takes about a millisecond, which beats any approximate index at wiki sizes.
  */
 export interface VectorHit {
   slot: number;
@@ -13,38 +11,26 @@ export interface VectorHit {
 }
 
 export class VectorStore {
-  /** Rows by slot; inside the scanner's memory when there is one. */
+  /** Rows by slot. */
   private data: Float32Array;
   private present: Uint8Array;
-  private scanner: SimdScanner | undefined;
 
   constructor(
     readonly dimensions: number,
     capacity = 64,
-    options: { simd?: boolean } = {},
   ) {
-    this.scanner = options.simd === false ? undefined : SimdScanner.create(dimensions);
     const slots = Math.max(1, capacity);
-    this.data = this.scanner ? this.scanner.resize(slots) : new Float32Array(slots * dimensions);
+    this.data = new Float32Array(slots * dimensions);
     this.present = new Uint8Array(slots);
-  }
-
-  /** Whether scans run in WebAssembly SIMD (otherwise in plain JavaScript; the results are the same). */
-  get simd(): boolean {
-    return this.scanner !== undefined;
   }
 
   private ensure(slot: number): void {
     if (slot < this.present.length) return;
     let capacity = Math.max(1, this.present.length);
     while (capacity <= slot) capacity *= 2;
-    if (this.scanner) {
-      this.data = this.scanner.resize(capacity);
-    } else {
-      const data = new Float32Array(capacity * this.dimensions);
-      data.set(this.data);
-      this.data = data;
-    }
+    const data = new Float32Array(capacity * this.dimensions);
+    data.set(this.data);
+    this.data = data;
     const present = new Uint8Array(capacity);
     present.set(this.present);
     this.present = present;
@@ -74,7 +60,7 @@ export class VectorStore {
   /** The `pool` most similar live vectors with positive similarity, most similar first (ties: lower slot). */
   nearest(query: Float32Array, pool: number, isLive: (slot: number) => boolean): VectorHit[] {
     const present = this.present;
-    const dots = this.scanner ? this.scanner.dots(query, present.length) : this.dotsInJs(query);
+    const dots = this.dots(query);
     const hits: VectorHit[] = [];
     // A page at right angles to the query (or opposite) shares no meaning with it.
     let floor = 0;
@@ -90,10 +76,10 @@ export class VectorStore {
 
   /**
    * Every row's dot product with the query, as four running sums (elements 0, 4, 8 … in
-   * the first, 1, 5, 9 … in the second and so on) added up in order at the end: the SIMD
-   * scan sums the same products in the same order, so both give the very same numbers.
+   * the first, 1, 5, 9 … in the second and so on) added up in order at the end: four
+   * independent chains let the CPU overlap the multiply-adds.
    */
-  private dotsInJs(query: Float32Array): Float64Array {
+  private dots(query: Float32Array): Float64Array {
     const k = this.dimensions;
     const data = this.data;
     const present = this.present;
@@ -131,23 +117,21 @@ export class VectorStore {
     return { vectors: bytesOf(data), present };
   }
 
-  static decode(sections: Record<string, Uint8Array | undefined>, dimensions: number, slotCount: number, options: { simd?: boolean } = {}): VectorStore {
+  static decode(sections: Record<string, Uint8Array | undefined>, dimensions: number, slotCount: number): VectorStore {
     const { vectors, present } = sections;
     if (!vectors || !present) throw new CorruptIndexError('vector sections are missing');
     const data = asFloat32(vectors);
     if (present.length !== slotCount || data.length !== slotCount * dimensions) {
       throw new CorruptIndexError('vector sections disagree in size');
     }
-    const store = new VectorStore(dimensions, slotCount, options);
-    if (store.scanner) store.data.set(data);
-    else store.data = data;
+    const store = new VectorStore(dimensions, slotCount);
+    store.data = data;
     store.present = Uint8Array.from(present);
     return store;
   }
 
   compact(remap: Int32Array, slotCount: number): void {
-    const compacted = VectorStore.decode(this.encode(remap, slotCount), this.dimensions, slotCount, { simd: this.simd });
-    this.scanner = compacted.scanner;
+    const compacted = VectorStore.decode(this.encode(remap, slotCount), this.dimensions, slotCount);
     this.data = compacted.data;
     this.present = compacted.present;
   }

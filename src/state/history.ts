@@ -8,6 +8,7 @@ import { stateDir } from '../wiki/workspace.js';
 import { hashText } from './hash.js';
 import { readStateJson, writeStateJson } from './json-file.js';
 import { checkRelativePath, resolveInRoot } from './paths.js';
+import { keepWrittenCopy, pruneWrittenCopies } from './written-copies.js';
 
 /**
  * Run history: for every run that changes files, `.wiki/history/<runId>/run.json` lists the
@@ -174,6 +175,7 @@ export function recordAfter(run: Run, relPath: string, content: string | undefin
     if (!file) throw new Error(`recordAfter(${clean}) without recordBefore: the before-image would be lost`);
     const sha256 = content === undefined ? null : hashText(content);
     file.afterSha256 = sha256;
+    if (content !== undefined && options.written === undefined) await keepWrittenCopy(run.root, content);
     const entry =
       options.written !== undefined
         ? options.written
@@ -233,6 +235,7 @@ export async function pruneRuns(root: string, keep: number): Promise<string[]> {
   const runs = await listRuns(root);
   const doomed = runs.slice(0, Math.max(0, runs.length - keep)).map((run) => run.runId);
   for (const runId of doomed) await rm(runDir(root, runId), { recursive: true, force: true });
+  await pruneWrittenCopies(root, new Set(Object.values((await loadWritten(root)).files).map((entry) => entry.sha256)));
   return doomed;
 }
 
@@ -250,14 +253,9 @@ export async function setWrittenEntry(root: string, relPath: string, entry: Writ
   await writeStateJson(writtenPath(root), written);
 }
 
-/**
- * True when the file exists, the tool wrote it before, and its content is no longer what
- * the tool last wrote: someone edited it by hand since, and the model must preserve that.
- */
-export async function isHumanEdited(root: string, relPath: string, currentContent: string | undefined): Promise<boolean> {
-  if (currentContent === undefined) return false;
-  const entry = await lastWritten(root, relPath);
-  return entry !== undefined && entry.sha256 !== hashText(currentContent);
+/** What written.json says the tool last wrote, by workspace-relative path. */
+export async function writtenEntries(root: string): Promise<Readonly<Record<string, WrittenEntry>>> {
+  return (await loadWritten(root)).files;
 }
 
 /** Current content of a workspace file, undefined when absent. */

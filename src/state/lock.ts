@@ -3,6 +3,7 @@ import { mkdir, open, readFile, stat, unlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { UsageError, WikiError } from '../errors.js';
+import { processExists } from '../util/process.js';
 import { stateDir } from '../wiki/workspace.js';
 
 /**
@@ -153,12 +154,7 @@ export function parseLockInfo(text: string): LockInfo | string {
 function isAlive(info: LockInfo): boolean {
   if (info.host !== os.hostname()) return true;
   if (info.pid === process.pid) return false;
-  try {
-    process.kill(info.pid, 0);
-    return true;
-  } catch (error) {
-    return isCode(error, 'EPERM');
-  }
+  return processExists(info.pid);
 }
 
 async function createExclusive(file: string, text: string): Promise<boolean> {

@@ -1,6 +1,7 @@
 import { writeFileAtomic } from '../util/fs.js';
 import { parsePage, serialisePage, splitFrontmatter } from '../wiki/page.js';
 import { hashText } from './hash.js';
+import { keepWrittenCopy } from './written-copies.js';
 import { lastWritten, setWrittenEntry, recordAfter, recordBefore, readWorkspaceFile, type Run } from './history.js';
 import { resolveInRoot } from './paths.js';
 
@@ -57,7 +58,10 @@ export async function markStale(root: string, pagePaths: readonly string[], date
     if (run) await recordBefore(run, pagePath, text);
     await writeFileAtomic(resolveInRoot(root, pagePath), updated);
     if (run) await recordAfter(run, pagePath, updated, wasOurs ? {} : { written: previous ?? null });
-    else if (wasOurs) await setWrittenEntry(root, pagePath, { ...previous, sha256: hashText(updated), writtenAt: new Date().toISOString() });
+    else if (wasOurs) {
+      await keepWrittenCopy(root, updated);
+      await setWrittenEntry(root, pagePath, { ...previous, sha256: hashText(updated), writtenAt: new Date().toISOString() });
+    }
     result.marked.push(pagePath);
   }
   return result;

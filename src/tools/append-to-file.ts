@@ -1,13 +1,12 @@
 import { z } from 'zod';
-import { LOG_HEADING } from '../wiki/log.js';
-import type { ToolContext } from './context.js';
+import { DEFAULT_WRITE_LIMITS, type ToolContext } from './context.js';
 import { defineTool, failure, success } from './define.js';
-import { commitWrite, currentContent, isMarkdown, observerNote, writeTarget } from './page-write.js';
+import { commitWrite, currentContent, observerNote, writeTarget } from './page-write.js';
 import { normalizeWorkspacePath } from './paths.js';
 import type { Tool } from './types.js';
 
 const args = z.strictObject({
-  path: z.string().describe('File under wiki/, usually the log, e.g. wiki/log.md'),
+  path: z.string().describe('An existing page under wiki/, e.g. wiki/concepts/attention.md'),
   content: z.string().describe('Text to add at the end; a newline is put in between when needed'),
 });
 
@@ -15,48 +14,53 @@ export function createAppendToFileTool(ctx: ToolContext): Tool {
   return defineTool({
     name: 'append_to_file',
     description:
-      `Append text to the end of a file under wiki/ — mainly ${ctx.contract.log}, whose entries start with a heading ` +
-      '"## [YYYY-MM-DD] op | title". Appending to a page is allowed only if the whole page still validates; ' +
-      `${ctx.contract.index} is maintained by the tool.`,
+      'Append markdown to the end of an existing page under wiki/, e.g. a new section. The whole page must still ' +
+      'validate afterwards (every [[link]] must name an existing page); otherwise nothing is appended and the reasons are returned.',
     args,
     mutates: true,
     async run({ path, content }) {
-      const relative = normalizeWorkspacePath(path);
       if (content.trim() === '') return failure('content is empty; give the text to append');
-      const target = await writeTarget(ctx, relative, 'append_to_file');
+      const limits = ctx.writeLimits ?? DEFAULT_WRITE_LIMITS;
+      const size = Buffer.byteLength(content, 'utf8');
+      if (size > limits.appendBytes) {
+        return failure(
+          `refused: ${size} bytes is over the ${limits.appendBytes}-byte limit for one append (limits.appendBytes in wiki.config.json); ` +
+            'append a shorter entry',
+        );
+      }
+      const target = await writeTarget(ctx, normalizeWorkspacePath(path));
       const previous = await currentContent(ctx, target);
-      const appended = separatorAfter(previous ?? '', content) + (content.endsWith('\n') ? content : `${content}\n`);
-      const next = (previous ?? '') + appended;
-
-      const isLog = target.relative === ctx.contract.log;
-      const warnings: string[] = [];
-      if (isLog && !content.split('\n').some((line) => LOG_HEADING.test(line))) {
-        warnings.push('log entries should start with a heading like "## [2026-01-31] ingest | Source title"');
+      if (previous === undefined) {
+        return failure(`${target.relative} does not exist; create the page with write_file (frontmatter and body), then append to it`);
       }
-      if (!isLog && isMarkdown(target.relative)) {
-        const verdict = await ctx.validator.validate(target.relative, next);
-        if (!verdict.ok) {
-          return failure(
-            `rejected: nothing was appended to ${target.relative}, because the page would then be invalid:\n` +
-              verdict.errors.map((reason) => `- ${reason}`).join('\n'),
-          );
-        }
-        warnings.push(...verdict.warnings);
+      const grown = previous + separatorAfter(previous, content) + (content.endsWith('\n') ? content : `${content}\n`);
+      if (Buffer.byteLength(grown, 'utf8') > limits.pageWriteBytes) {
+        return failure(
+          `refused: ${target.relative} would grow past the ${limits.pageWriteBytes}-byte page limit (limits.pageWriteBytes in wiki.config.json); ` +
+            'start a new page instead',
+        );
       }
+      const appended = separatorAfter(previous, content) + (content.endsWith('\n') ? content : `${content}\n`);
+      const next = previous + appended;
 
-      const change = previous === undefined ? 'created' : 'appended';
-      const note = previous === undefined ? undefined : await observerNote(ctx, target.relative);
+      const verdict = await ctx.validator.validate(target.relative, next, previous);
+      if (!verdict.ok) {
+        return failure(
+          `rejected: nothing was appended to ${target.relative}, because the page would then be invalid:\n` +
+            verdict.errors.map((reason) => `- ${reason}`).join('\n'),
+        );
+      }
+      const warnings = [...verdict.warnings];
+
+      const change = 'appended';
+      const note = await observerNote(ctx, target.relative);
       let notes: string[];
       try {
         notes = await commitWrite(ctx, target, previous, next, change, appended);
       } catch (error) {
         return failure(`append_to_file failed, ${target.relative} was not changed: ${(error as Error).message}`);
       }
-      const lines = [
-        change === 'created'
-          ? `created ${target.relative} (${next.length} characters)`
-          : `appended ${appended.length} characters to ${target.relative} (now ${next.length})`,
-      ];
+      const lines = [`appended ${appended.length} characters to ${target.relative} (now ${next.length})`];
       for (const warning of warnings) lines.push(`warning: ${warning}`);
       if (note) lines.push(`note: ${note}`);
       for (const extra of notes) lines.push(`note: ${extra}`);

@@ -1,3 +1,4 @@
+import type { SearchResult } from '../search/types.js';
 import type { Contract } from '../wiki/contract.js';
 import type { WorkspaceFs } from './workspace-fs.js';
 
@@ -11,9 +12,15 @@ export interface ToolContext {
   /** All file I/O: DiskFs normally, OverlayFs in a dry run. */
   fs: WorkspaceFs;
   contract: Contract;
+  /** The user whose scratch folder (wiki/user/<name>/) the model may also write to. */
+  user?: string | undefined;
   validator: WriteValidator;
   search: SearchPort;
   observer?: WriteObserver;
+  /** Extra sandbox.deny patterns from wiki.config.json, on top of the built-in deny list. */
+  deny?: readonly string[];
+  /** Size caps on what the model may write (bytes); absent: DEFAULT_WRITE_LIMITS. */
+  writeLimits?: WriteLimits;
   /** Default read_file window in characters (default 20,000; never above 50,000). */
   readLimit?: number;
   /**
@@ -38,13 +45,16 @@ export interface ValidationVerdict {
 }
 
 export interface WriteValidator {
-  /** Judge a page's whole content as if it were written at `path` (workspace-relative). */
-  validate(path: string, content: string): ValidationVerdict | Promise<ValidationVerdict>;
+  /**
+   * Judge a page's whole content as if it were written at `path` (workspace-relative) over
+   * `previous`, what is there now (undefined: a new page).
+   */
+  validate(path: string, content: string, previous?: string): ValidationVerdict | Promise<ValidationVerdict>;
 }
 
 export interface SearchPort {
-  /** JSON-serialisable ranked results (key, path, title, summary, score, lanes, links, backlinks). */
-  search(query: string, limit: number): Promise<unknown>;
+  /** Ranked results, best first. */
+  search(query: string, limit: number): Promise<readonly SearchResult[]>;
   /** Re-index one page at once after it was written. */
   upsert(path: string, content: string): Promise<void>;
 }
@@ -61,3 +71,12 @@ export interface WriteObserver {
    */
   noteFor?(path: string): Promise<string | undefined> | string | undefined;
 }
+
+export interface WriteLimits {
+  /** Largest whole page write_file accepts, in UTF-8 bytes. */
+  pageWriteBytes: number;
+  /** Largest text one append_to_file call adds, in UTF-8 bytes. */
+  appendBytes: number;
+}
+
+export const DEFAULT_WRITE_LIMITS: WriteLimits = { pageWriteBytes: 1024 * 1024, appendBytes: 64 * 1024 };

@@ -1,4 +1,6 @@
 import type { ToolContext, WriteChange } from './context.js';
+import { USER_SCOPE_ROOT } from '../wiki/access.js';
+import { isSpecialPage, type Contract } from '../wiki/contract.js';
 import { SandboxError } from '../errors.js';
 import { resolveInSandbox, type SandboxPath } from './sandbox.js';
 
@@ -7,19 +9,34 @@ import { resolveInSandbox, type SandboxPath } from './sandbox.js';
  * and committing it (history hook, atomic write, search index, after-hook).
  */
 
-/** Resolve a write target and refuse the files the tool itself maintains. */
-export async function writeTarget(ctx: ToolContext, requested: string, tool: 'write_file' | 'append_to_file'): Promise<SandboxPath> {
-  const target = await resolveInSandbox(ctx.root, requested, 'write');
+/**
+ * Resolve a write target and refuse what the model may not write: the files the tool itself
+ * maintains, anything but a markdown page, and places outside the contract's type folders.
+ */
+export async function writeTarget(ctx: ToolContext, requested: string): Promise<SandboxPath> {
+  const target = await resolveInSandbox(ctx.root, requested, 'write', ctx.deny);
   if (target.real !== target.relative) {
     throw new SandboxError(`${target.relative} is a symbolic link to ${target.real}; write ${target.real} itself`);
   }
-  if (target.relative === ctx.contract.index) {
+  if (target.relative === ctx.contract.log) {
+    throw new SandboxError(`${target.relative} is written by the tool alone: every run adds exactly one entry for itself when it ends, so leave it out of your work`);
+  }
+  if (isSpecialPage(ctx.contract, target.relative)) {
     throw new SandboxError(`${target.relative} is maintained by the tool: it is regenerated from every page's title and summary after each run, so new pages appear there without you writing it`);
   }
-  if (target.relative === ctx.contract.log && tool === 'write_file') {
-    throw new SandboxError(`${target.relative} is append-only and maintained by the tool; use append_to_file to add an entry instead of rewriting it`);
+  if (!isMarkdown(target.relative)) {
+    throw new SandboxError(`only markdown pages can be written, so the path must end in .md (got ${target.relative})`);
+  }
+  const folders = [...pageFolders(ctx.contract), ...(ctx.user ? [`${USER_SCOPE_ROOT}${ctx.user}`] : [])];
+  if (!folders.some((folder) => target.relative.startsWith(`${folder}/`))) {
+    throw new SandboxError(`${target.relative} is outside the page folders; put the page in one of ${folders.map((f) => `${f}/`).join(', ')} (by its type)`);
   }
   return target;
+}
+
+/** The folders pages may be written to: one per type of the contract. */
+export function pageFolders(contract: Contract): string[] {
+  return Object.values(contract.types).map((type) => type.folder);
 }
 
 /** Current content, `undefined` when the file does not exist; a directory is refused. */

@@ -5,18 +5,44 @@ import { SandboxError } from '../errors.js';
  * is told why a path is refused and what it may send instead, so it can correct itself.
  */
 
+const MAX_PATH_CHARS = 4096;
+const MAX_PATH_SEGMENTS = 64;
 const EXAMPLE = 'give a path relative to the workspace root with / separators, e.g. wiki/concepts/attention.md or raw/paper.md';
 
 /** Folders and files no tool may touch, matched against every segment of a path. */
-export function deniedSegmentReason(segment: string): string | undefined {
+export function deniedSegmentReason(segment: string, extraDeny: readonly string[] = []): string | undefined {
   // Windows ignores trailing dots and spaces, and common file systems ignore case.
   const name = segment.replace(/[. ]+$/, '').toLowerCase();
   if (name === '.wiki') return '.wiki/ holds the tool’s machine state and is off limits';
   if (name === '.git') return '.git/ is version-control state and is off limits';
   if (name.startsWith('.env')) return `${segment} may hold secrets (.env files are never readable)`;
   if (name === 'node_modules') return 'node_modules/ is not part of the wiki’s material';
+  if (SECRET_NAMES.has(name) || SECRET_SUFFIXES.some((suffix) => name.endsWith(suffix)) || name.startsWith('id_rsa')) {
+    return `${segment} may hold credentials and is never readable`;
+  }
+  const pattern = extraDeny.find((glob) => segmentGlob(glob).test(name));
+  if (pattern !== undefined) return `${segment} matches "${pattern}" in sandbox.deny (wiki.config.json) and is off limits`;
   return undefined;
 }
+
+const SECRET_NAMES = new Set(['.npmrc', '.netrc', '.pypirc', '.ssh', '.aws']);
+const SECRET_SUFFIXES = ['.pem', '.key'];
+
+/** A sandbox.deny entry (`*` and `?` wildcards, matched against one path segment, any case) as a RegExp. */
+function segmentGlob(glob: string): RegExp {
+  const cached = globCache.get(glob);
+  if (cached) return cached;
+  const source = glob
+    .replace(/[/]+$/, '')
+    .toLowerCase()
+    .split('')
+    .map((char) => (char === '*' ? '.*' : char === '?' ? '.' : char.replace(/[\\^$.|+()[\]{}]/g, '\\$&')))
+    .join('');
+  const compiled = new RegExp(`^${source}$`, 's');
+  globCache.set(glob, compiled);
+  return compiled;
+}
+const globCache = new Map<string, RegExp>();
 
 /**
  * Turn the model's path into canonical workspace-relative form (`a/b/c`, `''` for the root),
@@ -41,7 +67,14 @@ export function normalizeWorkspacePath(input: string): string {
   if (process.platform === 'win32' && input.includes(':')) {
     throw new SandboxError(`path ${JSON.stringify(input)} contains ':', which Windows reads as a drive or stream; ${EXAMPLE}`);
   }
+  if (input.length > MAX_PATH_CHARS) {
+    throw new SandboxError(`path is ${input.length} characters long, over the ${MAX_PATH_CHARS} allowed; ${EXAMPLE}`);
+  }
   const segments = input.split('/').filter((s) => s !== '' && s !== '.');
+  // Resolving and explaining a missing path costs work per folder level; no real page is this deep.
+  if (segments.length > MAX_PATH_SEGMENTS) {
+    throw new SandboxError(`path has ${segments.length} folder levels, over the ${MAX_PATH_SEGMENTS} allowed; ${EXAMPLE}`);
+  }
   for (const segment of segments) {
     if (isParentSegment(segment)) {
       throw new SandboxError(`".." is not allowed in paths (${JSON.stringify(input)}); ${EXAMPLE}`);

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import type { ToolContext } from './context.js';
 import { defineTool, failure, success } from './define.js';
-import { missingPathMessage } from './missing.js';
+import { missingPathMessage } from './missing-path-hint.js';
 import { observerNote } from './page-write.js';
 import { resolveInSandbox } from './sandbox.js';
 import type { Tool, ToolOutcome } from './types.js';
+import { delimitSourceText, isSourcePath } from './source-delimiters.js';
 import { byteWindow, decodeText, looksBinary, textWindow } from './text-window.js';
 
 export const DEFAULT_READ_LIMIT = 20_000;
@@ -46,13 +47,14 @@ export function createReadFileTool(ctx: ToolContext): Tool {
     args,
     mutates: false,
     async run({ path, offset, limit }): Promise<ToolOutcome> {
-      const target = await resolveInSandbox(ctx.root, path, 'read');
+      const target = await resolveInSandbox(ctx.root, path, 'read', ctx.deny);
       const shown = target.relative || '.';
       const info = await ctx.fs.stat(target.absolute);
       if (!info) return failure(await missingPathMessage(ctx, target.relative));
       if (info.kind === 'dir') return failure(`${shown} is a directory; use list_directory("${shown}") to see what it holds`);
       if (info.kind === 'symlink') return failure(`${shown} is a symbolic link to something that does not exist`);
       if (info.kind !== 'file') return failure(`${shown} is not a regular file (a device, socket or pipe); only files can be read`);
+      if (info.links > 1) return failure(hardLinkRefusal(shown, info.links));
 
       const requested = limit ?? ctx.readLimit ?? DEFAULT_READ_LIMIT;
       const window = Math.min(requested, MAX_READ_LIMIT);
@@ -77,7 +79,7 @@ export function createReadFileTool(ctx: ToolContext): Tool {
       if (part.replaced > 0) notes.push(`${part.replaced} invalid UTF-8 sequence(s) shown as \uFFFD`);
       notes.unshift(`large file: offset and limit count bytes`);
       const next = part.end >= info.size ? 'end of file' : `next offset: ${part.end}`;
-      return success(`[${shown}: bytes ${part.start}-${part.end} of ${info.size}; ${next}; ${notes.join('; ')}]\n${part.text}`);
+      return success(`[${shown}: bytes ${part.start}-${part.end} of ${info.size}; ${next}; ${notes.join('; ')}]\n${asShown(shown, part.text)}`);
     },
   });
 }
@@ -89,7 +91,17 @@ function readTextWindow(shown: string, text: string, offset: number, limit: numb
   const next = part.end >= part.total ? 'end of file' : `next offset: ${part.end}`;
   const lines = `lines ${part.lines.first}-${part.lines.last} of ${part.lines.total}`;
   const extra = notes.length > 0 ? `; ${notes.join('; ')}` : '';
-  return success(`[${shown}: characters ${part.start}-${part.end} of ${part.total}, ${lines}; ${next}${extra}]\n${part.text}`);
+  return success(`[${shown}: characters ${part.start}-${part.end} of ${part.total}, ${lines}; ${next}${extra}]\n${asShown(shown, part.text)}`);
+}
+
+/** Sources are shown as delimited data (see source-delimiters.ts); pages and schema.md as they are. */
+function asShown(shown: string, text: string): string {
+  return isSourcePath(shown) ? delimitSourceText(shown, text) : text;
+}
+
+/** A hard link can carry the content of a denied file or of one outside the workspace; nothing tells them apart. */
+export function hardLinkRefusal(shown: string, links: number): string {
+  return `${shown} is a hard link (${links} names for one file), so its content may belong to a file outside the wiki's bounds; it cannot be read. Copy the file instead of linking it.`;
 }
 
 function binaryRefusal(shown: string, size: number): ToolOutcome {

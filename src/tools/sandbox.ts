@@ -28,18 +28,19 @@ export interface SandboxPath {
 const MAX_LINK_HOPS = 40;
 const WRITE_ROOT = 'wiki';
 
-export async function resolveForRead(root: string, requested: string): Promise<string> {
-  return (await resolveInSandbox(root, requested, 'read')).absolute;
+export async function resolveForRead(root: string, requested: string, deny: readonly string[] = []): Promise<string> {
+  return (await resolveInSandbox(root, requested, 'read', deny)).absolute;
 }
 
-export async function resolveForWrite(root: string, requested: string): Promise<string> {
-  return (await resolveInSandbox(root, requested, 'write')).absolute;
+export async function resolveForWrite(root: string, requested: string, deny: readonly string[] = []): Promise<string> {
+  return (await resolveInSandbox(root, requested, 'write', deny)).absolute;
 }
 
-export async function resolveInSandbox(root: string, requested: string, mode: AccessMode): Promise<SandboxPath> {
+/** `deny`: the user's extra sandbox.deny patterns (wiki.config.json), on top of the built-in list. */
+export async function resolveInSandbox(root: string, requested: string, mode: AccessMode, deny: readonly string[] = []): Promise<SandboxPath> {
   const relative = normalizeWorkspacePath(requested);
   const segments = relative === '' ? [] : relative.split('/');
-  checkSegments(relative, segments, mode);
+  checkSegments(relative, segments, mode, deny);
   if (mode === 'write') checkWritablePlace(relative, segments);
 
   const realRoot = await realRootOf(root);
@@ -52,7 +53,7 @@ export async function resolveInSandbox(root: string, requested: string, mode: Ac
   }
   const realSegments = realRelative === '' ? [] : realRelative.split(path.sep);
   try {
-    checkSegments(relative, realSegments, mode);
+    checkSegments(relative, realSegments, mode, deny);
     if (mode === 'write') checkWritablePlace(realSegments.join('/'), realSegments);
   } catch (error) {
     if (!(error instanceof SandboxError)) throw error;
@@ -69,9 +70,9 @@ async function realRootOf(root: string): Promise<string> {
   }
 }
 
-function checkSegments(relative: string, segments: string[], mode: AccessMode): void {
+function checkSegments(relative: string, segments: string[], mode: AccessMode, deny: readonly string[]): void {
   for (const segment of segments) {
-    const reason = deniedSegmentReason(segment);
+    const reason = deniedSegmentReason(segment, deny);
     if (reason) throw new SandboxError(`cannot ${mode} ${relative}: ${reason}`);
   }
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ToolContext } from './context.js';
 import { defineTool, failure, success } from './define.js';
+import { formatSearchHits } from './search-hits.js';
 import type { Tool } from './types.js';
 
 export const DEFAULT_SEARCH_LIMIT = 10;
@@ -15,15 +16,16 @@ export function createSearchWikiTool(ctx: ToolContext): Tool {
   return defineTool({
     name: 'search_wiki',
     description:
-      'Search the wiki\'s pages (lexical, semantic and term matching combined). Returns the best pages with key, path, ' +
-      'title, summary, score, the lanes that matched, and their links and backlinks. Search before creating a page, ' +
-      'to update an existing one instead of duplicating it.',
+      'Search the wiki\'s pages (lexical, semantic and term matching combined). Returns the best pages, best first: ' +
+      'where the page is (concepts/attention = wiki/concepts/attention.md; link it as [[attention]]), title, summary, ' +
+      'a short snippet and links. Search before ' +
+      'creating a page, to update an existing one instead of duplicating it.',
     args,
     mutates: false,
     async run({ query, limit }) {
       if (query.trim() === '') return failure('query is empty; give some words to search for');
       const results = await ctx.search.search(query.trim(), Math.min(limit ?? DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT));
-      return success(JSON.stringify(results ?? []));
+      return success(formatSearchHits(query.trim(), results));
     },
   });
 }

@@ -16,6 +16,8 @@ export interface FileStat {
   /** Bytes (files); 0 for directories. */
   size: number;
   mtimeMs: number;
+  /** Hard links to the file (1 normally); more means its content may also live elsewhere. */
+  links: number;
 }
 
 export interface DirEntry {
@@ -60,11 +62,11 @@ export class DiskFs implements WorkspaceFs {
   async stat(absolute: string): Promise<FileStat | undefined> {
     try {
       const info = await stat(absolute);
-      return { kind: kindOf(info), size: info.isDirectory() ? 0 : info.size, mtimeMs: info.mtimeMs };
+      return { kind: kindOf(info), size: info.isDirectory() ? 0 : info.size, mtimeMs: info.mtimeMs, links: info.nlink };
     } catch {
       try {
         const link = await lstat(absolute);
-        return link.isSymbolicLink() ? { kind: 'symlink', size: 0, mtimeMs: link.mtimeMs } : undefined;
+        return link.isSymbolicLink() ? { kind: 'symlink', size: 0, mtimeMs: link.mtimeMs, links: 1 } : undefined;
       } catch {
         return undefined;
       }
@@ -167,10 +169,10 @@ export class OverlayFs implements WorkspaceFs {
   async stat(absolute: string): Promise<FileStat | undefined> {
     const key = this.key(absolute);
     const file = this.files.get(key);
-    if (file) return { kind: 'file', size: Buffer.byteLength(file.after, 'utf8'), mtimeMs: file.mtimeMs };
+    if (file) return { kind: 'file', size: Buffer.byteLength(file.after, 'utf8'), mtimeMs: file.mtimeMs, links: 1 };
     const onDisk = await this.base.stat(absolute);
     if (onDisk) return onDisk;
-    return this.holdsFilesUnder(key) ? { kind: 'dir', size: 0, mtimeMs: Date.now() } : undefined;
+    return this.holdsFilesUnder(key) ? { kind: 'dir', size: 0, mtimeMs: Date.now(), links: 1 } : undefined;
   }
 
   async list(absolute: string): Promise<DirEntry[]> {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { ToolContext } from './context.js';
+import { DEFAULT_WRITE_LIMITS, type ToolContext } from './context.js';
 import { defineTool, failure, success } from './define.js';
-import { commitWrite, currentContent, isMarkdown, observerNote, writeTarget } from './page-write.js';
+import { commitWrite, currentContent, observerNote, pageFolders, writeTarget } from './page-write.js';
 import { normalizeWorkspacePath } from './paths.js';
 import type { Tool } from './types.js';
 
@@ -17,19 +17,23 @@ export function createWriteFileTool(ctx: ToolContext): Tool {
       'Create or replace a whole markdown page under wiki/. The page is validated first (frontmatter fields, key, ' +
       'every [[link]] and refs entry must name an existing page); if anything is wrong nothing is written and every ' +
       'reason is returned with the closest existing keys: fix them and send the whole page again. ' +
-      `${ctx.contract.index} and ${ctx.contract.log} are maintained by the tool; raw/ and schema.md are read-only.`,
+      `Pages live in the type folders (${pageFolders(ctx.contract).join(', ')}); ${ctx.contract.index} is maintained by the tool; raw/ and schema.md are read-only.`,
     args,
     mutates: true,
     async run({ path, content }) {
-      const relative = normalizeWorkspacePath(path);
-      if (!isMarkdown(relative)) {
-        return failure(`refused: write_file writes markdown pages, so the path must end in .md (got ${relative})`);
+      const cap = (ctx.writeLimits ?? DEFAULT_WRITE_LIMITS).pageWriteBytes;
+      const size = Buffer.byteLength(content, 'utf8');
+      if (size > cap) {
+        return failure(
+          `refused: the page is ${size} bytes, over the ${cap}-byte limit for one page (limits.pageWriteBytes in wiki.config.json); ` +
+            'split it into several smaller pages that link to each other',
+        );
       }
-      const target = await writeTarget(ctx, relative, 'write_file');
+      const target = await writeTarget(ctx, normalizeWorkspacePath(path));
       const previous = await currentContent(ctx, target);
       if (previous === content) return success(`unchanged: ${target.relative} already has exactly this content`);
 
-      const verdict = await ctx.validator.validate(target.relative, content);
+      const verdict = await ctx.validator.validate(target.relative, content, previous);
       if (!verdict.ok) {
         const reasons = verdict.errors.length > 0 ? verdict.errors : ['the validator rejected the page without giving a reason'];
         return failure(

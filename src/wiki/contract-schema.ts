@@ -13,6 +13,20 @@ export const pageTypeSchema = z.object({
   description: z.string().optional(),
 });
 
+/**
+ * The ordered visibility levels pages may carry (`visibility:`), least restricted first.
+ * `wiki mcp --max-visibility` serves pages up to a level; a page without a known level
+ * counts as `default`.
+ */
+export const visibilitySchema = z
+  .object({
+    levels: z.array(z.string().regex(/^[a-z][a-z0-9-]*$/, 'levels are lowercase words')).min(1).default(['public', 'internal', 'private']),
+    default: z.string().default('public'),
+  })
+  .refine((visibility) => visibility.levels.includes(visibility.default), 'default must be one of the levels')
+  .refine((visibility) => new Set(visibility.levels).size === visibility.levels.length, 'levels must not repeat')
+  .prefault({});
+
 export const contractSchema = z.object({
   version: z.literal(1),
   key_pattern: z
@@ -31,4 +45,5 @@ export const contractSchema = z.object({
   types: z
     .record(z.string().regex(/^[a-z][a-z0-9-]*$/, 'type names are lowercase words'), pageTypeSchema)
     .refine((types) => Object.keys(types).length > 0, 'at least one page type is needed'),
+  visibility: visibilitySchema,
 });

@@ -18,10 +18,15 @@ export interface Schema {
   text: string;
 }
 
-/** The page type whose folder holds `pagePath` (workspace-relative), if any. */
+/**
+ * The page type whose folder holds `pagePath` (workspace-relative), if any. A user's
+ * scratch page (`wiki/user/<name>/concepts/x.md`) is typed by the folder it would have
+ * in the team's wiki.
+ */
 export function typeForPath(contract: Contract, pagePath: string): string | undefined {
+  const teamPath = pagePath.replace(/^wiki\/user\/[^/]+\/(?=.+\/)/, 'wiki/');
   for (const [type, def] of Object.entries(contract.types)) {
-    if (pagePath.startsWith(`${def.folder}/`)) return type;
+    if (teamPath.startsWith(`${def.folder}/`)) return type;
   }
   return undefined;
 }

@@ -4,6 +4,7 @@ import type { WikiConfig } from '../config/schema.js';
 import { writeFileAtomic } from '../util/fs.js';
 import { packageRoot } from '../util/package-root.js';
 import { replaceCatalog } from './catalog-region.js';
+import { scopeOf } from './access.js';
 import { isSpecialPage, spokePagePath, type Contract, type Schema } from './contract.js';
 import { loadPages } from './pages.js';
 import { serialisePage, stringField, type Page } from './page.js';
@@ -32,7 +33,8 @@ const OTHER_GROUP = 'other';
 
 export function renderCatalog(input: CatalogInput): RenderedCatalog {
   const { contract } = input;
-  const content = input.pages.filter((page) => !isSpecialPage(contract, page.path));
+  // A user's scratch pages are theirs alone: the team's catalog never lists them.
+  const content = input.pages.filter((page) => !isSpecialPage(contract, page.path) && scopeOf(page.path) === undefined);
   const groups = groupByType(content, contract);
   const hub = content.length > input.hubThreshold;
   const spokes = new Map<string, string>();

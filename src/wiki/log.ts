@@ -1,6 +1,7 @@
 import { appendFile, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { isoDate } from '../util/dates.js';
+import { recordLogEntry } from './log-ledger.js';
 
 /** One chronology entry: `## [YYYY-MM-DD] op | title`. */
 export interface LogEntry {
@@ -10,7 +11,9 @@ export interface LogEntry {
   line: number;
 }
 
-export const LOG_HEADING = /^## \[(\d{4}-\d{2}-\d{2})\] ([^|\n]+?) \| (.+)$/;
+import { LOG_HEADING } from './log-format.js';
+
+export { LOG_HEADING, RUN_LINE } from './log-format.js';
 
 export function parseLogEntries(text: string): LogEntry[] {
   const entries: LogEntry[] = [];
@@ -21,10 +24,10 @@ export function parseLogEntries(text: string): LogEntry[] {
   return entries;
 }
 
-/** The text of one entry; `lines` become a bullet list under the heading. */
-export function formatLogEntry(op: string, title: string, lines: string[] = [], date = isoDate()): string {
+/** The text of one entry; `lines` become a bullet list under the heading, after the run id. */
+export function formatLogEntry(op: string, title: string, lines: string[] = [], date = isoDate(), runId?: string): string {
   const cleanTitle = title.replace(/\s+/g, ' ').trim();
-  const body = lines.map((line) => `- ${line.replace(/\n/g, ' ')}`).join('\n');
+  const body = [...(runId ? [`run: ${runId}`] : []), ...lines].map((line) => `- ${line.replace(/\n/g, ' ')}`).join('\n');
   return `## [${date}] ${op.trim()} | ${cleanTitle}\n${body ? `${body}\n` : ''}`;
 }
 
@@ -36,6 +39,7 @@ export async function appendLog(
   title: string,
   lines: string[] = [],
   date = isoDate(),
+  runId?: string,
 ): Promise<string> {
   const file = path.join(root, logPath);
   let existing = '';
@@ -45,7 +49,8 @@ export async function appendLog(
     existing = '';
   }
   const lead = existing === '' ? '# Log\n\n' : existing.endsWith('\n\n') ? '' : existing.endsWith('\n') ? '\n' : '\n\n';
-  const entry = formatLogEntry(op, title, lines, date);
+  const entry = formatLogEntry(op, title, lines, date, runId);
   await appendFile(file, `${lead}${entry}`);
+  if (runId) await recordLogEntry(root, runId, entry.split('\n')[0] ?? entry, existing);
   return entry;
 }

@@ -104,14 +104,12 @@ function inlineToPageLink(link: InlineLink, bodyLine: number): PageLink {
 
 /** Frontmatter with known fields first in FIELD_ORDER, then the rest in their original order. */
 export function orderFrontmatter(frontmatter: Frontmatter): Frontmatter {
-  const ordered: Frontmatter = {};
-  for (const field of FIELD_ORDER) {
-    if (frontmatter[field] !== undefined) ordered[field] = frontmatter[field];
-  }
-  for (const [field, value] of Object.entries(frontmatter)) {
-    if (!(field in ordered) && value !== undefined) ordered[field] = value;
-  }
-  return ordered;
+  // Entries and fromEntries, never `field in {}` or `obj[field] =`: fields named `constructor`,
+  // `toString` or `__proto__` must survive as ordinary fields.
+  const own = (field: string): boolean => Object.hasOwn(frontmatter, field) && frontmatter[field] !== undefined;
+  const known: string[] = FIELD_ORDER.filter(own);
+  const rest = Object.keys(frontmatter).filter((field) => own(field) && !known.includes(field));
+  return Object.fromEntries([...known, ...rest].map((field) => [field, frontmatter[field]]));
 }
 
 /** Serialise a page: stable field order, lists in flow style, body unchanged. */

@@ -4,9 +4,9 @@ import fg from 'fast-glob';
 import type { Contract } from './contract.js';
 import { parsePage, type Page } from './page.js';
 
-/** Every markdown file under wiki/, workspace-relative, sorted. Hidden folders are skipped. */
-export async function listPagePaths(root: string): Promise<string[]> {
-  const entries = await fg('wiki/**/*.md', {
+/** Every markdown file under wiki/ (or one folder of it), workspace-relative, sorted. Hidden folders are skipped. */
+export async function listPagePaths(root: string, folder = 'wiki'): Promise<string[]> {
+  const entries = await fg(`${fg.escapePath(folder)}/**/*.md`, {
     cwd: root,
     onlyFiles: true,
     dot: false,

@@ -3,7 +3,10 @@ import type { PageIndex } from './page-index.js';
 import { parsePage, type Page } from './page.js';
 import type { Finding } from './validate/finding.js';
 import { brokenLinkFindings, duplicateKeyFindings, type LinkResolver } from './validate/link-rules.js';
+import { citationFindings } from './validate/citation-rules.js';
 import { nearDuplicatesOf } from './validate/near-duplicate.js';
+import { accessFieldFindings } from './validate/access-rules.js';
+import { scopeOf } from './access.js';
 import {
   emptyPageFindings,
   frontmatterFindings,
@@ -21,6 +24,8 @@ export interface WriteCandidate {
 export interface WriteContext {
   contract: Contract;
   rawExists: (rawPath: string) => boolean;
+  /** Lines of a raw file, for from-comments (undefined: not checked). */
+  rawLineCount?: (rawPath: string) => number | undefined;
 }
 
 export interface WriteValidation {
@@ -46,7 +51,9 @@ export function validateWrite(index: PageIndex, candidate: WriteCandidate, ctx: 
     findings.push(...requiredFieldFindings(page, contract));
     findings.push(...sourceFindings(page, contract, rawExists));
     findings.push(...emptyPageFindings(page));
-    const otherPaths = index.pathsOf(page.key).filter((p) => p !== page.path);
+    findings.push(...citationFindings(page, rawExists, ctx.rawLineCount ?? (() => undefined)));
+    findings.push(...accessFieldFindings(page, contract));
+    const otherPaths = index.pathsOf(page.key).filter((p) => p !== page.path && scopeOf(p) === scopeOf(page.path));
     if (otherPaths.length > 0) {
       findings.push(...duplicateKeyFindings(page.key, [page.path, ...otherPaths]).filter((f) => f.path === page.path));
     }

@@ -4,6 +4,8 @@ import type { Message, ToolCall, ToolResult } from '../../src/agent/types.js';
 import { toolCall } from '../helpers/scripted-model.js';
 
 const WRITES = new Set(['write_file', 'append_to_file']);
+/** The normal pass without its batching threshold: trims whatever may go. */
+const EAGER = { ...trimOptions('normal', WRITES), trimAboveChars: 0 };
 
 /** One turn: the assistant's calls and the tool message with their results. */
 function turn(calls: Array<{ call: ToolCall; content: string; isError?: boolean }>): Message[] {
@@ -47,7 +49,7 @@ describe('trimContext', () => {
       ...readTurn('wiki/y.md', 3_000),
       ...readTurn('wiki/z.md', 4_000),
     ];
-    const { messages: trimmed, removedChars, trimmedItems } = trimContext(messages, trimOptions('normal', WRITES));
+    const { messages: trimmed, removedChars, trimmedItems } = trimContext(messages, EAGER);
     const contents = toolResults(trimmed).map((result) => result.content);
     expect(contents[0]).toBe('[trimmed: result of read_file(wiki/x.md), 12,345 chars — call again if needed]');
     expect(contents[1]).toHaveLength(3_000);
@@ -71,20 +73,20 @@ describe('trimContext', () => {
       ...readTurn('r1', 10),
       ...readTurn('r2', 10),
     ];
-    const { messages: trimmed, removedChars } = trimContext(messages, trimOptions('normal', WRITES));
+    const { messages: trimmed, removedChars } = trimContext(messages, EAGER);
     expect(removedChars).toBe(0);
     expect(trimmed).toEqual(messages);
   });
 
   it('does nothing while there are no more turns than it keeps', () => {
     const messages: Message[] = [{ role: 'user', content: 'go' }, ...readTurn('a', 5_000), ...readTurn('b', 5_000)];
-    expect(trimContext(messages, trimOptions('normal', WRITES))).toEqual({ messages, removedChars: 0, trimmedItems: 0 });
+    expect(trimContext(messages, EAGER)).toEqual({ messages, removedChars: 0, trimmedItems: 0 });
   });
 
   it('is idempotent: a second pass removes nothing more', () => {
     const messages: Message[] = [{ role: 'user', content: 'go' }, ...readTurn('a', 5_000), ...readTurn('b', 5_000), ...readTurn('c', 5_000)];
-    const once = trimContext(messages, trimOptions('normal', WRITES));
-    const twice = trimContext(once.messages, trimOptions('normal', WRITES));
+    const once = trimContext(messages, EAGER);
+    const twice = trimContext(once.messages, EAGER);
     expect(twice.removedChars).toBe(0);
     expect(twice.messages).toEqual(once.messages);
   });
@@ -104,7 +106,7 @@ describe('trimContext', () => {
       ...readTurn('wiki/b.md', 1_000),
       ...readTurn('wiki/c.md', 1_000),
     ];
-    const normal = trimContext(messages, trimOptions('normal', WRITES));
+    const normal = trimContext(messages, EAGER);
     expect(normal.removedChars).toBe(0);
 
     const hard = trimContext(messages, trimOptions('hard', WRITES));
@@ -133,10 +135,50 @@ describe('trimContext', () => {
       ...readTurn('d', 10),
       ...readTurn('e', 10),
     ];
-    const { messages: trimmed, trimmedItems } = trimContext(messages, trimOptions('normal', WRITES));
+    const { messages: trimmed, trimmedItems } = trimContext(messages, EAGER);
     expect(trimmedItems).toBe(3);
     expect(trimmed.map((message) => message.role)).toEqual(messages.map((message) => message.role));
     expectPairingIntact(trimmed);
+  });
+});
+
+describe('trimContext: cache-aware, source-complete', () => {
+  const writeTurn = (path: string): Message[] =>
+    turn([{ call: toolCall('write_file', { path, content: 'notes' }), content: `updated ${path}` }]);
+
+  it('waits until enough can go at once, then trims it all in one step', () => {
+    const options = { ...trimOptions('normal', WRITES), trimAboveChars: 30_000 };
+    const small: Message[] = [{ role: 'user', content: 'go' }, ...readTurn('wiki/a.md', 12_000), ...readTurn('wiki/b.md', 12_000), ...readTurn('wiki/c.md', 12_000)];
+    expect(trimContext(small, options).removedChars).toBe(0);
+    const large: Message[] = [...small, ...readTurn('wiki/d.md', 12_000), ...readTurn('wiki/e.md', 12_000)];
+    const { messages, trimmedItems } = trimContext(large, options);
+    expect(trimmedItems).toBe(3);
+    expect(toolResults(messages).map((result) => result.content.length).slice(3)).toEqual([12_000, 12_000]);
+  });
+
+  it('never trims a source window that no write has followed yet, and trims it once one has', () => {
+    const reads: Message[] = [
+      { role: 'user', content: 'ingest raw/big.md' },
+      ...readTurn('raw/big.md', 20_000),
+      ...readTurn('raw/big.md', 20_000),
+      ...readTurn('raw/big.md', 20_000),
+      ...readTurn('wiki/other.md', 20_000),
+      ...readTurn('wiki/more.md', 20_000),
+      ...readTurn('wiki/last.md', 20_000),
+    ];
+    const before = toolResults(trimContext(reads, EAGER).messages).map((result) => result.content.length);
+    expect(before.slice(0, 3)).toEqual([20_000, 20_000, 20_000]);
+    expect(before[3]).toBeLessThan(200);
+    expect(before.slice(4)).toEqual([20_000, 20_000]);
+    const written = [...reads, ...writeTurn('wiki/sources/big.md'), ...readTurn('wiki/x.md', 10)];
+    const after = toolResults(trimContext(written, EAGER).messages).map((result) => result.content.length);
+    expect(after.slice(0, 3).every((n) => n < 200)).toBe(true);
+  });
+
+  it('drops unwritten source windows too when the context overflowed', () => {
+    const reads: Message[] = [{ role: 'user', content: 'go' }, ...readTurn('raw/a.md', 5_000), ...readTurn('raw/a.md', 5_000)];
+    const hard = trimContext(reads, trimOptions('hard', WRITES));
+    expect(toolResults(hard.messages)[0]?.content).toMatch(/^\[trimmed: result of read_file\(raw\/a\.md\)/);
   });
 });
 

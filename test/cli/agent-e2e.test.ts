@@ -157,7 +157,7 @@ describe.each(['anthropic', 'openai'] as const)('end to end through the %s wire 
     expect(reviewed.findings.map((f: { rule: string }) => f.rule)).toEqual(expect.arrayContaining(['llm-missing-link', 'llm-contradiction']));
     expect(reviewed.changes).toContain('wiki/concepts/scaled-dot-product-attention.md: updated by the model');
     expect(await readFile(path.join(root, 'wiki/concepts/scaled-dot-product-attention.md'), 'utf8')).toContain('[[attention]]');
-    expect(await readFile(path.join(root, 'wiki/log.md'), 'utf8')).toMatch(/\] lint \| model review repairs$/m);
+    expect(await readFile(path.join(root, 'wiki/log.md'), 'utf8')).toMatch(/\] lint \| --fix: 0 repairs by rules, 1 by the model$/m);
 
     // The model's repair is undoable.
     const undone = await runCli(['undo', '--yes'], { cwd: root });

@@ -51,12 +51,6 @@ const REFUSED: RefusedCase[] = [
     message: /error: raw\/blob\.txt is a binary file/,
   },
   {
-    name: 'a good source next to a bad one (nothing is ingested)',
-    setup: (root) => writeFile(path.join(root, 'raw/empty.md'), ''),
-    args: () => ['ingest', 'raw/alpha.md', 'raw/empty.md'],
-    message: /error: raw\/empty\.md is empty/,
-  },
-  {
     name: 'a missing schema.md',
     setup: (root) => rm(path.join(root, 'schema.md')),
     args: (root) => ['ingest', 'raw/alpha.md', '--root', root],
@@ -159,7 +153,7 @@ describe('inputs that are handled', () => {
     expect(lintBefore.code, lintBefore.stderr).toBe(1);
     expect(lintBefore.stdout).toContain('wiki/concepts/broken-page.md');
 
-    const repaired = pageText('concept', 'broken-page', { body: 'A page whose frontmatter does not parse, now repaired.' });
+    const repaired = pageText('concept', 'broken-page', { body: 'A page whose frontmatter does not parse, now repaired.', sources: ['raw/alpha.md'] });
     const server = await serve([
       { toolCalls: [{ name: 'read_file', arguments: { path: 'wiki/concepts/broken-page.md' } }] },
       { toolCalls: [{ name: 'write_file', arguments: { path: 'wiki/concepts/broken-page.md', content: repaired } }] },

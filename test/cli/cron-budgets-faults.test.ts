@@ -73,7 +73,8 @@ describe('budgets', () => {
     expect(result.code).toBe(1);
     expect(server.requests).toHaveLength(1);
     expect(server.requests[0]?.body.model).toBe('claude-sonnet-5');
-    expect(reasonLines(result.stdout)).toEqual(['  ! stopped: cost budget reached (~$0.0200); raise it with --max-cost']);
+    // The one call cost more than the whole budget: said as it is, not as "reached".
+    expect(reasonLines(result.stdout)).toEqual(['  ! stopped: the last call went past the cost budget (~$0.0200 spent of $0.01); raise it with --max-cost']);
     expect(await manifestSources(root)).toEqual([]);
   });
 

@@ -188,7 +188,8 @@ describe.each([
 describe('SIGINT during query --save', () => {
   it('exits 130 with a query-interrupted log entry; the page written so far is kept and the lock released', async () => {
     const root = await freshWorkspace();
-    const server = await serve([writeStep('concept', 'alpha-answer', { body: 'Half an answer.' }), { fault: 'stall' }]);
+    await writeFile(path.join(root, 'raw/alpha.md'), '# Alpha\n\nAlpha is the first letter.\n');
+    const server = await serve([writeStep('concept', 'alpha-answer', { body: 'Half an answer.', sources: ['raw/alpha.md'] }), { fault: 'stall' }]);
     const run = startCli(['query', 'what is alpha?', '--save'], { cwd: root, env: server.env('anthropic') });
     await waitFor(() => server.requests.length === 2, 'the query to stall after its first write');
     run.child.kill('SIGINT');
@@ -197,7 +198,7 @@ describe('SIGINT during query --save', () => {
     const log = await read(root, 'wiki/log.md');
     expect(log).toMatch(/^## \[\d{4}-\d{2}-\d{2}\] query-interrupted \| what is alpha\?$/m);
     expect(log).toContain('created: wiki/concepts/alpha-answer.md');
-    expect(await read(root, 'wiki/concepts/alpha-answer.md')).toBe(pageText('concept', 'alpha-answer', { body: 'Half an answer.' }));
+    expect(await read(root, 'wiki/concepts/alpha-answer.md')).toBe(pageText('concept', 'alpha-answer', { body: 'Half an answer.', sources: ['raw/alpha.md'] }));
     expect(existsSync(path.join(root, '.wiki/lock'))).toBe(false);
     expect(await unparseablePages(root)).toEqual([]);
   });

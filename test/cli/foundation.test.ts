@@ -1,7 +1,9 @@
-import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { mkdir, readFile, readdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { initWorkspace, runCli, tempDir } from '../helpers/cli.js';
+import { DEFAULT_MODELS } from '../../src/providers/defaults.js';
+import { CLI, initWorkspace, runCli, tempDir } from '../helpers/cli.js';
 
 describe('wiki --help / --version', () => {
   it('prints help with the commands and exit codes', async () => {
@@ -48,6 +50,28 @@ describe('wiki init', () => {
     expect(await readFile(path.join(root, 'wiki/index.md'), 'utf8')).toContain('<!-- wiki:catalog:start -->');
     expect(await readFile(path.join(root, 'wiki/log.md'), 'utf8')).toMatch(/^## \[\d{4}-\d{2}-\d{2}\] init \| workspace created$/m);
     expect(JSON.parse(await readFile(path.join(root, 'wiki.config.json'), 'utf8'))).toMatchObject({ maxTurns: 40 });
+  });
+
+  it('prints next steps that work as printed, from where init ran, with `wiki` on PATH', async () => {
+    const parent = await tempDir();
+    const result = await runCli(['init', "my research's wiki"], { cwd: parent });
+    expect(result.code).toBe(0);
+    const steps = result.stdout.split('Next steps:\n')[1]?.split('\n\n')[0]?.split('\n').map((line) => line.trim()) ?? [];
+    expect(steps[0]).toBe(`cd 'my research'\\''s wiki'`);
+    expect(steps).toContain('wiki status');
+    expect(steps.some((step) => step.startsWith('export ANTHROPIC_API_KEY='))).toBe(true);
+    // The steps a new user can take before a key is set, run by a shell as printed.
+    const bin = await tempDir();
+    await symlink(CLI, path.join(bin, 'wiki'));
+    const runnable = steps.filter((step) => step.startsWith('cd ') || step === 'wiki status');
+    const shell = spawnSync('sh', ['-c', runnable.join(' && ')], {
+      cwd: parent,
+      encoding: 'utf8',
+      env: { PATH: `${bin}${path.delimiter}${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}`, HOME: parent },
+    });
+    expect(shell.stderr).toBe('');
+    expect(shell.status).toBe(0);
+    expect(shell.stdout).toContain(`wiki at ${path.join(parent, "my research's wiki")}`);
   });
 
   it('refuses to overwrite, naming the file, and writes nothing; --force overwrites', async () => {
@@ -150,6 +174,69 @@ describe('wiki config', () => {
     expect(JSON.parse(await readFile(path.join(root, 'wiki.config.json'), 'utf8')).maxTurns).toBe(40);
   });
 
+  it('shows the provider, model and base URL a run would use, not "undefined"', async () => {
+    const root = await initWorkspace();
+    const keyed = await runCli(['config', '--json'], { cwd: root, env: { ANTHROPIC_API_KEY: 'sk-ant-x' } });
+    const byKey = Object.fromEntries((JSON.parse(keyed.stdout) as { entries: Array<{ key: string }> }).entries.map((e) => [e.key, e]));
+    expect(byKey.provider).toEqual({ key: 'provider', value: 'anthropic', source: 'ANTHROPIC_API_KEY is set' });
+    expect(byKey.model).toEqual({ key: 'model', value: DEFAULT_MODELS.anthropic, source: 'default for anthropic' });
+    const local = await runCli(['config'], { cwd: root, env: { OPENAI_BASE_URL: 'http://localhost:11434/v1' } });
+    expect(local.stdout).toMatch(/^provider +"openai" +\(OPENAI_BASE_URL is set\)$/m);
+    expect(local.stdout).toMatch(/^model +"gpt-[^"]+" +\(default for openai\)$/m);
+    expect(local.stdout).toMatch(/^baseUrl +"http:\/\/localhost:11434\/v1" +\(OPENAI_BASE_URL\)$/m);
+    const none = await runCli(['config'], { cwd: root });
+    expect(none.stdout).not.toContain('undefined');
+    expect(none.stdout).toMatch(/^provider +not set +\(default\)$/m);
+    expect(none.stdout).toMatch(/provider in use: none — set ANTHROPIC_API_KEY/);
+  });
+
+  it.each([
+    [['model'], { OPENAI_API_KEY: 'sk-x' }, /^"gpt-[^"]+" +\(default for openai\)$/],
+    [['model'], { OPENAI_API_KEY: 'sk-x', WIKI_MODEL: 'mine' }, /^"mine" +\(WIKI_MODEL\)$/],
+    [['maxTurns'], {}, /^40 +\(wiki.config.json\)$/],
+    [['search.weights.lexical'], {}, /^1.5 +\(default\)$/],
+    [['maxCost'], {}, /^not set +\(default\)$/],
+  ])('config get %s', async (args, env, expected) => {
+    const root = await initWorkspace();
+    const result = await runCli(['config', 'get', ...args], { cwd: root, env });
+    expect(result.code).toBe(0);
+    expect(result.stdout.trim()).toMatch(expected);
+  });
+
+  it('config get refuses an unknown key', async () => {
+    const result = await runCli(['config', 'get', 'modle'], { cwd: await initWorkspace() });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/unknown config key "modle"/);
+  });
+
+  it('config set KEY null says it unset the key', async () => {
+    const root = await initWorkspace();
+    const result = await runCli(['config', 'set', 'maxTurns', 'null'], { cwd: root });
+    expect(result.code).toBe(0);
+    expect(result.stdout.trim()).toBe('unset maxTurns in wiki.config.json (the default applies)');
+    expect(JSON.parse(await readFile(path.join(root, 'wiki.config.json'), 'utf8'))).not.toHaveProperty('maxTurns');
+  });
+
+  it('validation errors name what was wrong, not a file that was not changed', async () => {
+    const root = await initWorkspace();
+    const before = await readFile(path.join(root, 'wiki.config.json'), 'utf8');
+    const refused = await runCli(['config', 'set', 'maxTurns', '-3'], { cwd: root });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/wiki config set maxTurns: invalid maxTurns/);
+    expect(refused.stderr).toMatch(/wiki\.config\.json was not changed/);
+    const fromEnv = await runCli(['config'], { cwd: root, env: { WIKI_MAX_TURNS: '-3' } });
+    expect(fromEnv.code).toBe(2);
+    expect(fromEnv.stderr).toMatch(/environment variable WIKI_MAX_TURNS: invalid maxTurns/);
+    expect(fromEnv.stderr).toMatch(/wiki\.config\.json is not the cause/);
+    expect(await readFile(path.join(root, 'wiki.config.json'), 'utf8')).toBe(before);
+  });
+
+  it.each([['ingest', 'raw/'], ['query', 'why?'], ['lint'], ['undo']])('wiki %s --wait soon: one parser, one usage error', async (...args) => {
+    const result = await runCli([...args, '--wait', 'soon'], { cwd: await initWorkspace() });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--wait soon: not a number of seconds/);
+  });
+
   it('an invalid wiki.config.json: exit 2 with the field path', async () => {
     const root = await initWorkspace();
     await writeFile(path.join(root, 'wiki.config.json'), JSON.stringify({ search: { weights: { token: 'high' } } }));
@@ -183,7 +270,7 @@ describe('wiki status', () => {
     const result = await runCli(['status', '--json'], { cwd: root, env: { OPENAI_API_KEY: 'sk-x' } });
     const report = JSON.parse(result.stdout);
     expect(report.pages).toEqual({ total: 2, byType: { source: 1, concept: 1, entity: 0 } });
-    expect(report.raw).toEqual({ total: 2, uncited: ['raw/b.md'] });
+    expect(report.raw).toMatchObject({ total: 2, uncited: ['raw/b.md'] });
     expect(report.recentLog[0]).toMatchObject({ op: 'init', title: 'workspace created' });
     expect(report.provider).toMatchObject({ provider: 'openai', from: 'OPENAI_API_KEY is set', keySet: true });
     expect(result.stdout).not.toContain('sk-x');

@@ -29,6 +29,8 @@ async function customisedWorkspace(): Promise<string> {
 const DATASET_PAGE = (tags: string) =>
   `---\ntitle: SQuAD\nsummary: Reading-comprehension questions on Wikipedia articles.\n${tags}sources: [raw/squad.md]\n---\n\nA question-answering benchmark.\n`;
 
+const SOURCE_PAGE = '---\ntitle: The SQuAD paper\nsummary: Where SQuAD was introduced.\ntags: [qa]\nsources: [raw/squad.md]\nrefs: [squad]\n---\n\nIntroduces [[squad]].\n';
+
 describe('schema.md is the one file a team edits to change behaviour', () => {
   it('its contract drives the validator, the tools, the index and the prompt', async () => {
     const root = await customisedWorkspace();
@@ -41,14 +43,15 @@ describe('schema.md is the one file a team edits to change behaviour', () => {
     server = await startFakeLlmServer([
       { toolCalls: [{ name: 'write_file', arguments: { path: 'wiki/datasets/squad.md', content: DATASET_PAGE('') } }] },
       { toolCalls: [{ name: 'write_file', arguments: { path: 'wiki/datasets/squad.md', content: DATASET_PAGE('tags: [qa]\n') } }] },
-      { text: 'Wrote the dataset page.' },
+      { toolCalls: [{ name: 'write_file', arguments: { path: 'wiki/sources/squad-paper.md', content: SOURCE_PAGE } }] },
+      { text: 'Wrote the dataset page and the source page.' },
     ]);
     const ingest = await runCli(['ingest', 'raw/squad.md', '--json'], { cwd: root, env: server.env('openai') });
     expect(ingest.code).toBe(0);
     expect(server.requests[0]?.system).toContain('Name every dataset page after the dataset’s official acronym.');
     expect(server.requests[1]?.toolResults[0]).toMatchObject({ isError: true, content: expect.stringMatching(/required-field.*tags/s) });
     expect(server.requests[2]?.toolResults[0]?.isError).toBe(false);
-    expect(JSON.parse(ingest.stdout).ingested[0].created).toEqual(['wiki/datasets/squad.md']);
+    expect(JSON.parse(ingest.stdout).ingested[0].created).toEqual(['wiki/datasets/squad.md', 'wiki/sources/squad-paper.md']);
     const index = await readFile(path.join(root, 'wiki/index.md'), 'utf8');
     expect(index).toMatch(/## Datasets \(1\)\n\n- \[\[squad\]\] — Reading-comprehension questions/);
   });

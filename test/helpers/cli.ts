@@ -77,7 +77,7 @@ export function startCli(
 /** The environment `runCli`/`startCli` give the CLI: provider variables scrubbed, then `extra` applied. */
 export function cliEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1' };
-  for (const name of ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'ANTHROPIC_BASE_URL', 'OPENAI_BASE_URL', 'WIKI_PROVIDER', 'WIKI_MODEL', 'WIKI_BASE_URL', 'WIKI_MAX_TURNS', 'WIKI_EMBEDDER']) {
+  for (const name of ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'ANTHROPIC_BASE_URL', 'OPENAI_BASE_URL', 'WIKI_PROVIDER', 'WIKI_MODEL', 'WIKI_BASE_URL', 'WIKI_MAX_TURNS', 'WIKI_EMBEDDER', 'WIKI_USER']) {
     delete env[name];
   }
   Object.assign(env, extra);

@@ -26,12 +26,19 @@ export interface McpSession {
   close(): Promise<void>;
 }
 
+export interface ConnectOptions {
+  /** Flags after `mcp`, e.g. ['--max-visibility', 'private']. */
+  args?: string[];
+  /** Variables added to the server's environment, e.g. { WIKI_USER: 'alice' }. */
+  env?: Record<string, string>;
+}
+
 /** Start the built `wiki mcp` on a workspace and connect the SDK's own client to it. */
-export async function connectWiki(root: string): Promise<McpSession> {
+export async function connectWiki(root: string, options: ConnectOptions = {}): Promise<McpSession> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [CLI, '--root', root, 'mcp'],
-    env: serverEnv(),
+    args: [CLI, '--root', root, 'mcp', ...(options.args ?? [])],
+    env: { ...serverEnv(), ...(options.env ?? {}) },
     stderr: 'pipe',
   });
   let stderr = '';

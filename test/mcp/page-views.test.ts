@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { keyRefusal, listPages, pageDetail, summarisePage } from '../../src/mcp/page-views.js';
+import { ServedPages } from '../../src/mcp/served-pages.js';
 import { PageIndex } from '../../src/wiki/page-index.js';
 import { parsePage, type Page } from '../../src/wiki/page.js';
 import { parseSchema } from '../../src/wiki/schema-loader.js';
@@ -19,7 +20,9 @@ const PAGES: Page[] = [
   page('wiki/index.md', 'title: Index', '- [[attention]]'),
   page('wiki/log.md', 'title: Log'),
 ];
-const index = PageIndex.fromPages(PAGES, contract);
+const all = PageIndex.fromPages(PAGES, contract);
+/** Every page seen with no cap: what the wiki's own tools see. */
+const index = new ServedPages(all, contract, {});
 
 describe('summarisePage', () => {
   it('takes title, summary and tags from the frontmatter and the type from it or the folder', () => {
@@ -58,7 +61,7 @@ describe('pageDetail', () => {
 
   it('reports links to pages that do not exist', () => {
     const lonely = page('wiki/concepts/lonely.md', 'title: Lonely', '[[nowhere]] and [[softmax]]');
-    const detail = pageDetail(lonely, PageIndex.fromPages([...PAGES, lonely], contract));
+    const detail = pageDetail(lonely, new ServedPages(PageIndex.fromPages([...PAGES, lonely], contract), contract, {}));
     expect(detail.links).toEqual(['nowhere', 'softmax']);
     expect(detail.missingLinks).toEqual(['nowhere']);
     expect(detail.backlinks).toEqual([]);

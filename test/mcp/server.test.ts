@@ -52,9 +52,9 @@ afterAll(async () => {
 });
 
 describe('wiki mcp over stdio, with the SDK client', () => {
-  it('offers exactly the four read-only tools, each with an input schema', async () => {
+  it('offers exactly the five read-only tools, each with an input schema', async () => {
     const { tools } = await session.client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(['lint_report', 'list_pages', 'read_page', 'search_wiki']);
+    expect(tools.map((tool) => tool.name).sort()).toEqual(['ask_wiki', 'lint_report', 'list_pages', 'read_page', 'search_wiki']);
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
     const shape = (name: string) => {
       const schema = byName.get(name)?.inputSchema;
@@ -64,6 +64,7 @@ describe('wiki mcp over stdio, with the SDK client', () => {
     expect(shape('read_page')).toEqual({ type: 'object', properties: ['key'], required: ['key'] });
     expect(shape('list_pages')).toEqual({ type: 'object', properties: ['limit', 'offset', 'tag', 'type'], required: [] });
     expect(shape('lint_report')).toEqual({ type: 'object', properties: ['limit', 'offset'], required: [] });
+    expect(shape('ask_wiki')).toEqual({ type: 'object', properties: ['question'], required: ['question'] });
     for (const tool of tools) {
       expect(tool.description).toBeTruthy();
       expect(tool.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });

@@ -17,13 +17,14 @@ interface RawRun {
  * Speak the protocol by hand: write newline-delimited JSON-RPC requests, wait for as many
  * responses, close stdin, and see what the process printed and how it ended.
  */
-function rawSession(args: string[], requests: object[]): Promise<RawRun> {
+function rawSession(args: string[], requests: Array<object | string>): Promise<RawRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], { env: serverEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     let closedAt = 0;
-    const expected = requests.filter((request) => 'id' in request).length;
+    // A raw (string) line is one the server must answer with an error.
+    const expected = requests.filter((request) => typeof request === 'string' || 'id' in request).length;
     const killer = setTimeout(() => child.kill('SIGKILL'), 20_000);
     child.on('error', reject);
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
@@ -39,7 +40,7 @@ function rawSession(args: string[], requests: object[]): Promise<RawRun> {
       clearTimeout(killer);
       resolve({ code, signal, stdout, stderr, exitMs: Date.now() - closedAt });
     });
-    for (const request of requests) child.stdin.write(`${JSON.stringify(request)}\n`);
+    for (const request of requests) child.stdin.write(`${typeof request === 'string' ? request : JSON.stringify(request)}\n`);
   });
 }
 
@@ -79,6 +80,23 @@ describe('wiki mcp on the wire', () => {
     expect(run.exitMs).toBeLessThan(5000);
     expect(run.stderr).toMatch(/wiki mcp: serving .* on stdio/);
     expect(run.stderr).toMatch(/wiki mcp: stopping \(the client closed stdin\)/);
+  });
+
+  it.each([
+    ['not JSON', '{"jsonrpc":"2.0","id":7,', null, -32700],
+    ['a JSON string', '"hello"', null, -32600],
+    ['an empty batch', '[]', null, -32600],
+    ['no jsonrpc field', '{"id":8,"method":"tools/list"}', 8, -32600],
+    ['a method that is not a string', '{"jsonrpc":"2.0","id":"x","method":42}', 'x', -32600],
+  ])('answers %s with a JSON-RPC error and keeps serving', async (_what, line, id, code) => {
+    const run = await rawSession(['--quiet', '--root', root, 'mcp'], [line, INITIALIZE]);
+    const messages = run.stdout
+      .split('\n')
+      .filter((text) => text !== '')
+      .map((text) => JSON.parse(text) as { id: unknown; error?: { code: number }; result?: unknown });
+    expect(messages.find((message) => message.error)).toMatchObject({ id, error: { code } });
+    expect(messages.find((message) => message.id === 1)?.result).toBeDefined();
+    expect(run.code).toBe(0);
   });
 
   it('--quiet keeps stderr silent too', async () => {

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, InputError } from '../../src/errors.js';
 import { planUndo, undo, type UndoPlan } from '../../src/operations/undo.js';
-import { beginRun, finishRun, isHumanEdited, listRuns, loadRun, recordAfter, recordBefore } from '../../src/state/history.js';
+import { beginRun, finishRun, listRuns, loadRun, recordAfter, recordBefore } from '../../src/state/history.js';
+import { isHumanEdited } from '../../src/state/human-edits.js';
 import { acquireLock, LockError } from '../../src/state/lock.js';
 
 const LOG = 'wiki/log.md';
@@ -97,7 +98,7 @@ describe('undo', () => {
     expect(await read(root, CREATED)).toBeUndefined();
     const log = (await read(root, LOG)) ?? '';
     expect(log.startsWith(logBefore)).toBe(true);
-    expect(log.slice(logBefore.length)).toMatch(/^\n## \[\d{4}-\d\d-\d\d\] undo \| run-1 \(ingest: Attention paper\)\n- restored wiki\/concepts\/attention\.md\n- deleted wiki\/sources\/paper\.md \(created by that run\)\n- recorded as run /);
+    expect(log.slice(logBefore.length)).toMatch(/^\n## \[\d{4}-\d\d-\d\d\] undo \| run-1 \(ingest: Attention paper\)\n- run: \S+\n- restored wiki\/concepts\/attention\.md\n- deleted wiki\/sources\/paper\.md \(created by that run\)\n- recorded as run /);
     const runs = await listRuns(root);
     expect(runs.map((r) => [r.op, r.status])).toEqual([
       ['ingest', 'completed'],

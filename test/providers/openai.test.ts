@@ -41,6 +41,31 @@ describe('OpenAI request translation', () => {
     expect(local).not.toHaveProperty('max_completion_tokens');
   });
 
+  it.each([
+    ['gpt-5', true],
+    ['gpt-5-mini', true],
+    ['o3', true],
+    ['o4-mini', true],
+    ['openai/gpt-5.1', true],
+    ['OpenAI/O1-preview', true],
+    ['gpt-4o', false],
+    ['llama3.1', false],
+    ['qwen2.5-coder', false],
+    ['ollama/olmo2', false],
+  ])('over a compatible base URL, model %s sends max_completion_tokens: %s', async (model, completionTokens) => {
+    server = await startFakeLlmServer([{ text: 'ok' }]);
+    await modelFor('openai', server.openaiBaseUrl, { model }).complete(request(FIRST_TURN));
+    const body = server.requests[0]!.body;
+    if (completionTokens) {
+      expect(body).toMatchObject({ max_completion_tokens: 1024 });
+      expect(body).not.toHaveProperty('max_tokens');
+      expect(body).not.toHaveProperty('parallel_tool_calls');
+    } else {
+      expect(body).toMatchObject({ max_tokens: 1024, parallel_tool_calls: true });
+      expect(body).not.toHaveProperty('max_completion_tokens');
+    }
+  });
+
   it('sends the system prompt first, tool calls with their raw arguments, and one tool message per result', () => {
     const messages: Message[] = [
       ...FIRST_TURN,

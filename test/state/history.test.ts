@@ -3,20 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { hashText } from '../../src/state/hash.js';
-import {
-  beginRun,
-  finishRun,
-  isHumanEdited,
-  lastRun,
-  lastWritten,
-  listRuns,
-  loadRun,
-  newRunId,
-  pruneRuns,
-  readBeforeImage,
-  recordAfter,
-  recordBefore,
-} from '../../src/state/history.js';
+import { beginRun, finishRun, lastRun, lastWritten, listRuns, loadRun, newRunId, pruneRuns, readBeforeImage, recordAfter, recordBefore } from '../../src/state/history.js';
+import { isHumanEdited } from '../../src/state/human-edits.js';
 
 async function tempRoot(): Promise<string> {
   return mkdtemp(path.join(os.tmpdir(), 'wiki-history-'));

@@ -7,7 +7,8 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/errors.js';
-import { beginRun, isHumanEdited, loadRun, readBeforeImage, recordAfter, recordBefore } from '../../src/state/history.js';
+import { beginRun, loadRun, readBeforeImage, recordAfter, recordBefore } from '../../src/state/history.js';
+import { isHumanEdited } from '../../src/state/human-edits.js';
 import {
   classifySource,
   deletedSources,

@@ -105,7 +105,19 @@ export function makeContext(
     search: {
       async search(query: string, limit: number) {
         ports.searches.push({ query, limit });
-        return [{ key: 'attention', path: 'wiki/concepts/attention.md', score: 1, links: [], backlinks: [] }];
+        return [
+          {
+            key: 'attention',
+            path: 'wiki/concepts/attention.md',
+            title: 'Attention',
+            summary: 'Weighting inputs by relevance.',
+            score: 1,
+            lanes: { lexical: 1 },
+            snippet: 'attention weights',
+            links: [],
+            backlinks: [],
+          },
+        ];
       },
       async upsert(p: string, content: string) {
         ports.upserts.push({ path: p, content });

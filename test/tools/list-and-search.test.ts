@@ -70,10 +70,10 @@ describe('list_directory', () => {
 });
 
 describe('search_wiki', () => {
-  it('passes the query and limit through and returns the results as JSON', async () => {
+  it('passes the query and limit through and returns compact hits', async () => {
     const { tools, ports } = makeContext(ws);
     const result = await call(tools, 'search_wiki', { query: '  attention  ' });
-    expect(JSON.parse(result.content)).toEqual([{ key: 'attention', path: 'wiki/concepts/attention.md', score: 1, links: [], backlinks: [] }]);
+    expect(result.content).toBe('concepts/attention - Attention: Weighting inputs by relevance.\n  "attention weights"');
     await call(tools, 'search_wiki', { query: 'x', limit: 3 });
     await call(tools, 'search_wiki', { query: 'x', limit: 500 });
     expect(ports.searches).toEqual([
@@ -81,6 +81,34 @@ describe('search_wiki', () => {
       { query: 'x', limit: 3 },
       { query: 'x', limit: 50 },
     ]);
+  });
+
+  it('returns ten realistic hits in at most 2 KB, without scores or lanes', async () => {
+    const long = (n: number, word: string) => Array.from({ length: n }, (_, i) => `${word}${i}`).join(' ');
+    const hits = Array.from({ length: 10 }, (_, i) => ({
+      key: `attention-variant-${i}`,
+      path: `wiki/concepts/attention-variant-${i}.md`,
+      title: `Attention, variant ${i} of the family`,
+      summary: long(40, 'summary'),
+      score: 0.0327,
+      lanes: { lexical: 1, semantic: 2, terms: 3 },
+      contributions: { lexical: 0.016, semantic: 0.0161, terms: 0.0158 },
+      snippet: long(60, 'passage'),
+      links: ['attention', 'transformer', 'softmax', 'multi-head-attention', 'query-key-value', 'positional-encoding'],
+      backlinks: ['attention-is-all-you-need', 'bert', 'gpt'],
+    }));
+    const { tools } = makeContext(ws, { search: { search: async () => hits, upsert: async () => {} } });
+    const result = await call(tools, 'search_wiki', { query: 'attention' });
+    expect(Buffer.byteLength(result.content)).toBeLessThanOrEqual(2_048);
+    expect(Buffer.byteLength(JSON.stringify(hits))).toBeGreaterThan(5_000);
+    expect(result.content).not.toMatch(/score|lexical|semantic|0\.03/);
+    for (const hit of hits) expect(result.content).toContain(`concepts/${hit.key} - ${hit.title}`);
+    expect(result.content).toContain('-> attention, transformer, softmax +3');
+  });
+
+  it('says so when nothing matches', async () => {
+    const { tools } = makeContext(ws, { search: { search: async () => [], upsert: async () => {} } });
+    expect((await call(tools, 'search_wiki', { query: 'quantum' })).content).toBe('No page matches "quantum".');
   });
 
   it('refuses an empty query and reports a failing search as an error result', async () => {

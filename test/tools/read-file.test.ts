@@ -17,10 +17,15 @@ async function put(relative: string, content: string | Uint8Array): Promise<void
   await writeFile(path.join(ws.root, relative), content);
 }
 
-/** Split a read_file result into its header line and the window text. */
+/** Split a read_file result into its header line and the window text (a source's, out of its delimiters). */
 function parts(content: string): { header: string; text: string } {
   const newline = content.indexOf('\n');
-  return newline === -1 ? { header: content, text: '' } : { header: content.slice(0, newline), text: content.slice(newline + 1) };
+  if (newline === -1) return { header: content, text: '' };
+  const header = content.slice(0, newline);
+  const body = content.slice(newline + 1);
+  const delimited = /^<source-text path="raw\/[^"]+">\n([\s\S]*)\n<\/source-text>$/.exec(body);
+  if (/^\[raw\//.test(header)) expect(delimited).not.toBeNull();
+  return { header, text: delimited ? (delimited[1] ?? '') : body };
 }
 
 describe('read_file windows', () => {
@@ -183,7 +188,7 @@ describe('read_file with a text extractor', () => {
     };
     const { tools } = makeContext(ws, { textExtractor });
     const first = await call(tools, 'read_file', { path: 'raw/paper.pdf', limit: 20 });
-    expect(first.content).toMatch(/^\[raw\/paper\.pdf: characters 0-20 of 190, lines 1-1 of 1; next offset: 20; extracted text\]\nExtracted 8 bytes\. E/);
+    expect(first.content).toMatch(/^\[raw\/paper\.pdf: characters 0-20 of 190, lines 1-1 of 1; next offset: 20; extracted text\]\n<source-text path="raw\/paper\.pdf">\nExtracted 8 bytes\. E/);
     await call(tools, 'read_file', { path: 'raw/paper.pdf', offset: 20, limit: 20 });
     expect(calls).toEqual(['raw/paper.pdf']);
     const plain = await call(tools, 'read_file', { path: 'raw/paper.md' });

@@ -107,13 +107,12 @@ describe('OverlayFs (dry run)', () => {
     const { tools } = makeContext(ws, { fs });
     const content = page('Transformer', 'Built on attention');
     expect((await call(tools, 'write_file', { path: 'wiki/concepts/transformer.md', content })).isError).toBe(false);
-    expect((await call(tools, 'append_to_file', { path: 'wiki/log.md', content: '## [2026-01-02] ingest | Paper' })).isError).toBe(false);
+    expect((await call(tools, 'append_to_file', { path: 'wiki/concepts/transformer.md', content: 'More.' })).isError).toBe(false);
     const reread = await call(tools, 'read_file', { path: 'wiki/concepts/transformer.md' });
     expect(reread.content).toContain('title: Transformer');
     expect(await snapshotTree(ws.base)).toEqual(before);
     expect(fs.unifiedDiff()).toBe(
-      `--- /dev/null\n+++ b/wiki/concepts/transformer.md\n@@ -0,0 +1,7 @@\n${content.trimEnd().split('\n').map((l) => `+${l}`).join('\n')}\n` +
-        '--- a/wiki/log.md\n+++ b/wiki/log.md\n@@ -1,1 +1,3 @@\n # Log\n+\n+## [2026-01-02] ingest | Paper\n',
+      `--- /dev/null\n+++ b/wiki/concepts/transformer.md\n@@ -0,0 +1,8 @@\n${`${content}More.\n`.trimEnd().split('\n').map((l) => `+${l}`).join('\n')}\n`,
     );
   });
 });

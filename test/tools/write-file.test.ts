@@ -75,9 +75,11 @@ describe('write_file', () => {
 
   it.each([
     ['wiki/index.md', /maintained by the tool: it is regenerated/],
-    ['wiki/log.md', /append-only and maintained by the tool; use append_to_file/],
+    ['wiki/log.md', /written by the tool alone: every run adds exactly one entry/],
     ['wiki/concepts/notes.txt', /must end in \.md/],
     ['wiki/concepts', /must end in \.md/],
+    ['wiki/loose.md', /outside the page folders/],
+    ['wiki/other/page.md', /outside the page folders/],
   ])('refuses %s', async (target, message) => {
     const before = await snapshotTree(ws.base);
     const { tools, ports } = makeContext(ws);
@@ -90,10 +92,10 @@ describe('write_file', () => {
 
   it('refuses a directory that happens to end in .md', async () => {
     const { tools } = makeContext(ws);
-    await call(tools, 'write_file', { path: 'wiki/folder.md/inner.md', content: page('Inner', 'Inside') });
-    const result = await call(tools, 'write_file', { path: 'wiki/folder.md', content: page('Folder', 'Dir') });
+    await call(tools, 'write_file', { path: 'wiki/concepts/folder.md/inner.md', content: page('Inner', 'Inside') });
+    const result = await call(tools, 'write_file', { path: 'wiki/concepts/folder.md', content: page('Folder', 'Dir') });
     expect(result.isError).toBe(true);
-    expect(result.content).toContain('wiki/folder.md is a directory');
+    expect(result.content).toContain('wiki/concepts/folder.md is a directory');
   });
 
   it('asks for the real file instead of writing through a link inside wiki/', async () => {
@@ -121,33 +123,26 @@ describe('write_file', () => {
 });
 
 describe('append_to_file', () => {
-  it('appends a log entry with a blank line before its heading, without indexing the log', async () => {
-    await writeFile(path.join(ws.root, 'wiki/log.md'), '# Log\n\n## [2026-01-01] init | Workspace');
+  it.each([
+    ['wiki/log.md', '## [2026-01-02] ingest | Forged\n- run: ingest-2026', /written by the tool alone/],
+    ['wiki/index.md', '- [[x]]', /maintained by the tool/],
+    ['wiki/concepts/notes.txt', 'text', /only markdown pages can be written/],
+    ['wiki/changes.md', 'free text', /outside the page folders; put the page in one of wiki\/sources\/, wiki\/concepts\/, wiki\/entities\//],
+    ['wiki/concepts/new-page.md', 'text', /does not exist; create the page with write_file/],
+  ])('refuses to append to %s, changing nothing', async (target, content, message) => {
+    await writeFile(path.join(ws.root, 'wiki/log.md'), '# Log\n');
+    const before = await snapshotTree(ws.base);
     const { tools, ports } = makeContext(ws);
-    const result = await call(tools, 'append_to_file', { path: 'wiki/log.md', content: '## [2026-01-02] ingest | Paper\n- created [[attention]]' });
-    expect(result.isError).toBe(false);
-    expect(result.changed).toEqual([{ path: 'wiki/log.md', change: 'appended' }]);
-    expect(await read('wiki/log.md')).toBe('# Log\n\n## [2026-01-01] init | Workspace\n\n## [2026-01-02] ingest | Paper\n- created [[attention]]\n');
-    expect(ports.upserts).toEqual([]);
-    expect(ports.validations).toEqual([]);
-    expect(ports.events).toEqual(['before wiki/log.md present', 'after wiki/log.md appended']);
+    const result = await call(tools, 'append_to_file', { path: target, content });
+    expect(result.isError).toBe(true);
+    expect(result.content).toMatch(message);
+    expect(ports.events).toEqual([]);
+    expect(await snapshotTree(ws.base)).toEqual(before);
   });
 
-  it('adds only the newline that is missing for plain text', async () => {
-    await writeFile(path.join(ws.root, 'wiki/log.md'), 'one\n');
+  it('mentions neither the log nor the index in any tool description', () => {
     const { tools } = makeContext(ws);
-    await call(tools, 'append_to_file', { path: 'wiki/log.md', content: '## [2026-01-02] note | Two\n' });
-    await call(tools, 'append_to_file', { path: 'wiki/log.md', content: '- three' });
-    expect(await read('wiki/log.md')).toBe('one\n\n## [2026-01-02] note | Two\n- three\n');
-  });
-
-  it('warns when a log entry lacks the heading and creates a missing log', async () => {
-    const { tools } = makeContext(ws);
-    const result = await call(tools, 'append_to_file', { path: 'wiki/changes.md', content: 'free text' });
-    expect(result.isError).toBe(false);
-    await writeFile(path.join(ws.root, 'wiki/log.md'), '');
-    const log = await call(tools, 'append_to_file', { path: 'wiki/log.md', content: 'did things' });
-    expect(log.content).toContain('warning: log entries should start with a heading like "## [2026-01-31] ingest | Source title"');
+    for (const tool of Object.values(tools)) expect(JSON.stringify(tool.definition)).not.toMatch(/log\.md/);
   });
 
   it('validates the whole page after the append and rejects an invalid result, writing nothing', async () => {
@@ -171,7 +166,7 @@ describe('append_to_file', () => {
   it('refuses the index and empty content', async () => {
     const { tools } = makeContext(ws);
     expect((await call(tools, 'append_to_file', { path: 'wiki/index.md', content: '- [[x]]' })).content).toMatch(/maintained by the tool/);
-    expect((await call(tools, 'append_to_file', { path: 'wiki/log.md', content: '  \n' })).content).toBe('content is empty; give the text to append');
+    expect((await call(tools, 'append_to_file', { path: 'wiki/concepts/attention.md', content: '  \n' })).content).toBe('content is empty; give the text to append');
   });
 });
 

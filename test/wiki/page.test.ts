@@ -120,3 +120,18 @@ describe('slugify', () => {
     ['  --x--  ', 'x'],
   ])('%s → %s', (title, key) => expect(slugify(title)).toBe(key));
 });
+
+describe('fields named like Object.prototype members', () => {
+  it.each([['constructor'], ['toString'], ['valueOf'], ['hasOwnProperty'], ['__proto__'], ['isPrototypeOf']])(
+    '`%s` survives parse, order and serialise',
+    (field) => {
+      const text = `---\ntitle: T\nsummary: S\n${field}: kept-value\n---\n\nBody.\n`;
+      const page = parsePage('wiki/concepts/t.md', text, contract);
+      expect(Object.hasOwn(page.frontmatter, field)).toBe(true);
+      const ordered = orderFrontmatter(page.frontmatter);
+      expect(Object.hasOwn(ordered, field)).toBe(true);
+      const again = parsePage('wiki/concepts/t.md', serialisePage(ordered, page.body), contract);
+      expect(again.frontmatter[field]).toBe('kept-value');
+    },
+  );
+});

@@ -58,14 +58,15 @@ describe('validateWrite', () => {
     expect(rules(result.errors)).toContain(rule);
   });
 
-  it('returns warnings alongside a successful write', () => {
+  it('returns warnings beside the errors (a page without sources is an error)', () => {
     const result = validateWrite(
       wikiIndex(),
       { path: 'wiki/concepts/transformers.md', content: page({ title: 'Transformers', summary: 'S.' }, '') },
       ctx,
     );
-    expect(result.ok).toBe(true);
-    expect(rules(result.warnings).sort()).toEqual(['empty-page', 'near-duplicate', 'no-sources']);
+    expect(result.ok).toBe(false);
+    expect(rules(result.errors)).toEqual(['no-sources']);
+    expect(rules(result.warnings).sort()).toEqual(['empty-page', 'near-duplicate']);
     expect(result.warnings.find((w) => w.rule === 'near-duplicate')?.message).toMatch(/\[\[transformer\]\]/);
   });
 

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { healthyWiki, indexFor, INDEX_TEMPLATE, lint, page } from './lint-fixture.js';
 import { replaceCatalog } from '../../src/wiki/catalog-region.js';
+import { readFileSync } from 'node:fs';
+import { parsePage } from '../../src/wiki/page.js';
+import { parseSchema } from '../../src/wiki/schema-loader.js';
+import { sourceFindings } from '../../src/wiki/validate/page-rules.js';
+
+const oracleContract = parseSchema(readFileSync(new URL('../../templates/schema.md', import.meta.url), 'utf8')).contract;
 
 const SRC = '[raw/attention.md]';
 const concept = (body: string, extra: Record<string, string> = {}): string =>
@@ -126,7 +132,7 @@ const cases: RuleCase[] = [
     name: 'fires on a page nothing links to and the index does not list',
     files: { 'wiki/concepts/lonely.md': concept('Alone.') },
     index: (files) => indexFor(without(files, 'lonely.md')),
-    fires: [{ path: 'wiki/concepts/lonely.md', message: /no page links to \[\[lonely\]\]/ }],
+    fires: [{ path: 'wiki/concepts/lonely.md', message: /no other page links to \[\[lonely\]\]/ }],
   },
   {
     rule: 'orphan',
@@ -140,8 +146,14 @@ const cases: RuleCase[] = [
   },
   {
     rule: 'orphan',
-    name: 'near miss: unlinked but listed in the index',
+    name: 'fires on a page the index lists but no page links to (as wiki graph counts it)',
     files: { 'wiki/concepts/lonely.md': concept('Alone.') },
+    fires: [{ path: 'wiki/concepts/lonely.md' }],
+  },
+  {
+    rule: 'orphan',
+    name: 'near miss: a page linked from one content page',
+    files: withExtraLinked('wiki/concepts/extra.md', concept('Text.')),
     fires: [],
   },
   {
@@ -290,7 +302,7 @@ describe('validateWiki', () => {
       if (expected.line !== undefined) expect(found?.line).toBe(expected.line);
       if (expected.message) expect(found?.message).toMatch(expected.message);
       expect(found?.fix).toBeTruthy();
-      expect(found?.severity).toBe(['orphan', 'unindexed', 'no-sources', 'empty-page', 'near-duplicate', 'log-format'].includes(rule) ? 'warning' : 'error');
+      expect(found?.severity).toBe(['orphan', 'unindexed', 'empty-page', 'near-duplicate', 'log-format'].includes(rule) ? 'warning' : 'error');
     });
   });
 
@@ -345,3 +357,16 @@ describe('validateWiki', () => {
 function without(files: Record<string, string>, suffix: string): Record<string, string> {
   return Object.fromEntries(Object.entries(files).filter(([p]) => !p.endsWith(suffix)));
 }
+
+describe('sources is no existence oracle', () => {
+  const everyFileExists = (): boolean => true;
+  it.each([['.env'], ['.env.nope'], ['raw/.env'], ['.git/config'], ['.npmrc'], ['.ssh/id_rsa'], ['raw/server.pem'], ['.wiki/lock']])(
+    '`sources: [%s]` is reported missing whether or not the file exists',
+    (entry) => {
+      const text = `---\ntitle: T\nsummary: S\nsources: [${entry}]\n---\n\nBody.\n`;
+      const page = parsePage('wiki/concepts/t.md', text, oracleContract);
+      const findings = sourceFindings(page, oracleContract, everyFileExists);
+      expect(findings.map((f) => f.rule)).toEqual(['missing-source']);
+    },
+  );
+});

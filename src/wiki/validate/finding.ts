@@ -24,7 +24,15 @@ export type RuleId =
   | 'no-sources'
   | 'empty-page'
   | 'near-duplicate'
-  | 'log-format';
+  | 'log-format'
+  | 'log-entry'
+  | 'bad-citation'
+  | 'tool-owned-field'
+  | 'dropped-source'
+  | 'human-edit'
+  | 'access-field'
+  | 'ungrounded'
+  | 'unsupported-number';
 
 export const RULE_SEVERITY: Record<RuleId, Finding['severity']> = {
   frontmatter: 'error',
@@ -36,10 +44,18 @@ export const RULE_SEVERITY: Record<RuleId, Finding['severity']> = {
   unindexed: 'warning',
   'dead-index-entry': 'error',
   'missing-source': 'error',
-  'no-sources': 'warning',
+  'no-sources': 'error',
   'empty-page': 'warning',
   'near-duplicate': 'warning',
   'log-format': 'warning',
+  'log-entry': 'warning',
+  'bad-citation': 'error',
+  'tool-owned-field': 'error',
+  'dropped-source': 'error',
+  'human-edit': 'error',
+  'access-field': 'error',
+  ungrounded: 'warning',
+  'unsupported-number': 'warning',
 };
 
 export function finding(rule: RuleId, path: string, message: string, extra: { line?: number | undefined; fix?: string } = {}): Finding {
@@ -71,4 +87,10 @@ export function countBySeverity(findings: Finding[]): { errors: number; warnings
   let errors = 0;
   for (const f of findings) if (f.severity === 'error') errors++;
   return { errors, warnings: findings.length - errors };
+}
+
+/** One line for the model or a log: rule, line, message and the fix. */
+export function describeFinding(finding: Finding): string {
+  const where = finding.line ? ` (line ${finding.line})` : '';
+  return `${finding.rule}${where}: ${finding.message}${finding.fix ? ` — ${finding.fix}` : ''}`;
 }

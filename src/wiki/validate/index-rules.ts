@@ -54,7 +54,7 @@ export function unindexedFinding(page: Page, indexPath: string): Finding {
 }
 
 export function orphanFinding(page: Page): Finding {
-  return finding('orphan', page.path, `no page links to [[${page.key}]] and the index does not list it`, {
-    fix: `link to [[${page.key}]] from a related page, or run \`wiki lint --fix\` to list it in the index`,
+  return finding('orphan', page.path, `no other page links to [[${page.key}]] (the index does not count)`, {
+    fix: `link to [[${page.key}]] from a related page`,
   });
 }

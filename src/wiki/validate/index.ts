@@ -4,8 +4,10 @@ import { parsePage, type Page } from '../page.js';
 import { sortFindings, type Finding } from './finding.js';
 import { deadIndexEntryFindings, indexedKeys, orphanFinding, splitIndexLinks, unindexedFinding } from './index-rules.js';
 import { brokenLinkFindings, duplicateKeyFindings, type LinkResolver } from './link-rules.js';
+import { citationFindings } from './citation-rules.js';
 import { logFormatFindings } from './log-format.js';
 import { nearDuplicateFindings } from './near-duplicate.js';
+import { scopeOf } from '../access.js';
 import { contentPageFindings, frontmatterFindings } from './page-rules.js';
 
 export type { Finding } from './finding.js';
@@ -20,6 +22,10 @@ export interface ValidateWikiInput {
   logText: string | undefined;
   /** Whether a workspace-relative path names an existing file. */
   rawExists: (rawPath: string) => boolean;
+  /** Lines of a raw file, for from-comments (undefined or absent: not checked). */
+  rawLineCount?: (rawPath: string) => number | undefined;
+  /** The log entries the tool recorded (see log-ledger.ts); undefined: not checked. */
+  logLedger?: ReadonlySet<string> | undefined;
 }
 
 /**
@@ -41,7 +47,10 @@ export function validateWiki(input: ValidateWikiInput): Finding[] {
   };
   const findings: Finding[] = [];
 
-  for (const key of index.keys()) findings.push(...duplicateKeyFindings(key, index.pathsOf(key)));
+  // Keys are unique within a scope: a user's scratch page may shadow a team page's key.
+  for (const key of index.keys()) {
+    for (const paths of byScope(index.pathsOf(key))) findings.push(...duplicateKeyFindings(key, paths));
+  }
 
   const indexPage = index.atPath(contract.index);
   const indexLinks = indexPage && indexText !== undefined ? splitIndexLinks(indexPage, indexText) : { catalog: [], freeText: [] };
@@ -59,16 +68,19 @@ export function validateWiki(input: ValidateWikiInput): Finding[] {
       findings.push(...deadIndexEntryFindings(page, page.links, index));
     } else {
       findings.push(...contentPageFindings(page, contract, rawExists));
+      findings.push(...citationFindings(page, rawExists, input.rawLineCount ?? (() => undefined)));
       findings.push(...brokenLinkFindings(page, page.links, resolver));
-      const isListed = listed.has(page.key);
+      // Scratch pages are not catalogued (see index-catalog.ts): listed for this rule.
+      const isListed = listed.has(page.key) || scopeOf(page.path) !== undefined;
       if (!isListed) findings.push(unindexedFinding(page, contract.index));
-      const linkedFrom = index.backlinkPaths(page.key).filter((p) => p !== contract.log);
-      if (!isListed && linkedFrom.length === 0) findings.push(orphanFinding(page));
+      // An orphan is what `wiki graph` counts: no other content page links to it (the index does not count).
+      const linkedFrom = index.backlinkPaths(page.key).filter((p) => p !== page.path && !isSpecialPage(contract, p));
+      if (linkedFrom.length === 0) findings.push(orphanFinding(page));
     }
   }
 
   findings.push(...nearDuplicateFindings(index, (p) => !isSpecialPage(contract, p)));
-  findings.push(...logFormatFindings(contract.log, logText));
+  findings.push(...logFormatFindings(contract.log, logText, input.logLedger));
   return sortFindings(findings);
 }
 
@@ -79,4 +91,14 @@ function withSpecialPages(input: ValidateWikiInput): Page[] {
   if (input.indexText !== undefined && !has(input.contract.index)) pages.push(parsePage(input.contract.index, input.indexText, input.contract));
   if (input.logText !== undefined && !has(input.contract.log)) pages.push(parsePage(input.contract.log, input.logText, input.contract));
   return pages;
+}
+
+/** Paths grouped by scope (the team's, then each user's scratch folder). */
+function byScope(paths: readonly string[]): string[][] {
+  const groups = new Map<string, string[]>();
+  for (const pagePath of paths) {
+    const scope = scopeOf(pagePath) ?? '';
+    groups.set(scope, [...(groups.get(scope) ?? []), pagePath]);
+  }
+  return [...groups.values()];
 }

@@ -2,6 +2,8 @@ import path from 'node:path';
 import { folderForType, requiredFields, typeForPath, type Contract } from '../contract.js';
 import { matchesKeyPattern, slugify } from '../keys.js';
 import { sourcesOf, type Page } from '../page.js';
+import { accessFieldFindings } from './access-rules.js';
+import { deniedSegmentReason } from '../../tools/paths.js';
 import { finding, type Finding } from './finding.js';
 
 /**
@@ -90,7 +92,7 @@ function typeFindings(page: Page, contract: Contract): Finding[] {
   const declared = page.frontmatter.type;
   if (declared === undefined || declared === null) return [];
   const known = Object.keys(contract.types);
-  if (typeof declared !== 'string' || !(declared in contract.types)) {
+  if (typeof declared !== 'string' || !Object.hasOwn(contract.types, declared)) {
     return [
       finding('required-field', page.path, `field \`type\` is ${JSON.stringify(declared)}, not one of: ${known.join(', ')}`, {
         fix: 'set `type` to a type defined in schema.md, or remove it to take the type from the folder',
@@ -117,6 +119,10 @@ export function sourceFilePath(entry: string): string | undefined {
   return normal.replace(/^\.\//, '');
 }
 
+function isDeniedPath(file: string): boolean {
+  return file.split('/').some((segment) => deniedSegmentReason(segment) !== undefined);
+}
+
 export function sourceFindings(page: Page, contract: Contract, rawExists: (rawPath: string) => boolean): Finding[] {
   if (page.parseError) return [];
   const sources = sourcesOf(page.frontmatter);
@@ -132,7 +138,8 @@ export function sourceFindings(page: Page, contract: Contract, rawExists: (rawPa
   const findings: Finding[] = [];
   for (const entry of sources) {
     const file = sourceFilePath(entry);
-    if (file === undefined || !rawExists(file)) {
+    // A denied file (.env, keys…) answers exactly like a missing one, so `sources` is no existence oracle.
+    if (file === undefined || isDeniedPath(file) || !rawExists(file)) {
       findings.push(
         finding('missing-source', page.path, `source "${entry}" is not a file in the workspace`, {
           fix: 'correct the path (relative to the workspace root, e.g. raw/paper.md) or remove the entry',
@@ -166,5 +173,6 @@ export function contentPageFindings(page: Page, contract: Contract, rawExists: (
     ...requiredFieldFindings(page, contract),
     ...sourceFindings(page, contract, rawExists),
     ...emptyPageFindings(page),
+    ...accessFieldFindings(page, contract),
   ];
 }

@@ -32,19 +32,19 @@ export async function missingPathMessage(ctx: ToolContext, relative: string): Pr
 
 async function visibleNames(ctx: ToolContext, folder: string): Promise<string[] | undefined> {
   try {
-    const target = await resolveInSandbox(ctx.root, folder === '' ? '.' : folder, 'read');
+    const target = await resolveInSandbox(ctx.root, folder === '' ? '.' : folder, 'read', ctx.deny);
     const info = await ctx.fs.stat(target.absolute);
     if (info?.kind !== 'dir') return undefined;
     const entries = await ctx.fs.list(target.absolute);
-    return entries.map((entry) => entry.name).filter((entry) => !isHiddenName(entry));
+    return entries.map((entry) => entry.name).filter((entry) => !isHiddenName(entry, ctx.deny));
   } catch {
     return undefined;
   }
 }
 
 /** Hidden from listings and suggestions: dotfiles (.wiki, .git, .env*) and denied folders. */
-export function isHiddenName(name: string): boolean {
-  return name.startsWith('.') || deniedSegmentReason(name) !== undefined;
+export function isHiddenName(name: string, deny: readonly string[] = []): boolean {
+  return name.startsWith('.') || deniedSegmentReason(name, deny) !== undefined;
 }
 
 export function closestNames(wanted: string, names: readonly string[]): string[] {

@@ -18,6 +18,8 @@ const REPORT_LIMIT = 200;
 export interface LintRunOptions {
   fix: boolean;
   dryRun: boolean;
+  /** The model may drop what a human changed on a page (`--overwrite-edits`). */
+  overwriteEdits?: boolean;
   waitSeconds: number;
   budget: RunBudget;
   /** The model for the review; undefined runs only the deterministic part (`--no-llm`). */
@@ -57,11 +59,15 @@ export async function runLint(ws: WorkspaceHandle, options: LintRunOptions): Pro
             runId: newRunId('lint'),
             dryRun: options.dryRun,
             readOnly: !options.fix,
+            overwriteEdits: options.overwriteEdits === true,
             ...(options.env ? { env: options.env } : {}),
           })
         : undefined;
-    const fixes = session && options.fix ? await applyFixes(ws.root, ws.schema.contract, ws.config.config, sessionSink(session)) : [];
-    const before = await lintWorkspace(ws.root, ws.schema, ws.config.config, { fix: false });
+    // One log entry for the whole run: the repairs' lines wait for the model's, if any.
+    const logLines: string[] = [];
+    const fixes = session && options.fix ? await applyFixes(ws.root, ws.schema.contract, ws.config.config, sessionSink(session, logLines)) : [];
+    const planned = (): Array<{ path: string; after: string }> => (options.dryRun ? (session?.overlay?.changes() ?? []) : []);
+    const before = await lintWorkspace(ws.root, ws.schema, ws.config.config, { fix: false, planned: planned() });
     let review: RunOutcome | undefined;
     let modelFindings: Finding[] = [];
     const modelChanges: string[] = [];
@@ -83,15 +89,19 @@ export async function runLint(ws: WorkspaceHandle, options: LintRunOptions): Pro
       const touched = await session.revalidateTouched();
       if (byModel.created.length > 0 || byModel.updated.length > 0) {
         await session.refreshIndex();
-        await session.appendLog('lint', 'model review repairs', [
-          ...(byModel.created.length ? [`created: ${byModel.created.join(', ')}`] : []),
-          ...(byModel.updated.length ? [`updated: ${byModel.updated.join(', ')}`] : []),
+        logLines.push(
+          ...(byModel.created.length ? [`created by the model: ${byModel.created.join(', ')}`] : []),
+          ...(byModel.updated.length ? [`updated by the model: ${byModel.updated.join(', ')}`] : []),
           `findings reported: ${modelFindings.length}`,
-        ]);
+        );
       }
-      review = summariseRun(run, byModel, touched, Date.now() - started, options.budget.maxTurns);
+      review = summariseRun(run, byModel, touched, Date.now() - started, options.budget);
     }
     let diff: string | undefined;
+    if (session && logLines.length > 0) {
+      const repairs = `${fixes.length} ${fixes.length === 1 ? 'repair' : 'repairs'}`;
+      await session.appendLog('lint', review ? `--fix: ${repairs} by rules, ${modelChanges.length} by the model` : `--fix applied ${repairs}`, logLines);
+    }
     if (session) {
       const ok = !review || review.status === 'done';
       if (ok && session.filesChanged().length > 0) {
@@ -101,9 +111,10 @@ export async function runLint(ws: WorkspaceHandle, options: LintRunOptions): Pro
       if (options.dryRun) diff = session.overlay?.unifiedDiff() ?? '';
       await session.finish(ok ? 'completed' : review?.status === 'interrupted' ? 'interrupted' : 'stopped');
     }
-    const after = mutating && modelChanges.length > 0 ? await lintWorkspace(ws.root, ws.schema, ws.config.config, { fix: false }) : before;
+    const after = modelChanges.length > 0 ? await lintWorkspace(ws.root, ws.schema, ws.config.config, { fix: false, planned: planned() }) : before;
     const findings = sortFindings([...after.findings, ...modelFindings]);
     const report: LintRunReport = { findings, ...countBySeverity(findings), changes: [...fixes, ...modelChanges] };
+    if (after.grounding) report.grounding = after.grounding;
     if (review) report.review = review;
     if (diff !== undefined) report.diff = diff;
     return report;
@@ -112,11 +123,13 @@ export async function runLint(ws: WorkspaceHandle, options: LintRunOptions): Pro
   }
 }
 
-function sessionSink(session: Session): FixSink {
+function sessionSink(session: Session, logLines: string[]): FixSink {
   return {
     write: (p, content) => session.writeFile(p, content),
     remove: (p) => session.deleteFile(p),
-    appendLog: (op, title, lines) => session.appendLog(op, title, lines),
+    appendLog: async (_op, _title, lines) => {
+      logLines.push(...lines);
+    },
   };
 }
 

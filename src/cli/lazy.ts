@@ -1,0 +1,43 @@
+/**
+ * Every module the command line loads on demand rather than at start-up, by name: `--version`,
+ * `--help` and a usage error load none of them, and each command only its own. Specifiers are
+ * literal so the bundler splits the shipped command at each (scripts/bundle.ts).
+ */
+const modules = {
+  exitCodes: () => import('./exit-codes.js'),
+  renderLint: () => import('./render-lint.js'),
+  renderRun: () => import('./render-run.js'),
+  renderSearch: () => import('./render-search.js'),
+  renderStatus: () => import('./render-status.js'),
+  configOperation: () => import('../operations/config.js'),
+  graphOperation: () => import('../operations/graph.js'),
+  ingestOperation: () => import('../operations/ingest.js'),
+  initOperation: () => import('../operations/init.js'),
+  lintOperation: () => import('../operations/lint-with-review.js'),
+  queryOperation: () => import('../operations/query.js'),
+  searchOperation: () => import('../operations/search.js'),
+  statusOperation: () => import('../operations/status.js'),
+  undoOperation: () => import('../operations/undo.js'),
+  mcpServer: () => import('../mcp/stdio.js'),
+  access: () => import('../wiki/access.js'),
+  factsOperation: () => import('../operations/facts.js'),
+  factsQueryOperation: () => import('../operations/query-facts.js'),
+  renderFacts: () => import('./render-facts.js'),
+  providerDefaults: () => import('../providers/defaults.js'),
+  promoteOperation: () => import('../operations/promote.js'),
+  progress: () => import('../progress/reporter.js'),
+  providerChoice: () => import('../config/provider-choice.js'),
+  providers: () => import('../providers/select.js'),
+  pricing: () => import('../usage/cost.js'),
+  schemaLoader: () => import('../wiki/schema-loader.js'),
+  settings: () => import('../config/settings.js'),
+  workspaceRoot: () => import('../wiki/workspace.js'),
+};
+
+type Modules = typeof modules;
+type Loaded<K extends readonly (keyof Modules)[]> = { [I in keyof K]: Awaited<ReturnType<Modules[K[I]]>> };
+
+/** Load the named modules in parallel: `const [{ undo }] = await load('undoOperation')`. */
+export function load<const K extends readonly (keyof Modules)[]>(...names: K): Promise<Loaded<K>> {
+  return Promise.all(names.map((name) => modules[name]())) as Promise<Loaded<K>>;
+}

@@ -1,0 +1,102 @@
+import { mkdir, readFile, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { InputError } from '../errors.js';
+import { extractText } from '../sources/extract.js';
+import { hashText } from '../state/hash.js';
+import { segmentText, type FactGrain, type Segment } from './segment.js';
+import { FACTS_DB_PATH, FactStore } from './store.js';
+
+export interface FactsSettings {
+  grain: FactGrain;
+  similarity: number;
+  /** Larger sources are left out (listed as `tooLarge`), so one huge file cannot stall an ingest. */
+  maxSourceBytes: number;
+}
+
+export interface ExtractionReport {
+  sources: { extracted: number; unchanged: number; removed: number; unreadable: string[]; tooLarge: string[] };
+  facts: { inserted: number; merged: number; reworded: number; tombstoned: number };
+  bytes: number;
+}
+
+/** Extracted text held before it is written in one transaction. */
+const BATCH_CHARS = 8_000_000;
+
+export function factsDbFile(root: string): string {
+  return path.join(root, FACTS_DB_PATH);
+}
+
+/**
+ * Bring `.wiki/facts.db` in step with `sources` (workspace-relative raw/ paths): a source
+ * whose sha256 the store already holds is not read further, a new or changed one is
+ * segmented and upserted, and one the store knows but `sources` lacks is removed.
+ */
+export async function updateFacts(root: string, sources: readonly string[], settings: FactsSettings, now = new Date().toISOString()): Promise<ExtractionReport> {
+  await mkdir(path.dirname(factsDbFile(root)), { recursive: true });
+  const store = new FactStore(factsDbFile(root));
+  const report: ExtractionReport = {
+    sources: { extracted: 0, unchanged: 0, removed: 0, unreadable: [], tooLarge: [] },
+    facts: { inserted: 0, merged: 0, reworded: 0, tombstoned: 0 },
+    bytes: 0,
+  };
+  try {
+    const known = store.sourceHashes();
+    let pending: { source: string; sha256: string; segments: Segment[] }[] = [];
+    let pendingBytes = 0;
+    const flush = (): void => {
+      // One transaction per batch: the journal is synced once for many sources.
+      store.batch(() => {
+        for (const item of pending) {
+          const result = store.replaceSource(item.source, item.sha256, item.segments, settings.similarity, now);
+          report.facts.inserted += result.inserted;
+          report.facts.merged += result.merged;
+          report.facts.reworded += result.reworded;
+          report.facts.tombstoned += result.tombstoned;
+        }
+      });
+      pending = [];
+      pendingBytes = 0;
+    };
+    for (const source of sources) {
+      if ((await stat(path.join(root, source))).size > settings.maxSourceBytes) {
+        report.sources.tooLarge.push(source);
+        continue;
+      }
+      const bytes = await readFile(path.join(root, source));
+      const sha256 = hashText(bytes);
+      if (known.get(source) === sha256) {
+        report.sources.unchanged++;
+        continue;
+      }
+      let text: string;
+      try {
+        text = (await extractText(source, bytes)).text;
+      } catch (error) {
+        if (!(error instanceof InputError)) throw error;
+        report.sources.unreadable.push(source);
+        continue;
+      }
+      pending.push({ source, sha256, segments: segmentText(text, settings.grain) });
+      pendingBytes += text.length;
+      report.bytes += bytes.length;
+      report.sources.extracted++;
+      if (pendingBytes >= BATCH_CHARS) flush();
+    }
+    if (pending.length > 0) flush();
+    const present = new Set(sources);
+    for (const source of known.keys()) {
+      if (present.has(source)) continue;
+      report.facts.tombstoned += store.removeSource(source, now);
+      report.sources.removed++;
+    }
+  } finally {
+    store.close();
+  }
+  return report;
+}
+
+/** Drop the store and extract every source again. */
+export async function rebuildFacts(root: string, sources: readonly string[], settings: FactsSettings): Promise<ExtractionReport> {
+  for (const suffix of ['', '-journal', '-wal', '-shm']) await rm(`${factsDbFile(root)}${suffix}`, { force: true });
+  return updateFacts(root, sources, settings);
+}

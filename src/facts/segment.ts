@@ -1,0 +1,165 @@
+/**
+ * Deterministic, markdown-aware segmentation of a source's text into candidate facts.
+ * Headings are not facts but the context of what follows them; fenced code, tables,
+ * HTML comments (the readers' `<!-- page N -->` markers) and front matter are skipped.
+ */
+
+export type FactGrain = 'sentence' | 'paragraph';
+
+export interface Segment {
+  text: string;
+  /** 1-based, inclusive line range in the segmented text. */
+  lineStart: number;
+  lineEnd: number;
+  /** The nearest heading above, '' when none. */
+  heading: string;
+}
+
+interface Paragraph {
+  lines: { text: string; line: number }[];
+  heading: string;
+}
+
+const FENCE = /^\s{0,3}(`{3,}|~{3,})/;
+const HEADING = /^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$/;
+const LIST_ITEM = /^\s*(?:[-*+]|\d+[.)])\s+/;
+const TABLE_ROW = /^\s*\|/;
+const MIN_WORDS = 3;
+
+export function segmentText(text: string, grain: FactGrain): Segment[] {
+  const segments: Segment[] = [];
+  for (const paragraph of paragraphsOf(text)) {
+    if (grain === 'paragraph') {
+      const first = paragraph.lines[0];
+      const last = paragraph.lines[paragraph.lines.length - 1];
+      const joined = cleanInline(paragraph.lines.map((l) => l.text).join(' '));
+      if (first && last && isFactLike(joined)) {
+        segments.push({ text: joined, lineStart: first.line, lineEnd: last.line, heading: paragraph.heading });
+      }
+      continue;
+    }
+    segments.push(...sentencesOf(paragraph));
+  }
+  return segments;
+}
+
+function paragraphsOf(text: string): Paragraph[] {
+  const lines = text.split(/\r?\n/);
+  const paragraphs: Paragraph[] = [];
+  let heading = '';
+  let current: Paragraph | undefined;
+  let fence: string | undefined;
+  let inComment = false;
+  let start = 0;
+  if (lines[0]?.trim() === '---') {
+    const end = lines.findIndex((l, i) => i > 0 && l.trim() === '---');
+    if (end > 0) start = end + 1;
+  }
+  const close = (): void => {
+    if (current && current.lines.length > 0) paragraphs.push(current);
+    current = undefined;
+  };
+  for (let i = start; i < lines.length; i++) {
+    const raw = lines[i] ?? '';
+    const lineNo = i + 1;
+    if (fence !== undefined) {
+      if (raw.trim().startsWith(fence)) fence = undefined;
+      continue;
+    }
+    if (inComment) {
+      if (raw.includes('-->')) inComment = false;
+      continue;
+    }
+    const fenceOpen = FENCE.exec(raw);
+    if (fenceOpen?.[1]) {
+      close();
+      fence = fenceOpen[1];
+      continue;
+    }
+    const withoutComments = raw.replace(/<!--.*?-->/g, '');
+    if (withoutComments.includes('<!--')) {
+      inComment = true;
+      close();
+      continue;
+    }
+    const headingMatch = HEADING.exec(withoutComments);
+    if (headingMatch) {
+      close();
+      heading = cleanInline(headingMatch[1] ?? '');
+      continue;
+    }
+    if (withoutComments.trim() === '' || TABLE_ROW.test(withoutComments) || /^\s*(?:[-*_]\s*){3,}$/.test(withoutComments)) {
+      close();
+      continue;
+    }
+    const listItem = LIST_ITEM.exec(withoutComments);
+    if (listItem) close();
+    const content = withoutComments.slice(listItem ? listItem[0].length : 0).replace(/^\s*>\s?/, '');
+    current ??= { lines: [], heading };
+    current.lines.push({ text: content.trim(), line: lineNo });
+  }
+  close();
+  return paragraphs;
+}
+
+/** Words that end with a full stop without ending a sentence. */
+const ABBREVIATIONS = new Set([
+  'e.g', 'i.e', 'etc', 'vs', 'cf', 'al', 'fig', 'figs', 'eq', 'eqs', 'no', 'vol', 'pp', 'p', 'dr', 'mr', 'mrs', 'ms', 'prof', 'st', 'jr', 'sr', 'inc', 'ltd', 'co', 'approx', 'sec', 'ch', 'ed', 'eds', 'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec',
+]);
+
+function sentencesOf(paragraph: Paragraph): Segment[] {
+  // Character offsets of each line's start in the joined paragraph, to give every sentence its lines.
+  const offsets: number[] = [];
+  let joined = '';
+  for (const line of paragraph.lines) {
+    if (joined) joined += ' ';
+    offsets.push(joined.length);
+    joined += line.text;
+  }
+  const lineAt = (offset: number): number => {
+    let index = 0;
+    while (index + 1 < offsets.length && (offsets[index + 1] ?? Infinity) <= offset) index++;
+    return paragraph.lines[index]?.line ?? 0;
+  };
+  const segments: Segment[] = [];
+  let start = 0;
+  // Lower-case text (old abstracts, transcripts) ends sentences too; abbreviations are what must not.
+  const boundary = /([.!?]+)(["')\]’”]*)(\s+)(?=["'(\[“‘]?[\p{L}\p{N}])/gu;
+  const emit = (end: number): void => {
+    const piece = joined.slice(start, end);
+    const lead = piece.length - piece.trimStart().length;
+    const text = cleanInline(piece);
+    if (isFactLike(text)) {
+      segments.push({ text, lineStart: lineAt(start + lead), lineEnd: lineAt(Math.max(start, end - 1)), heading: paragraph.heading });
+    }
+  };
+  for (let match = boundary.exec(joined); match; match = boundary.exec(joined)) {
+    const before = joined.slice(start, match.index);
+    const lastWord = /([\p{L}.]+)$/u.exec(before)?.[1]?.toLowerCase() ?? '';
+    // "e.g." / "Dr." / a lone initial ("J. Smith") do not end a sentence.
+    if (match[1] === '.' && (ABBREVIATIONS.has(lastWord) || /^\p{L}$/u.test(lastWord) || /\p{L}\.\p{L}$/u.test(lastWord))) continue;
+    const end = match.index + (match[1]?.length ?? 0) + (match[2]?.length ?? 0);
+    emit(end);
+    start = end;
+  }
+  emit(joined.length);
+  return segments;
+}
+
+/** Inline markdown reduced to its words: links to their text, emphasis and code marks dropped. */
+export function cleanInline(text: string): string {
+  return text
+    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/\[\[([^\]|]*)(?:\|([^\]]*))?\]\]/g, (_, target: string, label?: string) => label ?? target)
+    .replace(/\[\^[^\]]*\]/g, '')
+    .replace(/(\*\*|__|\*|_|`)(?=\S)([^*_`]*?\S)\1/g, '$2')
+    .replace(/<[^>]+>/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+function isFactLike(text: string): boolean {
+  const words = text.split(' ').filter((w) => /\p{L}/u.test(w));
+  return words.length >= MIN_WORDS;
+}

@@ -1,0 +1,331 @@
+import Database from 'better-sqlite3';
+import type { Segment } from './segment.js';
+import { couldBeSimilar, editSimilarity, factId, normalizeFact } from './normalize.js';
+
+/**
+ * `.wiki/facts.db`: every fact extracted from raw/, with its provenance, lineage and
+ * tombstone, and an FTS5 index over the live ones. Derived data: `wiki facts rebuild`
+ * recreates it from raw/ at any time.
+ */
+export const FACTS_DB_PATH = '.wiki/facts.db';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS facts (
+  id TEXT PRIMARY KEY,
+  text TEXT NOT NULL,
+  norm TEXT NOT NULL UNIQUE,
+  first_seen TEXT NOT NULL,
+  tombstoned_at TEXT
+);
+CREATE TABLE IF NOT EXISTS provenance (
+  fact_id TEXT NOT NULL REFERENCES facts(id),
+  source TEXT NOT NULL,
+  line_start INTEGER NOT NULL,
+  line_end INTEGER NOT NULL,
+  sha256 TEXT NOT NULL,
+  heading TEXT NOT NULL,
+  PRIMARY KEY (fact_id, source, line_start)
+);
+CREATE INDEX IF NOT EXISTS provenance_by_source ON provenance(source);
+CREATE TABLE IF NOT EXISTS lineage (
+  fact_id TEXT NOT NULL REFERENCES facts(id),
+  previous_text TEXT NOT NULL,
+  replaced_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS sources (
+  path TEXT PRIMARY KEY,
+  sha256 TEXT NOT NULL,
+  extracted_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
+CREATE VIRTUAL TABLE IF NOT EXISTS facts_fts USING fts5(id UNINDEXED, text, tokenize = 'porter unicode61');
+`;
+
+export interface Provenance {
+  source: string;
+  lineStart: number;
+  lineEnd: number;
+  sha256: string;
+  heading: string;
+}
+
+export interface Fact {
+  id: string;
+  text: string;
+  firstSeen: string;
+  tombstonedAt: string | null;
+  provenance: Provenance[];
+  lineage: { previousText: string; replacedAt: string }[];
+}
+
+export interface FactHit {
+  id: string;
+  text: string;
+  score: number;
+  sources: string[];
+}
+
+export interface FactStats {
+  facts: number;
+  live: number;
+  tombstoned: number;
+  sources: number;
+  duplicatesMerged: number;
+  reworded: number;
+}
+
+export interface UpsertResult {
+  inserted: number;
+  merged: number;
+  reworded: number;
+  tombstoned: number;
+}
+
+interface FactRow {
+  id: string;
+  text: string;
+  norm: string;
+  first_seen: string;
+  tombstoned_at: string | null;
+}
+
+export class FactStore {
+  private readonly db: Database.Database;
+  private readonly statements = new Map<string, Database.Statement>();
+
+  constructor(file: string, options: { readonly?: boolean } = {}) {
+    this.db = new Database(file, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
+    if (!options.readonly) this.db.exec(SCHEMA);
+  }
+
+  /** Prepared once per store: preparing is most of a small statement's cost. */
+  private prepare(sql: string): Database.Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  /** Run `work` in one transaction: one journal sync for a whole batch of sources instead of one each. */
+  batch<T>(work: () => T): T {
+    return this.db.transaction(work)();
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  sourceHashes(): Map<string, string> {
+    const rows = this.prepare('SELECT path, sha256 FROM sources').all() as { path: string; sha256: string }[];
+    return new Map(rows.map((r) => [r.path, r.sha256]));
+  }
+
+  /**
+   * Replace what `source` says with `segments`: an identical normalised text gains this
+   * provenance (a merge), a near-identical rewording of one of this source's own facts
+   * updates it and keeps the old text as lineage, anything else is a new fact. This
+   * source's facts it no longer states lose the provenance, and a fact left with none is
+   * tombstoned.
+   */
+  replaceSource(source: string, sha256: string, segments: Segment[], similarity: number, now: string): UpsertResult {
+    const run = this.db.transaction((): UpsertResult => {
+      const result: UpsertResult = { inserted: 0, merged: 0, reworded: 0, tombstoned: 0 };
+      const previous = this.db
+        .prepare('SELECT DISTINCT f.id, f.text, f.norm, f.first_seen, f.tombstoned_at FROM facts f JOIN provenance p ON p.fact_id = f.id WHERE p.source = ?')
+        .all(source) as FactRow[];
+      this.prepare('DELETE FROM provenance WHERE source = ?').run(source);
+      const previousById = new Map(previous.map((row) => [row.id, row]));
+      const byNorm = this.prepare('SELECT id, text, norm, first_seen, tombstoned_at FROM facts WHERE norm = ?');
+      const addProvenance = this.prepare('INSERT OR IGNORE INTO provenance (fact_id, source, line_start, line_end, sha256, heading) VALUES (?, ?, ?, ?, ?, ?)');
+      const seenHere = new Set<string>();
+      const unmatched: { segment: Segment; norm: string }[] = [];
+      for (const segment of segments) {
+        const norm = normalizeFact(segment.text);
+        const existing = byNorm.get(norm) as FactRow | undefined;
+        if (!existing) {
+          unmatched.push({ segment, norm });
+          continue;
+        }
+        if (existing.tombstoned_at !== null) this.revive(existing);
+        if (seenHere.has(existing.id) || !previousById.has(existing.id)) result.merged++;
+        previousById.delete(existing.id);
+        seenHere.add(existing.id);
+        addProvenance.run(existing.id, source, segment.lineStart, segment.lineEnd, sha256, segment.heading);
+      }
+      for (const { segment, norm } of unmatched) {
+        const already = byNorm.get(norm) as FactRow | undefined;
+        if (already) {
+          result.merged++;
+          addProvenance.run(already.id, source, segment.lineStart, segment.lineEnd, sha256, segment.heading);
+          continue;
+        }
+        const reworded = closestOf(norm, previousById.values(), similarity);
+        if (reworded) {
+          previousById.delete(reworded.id);
+          this.reword(reworded, segment.text, norm, now);
+          result.reworded++;
+          addProvenance.run(reworded.id, source, segment.lineStart, segment.lineEnd, sha256, segment.heading);
+          continue;
+        }
+        const id = this.freshId(norm);
+        this.prepare('INSERT INTO facts (id, text, norm, first_seen, tombstoned_at) VALUES (?, ?, ?, ?, NULL)').run(id, segment.text, norm, now);
+        this.prepare('INSERT INTO facts_fts (id, text) VALUES (?, ?)').run(id, segment.text);
+        result.inserted++;
+        addProvenance.run(id, source, segment.lineStart, segment.lineEnd, sha256, segment.heading);
+      }
+      result.tombstoned = this.tombstoneOrphans([...previousById.keys()], now);
+      this.prepare('INSERT INTO sources (path, sha256, extracted_at) VALUES (?, ?, ?) ON CONFLICT(path) DO UPDATE SET sha256 = excluded.sha256, extracted_at = excluded.extracted_at').run(source, sha256, now);
+      this.bump('merged', result.merged);
+      this.bump('reworded', result.reworded);
+      return result;
+    });
+    return run();
+  }
+
+  /** A deleted source: its provenance goes, and facts no other source states are tombstoned. */
+  removeSource(source: string, now: string): number {
+    const run = this.db.transaction((): number => {
+      const ids = (this.prepare('SELECT DISTINCT fact_id FROM provenance WHERE source = ?').all(source) as { fact_id: string }[]).map((r) => r.fact_id);
+      this.prepare('DELETE FROM provenance WHERE source = ?').run(source);
+      this.prepare('DELETE FROM sources WHERE path = ?').run(source);
+      return this.tombstoneOrphans(ids, now);
+    });
+    return run();
+  }
+
+  /** Live facts matching `query` by FTS5 BM25, best first; `sources` narrows to facts stated by one of them. */
+  search(query: string, limit: number, sources?: readonly string[]): FactHit[] {
+    const match = ftsQuery(query);
+    if (!match) return [];
+    const rows = this.db
+      .prepare(
+        `SELECT facts_fts.id AS id, facts_fts.text AS text, bm25(facts_fts) AS rank FROM facts_fts JOIN facts f ON f.id = facts_fts.id
+         WHERE facts_fts MATCH ? AND f.tombstoned_at IS NULL ORDER BY rank LIMIT ?`,
+      )
+      .all(match, sources ? limit * 20 : limit) as { id: string; text: string; rank: number }[];
+    const hits: FactHit[] = [];
+    for (const row of rows) {
+      const from = this.sourcesOf(row.id);
+      if (sources && !from.some((s) => sources.includes(s))) continue;
+      hits.push({ id: row.id, text: row.text, score: -row.rank, sources: from });
+      if (hits.length >= limit) break;
+    }
+    return hits;
+  }
+
+  /** Every live fact stated by one of `sources`, without the sources of each (what grounding needs). */
+  factTextsOfSources(sources: readonly string[]): { id: string; text: string }[] {
+    if (sources.length === 0) return [];
+    const marks = sources.map(() => '?').join(', ');
+    return this.prepare(`SELECT DISTINCT f.id, f.text FROM facts f JOIN provenance p ON p.fact_id = f.id WHERE p.source IN (${marks}) AND f.tombstoned_at IS NULL ORDER BY f.id`).all(...sources) as {
+      id: string;
+      text: string;
+    }[];
+  }
+
+  /** Every live fact stated by one of `sources`. */
+  factsOfSources(sources: readonly string[]): FactHit[] {
+    if (sources.length === 0) return [];
+    const marks = sources.map(() => '?').join(', ');
+    const rows = this.db
+      .prepare(`SELECT DISTINCT f.id, f.text FROM facts f JOIN provenance p ON p.fact_id = f.id WHERE p.source IN (${marks}) AND f.tombstoned_at IS NULL ORDER BY f.id`)
+      .all(...sources) as { id: string; text: string }[];
+    return rows.map((r) => ({ id: r.id, text: r.text, score: 0, sources: this.sourcesOf(r.id) }));
+  }
+
+  get(id: string): Fact | undefined {
+    const row = this.prepare('SELECT id, text, norm, first_seen, tombstoned_at FROM facts WHERE id = ?').get(id) as FactRow | undefined;
+    if (!row) return undefined;
+    const provenance = (
+      this.prepare('SELECT source, line_start, line_end, sha256, heading FROM provenance WHERE fact_id = ? ORDER BY source, line_start').all(id) as {
+        source: string;
+        line_start: number;
+        line_end: number;
+        sha256: string;
+        heading: string;
+      }[]
+    ).map((p) => ({ source: p.source, lineStart: p.line_start, lineEnd: p.line_end, sha256: p.sha256, heading: p.heading }));
+    const lineage = (
+      this.prepare('SELECT previous_text, replaced_at FROM lineage WHERE fact_id = ? ORDER BY rowid').all(id) as { previous_text: string; replaced_at: string }[]
+    ).map((l) => ({ previousText: l.previous_text, replacedAt: l.replaced_at }));
+    return { id: row.id, text: row.text, firstSeen: row.first_seen, tombstonedAt: row.tombstoned_at, provenance, lineage };
+  }
+
+  stats(): FactStats {
+    const count = (sql: string): number => (this.prepare(sql).get() as { n: number }).n;
+    const counter = (name: string): number => (this.prepare('SELECT value FROM counters WHERE name = ?').get(name) as { value: number } | undefined)?.value ?? 0;
+    return {
+      facts: count('SELECT COUNT(*) AS n FROM facts'),
+      live: count('SELECT COUNT(*) AS n FROM facts WHERE tombstoned_at IS NULL'),
+      tombstoned: count('SELECT COUNT(*) AS n FROM facts WHERE tombstoned_at IS NOT NULL'),
+      sources: count('SELECT COUNT(*) AS n FROM sources'),
+      duplicatesMerged: counter('merged'),
+      reworded: counter('reworded'),
+    };
+  }
+
+  private sourcesOf(id: string): string[] {
+    return (this.prepare('SELECT DISTINCT source FROM provenance WHERE fact_id = ? ORDER BY source').all(id) as { source: string }[]).map((r) => r.source);
+  }
+
+  private revive(row: FactRow): void {
+    this.prepare('UPDATE facts SET tombstoned_at = NULL WHERE id = ?').run(row.id);
+    this.prepare('INSERT INTO facts_fts (id, text) VALUES (?, ?)').run(row.id, row.text);
+  }
+
+  private reword(row: FactRow, text: string, norm: string, now: string): void {
+    this.prepare('INSERT INTO lineage (fact_id, previous_text, replaced_at) VALUES (?, ?, ?)').run(row.id, row.text, now);
+    this.prepare('UPDATE facts SET text = ?, norm = ?, tombstoned_at = NULL WHERE id = ?').run(text, norm, row.id);
+    this.prepare('DELETE FROM facts_fts WHERE id = ?').run(row.id);
+    this.prepare('INSERT INTO facts_fts (id, text) VALUES (?, ?)').run(row.id, text);
+  }
+
+  private tombstoneOrphans(ids: string[], now: string): number {
+    let tombstoned = 0;
+    const stillStated = this.prepare('SELECT 1 FROM provenance WHERE fact_id = ? LIMIT 1');
+    for (const id of ids) {
+      if (stillStated.get(id)) continue;
+      const changed = this.prepare('UPDATE facts SET tombstoned_at = ? WHERE id = ? AND tombstoned_at IS NULL').run(now, id).changes;
+      if (changed > 0) {
+        this.prepare('DELETE FROM facts_fts WHERE id = ?').run(id);
+        tombstoned++;
+      }
+    }
+    return tombstoned;
+  }
+
+  /** The id of a new fact; a reworded fact keeps its first id, so a later text may hash to a taken one. */
+  private freshId(norm: string): string {
+    const taken = this.prepare('SELECT 1 FROM facts WHERE id = ?');
+    let id = factId(norm);
+    for (let salt = 1; taken.get(id); salt++) id = factId(`${norm}\u0000${salt}`);
+    return id;
+  }
+
+  private bump(name: string, by: number): void {
+    if (by === 0) return;
+    this.prepare('INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = value + excluded.value').run(name, by);
+  }
+}
+
+function closestOf(norm: string, candidates: Iterable<FactRow>, threshold: number): FactRow | undefined {
+  let best: FactRow | undefined;
+  let bestScore = threshold;
+  for (const row of candidates) {
+    if (!couldBeSimilar(norm, row.norm, bestScore)) continue;
+    const score = editSimilarity(norm, row.norm);
+    if (score >= bestScore) {
+      best = row;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
+/** Free text → an FTS5 query of its words OR-ed, so punctuation in a question cannot be syntax. */
+export function ftsQuery(text: string): string {
+  const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  return [...new Set(words)].map((w) => `"${w}"`).join(' OR ');
+}

@@ -1,0 +1,93 @@
+import { isVisibleTo, type Viewer } from '../wiki/access.js';
+import type { Contract } from '../wiki/contract.js';
+import type { Page } from '../wiki/page.js';
+import type { PageIndex } from '../wiki/page-index.js';
+
+/**
+ * The page index as one caller may see it. Every MCP tool reads pages through this view,
+ * so a page the caller may not see never appears: not as a result, a title, a key in a
+ * link list, a backlink, a close match, nor in a lint finding.
+ */
+export class ServedPages {
+  constructor(
+    private readonly index: PageIndex,
+    private readonly contract: Contract,
+    private readonly viewer: Viewer,
+  ) {}
+
+  /** Whether the caller may see the page at `pagePath` (false for an unknown path). */
+  servesPath(pagePath: string): boolean {
+    const page = this.index.atPath(pagePath);
+    return page !== undefined && this.serves(page);
+  }
+
+  serves(page: Page): boolean {
+    return isVisibleTo(this.contract, page, this.viewer);
+  }
+
+  /** Whether some page with `key` is visible. */
+  has(key: string): boolean {
+    return this.visibleAt(key) !== undefined;
+  }
+
+  /** Whether any page at all, visible or not, has `key`: a hidden one is not a missing link. */
+  exists(key: string): boolean {
+    return this.index.has(key);
+  }
+
+  /** The visible page with `key`; the caller's own scratch page first. */
+  get(key: string): Page | undefined {
+    return this.visibleAt(key);
+  }
+
+  pages(): Page[] {
+    return this.index.pages().filter((page) => this.serves(page));
+  }
+
+  backlinks(key: string): string[] {
+    const keys = new Set<string>();
+    for (const pagePath of this.index.backlinkPaths(key)) {
+      const page = this.index.atPath(pagePath);
+      if (page && this.serves(page)) keys.add(page.key);
+    }
+    return [...keys].sort();
+  }
+
+  /** Other visible paths holding a page with `key`. */
+  pathsOf(key: string): string[] {
+    return this.index.pathsOf(key).filter((pagePath) => this.servesPath(pagePath));
+  }
+
+  closeMatches(key: string, max: number): string[] {
+    return this.index
+      .closeMatches(key, max * 4)
+      .filter((candidate) => this.has(candidate))
+      .slice(0, max);
+  }
+
+  /** How many pages the caller may not see. */
+  hiddenCount(): number {
+    return this.index.pages().length - this.pages().length;
+  }
+
+  /** Path, key and title of every page the caller may not see (keys also held by a visible page excepted). */
+  hiddenNames(): string[] {
+    const names: string[] = [];
+    for (const page of this.index.pages()) {
+      if (this.serves(page)) continue;
+      names.push(page.path);
+      if (!this.has(page.key)) names.push(page.key);
+      const title = page.frontmatter.title;
+      if (typeof title === 'string' && title.trim() !== '') names.push(title.trim());
+    }
+    return names;
+  }
+
+  private visibleAt(key: string): Page | undefined {
+    const visible = this.index
+      .pathsOf(key)
+      .map((pagePath) => this.index.atPath(pagePath))
+      .filter((page): page is Page => page !== undefined && this.serves(page));
+    return visible.find((page) => page.path.startsWith('wiki/user/')) ?? visible[0];
+  }
+}

@@ -1,0 +1,50 @@
+import { existsSync } from 'node:fs';
+import type { EffectiveConfig } from '../config/load.js';
+import { UsageError } from '../errors.js';
+import { factsDbFile, rebuildFacts, updateFacts, type ExtractionReport, type FactsSettings } from '../facts/extract.js';
+import { FactStore, type Fact, type FactHit, type FactStats } from '../facts/store.js';
+import { listRawSources } from './status.js';
+
+export function factsSettings(config: EffectiveConfig): FactsSettings {
+  const { grain, similarity, maxSourceBytes } = config.config.facts;
+  return { grain, similarity, maxSourceBytes };
+}
+
+/** Extract facts from every raw/ source the store does not already hold at its current sha256. */
+export async function refreshFacts(root: string, config: EffectiveConfig): Promise<ExtractionReport> {
+  return updateFacts(root, await listRawSources(root), factsSettings(config));
+}
+
+export async function rebuildWorkspaceFacts(root: string, config: EffectiveConfig): Promise<ExtractionReport> {
+  return rebuildFacts(root, await listRawSources(root), factsSettings(config));
+}
+
+/** The store, brought in step with raw/ first, so a read never answers from stale facts. */
+async function withFreshStore<T>(root: string, config: EffectiveConfig, use: (store: FactStore) => T): Promise<T> {
+  await refreshFacts(root, config);
+  const store = new FactStore(factsDbFile(root), { readonly: true });
+  try {
+    return use(store);
+  } finally {
+    store.close();
+  }
+}
+
+export async function searchFacts(root: string, config: EffectiveConfig, query: string, limit: number): Promise<FactHit[]> {
+  return withFreshStore(root, config, (store) => store.search(query, limit));
+}
+
+export async function showFact(root: string, config: EffectiveConfig, id: string): Promise<Fact> {
+  const fact = await withFreshStore(root, config, (store) => store.get(id));
+  if (!fact) throw new UsageError(`no fact with id ${id}`, 'find ids with wiki facts search "words"');
+  return fact;
+}
+
+export async function factStats(root: string, config: EffectiveConfig): Promise<FactStats> {
+  return withFreshStore(root, config, (store) => store.stats());
+}
+
+/** Whether a facts store exists yet (lint and status only read one; they never create it). */
+export function hasFactsStore(root: string): boolean {
+  return existsSync(factsDbFile(root));
+}

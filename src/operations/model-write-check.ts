@@ -1,0 +1,60 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { rawLineCounter } from '../sources/line-count.js';
+import { humanEditBase } from '../state/human-edits.js';
+import { carriedHumanLines, setCarriedHumanLines } from '../state/human-lines.js';
+import type { ValidationVerdict } from '../tools/context.js';
+import type { Contract } from '../wiki/contract.js';
+import type { PageIndex } from '../wiki/page-index.js';
+import { parsePage } from '../wiki/page.js';
+import { describeFinding } from '../wiki/validate/finding.js';
+import { modelWriteFindings, protectedBody } from '../wiki/validate/write-guard.js';
+import { validateWrite } from '../wiki/validate-write.js';
+
+/**
+ * The write-time check behind write_file and append_to_file: the page contract plus the
+ * rules of a model's write (tool-owned fields, provenance, near-duplicates, human edits),
+ * and the bookkeeping that keeps the owner's lines protected once a rewrite lands.
+ */
+export class ModelWriteCheck {
+  private readonly rawLineCount: (rawPath: string) => number | undefined;
+  /** Per page validated for a write: the human lines it holds now, kept once the write lands. */
+  private readonly humanLines = new Map<string, string[]>();
+
+  constructor(
+    private readonly root: string,
+    private readonly contract: Contract,
+    private readonly pages: PageIndex,
+    private readonly options: { overwriteEdits: boolean; dryRun: boolean; writtenThisRun: (relPath: string) => boolean },
+  ) {
+    this.rawLineCount = rawLineCounter(root);
+  }
+
+  rawExists = (raw: string): boolean => existsSync(path.join(this.root, raw.split('#')[0] ?? raw));
+
+  async validate(relPath: string, content: string, previous: string | undefined): Promise<ValidationVerdict> {
+    const { contract, rawExists } = this;
+    const verdict = validateWrite(this.pages, { path: relPath, content }, { contract, rawExists, rawLineCount: this.rawLineCount });
+    const humanEdit = previous === undefined || this.options.writtenThisRun(relPath) ? undefined : await humanEditBase(this.root, relPath, previous);
+    const carried = previous === undefined ? [] : await carriedHumanLines(this.root, relPath);
+    const current = previous === undefined ? undefined : parsePage(relPath, previous, contract);
+    const protectedLines = current && !current.parseError ? protectedBody(current, { contract, humanEdit, carriedHumanLines: carried }) : [];
+    // Nothing to remember (or forget) after the write when the page holds no human lines and carried none.
+    if (protectedLines.length > 0 || carried.length > 0) this.humanLines.set(relPath, protectedLines);
+    else this.humanLines.delete(relPath);
+    const guarded = this.options.overwriteEdits ? {} : { humanEdit, carriedHumanLines: carried, protectedLines };
+    const guard = modelWriteFindings(verdict.page, previous, { contract, index: this.pages, rawExists, ...guarded });
+    const errors = [...verdict.errors, ...guard];
+    const refusedAsNear = guard.some((f) => f.rule === 'near-duplicate');
+    const warnings = verdict.warnings.filter((f) => !(refusedAsNear && f.rule === 'near-duplicate'));
+    return { ok: errors.length === 0, errors: errors.map(describeFinding), warnings: warnings.map(describeFinding) };
+  }
+
+  /** After a write landed: the human lines the new content still holds stay protected. */
+  async written(relPath: string, content: string): Promise<void> {
+    const human = this.humanLines.get(relPath);
+    if (human === undefined || this.options.dryRun) return;
+    const kept = new Set(content.split('\n').map((line) => line.trim()));
+    await setCarriedHumanLines(this.root, relPath, human.filter((line) => kept.has(line)));
+  }
+}

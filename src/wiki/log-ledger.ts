@@ -1,0 +1,53 @@
+import { appendFile, mkdir, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { LOG_HEADING, RUN_LINE } from './log-format.js';
+import { stateDir } from './workspace.js';
+
+/**
+ * `.wiki/log-ledger.jsonl`: one line per entry the tool appended to log.md (its run id and
+ * heading), so lint can tell the tool's entries from anything else written into the log.
+ */
+const LEDGER_FILE = 'log-ledger.jsonl';
+
+export function ledgerKey(runId: string, heading: string): string {
+  return `${runId}\u0000${heading}`;
+}
+
+/**
+ * Record an entry the tool appended. The first record in a workspace adopts the entries the
+ * log already holds (`logBefore`), so a log from before the ledger is not reported as forged.
+ */
+export async function recordLogEntry(root: string, runId: string, heading: string, logBefore: string): Promise<void> {
+  const file = path.join(stateDir(root), LEDGER_FILE);
+  const adopted: Array<{ runId: string; heading: string }> = [];
+  const ledgerExists = await stat(file).then(() => true, () => false);
+  if (!ledgerExists) {
+    const lines = logBefore.split('\n');
+    lines.forEach((line, i) => {
+      if (LOG_HEADING.test(line)) adopted.push({ runId: RUN_LINE.exec(lines[i + 1] ?? '')?.[1] ?? '', heading: line });
+    });
+  }
+  await mkdir(stateDir(root), { recursive: true });
+  await appendFile(file, [...adopted, { runId, heading }].map((entry) => `${JSON.stringify(entry)}\n`).join(''));
+}
+
+/** The recorded entries as `ledgerKey`s; undefined when no ledger exists yet (a workspace from before it). */
+export async function loadLogLedger(root: string): Promise<Set<string> | undefined> {
+  let text: string;
+  try {
+    text = await readFile(path.join(stateDir(root), LEDGER_FILE), 'utf8');
+  } catch {
+    return undefined;
+  }
+  const keys = new Set<string>();
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    try {
+      const { runId, heading } = JSON.parse(line) as { runId?: unknown; heading?: unknown };
+      if (typeof runId === 'string' && typeof heading === 'string') keys.add(ledgerKey(runId, heading));
+    } catch {
+      // a torn last line from a killed process: that entry is simply not recorded
+    }
+  }
+  return keys;
+}

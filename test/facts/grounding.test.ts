@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { groundPage, numbersOf } from '../../src/facts/grounding.js';
+import { alter } from '../../src/facts/measure.js';
+
+const facts = [
+  { id: 'f-1', text: 'The Golden Gate Bridge opened in 1937 after four years of work.' },
+  { id: 'f-2', text: 'Its main span is 1,280 metres long.' },
+  { id: 'f-3', text: 'The bridge is not a suspension bridge of the older kind.' },
+];
+
+describe('groundPage', () => {
+  it.each([
+    ['a sentence its source states', 'The Golden Gate Bridge opened in 1937 after four years of work.', undefined],
+    ['a light paraphrase', 'The main span of the bridge is 1280 metres long.', undefined],
+    ['a changed year', 'The Golden Gate Bridge opened in 1938 after four years of work.', 'unsupported-number'],
+    ['a changed name', 'The Brooklyn Bridge opened after four years of work.', 'ungrounded'],
+    ['an added negation', 'The Golden Gate Bridge did not open after four years of work.', 'ungrounded'],
+    ['a dropped negation', 'The bridge is a suspension bridge of the older kind.', 'ungrounded'],
+    ['something no source says', 'Pelicans nest under the roadway every spring season.', 'ungrounded'],
+  ])('%s', (_name, sentence, expected) => {
+    const [result] = groundPage(sentence, facts).sentences;
+    expect(result?.problem?.kind).toBe(expected);
+  });
+
+  it('quotes the closest fact and scores the page by its supported share', () => {
+    const body = '# Bridge\n\nThe Golden Gate Bridge opened in 1937 after four years of work.\nIts main span is 2,000 metres long.\n\n- [[golden-gate]]\n- [[brooklyn-bridge]]\n\n```\nnot 99 claims here\n```';
+    const grounding = groundPage(body, facts);
+    expect(grounding.sentences.map((s) => [s.line, s.problem?.kind, s.closest?.id])).toEqual([
+      [3, undefined, 'f-1'],
+      [4, 'unsupported-number', 'f-2'],
+    ]);
+    expect(grounding.score).toBe(0.5);
+  });
+
+  it('a page without claims scores 1; a page with no facts to check against flags every claim', () => {
+    expect(groundPage('# Only a heading\n\n- [[a-link]]', facts).score).toBe(1);
+    expect(groundPage('Some claim without any source at all.', []).score).toBe(0);
+  });
+
+  it('reads numbers with thousands separators as one number', () => {
+    expect(numbersOf('from 1,280 to 3.5 in 1937')).toEqual(['1280', '3.5', '1937']);
+  });
+});
+
+describe('alter (planted falsifications)', () => {
+  it.each([
+    ['Accuracy was 91 percent in trials.', 'Accuracy was 98 percent in trials.'],
+    ['The study by Smith found effects.', 'The study by Castellan found effects.'],
+    ['the effect was large in mice', 'the effect was not large in mice'],
+  ])('%s', (sentence, expected) => {
+    expect(alter(sentence)).toBe(expected);
+  });
+});
