@@ -35,6 +35,12 @@ export class BestScores {
     return hits.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
+  /** The best documents themselves (not their ids), best first. */
+  sortedDocs(): Array<{ doc: number; score: number }> {
+    const hits = this.docs.map((doc, i) => ({ doc, score: this.scores[i]! }));
+    return hits.sort((a, b) => (this.worse(a.doc, a.score, b.doc, b.score) ? 1 : this.worse(b.doc, b.score, a.doc, a.score) ? -1 : 0));
+  }
+
   /** True when (docA, a) ranks below (docB, b). */
   private worse(docA: number, a: number, docB: number, b: number): boolean {
     if (a !== b) return a < b;

@@ -1,6 +1,6 @@
 import type { Options } from 'minisearch';
 import { PersistableMiniSearch, type LexicalEntry } from './minisearch-store.js';
-import type { ScoredId } from './minisearch-scoring.js';
+import type { Bm25Params, ScoredId } from './minisearch-scoring.js';
 import type { Vocabulary } from './vocabulary.js';
 
 /**
@@ -106,12 +106,21 @@ export class LexicalLane {
   /** `search` with each page's BM25 score. */
   searchScored(terms: readonly string[], pool: number, params: LexicalParams): ScoredId[] {
     if (terms.length === 0 || pool <= 0) return [];
-    // The terms as MiniSearch would tokenise them joined by spaces.
-    const queryTerms = terms.flatMap((term) => term.split(' ')).filter((term) => term !== '');
     const adjust = params.matchedTermMultiplier ? multiplyByMatched : keepSummed;
-    return this.index.searchExact(queryTerms, params.boosts, { k: params.k1, b: params.b, d: params.d, fieldsCombined: params.fieldsCombined }, pool, adjust);
+    return this.index.searchExact(queryTermsOf(terms), params.boosts, bm25Of(params), pool, adjust);
+  }
+
+  /** Every page matching the analysed query terms with its BM25 score, in no order. */
+  scoreAll(terms: readonly string[], params: LexicalParams): ScoredId[] {
+    if (terms.length === 0) return [];
+    const adjust = params.matchedTermMultiplier ? multiplyByMatched : keepSummed;
+    return this.index.scoreAllExact(queryTermsOf(terms), params.boosts, bm25Of(params), adjust);
   }
 }
+
+/** The terms as MiniSearch would tokenise them joined by spaces. */
+const queryTermsOf = (terms: readonly string[]): string[] => terms.flatMap((term) => term.split(' ')).filter((term) => term !== '');
+const bm25Of = (params: LexicalParams): Bm25Params => ({ k: params.k1, b: params.b, d: params.d, fieldsCombined: params.fieldsCombined });
 
 /** MiniSearch's score: the summed term scores times the number of query terms matched. */
 const multiplyByMatched = (score: number, matched: number): number => score * matched;

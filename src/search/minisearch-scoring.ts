@@ -83,6 +83,32 @@ export class ExactScorer {
     limit: number,
     adjust: (score: number, matchedTerms: number) => number,
   ): ScoredId[] {
+    const best = new BestScores(limit, (doc) => String(state.documentIds.get(doc)));
+    this.score(state, terms, boost, bm25, adjust, (doc, score) => best.offer(doc, score));
+    return best.sorted();
+  }
+
+  /** Every matching document with its score as `search` computes it, in no order. */
+  scoreAll(
+    state: ScoringState,
+    terms: readonly string[],
+    boost: Readonly<Record<string, number>>,
+    bm25: Bm25Params,
+    adjust: (score: number, matchedTerms: number) => number,
+  ): ScoredId[] {
+    const all: ScoredId[] = [];
+    this.score(state, terms, boost, bm25, adjust, (doc, score) => all.push({ id: String(state.documentIds.get(doc)), score }));
+    return all;
+  }
+
+  private score(
+    state: ScoringState,
+    terms: readonly string[],
+    boost: Readonly<Record<string, number>>,
+    bm25: Bm25Params,
+    adjust: (score: number, matchedTerms: number) => number,
+    offer: (doc: number, score: number) => void,
+  ): void {
     const scratch = this.scratchFor(state.nextId);
     const { total, matched, seen } = scratch;
     // As MiniSearch: the index's fields in order, a missing or zero boost counting as 1.
@@ -121,15 +147,13 @@ export class ExactScorer {
         if (first) matched[doc]!++;
       }
     }
-    const best = new BestScores(limit, (doc) => String(state.documentIds.get(doc)));
     for (const doc of touched) {
       // Under BM25F a page that matched only in fields boosted 0 did not match.
-      if (!combined || total[doc]! > 0) best.offer(doc, adjust(total[doc]!, matched[doc]!));
+      if (!combined || total[doc]! > 0) offer(doc, adjust(total[doc]!, matched[doc]!));
       total[doc] = 0;
       matched[doc] = 0;
       seen[doc] = 0;
     }
-    return best.sorted();
   }
 
   /**

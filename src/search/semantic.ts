@@ -26,8 +26,6 @@ export interface EmbeddedAhead {
 export interface SemanticFeedback {
   slots: readonly number[];
   weight: number;
-  /** Pages to score as well, wherever they rank (the lexical lane's candidates, to re-rank). */
-  candidates?: readonly number[];
 }
 
 export interface SemanticHit {
@@ -160,34 +158,38 @@ export class SemanticLane {
     isLive: (slot: number) => boolean,
     feedback?: SemanticFeedback,
   ): Promise<{ status: LaneStatus; hits: SemanticHit[] }> {
+    const found = await this.queryVector(query, terms, feedback);
+    if ('status' in found) return { status: found.status, hits: [] };
+    return { status: 'ok', hits: this.vectors!.nearest(found.vector, pool, isLive) };
+  }
+
+  /**
+   * Every live page's similarity to the query (moved by `feedback` as in `search`), by
+   * slot: what score fusion needs to give a page the same score however many are asked for.
+   */
+  async similarities(
+    query: string,
+    terms: readonly string[],
+    isLive: (slot: number) => boolean,
+    feedback?: SemanticFeedback,
+  ): Promise<{ status: LaneStatus; similarities?: Float64Array }> {
+    const vector = await this.queryVector(query, terms, feedback);
+    if ('status' in vector) return vector;
+    return { status: 'ok', similarities: this.vectors!.similarities(vector.vector, isLive) };
+  }
+
+  /** The query's unit vector moved by `feedback`, or the lane status that keeps it from searching. */
+  private async queryVector(query: string, terms: readonly string[], feedback?: SemanticFeedback): Promise<{ vector: Float32Array } | { status: LaneStatus }> {
     const before = this.status();
-    if (before !== 'ok') return { status: before, hits: [] };
+    if (before !== 'ok') return { status: before };
     let vector: Float32Array | undefined;
     try {
       vector = await this.embedder.embedQuery(query, terms);
     } catch (error) {
-      return { status: `failed: ${describeFailure(error)}`, hits: [] };
+      return { status: `failed: ${describeFailure(error)}` };
     }
-    if (!vector || !this.vectors || vector.length !== this.vectors.dimensions) return { status: 'ok', hits: [] };
-    if (feedback && feedback.weight > 0) vector = this.withFeedback(vector, feedback);
-    const hits = this.vectors.nearest(vector, pool, isLive);
-    if (feedback?.candidates) this.scoreCandidates(vector, feedback.candidates, hits);
-    return { status: 'ok', hits };
-  }
-
-  /** Adds the candidates not among `hits` with their similarity, then orders all by similarity (ties: lower slot). */
-  private scoreCandidates(query: Float32Array, candidates: readonly number[], hits: SemanticHit[]): void {
-    const have = new Set(hits.map((hit) => hit.slot));
-    for (const slot of candidates) {
-      if (have.has(slot)) continue;
-      const row = this.vectors?.vector(slot);
-      if (!row) continue;
-      let dot = 0;
-      for (let j = 0; j < row.length; j++) dot += query[j]! * row[j]!;
-      hits.push({ slot, similarity: dot });
-      have.add(slot);
-    }
-    hits.sort((a, b) => b.similarity - a.similarity || a.slot - b.slot);
+    if (!vector || !this.vectors || vector.length !== this.vectors.dimensions) return { status: 'ok' };
+    return { vector: feedback && feedback.weight > 0 ? this.withFeedback(vector, feedback) : vector };
   }
 
   /** unit(query) + weight × unit(mean of the feedback pages' vectors), as a unit vector. */

@@ -57,6 +57,13 @@ export class VectorStore {
     if (slot < this.present.length) this.present[slot] = 0;
   }
 
+  /** Every live vector's similarity to the query, by slot (0 where a slot has none or is not live). */
+  similarities(query: Float32Array, isLive: (slot: number) => boolean): Float64Array {
+    const dots = this.dots(query);
+    for (let slot = 0; slot < dots.length; slot++) if (dots[slot] !== 0 && !isLive(slot)) dots[slot] = 0;
+    return dots;
+  }
+
   /** The `pool` most similar live vectors with positive similarity, most similar first (ties: lower slot). */
   nearest(query: Float32Array, pool: number, isLive: (slot: number) => boolean): VectorHit[] {
     const present = this.present;

@@ -1,47 +1,81 @@
 import { describe, expect, it } from 'vitest';
-import { fuseScores, type ScoredLaneRanking } from '../../src/search/score-fusion.js';
+import { fuseLaneScores, type LaneScores } from '../../src/search/score-fusion.js';
 
-describe('fuseScores (weighted fusion of each lane’s scaled scores)', () => {
-  it('scales each lane to [0, 1] over its hits and sums the weighted shares', () => {
-    const rankings: ScoredLaneRanking[] = [
-      { lane: 'lexical', weight: 1, ids: ['a', 'b', 'c'], scores: [10, 6, 2] },
-      { lane: 'semantic', weight: 2, ids: ['c', 'b'], scores: [0.9, 0.5] },
+const byName = (slot: number): string => 'abcdefgh'[slot] ?? String(slot);
+
+describe('fuseLaneScores (weighted fusion of each lane’s scores over every page it scored)', () => {
+  it('divides each lane by its best score and sums the weighted shares', () => {
+    const lanes: LaneScores[] = [
+      { lane: 'lexical', weight: 1, slots: [0, 1, 2], scores: [10, 6, 2] },
+      { lane: 'semantic', weight: 2, slots: [2, 1], scores: [0.9, 0.45] },
     ];
-    const fused = fuseScores(rankings);
-    const byId = new Map(fused.map((hit) => [hit.id, hit]));
-    expect(byId.get('a')?.score).toBeCloseTo(1, 12);
-    expect(byId.get('b')?.score).toBeCloseTo(0.5 + 0, 12);
-    expect(byId.get('c')?.score).toBeCloseTo(0 + 2, 12);
-    expect(fused.map((hit) => hit.id)).toEqual(['c', 'a', 'b']);
-    expect(byId.get('c')?.lanes).toEqual({ lexical: 3, semantic: 1 });
+    const fused = fuseLaneScores(lanes, 3, 10, byName);
+    const bySlot = new Map(fused.map((hit) => [hit.slot, hit]));
+    expect(bySlot.get(0)?.score).toBeCloseTo(1, 12);
+    expect(bySlot.get(1)?.score).toBeCloseTo(0.6 + 1, 12);
+    expect(bySlot.get(2)?.score).toBeCloseTo(0.2 + 2, 12);
+    expect(fused.map((hit) => hit.slot)).toEqual([2, 1, 0]);
+    expect(bySlot.get(2)?.lanes).toEqual({ lexical: 3, semantic: 1 });
     for (const hit of fused) expect(Object.values(hit.contributions).reduce((s, x) => s + x, 0)).toBeCloseTo(hit.score, 12);
   });
 
   it('keeps a page far ahead in one lane and close behind in the other first, where rank fusion ties it', () => {
-    const fused = fuseScores([
-      { lane: 'lexical', weight: 1, ids: ['rare', 'x', 'y'], scores: [20, 2, 1.9] },
-      { lane: 'semantic', weight: 1, ids: ['x', 'rare', 'y'], scores: [0.31, 0.3, 0.1] },
-    ]);
-    expect(fused[0]?.id).toBe('rare');
+    const fused = fuseLaneScores(
+      [
+        { lane: 'lexical', weight: 1, slots: [0, 1, 2], scores: [20, 2, 1.9] },
+        { lane: 'semantic', weight: 1, slots: [1, 0, 2], scores: [0.31, 0.3, 0.1] },
+      ],
+      3,
+      3,
+      byName,
+    );
+    expect(fused[0]?.slot).toBe(0);
   });
 
-  it('gives every hit of a lane whose scores are all equal the full weight, and breaks ties by key', () => {
-    const fused = fuseScores([{ lane: 'token', weight: 0.5, ids: ['b', 'a'], scores: [3, 3] }], (id) => id);
-    expect(fused.map((hit) => [hit.id, hit.score])).toEqual([
-      ['a', 0.5],
-      ['b', 0.5],
+  it('breaks equal scores by how many lanes scored the page, then by key', () => {
+    const fused = fuseLaneScores(
+      [
+        { lane: 'token', weight: 1, slots: [3, 1, 0], scores: [2, 2, 1] },
+        { lane: 'lexical', weight: 1, slots: [0], scores: [1] },
+      ],
+      4,
+      10,
+      byName,
+    );
+    expect(fused.map((hit) => [byName(hit.slot), hit.score])).toEqual([
+      ['a', 1.5],
+      ['b', 1],
+      ['d', 1],
     ]);
   });
 
   it('takes a lane on a fixed scale (cosines) as it is: its small differences stay small', () => {
-    const rankings: ScoredLaneRanking[] = [
-      { lane: 'lexical', weight: 1, ids: ['a', 'b'], scores: [10, 8] },
-      { lane: 'semantic', weight: 1.5, ids: ['b', 'a'], scores: [0.95, 0.9], absolute: true },
+    const lanes: LaneScores[] = [
+      { lane: 'lexical', weight: 1, slots: [0, 1], scores: [10, 8] },
+      { lane: 'semantic', weight: 1.5, slots: [0, 1], scores: [0.9, 0.95], absolute: true },
     ];
-    const fused = fuseScores(rankings);
-    expect(fused.map((hit) => hit.id)).toEqual(['a', 'b']);
+    const fused = fuseLaneScores(lanes, 2, 2, byName);
+    expect(fused.map((hit) => hit.slot)).toEqual([0, 1]);
     expect(fused[0]?.contributions.semantic).toBeCloseTo(1.5 * 0.9, 12);
-    // Scaled over its hits instead, the same lane would put b first.
-    expect(fuseScores(rankings.map((r) => ({ ...r, absolute: false })))[0]?.id).toBe('b');
+  });
+
+  it('gives every page the same score and the best pages the same order whatever the limit', () => {
+    // Random lanes over 500 pages, many scores tied: the top must not move with the limit.
+    let seed = 7;
+    const random = (): number => ((seed = (seed * 48271) % 2147483647) / 2147483647);
+    const slots = Array.from({ length: 500 }, (_, i) => i);
+    const lanes = (
+      [
+        { lane: 'lexical', weight: 1, slots: slots.filter(() => random() < 0.6), scores: [] },
+        { lane: 'token', weight: 0.2, slots: slots.filter(() => random() < 0.6), scores: [] },
+        { lane: 'semantic', weight: 1.5, slots, scores: [], absolute: true },
+      ] satisfies LaneScores[]
+    ).map((lane): LaneScores => ({ ...lane, scores: lane.slots.map(() => Math.round(random() * 20) / 20) }));
+    const key = (slot: number): string => `page-${slot % 50}`;
+    const top = (limit: number) => fuseLaneScores(lanes, 500, limit, key).slice(0, 5);
+    const reference = top(5);
+    for (const limit of [10, 50, 200, 500]) expect(top(limit)).toEqual(reference);
+    const all = new Map(fuseLaneScores(lanes, 500, 500, key).map((hit) => [hit.slot, hit.score]));
+    for (const hit of fuseLaneScores(lanes, 500, 20, key)) expect(hit.score).toBe(all.get(hit.slot));
   });
 });
