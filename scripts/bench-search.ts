@@ -89,15 +89,18 @@ export async function runSearchBench(sizes = [1000, 10000, 50000]): Promise<void
       await new Promise((resolve) => setTimeout(resolve, 2500));
       const results = [await measureInChild('hybrid', root, queriesFile), await measureInChild('minisearch', root, queriesFile)];
       report(results);
+      const bare = [];
       const floor = [];
       const search = [];
       for (let i = 0; i < FRESH_RUNS; i++) {
+        bare.push((await runNode(['-e', ''])).ms);
         floor.push((await runNode([cli, '--version'])).ms);
         const run = await runNode([cli, '--root', root, 'search', wiki.queries[i] ?? 'query', '--json']);
         if (run.code !== 0) throw new Error(`wiki search failed: ${run.stderr.trim()}`);
         search.push(run.ms);
       }
-      console.log(`  wiki search, fresh process (median of ${FRESH_RUNS}): ${ms(median(search))}; \`wiki --version\` alone: ${ms(median(floor))}`);
+      console.log(`  wiki search, fresh process (median of ${FRESH_RUNS}): ${ms(median(search))}; \`wiki --version\` alone: ${ms(median(floor))}; bare \`node -e ''\`: ${ms(median(bare))}`);
+      console.log(`  wiki search above a bare node: ${ms(median(search) - median(bare))} (${(median(search) / median(bare)).toFixed(2)}× its time)`);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

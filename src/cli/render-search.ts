@@ -34,6 +34,21 @@ export function renderSearch(response: SearchAnswer, c: Colors, explain: boolean
   return lines.join('\n');
 }
 
+/** `wiki search --files`: the result paths, one per line. */
+export function renderSearchFiles(response: SearchAnswer): string {
+  return response.results.map((result) => result.path).join('\n');
+}
+
+/** `wiki search --full`: each result page whole, under a line naming it. */
+export function renderSearchFull(response: SearchAnswer, c: Colors): string {
+  const warnings = response.warnings.map((warning) => c.yellow(`warning: ${warning.message}`));
+  if (!response.found) return [...warnings, `No pages match “${response.query}” (found: false).`].join('\n');
+  const pages = response.results.map(
+    (result, i) => `${c.bold(`${i + 1}. ${result.path}`)}  ${c.dim(result.score.toFixed(4))}\n${(result.content ?? '').trimEnd()}`,
+  );
+  return [...warnings, ...pages].join('\n\n');
+}
+
 /** The `Search:` line of `wiki status`. */
 export function renderSearchState(state: SearchIndexState, c: Colors): string {
   const lanes = LANES.map((lane) => `${lane} ${state.lanes[lane]}`).join(' · ');

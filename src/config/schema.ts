@@ -4,12 +4,14 @@ import { z } from 'zod';
  * wiki.config.json. No secrets live here: API keys come only from the environment.
  * Every field has a default so an empty file `{}` is a valid configuration.
  */
+// Weights of each lane's scores (see src/search/score-fusion.ts), chosen on the
+// development sets Cranfield and CACM (docs/search-eval.md): lexical first, the semantic lane
+// re-ranking its candidates, the token lane a small tie-breaker.
 const weightsSchema = z
   .object({
-    lexical: z.number().min(0).default(1.5),
-    semantic: z.number().min(0).default(2),
-    // 0.75 → 0.5: on Cranfield the token lane at 0.75 lowered fused nDCG@10 in every weight/K combination tried.
-    token: z.number().min(0).default(0.5),
+    lexical: z.number().min(0).default(1),
+    semantic: z.number().min(0).default(1.5),
+    token: z.number().min(0).default(0.2),
   })
   .strict()
   .prefault({});
@@ -31,7 +33,7 @@ const embedderSchema = z
 const searchSchema = z
   .object({
     weights: weightsSchema,
-    /** Reciprocal Rank Fusion constant K in Σ weight / (K + rank). */
+    /** Reciprocal Rank Fusion constant K in Σ weight / (K + rank), when the fusion is by ranks. */
     k: z.number().min(0).default(60),
     /** Minimum candidates each lane contributes; the real pool is max(pool, 3 × limit). */
     pool: z.number().int().min(1).default(25),

@@ -1,6 +1,6 @@
 import type { EffectiveConfig } from '../config/load.js';
 import { ConfigError, UsageError } from '../errors.js';
-import { openSearchIndex, type SearchIndex, type SearchResponse } from '../search/index.js';
+import { openSearchIndex, type SearchIndex, type SearchResponse, type SearchResult } from '../search/index.js';
 import { LANES, type LaneName, type LaneStatus } from '../search/types.js';
 import { parseSimpleFrontmatter } from '../search/simple-frontmatter.js';
 import { splitFrontmatter } from '../wiki/frontmatter-split.js';
@@ -16,13 +16,19 @@ export interface SearchRequest {
   limit?: number;
   /** Keep each lane's share of the score in the results. */
   explain?: boolean;
+  /** Leave out results whose fused score is below this. */
+  minScore?: number;
+  /** Add each result page's whole text (`--full`). */
+  withContent?: boolean;
   env?: NodeJS.ProcessEnv;
   /** Whose scratch scope (wiki/user/<name>/) is searched besides the team's pages. */
   user?: string | undefined;
 }
 
 /** `wiki search`'s answer: the hits, whether any matched, and the lanes that were dropped. */
-export interface SearchAnswer extends SearchResponse {
+export interface SearchAnswer extends Omit<SearchResponse, 'results'> {
+  /** The hits; each carries its page's whole text when asked (`--full`). */
+  results: Array<SearchResult & { content?: string }>;
   found: boolean;
   warnings: LaneWarning[];
 }
@@ -49,11 +55,13 @@ export async function searchWorkspace(
   }
   const index = await openSearchIndex(root, schema, config.config, { env: request.env ?? process.env });
   try {
-    const response = await surfacedSearch(root, schema, index, query, limit, request.user);
+    const response = await surfacedSearch(root, schema, index, query, { limit, minScore: request.minScore }, request.user);
     requireAnsweringLane(response.lanes);
-    const answer = { ...response, found: response.results.length > 0, warnings: laneWarnings(response.lanes, index.info().embedder) };
-    if (request.explain) return answer;
-    return { ...answer, results: answer.results.map(({ contributions: _dropped, ...rest }) => rest) };
+    const explained = response.results.map(({ contributions, ...rest }) => (request.explain ? { ...rest, contributions } : rest));
+    const results = request.withContent
+      ? await Promise.all(explained.map(async (result) => ({ ...result, content: await readFile(path.join(root, result.path), 'utf8').catch(() => '') })))
+      : explained;
+    return { ...response, results, found: results.length > 0, warnings: laneWarnings(response.lanes, index.info().embedder) };
   } finally {
     await index.close();
   }
@@ -68,14 +76,14 @@ export async function surfacedSearch(
   schema: Schema,
   index: SearchIndex,
   query: string,
-  limit: number,
+  { limit, minScore }: { limit: number; minScore?: number | undefined },
   user: string | undefined,
 ): Promise<SearchResponse> {
   // The user's own scratch pages shadow the team's pages with the same key.
   const ownKeys = user === undefined ? new Set<string>() : scratchKeys(root, user);
   let pool = limit;
   for (;;) {
-    const response = await index.search(query, { limit: pool });
+    const response = await index.search(query, { limit: pool, minScore });
     const shown: SearchResponse['results'] = [];
     for (const result of response.results) {
       const shadowed = scopeOf(result.path) === undefined && ownKeys.has(result.key);

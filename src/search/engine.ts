@@ -8,6 +8,9 @@ import { fuseRankings, poolSize, type LaneRanking } from './rrf.js';
 import { SemanticLane, type PageToEmbed } from './semantic.js';
 import { underPrefix, withPrefix, type Sections } from './store.js';
 import { TokenLane } from './token-lane.js';
+import type { FeedbackParams, FusionMethod, SemanticScale } from './tuning.js';
+import { fuseLaneScores, type LaneScores } from './score-fusion.js';
+import { BestScores } from './best-scores.js';
 import { LANES, type LaneName, type LaneStatus } from './types.js';
 import type { MergedPage } from './page-batch.js';
 import { Vocabulary } from './vocabulary.js';
@@ -23,6 +26,10 @@ export interface SearchParams {
   /** Minimum candidates per lane. */
   pool: number;
   lexical: LexicalParams;
+  feedback: FeedbackParams;
+  /** Reciprocal rank fusion (`rrf`, with K) or weighted fusion of each lane's scaled scores (`scores`). */
+  fusion: FusionMethod;
+  semanticScale: SemanticScale;
 }
 
 export interface RankedPage {
@@ -134,11 +141,14 @@ export class SearchEngine {
   }
 
   async search(query: string, limit: number, params: SearchParams): Promise<EngineResult> {
+    if (params.fusion === 'scores') return this.searchByScores(query, limit, params);
+    // Rank fusion: each lane ranks a pool, the lexical lane's best pages steer the semantic query.
     const pool = poolSize(params.pool, limit);
     const terms = analyze(query);
     const lanes = {} as Record<LaneName, LaneStatus>;
     const rankings: LaneRanking[] = [];
     const pathOf = (slot: number): string => this.docs.pathAt(slot) ?? '';
+    let lexicalIds: string[] = [];
     for (const lane of LANES) {
       if (params.weights[lane] <= 0) {
         lanes[lane] = 'skipped: weight is 0';
@@ -146,24 +156,27 @@ export class SearchEngine {
       }
       let ids: string[] = [];
       if (lane === 'lexical') {
-        ids = this.lexical.search(terms, pool, params.lexical);
+        lexicalIds = this.lexical.search(terms, Math.max(pool, params.feedback.pages), params.lexical);
+        ids = lexicalIds.slice(0, pool);
         lanes.lexical = 'ok';
       } else if (lane === 'token') {
-        const hits = this.tokens.search(wholeTerms(query), pool, this.docs.isLive, this.docs.liveCount, this.docs.keyOf);
-        ids = hits.map((hit) => pathOf(hit.slot));
+        const found = this.tokens.search(wholeTerms(query), pool, this.docs.isLive, this.docs.liveCount, this.docs.keyOf);
+        ids = found.map((hit) => pathOf(hit.slot));
         lanes.token = 'ok';
       } else if ('off' in this.semantic) {
         lanes.semantic = `skipped: ${this.semantic.off}`;
         continue;
       } else {
-        const result = await this.semantic.lane.search(query, terms, pool, this.docs.isLive);
+        const feedback = { slots: this.slotsOf(lexicalIds.slice(0, params.feedback.pages)), weight: params.feedback.weight };
+        const result = await this.semantic.lane.search(query, terms, pool, this.docs.isLive, feedback);
         lanes.semantic = result.status;
         if (result.status !== 'ok') continue;
         ids = result.hits.map((hit) => pathOf(hit.slot));
       }
       rankings.push({ lane, weight: params.weights[lane], ids });
     }
-    const fused = fuseRankings(rankings, params.k, (path) => this.docs.get(path)?.key ?? path);
+    const tieKey = (path: string): string => this.docs.get(path)?.key ?? path;
+    const fused = fuseRankings(rankings, params.k, tieKey);
     const pages: RankedPage[] = [];
     for (const hit of fused.slice(0, limit)) {
       const record = this.docs.get(hit.id);
@@ -171,8 +184,66 @@ export class SearchEngine {
     }
     return { pages, lanes, terms };
   }
-}
 
+  /**
+   * Score fusion over every page each lane scores (`fuseLaneScores`), so no page's score
+   * depends on `limit`. The lexical lane's best pages steer the semantic query.
+   */
+  private async searchByScores(query: string, limit: number, params: SearchParams): Promise<EngineResult> {
+    const terms = analyze(query);
+    const lanes = {} as Record<LaneName, LaneStatus>;
+    const scored: LaneScores[] = [];
+    const { docs } = this;
+    let feedbackSlots: number[] = [];
+    if (params.weights.lexical > 0) {
+      const hits = this.lexical.scoreAll(terms, params.lexical);
+      const slots = new Int32Array(hits.length);
+      const scores = new Float64Array(hits.length);
+      hits.forEach((hit, i) => {
+        slots[i] = docs.get(hit.id)?.slot ?? -1;
+        scores[i] = slots[i]! < 0 ? 0 : hit.score;
+      });
+      scored.push({ lane: 'lexical', weight: params.weights.lexical, slots, scores });
+      feedbackSlots = bestSlots(slots, scores, params.feedback.pages, (slot) => docs.pathAt(slot) ?? '');
+      lanes.lexical = 'ok';
+    } else lanes.lexical = 'skipped: weight is 0';
+    if (params.weights.semantic <= 0) lanes.semantic = 'skipped: weight is 0';
+    else if ('off' in this.semantic) lanes.semantic = `skipped: ${this.semantic.off}`;
+    else {
+      const feedback = { slots: feedbackSlots, weight: params.feedback.weight };
+      const result = await this.semantic.lane.similarities(query, terms, docs.isLive, feedback);
+      lanes.semantic = result.status;
+      const similarities = result.similarities;
+      if (similarities) {
+        const slots = Int32Array.from({ length: similarities.length }, (_, i) => i);
+        scored.push({ lane: 'semantic', weight: params.weights.semantic, slots, scores: similarities, absolute: params.semanticScale === 'cosine' });
+      }
+    }
+    if (params.weights.token > 0) {
+      const hits = this.tokens.scoreAll(wholeTerms(query), docs.isLive, docs.liveCount);
+      const slots = Int32Array.from(hits, (hit) => hit.slot);
+      const scores = Float64Array.from(hits, (hit) => hit.score);
+      scored.push({ lane: 'token', weight: params.weights.token, slots, scores });
+      lanes.token = 'ok';
+    } else lanes.token = 'skipped: weight is 0';
+    const tieKey = (slot: number): string => `${docs.keyOf(slot)}\u0000${docs.pathAt(slot) ?? ''}`;
+    const pages: RankedPage[] = [];
+    for (const hit of fuseLaneScores(scored, docs.slotCount, limit, tieKey)) {
+      const record = docs.get(docs.pathAt(hit.slot) ?? '');
+      if (record) pages.push({ record, score: hit.score, lanes: hit.lanes, contributions: hit.contributions });
+    }
+    return { pages, lanes, terms };
+  }
+
+  private slotsOf(paths: readonly string[]): number[] {
+    const slots: number[] = [];
+    for (const path of paths) {
+      const slot = this.docs.get(path)?.slot;
+      if (slot !== undefined) slots.push(slot);
+    }
+    return slots;
+  }
+}
 /** A page analysed for a bulk build, not yet added. */
 export interface AnalysedForBuild {
   doc: PageDocument;
@@ -230,4 +301,11 @@ export class BulkBuild {
     this.engine.lexical.addAll(this.lexical, this.vocabulary);
     this.engine.tokens.addAll(this.tokens, this.vocabulary);
   }
+}
+
+/** The `count` best-scoring slots, best first (ties: the lower `idOf`). */
+function bestSlots(slots: Int32Array, scores: Float64Array, count: number, idOf: (slot: number) => string): number[] {
+  const best = new BestScores(count, idOf);
+  for (let i = 0; i < slots.length; i++) if (slots[i]! >= 0 && scores[i]! > 0) best.offer(slots[i]!, scores[i]!);
+  return best.sortedDocs().map((hit) => hit.doc);
 }

@@ -107,5 +107,8 @@ function searchParams(config: WikiConfig, tuning: SearchTuning): SearchParams {
     k: search.k,
     pool: search.pool,
     lexical: { k1: search.bm25.k1, b: search.bm25.b, ...tuning.lexical },
+    feedback: tuning.feedback,
+    fusion: tuning.fusion,
+    semanticScale: tuning.semanticScale,
   };
 }

@@ -1,5 +1,6 @@
 import type { Options } from 'minisearch';
 import { PersistableMiniSearch, type LexicalEntry } from './minisearch-store.js';
+import type { Bm25Params, ScoredId } from './minisearch-scoring.js';
 import type { Vocabulary } from './vocabulary.js';
 
 /**
@@ -22,6 +23,8 @@ export interface LexicalParams {
    * Kept or dropped as the Cranfield evaluation says (see scripts/eval.ts).
    */
   matchedTermMultiplier: boolean;
+  /** BM25F over the fields (see Bm25Params.fieldsCombined) instead of MiniSearch's per-field sum. */
+  fieldsCombined: boolean;
 }
 
 const splitOnSpace = (text: string): string[] => text.split(' ');
@@ -97,14 +100,27 @@ export class LexicalLane {
 
   /** Paths of the best `pool` pages for the analysed query terms, best first (ties by path). */
   search(terms: readonly string[], pool: number, params: LexicalParams): string[] {
+    return this.searchScored(terms, pool, params).map((hit) => hit.id);
+  }
+
+  /** `search` with each page's BM25 score. */
+  searchScored(terms: readonly string[], pool: number, params: LexicalParams): ScoredId[] {
     if (terms.length === 0 || pool <= 0) return [];
-    // The terms as MiniSearch would tokenise them joined by spaces.
-    const queryTerms = terms.flatMap((term) => term.split(' ')).filter((term) => term !== '');
     const adjust = params.matchedTermMultiplier ? multiplyByMatched : keepSummed;
-    const hits = this.index.searchExact(queryTerms, params.boosts, { k: params.k1, b: params.b, d: params.d }, pool, adjust);
-    return hits.map((hit) => hit.id);
+    return this.index.searchExact(queryTermsOf(terms), params.boosts, bm25Of(params), pool, adjust);
+  }
+
+  /** Every page matching the analysed query terms with its BM25 score, in no order. */
+  scoreAll(terms: readonly string[], params: LexicalParams): ScoredId[] {
+    if (terms.length === 0) return [];
+    const adjust = params.matchedTermMultiplier ? multiplyByMatched : keepSummed;
+    return this.index.scoreAllExact(queryTermsOf(terms), params.boosts, bm25Of(params), adjust);
   }
 }
+
+/** The terms as MiniSearch would tokenise them joined by spaces. */
+const queryTermsOf = (terms: readonly string[]): string[] => terms.flatMap((term) => term.split(' ')).filter((term) => term !== '');
+const bm25Of = (params: LexicalParams): Bm25Params => ({ k: params.k1, b: params.b, d: params.d, fieldsCombined: params.fieldsCombined });
 
 /** MiniSearch's score: the summed term scores times the number of query terms matched. */
 const multiplyByMatched = (score: number, matched: number): number => score * matched;

@@ -5,7 +5,8 @@ import { UsageError } from '../errors.js';
 import { isSpecialPage, type Contract } from '../wiki/contract.js';
 import { splitFrontmatter } from '../wiki/frontmatter-split.js';
 import type { PageStat } from './doc-table.js';
-import { contentHash, pageDocument, plainBody, type PageDocument } from './document.js';
+import { contentHash, documentText, pageDocument, plainBody, type PageDocument } from './document.js';
+import { candidatesFor, hasConstraints, parseQuery, QueryFilter } from './query-syntax.js';
 import type { SearchEngine, SearchParams } from './engine.js';
 import type { BuildWorker } from './build-threads.js';
 import { buildShared } from './shared-build.js';
@@ -151,7 +152,13 @@ export class LiveSearchIndex implements SearchIndex {
     } else {
       await this.exclusive(() => retryPending(this.engine, this.state.root));
     }
-    const found = await this.engine.search(text, limit, this.state.params);
+    const parsed = options.syntax === false ? { text, phrases: [], excluded: [] } : parseQuery(text);
+    if (!parsed.text) throw new UsageError('the query only excludes', 'add a word or "phrase" to search for, e.g. wiki search attention -transformer');
+    const filter = hasConstraints(parsed) ? new QueryFilter(parsed) : undefined;
+    const found = await this.engine.search(parsed.text, filter ? candidatesFor(limit) : limit, this.state.params);
+    found.pages = found.pages
+      .filter(({ score, record }) => score >= (options.minScore ?? -Infinity) && (!filter || filter.accepts(this.searchableText(record.path))))
+      .slice(0, limit);
     const backlinks = this.engine.docs.backlinksOf(found.pages.map(({ record }) => record.key));
     const results: SearchResult[] = found.pages.map(({ record, score, lanes, contributions }) => ({
       key: record.key,
@@ -166,6 +173,11 @@ export class LiveSearchIndex implements SearchIndex {
       backlinks: backlinks.get(record.key) ?? [],
     }));
     return { query: text, results, lanes: found.lanes };
+  }
+
+  private searchableText(pagePath: string): string {
+    const content = readPage(this.state.root, pagePath);
+    return content === undefined ? '' : documentText(pageDocument(pagePath, content));
   }
 
   /**

@@ -1,17 +1,24 @@
 import { LazyTermData, type PostingSpan, type TermData } from './term-index.js';
+import { BestScores, type ScoredId } from './best-scores.js';
 import { VarintReader } from './varint.js';
+
+export type { ScoredId } from './best-scores.js';
 
 /** BM25 parameters as MiniSearch names them. */
 export interface Bm25Params {
   k: number;
   b: number;
   d: number;
+  /**
+   * BM25F (Robertson, Zaragoza & Taylor 2004) instead of MiniSearch's sum of one BM25 per
+   * field: each field's term frequency, length-normalised and boosted, is summed first and
+   * saturated once, with one idf from the pages holding the term in any field. A word
+   * repeated in title, summary and body then counts as a page mentioning it more, not as
+   * three separate matches each near its saturation.
+   */
+  fieldsCombined?: boolean;
 }
 
-export interface ScoredId {
-  id: string;
-  score: number;
-}
 
 /**
  * What the scorer reads of a MiniSearch index: its protected state, which only the index
@@ -76,13 +83,41 @@ export class ExactScorer {
     limit: number,
     adjust: (score: number, matchedTerms: number) => number,
   ): ScoredId[] {
+    const best = new BestScores(limit, (doc) => String(state.documentIds.get(doc)));
+    this.score(state, terms, boost, bm25, adjust, (doc, score) => best.offer(doc, score));
+    return best.sorted();
+  }
+
+  /** Every matching document with its score as `search` computes it, in no order. */
+  scoreAll(
+    state: ScoringState,
+    terms: readonly string[],
+    boost: Readonly<Record<string, number>>,
+    bm25: Bm25Params,
+    adjust: (score: number, matchedTerms: number) => number,
+  ): ScoredId[] {
+    const all: ScoredId[] = [];
+    this.score(state, terms, boost, bm25, adjust, (doc, score) => all.push({ id: String(state.documentIds.get(doc)), score }));
+    return all;
+  }
+
+  private score(
+    state: ScoringState,
+    terms: readonly string[],
+    boost: Readonly<Record<string, number>>,
+    bm25: Bm25Params,
+    adjust: (score: number, matchedTerms: number) => number,
+    offer: (doc: number, score: number) => void,
+  ): void {
     const scratch = this.scratchFor(state.nextId);
     const { total, matched, seen } = scratch;
     // As MiniSearch: the index's fields in order, a missing or zero boost counting as 1.
-    const fields = state.fields.map((field) => ({
-      id: state.fieldIds[field] ?? -1,
-      boost: (Object.hasOwn(boost, field) ? boost[field] : undefined) || 1,
-    }));
+    const combined = bm25.fieldsCombined === true;
+    const fields = state.fields.map((field) => {
+      const given = Object.hasOwn(boost, field) ? boost[field] : undefined;
+      // BM25F takes a zero boost at its word (a field left out); MiniSearch counts it as 1.
+      return { id: state.fieldIds[field] ?? -1, boost: combined ? (given ?? 1) : given || 1 };
+    });
     const touched: number[] = [];
     const seenTerms = new Set<string>();
     for (const term of terms) {
@@ -98,6 +133,7 @@ export class ExactScorer {
       if (span) this.scoreSpan(state, span, fields, bm25, stamp, termDocs);
       else this.scoreMaps(state, term, data, fields, bm25, stamp, termDocs);
       const partial = scratch.partial;
+      if (combined) saturate(partial, termDocs, state.documentCount, bm25);
       // A repeated query term adds its score again but counts as matched once.
       const first = !seenTerms.has(term);
       seenTerms.add(term);
@@ -111,14 +147,13 @@ export class ExactScorer {
         if (first) matched[doc]!++;
       }
     }
-    const best = new BestScores(limit, (doc) => String(state.documentIds.get(doc)));
     for (const doc of touched) {
-      best.offer(doc, adjust(total[doc]!, matched[doc]!));
+      // Under BM25F a page that matched only in fields boosted 0 did not match.
+      if (!combined || total[doc]! > 0) offer(doc, adjust(total[doc]!, matched[doc]!));
       total[doc] = 0;
       matched[doc] = 0;
       seen[doc] = 0;
     }
-    return best.sorted();
   }
 
   /**
@@ -186,7 +221,7 @@ export class ExactScorer {
           stamps[doc] = stamp;
           termDocs.push(doc);
         }
-        partial[doc] = partial[doc]! + field.boost * bm25Score(idf, termFreq, fieldLength, avgFieldLength, bm25);
+        partial[doc] = partial[doc]! + field.boost * (bm25.fieldsCombined ? normalisedFrequency(termFreq, fieldLength, avgFieldLength, bm25) : bm25Score(idf, termFreq, fieldLength, avgFieldLength, bm25));
       }
     }
   }
@@ -224,9 +259,23 @@ export class ExactScorer {
           stamps[doc] = stamp;
           termDocs.push(doc);
         }
-        partial[doc] = partial[doc]! + field.boost * bm25Score(idf, termFreq, fieldLength, avgFieldLength, bm25);
+        partial[doc] = partial[doc]! + field.boost * (bm25.fieldsCombined ? normalisedFrequency(termFreq, fieldLength, avgFieldLength, bm25) : bm25Score(idf, termFreq, fieldLength, avgFieldLength, bm25));
       }
     }
+  }
+}
+
+/** BM25F: a field's term frequency over its length-normalisation factor (before boost and saturation). */
+function normalisedFrequency(termFreq: number, fieldLength: number, avgFieldLength: number, { b }: Bm25Params): number {
+  return termFreq / (1 - b + (b * fieldLength) / (avgFieldLength || 1));
+}
+
+/** BM25F's second step for one term: each page's summed weighted frequency saturated, times the idf. */
+function saturate(partial: Float64Array, termDocs: readonly number[], documentCount: number, { k, d }: Bm25Params): void {
+  const idf = inverseDocumentFrequency(termDocs.length, documentCount);
+  for (const doc of termDocs) {
+    const frequency = partial[doc]!;
+    partial[doc] = frequency > 0 ? idf * (d + (frequency * (k + 1)) / (k + frequency)) : 0;
   }
 }
 
@@ -238,73 +287,4 @@ function inverseDocumentFrequency(matchingCount: number, totalCount: number): nu
 /** MiniSearch's BM25(+) score with its idf computed once per term and field: the same expression, so the same number. */
 function bm25Score(idf: number, termFreq: number, fieldLength: number, avgFieldLength: number, { k, b, d }: Bm25Params): number {
   return idf * (d + (termFreq * (k + 1)) / (termFreq + k * (1 - b + (b * fieldLength) / avgFieldLength)));
-}
-
-/**
- * The `limit` best (score, id) pairs offered, best first: higher score, then lower id.
- * A min-heap of the best so far, so most offers cost one comparison; ids are looked up
- * only to break ties.
- */
-class BestScores {
-  private readonly docs: number[] = [];
-  private readonly scores: number[] = [];
-
-  constructor(
-    private readonly limit: number,
-    private readonly idOf: (doc: number) => string,
-  ) {}
-
-  offer(doc: number, score: number): void {
-    const { docs, scores } = this;
-    if (docs.length < this.limit) {
-      docs.push(doc);
-      scores.push(score);
-      this.up(docs.length - 1);
-    } else if (this.limit > 0 && this.worse(docs[0]!, scores[0]!, doc, score)) {
-      docs[0] = doc;
-      scores[0] = score;
-      this.down(0);
-    }
-  }
-
-  sorted(): ScoredId[] {
-    const hits = this.docs.map((doc, i) => ({ id: this.idOf(doc), score: this.scores[i]! }));
-    return hits.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  }
-
-  /** True when (docA, a) ranks below (docB, b). */
-  private worse(docA: number, a: number, docB: number, b: number): boolean {
-    if (a !== b) return a < b;
-    return this.idOf(docA) > this.idOf(docB);
-  }
-
-  private up(i: number): void {
-    const { docs, scores } = this;
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (!this.worse(docs[i]!, scores[i]!, docs[parent]!, scores[parent]!)) break;
-      this.swap(i, parent);
-      i = parent;
-    }
-  }
-
-  private down(i: number): void {
-    const { docs, scores } = this;
-    for (;;) {
-      const left = 2 * i + 1;
-      const right = left + 1;
-      let worst = i;
-      if (left < docs.length && this.worse(docs[left]!, scores[left]!, docs[worst]!, scores[worst]!)) worst = left;
-      if (right < docs.length && this.worse(docs[right]!, scores[right]!, docs[worst]!, scores[worst]!)) worst = right;
-      if (worst === i) return;
-      this.swap(i, worst);
-      i = worst;
-    }
-  }
-
-  private swap(i: number, j: number): void {
-    const { docs, scores } = this;
-    [docs[i], docs[j]] = [docs[j]!, docs[i]!];
-    [scores[i], scores[j]] = [scores[j]!, scores[i]!];
-  }
 }

@@ -58,6 +58,16 @@ export class PersistableMiniSearch extends MiniSearch<LexicalEntry> {
     return this.scorer.search(this.scoringState(), terms, boost, bm25, limit, adjust);
   }
 
+  /** `searchExact`'s score of every matching document, in no order. */
+  scoreAllExact(
+    terms: readonly string[],
+    boost: Readonly<Record<string, number>>,
+    bm25: Bm25Params,
+    adjust: (score: number, matchedTerms: number) => number,
+  ): ScoredId[] {
+    return this.scorer.scoreAll(this.scoringState(), terms, boost, bm25, adjust);
+  }
+
   private scoringState(): ScoringState {
     return {
       fields: this._options.fields,

@@ -22,6 +22,12 @@ export interface EmbeddedAhead {
   vectors: Promise<ReadonlyArray<Float32Array | undefined>>;
 }
 
+/** Pages taken as relevant to the query, and how far to move the query towards them. */
+export interface SemanticFeedback {
+  slots: readonly number[];
+  weight: number;
+}
+
 export interface SemanticHit {
   slot: number;
   similarity: number;
@@ -140,24 +146,72 @@ export class SemanticLane {
 
   /**
    * The `pool` pages nearest the query. Returns the lane status for this search:
-   * a failure to embed the query drops the lane from this search.
+   * a failure to embed the query drops the lane from this search. With `feedback`, the
+   * query's vector is moved towards the mean of those pages' vectors (pseudo-relevance
+   * feedback from the lexical lane's best pages, Rocchio's rule): a query of a few words
+   * embeds poorly, the pages it finds lexically say what it is about.
    */
   async search(
     query: string,
     terms: readonly string[],
     pool: number,
     isLive: (slot: number) => boolean,
+    feedback?: SemanticFeedback,
   ): Promise<{ status: LaneStatus; hits: SemanticHit[] }> {
+    const found = await this.queryVector(query, terms, feedback);
+    if ('status' in found) return { status: found.status, hits: [] };
+    return { status: 'ok', hits: this.vectors!.nearest(found.vector, pool, isLive) };
+  }
+
+  /**
+   * Every live page's similarity to the query (moved by `feedback` as in `search`), by
+   * slot: what score fusion needs to give a page the same score however many are asked for.
+   */
+  async similarities(
+    query: string,
+    terms: readonly string[],
+    isLive: (slot: number) => boolean,
+    feedback?: SemanticFeedback,
+  ): Promise<{ status: LaneStatus; similarities?: Float64Array }> {
+    const vector = await this.queryVector(query, terms, feedback);
+    if ('status' in vector) return vector;
+    return { status: 'ok', similarities: this.vectors!.similarities(vector.vector, isLive) };
+  }
+
+  /** The query's unit vector moved by `feedback`, or the lane status that keeps it from searching. */
+  private async queryVector(query: string, terms: readonly string[], feedback?: SemanticFeedback): Promise<{ vector: Float32Array } | { status: LaneStatus }> {
     const before = this.status();
-    if (before !== 'ok') return { status: before, hits: [] };
+    if (before !== 'ok') return { status: before };
     let vector: Float32Array | undefined;
     try {
       vector = await this.embedder.embedQuery(query, terms);
     } catch (error) {
-      return { status: `failed: ${describeFailure(error)}`, hits: [] };
+      return { status: `failed: ${describeFailure(error)}` };
     }
-    if (!vector || !this.vectors || vector.length !== this.vectors.dimensions) return { status: 'ok', hits: [] };
-    return { status: 'ok', hits: this.vectors.nearest(vector, pool, isLive) };
+    if (!vector || !this.vectors || vector.length !== this.vectors.dimensions) return { status: 'ok' };
+    return { vector: feedback && feedback.weight > 0 ? this.withFeedback(vector, feedback) : vector };
+  }
+
+  /** unit(query) + weight × unit(mean of the feedback pages' vectors), as a unit vector. */
+  private withFeedback(query: Float32Array, feedback: SemanticFeedback): Float32Array {
+    const vectors = this.vectors;
+    const dimensions = query.length;
+    const centroid = new Float64Array(dimensions);
+    let count = 0;
+    for (const slot of feedback.slots) {
+      const row = vectors?.vector(slot);
+      if (!row) continue;
+      for (let j = 0; j < dimensions; j++) centroid[j] = centroid[j]! + row[j]!;
+      count++;
+    }
+    if (count === 0) return query;
+    const queryNorm = Math.hypot(...query) || 1;
+    const centroidNorm = Math.hypot(...centroid) || 1;
+    const moved = new Float32Array(dimensions);
+    for (let j = 0; j < dimensions; j++) moved[j] = query[j]! / queryNorm + (feedback.weight * centroid[j]!) / centroidNorm;
+    const norm = Math.hypot(...moved) || 1;
+    for (let j = 0; j < dimensions; j++) moved[j] = moved[j]! / norm;
+    return moved;
   }
 
   encode(remap: Int32Array, slotCount: number): Record<string, Uint8Array> {

@@ -111,6 +111,25 @@ export class TokenLane {
     liveCount: number,
     tieKey: (slot: number) => string,
   ): TokenHit[] {
+    const hits = this.scoreAll(terms, isLive, liveCount);
+    // Only pages scoring at least the pool-th best score can make the pool; sort just those.
+    const threshold = poolThreshold(hits, pool);
+    const contenders = threshold === -Infinity ? hits : hits.filter((hit) => hit.score >= threshold);
+    const keys = new Map<number, string>();
+    const keyOf = (slot: number): string => {
+      let key = keys.get(slot);
+      if (key === undefined) {
+        key = tieKey(slot);
+        keys.set(slot, key);
+      }
+      return key;
+    };
+    contenders.sort((a, b) => b.score - a.score || compare(keyOf(a.slot), keyOf(b.slot)));
+    return contenders.slice(0, Math.max(0, pool));
+  }
+
+  /** Every live page holding a query term, with its summed idf, in no order. */
+  scoreAll(terms: readonly string[], isLive: (slot: number) => boolean, liveCount: number): TokenHit[] {
     const touched: number[] = [];
     for (const term of new Set(terms)) {
       const t = this.base ? this.base.terms.indexOf(term) : -1;
@@ -137,20 +156,7 @@ export class TokenLane {
       scores[slot] = 0;
       seen[slot] = 0;
     }
-    // Only pages scoring at least the pool-th best score can make the pool; sort just those.
-    const threshold = poolThreshold(hits, pool);
-    const contenders = threshold === -Infinity ? hits : hits.filter((hit) => hit.score >= threshold);
-    const keys = new Map<number, string>();
-    const keyOf = (slot: number): string => {
-      let key = keys.get(slot);
-      if (key === undefined) {
-        key = tieKey(slot);
-        keys.set(slot, key);
-      }
-      return key;
-    };
-    contenders.sort((a, b) => b.score - a.score || compare(keyOf(a.slot), keyOf(b.slot)));
-    return contenders.slice(0, Math.max(0, pool));
+    return hits;
   }
 
   /** How many slots persisted term `t` lists: its varints, each ending in a byte below 0x80. */

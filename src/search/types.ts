@@ -11,7 +11,11 @@ export interface SearchResult {
   path: string;
   title: string;
   summary: string;
-  /** Fused score: Σ weight / (K + rank) over the lanes that ranked this page. */
+  /**
+   * Fused score over the lanes that ranked this page: Σ weight × the lane's score (lexical
+   * and token scaled to [0, 1] over their hits, semantic the cosine); with rank fusion,
+   * Σ weight / (K + rank).
+   */
   score: number;
   /** Lane → 1-based rank in that lane, for the lanes that ranked this page. */
   lanes: Partial<Record<LaneName, number>>;
@@ -36,6 +40,13 @@ export interface SearchOptions {
   limit?: number;
   /** Read each result's page for a snippet (default true); bulk evaluation turns it off. */
   snippets?: boolean;
+  /** Leave out results whose fused score is below this. */
+  minScore?: number;
+  /**
+   * Read `"phrases"` and `-exclusions` in the query (default true). The eval turns it off:
+   * its queries are requests in prose whose quotes cite titles ("-dash" is Cranfield's dash).
+   */
+  syntax?: boolean;
 }
 
 export interface SearchIndexInfo {

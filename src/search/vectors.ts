@@ -47,8 +47,21 @@ export class VectorStore {
     return this.present[slot] === 1;
   }
 
+  /** The slot's vector (a view, not a copy), or undefined when it has none. */
+  vector(slot: number): Float32Array | undefined {
+    if (this.present[slot] !== 1) return undefined;
+    return this.data.subarray(slot * this.dimensions, (slot + 1) * this.dimensions);
+  }
+
   delete(slot: number): void {
     if (slot < this.present.length) this.present[slot] = 0;
+  }
+
+  /** Every live vector's similarity to the query, by slot (0 where a slot has none or is not live). */
+  similarities(query: Float32Array, isLive: (slot: number) => boolean): Float64Array {
+    const dots = this.dots(query);
+    for (let slot = 0; slot < dots.length; slot++) if (dots[slot] !== 0 && !isLive(slot)) dots[slot] = 0;
+    return dots;
   }
 
   /** The `pool` most similar live vectors with positive similarity, most similar first (ties: lower slot). */

@@ -51,6 +51,10 @@ describe('wiki search', () => {
     ['an empty query', ['search', '']],
     ['no query', ['search']],
     ['a bad limit', ['search', 'bread', '--limit', 'many']],
+    ['a min score that is not a number', ['search', 'bread', '--min-score', 'high']],
+    ['two output modes', ['search', 'bread', '--files', '--full']],
+    ['a query that only excludes', ['search', '-bread']],
+    ['a mistyped long option', ['search', 'bread', '--limt', '3']],
   ])('exits 2 with a message on %s', async (_name, args) => {
     const result = await runCli(args, { cwd: root });
     expect(result.code).toBe(2);
@@ -70,5 +74,59 @@ describe('wiki search', () => {
     const result = await runCli(['search', 'bread', '--json'], { cwd: root, env: { WIKI_EMBEDDER: 'none' } });
     expect(result.code).toBe(0);
     expect((JSON.parse(result.stdout) as { lanes: Record<string, string> }).lanes.semantic).toMatch(/^skipped: /);
+  });
+
+  describe('query syntax and output modes', () => {
+    const files = async (...args: string[]): Promise<string[]> => {
+      const result = await runCli(['search', ...args, '--files'], { cwd: root });
+      expect(result.code).toBe(0);
+      return result.stdout.split('\n').filter(Boolean);
+    };
+
+    it('prints paths only with --files, as a list under --json', async () => {
+      const paths = await files('attention');
+      expect(paths).toContain('wiki/concepts/attention.md');
+      expect(paths).toContain('wiki/concepts/multi-head-attention.md');
+      expect(paths.every((line) => /^wiki\/\S+\.md$/.test(line))).toBe(true);
+      const json = JSON.parse((await runCli(['search', 'attention', '--files', '--json'], { cwd: root })).stdout) as { files: string[] };
+      expect(json.files).toEqual(paths);
+    });
+
+    it('keeps only pages holding an "exact phrase", whatever the case and markup between its words', async () => {
+      expect(await files('"Attention Heads"')).toEqual(['wiki/concepts/multi-head-attention.md']);
+      expect(await files('"heads attention"')).toEqual([]);
+    });
+
+    it('leaves out pages holding a -word in any form, and a -"phrase"', async () => {
+      // The attention page is tagged and summarised with "transformers"; -transformer leaves it out too.
+      for (const query of [['attention', '-transformer'], ['attention -transformers'], ['attention', '-"weigh tokens"']]) {
+        const paths = await files(...query);
+        expect(paths).not.toContain('wiki/concepts/attention.md');
+        expect(paths).toContain('wiki/concepts/multi-head-attention.md');
+      }
+    });
+
+    it('drops results below --min-score', async () => {
+      const all = JSON.parse((await runCli(['search', 'attention', '--json'], { cwd: root })).stdout) as { results: Array<{ score: number }> };
+      const scores = all.results.map((r) => r.score);
+      expect(scores.length).toBeGreaterThan(1);
+      const threshold = ((scores[0] ?? 0) + (scores[1] ?? 0)) / 2;
+      const kept = JSON.parse((await runCli(['search', 'attention', '--json', '--min-score', String(threshold)], { cwd: root })).stdout) as {
+        results: Array<{ score: number }>;
+      };
+      expect(kept.results.map((r) => r.score)).toEqual(scores.filter((score) => score >= threshold));
+      expect(kept.results.length).toBeLessThan(scores.length);
+    });
+
+    it('prints each result page whole with --full, and adds its text under --json', async () => {
+      const text = await runCli(['search', 'sourdough', '--full', '--limit', '1'], { cwd: root });
+      expect(text.code).toBe(0);
+      expect(text.stdout).toContain('wiki/concepts/sourdough.md');
+      expect(text.stdout).toContain(TOPIC_PAGES['wiki/concepts/sourdough.md']?.trim());
+      const json = JSON.parse((await runCli(['search', 'sourdough', '--full', '--json', '--limit', '1'], { cwd: root })).stdout) as {
+        results: Array<{ path: string; content: string }>;
+      };
+      expect(json.results[0]?.content).toBe(TOPIC_PAGES['wiki/concepts/sourdough.md']);
+    });
   });
 });

@@ -22,7 +22,7 @@ describe('loadConfig precedence: flags > env > file > defaults', () => {
     expect(config.model).toBe('env-model');
     expect(config.maxTurns).toBe(5);
     expect(config.search.k).toBe(30);
-    expect(config.search.weights.semantic).toBe(2);
+    expect(config.search.weights.semantic).toBe(1.5);
     expect(sources).toMatchObject({ model: 'env', maxTurns: 'flag', 'search.k': 'file', 'search.weights.semantic': 'default' });
     expect(envNames.model).toBe('WIKI_MODEL');
   });

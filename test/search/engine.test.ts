@@ -11,6 +11,9 @@ const params: SearchParams = {
   k: 60,
   pool: 25,
   lexical: { k1: 1.2, b: 0.75, ...DEFAULT_TUNING.lexical },
+  feedback: DEFAULT_TUNING.feedback,
+  fusion: DEFAULT_TUNING.fusion,
+  semanticScale: DEFAULT_TUNING.semanticScale,
 };
 
 /** An embedder whose endpoint is down. */

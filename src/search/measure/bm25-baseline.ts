@@ -1,16 +1,19 @@
+import { stemmer } from 'stemmer';
 import { ENGLISH_STOPWORDS } from '../stopwords.js';
 import type { CollectionDoc } from './collection.js';
 
 /**
  * The plain BM25 the eval compares against, kept deliberately simple and separate from
- * the product: lowercase, split on non-alphanumerics, a short English stopword list, no
- * stemming, title + text as one field, k1 = 1.2, b = 0.75.
+ * the product: lowercase, split on non-alphanumerics, a short English stopword list,
+ * title + text as one field, k1 = 1.2, b = 0.75; with or without Porter stemming (the
+ * stemmed one is the baseline IR papers start from, and the one the targets are set against).
  */
-export function baselineTerms(text: string): string[] {
-  return text
+export function baselineTerms(text: string, stemmed = false): string[] {
+  const terms = text
     .toLowerCase()
     .split(/[^a-z0-9]+/)
     .filter((term) => term && !ENGLISH_STOPWORDS.has(term));
+  return stemmed ? terms.map((term) => stemmer(term)) : terms;
 }
 
 export class Bm25Baseline {
@@ -23,9 +26,10 @@ export class Bm25Baseline {
     docs: readonly CollectionDoc[],
     private readonly k1 = 1.2,
     private readonly b = 0.75,
+    private readonly stemmed = false,
   ) {
     docs.forEach((doc, i) => {
-      const terms = baselineTerms(`${doc.title} ${doc.text}`);
+      const terms = baselineTerms(`${doc.title} ${doc.text}`, stemmed);
       this.ids.push(doc.id);
       this.lengths.push(terms.length);
       const counts = new Map<string, number>();
@@ -45,7 +49,7 @@ export class Bm25Baseline {
   search(query: string, limit: number): string[] {
     const n = this.ids.length;
     const scores = new Map<number, number>();
-    for (const term of baselineTerms(query)) {
+    for (const term of baselineTerms(query, this.stemmed)) {
       const list = this.postings.get(term);
       if (!list) continue;
       const idf = Math.log(1 + (n - list.length + 0.5) / (list.length + 0.5));

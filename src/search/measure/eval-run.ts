@@ -57,11 +57,13 @@ export async function removeWorkspace(root: string): Promise<void> {
   await rm(root, { recursive: true, force: true });
 }
 
-export function baselineRow(collection: Collection): EvalRow {
+/** The plain BM25 of the same run (k1 1.2, b 0.75, title + text, stopwords), stemmed or not. */
+export function baselineRow(collection: Collection, stemmed: boolean): EvalRow {
   const started = performance.now();
-  const bm25 = new Bm25Baseline(collection.docs);
+  const bm25 = new Bm25Baseline(collection.docs, 1.2, 0.75, stemmed);
   const runs = new Map(collection.queries.map((q) => [q.id, bm25.search(q.text, DEPTH)]));
-  return { name: 'BM25 baseline', ...meanScores(runs, judgedQrels(collection)), seconds: (performance.now() - started) / 1000 };
+  const name = stemmed ? 'BM25 stemmed' : 'BM25 unstemmed';
+  return { name, ...meanScores(runs, judgedQrels(collection)), seconds: (performance.now() - started) / 1000 };
 }
 
 export async function evaluateVariant(root: string, collection: Collection, variant: EvalVariant): Promise<EvalRow> {
@@ -72,7 +74,7 @@ export async function evaluateVariant(root: string, collection: Collection, vari
   const idByKey = new Map(collection.docs.map((doc) => [docKey(doc.id), doc.id]));
   const runs = new Map<string, string[]>();
   for (const query of collection.queries) {
-    const response = await index.search(query.text, { limit: DEPTH, snippets: false });
+    const response = await index.search(query.text, { limit: DEPTH, snippets: false, syntax: false });
     runs.set(query.id, response.results.map((r) => idByKey.get(r.key) ?? r.key));
   }
   await index.close();
