@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { initWorkspace } from '../src/operations/init.js';
-import { benchHybrid, benchMiniSearch, type BenchResult } from '../src/search/measure/bench-run.js';
-import { syntheticWiki, writeSyntheticWiki } from '../src/search/measure/synthetic.js';
+import { benchHybrid, benchMiniSearch, type BenchResult } from './measure/bench-run.js';
+import { syntheticWiki, writeSyntheticWiki } from './measure/synthetic.js';
 import { packageRoot } from '../src/util/package-root.js';
 
 /**

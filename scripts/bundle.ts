@@ -19,7 +19,7 @@ await rm(outdir, { recursive: true, force: true });
 await build({
   entryPoints: {
     wiki: path.join(root, 'dist', 'src', 'cli', 'main.js'),
-    'build-worker': path.join(root, 'dist', 'src', 'search', 'build-worker.js'),
+    'build-worker': path.join(root, 'dist', 'src', 'search', 'build', 'build-worker.js'),
   },
   outdir,
   bundle: true,

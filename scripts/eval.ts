@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadCollection } from '../src/search/measure/collection.js';
+import { loadCollection } from './measure/collection.js';
 import {
   baselineRow,
   evaluateVariant,
@@ -10,8 +10,8 @@ import {
   writeCollectionWorkspace,
   type EvalRow,
   type EvalVariant,
-} from '../src/search/measure/eval-run.js';
-import { measureFacts, type FactsMeasurement } from '../src/facts/measure.js';
+} from './measure/eval-run.js';
+import { measureFacts, type FactsMeasurement } from './measure/facts.js';
 import { packageRoot } from '../src/util/package-root.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { SearchAnswer } from '../operations/search.js';
-import type { SearchIndexState } from '../search/state.js';
+import type { SearchIndexState } from '../search/live/state.js';
 import { LANES } from '../search/types.js';
 import type { Colors } from './output.js';
 

@@ -2,7 +2,7 @@ import type { EffectiveConfig } from '../config/load.js';
 import { ConfigError, UsageError } from '../errors.js';
 import { openSearchIndex, type SearchIndex, type SearchResponse, type SearchResult } from '../search/index.js';
 import { LANES, type LaneName, type LaneStatus } from '../search/types.js';
-import { parseSimpleFrontmatter } from '../search/simple-frontmatter.js';
+import { parseSimpleFrontmatter } from '../search/text/simple-frontmatter.js';
 import { splitFrontmatter } from '../wiki/frontmatter-split.js';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { chooseProvider, type ProviderChoice } from '../config/provider-choice.js';
 import type { EffectiveConfig } from '../config/load.js';
-import { readSearchIndexState, type SearchIndexState } from '../search/state.js';
+import { readSearchIndexState, type SearchIndexState } from '../search/live/state.js';
 import { sumTranscriptUsage, type UsageTotals } from '../usage/transcripts.js';
 import { isSpecialPage, type Schema } from '../wiki/contract.js';
 import { parseLogEntries, type LogEntry } from '../wiki/log.js';

@@ -1,19 +1,20 @@
-import { analyze, wholeTerms } from './analyze.js';
-import { DocTable, type DocRecord, type PageStat } from './doc-table.js';
-import type { PageDocument } from './document.js';
-import { LexicalLane, type LexicalParams } from './lexical.js';
-import { IdEmbeddingInput, isCorpusEmbedder } from './embedder.js';
-import { analysePage, analysePageIds } from './page-analysis.js';
-import { fuseRankings, poolSize, type LaneRanking } from './rrf.js';
-import { SemanticLane, type PageToEmbed } from './semantic.js';
-import { underPrefix, withPrefix, type Sections } from './store.js';
-import { TokenLane } from './token-lane.js';
-import type { FeedbackParams, FusionMethod, SemanticScale } from './tuning.js';
-import { fuseLaneScores, type LaneScores } from './score-fusion.js';
-import { BestScores } from './best-scores.js';
+import { analyze, wholeTerms } from './text/analyze.js';
+import type { DocRecord, PageStat } from './live/doc-record.js';
+import { DocTable } from './live/doc-table.js';
+import type { PageDocument } from './text/document.js';
+import { LexicalLane, type LexicalParams } from './lanes/lexical/lexical.js';
+import { IdEmbeddingInput, isCorpusEmbedder } from './lanes/semantic/embedder.js';
+import { analysePage, analysePageIds } from './text/page-analysis.js';
+import { fuseRankings, poolSize, type LaneRanking } from './fusion/rrf.js';
+import { SemanticLane, type PageToEmbed } from './lanes/semantic/semantic.js';
+import { underPrefix, withPrefix, type Sections } from './live/store.js';
+import { TokenLane } from './lanes/token/token-lane.js';
+import type { FeedbackParams, FusionMethod, SemanticScale } from './fusion/tuning.js';
+import { fuseLaneScores, type LaneScores } from './fusion/score-fusion.js';
+import { BestScores } from './lanes/lexical/best-scores.js';
 import { LANES, type LaneName, type LaneStatus } from './types.js';
-import type { MergedPage } from './page-batch.js';
-import { Vocabulary } from './vocabulary.js';
+import type { MergedPage } from './build/page-batch.js';
+import { Vocabulary } from './text/vocabulary.js';
 
 /**
  * The in-memory index: the page table and the three lanes, kept in step. Pure apart from

@@ -1,36 +1,18 @@
 import path from 'node:path';
 import type { WikiConfig } from '../config/schema.js';
 import type { Schema } from '../wiki/contract.js';
-import { createEmbedder, type EmbedderContext } from './embedder-factory.js';
+import { createEmbedder, type EmbedderContext } from './lanes/semantic/embedder-factory.js';
 import { SearchEngine, type SearchParams, type SemanticSetup } from './engine.js';
-import { BuildWorker } from './build-threads.js';
-import { LiveSearchIndex, PARALLEL_BUILD_MIN_PAGES, type PageScan } from './live-index.js';
-import { SemanticLane } from './semantic.js';
-import { scanPages } from './scan.js';
-import { INDEX_FILE, decodeSnapshotFile, searchDirectory, startSnapshotRead } from './snapshot-file.js';
-import { withTuning, type SearchTuning } from './tuning.js';
-import type { RefreshSummary, SearchIndexInfo, SearchOptions, SearchResponse } from './types.js';
+import { BuildWorker } from './build/build-threads.js';
+import { LiveSearchIndex, PARALLEL_BUILD_MIN_PAGES, type PageScan } from './live/live-index.js';
+import { SemanticLane } from './lanes/semantic/semantic.js';
+import { scanPages } from './live/scan.js';
+import { INDEX_FILE, decodeSnapshotFile, searchDirectory, startSnapshotRead } from './live/snapshot-file.js';
+import { withTuning, type SearchTuning } from './fusion/tuning.js';
+import type { SearchIndex } from './types.js';
 
-export type { LaneName, LaneStatus, RefreshSummary, SearchIndexInfo, SearchOptions, SearchResponse, SearchResult } from './types.js';
-export { INDEX_FILE, searchDirectory, type SnapshotMeta } from './snapshot-file.js';
-
-/**
- * The search index of a workspace (ARCHITECTURE §5): open it, search it, tell it about
- * pages written through the tools, close it to flush. The files under wiki/ are the
- * truth; the index in `.wiki/search/` is a cache of them that is brought up to date on
- * open and before searches, and rebuilt whenever it is missing, stale or unreadable.
- */
-export interface SearchIndex {
-  search(query: string, options?: SearchOptions): Promise<SearchResponse>;
-  /** Index a page just written (content as written); persisted shortly after and on close. */
-  upsertPage(path: string, content: string): Promise<void>;
-  removePage(path: string): Promise<void>;
-  /** Bring the index in line with the files (mtime/size, hash on doubt). */
-  refresh(): Promise<RefreshSummary>;
-  info(): SearchIndexInfo;
-  /** Persist pending changes. */
-  close(): Promise<void>;
-}
+export type { LaneName, LaneStatus, SearchIndex, RefreshSummary, SearchIndexInfo, SearchOptions, SearchResponse, SearchResult } from './types.js';
+export { INDEX_FILE, searchDirectory, type SnapshotMeta } from './live/snapshot-file.js';
 
 export interface OpenSearchIndexOptions {
   env?: NodeJS.ProcessEnv;

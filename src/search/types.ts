@@ -71,3 +71,21 @@ export interface RefreshSummary {
   changed: number;
   removed: number;
 }
+
+/**
+ * The search index of a workspace (ARCHITECTURE §5): open it, search it, tell it about
+ * pages written through the tools, close it to flush. The files under wiki/ are the
+ * truth; the index in `.wiki/search/` is a cache of them that is brought up to date on
+ * open and before searches, and rebuilt whenever it is missing, stale or unreadable.
+ */
+export interface SearchIndex {
+  search(query: string, options?: SearchOptions): Promise<SearchResponse>;
+  /** Index a page just written (content as written); persisted shortly after and on close. */
+  upsertPage(path: string, content: string): Promise<void>;
+  removePage(path: string): Promise<void>;
+  /** Bring the index in line with the files (mtime/size, hash on doubt). */
+  refresh(): Promise<RefreshSummary>;
+  info(): SearchIndexInfo;
+  /** Persist pending changes. */
+  close(): Promise<void>;
+}

@@ -141,10 +141,10 @@ describe('what `wiki search` loads with a saved index', () => {
 describe('what the build worker loads', () => {
   it('reads and analyses pages without the schema library, YAML or gray-matter (its start is on the build critical path)', async () => {
     // Run as a plain script, the worker finds no parent port and exits once loaded.
-    const result = await runCli([], { env: hookEnv, cli: path.join(REPO_ROOT, 'dist/src/search/build-worker.js') });
+    const result = await runCli([], { env: hookEnv, cli: path.join(REPO_ROOT, 'dist/src/search/build/build-worker.js') });
     expect(result.code).toBe(0);
     const files = loaded(result);
-    expect(files).toContain('dist/src/search/page-batch.js');
+    expect(files).toContain('dist/src/search/build/page-batch.js');
     expect([...packagesIn(files)].sort()).toEqual(['stemmer']);
     expect(files.filter((file) => /^dist\/src\/(wiki\/(contract|page|schema-loader)|config)\b/.test(file))).toEqual([]);
   });

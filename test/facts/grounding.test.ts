@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { groundPage, numbersOf } from '../../src/facts/grounding.js';
-import { alter } from '../../src/facts/measure.js';
+import { alter } from '../../scripts/measure/facts.js';
 
 const facts = [
   { id: 'f-1', text: 'The Golden Gate Bridge opened in 1937 after four years of work.' },

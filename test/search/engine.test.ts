@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { pageDocument } from '../../src/search/document.js';
-import { LsaEmbedder, type Embedder, type EmbeddingInput } from '../../src/search/embedder.js';
+import { pageDocument } from '../../src/search/text/document.js';
+import { LsaEmbedder, type Embedder, type EmbeddingInput } from '../../src/search/lanes/semantic/embedder.js';
 import { SearchEngine, type SearchParams } from '../../src/search/engine.js';
-import { SemanticLane } from '../../src/search/semantic.js';
-import { DEFAULT_TUNING } from '../../src/search/tuning.js';
+import { SemanticLane } from '../../src/search/lanes/semantic/semantic.js';
+import { DEFAULT_TUNING } from '../../src/search/fusion/tuning.js';
 import { TOPIC_PAGES } from './helpers.js';
 
 const params: SearchParams = {

@@ -7,8 +7,8 @@ import { serialisePage } from '../../src/wiki/page.js';
 import { loadSchema } from '../../src/wiki/schema-loader.js';
 import type { Schema } from '../../src/wiki/contract.js';
 import type { Options } from 'minisearch';
-import { seededRandom } from '../../src/search/linalg.js';
-import type { LexicalEntry } from '../../src/search/minisearch-store.js';
+import { seededRandom } from '../../src/search/kernels/linalg.js';
+import type { LexicalEntry } from '../../src/search/lanes/lexical/minisearch-store.js';
 
 /** A page file's text with the usual frontmatter. */
 export function pageText(title: string, summary: string, body: string, extra: Record<string, unknown> = {}): string {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import { INDEX_FILE, openSearchIndex, searchDirectory, type SearchIndex } from '../../src/search/index.js';
-import { decodeSnapshot } from '../../src/search/store.js';
+import { decodeSnapshot } from '../../src/search/live/store.js';
 import { TOPIC_PAGES, configWith, pageText, workspaceWith, type TestWorkspace } from './helpers.js';
 
 const keys = async (index: SearchIndex, query: string, limit = 10): Promise<string[]> =>

@@ -1,0 +1,57 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { pageDocument } from '../../text/document.js';
+import type { SearchEngine } from '../../engine.js';
+import { analysePage } from '../../text/page-analysis.js';
+import type { PageToEmbed } from './semantic.js';
+
+/**
+ * The semantic lane's upkeep after pages change (see live-index.ts): fold new pages in,
+ * retrain a corpus embedder that has drifted (re-embedding every page), and retry pages an
+ * embeddings endpoint refused. Pages not at hand are read from disk for their terms.
+ */
+
+/** Embed `work` (pages just indexed), then retrain or retry as the lane needs. */
+export async function updateSemantic(engine: SearchEngine, root: string, work: PageToEmbed[]): Promise<void> {
+  const semantic = engine.semantic;
+  if (!('lane' in semantic)) return;
+  const lane = semantic.lane;
+  // An untrained embedder skips `embed`; a trained one folds the pages in first, and
+  // retrains (re-embedding every page) once the folded-in share says it has drifted.
+  await lane.embed(work);
+  if (lane.needsTraining(engine.docs.liveCount)) {
+    await lane.train(await everyPageToEmbed(engine, root, work));
+    return;
+  }
+  await retryPending(engine, root);
+}
+
+/** Embed again the pages an endpoint refused before. */
+export async function retryPending(engine: SearchEngine, root: string): Promise<void> {
+  const semantic = engine.semantic;
+  if (!('lane' in semantic) || semantic.lane.pendingCount === 0) return;
+  const pages: PageToEmbed[] = [];
+  for (const slot of semantic.lane.pendingSlots()) {
+    const page = await readPageToEmbed(engine, root, slot);
+    if (page) pages.push(page);
+  }
+  await semantic.lane.embed(pages);
+}
+
+async function everyPageToEmbed(engine: SearchEngine, root: string, known: readonly PageToEmbed[]): Promise<PageToEmbed[]> {
+  const bySlot = new Map(known.map((page) => [page.slot, page]));
+  const pages: PageToEmbed[] = [];
+  for (const record of engine.docs.records()) {
+    const page = bySlot.get(record.slot) ?? (await readPageToEmbed(engine, root, record.slot));
+    if (page) pages.push(page);
+  }
+  return pages.sort((a, b) => a.slot - b.slot);
+}
+
+async function readPageToEmbed(engine: SearchEngine, root: string, slot: number): Promise<PageToEmbed | undefined> {
+  const record = engine.docs.at(slot);
+  if (!record) return undefined;
+  const content = await readFile(path.join(root, record.path), 'utf8').catch(() => undefined);
+  if (content === undefined) return undefined;
+  return { slot, input: analysePage(pageDocument(record.path, content)).embedding };
+}

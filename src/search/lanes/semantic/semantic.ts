@@ -1,0 +1,261 @@
+import { CorruptIndexError, asUint32, bytesOf, decodeJson, encodeJson } from '../../kernels/binary.js';
+import { isCorpusEmbedder, type Embedder, type EmbeddingInput } from './embedder.js';
+import { LSA_MIN_PAGES, type LsaTrainer } from './lsa.js';
+import type { LaneStatus } from '../../types.js';
+import { VectorStore } from '../../kernels/vectors.js';
+
+/**
+ * The semantic lane: cosine similarity between the query's embedding and every page's.
+ * Pages the embedder could not take (an endpoint error) stay pending and are retried
+ * before the next search; while they or the query fail, the lane reports `failed` and
+ * the search goes on without it. A corpus-trained embedder is retrained once enough
+ * pages have been folded in since its training.
+ */
+export interface PageToEmbed {
+  slot: number;
+  input: EmbeddingInput;
+}
+
+/** Pages (by slot) whose vectors are being made elsewhere, in that order. */
+export interface EmbeddedAhead {
+  slots: readonly number[];
+  vectors: Promise<ReadonlyArray<Float32Array | undefined>>;
+}
+
+/** Pages taken as relevant to the query, and how far to move the query towards them. */
+export interface SemanticFeedback {
+  slots: readonly number[];
+  weight: number;
+}
+
+export interface SemanticHit {
+  slot: number;
+  similarity: number;
+}
+
+interface Meta {
+  configKey: string;
+  dimensions: number;
+  foldedIn: number;
+  pagesAtTraining: number;
+}
+
+/** Retrain once this share of the pages seen at training has been added or changed since. */
+const DRIFT_SHARE = 0.2;
+const DRIFT_MIN_PAGES = 5;
+
+export class SemanticLane {
+  private vectors: VectorStore | undefined;
+  private pending = new Set<number>();
+  private failure: string | undefined;
+  private foldedIn = 0;
+  private pagesAtTraining = 0;
+
+  constructor(readonly embedder: Embedder) {}
+
+  /** The lane's state as a status string. */
+  status(): LaneStatus {
+    if (this.failure && this.pending.size > 0) return `failed: ${this.failure}`;
+    if (isCorpusEmbedder(this.embedder) && this.embedder.notReady) return `skipped: ${this.embedder.notReady}`;
+    return 'ok';
+  }
+
+  get pendingCount(): number {
+    return this.pending.size;
+  }
+
+  /** True when a corpus-trained embedder should be (re)trained on all pages. */
+  needsTraining(livePages: number): boolean {
+    const embedder = this.embedder;
+    if (!isCorpusEmbedder(embedder)) return false;
+    // Untrained: try once the corpus is big enough, and again whenever it has grown.
+    if (embedder.notReady) return livePages >= LSA_MIN_PAGES && livePages !== this.pagesAtTraining;
+    return this.foldedIn >= Math.max(DRIFT_MIN_PAGES, Math.ceil(DRIFT_SHARE * this.pagesAtTraining));
+  }
+
+  /**
+   * Train a corpus embedder on every live page (with `trainer` if given) and embed them
+   * all. `ahead` are pages embedded elsewhere with the model the trainer made (a build
+   * worker embeds the pages it trained on while this thread embeds the rest); where that
+   * fails, they are embedded here.
+   */
+  async train(pages: readonly PageToEmbed[], trainer?: LsaTrainer, ahead?: EmbeddedAhead): Promise<void> {
+    const embedder = this.embedder;
+    if (!isCorpusEmbedder(embedder)) return;
+    await embedder.train(
+      pages.map((page) => page.input),
+      trainer,
+    );
+    this.vectors = undefined;
+    this.pending.clear();
+    this.pagesAtTraining = pages.length;
+    const elsewhere = ahead ? new Set(ahead.slots) : undefined;
+    await this.embed(elsewhere ? pages.filter((page) => !elsewhere.has(page.slot)) : pages);
+    if (ahead) {
+      const vectors = await ahead.vectors.catch(() => undefined);
+      if (vectors && vectors.length === ahead.slots.length) {
+        ahead.slots.forEach((slot, i) => this.place(slot, vectors[i]));
+      } else await this.embed(pages.filter((page) => elsewhere?.has(page.slot)));
+    }
+    this.foldedIn = 0;
+  }
+
+  private place(slot: number, vector: Float32Array | undefined): void {
+    if (!vector) {
+      this.vectors?.delete(slot);
+      return;
+    }
+    if (!this.vectors || this.vectors.dimensions !== vector.length) this.vectors = new VectorStore(vector.length);
+    this.vectors.set(slot, vector);
+  }
+
+  /** Embed new or changed pages; failures are recorded and the pages kept pending. */
+  async embed(pages: readonly PageToEmbed[]): Promise<void> {
+    if (pages.length === 0) return;
+    if (isCorpusEmbedder(this.embedder) && this.embedder.notReady) return;
+    let vectors: Array<Float32Array | undefined>;
+    try {
+      vectors = await this.embedder.embedDocuments(pages.map((page) => page.input));
+    } catch (error) {
+      for (const page of pages) this.pending.add(page.slot);
+      this.failure = describeFailure(error);
+      return;
+    }
+    pages.forEach((page, i) => {
+      this.pending.delete(page.slot);
+      this.place(page.slot, vectors[i]);
+    });
+    this.foldedIn += pages.length;
+    this.failure = undefined;
+  }
+
+  remove(slot: number): void {
+    this.vectors?.delete(slot);
+    this.pending.delete(slot);
+  }
+
+  /** Queue pages for embedding (after the embedder's configuration changed). */
+  markPending(slots: Iterable<number>): void {
+    for (const slot of slots) this.pending.add(slot);
+  }
+
+  /** Slots still waiting for an embedding. */
+  pendingSlots(): number[] {
+    return [...this.pending];
+  }
+
+  /**
+   * The `pool` pages nearest the query. Returns the lane status for this search:
+   * a failure to embed the query drops the lane from this search. With `feedback`, the
+   * query's vector is moved towards the mean of those pages' vectors (pseudo-relevance
+   * feedback from the lexical lane's best pages, Rocchio's rule): a query of a few words
+   * embeds poorly, the pages it finds lexically say what it is about.
+   */
+  async search(
+    query: string,
+    terms: readonly string[],
+    pool: number,
+    isLive: (slot: number) => boolean,
+    feedback?: SemanticFeedback,
+  ): Promise<{ status: LaneStatus; hits: SemanticHit[] }> {
+    const found = await this.queryVector(query, terms, feedback);
+    if ('status' in found) return { status: found.status, hits: [] };
+    return { status: 'ok', hits: this.vectors!.nearest(found.vector, pool, isLive) };
+  }
+
+  /**
+   * Every live page's similarity to the query (moved by `feedback` as in `search`), by
+   * slot: what score fusion needs to give a page the same score however many are asked for.
+   */
+  async similarities(
+    query: string,
+    terms: readonly string[],
+    isLive: (slot: number) => boolean,
+    feedback?: SemanticFeedback,
+  ): Promise<{ status: LaneStatus; similarities?: Float64Array }> {
+    const vector = await this.queryVector(query, terms, feedback);
+    if ('status' in vector) return vector;
+    return { status: 'ok', similarities: this.vectors!.similarities(vector.vector, isLive) };
+  }
+
+  /** The query's unit vector moved by `feedback`, or the lane status that keeps it from searching. */
+  private async queryVector(query: string, terms: readonly string[], feedback?: SemanticFeedback): Promise<{ vector: Float32Array } | { status: LaneStatus }> {
+    const before = this.status();
+    if (before !== 'ok') return { status: before };
+    let vector: Float32Array | undefined;
+    try {
+      vector = await this.embedder.embedQuery(query, terms);
+    } catch (error) {
+      return { status: `failed: ${describeFailure(error)}` };
+    }
+    if (!vector || !this.vectors || vector.length !== this.vectors.dimensions) return { status: 'ok' };
+    return { vector: feedback && feedback.weight > 0 ? this.withFeedback(vector, feedback) : vector };
+  }
+
+  /** unit(query) + weight × unit(mean of the feedback pages' vectors), as a unit vector. */
+  private withFeedback(query: Float32Array, feedback: SemanticFeedback): Float32Array {
+    const vectors = this.vectors;
+    const dimensions = query.length;
+    const centroid = new Float64Array(dimensions);
+    let count = 0;
+    for (const slot of feedback.slots) {
+      const row = vectors?.vector(slot);
+      if (!row) continue;
+      for (let j = 0; j < dimensions; j++) centroid[j] = centroid[j]! + row[j]!;
+      count++;
+    }
+    if (count === 0) return query;
+    const queryNorm = Math.hypot(...query) || 1;
+    const centroidNorm = Math.hypot(...centroid) || 1;
+    const moved = new Float32Array(dimensions);
+    for (let j = 0; j < dimensions; j++) moved[j] = query[j]! / queryNorm + (feedback.weight * centroid[j]!) / centroidNorm;
+    const norm = Math.hypot(...moved) || 1;
+    for (let j = 0; j < dimensions; j++) moved[j] = moved[j]! / norm;
+    return moved;
+  }
+
+  encode(remap: Int32Array, slotCount: number): Record<string, Uint8Array> {
+    const meta: Meta = {
+      configKey: this.embedder.configKey,
+      dimensions: this.vectors?.dimensions ?? 0,
+      foldedIn: this.foldedIn,
+      pagesAtTraining: this.pagesAtTraining,
+    };
+    const pending = Uint32Array.from([...this.pending].map((slot) => remap[slot] ?? -1).filter((slot) => slot >= 0));
+    const sections: Record<string, Uint8Array> = { meta: encodeJson(meta), pending: bytesOf(pending) };
+    if (this.vectors) Object.assign(sections, this.vectors.encode(remap, slotCount));
+    const model = isCorpusEmbedder(this.embedder) ? this.embedder.encodeModel() : undefined;
+    for (const [name, bytes] of Object.entries(model ?? {})) sections[`model.${name}`] = bytes;
+    return sections;
+  }
+
+  /**
+   * Restore from persisted sections. Returns false when they were made under another
+   * embedder configuration or with the lane off (the caller then re-embeds everything).
+   */
+  restore(sections: Record<string, Uint8Array | undefined>, slotCount: number): boolean {
+    if (!sections.meta) return false; // saved while the lane was off
+    const meta = decodeJson(sections.meta) as Meta;
+    if (meta?.configKey !== this.embedder.configKey) return false;
+    const model: Record<string, Uint8Array | undefined> = {};
+    for (const [name, bytes] of Object.entries(sections)) if (name.startsWith('model.')) model[name.slice(6)] = bytes;
+    if (isCorpusEmbedder(this.embedder) && model.meta) this.embedder.loadModel(model);
+    this.vectors = meta.dimensions > 0 ? VectorStore.decode(sections, meta.dimensions, slotCount) : undefined;
+    this.pending = new Set(sections.pending ? asUint32(sections.pending) : []);
+    for (const slot of this.pending) if (slot >= slotCount) throw new CorruptIndexError('pending slot out of range');
+    this.foldedIn = meta.foldedIn;
+    this.pagesAtTraining = meta.pagesAtTraining;
+    return true;
+  }
+
+  compact(remap: Int32Array, slotCount: number): void {
+    this.vectors?.compact(remap, slotCount);
+    this.pending = new Set([...this.pending].map((slot) => remap[slot] ?? -1).filter((slot) => slot >= 0));
+  }
+}
+
+/** One line: the SDK's message without its request id noise. */
+export function describeFailure(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split('\n')[0]?.trim() || 'unknown error';
+}

@@ -1,0 +1,228 @@
+import { CorruptIndexError } from '../kernels/binary.js';
+import { DocColumns, type ColumnRow } from './doc-columns.js';
+import type { PageDocument } from '../text/document.js';
+import type { DocRecord, PageStamp, PageStat } from './doc-record.js';
+
+/**
+ * The pages the index knows, by slot (a small integer every lane uses) and by path, with
+ * what a result shows (title, summary, links) and what change detection needs (mtime,
+ * size, content hash). A changed page gets a fresh slot; old slots stay as holes until
+ * `compact` renumbers, so lanes never have to find and delete old postings.
+ *
+ * A loaded table keeps its pages in their persisted columns and makes a record object
+ * only for a page that is asked for: a search reads a few dozen of 10k pages, and change
+ * detection needs only paths and stats.
+ */
+export class DocTable {
+  /** A record, null for a hole, undefined for a persisted page not read yet. */
+  private slots: Array<DocRecord | null | undefined> = [];
+  private byPath = new Map<string, number>();
+  private stored: DocColumns | undefined;
+  /** target key → paths of the pages linking to it; built on first use (a one-shot search rarely needs all of it). */
+  private linkedFrom: Map<string, Set<string>> | undefined;
+  private backlinkPasses = 0;
+
+  get liveCount(): number {
+    return this.byPath.size;
+  }
+
+  get slotCount(): number {
+    return this.slots.length;
+  }
+
+  get holes(): number {
+    return this.slots.length - this.byPath.size;
+  }
+
+  get(path: string): DocRecord | undefined {
+    const slot = this.byPath.get(path);
+    return slot === undefined ? undefined : this.at(slot);
+  }
+
+  at(slot: number): DocRecord | undefined {
+    if (slot < 0 || slot >= this.slots.length) return undefined;
+    const record = this.slots[slot];
+    if (record !== undefined) return record ?? undefined;
+    const read = this.stored?.record(slot);
+    this.slots[slot] = read;
+    return read;
+  }
+
+  /** The page's path, without making its record. */
+  pathAt(slot: number): string | undefined {
+    if (slot < 0 || slot >= this.slots.length) return undefined;
+    const record = this.slots[slot];
+    if (record === null) return undefined;
+    return record ? record.path : this.stored?.paths[slot];
+  }
+
+  /** The page's stat and when it was last read, without making its record. */
+  stampOf(path: string): PageStamp | undefined {
+    const slot = this.byPath.get(path);
+    if (slot === undefined) return undefined;
+    const record = this.slots[slot];
+    if (record) return record;
+    return this.stored?.stamp(slot);
+  }
+
+  isLive = (slot: number): boolean => slot >= 0 && slot < this.slots.length && this.slots[slot] !== null;
+
+  keyOf = (slot: number): string => this.at(slot)?.key ?? '';
+
+  paths(): IterableIterator<string> {
+    return this.byPath.keys();
+  }
+
+  *records(): IterableIterator<DocRecord> {
+    for (const slot of this.byPath.values()) {
+      const record = this.at(slot);
+      if (record) yield record;
+    }
+  }
+
+  /** Add or replace the page at `doc.path`; returns its new slot. */
+  insert(doc: PageDocument, stat: PageStat, seenAt: number): number {
+    this.remove(doc.path);
+    const record: DocRecord = {
+      slot: this.slots.length,
+      path: doc.path,
+      key: doc.key,
+      title: doc.title,
+      summary: doc.summary,
+      tags: doc.tags,
+      links: doc.links,
+      hash: doc.hash,
+      mtimeMs: stat.mtimeMs,
+      size: stat.size,
+      seenAt,
+    };
+    this.slots.push(record);
+    this.byPath.set(record.path, record.slot);
+    if (this.linkedFrom) this.link(record.path, record.links);
+    return record.slot;
+  }
+
+  /** Forget the page at `path`; returns the slot it had. */
+  remove(path: string): number | undefined {
+    const slot = this.byPath.get(path);
+    if (slot === undefined) return undefined;
+    const links = this.linkedFrom ? this.linksAt(slot) : [];
+    this.byPath.delete(path);
+    this.slots[slot] = null;
+    for (const target of links) this.linkedFrom?.get(target)?.delete(path);
+    return slot;
+  }
+
+  /** Record a new stat for a page whose content was read again and had not changed. */
+  touch(path: string, stat: PageStat, seenAt: number): void {
+    const record = this.get(path);
+    if (record) Object.assign(record, { mtimeMs: stat.mtimeMs, size: stat.size, seenAt });
+  }
+
+  /** Keys of the pages linking to `key`, sorted. */
+  backlinks(key: string): string[] {
+    return this.backlinksOf([key]).get(key) ?? [];
+  }
+
+  /**
+   * Keys of the pages linking to each of `keys`, sorted. The first call answers with one
+   * pass over the pages (a one-shot search needs a handful of keys); later calls build
+   * and keep an index of every link, which a long-lived index then reuses.
+   */
+  backlinksOf(keys: readonly string[]): Map<string, string[]> {
+    const sources = new Map<string, Set<string>>(keys.map((key) => [key, new Set<string>()]));
+    if (this.linkedFrom || this.backlinkPasses++ > 0) {
+      if (!this.linkedFrom) {
+        this.linkedFrom = new Map();
+        for (const [path, slot] of this.byPath) this.link(path, this.linksAt(slot));
+      }
+      for (const [key, found] of sources) for (const path of this.linkedFrom.get(key) ?? []) found.add(path);
+    } else {
+      // Persisted pages: found in the links column; pages added since: their records.
+      const stored = this.stored;
+      for (const [key, found] of sources) {
+        for (const slot of stored?.slotsLinkingTo(key) ?? []) {
+          const path = this.pathAt(slot);
+          if (path !== undefined) found.add(path);
+        }
+      }
+      for (let slot = stored?.count ?? 0; slot < this.slots.length; slot++) {
+        const record = this.slots[slot];
+        if (record) for (const target of record.links) sources.get(target)?.add(record.path);
+      }
+    }
+    const out = new Map<string, string[]>();
+    for (const [key, paths] of sources) {
+      const linking = new Set<string>();
+      for (const path of paths) {
+        const source = this.get(path);
+        if (source && source.key !== key) linking.add(source.key);
+      }
+      out.set(key, [...linking].sort());
+    }
+    return out;
+  }
+
+  private linksAt(slot: number): string[] {
+    const record = this.slots[slot];
+    if (record) return record.links;
+    if (record === null) return [];
+    return this.stored?.linksOf(slot) ?? [];
+  }
+
+  private link(path: string, links: readonly string[]): void {
+    const index = this.linkedFrom;
+    if (!index) return;
+    for (const target of links) {
+      let sources = index.get(target);
+      if (!sources) {
+        sources = new Set();
+        index.set(target, sources);
+      }
+      sources.add(path);
+    }
+  }
+
+  /** Old slot → new slot (−1 for holes) that closes every hole, in slot order. */
+  compactionMap(): Int32Array {
+    const remap = new Int32Array(this.slots.length).fill(-1);
+    let next = 0;
+    for (let slot = 0; slot < this.slots.length; slot++) if (this.slots[slot] !== null) remap[slot] = next++;
+    return remap;
+  }
+
+  /**
+   * Close the holes, renumbering by `remap` (as `compactionMap` made it: live pages keep
+   * their order). Done through the persisted form, so pages never read stay unread.
+   */
+  compact(remap: Int32Array): void {
+    const live = remap.reduce((count, next) => (next >= 0 ? count + 1 : count), 0);
+    if (live !== this.byPath.size) throw new Error('compaction map does not match the page table');
+    const compacted = DocTable.decode(this.encode());
+    this.slots = compacted.slots;
+    this.stored = compacted.stored;
+    this.byPath = compacted.byPath;
+    this.linkedFrom = undefined;
+  }
+
+  /** The live pages in slot order (i.e. already compacted numbering), as sections. */
+  encode(): Record<string, Uint8Array> {
+    const rows: ColumnRow[] = [];
+    for (let slot = 0; slot < this.slots.length; slot++) {
+      const record = this.slots[slot];
+      if (record) rows.push({ record });
+      else if (record === undefined && this.stored) rows.push({ from: this.stored, slot });
+    }
+    return DocColumns.encode(rows);
+  }
+
+  static decode(sections: Record<string, Uint8Array | undefined>): DocTable {
+    const stored = DocColumns.decode(sections);
+    const table = new DocTable();
+    table.stored = stored;
+    table.slots = new Array<DocRecord | null | undefined>(stored.count);
+    stored.paths.forEach((path, slot) => table.byPath.set(path, slot));
+    if (table.byPath.size !== stored.count) throw new CorruptIndexError('page table has a path twice');
+    return table;
+  }
+}

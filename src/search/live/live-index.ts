@@ -1,0 +1,304 @@
+import { readFileSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { UsageError } from '../../errors.js';
+import { isSpecialPage, type Contract } from '../../wiki/contract.js';
+import { splitFrontmatter } from '../../wiki/frontmatter-split.js';
+import type { PageStat } from './doc-record.js';
+import { contentHash, documentText, pageDocument, plainBody, type PageDocument } from '../text/document.js';
+import { candidatesFor, hasConstraints, parseQuery, QueryFilter } from '../text/query-syntax.js';
+import type { SearchEngine, SearchParams } from '../engine.js';
+import type { BuildWorker } from '../build/build-threads.js';
+import { buildShared } from '../build/shared-build.js';
+import { diffAgainstDisk, readPage, scanPages, type ScannedPage, type ScanResult } from './scan.js';
+import { retryPending, updateSemantic } from '../lanes/semantic/semantic-upkeep.js';
+import { saveSnapshot } from './snapshot-file.js';
+import { makeSnippet } from '../text/snippet.js';
+import type { LaneStatus, RefreshSummary, SearchIndex, SearchIndexInfo, SearchOptions, SearchResponse, SearchResult } from '../types.js';
+
+/** Save right after a refresh that changed at least this many pages (or rebuilt). */
+const SAVE_AFTER_CHANGES = 25;
+/** Writes through the tools are persisted after this quiet period (and on close). */
+const SAVE_DELAY_MS = 1000;
+/** A full build of at least this many pages is shared with a worker thread. */
+export const PARALLEL_BUILD_MIN_PAGES = 1000;
+export const MAX_LIMIT = 1000;
+
+type Upsert = ScanResult['upserts'][number];
+
+/** The content pages as found on disk, and when the scan began (ms since epoch). */
+export interface PageScan {
+  startedAt: number;
+  files: ScannedPage[];
+  /** A build worker started during the scan, which foresaw a full build (closed if unused). */
+  buildWorker?: BuildWorker | undefined;
+}
+
+export interface IndexState {
+  root: string;
+  contract: Contract;
+  params: SearchParams;
+  engine: SearchEngine;
+  file: string;
+  persist: boolean;
+  rescanAfterMs: number;
+  builtAt: string;
+  updatedAt: string;
+  rebuilt: boolean;
+}
+
+/**
+ * An open search index: the in-memory engine kept in line with the pages on disk and
+ * persisted after changes (see `openSearchIndex`).
+ */
+export class LiveSearchIndex implements SearchIndex {
+  private lastScan = 0;
+  private dirty: boolean;
+  private savedAt: string | undefined;
+  private saveTimer: NodeJS.Timeout | undefined;
+  private saving: Promise<void> = Promise.resolve();
+  /** Changes to the index run one at a time (tools may search and write concurrently). */
+  private changes: Promise<unknown> = Promise.resolve();
+  /** A rescan started by a search, shared by searches that arrive meanwhile. */
+  private rescan: Promise<unknown> | undefined;
+
+  constructor(private readonly state: IndexState) {
+    this.dirty = state.rebuilt;
+  }
+
+  private get engine(): SearchEngine {
+    return this.state.engine;
+  }
+
+  /** The embedder's configuration changed since the index was saved: redo the semantic lane. */
+  semanticConfigChanged(): void {
+    const semantic = this.engine.semantic;
+    if ('lane' in semantic) semantic.lane.markPending([...this.engine.docs.records()].map((r) => r.slot));
+    this.dirty = true;
+  }
+
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.changes.then(work, work);
+    this.changes = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Bring the index in line with the files; `scan` is a scan of them made just before. */
+  refresh(scan?: PageScan): Promise<RefreshSummary> {
+    return this.exclusive(() => this.refreshNow(scan));
+  }
+
+  private async refreshNow(scan: PageScan | undefined): Promise<RefreshSummary> {
+    const { root, contract } = this.state;
+    const scanStarted = scan?.startedAt ?? Date.now();
+    const files = scan?.files ?? scanPages(root, contract);
+    const diff = await diffAgainstDisk(root, files, this.engine.docs, contentHash);
+    const summary: RefreshSummary = { added: 0, changed: 0, removed: 0 };
+    for (const removed of diff.removed) if (this.engine.removePage(removed)) summary.removed++;
+    const seenAt = Date.now();
+    for (const touched of diff.touched) this.engine.docs.touch(touched.path, touched, seenAt);
+    const count = (upsert: Upsert): void => {
+      if (upsert.isNew) summary.added++;
+      else summary.changed++;
+    };
+    // A page vanished since the scan reads as undefined: the next scan settles it.
+    const read = (upsert: Upsert): PageDocument | undefined => {
+      const content = upsert.content ?? readPage(root, upsert.path);
+      return content === undefined ? undefined : pageDocument(upsert.path, content);
+    };
+    // Pages are read (when new), parsed and indexed one at a time, so a build never holds
+    // every page's text at once.
+    const pages = function* (upserts: readonly Upsert[]): Generator<{ doc: PageDocument; stat: PageStat }> {
+      for (const upsert of upserts) {
+        const doc = read(upsert);
+        if (!doc) continue;
+        count(upsert);
+        yield { doc, stat: upsert.stat };
+      }
+    };
+    const bulk = diff.upserts.length >= PARALLEL_BUILD_MIN_PAGES ? this.engine.bulkBuild(seenAt) : undefined;
+    if (bulk) {
+      const built = await buildShared(bulk, this.engine, root, diff.upserts, read, scan?.buildWorker);
+      for (const page of built.indexed) count(page);
+      if (!built.trained) await updateSemantic(this.engine, root, built.work);
+    } else {
+      void scan?.buildWorker?.close();
+      await updateSemantic(this.engine, root, this.engine.indexPages(pages(diff.upserts), seenAt));
+    }
+    this.lastScan = scanStarted;
+    const changes = summary.added + summary.changed + summary.removed;
+    if (changes > 0) this.state.updatedAt = new Date().toISOString();
+    if (changes > 0 || diff.touched.length > 0) this.dirty = true;
+    if (this.state.rebuilt || changes >= SAVE_AFTER_CHANGES) {
+      this.state.rebuilt = false;
+      await this.save();
+    }
+    return summary;
+  }
+
+  async search(query: string, options: SearchOptions = {}): Promise<SearchResponse> {
+    const text = query.trim();
+    if (!text) throw new UsageError('the search query is empty', 'give one or more words to search for');
+    const limit = options.limit ?? 10;
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
+      throw new UsageError(`limit must be a whole number from 1 to ${MAX_LIMIT} (got ${limit})`);
+    }
+    if (Date.now() - this.lastScan > this.state.rescanAfterMs) {
+      this.rescan ??= this.refresh().finally(() => {
+        this.rescan = undefined;
+      });
+      await this.rescan;
+    } else {
+      await this.exclusive(() => retryPending(this.engine, this.state.root));
+    }
+    const parsed = options.syntax === false ? { text, phrases: [], excluded: [] } : parseQuery(text);
+    if (!parsed.text) throw new UsageError('the query only excludes', 'add a word or "phrase" to search for, e.g. wiki search attention -transformer');
+    const filter = hasConstraints(parsed) ? new QueryFilter(parsed) : undefined;
+    const found = await this.engine.search(parsed.text, filter ? candidatesFor(limit) : limit, this.state.params);
+    found.pages = found.pages
+      .filter(({ score, record }) => score >= (options.minScore ?? -Infinity) && (!filter || filter.accepts(this.searchableText(record.path))))
+      .slice(0, limit);
+    const backlinks = this.engine.docs.backlinksOf(found.pages.map(({ record }) => record.key));
+    const results: SearchResult[] = found.pages.map(({ record, score, lanes, contributions }) => ({
+      key: record.key,
+      path: record.path,
+      title: record.title,
+      summary: record.summary,
+      score,
+      lanes,
+      contributions,
+      snippet: options.snippets === false ? record.summary : this.snippetFor(record.path, found.terms, record.summary),
+      links: record.links,
+      backlinks: backlinks.get(record.key) ?? [],
+    }));
+    return { query: text, results, lanes: found.lanes };
+  }
+
+  private searchableText(pagePath: string): string {
+    const content = readPage(this.state.root, pagePath);
+    return content === undefined ? '' : documentText(pageDocument(pagePath, content));
+  }
+
+  /**
+   * Read synchronously: a result page is small, and a dozen reads through the thread pool
+   * cost a search more than the reading itself.
+   */
+  private snippetFor(pagePath: string, terms: readonly string[], fallback: string): string {
+    let content: string;
+    try {
+      content = readFileSync(path.join(this.state.root, pagePath), 'utf8');
+    } catch {
+      return fallback;
+    }
+    return makeSnippet(plainBody(splitFrontmatter(content).body), terms) || fallback;
+  }
+
+  upsertPage(pagePath: string, content: string): Promise<void> {
+    return this.exclusive(() => this.upsertNow(pagePath, content));
+  }
+
+  private async upsertNow(pagePath: string, content: string): Promise<void> {
+    const normalised = normalisePath(pagePath);
+    if (!this.isContentPage(normalised)) return;
+    const doc = pageDocument(normalised, content);
+    const stat = await statOf(path.join(this.state.root, normalised));
+    const existing = this.engine.docs.get(normalised);
+    if (existing && existing.hash === doc.hash) {
+      this.engine.docs.touch(normalised, stat, Date.now());
+    } else {
+      const work = this.engine.indexPage(doc, stat, Date.now());
+      await this.engine.embed([work]);
+      this.state.updatedAt = new Date().toISOString();
+    }
+    this.changed();
+  }
+
+  removePage(pagePath: string): Promise<void> {
+    return this.exclusive(() => this.removeNow(pagePath));
+  }
+
+  private async removeNow(pagePath: string): Promise<void> {
+    if (!this.engine.removePage(normalisePath(pagePath))) return;
+    this.state.updatedAt = new Date().toISOString();
+    this.changed();
+  }
+
+  private isContentPage(pagePath: string): boolean {
+    return pagePath.startsWith('wiki/') && pagePath.endsWith('.md') && !isSpecialPage(this.state.contract, pagePath);
+  }
+
+  private changed(): void {
+    this.dirty = true;
+    if (!this.state.persist) return;
+    if (this.saveTimer) clearTimeout(this.saveTimer);
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = undefined;
+      // A failed background save leaves the index dirty; close() tries again and reports.
+      this.save().catch(() => {
+        this.dirty = true;
+      });
+    }, SAVE_DELAY_MS);
+    this.saveTimer.unref();
+  }
+
+  info(): SearchIndexInfo {
+    const { weights } = this.state.params;
+    const semantic = this.engine.semantic;
+    const weighted = (lane: keyof typeof weights, status: LaneStatus): LaneStatus => (weights[lane] > 0 ? status : 'skipped: weight is 0');
+    return {
+      file: this.state.file,
+      pages: this.engine.docs.liveCount,
+      lanes: {
+        lexical: weighted('lexical', 'ok'),
+        semantic: weighted('semantic', 'lane' in semantic ? semantic.lane.status() : `skipped: ${semantic.off}`),
+        token: weighted('token', 'ok'),
+      },
+      embedder: 'lane' in semantic ? semantic.lane.embedder.description : undefined,
+      builtAt: this.state.builtAt,
+      updatedAt: this.state.updatedAt,
+      savedAt: this.savedAt,
+    };
+  }
+
+  async close(): Promise<void> {
+    if (this.saveTimer) {
+      clearTimeout(this.saveTimer);
+      this.saveTimer = undefined;
+    }
+    await this.saving.catch(() => undefined);
+    if (this.dirty) await this.save();
+  }
+
+  private async save(): Promise<void> {
+    if (!this.state.persist) {
+      this.dirty = false;
+      return;
+    }
+    const run = async (): Promise<void> => {
+      this.dirty = false;
+      try {
+        await saveSnapshot(this.state.file, this.engine, { builtAt: this.state.builtAt, updatedAt: this.state.updatedAt });
+      } catch (error) {
+        this.dirty = true;
+        throw error;
+      }
+      this.savedAt = new Date().toISOString();
+    };
+    this.saving = this.saving.then(run, run);
+    await this.saving;
+  }
+}
+
+function normalisePath(pagePath: string): string {
+  return pagePath.replace(/\\/g, '/').replace(/^\.\//, '');
+}
+
+/** The file's stat; a page not (yet) on disk gets one that the next scan will question. */
+async function statOf(file: string): Promise<PageStat> {
+  try {
+    const s = await stat(file);
+    return { mtimeMs: s.mtimeMs, size: s.size };
+  } catch {
+    return { mtimeMs: 0, size: -1 };
+  }
+}

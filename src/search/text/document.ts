@@ -1,0 +1,93 @@
+import { createHash } from 'node:crypto';
+import { keyFromPath } from '../../wiki/keys.js';
+import { extractInlineLinks } from '../../wiki/links.js';
+import { parseFrontmatterYaml, refsOf, stringField, tagsOf, type Frontmatter } from '../../wiki/frontmatter-fields.js';
+import { splitFrontmatter } from '../../wiki/frontmatter-split.js';
+import { parseSimpleFrontmatter } from './simple-frontmatter.js';
+
+/** What the search index keeps of one page, derived from its text alone. */
+export interface PageDocument {
+  path: string;
+  key: string;
+  title: string;
+  summary: string;
+  tags: string[];
+  /** Body as plain searchable text: provenance comments dropped, wikilinks as their words. */
+  body: string;
+  /** Outgoing link targets (page keys), unique, in order of first appearance. */
+  links: string[];
+  /** Content hash of the file (sha1, hex): decides whether a touched file really changed. */
+  hash: string;
+}
+
+export function contentHash(content: string): string {
+  return createHash('sha1').update(content).digest('hex');
+}
+
+const COMMENT = /<!--[\s\S]*?-->/g;
+const WIKILINK = /\[\[([^\[\]\n|#]*)(?:#[^\[\]\n|]*)?(?:\|([^\[\]\n]*))?\]\]/g;
+
+/** Body text for indexing and snippets: `[[key|label]]` reads as "label key". */
+export function plainBody(body: string): string {
+  return body.replace(COMMENT, ' ').replace(WIKILINK, (_, target: string, label: string | undefined) => {
+    const words = target.replace(/[-_/]+/g, ' ').trim();
+    return label ? `${label.trim()} ${words}` : words;
+  });
+}
+
+function firstHeading(body: string): string | undefined {
+  const match = /^#\s+(.+)$/m.exec(body);
+  return match?.[1]?.trim();
+}
+
+/**
+ * What search needs of a page, read with the page model's own building blocks (the
+ * same split, YAML reading and link rules as `parsePage`) but without gray-matter, which
+ * doubles the cost of a full build and keeps a cached copy of every text it has seen.
+ * Frontmatter in the simple form pages are written with skips the YAML parser (same
+ * result). A frontmatter that does not parse counts as empty, as in `parsePage`.
+ */
+export function pageDocument(pagePath: string, content: string): PageDocument {
+  const { yaml, body } = splitFrontmatter(content);
+  let frontmatter: Frontmatter = {};
+  if (yaml !== undefined) {
+    try {
+      frontmatter = parseSimpleFrontmatter(yaml) ?? parseFrontmatterYaml(yaml);
+    } catch {
+      frontmatter = {};
+    }
+  }
+  const key = keyFromPath(pagePath);
+  const targets = [...refsOf(frontmatter), ...(body.includes('[[') ? extractInlineLinks(body).map((link) => link.target) : [])];
+  return {
+    path: pagePath,
+    key,
+    title: detached(stringField(frontmatter, 'title')?.trim() || firstHeading(body) || key),
+    summary: detached(stringField(frontmatter, 'summary')?.trim() ?? ''),
+    tags: tagsOf(frontmatter).map(detached),
+    body: plainBody(body),
+    links: [...new Set(targets.filter(Boolean))].map(detached),
+    hash: contentHash(content),
+  };
+}
+
+/**
+ * A copy of `part` that does not hold on to the text it was cut from. V8 represents a
+ * substring as a view of its parent string, so a page record keeping its title would
+ * keep the whole page text alive for as long as the index is open (22 MB at 10k pages),
+ * and every collection until then would copy or mark it. Joining makes a new string,
+ * and slicing that one keeps only it.
+ */
+function detached(part: string): string {
+  return ` ${part}`.slice(1);
+}
+
+/** A key reads as words: `scaled-dot-product` → "scaled dot product". */
+export function keyWords(key: string): string {
+  return key.replace(/[-_.]+/g, ' ');
+}
+
+/** All of a page's searchable text in one string (token lane, remote embedders). */
+export function documentText(doc: PageDocument): string {
+  return [doc.title, keyWords(doc.key), doc.summary, doc.tags.join(' '), doc.body].filter(Boolean).join('\n');
+}

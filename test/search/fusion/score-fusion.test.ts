@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { fuseLaneScores, type LaneScores } from '../../../src/search/fusion/score-fusion.js';
+
+const byName = (slot: number): string => 'abcdefgh'[slot] ?? String(slot);
+
+describe('fuseLaneScores (weighted fusion of each lane’s scores over every page it scored)', () => {
+  it('divides each lane by its best score and sums the weighted shares', () => {
+    const lanes: LaneScores[] = [
+      { lane: 'lexical', weight: 1, slots: [0, 1, 2], scores: [10, 6, 2] },
+      { lane: 'semantic', weight: 2, slots: [2, 1], scores: [0.9, 0.45] },
+    ];
+    const fused = fuseLaneScores(lanes, 3, 10, byName);
+    const bySlot = new Map(fused.map((hit) => [hit.slot, hit]));
+    expect(bySlot.get(0)?.score).toBeCloseTo(1, 12);
+    expect(bySlot.get(1)?.score).toBeCloseTo(0.6 + 1, 12);
+    expect(bySlot.get(2)?.score).toBeCloseTo(0.2 + 2, 12);
+    expect(fused.map((hit) => hit.slot)).toEqual([2, 1, 0]);
+    expect(bySlot.get(2)?.lanes).toEqual({ lexical: 3, semantic: 1 });
+    for (const hit of fused) expect(Object.values(hit.contributions).reduce((s, x) => s + x, 0)).toBeCloseTo(hit.score, 12);
+  });
+
+  it('keeps a page far ahead in one lane and close behind in the other first, where rank fusion ties it', () => {
+    const fused = fuseLaneScores(
+      [
+        { lane: 'lexical', weight: 1, slots: [0, 1, 2], scores: [20, 2, 1.9] },
+        { lane: 'semantic', weight: 1, slots: [1, 0, 2], scores: [0.31, 0.3, 0.1] },
+      ],
+      3,
+      3,
+      byName,
+    );
+    expect(fused[0]?.slot).toBe(0);
+  });
+
+  it('breaks equal scores by how many lanes scored the page, then by key', () => {
+    const fused = fuseLaneScores(
+      [
+        { lane: 'token', weight: 1, slots: [3, 1, 0], scores: [2, 2, 1] },
+        { lane: 'lexical', weight: 1, slots: [0], scores: [1] },
+      ],
+      4,
+      10,
+      byName,
+    );
+    expect(fused.map((hit) => [byName(hit.slot), hit.score])).toEqual([
+      ['a', 1.5],
+      ['b', 1],
+      ['d', 1],
+    ]);
+  });
+
+  it('takes a lane on a fixed scale (cosines) as it is: its small differences stay small', () => {
+    const lanes: LaneScores[] = [
+      { lane: 'lexical', weight: 1, slots: [0, 1], scores: [10, 8] },
+      { lane: 'semantic', weight: 1.5, slots: [0, 1], scores: [0.9, 0.95], absolute: true },
+    ];
+    const fused = fuseLaneScores(lanes, 2, 2, byName);
+    expect(fused.map((hit) => hit.slot)).toEqual([0, 1]);
+    expect(fused[0]?.contributions.semantic).toBeCloseTo(1.5 * 0.9, 12);
+  });
+
+  it('gives every page the same score and the best pages the same order whatever the limit', () => {
+    // Random lanes over 500 pages, many scores tied: the top must not move with the limit.
+    let seed = 7;
+    const random = (): number => ((seed = (seed * 48271) % 2147483647) / 2147483647);
+    const slots = Array.from({ length: 500 }, (_, i) => i);
+    const lanes = (
+      [
+        { lane: 'lexical', weight: 1, slots: slots.filter(() => random() < 0.6), scores: [] },
+        { lane: 'token', weight: 0.2, slots: slots.filter(() => random() < 0.6), scores: [] },
+        { lane: 'semantic', weight: 1.5, slots, scores: [], absolute: true },
+      ] satisfies LaneScores[]
+    ).map((lane): LaneScores => ({ ...lane, scores: lane.slots.map(() => Math.round(random() * 20) / 20) }));
+    const key = (slot: number): string => `page-${slot % 50}`;
+    const top = (limit: number) => fuseLaneScores(lanes, 500, limit, key).slice(0, 5);
+    const reference = top(5);
+    for (const limit of [10, 50, 200, 500]) expect(top(limit)).toEqual(reference);
+    const all = new Map(fuseLaneScores(lanes, 500, 500, key).map((hit) => [hit.slot, hit.score]));
+    for (const hit of fuseLaneScores(lanes, 500, 20, key)) expect(hit.score).toBe(all.get(hit.slot));
+  });
+});

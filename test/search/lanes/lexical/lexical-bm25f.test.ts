@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { analyze } from '../../../../src/search/text/analyze.js';
+import { LexicalLane, type AnalysedFields, type LexicalParams } from '../../../../src/search/lanes/lexical/lexical.js';
+
+const params: LexicalParams = {
+  k1: 1.2,
+  b: 0.75,
+  d: 0,
+  boosts: { key: 1, title: 1, summary: 1, tags: 1, body: 1 },
+  matchedTermMultiplier: false,
+  fieldsCombined: true,
+};
+
+function only(field: keyof AnalysedFields, text: string): AnalysedFields {
+  const fields: AnalysedFields = { key: [], title: [], summary: [], tags: [], body: [] };
+  return { ...fields, [field]: analyze(text) };
+}
+
+const BODIES: Array<[string, string]> = [
+  ['a.md', 'wing flutter wing flutter at speed'],
+  ['b.md', 'heat transfer in a boundary layer'],
+  ['c.md', 'laminar boundary layer on a flat plate wing'],
+];
+
+/** Textbook BM25 over one field, with MiniSearch's field length: the number of distinct terms. */
+function plainBm25(term: string): Map<string, number> {
+  const docs = BODIES.map(([path, body]) => ({ path, terms: analyze(body), length: new Set(analyze(body)).size }));
+  const avg = docs.reduce((sum, doc) => sum + doc.length, 0) / docs.length;
+  const df = docs.filter((doc) => doc.terms.includes(term)).length;
+  const idf = Math.log(1 + (docs.length - df + 0.5) / (df + 0.5));
+  const scores = new Map<string, number>();
+  for (const doc of docs) {
+    const tf = doc.terms.filter((t) => t === term).length;
+    if (tf > 0) scores.set(doc.path, (idf * tf * 2.2) / (tf + 1.2 * (0.25 + (0.75 * doc.length) / avg)));
+  }
+  return scores;
+}
+
+describe('LexicalLane with BM25F (fields combined before saturation)', () => {
+  it('is textbook BM25 when a page has one field, added one by one or restored', () => {
+    const lane = LexicalLane.empty();
+    for (const [path, body] of BODIES) lane.add(path, only('body', body));
+    const restored = LexicalLane.decode(lane.encode());
+    for (const term of ['wing', 'boundari', 'flutter']) {
+      const expected = plainBm25(term);
+      for (const index of [lane, restored]) {
+        const hits = index.searchScored([term], 10, params);
+        expect(new Set(hits.map((hit) => hit.id))).toEqual(new Set(expected.keys()));
+        for (const hit of hits) expect(hit.score).toBeCloseTo(expected.get(hit.id) ?? -1, 12);
+      }
+    }
+  });
+
+  it('saturates a term once over the fields: title and body together score less than twice one of them', () => {
+    const lane = LexicalLane.empty();
+    lane.add('both.md', { ...only('title', 'wing'), body: analyze('wing') });
+    lane.add('title.md', only('title', 'wing'));
+    lane.add('other.md', only('body', 'flat plate'));
+    const scores = new Map(lane.searchScored(['wing'], 10, params).map((hit) => [hit.id, hit.score]));
+    const both = scores.get('both.md') ?? 0;
+    const one = scores.get('title.md') ?? 0;
+    expect(both).toBeGreaterThan(one);
+    expect(both).toBeLessThan(2 * one);
+  });
+
+  it('leaves out a field boosted 0, and pages that matched only there', () => {
+    const lane = LexicalLane.empty();
+    lane.add('summary.md', only('summary', 'wing'));
+    lane.add('body.md', only('body', 'wing'));
+    const ids = lane.search(['wing'], 10, { ...params, boosts: { ...params.boosts, summary: 0 } });
+    expect(ids).toEqual(['body.md']);
+  });
+});
