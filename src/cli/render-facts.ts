@@ -1,5 +1,5 @@
 import type { ExtractionReport } from '../facts/extract.js';
-import type { Fact, FactHit, FactStats } from '../facts/store.js';
+import type { Fact, FactHit, FactStats } from '../facts/store-schema.js';
 import type { FactsAnswer } from '../operations/query-facts.js';
 import type { Colors } from './output.js';
 

@@ -5,7 +5,8 @@ import { InputError } from '../errors.js';
 import { extractText } from '../sources/extract.js';
 import { hashText } from '../state/hash.js';
 import { segmentText, type FactGrain, type Segment } from './segment.js';
-import { FACTS_DB_PATH, FactStore } from './store.js';
+import { FactStore } from './store.js';
+import { FACTS_DB_PATH } from './store-schema.js';
 
 export interface FactsSettings {
   grain: FactGrain;

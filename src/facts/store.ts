@@ -1,93 +1,13 @@
 import Database from 'better-sqlite3';
 import type { Segment } from './segment.js';
 import { couldBeSimilar, editSimilarity, factId, normalizeFact } from './normalize.js';
+import { SCHEMA, type Fact, type FactHit, type FactRow, type FactStats, type UpsertResult } from './store-schema.js';
 
 /**
  * `.wiki/facts.db`: every fact extracted from raw/, with its provenance, lineage and
- * tombstone, and an FTS5 index over the live ones. Derived data: `wiki facts rebuild`
- * recreates it from raw/ at any time.
+ * tombstone, and an FTS5 index over the live ones (tables in `store-schema.ts`). Derived
+ * data: `wiki facts rebuild` recreates it from raw/ at any time.
  */
-export const FACTS_DB_PATH = '.wiki/facts.db';
-
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS facts (
-  id TEXT PRIMARY KEY,
-  text TEXT NOT NULL,
-  norm TEXT NOT NULL UNIQUE,
-  first_seen TEXT NOT NULL,
-  tombstoned_at TEXT
-);
-CREATE TABLE IF NOT EXISTS provenance (
-  fact_id TEXT NOT NULL REFERENCES facts(id),
-  source TEXT NOT NULL,
-  line_start INTEGER NOT NULL,
-  line_end INTEGER NOT NULL,
-  sha256 TEXT NOT NULL,
-  heading TEXT NOT NULL,
-  PRIMARY KEY (fact_id, source, line_start)
-);
-CREATE INDEX IF NOT EXISTS provenance_by_source ON provenance(source);
-CREATE TABLE IF NOT EXISTS lineage (
-  fact_id TEXT NOT NULL REFERENCES facts(id),
-  previous_text TEXT NOT NULL,
-  replaced_at TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS sources (
-  path TEXT PRIMARY KEY,
-  sha256 TEXT NOT NULL,
-  extracted_at TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
-CREATE VIRTUAL TABLE IF NOT EXISTS facts_fts USING fts5(id UNINDEXED, text, tokenize = 'porter unicode61');
-`;
-
-export interface Provenance {
-  source: string;
-  lineStart: number;
-  lineEnd: number;
-  sha256: string;
-  heading: string;
-}
-
-export interface Fact {
-  id: string;
-  text: string;
-  firstSeen: string;
-  tombstonedAt: string | null;
-  provenance: Provenance[];
-  lineage: { previousText: string; replacedAt: string }[];
-}
-
-export interface FactHit {
-  id: string;
-  text: string;
-  score: number;
-  sources: string[];
-}
-
-export interface FactStats {
-  facts: number;
-  live: number;
-  tombstoned: number;
-  sources: number;
-  duplicatesMerged: number;
-  reworded: number;
-}
-
-export interface UpsertResult {
-  inserted: number;
-  merged: number;
-  reworded: number;
-  tombstoned: number;
-}
-
-interface FactRow {
-  id: string;
-  text: string;
-  norm: string;
-  first_seen: string;
-  tombstoned_at: string | null;
-}
 
 export class FactStore {
   private readonly db: Database.Database;
@@ -219,20 +139,13 @@ export class FactStore {
   factTextsOfSources(sources: readonly string[]): { id: string; text: string }[] {
     if (sources.length === 0) return [];
     const marks = sources.map(() => '?').join(', ');
-    return this.prepare(`SELECT DISTINCT f.id, f.text FROM facts f JOIN provenance p ON p.fact_id = f.id WHERE p.source IN (${marks}) AND f.tombstoned_at IS NULL ORDER BY f.id`).all(...sources) as {
-      id: string;
-      text: string;
-    }[];
+    const sql = `SELECT DISTINCT f.id, f.text FROM facts f JOIN provenance p ON p.fact_id = f.id WHERE p.source IN (${marks}) AND f.tombstoned_at IS NULL ORDER BY f.id`;
+    return this.prepare(sql).all(...sources) as { id: string; text: string }[];
   }
 
   /** Every live fact stated by one of `sources`. */
   factsOfSources(sources: readonly string[]): FactHit[] {
-    if (sources.length === 0) return [];
-    const marks = sources.map(() => '?').join(', ');
-    const rows = this.db
-      .prepare(`SELECT DISTINCT f.id, f.text FROM facts f JOIN provenance p ON p.fact_id = f.id WHERE p.source IN (${marks}) AND f.tombstoned_at IS NULL ORDER BY f.id`)
-      .all(...sources) as { id: string; text: string }[];
-    return rows.map((r) => ({ id: r.id, text: r.text, score: 0, sources: this.sourcesOf(r.id) }));
+    return this.factTextsOfSources(sources).map((r) => ({ id: r.id, text: r.text, score: 0, sources: this.sourcesOf(r.id) }));
   }
 
   get(id: string): Fact | undefined {

@@ -1,7 +1,8 @@
 import type { EffectiveConfig } from '../config/load.js';
 import { UsageError } from '../errors.js';
 import { factsDbFile, rebuildFacts, updateFacts, type ExtractionReport, type FactsSettings } from '../facts/extract.js';
-import { FactStore, type Fact, type FactHit, type FactStats } from '../facts/store.js';
+import { FactStore } from '../facts/store.js';
+import type { Fact, FactHit, FactStats } from '../facts/store-schema.js';
 import { listRawSources } from '../sources/raw-files.js';
 
 export function factsSettings(config: EffectiveConfig): FactsSettings {

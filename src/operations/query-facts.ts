@@ -2,7 +2,8 @@ import type { ChatModel } from '../agent/types.js';
 import type { EffectiveConfig } from '../config/load.js';
 import { UsageError } from '../errors.js';
 import { factsDbFile } from '../facts/extract.js';
-import { FactStore, type FactHit } from '../facts/store.js';
+import { FactStore } from '../facts/store.js';
+import type { FactHit } from '../facts/store-schema.js';
 import { refreshFacts } from './facts.js';
 
 export interface FactsAnswer {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_WRITE_LIMITS, type ToolContext } from './context.js';
-import { defineTool, failure, success } from './define.js';
-import { commitWrite, currentContent, observerNote, writeTarget } from './page-write.js';
+import { defineTool, failure } from './define.js';
+import { commitAndReport, currentContent, observerNote, writeTarget } from './page-write.js';
 import { normalizeWorkspacePath } from './paths.js';
 import type { Tool } from './types.js';
 
@@ -50,21 +50,21 @@ export function createAppendToFileTool(ctx: ToolContext): Tool {
             verdict.errors.map((reason) => `- ${reason}`).join('\n'),
         );
       }
-      const warnings = [...verdict.warnings];
-
-      const change = 'appended';
       const note = await observerNote(ctx, target.relative);
-      let notes: string[];
-      try {
-        notes = await commitWrite(ctx, target, previous, next, change, appended);
-      } catch (error) {
-        return failure(`append_to_file failed, ${target.relative} was not changed: ${(error as Error).message}`);
-      }
-      const lines = [`appended ${appended.length} characters to ${target.relative} (now ${next.length})`];
-      for (const warning of warnings) lines.push(`warning: ${warning}`);
-      if (note) lines.push(`note: ${note}`);
-      for (const extra of notes) lines.push(`note: ${extra}`);
-      return success(lines.join('\n'), [{ path: target.relative, change }]);
+      return commitAndReport(
+        ctx,
+        target,
+        previous,
+        next,
+        'appended',
+        {
+          summary: `appended ${appended.length} characters to ${target.relative} (now ${next.length})`,
+          warnings: verdict.warnings,
+          note,
+          failed: (message) => `append_to_file failed, ${target.relative} was not changed: ${message}`,
+        },
+        appended,
+      );
     },
   });
 }

@@ -3,6 +3,8 @@ import { USER_SCOPE_ROOT } from '../wiki/access.js';
 import { isSpecialPage, type Contract } from '../wiki/contract.js';
 import { SandboxError } from '../errors.js';
 import { resolveInSandbox, type SandboxPath } from './sandbox.js';
+import { failure, success } from './define.js';
+import type { ToolOutcome } from './types.js';
 
 /**
  * The steps write_file and append_to_file share: where a write may land, what is there now,
@@ -83,6 +85,40 @@ export async function commitWrite(
     notes.push(`after-write bookkeeping failed: ${(error as Error).message}`);
   }
   return notes;
+}
+
+/** What a write tool tells the model about a checked write it commits. */
+export interface WriteReport {
+  /** The answer's first line, e.g. `created wiki/concepts/a.md (120 characters)`. */
+  summary: string;
+  warnings: readonly string[];
+  /** The observer's note, taken before the write (see observerNote). */
+  note: string | undefined;
+  /** The answer when the write itself fails (nothing changed), given the error's message. */
+  failed: (message: string) => string;
+}
+
+/** Commit a checked write (see commitWrite) and answer: the summary, then its warnings and notes. */
+export async function commitAndReport(
+  ctx: ToolContext,
+  target: SandboxPath,
+  previous: string | undefined,
+  next: string,
+  change: WriteChange,
+  report: WriteReport,
+  appended?: string,
+): Promise<ToolOutcome> {
+  let notes: string[];
+  try {
+    notes = await commitWrite(ctx, target, previous, next, change, appended);
+  } catch (error) {
+    return failure(report.failed((error as Error).message));
+  }
+  const lines = [report.summary];
+  for (const warning of report.warnings) lines.push(`warning: ${warning}`);
+  if (report.note) lines.push(`note: ${report.note}`);
+  for (const extra of notes) lines.push(`note: ${extra}`);
+  return success(lines.join('\n'), [{ path: target.relative, change }]);
 }
 
 /** The observer's note for a path; a failing observer must not fail the tool call. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_WRITE_LIMITS, type ToolContext } from './context.js';
 import { defineTool, failure, success } from './define.js';
-import { commitWrite, currentContent, observerNote, pageFolders, writeTarget } from './page-write.js';
+import { commitAndReport, currentContent, observerNote, pageFolders, writeTarget } from './page-write.js';
 import { normalizeWorkspacePath } from './paths.js';
 import type { Tool } from './types.js';
 
@@ -44,17 +44,12 @@ export function createWriteFileTool(ctx: ToolContext): Tool {
 
       const change = previous === undefined ? 'created' : 'updated';
       const note = previous === undefined ? undefined : await observerNote(ctx, target.relative);
-      let notes: string[];
-      try {
-        notes = await commitWrite(ctx, target, previous, content, change);
-      } catch (error) {
-        return failure(`write_file failed, ${target.relative} was not written: ${(error as Error).message}`);
-      }
-      const lines = [`${change} ${target.relative} (${content.length} characters)`];
-      for (const warning of verdict.warnings) lines.push(`warning: ${warning}`);
-      if (note) lines.push(`note: ${note}`);
-      for (const extra of notes) lines.push(`note: ${extra}`);
-      return success(lines.join('\n'), [{ path: target.relative, change }]);
+      return commitAndReport(ctx, target, previous, content, change, {
+        summary: `${change} ${target.relative} (${content.length} characters)`,
+        warnings: verdict.warnings,
+        note,
+        failed: (message) => `write_file failed, ${target.relative} was not written: ${message}`,
+      });
     },
   });
 }

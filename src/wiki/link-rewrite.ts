@@ -1,7 +1,5 @@
-import { maskCode, targetToKey } from './links.js';
+import { forEachWikilink, maskCode, targetToKey } from './links.js';
 import type { Frontmatter } from './page.js';
-
-const WIKILINK = /\[\[([^\[\]\n]+?)\]\]/g;
 
 /**
  * Point `[[old]]`, `[[old|label]]`, `[[old#heading]]` at new keys. Only the target text
@@ -13,20 +11,13 @@ export function rewriteLinkTargets(body: string, mapping: ReadonlyMap<string, st
   const masked = maskCode(body);
   let out = '';
   let last = 0;
-  WIKILINK.lastIndex = 0;
-  let match: RegExpExecArray | null;
-  while ((match = WIKILINK.exec(masked)) !== null) {
-    const inner = match[1] ?? '';
-    const pipe = inner.indexOf('|');
-    const beforeLabel = pipe >= 0 ? inner.slice(0, pipe) : inner;
-    const hash = beforeLabel.indexOf('#');
-    const targetText = hash >= 0 ? beforeLabel.slice(0, hash) : beforeLabel;
+  forEachWikilink(masked, (index, _length, targetText) => {
     const replacement = mapping.get(targetToKey(targetText));
-    if (replacement === undefined || targetText.trim() === '') continue;
-    const start = match.index + 2 + (targetText.length - targetText.trimStart().length);
+    if (replacement === undefined || targetText.trim() === '') return;
+    const start = index + 2 + (targetText.length - targetText.trimStart().length);
     out += body.slice(last, start) + replacement;
     last = start + targetText.trim().length;
-  }
+  });
   return out + body.slice(last);
 }
 

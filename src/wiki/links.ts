@@ -93,30 +93,50 @@ export function targetToKey(target: string): string {
   return key;
 }
 
-export function extractInlineLinks(text: string): InlineLink[] {
-  const masked = maskCode(text);
-  const links: InlineLink[] = [];
-  let match: RegExpExecArray | null;
-  // Lines are counted incrementally: recounting from the start per link is quadratic on big catalogs.
-  let line = 1;
-  let counted = 0;
+/**
+ * Each `[[target#heading|label]]` in `masked` (text with its code blanked by maskCode), in
+ * order: where it starts, its length, and its parts as written (untrimmed). A visitor, not a
+ * list of records: every page's links pass through here when the search index is built.
+ */
+export function forEachWikilink(
+  masked: string,
+  visit: (index: number, length: number, target: string, heading: string | undefined, label: string | undefined) => void,
+): void {
   WIKILINK.lastIndex = 0;
+  let match: RegExpExecArray | null;
   while ((match = WIKILINK.exec(masked)) !== null) {
     const inner = match[1] ?? '';
     const pipe = inner.indexOf('|');
     const beforeLabel = pipe >= 0 ? inner.slice(0, pipe) : inner;
-    const label = pipe >= 0 ? inner.slice(pipe + 1).trim() : undefined;
     const hash = beforeLabel.indexOf('#');
-    const target = targetToKey(hash >= 0 ? beforeLabel.slice(0, hash) : beforeLabel);
-    const heading = hash >= 0 ? beforeLabel.slice(hash + 1).trim() : undefined;
-    if (!target) continue; // [[#heading]] points inside the same page
-    line += countLines(masked, counted, match.index);
-    counted = match.index;
-    const link: InlineLink = { target, line, raw: text.slice(match.index, match.index + match[0].length) };
+    visit(
+      match.index,
+      match[0].length,
+      hash >= 0 ? beforeLabel.slice(0, hash) : beforeLabel,
+      hash >= 0 ? beforeLabel.slice(hash + 1) : undefined,
+      pipe >= 0 ? inner.slice(pipe + 1) : undefined,
+    );
+  }
+}
+
+export function extractInlineLinks(text: string): InlineLink[] {
+  const masked = maskCode(text);
+  const links: InlineLink[] = [];
+  // Lines are counted incrementally: recounting from the start per link is quadratic on big catalogs.
+  let line = 1;
+  let counted = 0;
+  forEachWikilink(masked, (index, length, targetText, headingText, labelText) => {
+    const target = targetToKey(targetText);
+    if (!target) return; // [[#heading]] points inside the same page
+    line += countLines(masked, counted, index);
+    counted = index;
+    const link: InlineLink = { target, line, raw: text.slice(index, index + length) };
+    const heading = headingText?.trim();
+    const label = labelText?.trim();
     if (heading) link.heading = heading;
     if (label) link.label = label;
     links.push(link);
-  }
+  });
   return links;
 }
 
