@@ -35,7 +35,7 @@ const searchSchema = z
     weights: weightsSchema,
     /** Reciprocal Rank Fusion constant K in Σ weight / (K + rank), when the fusion is by ranks. */
     k: z.number().min(0).default(60),
-    /** Minimum candidates each lane contributes; the real pool is max(pool, 3 × limit). */
+    /** Rank fusion only: minimum candidates each lane contributes; the real pool is max(pool, 3 × limit). */
     pool: z.number().int().min(1).default(25),
     bm25: z
       .object({ k1: z.number().min(0).default(1.2), b: z.number().min(0).max(1).default(0.75) })

@@ -201,7 +201,7 @@ export class SearchEngine {
       const slots = new Int32Array(hits.length);
       const scores = new Float64Array(hits.length);
       hits.forEach((hit, i) => {
-        slots[i] = docs.get(hit.id)?.slot ?? -1;
+        slots[i] = docs.slotOf(hit.id) ?? -1;
         scores[i] = slots[i]! < 0 ? 0 : hit.score;
       });
       scored.push({ lane: 'lexical', weight: params.weights.lexical, slots, scores });
@@ -239,7 +239,7 @@ export class SearchEngine {
   private slotsOf(paths: readonly string[]): number[] {
     const slots: number[] = [];
     for (const path of paths) {
-      const slot = this.docs.get(path)?.slot;
+      const slot = this.docs.slotOf(path);
       if (slot !== undefined) slots.push(slot);
     }
     return slots;

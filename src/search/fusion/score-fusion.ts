@@ -54,77 +54,100 @@ export function fuseLaneScores(lanes: readonly LaneScores[], slotCount: number, 
     if (key === undefined) keys.set(slot, (key = tieKey(slot)));
     return key;
   };
-  // Ranked best first by score, then lanes, then key: as a min-heap of the `limit` best.
-  const worse = (a: number, b: number): boolean =>
-    fused[a] !== fused[b] ? fused[a]! < fused[b]! : laneCount[a] !== laneCount[b] ? laneCount[a]! < laneCount[b]! : keyOf(a) > keyOf(b);
-  const best = topSlots(touched, limit, worse);
-  const explained = lanes.map(({ lane, weight, slots, scores }, l) => {
-    const own = new Map<number, number>();
-    for (const slot of best) own.set(slot, 0);
-    for (let i = 0; i < slots.length; i++) if (own.has(slots[i]!)) own.set(slots[i]!, scores[i]!);
-    return { lane, scale: weight * scales[l]!, own, rankOf: ranker(scores, best.length) };
-  });
-  return best.map((slot) => {
-    const hit: FusedSlot = { slot, score: fused[slot]!, lanes: {}, contributions: {} };
-    for (const { lane, scale, own, rankOf } of explained) {
-      const score = own.get(slot) ?? 0;
-      if (!(score > 0)) continue;
-      hit.lanes[lane] = rankOf(score);
-      hit.contributions[lane] = scale * score;
+  // Only pages scoring at least the limit-th best score can make the list: that score is
+  // found among plain numbers, and only those pages are compared in full.
+  const threshold = touched.length > limit ? kthLargest(touched, fused, limit) : -Infinity;
+  const best = touched
+    .filter((slot) => fused[slot]! >= threshold)
+    .sort((a, b) => fused[b]! - fused[a]! || laneCount[b]! - laneCount[a]! || compare(keyOf(a), keyOf(b)))
+    .slice(0, limit);
+  const hits = best.map((slot): FusedSlot => ({ slot, score: fused[slot]!, lanes: {}, contributions: {} }));
+  const position = new Map(best.map((slot, i) => [slot, i]));
+  lanes.forEach(({ lane, weight, slots, scores }, l) => {
+    const own = new Float64Array(best.length);
+    for (let i = 0; i < slots.length; i++) {
+      const at = position.get(slots[i]!);
+      if (at !== undefined) own[at] = scores[i]!;
     }
-    return hit;
+    const ranks = ranksOf(own, scores);
+    hits.forEach((hit, i) => {
+      if (!(own[i]! > 0)) return;
+      hit.lanes[lane] = ranks[i]!;
+      hit.contributions[lane] = weight * scales[l]! * own[i]!;
+    });
   });
+  return hits;
 }
 
-/** Rank of a score among a lane's: 1 + how many are higher (counted, or by binary search when many are asked). */
-function ranker(scores: ArrayLike<number>, asked: number): (score: number) => number {
-  if (asked <= 16) {
-    return (score) => {
-      let higher = 0;
-      for (let i = 0; i < scores.length; i++) if (scores[i]! > score) higher++;
-      return higher + 1;
-    };
+/** The `k`-th largest of `values` at `slots` (a min-heap of the k largest seen). */
+function kthLargest(slots: readonly number[], values: Float64Array, k: number): number {
+  const heap = new Float64Array(k);
+  let size = 0;
+  for (const slot of slots) {
+    const value = values[slot]!;
+    if (size < k) {
+      let i = size++;
+      while (i > 0) {
+        const parent = (i - 1) >> 1;
+        if (heap[parent]! <= value) break;
+        heap[i] = heap[parent]!;
+        i = parent;
+      }
+      heap[i] = value;
+    } else if (value > heap[0]!) {
+      let i = 0;
+      for (;;) {
+        const left = 2 * i + 1;
+        if (left >= k) break;
+        const child = left + 1 < k && heap[left + 1]! < heap[left]! ? left + 1 : left;
+        if (heap[child]! >= value) break;
+        heap[i] = heap[child]!;
+        i = child;
+      }
+      heap[i] = value;
+    }
   }
-  const ascending = Float64Array.from(scores).sort();
-  return (score) => {
+  return heap[0]!;
+}
+
+/** Each of `own`'s rank among `scores`: 1 + how many scores are higher (one pass, a binary search each). */
+function ranksOf(own: Float64Array, scores: ArrayLike<number>): number[] {
+  const ascending = Float64Array.from(own).sort();
+  // higherThan[j]: how many scores exceed ascending[j], summed from the counts of scores
+  // falling just above each value.
+  const above = new Float64Array(ascending.length + 1);
+  for (let i = 0; i < scores.length; i++) {
+    const score = scores[i]!;
+    if (!(score > 0)) continue;
+    // How many of ascending are below score: the score is higher than each of those.
     let lo = 0;
     let hi = ascending.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (ascending[mid]! <= score) lo = mid + 1;
+      if (ascending[mid]! < score) lo = mid + 1;
       else hi = mid;
     }
-    return ascending.length - lo + 1;
-  };
+    above[lo] = above[lo]! + 1;
+  }
+  // A score counted at index lo exceeds ascending[0..lo-1].
+  const higherThan = new Float64Array(ascending.length);
+  let running = 0;
+  for (let j = ascending.length - 1; j >= 0; j--) {
+    running += above[j + 1]!;
+    higherThan[j] = running;
+  }
+  return Array.from(own, (value) => {
+    let lo = 0;
+    let hi = ascending.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (ascending[mid]! < value) lo = mid + 1;
+      else hi = mid;
+    }
+    return (higherThan[lo] ?? 0) + 1;
+  });
 }
 
-/** The `limit` best of `candidates` under `worse`, best first (a bounded min-heap, then a sort). */
-function topSlots(candidates: readonly number[], limit: number, worse: (a: number, b: number) => boolean): number[] {
-  const heap: number[] = [];
-  const swap = (i: number, j: number): void => {
-    [heap[i], heap[j]] = [heap[j]!, heap[i]!];
-  };
-  for (const slot of candidates) {
-    if (heap.length < limit) {
-      heap.push(slot);
-      for (let i = heap.length - 1; i > 0; ) {
-        const parent = (i - 1) >> 1;
-        if (!worse(heap[i]!, heap[parent]!)) break;
-        swap(i, parent);
-        i = parent;
-      }
-    } else if (limit > 0 && worse(heap[0]!, slot)) {
-      heap[0] = slot;
-      for (let i = 0; ; ) {
-        const left = 2 * i + 1;
-        let worst = i;
-        if (left < heap.length && worse(heap[left]!, heap[worst]!)) worst = left;
-        if (left + 1 < heap.length && worse(heap[left + 1]!, heap[worst]!)) worst = left + 1;
-        if (worst === i) break;
-        swap(i, worst);
-        i = worst;
-      }
-    }
-  }
-  return heap.sort((a, b) => (worse(a, b) ? 1 : worse(b, a) ? -1 : 0));
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

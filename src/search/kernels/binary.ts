@@ -66,8 +66,27 @@ export function decodeJson(bytes: Uint8Array): unknown {
 }
 
 /** Terms never contain a newline (the analyzers emit letter and digit runs only). */
+/**
+ * A term list as `TermList.decode` reads it: a count, whether every term is ASCII, each
+ * term's start in the text (and one past the text's end), then the terms one per line.
+ * The starts are stored so that a load does not scan the text for them.
+ */
 export function encodeTerms(terms: readonly string[]): Uint8Array {
-  return encodeText(terms.join('\n'));
+  const joined = terms.join('\n');
+  const text = encodeText(joined);
+  const header = new Uint32Array(2 + terms.length + 1);
+  header[0] = terms.length;
+  // As many UTF-8 bytes as UTF-16 units only when every character is ASCII.
+  header[1] = text.length === joined.length ? 1 : 0;
+  for (let i = 0, start = 0; i < terms.length; i++) {
+    header[2 + i] = start;
+    start += utf8Length(terms[i]!) + 1;
+  }
+  header[2 + terms.length] = text.length + 1;
+  const out = new Uint8Array(header.byteLength + text.length);
+  out.set(new Uint8Array(header.buffer), 0);
+  out.set(text, header.byteLength);
+  return out;
 }
 
 /** A Uint32 array that grows as values are pushed. */

@@ -1,4 +1,4 @@
-import { decodeText, encodeTerms } from './binary.js';
+import { CorruptIndexError, asUint32, decodeText, encodeTerms } from './binary.js';
 
 /**
  * A sorted list of terms, binary-searched. Loaded from an index file it keeps the terms
@@ -8,6 +8,9 @@ import { decodeText, encodeTerms } from './binary.js';
  */
 export class TermList {
   private constructor(
+    /** The section as `encodeTerms` wrote it (written back unchanged). */
+    private readonly section: Uint8Array | undefined,
+    /** The terms' text, one per line. */
     private readonly bytes: Uint8Array | undefined,
     /** Start of term i in `bytes`; term i ends one byte (the newline) before term i + 1 starts. */
     private readonly starts: Uint32Array | undefined,
@@ -16,26 +19,24 @@ export class TermList {
   ) {}
 
   static of(terms: readonly string[]): TermList {
-    return new TermList(undefined, undefined, [...terms], false);
+    return new TermList(undefined, undefined, undefined, [...terms], false);
   }
 
-  /** The list encoded by `encodeTerms`. */
-  static decode(bytes: Uint8Array): TermList {
-    if (bytes.length === 0) return TermList.of([]);
-    let count = 1;
-    let ascii = true;
-    for (let i = 0; i < bytes.length; i++) {
-      const byte = bytes[i]!;
-      if (byte === 10) count++;
-      else if (byte >= 0x80) ascii = false;
-    }
-    const starts = new Uint32Array(count + 1);
-    let term = 1;
-    for (let i = 0; i < bytes.length; i++) if (bytes[i] === 10) starts[term++] = i + 1;
-    starts[count] = bytes.length + 1;
+  /** The list encoded by `encodeTerms` (its starts are read, not found by scanning the text). */
+  static decode(section: Uint8Array): TermList {
+    if (section.length < 12) throw new CorruptIndexError('term list is truncated');
+    const head = asUint32(section.subarray(0, 8));
+    const count = head[0]!;
+    const startsEnd = 8 + 4 * (count + 1);
+    if (startsEnd > section.length) throw new CorruptIndexError('term list is truncated');
+    const starts = asUint32(section.subarray(8, startsEnd));
+    const text = section.subarray(startsEnd);
+    if (starts[count] !== text.length + 1 || (count > 0 && starts[0] !== 0)) throw new CorruptIndexError('term list starts do not match its text');
+    for (let i = 0; i < count; i++) if (starts[i + 1]! <= starts[i]!) throw new CorruptIndexError('term list starts are not ordered');
+    const ascii = head[1] === 1;
     // Check the text once (it is spelled out piecemeal later).
-    if (!ascii) decodeText(bytes);
-    return new TermList(bytes, starts, undefined, ascii);
+    if (!ascii) decodeText(text);
+    return new TermList(section, text, starts, undefined, ascii);
   }
 
   get length(): number {
@@ -96,7 +97,7 @@ export class TermList {
   }
 
   encode(): Uint8Array {
-    return this.bytes && !this.spelled ? this.bytes : encodeTerms(this.all());
+    return this.section && !this.spelled ? this.section : encodeTerms(this.all());
   }
 }
 

@@ -48,6 +48,11 @@ export class DocTable {
     return read;
   }
 
+  /** The page's slot, without making its record. */
+  slotOf(path: string): number | undefined {
+    return this.byPath.get(path);
+  }
+
   /** The page's path, without making its record. */
   pathAt(slot: number): string | undefined {
     if (slot < 0 || slot >= this.slots.length) return undefined;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { encodeTerms } from '../../../src/search/kernels/binary.js';
+import { CorruptIndexError, encodeTerms } from '../../../src/search/kernels/binary.js';
 import { TermList } from '../../../src/search/kernels/term-list.js';
 
 describe('TermList', () => {
@@ -21,5 +21,14 @@ describe('TermList', () => {
       expect(list.all()).toEqual(sorted);
       expect(TermList.decode(list.encode()).all()).toEqual(sorted);
     }
+  });
+
+  it('refuses a saved list whose starts do not fit its text', () => {
+    const saved = encodeTerms(['alpha', 'beta', 'gamma']);
+    expect(() => TermList.decode(saved.subarray(0, saved.length - 2))).toThrow(CorruptIndexError);
+    expect(() => TermList.decode(saved.subarray(0, 10))).toThrow(CorruptIndexError);
+    const unordered = saved.slice();
+    new DataView(unordered.buffer).setUint32(12, 0, true); // beta would start where alpha does
+    expect(() => TermList.decode(unordered)).toThrow(CorruptIndexError);
   });
 });
