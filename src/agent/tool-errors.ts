@@ -37,6 +37,21 @@ export function notRunMessage(call: ToolCall): string {
   return `${call.name} was not run: the run was interrupted before this call started.`;
 }
 
+export function overCallLimitMessage(name: string, limit: number, asked: number): string {
+  return (
+    `${name} was not run: this turn asked for ${asked} tool calls, and at most ${limit} run per turn ` +
+    `(limits.toolCallsPerTurn in wiki.config.json). Ask for the rest in your next turn, a few at a time.`
+  );
+}
+
+export function overResultBudgetMessage(name: string, bytes: number, limit: number): string {
+  return (
+    `The result of this ${name} call (${bytes} bytes) was not returned: this turn's tool results reached the ` +
+    `${limit}-byte limit per turn (limits.toolResultBytesPerTurn in wiki.config.json). ` +
+    `Call it again in your next turn, or read a smaller window (read_file with offset and limit).`
+  );
+}
+
 function quotePrefix(raw: string): string {
   if (raw.length === 0) return '(nothing)';
   return raw.length > QUOTE_LIMIT ? `${JSON.stringify(raw.slice(0, QUOTE_LIMIT))}… (${raw.length} chars in all)` : JSON.stringify(raw);
