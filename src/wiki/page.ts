@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import type GrayMatter from 'gray-matter';
 import YAML from 'yaml';
 import { typeForPath, type Contract } from './contract.js';
-import { parseFrontmatterYaml, refsOf, useYamlParser, type Frontmatter } from './frontmatter-fields.js';
+import { parseFrontmatterYaml, refsOf, useYamlLibrary, type Frontmatter } from './frontmatter-fields.js';
 import { splitFrontmatter } from './frontmatter-split.js';
 import { keyFromPath } from './keys.js';
 import { extractInlineLinks, type InlineLink } from './links.js';
@@ -12,7 +12,7 @@ export { splitFrontmatter, type SplitResult } from './frontmatter-split.js';
 export type { Frontmatter } from './frontmatter-fields.js';
 export { parseFrontmatterYaml, refsOf, sourcesOf, stringField, stringList, tagsOf } from './frontmatter-fields.js';
 
-useYamlParser((text) => YAML.parse(text));
+useYamlLibrary(YAML);
 
 /**
  * gray-matter (and the YAML library it brings) is required on the first page parsed, not
