@@ -28,6 +28,14 @@ export function nonObjectArgumentsMessage(call: ToolCall, definition: ToolDefini
   );
 }
 
+export function oversizedArgumentsMessage(call: ToolCall, oversized: { chars: number; limit: number }): string {
+  return (
+    `The arguments of this ${call.name} call were ${oversized.chars} characters, past the ${oversized.limit}-character limit for one tool call, ` +
+    `so they were dropped unread and nothing was run. A page may hold at most limits.pageWriteBytes and one append limits.appendBytes ` +
+    `(wiki.config.json): send less, and split a long subject into several pages.`
+  );
+}
+
 export function toolThrewMessage(call: ToolCall, error: unknown): string {
   const reason = error instanceof Error ? error.message : String(error);
   return `${call.name} failed unexpectedly: ${reason}. Check the arguments and try again, or take another approach.`;

@@ -4,6 +4,7 @@ import { mergeChanges, type ChangedFile } from './changes.js';
 import {
   nonObjectArgumentsMessage,
   notRunMessage,
+  oversizedArgumentsMessage,
   overCallLimitMessage,
   overResultBudgetMessage,
   toolThrewMessage,
@@ -115,6 +116,7 @@ export function scheduleGroups(calls: readonly ToolCall[], tools: ReadonlyMap<st
 async function executeCall(call: ToolCall, tools: ReadonlyMap<string, Tool>, signal: AbortSignal | undefined): Promise<ToolOutcome> {
   const tool = tools.get(call.name);
   if (tool === undefined) return { content: unknownToolMessage(call, [...tools.keys()]), isError: true };
+  if (call.oversized !== undefined) return { content: oversizedArgumentsMessage(call, call.oversized), isError: true };
   if (call.arguments === undefined) return { content: unparsableArgumentsMessage(call, tool.definition), isError: true };
   if (typeof call.arguments !== 'object' || call.arguments === null || Array.isArray(call.arguments)) {
     return { content: nonObjectArgumentsMessage(call, tool.definition), isError: true };

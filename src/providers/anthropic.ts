@@ -30,7 +30,7 @@ export class AnthropicChatModel implements ChatModel {
   async complete(request: ChatRequest): Promise<ChatResponse> {
     const params = toAnthropicParams(request, this.model);
     const guard = new RequestGuard(request.signal, this.#settings.timeoutMs);
-    const stream = new AnthropicStreamAccumulator();
+    const stream = new AnthropicStreamAccumulator(this.#settings.maxToolArgumentChars);
     let receiving = false;
     try {
       if (!this.#settings.stream) {

@@ -39,7 +39,7 @@ export class OpenAiChatModel implements ChatModel {
       officialEndpoint: this.#settings.baseUrl === undefined || sameUrl(this.#settings.baseUrl, DEFAULT_BASE_URLS.openai),
     });
     const guard = new RequestGuard(request.signal, this.#settings.timeoutMs);
-    const stream = new OpenAiStreamAccumulator();
+    const stream = new OpenAiStreamAccumulator(this.#settings.maxToolArgumentChars);
     let receiving = false;
     try {
       if (!this.#settings.stream) {
