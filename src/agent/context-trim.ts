@@ -128,6 +128,27 @@ function stubFor(result: ToolResult, call: ToolCall | undefined, options: TrimOp
   return stub.length < result.content.length ? stub : undefined;
 }
 
+/**
+ * The assistant message with the string arguments of its refused calls stubbed when the
+ * call's arguments are longer than `maxChars`: the model's own oversized call (a page
+ * far past the write limit) is not re-sent on every later turn.
+ */
+export function shortenRefusedCalls(message: Message, results: readonly ToolResult[], maxChars: number): Message {
+  if (message.role !== 'assistant') return message;
+  const refused = new Set(results.filter((result) => result.isError).map((result) => result.callId));
+  let changed = false;
+  const toolCalls = message.toolCalls.map((call) => {
+    if (!refused.has(call.id) || call.rawArguments.length <= maxChars) return call;
+    const shortened = shortenArguments(call, STUB_ARGUMENT_CHARS);
+    if (shortened === undefined) return call;
+    changed = true;
+    return shortened;
+  });
+  return changed ? { ...message, toolCalls } : message;
+}
+
+const STUB_ARGUMENT_CHARS = 200;
+
 function shortenArguments(call: ToolCall, maxChars: number): ToolCall | undefined {
   if (call.arguments === undefined) return undefined;
   let changed = false;

@@ -1,9 +1,10 @@
 import { ProviderError } from '../errors.js';
 import type { Tool } from '../tools/types.js';
 import { mergeChanges, type ChangedFile } from './changes.js';
-import { trimContext, trimOptions, type TrimMode } from './context-trim.js';
+import { shortenRefusedCalls, trimContext, trimOptions, type TrimMode } from './context-trim.js';
 import type { AgentEvent, AgentListener, AgentRunStatus } from './events.js';
 import { runToolCalls } from './tool-runner.js';
+import { DEFAULT_TURN_LIMITS, type TurnLimits } from './turn-limits.js';
 import type { TranscriptWriter } from './transcript.js';
 import { addUsage, emptyUsage, type ChatModel, type ChatResponse, type Message, type Usage } from './types.js';
 
@@ -32,6 +33,8 @@ export interface AgentOptions {
   listener?: AgentListener;
   /** Receives every event; the caller opens and closes it. */
   transcript?: TranscriptWriter;
+  /** Per-turn caps on tool calls and on the bytes of their results (default DEFAULT_TURN_LIMITS). */
+  turnLimits?: TurnLimits;
   /** Abort: the current tool call finishes, a pending model request is cancelled, status `interrupted`. */
   signal?: AbortSignal;
 }
@@ -68,6 +71,7 @@ type ModelOutcome = { ok: true; response: ChatResponse } | { ok: false; status: 
 export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
   const { model, signal } = options;
   const maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
+  const turnLimits = options.turnLimits ?? DEFAULT_TURN_LIMITS;
   const toolsByName = new Map(options.tools.map((tool) => [tool.definition.name, tool]));
   const definitions = options.tools.map((tool) => tool.definition);
   const preserved = new Set(options.tools.filter((tool) => tool.mutates).map((tool) => tool.definition.name));
@@ -179,12 +183,15 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
     if (response.toolCalls.length > 0) {
       const batch = await runToolCalls(response.toolCalls, toolsByName, {
         signal,
+        limits: turnLimits,
         onCall: (call) => emit({ type: 'tool_call', turn, call }),
         onResult: (result, durationMs, callChanges) =>
           emit({ type: 'tool_result', turn, result, durationMs, changed: callChanges }),
       });
       toolCalls += response.toolCalls.length;
       changed = mergeChanges(changed, batch.changed);
+      // A refused call too large for any context (a 100 MB write) must not be re-sent on every later turn.
+      messages[messages.length - 1] = shortenRefusedCalls(messages.at(-1) as Message, batch.results, turnLimits.toolResultBytesPerTurn);
       messages.push({ role: 'tool', results: batch.results });
       status = batch.interrupted || aborted() ? 'interrupted' : budgetStatus();
       continue;

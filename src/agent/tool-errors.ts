@@ -28,6 +28,14 @@ export function nonObjectArgumentsMessage(call: ToolCall, definition: ToolDefini
   );
 }
 
+export function oversizedArgumentsMessage(call: ToolCall, oversized: { chars: number; limit: number }): string {
+  return (
+    `The arguments of this ${call.name} call were ${oversized.chars} characters, past the ${oversized.limit}-character limit for one tool call, ` +
+    `so they were dropped unread and nothing was run. A page may hold at most limits.pageWriteBytes and one append limits.appendBytes ` +
+    `(wiki.config.json): send less, and split a long subject into several pages.`
+  );
+}
+
 export function toolThrewMessage(call: ToolCall, error: unknown): string {
   const reason = error instanceof Error ? error.message : String(error);
   return `${call.name} failed unexpectedly: ${reason}. Check the arguments and try again, or take another approach.`;
@@ -35,6 +43,21 @@ export function toolThrewMessage(call: ToolCall, error: unknown): string {
 
 export function notRunMessage(call: ToolCall): string {
   return `${call.name} was not run: the run was interrupted before this call started.`;
+}
+
+export function overCallLimitMessage(name: string, limit: number, asked: number): string {
+  return (
+    `${name} was not run: this turn asked for ${asked} tool calls, and at most ${limit} run per turn ` +
+    `(limits.toolCallsPerTurn in wiki.config.json). Ask for the rest in your next turn, a few at a time.`
+  );
+}
+
+export function overResultBudgetMessage(name: string, bytes: number, limit: number): string {
+  return (
+    `The result of this ${name} call (${bytes} bytes) was not returned: this turn's tool results reached the ` +
+    `${limit}-byte limit per turn (limits.toolResultBytesPerTurn in wiki.config.json). ` +
+    `Call it again in your next turn, or read a smaller window (read_file with offset and limit).`
+  );
 }
 
 function quotePrefix(raw: string): string {

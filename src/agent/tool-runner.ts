@@ -1,16 +1,23 @@
 import type { Tool, ToolOutcome } from '../tools/types.js';
+import { mapLimited } from '../util/map-limited.js';
 import { mergeChanges, type ChangedFile } from './changes.js';
 import {
   nonObjectArgumentsMessage,
   notRunMessage,
+  oversizedArgumentsMessage,
+  overCallLimitMessage,
+  overResultBudgetMessage,
   toolThrewMessage,
   unknownToolMessage,
   unparsableArgumentsMessage,
 } from './tool-errors.js';
+import { DEFAULT_TURN_LIMITS, PARALLEL_TOOL_CALLS, type TurnLimits } from './turn-limits.js';
 import type { ToolCall, ToolResult } from './types.js';
 
 export interface ToolRunHooks {
   signal?: AbortSignal;
+  /** Per-turn caps (default DEFAULT_TURN_LIMITS). */
+  limits?: TurnLimits;
   onCall?: (call: ToolCall) => void;
   onResult?: (result: ToolResult, durationMs: number, changed: ChangedFile[]) => void;
 }
@@ -24,49 +31,72 @@ export interface ToolBatchOutcome {
 }
 
 /**
- * Run every call of one turn. Consecutive read-only calls run together; a mutating call
- * waits for everything before it and runs alone, so writes happen in the order the model
- * asked for and a read issued after a write sees it. Once the signal fires, calls already
- * running finish and the rest are skipped. Never throws: every failure becomes an error
- * result addressed to the model.
+ * Run every call of one turn. Consecutive read-only calls run together (a few at a time);
+ * a mutating call waits for everything before it and runs alone, so writes happen in the
+ * order the model asked for and a read issued after a write sees it. Calls past the
+ * per-turn count are not run, and read results past the per-turn byte budget (counted in
+ * call order, so the cut does not depend on timing) are withheld; both are answered with
+ * an error saying what to do. A write's result is always returned and not counted: the
+ * write happened, and its answer is short.
+ * Once the signal fires, calls already running finish and the rest are skipped. Never
+ * throws: every failure becomes an error result addressed to the model.
  */
 export async function runToolCalls(
   calls: readonly ToolCall[],
   tools: ReadonlyMap<string, Tool>,
   hooks: ToolRunHooks = {},
 ): Promise<ToolBatchOutcome> {
+  const limits = hooks.limits ?? DEFAULT_TURN_LIMITS;
   const results: ToolResult[] = new Array<ToolResult>(calls.length);
   let changed: ChangedFile[] = [];
   let interrupted = false;
+  let resultBytes = 0;
 
-  for (const group of scheduleGroups(calls, tools)) {
+  const answerUnrun = (index: number, content: string): void => {
+    const call = calls[index] as ToolCall;
+    hooks.onCall?.(call);
+    results[index] = resultOf(call, { content, isError: true });
+    hooks.onResult?.(results[index], 0, []);
+  };
+
+  const runnable = calls.slice(0, limits.toolCallsPerTurn);
+  for (const group of scheduleGroups(runnable, tools)) {
     if (hooks.signal?.aborted === true) {
       interrupted = true;
-      for (const index of group) {
-        const call = calls[index] as ToolCall;
-        hooks.onCall?.(call);
-        results[index] = resultOf(call, { content: notRunMessage(call), isError: true });
-        hooks.onResult?.(results[index], 0, []);
-      }
+      for (const index of group) answerUnrun(index, notRunMessage(calls[index] as ToolCall));
       continue;
     }
-    const outcomes = await Promise.all(
-      group.map(async (index) => {
-        const call = calls[index] as ToolCall;
-        hooks.onCall?.(call);
-        const started = performance.now();
-        const outcome = await executeCall(call, tools, hooks.signal);
-        const result = resultOf(call, outcome);
-        const callChanges = mergeChanges([], outcome.changed ?? []);
-        hooks.onResult?.(result, Math.round(performance.now() - started), callChanges);
-        return { index, result, callChanges };
-      }),
-    );
-    // Merge in call order, not completion order, so the change list is deterministic.
-    for (const { index, result, callChanges } of outcomes.sort((a, b) => a.index - b.index)) {
+    const outcomes = await mapLimited(group, PARALLEL_TOOL_CALLS, async (index) => {
+      const call = calls[index] as ToolCall;
+      hooks.onCall?.(call);
+      if (hooks.signal?.aborted === true) {
+        interrupted = true;
+        return { index, outcome: { content: notRunMessage(call), isError: true }, durationMs: 0 };
+      }
+      const started = performance.now();
+      const outcome = await executeCall(call, tools, hooks.signal);
+      return { index, outcome, durationMs: Math.round(performance.now() - started) };
+    });
+    // Budget and merge in call order, not completion order, so the outcome is deterministic.
+    for (const { index, outcome, durationMs } of outcomes) {
+      const call = calls[index] as ToolCall;
+      let result = resultOf(call, outcome);
+      if (tools.get(call.name)?.mutates !== true) {
+        const bytes = Buffer.byteLength(result.content, 'utf8');
+        if (resultBytes + bytes > limits.toolResultBytesPerTurn) {
+          result = resultOf(call, { content: overResultBudgetMessage(call.name, bytes, limits.toolResultBytesPerTurn), isError: true });
+        } else {
+          resultBytes += bytes;
+        }
+      }
+      const callChanges = mergeChanges([], outcome.changed ?? []);
       results[index] = result;
       changed = mergeChanges(changed, callChanges);
+      hooks.onResult?.(result, durationMs, callChanges);
     }
+  }
+  for (let index = runnable.length; index < calls.length; index += 1) {
+    answerUnrun(index, overCallLimitMessage((calls[index] as ToolCall).name, limits.toolCallsPerTurn, calls.length));
   }
   return { results, changed, interrupted };
 }
@@ -86,6 +116,7 @@ export function scheduleGroups(calls: readonly ToolCall[], tools: ReadonlyMap<st
 async function executeCall(call: ToolCall, tools: ReadonlyMap<string, Tool>, signal: AbortSignal | undefined): Promise<ToolOutcome> {
   const tool = tools.get(call.name);
   if (tool === undefined) return { content: unknownToolMessage(call, [...tools.keys()]), isError: true };
+  if (call.oversized !== undefined) return { content: oversizedArgumentsMessage(call, call.oversized), isError: true };
   if (call.arguments === undefined) return { content: unparsableArgumentsMessage(call, tool.definition), isError: true };
   if (typeof call.arguments !== 'object' || call.arguments === null || Array.isArray(call.arguments)) {
     return { content: nonObjectArgumentsMessage(call, tool.definition), isError: true };

@@ -31,7 +31,64 @@ export function newRunId(op: string, now: Date = new Date()): string {
   return `${stamp}-${safeOp}-${randomBytes(2).toString('hex')}`;
 }
 
-export async function createTranscript(filePath: string): Promise<TranscriptWriter> {
+/** Default cap on one transcript line (limits.transcriptEventBytes). */
+export const DEFAULT_TRANSCRIPT_EVENT_BYTES = 2 * 1024 * 1024;
+
+/** Long strings are cut to no less than this when an event is shortened. */
+const MIN_KEPT_CHARS = 64;
+
+/**
+ * One record as a JSON line of at most `maxBytes` UTF-8 bytes (plus the newline): when it
+ * would be longer, its longest strings are cut, each ending in a marker that gives its
+ * full length, and the line says `"truncated":true`. A huge write is recorded as a
+ * bounded line, never copied whole into the transcript.
+ */
+export function transcriptLine(record: Record<string, unknown>, maxBytes: number): string {
+  // Measured before serialising, so a 100 MB argument is never turned into a 100 MB line.
+  const chars = stringChars(record);
+  if (chars * 6 + 1024 <= maxBytes) return `${JSON.stringify(record)}\n`;
+  if (chars <= maxBytes) {
+    const line = JSON.stringify(record);
+    if (Buffer.byteLength(line, 'utf8') <= maxBytes) return `${line}\n`;
+  }
+  let keep = Math.max(MIN_KEPT_CHARS, Math.floor(maxBytes / 4));
+  for (;;) {
+    const line = JSON.stringify({ ...(cutStrings(record, keep) as Record<string, unknown>), truncated: true });
+    if (Buffer.byteLength(line, 'utf8') <= maxBytes || keep <= MIN_KEPT_CHARS) return `${line}\n`;
+    keep = Math.max(MIN_KEPT_CHARS, Math.floor(keep / 2));
+  }
+}
+
+function stringChars(value: unknown): number {
+  if (typeof value === 'string') return value.length;
+  if (Array.isArray(value)) return value.reduce((sum: number, item) => sum + stringChars(item), 0);
+  if (value !== null && typeof value === 'object') {
+    let sum = 0;
+    for (const [key, item] of Object.entries(value)) sum += key.length + stringChars(item);
+    return sum;
+  }
+  return 0;
+}
+
+function cutStrings(value: unknown, keep: number): unknown {
+  if (typeof value === 'string') {
+    return value.length > keep ? `${value.slice(0, keep)}…[truncated: ${value.length} chars in all]` : value;
+  }
+  if (Array.isArray(value)) return value.map((item) => cutStrings(item, keep));
+  if (value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON === 'function') {
+    return cutStrings((value as { toJSON: () => unknown }).toJSON(), keep);
+  }
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, cutStrings(item, keep)]));
+  }
+  return value;
+}
+
+export async function createTranscript(
+  filePath: string,
+  options: { maxEventBytes?: number } = {},
+): Promise<TranscriptWriter> {
+  const maxEventBytes = options.maxEventBytes ?? DEFAULT_TRANSCRIPT_EVENT_BYTES;
   await mkdir(path.dirname(filePath), { recursive: true });
   const handle: FileHandle = await open(filePath, 'a');
   let pending: Promise<void> = Promise.resolve();
@@ -42,7 +99,7 @@ export async function createTranscript(filePath: string): Promise<TranscriptWrit
     path: filePath,
     write(record: TranscriptRecord): void {
       if (closed) throw new Error(`transcript ${filePath} is already closed`);
-      const line = `${JSON.stringify({ time: new Date().toISOString(), ...record })}\n`;
+      const line = transcriptLine({ time: new Date().toISOString(), ...record }, maxEventBytes);
       pending = pending.then(async () => {
         if (failure !== undefined) return;
         try {

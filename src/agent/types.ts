@@ -18,6 +18,11 @@ export interface ToolCall {
   arguments: Record<string, unknown> | undefined;
   /** The arguments exactly as the model sent them (kept for error messages). */
   rawArguments: string;
+  /**
+   * The arguments were longer than one tool call may be: they were dropped while they
+   * streamed in (`rawArguments` keeps their start), and the call is answered with an error.
+   */
+  oversized?: { chars: number; limit: number };
 }
 
 export interface ToolResult {

@@ -98,9 +98,15 @@ export const configSchema = z
         pageWriteBytes: z.number().int().min(1024).default(1024 * 1024),
         /** Largest text one append_to_file call adds, in bytes. */
         appendBytes: z.number().int().min(256).default(64 * 1024),
-        })
-        .strict()
-        .prefault({}),
+        /** Tool calls run per model turn; the rest are answered with an error and not run. */
+        toolCallsPerTurn: z.number().int().min(1).max(10_000).default(64),
+        /** Bytes of tool results returned to the model per turn; later read results are withheld with an error. */
+        toolResultBytesPerTurn: z.number().int().min(16 * 1024).default(512 * 1024),
+        /** Largest transcript line (.wiki/runs/*.jsonl) in bytes; longer events have their long strings cut, with a marker. */
+        transcriptEventBytes: z.number().int().min(16 * 1024).default(2 * 1024 * 1024),
+      })
+      .strict()
+      .prefault({}),
     facts: z
       .object({
         /** What one fact is: a sentence, or a whole paragraph. */

@@ -80,7 +80,8 @@ export async function runModelInSession(session: Session, options: ModelRunOptio
     user: session.user,
   });
   const transcriptFile = session.options.dryRun ? undefined : transcriptPath(ws.root, session.options.runId);
-  const transcript = transcriptFile ? await createTranscript(transcriptFile) : undefined;
+  const limits = ws.config.config.limits;
+  const transcript = transcriptFile ? await createTranscript(transcriptFile, { maxEventBytes: limits.transcriptEventBytes }) : undefined;
   const rejectedWrites: RejectedWrite[] = [];
   try {
     const result = await runAgent({
@@ -90,6 +91,7 @@ export async function runModelInSession(session: Session, options: ModelRunOptio
       tools: session.tools,
       maxTurns: options.budget.maxTurns,
       maxOutputTokens: options.budget.maxOutputTokens,
+      turnLimits: { toolCallsPerTurn: limits.toolCallsPerTurn, toolResultBytesPerTurn: limits.toolResultBytesPerTurn },
       maxTokens: options.budget.maxTokens,
       maxCost: options.budget.maxCost,
       price: options.price,

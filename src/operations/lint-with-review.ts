@@ -65,7 +65,8 @@ export async function runLint(ws: WorkspaceHandle, options: LintRunOptions): Pro
         : undefined;
     // One log entry for the whole run: the repairs' lines wait for the model's, if any.
     const logLines: string[] = [];
-    const fixes = session && options.fix ? await applyFixes(ws.root, ws.schema.contract, ws.config.config, sessionSink(session, logLines)) : [];
+    const fixOutcome = session && options.fix ? await applyFixes(ws.root, ws.schema.contract, ws.config.config, sessionSink(session, logLines)) : { changes: [], refused: [] };
+    const fixes = fixOutcome.changes;
     const planned = (): Array<{ path: string; after: string }> => (options.dryRun ? (session?.overlay?.changes() ?? []) : []);
     const before = await lintWorkspace(ws.root, ws.schema, ws.config.config, { fix: false, planned: planned() });
     let review: RunOutcome | undefined;
@@ -112,7 +113,7 @@ export async function runLint(ws: WorkspaceHandle, options: LintRunOptions): Pro
       await session.finish(ok ? 'completed' : review?.status === 'interrupted' ? 'interrupted' : 'stopped');
     }
     const after = modelChanges.length > 0 ? await lintWorkspace(ws.root, ws.schema, ws.config.config, { fix: false, planned: planned() }) : before;
-    const findings = sortFindings([...after.findings, ...modelFindings]);
+    const findings = sortFindings([...after.findings, ...fixOutcome.refused, ...modelFindings]);
     const report: LintRunReport = { findings, ...countBySeverity(findings), changes: [...fixes, ...modelChanges] };
     if (after.grounding) report.grounding = after.grounding;
     if (review) report.review = review;

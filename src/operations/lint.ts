@@ -5,6 +5,7 @@ import { newRunId } from '../agent/transcript.js';
 import { rawLineCounter } from '../sources/line-count.js';
 import { acquireLock } from '../state/lock.js';
 import { isoDate } from '../util/dates.js';
+import { invalidUtf8Offset, NOT_UTF8_FIX, notUtf8Message } from '../util/utf8.js';
 import { isSpecialPage, type Schema, type Contract } from '../wiki/contract.js';
 import { planFixes, type FixFile } from '../wiki/fix.js';
 import { applyIndexPlan, readIndexFiles } from '../wiki/index-catalog.js';
@@ -12,7 +13,7 @@ import { appendLog } from '../wiki/log.js';
 import { loadLogLedger } from '../wiki/log-ledger.js';
 import { parsePage, sourcesOf, type Page } from '../wiki/page.js';
 import { listPagePaths } from '../wiki/pages.js';
-import { countBySeverity, sortFindings, type Finding } from '../wiki/validate/finding.js';
+import { countBySeverity, finding, sortFindings, type Finding } from '../wiki/validate/finding.js';
 import { validateWiki } from '../wiki/validate/index.js';
 import { sourceFilePath } from '../wiki/validate/page-rules.js';
 import { citationsOf } from '../wiki/validate/citation-rules.js';
@@ -55,6 +56,7 @@ export async function lintWorkspace(
 ): Promise<LintReport> {
   const contract = schema.contract;
   let changes: string[] = [];
+  let refused: Finding[] = [];
   if (options.fix) {
     // Repairs write pages and the index: hold the workspace lock so a concurrent ingest never interleaves.
     const lock = await acquireLock(root, {
@@ -64,7 +66,7 @@ export async function lintWorkspace(
     });
     lock.releaseOnExit();
     try {
-      changes = await applyFixes(root, contract, config);
+      ({ changes, refused } = await applyFixes(root, contract, config));
     } finally {
       await lock.release();
     }
@@ -80,6 +82,7 @@ export async function lintWorkspace(
     rawLineCount: rawLineCounter(root),
     logLedger: await loadLogLedger(root),
   });
+  findings.push(...encodingFindings(files), ...refused);
   const grounding = groundPages(root, pages.filter((page) => !isSpecialPage(contract, page.path)));
   if (grounding) findings.push(...grounding.findings);
   return { findings: sortFindings(findings), ...countBySeverity(findings), changes, grounding: grounding?.pages };
@@ -100,8 +103,15 @@ function diskSink(root: string, contract: Contract): FixSink {
   };
 }
 
+export interface FixOutcome {
+  /** Every repair applied, `path: what changed`. */
+  changes: string[];
+  /** Repairs refused (a page would have grown past twice its size), as findings. */
+  refused: Finding[];
+}
+
 /** Plan the deterministic repairs from the files on disk and apply them through `sink`. */
-export async function applyFixes(root: string, contract: Contract, config: WikiConfig, sink: FixSink = diskSink(root, contract)): Promise<string[]> {
+export async function applyFixes(root: string, contract: Contract, config: WikiConfig, sink: FixSink = diskSink(root, contract)): Promise<FixOutcome> {
   const files = await readPageFilesWithTimes(root);
   const plan = planFixes({
     contract,
@@ -110,21 +120,21 @@ export async function applyFixes(root: string, contract: Contract, config: WikiC
     index: await readIndexFiles(root, contract),
     logText: textOf(files, contract.log),
   });
-  if (plan.changes.length === 0) return [];
+  if (plan.changes.length === 0) return { changes: [], refused: plan.refused };
   for (const write of plan.writes) await sink.write(write.path, write.content);
   for (const stale of plan.deletes) await sink.remove(stale);
   const logged = plan.changes.slice(0, LOG_CHANGE_LINES);
   if (plan.changes.length > LOG_CHANGE_LINES) logged.push(`… and ${plan.changes.length - LOG_CHANGE_LINES} more`);
   const count = plan.changes.length;
   await sink.appendLog('lint', `--fix applied ${count} ${count === 1 ? 'repair' : 'repairs'}`, logged);
-  return plan.changes;
+  return { changes: plan.changes, refused: plan.refused };
 }
 
 /** The page texts as they would be after the planned writes (pages under wiki/ only). */
 function withPlanned(files: PageText[], planned: ReadonlyArray<{ path: string; after: string }>): PageText[] {
-  const byPath = new Map(files.map((file) => [file.path, file.text]));
-  for (const change of planned) if (change.path.startsWith('wiki/') && change.path.endsWith('.md')) byPath.set(change.path, change.after);
-  return [...byPath].map(([filePath, text]) => ({ path: filePath, text })).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const byPath = new Map(files.map((file) => [file.path, file]));
+  for (const change of planned) if (change.path.startsWith('wiki/') && change.path.endsWith('.md')) byPath.set(change.path, { path: change.path, text: change.after });
+  return [...byPath.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
 function textOf(files: PageText[], filePath: string): string | undefined {
@@ -134,12 +144,27 @@ function textOf(files: PageText[], filePath: string): string | undefined {
 interface PageText {
   path: string;
   text: string;
+  /** Byte offset of the first byte that is not UTF-8 (the text then holds U+FFFD there). */
+  invalidUtf8At?: number;
 }
 
 /** Every markdown file under wiki/ with its text. */
 async function readPageTexts(root: string): Promise<PageText[]> {
   const paths = await listPagePaths(root);
-  return Promise.all(paths.map(async (pagePath) => ({ path: pagePath, text: await readFile(path.join(root, pagePath), 'utf8') })));
+  return Promise.all(
+    paths.map(async (pagePath): Promise<PageText> => {
+      const bytes = await readFile(path.join(root, pagePath));
+      const invalidUtf8At = invalidUtf8Offset(bytes);
+      return { path: pagePath, text: bytes.toString('utf8'), ...(invalidUtf8At === undefined ? {} : { invalidUtf8At }) };
+    }),
+  );
+}
+
+/** One `encoding` error per page that is not UTF-8, with the offset of its first bad byte. */
+function encodingFindings(files: readonly PageText[]): Finding[] {
+  return files.flatMap((file) =>
+    file.invalidUtf8At === undefined ? [] : [finding('encoding', file.path, notUtf8Message(file.path, file.invalidUtf8At), { fix: NOT_UTF8_FIX })],
+  );
 }
 
 /** Page texts with the dates their files carry, for filling `created`/`updated`. */

@@ -9,7 +9,7 @@ import {
   loadRun,
   newRunId,
   readBeforeImage,
-  readWorkspaceFile,
+  readWorkspaceBytes,
   recordAfter,
   recordBefore,
   type RunFile,
@@ -143,7 +143,7 @@ async function planFile(root: string, run: RunRecord, file: RunFile, logPath: st
   if (file.path === logPath) {
     return { path: file.path, action: 'skip', reason: 'the log is append-only; the undo is logged instead', changedSinceRun: false };
   }
-  const current = await readWorkspaceFile(root, file.path);
+  const current = await readWorkspaceBytes(root, file.path);
   const currentSha = current === undefined ? null : hashText(current);
   if (file.existedBefore) {
     const image = await readBeforeImage(root, run.runId, file.path);
@@ -174,9 +174,9 @@ async function applyUndo(root: string, plan: UndoPlan, logPath: string): Promise
       const file = run.files.find((f) => f.path === action.path);
       if (!file) continue;
       const target = resolveInRoot(root, action.path);
-      await recordBefore(undoRun, action.path, await readWorkspaceFile(root, action.path));
+      await recordBefore(undoRun, action.path, await readWorkspaceBytes(root, action.path));
       if (action.action === 'restore') {
-        const image = (await readBeforeImage(root, run.runId, action.path)) ?? '';
+        const image = (await readBeforeImage(root, run.runId, action.path)) ?? Buffer.alloc(0);
         await writeFileAtomic(target, image);
         await recordAfter(undoRun, action.path, image, { written: file.writtenBefore });
         lines.push(`restored ${action.path}`);

@@ -8,7 +8,7 @@ import type {
   Usage as WireUsage,
 } from '@anthropic-ai/sdk/resources/messages';
 import type { ChatRequest, ChatResponse, Message, StopReason, ToolCall, Usage } from '../agent/types.js';
-import { isJsonObject, parseToolArguments } from './tool-arguments.js';
+import { CappedArguments, DEFAULT_MAX_TOOL_ARGUMENT_CHARS, isJsonObject, parseToolArguments } from './tool-arguments.js';
 
 /**
  * Pure translation between the neutral conversation and the Anthropic Messages API:
@@ -151,7 +151,7 @@ function joinTexts(texts: string[]): string {
   return texts.filter((text) => text !== '').join('\n\n');
 }
 
-type StreamBlock = { kind: 'text'; text: string } | { kind: 'tool'; id: string; name: string; json: string; initial: unknown } | { kind: 'other' };
+type StreamBlock = { kind: 'text'; text: string } | { kind: 'tool'; id: string; name: string; json: CappedArguments; initial: unknown } | { kind: 'other' };
 
 /**
  * Builds a response from stream events. Tool input JSON is accumulated as text and parsed
@@ -165,6 +165,9 @@ export class AnthropicStreamAccumulator {
   #usage: Usage = neutralUsage(undefined);
   #started = false;
   #finished = false;
+
+  /** @param maxArgumentChars longest tool-call arguments kept (see CappedArguments). */
+  constructor(private readonly maxArgumentChars: number = DEFAULT_MAX_TOOL_ARGUMENT_CHARS) {}
 
   /** `message_stop` arrived: the response is whole. */
   get finished(): boolean {
@@ -188,14 +191,14 @@ export class AnthropicStreamAccumulator {
           block.type === 'text'
             ? { kind: 'text', text: block.text }
             : block.type === 'tool_use'
-              ? { kind: 'tool', id: block.id, name: block.name, json: '', initial: block.input }
+              ? { kind: 'tool', id: block.id, name: block.name, json: new CappedArguments(this.maxArgumentChars), initial: block.input }
               : { kind: 'other' };
         break;
       }
       case 'content_block_delta': {
         const block = this.#blocks[event.index];
         if (block?.kind === 'text' && event.delta.type === 'text_delta') block.text += event.delta.text;
-        if (block?.kind === 'tool' && event.delta.type === 'input_json_delta') block.json += event.delta.partial_json;
+        if (block?.kind === 'tool' && event.delta.type === 'input_json_delta') block.json.append(event.delta.partial_json);
         break;
       }
       case 'message_delta': {
@@ -224,10 +227,13 @@ export class AnthropicStreamAccumulator {
     for (const block of this.#blocks) {
       if (block?.kind === 'text') texts.push(block.text);
       if (block?.kind === 'tool') {
+        const oversized = block.json.oversized;
         toolCalls.push(
-          block.json === ''
-            ? toolCallFromInput(block.id, block.name, block.initial)
-            : { id: block.id, name: block.name, arguments: parseToolArguments(block.json), rawArguments: block.json },
+          oversized !== undefined
+            ? { id: block.id, name: block.name, arguments: undefined, rawArguments: block.json.text, oversized }
+            : block.json.text === ''
+              ? toolCallFromInput(block.id, block.name, block.initial)
+              : { id: block.id, name: block.name, arguments: parseToolArguments(block.json.text), rawArguments: block.json.text },
         );
       }
     }

@@ -32,7 +32,7 @@ export class AnthropicChatModel implements ChatModel {
       {
         whole: async (signal) => fromAnthropicMessage(await this.#client.messages.create({ ...params, stream: false }, { signal }), this.model),
         stream: (signal) => this.#client.messages.create({ ...params, stream: true }, { signal }),
-        accumulator: new AnthropicStreamAccumulator(),
+        accumulator: new AnthropicStreamAccumulator(this.#settings.maxToolArgumentChars),
       },
       { model: this.model, signal: request.signal, settings: this.#settings, errors: this.#errors },
     );

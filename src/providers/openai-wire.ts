@@ -7,7 +7,7 @@ import type {
 } from 'openai/resources/chat/completions';
 import type { CompletionUsage } from 'openai/resources/completions';
 import type { ChatRequest, ChatResponse, Message, StopReason, ToolCall, Usage } from '../agent/types.js';
-import { parseToolArguments } from './tool-arguments.js';
+import { CappedArguments, DEFAULT_MAX_TOOL_ARGUMENT_CHARS, parseToolArguments } from './tool-arguments.js';
 
 /**
  * Pure translation between the neutral conversation and OpenAI Chat Completions, as
@@ -142,7 +142,7 @@ export function neutralUsage(usage: CompletionUsage | null | undefined): Usage {
 interface PartialToolCall {
   id: string;
   name: string;
-  arguments: string;
+  arguments: CappedArguments;
 }
 
 /**
@@ -158,6 +158,9 @@ export class OpenAiStreamAccumulator {
   #finish: string | null = null;
   #usage: CompletionUsage | undefined;
   #model = '';
+
+  /** @param maxArgumentChars longest tool-call arguments kept (see CappedArguments). */
+  constructor(private readonly maxArgumentChars: number = DEFAULT_MAX_TOOL_ARGUMENT_CHARS) {}
 
   /** A finish_reason arrived: the model finished (the usage chunk may still follow). */
   get finished(): boolean {
@@ -180,18 +183,22 @@ export class OpenAiStreamAccumulator {
     const slot = this.#slotByIndex.get(piece.index);
     let call = slot === undefined ? undefined : this.#calls[slot];
     if (call === undefined || (piece.id && call.id && piece.id !== call.id)) {
-      call = { id: piece.id ?? '', name: '', arguments: '' };
+      call = { id: piece.id ?? '', name: '', arguments: new CappedArguments(this.maxArgumentChars) };
       this.#slotByIndex.set(piece.index, this.#calls.push(call) - 1);
     }
     if (piece.id && !call.id) call.id = piece.id;
     const name = piece.function?.name;
     // Names normally come whole in the first piece; some servers repeat them in every piece.
     if (name && call.name !== name) call.name = call.name === '' ? name : call.name + name;
-    if (piece.function?.arguments) call.arguments += piece.function.arguments;
+    if (piece.function?.arguments) call.arguments.append(piece.function.arguments);
   }
 
   result(fallbackModel: string): ChatResponse {
-    const toolCalls = this.#calls.map((call, index) => toolCall(call.id, index, call.name, call.arguments));
+    const toolCalls = this.#calls.map((call, index): ToolCall => {
+      const oversized = call.arguments.oversized;
+      const parsed = toolCall(call.id, index, call.name, oversized === undefined ? call.arguments.text : '');
+      return oversized === undefined ? parsed : { ...parsed, arguments: undefined, rawArguments: call.arguments.text, oversized };
+    });
     return {
       text: this.#text === '' ? this.#refusal : this.#text,
       toolCalls,

@@ -39,7 +39,7 @@ export class OpenAiChatModel implements ChatModel {
           return response;
         },
         stream: (signal) => this.#client.chat.completions.create({ ...params, stream: true, stream_options: { include_usage: true } }, { signal }),
-        accumulator: new OpenAiStreamAccumulator(),
+        accumulator: new OpenAiStreamAccumulator(this.#settings.maxToolArgumentChars),
       },
       { model: this.model, signal: request.signal, settings: this.#settings, errors: this.#errors },
     );

@@ -6,6 +6,7 @@ import { AnthropicChatModel } from './anthropic.js';
 import { DEFAULT_MODELS, PLACEHOLDER_KEY } from './defaults.js';
 import { OpenAiChatModel } from './openai.js';
 import type { ProviderSettings } from './settings.js';
+import { maxToolArgumentChars } from './tool-arguments.js';
 
 export interface ProviderOverrides {
   provider?: string;
@@ -51,6 +52,7 @@ export function createChatModel(
     maxRetries: config.maxRetries,
     stream: config.stream,
     keyIsPlaceholder: !key,
+    maxToolArgumentChars: maxToolArgumentChars(config.limits.pageWriteBytes),
   };
   return provider === 'anthropic' ? new AnthropicChatModel(settings) : new OpenAiChatModel(settings);
 }

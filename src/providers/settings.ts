@@ -15,6 +15,8 @@ export interface ProviderSettings {
   stream: boolean;
   /** True when no key was set and a placeholder is sent to a custom base URL. */
   keyIsPlaceholder: boolean;
+  /** Longest tool-call arguments a streamed response may carry (from limits.pageWriteBytes); longer ones are dropped as they arrive. */
+  maxToolArgumentChars?: number;
 }
 
 /** What error messages need to name the fix: the URL that was called and the variables involved. */

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { toPosixRelative } from '../util/fs.js';
+import { mapLimited } from '../util/map-limited.js';
 import { slugify } from '../wiki/keys.js';
 import { OversizeError, formatBytes, openUrl, type RequestOptions } from './http.js';
 import { placeFile } from './place-file.js';
@@ -106,17 +107,4 @@ function safeDecode(component: string): string {
 function extensionFromUrl(url: string): string | undefined {
   const extension = path.posix.extname(new URL(url).pathname).toLowerCase();
   return /^\.[a-z0-9]{1,5}$/.test(extension) ? extension : undefined;
-}
-
-async function mapLimited<T, R>(items: T[], limit: number, task: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await task(items[index] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }

@@ -4,6 +4,7 @@ import { InputError } from '../errors.js';
 import { isoDate } from '../util/dates.js';
 import { toPosixRelative } from '../util/fs.js';
 import { slugify } from '../wiki/keys.js';
+import { publicOrSameHost, type Resolver } from './address-policy.js';
 import { saveImageAssets } from './assets.js';
 import {
   binaryError,
@@ -31,6 +32,8 @@ export interface FetchUrlOptions {
   maxAssets?: number;
   now?: Date;
   fetchImpl?: typeof fetch;
+  /** Host name → addresses, to judge whether a host is public (default: the system resolver). */
+  resolve?: Resolver;
 }
 
 export interface FetchedSource {
@@ -79,6 +82,7 @@ export async function fetchUrlToRaw(url: string, root: string, options: FetchUrl
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     fetchImpl: options.fetchImpl ?? fetch,
     accept: ACCEPT,
+    checkAddress: publicOrSameHost(url, options.resolve),
   };
   const response = await openUrl(url, request);
   if (response.status >= 400) {

@@ -1,4 +1,5 @@
 import { InputError } from '../errors.js';
+import type { AddressCheck } from './address-policy.js';
 
 /**
  * One HTTP GET with a deadline covering headers and body, and a byte cap enforced while
@@ -9,7 +10,12 @@ export interface RequestOptions {
   timeoutMs: number;
   fetchImpl: typeof fetch;
   accept: string;
+  /** Asked before every request, redirects included; throws to refuse an address. */
+  checkAddress: AddressCheck;
 }
+
+/** Redirects followed for one URL before giving up. */
+export const MAX_REDIRECTS = 5;
 
 export interface OpenResponse {
   /** URL after redirects. */
@@ -27,20 +33,33 @@ export interface OpenResponse {
 
 const USER_AGENT = 'wiki (markdown knowledge-base builder)';
 
+/**
+ * GET `url`, following redirects one by one so each new address is checked before it is
+ * asked (a page may not bounce the tool to a private address).
+ */
 export async function openUrl(url: string, options: RequestOptions): Promise<OpenResponse> {
   const signal = AbortSignal.timeout(options.timeoutMs);
+  let current = new URL(url);
   let response: Response;
-  try {
-    response = await options.fetchImpl(url, {
-      redirect: 'follow',
-      signal,
-      headers: { accept: options.accept, 'user-agent': USER_AGENT },
-    });
-  } catch (error) {
-    throw requestFailure(url, error, signal, options.timeoutMs);
+  for (let redirects = 0; ; redirects += 1) {
+    await options.checkAddress(current);
+    try {
+      response = await options.fetchImpl(current.href, {
+        redirect: 'manual',
+        signal,
+        headers: { accept: options.accept, 'user-agent': USER_AGENT },
+      });
+    } catch (error) {
+      throw requestFailure(url, error, signal, options.timeoutMs);
+    }
+    const location = response.headers.get('location');
+    if (response.status < 300 || response.status >= 400 || location === null) break;
+    await response.body?.cancel().catch(() => undefined);
+    if (redirects >= MAX_REDIRECTS) throw new InputError(`${url}: more than ${MAX_REDIRECTS} redirects; nothing was saved`);
+    current = new URL(location, current);
   }
   const contentType = response.headers.get('content-type');
-  const finalUrl = response.url || url;
+  const finalUrl = current.href;
   return {
     finalUrl,
     status: response.status,

@@ -141,9 +141,10 @@ export async function beginRun(root: string, runId: string, op: string, title: s
 
 /**
  * Keep the content `relPath` had before this run first changed it; `undefined` means it did
- * not exist, so undo deletes it. Only the first call per path counts. Call it before writing.
+ * not exist, so undo deletes it. Bytes are kept as they are (a file that is not UTF-8 is
+ * restored byte for byte); text is stored as UTF-8, which is the same bytes for a UTF-8 file. Only the first call per path counts. Call it before writing.
  */
-export function recordBefore(run: Run, relPath: string, previous: string | undefined): Promise<void> {
+export function recordBefore(run: Run, relPath: string, previous: string | Uint8Array | undefined): Promise<void> {
   const clean = checkRelativePath(relPath);
   return run.serialise(async (record) => {
     if (record.files.some((file) => file.path === clean)) return;
@@ -168,14 +169,14 @@ export interface RecordAfterOptions {
 }
 
 /** Note what the run wrote to `relPath` (`undefined`: it deleted the file). Call after writing. */
-export function recordAfter(run: Run, relPath: string, content: string | undefined, options: RecordAfterOptions = {}): Promise<void> {
+export function recordAfter(run: Run, relPath: string, content: string | Uint8Array | undefined, options: RecordAfterOptions = {}): Promise<void> {
   const clean = checkRelativePath(relPath);
   return run.serialise(async (record) => {
     const file = record.files.find((entry) => entry.path === clean);
     if (!file) throw new Error(`recordAfter(${clean}) without recordBefore: the before-image would be lost`);
     const sha256 = content === undefined ? null : hashText(content);
     file.afterSha256 = sha256;
-    if (content !== undefined && options.written === undefined) await keepWrittenCopy(run.root, content);
+    if (content !== undefined && options.written === undefined) await keepWrittenCopy(run.root, typeof content === 'string' ? content : Buffer.from(content).toString('utf8'));
     const entry =
       options.written !== undefined
         ? options.written
@@ -221,10 +222,10 @@ export async function loadRun(root: string, runId: string): Promise<RunRecord | 
   return readStateJson(path.join(dir, 'run.json'), runRecordSchema, `.wiki/${HISTORY_DIR}/${runId}/run.json`, 'delete that run folder');
 }
 
-/** The before-image a run kept for `relPath`, or undefined when there is none. */
-export async function readBeforeImage(root: string, runId: string, relPath: string): Promise<string | undefined> {
+/** The before-image a run kept for `relPath`, as the bytes stored (histories written as text read the same), or undefined when there is none. */
+export async function readBeforeImage(root: string, runId: string, relPath: string): Promise<Buffer | undefined> {
   try {
-    return await readFile(beforeImagePath(runDir(root, runId), checkRelativePath(relPath)), 'utf8');
+    return await readFile(beforeImagePath(runDir(root, runId), checkRelativePath(relPath)));
   } catch {
     return undefined;
   }
@@ -259,6 +260,16 @@ export async function writtenEntries(root: string): Promise<Readonly<Record<stri
 }
 
 /** Current content of a workspace file, undefined when absent. */
+/** A workspace file's bytes, undefined when it does not exist. */
+export async function readWorkspaceBytes(root: string, relPath: string): Promise<Buffer | undefined> {
+  try {
+    return await readFile(resolveInRoot(root, relPath));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
 export async function readWorkspaceFile(root: string, relPath: string): Promise<string | undefined> {
   try {
     return await readFile(resolveInRoot(root, relPath), 'utf8');

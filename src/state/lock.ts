@@ -118,6 +118,8 @@ async function inspectHolder(file: string): Promise<Holder> {
     [text, modified] = await Promise.all([readFile(file, 'utf8'), stat(file).then((s) => s.mtimeMs)]);
   } catch (error) {
     if (isCode(error, 'ENOENT')) return { state: 'gone' };
+    // A read of a folder fails on the descriptor, so the error names no path; name it, so the top-level handler can say which state file is of the wrong kind.
+    if (isCode(error, 'EISDIR')) throw Object.assign(error as NodeJS.ErrnoException, { path: file });
     throw error;
   }
   const parsed = parseLockInfo(text);

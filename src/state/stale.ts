@@ -2,7 +2,8 @@ import { writeFileAtomic } from '../util/fs.js';
 import { parsePage, serialisePage, splitFrontmatter } from '../wiki/page.js';
 import { hashText } from './hash.js';
 import { keepWrittenCopy } from './written-copies.js';
-import { lastWritten, setWrittenEntry, recordAfter, recordBefore, readWorkspaceFile, type Run } from './history.js';
+import { invalidUtf8Offset } from '../util/utf8.js';
+import { lastWritten, setWrittenEntry, recordAfter, recordBefore, readWorkspaceBytes, type Run } from './history.js';
 import { resolveInRoot } from './paths.js';
 
 export interface MarkStaleResult {
@@ -14,6 +15,8 @@ export interface MarkStaleResult {
   missing: string[];
   /** Pages whose frontmatter does not parse; not touched, for lint to report. */
   unparseable: string[];
+  /** Pages that are not valid UTF-8; not touched (a rewrite would replace their bytes), for lint to report. */
+  notUtf8: string[];
 }
 
 /**
@@ -35,13 +38,18 @@ export function withStaleSince(pagePath: string, text: string, date: string): st
 }
 
 export async function markStale(root: string, pagePaths: readonly string[], date: string, run?: Run): Promise<MarkStaleResult> {
-  const result: MarkStaleResult = { marked: [], alreadyStale: [], missing: [], unparseable: [] };
+  const result: MarkStaleResult = { marked: [], alreadyStale: [], missing: [], unparseable: [], notUtf8: [] };
   for (const pagePath of [...new Set(pagePaths)].sort()) {
-    const text = await readWorkspaceFile(root, pagePath);
-    if (text === undefined) {
+    const bytes = await readWorkspaceBytes(root, pagePath);
+    if (bytes === undefined) {
       result.missing.push(pagePath);
       continue;
     }
+    if (invalidUtf8Offset(bytes) !== undefined) {
+      result.notUtf8.push(pagePath);
+      continue;
+    }
+    const text = bytes.toString('utf8');
     const marking = withStaleSince(pagePath, text, date);
     if (marking === 'unparseable') {
       result.unparseable.push(pagePath);

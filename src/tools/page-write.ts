@@ -2,6 +2,7 @@ import type { ToolContext, WriteChange } from './context.js';
 import { USER_SCOPE_ROOT } from '../wiki/access.js';
 import { isSpecialPage, type Contract } from '../wiki/contract.js';
 import { SandboxError } from '../errors.js';
+import { invalidUtf8Offset, NOT_UTF8_FIX, notUtf8Message } from '../util/utf8.js';
 import { resolveInSandbox, type SandboxPath } from './sandbox.js';
 import { failure, success } from './define.js';
 import type { ToolOutcome } from './types.js';
@@ -41,13 +42,18 @@ export function pageFolders(contract: Contract): string[] {
   return Object.values(contract.types).map((type) => type.folder);
 }
 
-/** Current content, `undefined` when the file does not exist; a directory is refused. */
+/** Current content, `undefined` when the file does not exist; a directory, or a file that is not UTF-8, is refused. */
 export async function currentContent(ctx: ToolContext, target: SandboxPath): Promise<string | undefined> {
   const info = await ctx.fs.stat(target.absolute);
   if (!info) return undefined;
   if (info.kind === 'dir') throw new SandboxError(`${target.relative} is a directory; give a file path such as ${target.relative}/page.md`);
   if (info.kind !== 'file') throw new SandboxError(`${target.relative} is not a regular file and cannot be written`);
-  return ctx.fs.readText(target.absolute);
+  const bytes = await ctx.fs.readBytes(target.absolute);
+  const badByte = invalidUtf8Offset(bytes);
+  if (badByte !== undefined) {
+    throw new SandboxError(`${notUtf8Message(target.relative, badByte)}; leave it to a human (${NOT_UTF8_FIX}) and write elsewhere`);
+  }
+  return Buffer.from(bytes).toString('utf8');
 }
 
 export function isMarkdown(relative: string): boolean {

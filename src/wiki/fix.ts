@@ -5,6 +5,7 @@ import { rewriteLinkTargets, rewriteRefs } from './link-rewrite.js';
 import { PageIndex } from './page-index.js';
 import { orderFrontmatter, parsePage, serialisePage, splitFrontmatter, type Frontmatter, type Page } from './page.js';
 import { indexedKeys, splitIndexLinks } from './validate/index-rules.js';
+import { finding, type Finding } from './validate/finding.js';
 import { unresolvedLinks } from './validate/link-rules.js';
 
 /**
@@ -26,6 +27,8 @@ export interface FixFile {
   path: string;
   text: string;
   times: FileTimes;
+  /** Byte offset of the first byte that is not UTF-8; such a page is never rewritten. */
+  invalidUtf8At?: number;
 }
 
 export interface FixInput {
@@ -43,6 +46,16 @@ export interface FixPlan {
   deletes: string[];
   /** One human-readable line per repair, `path: what changed`. */
   changes: string[];
+  /** Repairs not made because they would have grown a page past MAX_REPAIR_GROWTH. */
+  refused: Finding[];
+}
+
+/**
+ * No repair writes a page larger than twice its size (plus a little, so a frontmatter can
+ * still be added to a tiny page): a repair that would is refused and reported instead.
+ */
+export function maxRepairedBytes(originalBytes: number): number {
+  return 2 * originalBytes + 4096;
 }
 
 export function planFixes(input: FixInput): FixPlan {
@@ -52,11 +65,22 @@ export function planFixes(input: FixInput): FixPlan {
   const writes: FixPlan['writes'] = [];
   const changes: string[] = [];
   const fixedPages: Page[] = [];
+  const refused: Finding[] = [];
 
   input.files.forEach((file, i) => {
     const page = pages[i];
     if (!page) return;
-    const repaired = isSpecialPage(contract, page.path) || page.parseError ? undefined : repairPage(file, page, index, contract);
+    const repairable = !isSpecialPage(contract, page.path) && !page.parseError && file.invalidUtf8At === undefined;
+    let repaired = repairable ? repairPage(file, page, index, contract) : undefined;
+    const originalBytes = Buffer.byteLength(file.text, 'utf8');
+    if (repaired && Buffer.byteLength(repaired.text, 'utf8') > maxRepairedBytes(originalBytes)) {
+      refused.push(
+        finding('oversized-repair', file.path, `a repair (${repaired.changes.join('; ')}) would grow the page from ${originalBytes} to ${Buffer.byteLength(repaired.text, 'utf8')} bytes, so it was not written`, {
+          fix: 'make the repair by hand',
+        }),
+      );
+      repaired = undefined;
+    }
     if (repaired) {
       writes.push({ path: file.path, content: repaired.text });
       changes.push(...repaired.changes.map((change) => `${file.path}: ${change}`));
@@ -74,7 +98,7 @@ export function planFixes(input: FixInput): FixPlan {
     writes.push({ path: contract.log, content: '# Log\n' });
     changes.push(`${contract.log}: created (it was missing)`);
   }
-  return { writes, deletes: indexPlan.deletes, changes };
+  return { writes, deletes: indexPlan.deletes, changes, refused };
 }
 
 interface RepairedPage {

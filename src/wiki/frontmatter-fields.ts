@@ -9,17 +9,36 @@ import { targetToKey } from './links.js';
  */
 export type Frontmatter = Record<string, unknown>;
 
-let yamlParse: ((text: string) => unknown) | undefined;
+type YamlLibrary = Pick<typeof YamlModule, 'parseDocument' | 'visit' | 'isAlias'>;
+
+let yamlLibrary: YamlLibrary | undefined;
 
 /** page.ts hands over the YAML library it loads anyway; elsewhere it is required on first use. */
-export function useYamlParser(parse: (text: string) => unknown): void {
-  yamlParse ??= parse;
+export function useYamlLibrary(library: YamlLibrary): void {
+  yamlLibrary ??= library;
 }
 
-/** YAML 1.2 core schema: dates stay strings. */
+/**
+ * YAML 1.2 core schema (dates stay strings); throws when the YAML does not parse or reuses
+ * a value through an anchor (`&name`) or alias (`*name`): aliases can multiply a small page
+ * into a huge one whenever it is rewritten (a "billion laughs"), and pages have no need of them.
+ */
 export function parseYaml(yaml: string): unknown {
-  yamlParse ??= (createRequire(import.meta.url)('yaml') as typeof YamlModule).parse;
-  return yamlParse(yaml);
+  yamlLibrary ??= createRequire(import.meta.url)('yaml') as typeof YamlModule;
+  const library = yamlLibrary;
+  const doc = library.parseDocument(yaml);
+  const [error] = doc.errors;
+  if (error) throw error;
+  let reuse: string | undefined;
+  library.visit(doc, (_key, node) => {
+    if (library.isAlias(node)) reuse = `alias *${node.source}`;
+    else if (node !== null && typeof node === 'object' && 'anchor' in node && typeof node.anchor === 'string') reuse = `anchor &${node.anchor}`;
+    return reuse === undefined ? undefined : library.visit.BREAK;
+  });
+  if (reuse !== undefined) {
+    throw new Error(`frontmatter uses the YAML ${reuse}; pages may not reuse values through anchors and aliases, so write each value out in full`);
+  }
+  return doc.toJS({ maxAliasCount: 0 });
 }
 
 export function parseFrontmatterYaml(yaml: string): Frontmatter {

@@ -1,6 +1,6 @@
 import YAML from 'yaml';
 import { typeForPath, type Contract } from './contract.js';
-import { asFrontmatter, refsOf, useYamlParser, type Frontmatter } from './frontmatter-fields.js';
+import { asFrontmatter, refsOf, useYamlLibrary, type Frontmatter } from './frontmatter-fields.js';
 import { readFrontmatter } from './frontmatter.js';
 import { splitFrontmatter } from './frontmatter-split.js';
 import { keyFromPath } from './keys.js';
@@ -11,7 +11,7 @@ export { splitFrontmatter, type SplitResult } from './frontmatter-split.js';
 export type { Frontmatter } from './frontmatter-fields.js';
 export { parseFrontmatterYaml, refsOf, sourcesOf, stringField, stringList, tagsOf } from './frontmatter-fields.js';
 
-useYamlParser((text) => YAML.parse(text));
+useYamlLibrary(YAML);
 
 export interface PageLink {
   /** Target page key. */

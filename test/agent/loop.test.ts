@@ -378,3 +378,30 @@ describe('runAgent: request contents', () => {
     expect(model.requests[0]?.messages).toEqual([{ role: 'user', content: 'Ingest raw/a.md' }]);
   });
 });
+
+describe('runAgent: oversized refused calls', () => {
+  const refusingWrite = fakeTool('write_file', {
+    mutates: true,
+    required: ['path', 'content'],
+    run: (args) =>
+      String(args['content']).length > 1000
+        ? { content: 'refused: over the page limit', isError: true }
+        : { content: `created ${String(args['path'])}`, isError: false },
+  });
+  const cases = [
+    { name: 'a refused call larger than the turn budget is stubbed in later requests', size: 200_000, kept: false },
+    { name: 'a refused call within the budget is re-sent as the model wrote it', size: 5_000, kept: true },
+    { name: 'an accepted call is never changed', size: 500, kept: true },
+  ];
+  it.each(cases)('$name', async ({ size, kept }) => {
+    const content = 'q'.repeat(size);
+    const { model, run } = agent([{ toolCalls: [toolCall('write_file', { path: 'wiki/a.md', content })] }, { text: 'done' }], {
+      tools: [readFile, refusingWrite],
+      turnLimits: { toolCallsPerTurn: 64, toolResultBytesPerTurn: 16 * 1024 },
+    });
+    await run();
+    const resent = JSON.stringify(model.requests[1]?.messages);
+    expect(resent.includes(content)).toBe(kept);
+    if (!kept) expect(resent).toContain(`[trimmed: ${size.toLocaleString('en-US')} chars sent earlier]`);
+  });
+});

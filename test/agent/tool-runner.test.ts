@@ -155,3 +155,60 @@ describe('runToolCalls', () => {
     expect(timeline.entries.some((entry) => entry.tool === 'write')).toBe(false);
   });
 });
+
+describe('runToolCalls: per-turn limits', () => {
+  const limits = { toolCallsPerTurn: 3, toolResultBytesPerTurn: 1000 };
+
+  it('runs at most toolCallsPerTurn calls; the rest are answered as errors and never run', async () => {
+    let runs = 0;
+    const tools = toolMap(fakeTool('read', { run: () => ((runs += 1), { content: 'ok', isError: false }) }));
+    const calls = Array.from({ length: 1500 }, (_, i) => toolCall('read', { path: `p${i}` }));
+    const { results } = await runToolCalls(calls, tools, { limits });
+    expect(runs).toBe(3);
+    expect(results).toHaveLength(1500);
+    expect(results.slice(0, 3).every((result) => !result.isError)).toBe(true);
+    for (const result of results.slice(3)) {
+      expect(result.isError).toBe(true);
+      expect(result.content).toContain('at most 3 run per turn (limits.toolCallsPerTurn in wiki.config.json)');
+    }
+  });
+
+  it('never runs more than a few read calls at once', async () => {
+    let running = 0;
+    let most = 0;
+    const tools = toolMap(
+      fakeTool('read', {
+        run: async () => {
+          running += 1;
+          most = Math.max(most, running);
+          await new Promise((resolve) => setImmediate(resolve));
+          running -= 1;
+          return { content: 'ok', isError: false };
+        },
+      }),
+    );
+    await runToolCalls(Array.from({ length: 64 }, (_, i) => toolCall('read', { path: `p${i}` })), tools);
+    expect(most).toBeGreaterThan(1);
+    expect(most).toBeLessThanOrEqual(8);
+  });
+
+  const budgetCases: Array<{ name: string; sizes: number[]; kinds?: string[]; withheld: number[] }> = [
+    { name: 'under the budget: everything returned', sizes: [300, 300, 300], withheld: [] },
+    { name: 'a result that would pass the budget is withheld; smaller later ones still fit', sizes: [600, 600, 300], withheld: [1] },
+    { name: 'one result alone past the budget is withheld', sizes: [5000, 10, 10], withheld: [0] },
+    // A write happened whatever the budget: its result always reaches the model.
+    { name: 'write results are never withheld', sizes: [900, 900, 10], kinds: ['read', 'write', 'read'], withheld: [] },
+  ];
+  it.each(budgetCases)('$name', async ({ sizes, kinds, withheld }) => {
+    const body = (args: Record<string, unknown>): { content: string; isError: boolean } => ({ content: 'x'.repeat(Number(args['size'])), isError: false });
+    const tools = toolMap(fakeTool('read', { run: body }), fakeTool('write', { mutates: true, run: body }));
+    const calls = sizes.map((size, i) => toolCall(kinds?.[i] ?? 'read', { path: `p${i}`, size }));
+    const { results } = await runToolCalls(calls, tools, { limits: { ...limits, toolCallsPerTurn: 64 } });
+    const cut = results.flatMap((result, i) => (result.isError ? [i] : []));
+    expect(cut).toEqual(withheld);
+    for (const i of withheld) {
+      expect(results[i]?.content).toContain('limits.toolResultBytesPerTurn in wiki.config.json');
+      expect(results[i]?.content).toContain('Call it again in your next turn');
+    }
+  });
+});

@@ -103,3 +103,24 @@ describe('newRunId', () => {
     expect(ids.size).toBeGreaterThan(1);
   });
 });
+
+describe('transcript event size cap', () => {
+  const cases: Array<{ name: string; record: Record<string, unknown>; cut: boolean }> = [
+    { name: 'a small event is written whole', record: { type: 'tool_result', content: 'x'.repeat(1000) }, cut: false },
+    { name: 'a 10 MB write argument is cut', record: { type: 'tool_call', call: { arguments: { content: 'y'.repeat(10_000_000) }, rawArguments: 'z'.repeat(10_000_000) } }, cut: true },
+    { name: 'many medium strings adding up past the cap are cut', record: { type: 'model_response', parts: Array.from({ length: 200 }, () => 'w'.repeat(1000)) }, cut: true },
+    { name: 'characters that escape long in JSON count at their escaped size', record: { type: 'x', text: '\u0001'.repeat(20_000) }, cut: true },
+  ];
+  it.each(cases)('$name', async ({ record, cut }) => {
+    const file = path.join(dir, 'cap.jsonl');
+    const transcript = await createTranscript(file, { maxEventBytes: 64 * 1024 });
+    transcript.write(record as { type: string });
+    await transcript.close();
+    const text = await readFile(file, 'utf8');
+    expect(Buffer.byteLength(text, 'utf8')).toBeLessThanOrEqual(64 * 1024 + 1);
+    const [line] = await readLines(file);
+    expect(line?.type).toBe(record.type);
+    expect(line?.truncated === true).toBe(cut);
+    if (cut) expect(text).toMatch(/…\[truncated: \d+ chars in all\]/);
+  });
+});

@@ -1,4 +1,4 @@
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { initWorkspace, runCli } from '../helpers/cli.js';
@@ -23,5 +23,16 @@ describe('state paths of the wrong kind', () => {
     expect(result.stderr).toContain(`${named} ${problem}`);
     expect(result.stderr).toContain(`mv ${named} ${named}.bak`);
     expect(result.stderr).not.toMatch(/unexpected failure/);
+  });
+
+  it('.wiki/lock is a folder: a mutating command exits 2 naming it, and the folder is left alone', async () => {
+    const root = await initWorkspace();
+    await mkdir(path.join(root, '.wiki/lock/inside'), { recursive: true });
+    const result = await runCli(['lint', '--fix'], { cwd: root });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('.wiki/lock is a folder where the tool keeps a file');
+    expect(result.stderr).toContain('mv .wiki/lock .wiki/lock.bak');
+    expect(result.stderr).not.toMatch(/unexpected failure/);
+    expect((await stat(path.join(root, '.wiki/lock/inside'))).isDirectory()).toBe(true);
   });
 });

@@ -97,3 +97,25 @@ describe('configKeys', () => {
     expect(configKeys()).not.toContain('search');
   });
 });
+
+describe('limits settings', () => {
+  const cases: Array<{ key: string; value: string; ok: boolean }> = [
+    { key: 'limits.toolCallsPerTurn', value: '16', ok: true },
+    { key: 'limits.toolCallsPerTurn', value: '0', ok: false },
+    { key: 'limits.toolResultBytesPerTurn', value: '65536', ok: true },
+    { key: 'limits.toolResultBytesPerTurn', value: '100', ok: false },
+    { key: 'limits.transcriptEventBytes', value: '1048576', ok: true },
+    { key: 'limits.transcriptEventBytes', value: '"big"', ok: false },
+  ];
+  it.each(cases)('wiki config set $key $value → ok: $ok', async ({ key, value, ok }) => {
+    const root = await tempDir();
+    const attempt = setConfigValue(root, key, value);
+    if (ok) {
+      await attempt;
+      expect(String((await loadConfig(root, { env: {} })).config.limits[key.split('.')[1] as 'toolCallsPerTurn'])).toBe(value);
+    } else {
+      await expect(attempt).rejects.toThrow(ConfigError);
+      await expect(attempt).rejects.toThrow(key);
+    }
+  });
+});

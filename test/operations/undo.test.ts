@@ -197,3 +197,28 @@ describe('undo', () => {
     expect((await listRuns(root)).length).toBe(1);
   });
 });
+
+describe('undo of a file that is not UTF-8', () => {
+  it('restores its bytes exactly, undo after undo', async () => {
+    const root = await workspaceWithRun();
+    // Someone replaced the page the run created with Latin-1 bytes; undo deletes it, keeping those bytes.
+    const latin1 = Buffer.from('---\ntitle: Caf\xe9\n---\nD\xe9j\xe0 vu \xff\xfe.\n', 'latin1');
+    await writeFile(path.join(root, CREATED), latin1);
+    const first = await undo(root, { logPath: LOG, force: true });
+    await expect(readFile(path.join(root, CREATED))).rejects.toThrow();
+    await undo(root, { logPath: LOG, runId: first.undoRunId, force: true });
+    expect((await readFile(path.join(root, CREATED))).equals(latin1)).toBe(true);
+  });
+
+  it('restores a before-image recorded as text (as older histories were) exactly', async () => {
+    const root = await tempRoot();
+    const text = '---\ntitle: Café ☕\n---\nnaïve — 𝄞\n';
+    await write(root, EDITED, text);
+    const run = await beginRun(root, 'run-1', 'ingest', 'x');
+    await runWrite(run, root, EDITED, 'after\n');
+    await finishRun(run, 'completed');
+    expect(await readFile(path.join(root, '.wiki/history/run-1/before', EDITED), 'utf8')).toBe(text);
+    await undo(root, { logPath: LOG });
+    expect((await readFile(path.join(root, EDITED))).equals(Buffer.from(text, 'utf8'))).toBe(true);
+  });
+});

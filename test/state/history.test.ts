@@ -34,7 +34,7 @@ describe('run history', () => {
       { path: 'wiki/concepts/attention.md', existedBefore: true, beforeSha256: hashText('original\n'), afterSha256: hashText('second rewrite\n'), writtenBefore: null },
       { path: 'wiki/sources/paper.md', existedBefore: false, afterSha256: hashText('new page\n'), writtenBefore: null },
     ]);
-    expect(await readBeforeImage(root, 'run-1', 'wiki/concepts/attention.md')).toBe('original\n');
+    expect((await readBeforeImage(root, 'run-1', 'wiki/concepts/attention.md'))?.toString('utf8')).toBe('original\n');
     expect(await readBeforeImage(root, 'run-1', 'wiki/sources/paper.md')).toBeUndefined();
     expect(await loadRun(root, 'run-1')).toEqual(record);
   });
@@ -122,7 +122,7 @@ describe('human-edit detection', () => {
     await recordBefore(second, page, current);
     await write(root, page, 'v2 keeping the human addition\n');
     await recordAfter(second, page, 'v2 keeping the human addition\n');
-    expect(await readBeforeImage(root, 'run-2', page)).toBe('v1\nhuman addition\n');
+    expect((await readBeforeImage(root, 'run-2', page))?.toString('utf8')).toBe('v1\nhuman addition\n');
     expect((await loadRun(root, 'run-2'))?.files[0]?.writtenBefore).toMatchObject({ sha256: hashText('v1\n'), runId: 'run-1' });
     expect(await isHumanEdited(root, page, 'v2 keeping the human addition\n')).toBe(false);
   });

@@ -163,7 +163,7 @@ describe('loadManifest and saveManifest', () => {
     ]);
     const second = await beginRun(root, 'run-2', 'ingest', 'other');
     await saveManifest(root, emptyManifest(), second);
-    expect(JSON.parse((await readBeforeImage(root, 'run-2', MANIFEST_PATH)) ?? '')).toEqual(next);
+    expect(JSON.parse((await readBeforeImage(root, 'run-2', MANIFEST_PATH))?.toString('utf8') ?? '')).toEqual(next);
   });
 });
 
@@ -213,7 +213,7 @@ describe('markStale', () => {
     const relPath = 'wiki/concepts/attention.md';
     await write(root, relPath, `---\ntitle: Attention\nsummary: What attention is\ntags: [a, b]\nupdated: 2026-01-01\nextra: kept\n---\n${body}`);
     const result = await markStale(root, [relPath], '2026-02-03');
-    expect(result).toEqual({ marked: [relPath], alreadyStale: [], missing: [], unparseable: [] });
+    expect(result).toEqual({ marked: [relPath], alreadyStale: [], missing: [], unparseable: [], notUtf8: [] });
     const after = await readFile(path.join(root, relPath), 'utf8');
     expect(splitFrontmatter(after).body).toBe(body);
     expect(parsePage(relPath, after).frontmatter).toEqual({
@@ -226,16 +226,19 @@ describe('markStale', () => {
     });
   });
 
-  it('leaves already-stale and unparseable pages untouched and reports missing ones', async () => {
+  it('leaves already-stale, unparseable and non-UTF-8 pages untouched and reports missing ones', async () => {
     const root = await tempRoot();
     const stale = '---\ntitle: Old\nstale_since: 2025-12-01\n---\nbody\n';
     const broken = '---\ntitle: [unclosed\n---\nbody\n';
+    const latin1 = Buffer.from('---\ntitle: Caf\xe9\n---\nd\xe9j\xe0 vu\n', 'latin1');
     await write(root, 'wiki/stale.md', stale);
     await write(root, 'wiki/broken.md', broken);
-    const result = await markStale(root, ['wiki/stale.md', 'wiki/broken.md', 'wiki/gone.md', 'wiki/stale.md'], '2026-02-03');
-    expect(result).toEqual({ marked: [], alreadyStale: ['wiki/stale.md'], missing: ['wiki/gone.md'], unparseable: ['wiki/broken.md'] });
+    await writeFile(path.join(root, 'wiki/latin1.md'), latin1);
+    const result = await markStale(root, ['wiki/stale.md', 'wiki/broken.md', 'wiki/gone.md', 'wiki/stale.md', 'wiki/latin1.md'], '2026-02-03');
+    expect(result).toEqual({ marked: [], alreadyStale: ['wiki/stale.md'], missing: ['wiki/gone.md'], unparseable: ['wiki/broken.md'], notUtf8: ['wiki/latin1.md'] });
     expect(await readFile(path.join(root, 'wiki/stale.md'), 'utf8')).toBe(stale);
     expect(await readFile(path.join(root, 'wiki/broken.md'), 'utf8')).toBe(broken);
+    expect((await readFile(path.join(root, 'wiki/latin1.md'))).equals(latin1)).toBe(true);
   });
 
   it('with a run, records the change for undo; a hand-edited page stays hand-edited, a tool page stays the tool\'s', async () => {
@@ -252,7 +255,7 @@ describe('markStale', () => {
 
     const run = await beginRun(root, 'run-2', 'ingest', 'y');
     await markStale(root, [toolPage, handPage], '2026-02-03', run);
-    expect(await readBeforeImage(root, 'run-2', handPage)).toBe('---\ntitle: T\n---\nbody\nhuman line\n');
+    expect((await readBeforeImage(root, 'run-2', handPage))?.toString('utf8')).toBe('---\ntitle: T\n---\nbody\nhuman line\n');
     expect(await isHumanEdited(root, toolPage, await readFile(path.join(root, toolPage), 'utf8'))).toBe(false);
     expect(await isHumanEdited(root, handPage, await readFile(path.join(root, handPage), 'utf8'))).toBe(true);
   });

@@ -133,7 +133,7 @@ describe('planFixes', () => {
     const once = fix(messyWiki());
     expect(once.changes.length).toBeGreaterThan(0);
     const twice = planFixes(input(once.files));
-    expect(twice).toEqual({ writes: [], deletes: [], changes: [] });
+    expect(twice).toEqual({ writes: [], deletes: [], changes: [], refused: [] });
   });
 
   it('is idempotent across the hub-and-spoke switch too', () => {
@@ -160,7 +160,7 @@ describe('planFixes', () => {
       files[p] = serialisePage({ ...parsed.frontmatter, type: parsed.type, created: '2026-01-01', updated: '2026-01-02' }, parsed.body);
     }
     files['wiki/index.md'] = indexFor(files);
-    expect(planFixes(input(files))).toEqual({ writes: [], deletes: [], changes: [] });
+    expect(planFixes(input(files))).toEqual({ writes: [], deletes: [], changes: [], refused: [] });
   });
 
   it('starts a log when log.md is missing', () => {

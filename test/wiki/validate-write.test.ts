@@ -80,3 +80,33 @@ describe('validateWrite', () => {
     expect(validateWrite(index, candidate, ctx).ok).toBe(true);
   });
 });
+
+describe('validateWrite: YAML cannot amplify', () => {
+  const laughs = [
+    '---',
+    'title: Laughs',
+    'summary: S.',
+    `sources: ${SRC}`,
+    'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]',
+    'b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]',
+    'c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]',
+    'd: [*c,*c,*c,*c,*c,*c,*c,*c,*c]',
+    '---',
+    '',
+    'Body.',
+    '',
+  ].join('\n');
+  const cases = [
+    { name: 'a billion-laughs frontmatter', content: laughs, reuse: 'anchor &a' },
+    { name: 'one alias', content: `---\ntitle: &t Alias\nsummary: *t\nsources: ${SRC}\n---\n\nBody.\n`, reuse: 'anchor &t' },
+    { name: 'an anchor alone', content: `---\ntitle: &t Anchor\nsummary: S.\nsources: ${SRC}\n---\n\nBody.\n`, reuse: 'anchor &t' },
+  ];
+  it.each(cases)('refuses $name, saying what to do', ({ content, reuse }) => {
+    const result = validateWrite(wikiIndex(), { path: 'wiki/concepts/laughs.md', content }, ctx);
+    expect(result.ok).toBe(false);
+    expect(rules(result.errors)).toContain('frontmatter');
+    const message = result.errors.map((f) => (f as { message: string }).message).join('\n');
+    expect(message).toContain(`uses the YAML ${reuse}`);
+    expect(message).toContain('write each value out in full');
+  });
+});

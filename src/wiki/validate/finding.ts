@@ -32,7 +32,9 @@ export type RuleId =
   | 'human-edit'
   | 'access-field'
   | 'ungrounded'
-  | 'unsupported-number';
+  | 'unsupported-number'
+  | 'encoding'
+  | 'oversized-repair';
 
 export const RULE_SEVERITY: Record<RuleId, Finding['severity']> = {
   frontmatter: 'error',
@@ -56,6 +58,8 @@ export const RULE_SEVERITY: Record<RuleId, Finding['severity']> = {
   'access-field': 'error',
   ungrounded: 'warning',
   'unsupported-number': 'warning',
+  encoding: 'error',
+  'oversized-repair': 'warning',
 };
 
 export function finding(rule: RuleId, path: string, message: string, extra: { line?: number | undefined; fix?: string } = {}): Finding {
