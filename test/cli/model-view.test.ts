@@ -192,11 +192,13 @@ describe('sources are data, not instructions', () => {
 describe('each operation gets the tools it may use', () => {
   const READ_TOOLS = ['read_file', 'list_directory', 'search_wiki'];
   it.each([
-    ['query without --save', ['query', 'what is in the wiki?'], READ_TOOLS],
+    ['query without --save', ['query', 'what are the notes?'], READ_TOOLS],
     ['lint without --fix', ['lint'], READ_TOOLS],
-    ['query --save', ['query', 'what is in the wiki?', '--save'], ['read_file', 'write_file', 'append_to_file', 'list_directory', 'search_wiki']],
+    ['query --save', ['query', 'what are the notes?', '--save'], ['read_file', 'write_file', 'append_to_file', 'list_directory', 'search_wiki']],
   ])('%s', async (_name, args, tools) => {
     const root = await initWorkspace();
+    // A page the question matches: a query that matches nothing calls no model at all.
+    await writeFile(path.join(root, 'wiki/concepts/notes.md'), '---\ntitle: Notes\nsummary: The notes\ntype: concept\n---\n\nThe notes.\n');
     server = await startFakeLlmServer([{ text: 'The wiki is empty.' }]);
     await runCli(args, { cwd: root, env: server.env('openai') });
     expect(server.requests[0]?.toolNames).toEqual(tools);
