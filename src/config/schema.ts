@@ -62,6 +62,8 @@ export const configSchema = z
     maxOutputTokens: z.number().int().min(256).default(8192),
     /** How many page keys (with summaries) the system prompt lists before pointing to search. */
     promptPageLimit: z.number().int().min(0).default(300),
+    /** Tokens the prompt's page list may take (estimated as characters / 4); the pages most relevant to the run come first. */
+    promptPageTokens: z.number().int().min(0).default(4000),
     /** Characters of `usage_mode: always` pages (summaries first, then bodies) put in every model prompt. */
     promptAlwaysChars: z.number().int().min(0).default(8000),
     /** Retrieval-first `wiki query` and MCP's `ask_wiki`: the evidence pack built before the model is called. */

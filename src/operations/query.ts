@@ -98,6 +98,7 @@ export async function queryWiki(ws: WorkspaceHandle, question: string, options: 
       model,
       operation: options.save ? 'query-save' : 'query',
       userMessage: questionMessage(trimmed, retrieval, options.save),
+      relevantTo: trimmed,
       budget: options.budget,
       ...(options.price ? { price: options.price } : {}),
       ...(options.listener ? { listener: options.listener } : {}),

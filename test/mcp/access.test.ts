@@ -24,7 +24,9 @@ interface AskAnswer {
   found: boolean;
   citations: string[];
   index: string[];
-  pages: Array<{ key: string; body: string }>;
+  pages: Array<{ key: string; passages: string[] }>;
+  chain: string[];
+  edges: Array<{ from: string; to: string; kind: string }>;
 }
 
 /** Everything by which a private page could be recognised: key, title, path, a word only it holds. */
