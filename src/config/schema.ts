@@ -80,6 +80,14 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
+    /** Source coverage: the share of a raw source's text lines inside some `<!-- from: raw/x#La-b -->` range on the pages. */
+    coverage: z
+      .object({
+        /** `wiki lint` and `wiki status` warn about sources below this share (0–1; 0 turns the warning off). */
+        warnBelow: z.number().min(0).max(1).default(0.5),
+      })
+      .strict()
+      .prefault({}),
     /** What `wiki mcp` serves to other agents. */
     mcp: z
       .object({

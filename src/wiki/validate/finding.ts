@@ -32,7 +32,8 @@ export type RuleId =
   | 'human-edit'
   | 'access-field'
   | 'ungrounded'
-  | 'unsupported-number';
+  | 'unsupported-number'
+  | 'low-coverage';
 
 export const RULE_SEVERITY: Record<RuleId, Finding['severity']> = {
   frontmatter: 'error',
@@ -56,6 +57,7 @@ export const RULE_SEVERITY: Record<RuleId, Finding['severity']> = {
   'access-field': 'error',
   ungrounded: 'warning',
   'unsupported-number': 'warning',
+  'low-coverage': 'warning',
 };
 
 export function finding(rule: RuleId, path: string, message: string, extra: { line?: number | undefined; fix?: string } = {}): Finding {
