@@ -211,7 +211,10 @@ async function ensureSaved(
 ): Promise<Filing> {
   const conceptFolder = session.ws.schema.contract.types.concept?.folder ?? 'wiki/concepts';
   const byModel = [...session.changed.keys()].find((p) => p.startsWith(`${conceptFolder}/`) && p.endsWith('.md'));
-  if (byModel) return { saved: { path: byModel, by: 'model' } };
+  if (byModel) {
+    await fileEvidenceOnModelPage(session, byModel, evidence);
+    return { saved: { path: byModel, by: 'model' } };
+  }
   const key = freeKey(session, slugify(question) || 'answer');
   const relPath = `${conceptFolder}/${key}.md`;
   const sources = [...new Set(cited.flatMap((k) => sourcesOf(session.pages.get(k)?.frontmatter ?? {})))].sort();
@@ -237,6 +240,19 @@ async function ensureSaved(
   if (!verdict.ok) return { notSaved: `it would not be a valid page: ${verdict.errors.join('; ')}` };
   await session.writeFile(relPath, content);
   return { saved: { path: relPath, by: 'wiki' } };
+}
+
+/**
+ * The page the model saved gets the evidence too, unless it already has an Evidence
+ * section; an addition the page checks refuse is left out (the model's page stands).
+ */
+async function fileEvidenceOnModelPage(session: Session, relPath: string, evidence: QueryEvidence): Promise<void> {
+  const text = await session.fs.readText(session.abs(relPath));
+  if (/^## Evidence\s*$/m.test(text)) return;
+  const content = `${withEvidence(text.trimEnd(), evidence)}\n`;
+  if (content === `${text.trimEnd()}\n`) return;
+  const verdict = await session.writeCheck.validate(relPath, content, text);
+  if (verdict.ok) await session.writeFile(relPath, content);
 }
 
 /** The answer, then the evidence chain it was drawn from as plain lines (no new links to validate). */

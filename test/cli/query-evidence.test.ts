@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { startFakeLlmServer, type FakeLlmServer } from '../helpers/fake-llm-server.js';
-import { freshWorkspace, pageText, patchConfig } from './cron-fixtures.js';
+import { freshWorkspace, pageText, patchConfig, writeStep } from './cron-fixtures.js';
 
 /**
  * Retrieval-first `wiki query`, measured from the request bodies the CLI sends: the first
@@ -159,5 +159,20 @@ describe('wiki query --save files the evidence with the page', () => {
     expect(saved).toContain('- `attention --refs--> transformer`');
     expect(saved).toMatch(/^refs: \[attention\]$/m);
     expect(server.requests).toHaveLength(1);
+  });
+
+  it('a page the model saved itself gets the evidence section too', async () => {
+    const root = await evidenceWorkspace();
+    server = await startFakeLlmServer([
+      writeStep('concept', 'attention-weighting', { sources: ['raw/attention-paper.md'], body: 'Softmax over scores, see [[attention]].' }),
+      { text: 'Softmax over scores [[attention]].' },
+    ]);
+    const result = await runCli(['query', 'how does attention weigh tokens?', '--save', '--json'], { cwd: root, env: server.env('anthropic') });
+    expect(result.code, result.stderr).toBe(0);
+    const report = JSON.parse(result.stdout) as QueryJson;
+    expect(report.saved).toEqual({ path: 'wiki/concepts/attention-weighting.md', by: 'model' });
+    const saved = await readFile(path.join(root, report.saved!.path), 'utf8');
+    expect(saved).toMatch(/^Softmax over scores, see \[\[attention\]\]\.\n\n## Evidence\n\nPages consulted: `attention`/m);
+    expect(saved).toContain('- `attention --refs--> transformer`');
   });
 });
