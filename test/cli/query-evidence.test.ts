@@ -87,6 +87,8 @@ describe.each(['anthropic', 'openai'] as const)('wiki query, retrieval first (%s
     expect(first).toContain('- transformer --refs--> positional-encoding');
     expect(first).toContain('Attention weighs every token against every other token by a softmax over scaled query-key scores.');
     expect(first).not.toContain('QUOKKA-SECRET');
+    // The page list ranks by the question too: the best match is listed first.
+    expect(first).toMatch(/may be linked with \[\[key\]\]:\n- attention \(concept, wiki\/concepts\/attention\.md\)/);
     const report = JSON.parse(result.stdout) as QueryJson;
     expect(report).toMatchObject({ state: 'answered', found: true, cited: ['attention', 'transformer'], turns: 1 });
     expect(report.evidence.chain).toEqual(expect.arrayContaining(['attention --refs--> transformer', 'transformer --refs--> positional-encoding']));
