@@ -154,8 +154,9 @@ function fitHeaders(nodes: readonly Node[], edges: readonly EvidenceEdge[], maxC
   const keptKeys = new Set<string>();
   let used = PREAMBLE.length + CHAIN_TITLE.length;
   for (const node of nodes) {
-    const incoming = edges.filter((edge) => edge.to === node.page.key && keptKeys.has(edge.from));
-    const cost = headerOf(evidencePage(node, [])).length + incoming.reduce((sum, edge) => sum + chainLine(edge).length + 3, 0);
+    const key = node.page.key;
+    const joining = edges.filter((edge) => (edge.to === key && keptKeys.has(edge.from)) || (edge.from === key && keptKeys.has(edge.to)));
+    const cost = headerOf(evidencePage(node, [])).length + joining.reduce((sum, edge) => sum + chainLine(edge).length + 3, 0);
     // A linked page comes only with the page that led to it, and only while it fits.
     if (node.depth > 0 && (used + cost > maxChars || !keptKeys.has(node.via?.from ?? ''))) continue;
     kept.push(node);

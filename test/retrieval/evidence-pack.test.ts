@@ -65,7 +65,7 @@ describe('buildEvidencePack', () => {
 
   it.each([600, 900, 1500, 3000, 12_000])('stays within a budget of %i characters', (maxChars) => {
     const long = Array.from({ length: 60 }, (_, i) => `Paragraph ${i} on attention and transformers, at some length to fill the budget.`).join('\n\n');
-    const big = [page('a', ['b', 'c'], long), page('b', ['c'], long), page('c', [], long)];
+    const big = [page('a', ['b', 'c'], long), page('b', ['c', 'a'], long), page('c', ['a', 'b'], long)];
     const bigView: PackView = { page: (key) => big.find((p) => p.key === key), body: (p) => p.body };
     const pack = buildEvidencePack('attention transformers', [{ key: 'a' }], bigView, { ...LIMITS, maxChars });
     expect(pack.chars).toBe(renderEvidencePack(pack).length);
