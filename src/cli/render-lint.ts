@@ -16,6 +16,7 @@ export function lintJson(report: LintReport, withChanges: boolean): Record<strin
   const doc: Record<string, unknown> = { findings, errors: report.errors, warnings: report.warnings };
   if (withChanges) doc.changes = report.changes;
   if (report.grounding) doc.grounding = report.grounding;
+  if (report.coverage) doc.coverage = report.coverage;
   return doc;
 }
 

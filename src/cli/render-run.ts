@@ -50,7 +50,16 @@ export function renderIngest(report: IngestReport, c: Colors): string {
 }
 
 export function renderQuery(report: QueryReport, c: Colors): string {
+  if (report.state === 'nothing-in-wiki') {
+    const lines = [c.yellow(report.answer), c.dim('no model was called; add sources with `wiki ingest`, or ask with other words')];
+    if (report.notSaved) lines.push(c.yellow(`not saved: ${report.notSaved}`));
+    for (const warning of report.warnings) lines.push(c.yellow(`warning: ${warning.message}`));
+    return lines.join('\n');
+  }
   const lines = [report.answer || c.dim('(no answer)'), ''];
+  if (report.cited.length) lines.push(c.dim(`cited: ${report.cited.join(', ')}`));
+  if (report.evidence.chain.length) lines.push(c.dim('evidence chain:'), ...report.evidence.chain.map((line) => c.dim(`  ${line}`)));
+  if (report.evidence.searchFailed) lines.push(c.yellow(`no evidence pack: ${report.evidence.searchFailed}`));
   const dryRun = report.diff !== undefined;
   if (report.saved) lines.push(c.green(`${dryRun ? 'would be saved' : 'saved'} as ${report.saved.path}${report.saved.by === 'wiki' ? ' (filed by wiki)' : ''}`));
   if (report.notSaved) lines.push(c.yellow(`not saved: ${report.notSaved}`));

@@ -35,6 +35,13 @@ export function renderStatus(report: StatusReport, c: Colors): string {
     const lowest = report.grounding.lowest.filter((p) => p.score < 1).map((p) => `${p.path} ${Math.round(p.score * 100)}%`);
     lines.push(`Grounded: ${Math.round(report.grounding.mean * 100)}% of sentences on average over ${report.grounding.pages} page(s)${lowest.length ? ` ${c.dim(`(lowest: ${lowest.join(', ')})`)}` : ''}`);
   }
+  if (report.coverage) {
+    const { sources, low, threshold } = report.coverage;
+    const mean = sources.reduce((sum, source) => sum + source.share, 0) / sources.length;
+    const below = sources.filter((source) => low.includes(source.source)).map((source) => `${source.source} ${Math.round(source.share * 100)}%`);
+    lines.push(`Coverage: ${Math.round(mean * 100)}% of source lines cited by line range on average over ${sources.length} source(s)`);
+    if (below.length) lines.push(`          ${c.yellow(`${below.length} below ${Math.round(threshold * 100)}%`)}: ${below.slice(0, 10).join(', ')}${below.length > 10 ? `, … and ${below.length - 10} more` : ''}`);
+  }
   lines.push('', 'Recent log:');
   if (report.recentLog.length === 0) lines.push(`  ${c.dim('(empty)')}`);
   for (const entry of report.recentLog) lines.push(`  [${entry.date}] ${entry.op} | ${entry.title}`);

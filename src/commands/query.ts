@@ -43,7 +43,8 @@ export function registerQuery(program: Command): void {
           ),
         (report, out) => {
           out.result(report, () => renderQuery(report, out.c));
-          return { exitCode: report.status !== 'done' ? (report.errorExitCode ?? 1) : report.notSaved ? 1 : 0 };
+          const failed = report.status !== 'done' || report.state === 'nothing-in-wiki' || report.notSaved !== undefined;
+          return { exitCode: report.status !== 'done' ? (report.errorExitCode ?? 1) : failed ? 1 : 0 };
         },
       );
     });

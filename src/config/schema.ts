@@ -64,8 +64,32 @@ export const configSchema = z
     maxOutputTokens: z.number().int().min(256).default(8192),
     /** How many page keys (with summaries) the system prompt lists before pointing to search. */
     promptPageLimit: z.number().int().min(0).default(300),
+    /** Tokens the prompt's page list may take (estimated as characters / 4); the pages most relevant to the run come first. */
+    promptPageTokens: z.number().int().min(0).default(4000),
     /** Characters of `usage_mode: always` pages (summaries first, then bodies) put in every model prompt. */
     promptAlwaysChars: z.number().int().min(0).default(8000),
+    /** Retrieval-first `wiki query` and MCP's `ask_wiki`: the evidence pack built before the model is called. */
+    query: z
+      .object({
+        /** How many of the best search hits seed the pack. */
+        seeds: z.number().int().min(1).max(50).default(5),
+        /** Link hops (refs and [[links]]) followed from the seeds. */
+        hops: z.number().int().min(0).max(2).default(2),
+        /** The most pages in the pack; the seeds are always kept. */
+        maxPages: z.number().int().min(1).max(200).default(12),
+        /** Budget of the pack `wiki query` gives the model, in tokens (estimated as characters / 4). */
+        packTokens: z.number().int().min(100).default(3000),
+      })
+      .strict()
+      .prefault({}),
+    /** Source coverage: the share of a raw source's text lines inside some `<!-- from: raw/x#La-b -->` range on the pages. */
+    coverage: z
+      .object({
+        /** `wiki lint` and `wiki status` warn about sources below this share (0–1; 0 turns the warning off). */
+        warnBelow: z.number().min(0).max(1).default(0.5),
+      })
+      .strict()
+      .prefault({}),
     /** What `wiki mcp` serves to other agents. */
     mcp: z
       .object({

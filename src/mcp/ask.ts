@@ -1,39 +1,34 @@
+import type { WikiConfig } from '../config/schema.js';
+import { buildEvidencePack, type EvidenceEdge, type EvidencePage } from '../retrieval/evidence-pack.js';
 import type { SearchIndex, SearchResponse } from '../search/index.js';
-import { spokePagePath, type Contract } from '../wiki/contract.js';
-import { stringField } from '../wiki/page.js';
+import { isSpecialPage, spokePagePath, type Contract } from '../wiki/contract.js';
 import { servedBody } from './page-views.js';
 import type { ServedPages } from './served-pages.js';
 import { servedSearch } from './served-search.js';
 
-/** How many pages the search behind `ask_wiki` considers. */
-const ASK_PAGES = 8;
-
-export interface AskedPage {
-  key: string;
-  path: string;
-  title: string | null;
-  summary: string | null;
-  body: string;
-  /** Characters of the body left out so that more than one page fits the budget. */
-  bodyCut?: number;
-}
+/** Share of the answer budget the evidence pack may fill: JSON quoting and the index entries take the rest. */
+const PACK_SHARE = 0.75;
 
 export interface AskAnswer {
   question: string;
   found: boolean;
-  /** The keys to cite, best first: every page below, by key. */
+  /** The keys to cite, in pack order: every page below, by key. */
   citations: string[];
   /** The index's entries (from index.md and its catalog spokes) for the pages below. */
   index: string[];
-  pages: AskedPage[];
+  /** The evidence pack's pages: the best matches (depth 0), then the pages their links lead to, each with its best passages. */
+  pages: EvidencePage[];
+  /** The links followed between those pages, as lines: `attention --refs--> transformer`. */
+  chain: string[];
+  edges: EvidenceEdge[];
   lanes: SearchResponse['lanes'];
 }
 
 /**
- * `ask_wiki`: what an agent needs to answer a question, in one call. Hybrid search finds
- * the pages, the index hub gives their catalog entries, and the pages come whole in rank
- * order; no one page may take more than half the budget, so the answer is never a single
- * long page when others are relevant too.
+ * `ask_wiki`: what an agent needs to answer a question, in one call: the same evidence pack
+ * `wiki query` gives its model (the best hybrid-search hits, the pages their refs and
+ * [[links]] lead to, each page's passages best matching the question, and the chain of
+ * links followed), over the pages the caller may see, plus their index entries.
  */
 export async function askWiki(
   index: SearchIndex,
@@ -41,31 +36,30 @@ export async function askWiki(
   contract: Contract,
   question: string,
   maxChars: number,
+  settings: WikiConfig['query'],
 ): Promise<AskAnswer> {
-  const hits = await servedSearch(index, served, question, ASK_PAGES);
-  const pages: AskedPage[] = [];
-  for (const hit of hits.results) {
-    const page = served.get(hit.key);
-    if (!page) continue;
-    const share = Math.floor(maxChars / 2);
-    const body = servedBody(page, served);
-    const asked: AskedPage = {
-      key: page.key,
-      path: page.path,
-      title: stringField(page.frontmatter, 'title') ?? null,
-      summary: stringField(page.frontmatter, 'summary') ?? null,
-      body: body.length > share ? body.slice(0, share) : body,
-    };
-    if (body.length > share) asked.bodyCut = body.length - share;
-    pages.push(asked);
-  }
-  const keys = pages.map((page) => page.key);
+  const hits = await servedSearch(index, served, question, settings.seeds);
+  const pack = buildEvidencePack(
+    question,
+    hits.results,
+    {
+      page: (key) => {
+        const page = served.get(key);
+        return page && !isSpecialPage(contract, page.path) ? page : undefined;
+      },
+      body: (page) => servedBody(page, served),
+    },
+    { seeds: settings.seeds, hops: settings.hops, maxPages: settings.maxPages, maxChars: Math.floor(maxChars * PACK_SHARE) },
+  );
+  const keys = pack.pages.map((page) => page.key);
   return {
     question,
-    found: pages.length > 0,
+    found: pack.found,
     citations: keys,
     index: indexEntries(served, contract, keys),
-    pages,
+    pages: pack.pages,
+    chain: pack.chain,
+    edges: pack.edges,
     lanes: hits.lanes,
   };
 }

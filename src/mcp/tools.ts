@@ -187,9 +187,10 @@ export function registerWikiTools(server: McpServer, ctx: McpToolContext): void 
     {
       title: 'Ask the wiki',
       description:
-        'Everything needed to answer a question from the wiki, in one call: the index entries and the pages most relevant ' +
-        'to it (hybrid search plus the index), each cited by key, whole pages first, cut to the answer budget. ' +
-        'Answer from these pages and cite them as [[key]]; found is false when nothing matched.',
+        'Everything needed to answer a question from the wiki, in one call: an evidence pack of the pages most relevant ' +
+        'to it (hybrid search), the pages their refs and [[links]] lead to (up to two hops), each with its passages best ' +
+        'matching the question, the chain of links followed, and their index entries, within the answer budget. ' +
+        'Answer from these pages and cite them as [[key]]; read_page gives a whole page; found is false when nothing matched.',
       inputSchema: askArgs,
       annotations: READ_ONLY,
     },
@@ -197,7 +198,7 @@ export function registerWikiTools(server: McpServer, ctx: McpToolContext): void 
       guarded(ctx, 'ask_wiki', async () => {
         const served = await servedPages(ctx);
         const index = await ctx.search.index();
-        const answer = await askWiki(index, served, ctx.schema.contract, args.question, ctx.maxChars);
+        const answer = await askWiki(index, served, ctx.schema.contract, args.question, ctx.maxChars, ctx.config.query);
         requireAnsweringLane(answer.lanes);
         return json(ctx, { ...answer, warnings: laneWarnings(answer.lanes, index.info().embedder) });
       }),

@@ -5,6 +5,7 @@ import type { ChatModel, Usage } from '../agent/types.js';
 import { humanEditedPaths } from '../state/human-edits.js';
 import { isoDate } from '../util/dates.js';
 import { buildRunContext, buildSystemPrompt, type OperationKind } from './prompt.js';
+import { relevantKeys } from './prompt-relevance.js';
 import type { Session } from './session.js';
 
 export interface RunBudget {
@@ -18,6 +19,8 @@ export interface ModelRunOptions {
   model: ChatModel;
   operation: OperationKind;
   userMessage: string;
+  /** Text the prompt's page list is ranked by (the question, or a source's title and first window). */
+  relevantTo?: string;
   budget: RunBudget;
   price?: (usage: Usage) => number | undefined;
   listener?: AgentListener;
@@ -75,6 +78,8 @@ export async function runModelInSession(session: Session, options: ModelRunOptio
     today: isoDate(),
     pages,
     pageLimit: ws.config.config.promptPageLimit,
+    pageTokens: ws.config.config.promptPageTokens,
+    relevant: options.relevantTo === undefined ? [] : await relevantKeys(session, options.relevantTo, ws.config.config.promptPageLimit),
     humanEdited: await humanEditedPaths(ws.root, pages.map((page) => page.path)),
     alwaysChars: ws.config.config.promptAlwaysChars,
     user: session.user,

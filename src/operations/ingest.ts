@@ -27,6 +27,7 @@ import { refreshFacts } from './facts.js';
 import { Session, sweepAbandonedTempFiles, type WorkspaceHandle } from './session.js';
 import { citedFromFolder, firstSourceWindow, handleDeletedSources, markStaleInOverlay } from './ingest-steps.js';
 import { summariseRun, type RunOutcome } from './run-outcome.js';
+import { sourceRelevanceText } from './prompt-relevance.js';
 
 export interface IngestOptions {
   cwd: string;
@@ -215,6 +216,7 @@ async function ingestOne(
     model,
     operation: 'ingest',
     userMessage,
+    relevantTo: sourceRelevanceText(readPath, firstWindow),
     budget: options.budget,
     price: options.price,
     listener,

@@ -116,6 +116,7 @@ export async function runLint(ws: WorkspaceHandle, options: LintRunOptions): Pro
     const findings = sortFindings([...after.findings, ...fixOutcome.refused, ...modelFindings]);
     const report: LintRunReport = { findings, ...countBySeverity(findings), changes: [...fixes, ...modelChanges] };
     if (after.grounding) report.grounding = after.grounding;
+    if (after.coverage) report.coverage = after.coverage;
     if (review) report.review = review;
     if (diff !== undefined) report.diff = diff;
     return report;

@@ -2,7 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { WikiConfig } from '../config/schema.js';
 import { newRunId } from '../agent/transcript.js';
-import { rawLineCounter } from '../sources/line-count.js';
+import { rawContentLines, rawLineCounter } from '../sources/line-count.js';
 import { acquireLock } from '../state/lock.js';
 import { isoDate } from '../util/dates.js';
 import { invalidUtf8Offset, NOT_UTF8_FIX, notUtf8Message } from '../util/utf8.js';
@@ -17,6 +17,7 @@ import { countBySeverity, finding, sortFindings, type Finding } from '../wiki/va
 import { validateWiki } from '../wiki/validate/index.js';
 import { sourceFilePath } from '../wiki/validate/page-rules.js';
 import { citationsOf } from '../wiki/validate/citation-rules.js';
+import { lowCoverageFindings, measureCoverage, type SourceCoverage } from '../wiki/validate/coverage.js';
 import { groundPages, type PageScore } from './grounding.js';
 
 export interface LintReport {
@@ -27,6 +28,8 @@ export interface LintReport {
   changes: string[];
   /** Per page citing raw/ sources, the share of its sentences their facts support (absent without .wiki/facts.db). */
   grounding?: PageScore[];
+  /** Per raw source, the share of its text lines inside some from-range on a page (absent when no page cites line ranges). */
+  coverage?: SourceCoverage[];
 }
 
 export interface LintOptions {
@@ -85,7 +88,15 @@ export async function lintWorkspace(
   findings.push(...encodingFindings(files), ...refused);
   const grounding = groundPages(root, pages.filter((page) => !isSpecialPage(contract, page.path)));
   if (grounding) findings.push(...grounding.findings);
-  return { findings: sortFindings(findings), ...countBySeverity(findings), changes, grounding: grounding?.pages };
+  const coverage = measureCoverage(pages, contract, rawContentLines(root));
+  findings.push(...lowCoverageFindings(coverage.sources, config.coverage.warnBelow));
+  return {
+    findings: sortFindings(findings),
+    ...countBySeverity(findings),
+    changes,
+    grounding: grounding?.pages,
+    coverage: coverage.sources.length > 0 ? coverage.sources : undefined,
+  };
 }
 
 /** Where repairs go: straight to disk, or through a run session (history for undo, dry-run overlay). */

@@ -5,6 +5,19 @@ import type { PageIndex } from '../wiki/page-index.js';
 import { laneWarnings, requireAnsweringLane, type LaneWarning } from './search.js';
 
 /**
+ * Whether the model, working for `user`, is shown a page: not a `usage_mode: never` page,
+ * nor another user's scratch page, nor a team page the user's own scratch page shadows.
+ */
+export function shownToModel(pages: PageIndex, user: string | undefined): (page: Page) => boolean {
+  const ownKeys = new Set(pages.pages().filter((page) => user !== undefined && scopeOf(page.path) === user).map((page) => page.key));
+  return (page) => {
+    if (!isSurfaced(page)) return false;
+    const scope = scopeOf(page.path);
+    return scope === undefined ? !ownKeys.has(page.key) : scope === user;
+  };
+}
+
+/**
  * search_wiki for the model: the index's hits less the pages never surfaced to `user`
  * (usage_mode never, another user's scratch scope, a team page the user's own scratch page
  * shadows), judged by the pages as this run sees them. Lanes dropped are noted in
@@ -20,12 +33,7 @@ export async function searchAsModel(
   limit: number,
 ): Promise<SearchResponse> {
   const all = pages.pages();
-  const ownKeys = new Set(all.filter((page) => user !== undefined && scopeOf(page.path) === user).map((page) => page.key));
-  const shown = (page: Page): boolean => {
-    const scope = scopeOf(page.path);
-    if (!isSurfaced(page)) return false;
-    return scope === undefined ? !ownKeys.has(page.key) : scope === user;
-  };
+  const shown = shownToModel(pages, user);
   const hidden = all.filter((page) => !shown(page)).length;
   const response = await search.search(query, { limit: limit + hidden });
   requireAnsweringLane(response.lanes);

@@ -4,6 +4,7 @@ import type { Page } from '../wiki/page.js';
 import { stringField } from '../wiki/page.js';
 import { isSurfaced, scopeOf, usageModeOf } from '../wiki/access.js';
 import { SOURCE_DATA_RULE } from '../tools/source-delimiters.js';
+import { charsForTokens } from '../util/tokens.js';
 
 export type OperationKind = 'ingest' | 'query' | 'query-save' | 'lint' | 'lint-fix';
 
@@ -36,6 +37,10 @@ export interface RunContext {
   pages: Page[];
   /** How many pages to list by key before pointing the model to search_wiki. */
   pageLimit: number;
+  /** Tokens the page list may take (estimated as characters / 4); default no limit beyond `pageLimit`. */
+  pageTokens?: number;
+  /** Keys most relevant to this run, best first: listed before the rest (which follow by key). */
+  relevant?: readonly string[];
   /** Pages a human edited since the tool last wrote them (workspace-relative paths). */
   humanEdited?: ReadonlySet<string>;
   /** Characters of `usage_mode: always` pages given in full (summaries first, then bodies); default 0. */
@@ -60,21 +65,29 @@ export function buildSystemPrompt(ctx: SystemPromptContext): string {
  * keeps models from inventing links. Per-run blocks that must reach every prompt belong here.
  */
 export function buildRunContext(ctx: RunContext): string {
-  const contentPages = pagesSeenBy(ctx.pages, ctx.user)
-    .filter((page) => !isSpecialPage(ctx.schema.contract, page.path) && isSurfaced(page))
-    .sort((a, b) => a.key.localeCompare(b.key));
-  const listed = contentPages.slice(0, ctx.pageLimit);
-  const lines = listed.map((page) => {
+  const contentPages = relevantFirst(
+    pagesSeenBy(ctx.pages, ctx.user)
+      .filter((page) => !isSpecialPage(ctx.schema.contract, page.path) && isSurfaced(page))
+      .sort((a, b) => a.key.localeCompare(b.key)),
+    ctx.relevant ?? [],
+  );
+  const lines: string[] = [];
+  let charsLeft = ctx.pageTokens === undefined ? Number.POSITIVE_INFINITY : charsForTokens(ctx.pageTokens);
+  for (const page of contentPages.slice(0, ctx.pageLimit)) {
     const summary = stringField(page.frontmatter, 'summary') ?? stringField(page.frontmatter, 'title') ?? '';
     const edited = ctx.humanEdited?.has(page.path) ? ' [human-edited: keep their lines]' : '';
-    return `- ${page.key} (${page.type ?? 'page'}, ${page.path})${edited}${summary ? `: ${oneLine(summary)}` : ''}`;
-  });
-  const more = contentPages.length - listed.length;
+    const line = `- ${page.key} (${page.type ?? 'page'}, ${page.path})${edited}${summary ? `: ${oneLine(summary)}` : ''}`;
+    charsLeft -= line.length + 1;
+    if (charsLeft < 0) break;
+    lines.push(line);
+  }
+  const more = contentPages.length - lines.length;
+  const ranked = (ctx.relevant ?? []).length > 0 && more > 0;
   const pageSection =
     contentPages.length === 0
       ? 'The wiki has no pages yet. Any page you link to, you must create in this run.'
       : [
-          `The wiki has ${contentPages.length} page(s). These keys exist and may be linked with [[key]]:`,
+          `The wiki has ${contentPages.length} page(s). These keys exist and may be linked with [[key]]${ranked ? ' (the most relevant to this run first)' : ''}:`,
           ...lines,
           ...(more > 0 ? [`… and ${more} more not listed here: use search_wiki to find them before linking.`] : []),
         ].join('\n');
@@ -86,6 +99,15 @@ export function buildRunContext(ctx: RunContext): string {
     pageSection,
     ...alwaysSection(ctx.pages, ctx.user, ctx.alwaysChars ?? 0),
   ].join('\n');
+}
+
+/** The pages whose keys are in `relevant`, in that order, then the others in their own order. */
+function relevantFirst(pages: readonly Page[], relevant: readonly string[]): Page[] {
+  if (relevant.length === 0) return [...pages];
+  const byKey = new Map(pages.map((page) => [page.key, page]));
+  const first = [...new Set(relevant)].map((key) => byKey.get(key)).filter((page): page is Page => page !== undefined);
+  const taken = new Set(first);
+  return [...first, ...pages.filter((page) => !taken.has(page))];
 }
 
 /**

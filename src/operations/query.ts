@@ -9,7 +9,9 @@ import { extractInlineLinks } from '../wiki/links.js';
 import { serialisePage, sourcesOf } from '../wiki/page.js';
 import { runModelInSession, type RunBudget } from './agent-run.js';
 import { lockOptions } from './ingest.js';
-import { summariseRun, type RunOutcome } from './run-outcome.js';
+import { renderEvidencePack } from '../retrieval/evidence-pack.js';
+import { retrieveEvidence, type QueryRetrieval } from './query-evidence.js';
+import { noModelOutcome, summariseRun, type RunOutcome } from './run-outcome.js';
 import type { LaneWarning } from './search.js';
 import { Session, sweepAbandonedTempFiles, type WorkspaceHandle } from './session.js';
 
@@ -28,8 +30,29 @@ export interface QueryOptions {
   env?: NodeJS.ProcessEnv;
 }
 
+/**
+ * `answered`: the model was called with the evidence pack (or, when search failed, without
+ * one). `nothing-in-wiki`: no page matched the question, so no model was called and the
+ * answer says so (exit code 1).
+ */
+export type QueryState = 'answered' | 'nothing-in-wiki';
+
+/** What retrieval gave the model before its first call. */
+export interface QueryEvidence {
+  /** The pages of the evidence pack: seeds (depth 0) first, then pages reached through links. */
+  pages: Array<{ key: string; path: string; depth: number; via?: string }>;
+  /** The links followed, e.g. `attention --refs--> transformer`. */
+  chain: string[];
+  /** Characters of the pack as the model read it. */
+  chars: number;
+  /** Why there is no pack, when the search could not run (the model then searched on its own). */
+  searchFailed?: string;
+}
+
 export interface QueryReport extends RunOutcome {
   question: string;
+  state: QueryState;
+  evidence: QueryEvidence;
   answer: string;
   /** Keys cited with [[key]] in the answer that exist in the wiki. */
   cited: string[];
@@ -65,13 +88,17 @@ export async function queryWiki(ws: WorkspaceHandle, question: string, options: 
       overwriteEdits: options.overwriteEdits === true,
       env: options.env,
     });
-    const userMessage = options.save
-      ? `Question: ${trimmed}\n\nAnswer it from the wiki, then save the answer as a page in wiki/concepts/ (step 5 of the query workflow).`
-      : `Question: ${trimmed}`;
+    const retrieval = await retrieveEvidence(session, trimmed, ws.config.config.query);
+    const evidence = evidenceOf(retrieval);
+    if (retrieval.kind === 'no-hit') {
+      await session.finish('completed');
+      return nothingInWiki(trimmed, evidence, options, Date.now() - started, [...session.laneWarnings.values()]);
+    }
     const run = await runModelInSession(session, {
       model,
       operation: options.save ? 'query-save' : 'query',
-      userMessage,
+      userMessage: questionMessage(trimmed, retrieval, options.save),
+      relevantTo: trimmed,
       budget: options.budget,
       price: options.price,
       listener: options.listener,
@@ -82,7 +109,7 @@ export async function queryWiki(ws: WorkspaceHandle, question: string, options: 
     const cited = linked.filter((key) => session.pages.has(key));
     const uncited = linked.filter((key) => !session.pages.has(key));
     let filing: Filing = {};
-    if (options.save && run.status === 'done' && answer) filing = await ensureSaved(session, trimmed, answer, cited, uncited);
+    if (options.save && run.status === 'done' && answer) filing = await ensureSaved(session, trimmed, answer, cited, uncited, evidence);
     else if (options.save) filing = { notSaved: run.status === 'done' ? 'the model gave no answer' : 'the run did not finish' };
     const changes = session.pageChanges();
     const findings = await session.revalidateTouched();
@@ -105,6 +132,8 @@ export async function queryWiki(ws: WorkspaceHandle, question: string, options: 
     const report: QueryReport = {
       ...summariseRun(run, changes, findings, Date.now() - started, options.budget),
       question: trimmed,
+      state: 'answered',
+      evidence,
       answer,
       cited,
       uncited,
@@ -120,6 +149,52 @@ export async function queryWiki(ws: WorkspaceHandle, question: string, options: 
   }
 }
 
+/** The first user message: the question, then the evidence pack (or why there is none). */
+function questionMessage(question: string, retrieval: Exclude<QueryRetrieval, { kind: 'no-hit' }>, save: boolean): string {
+  const evidence =
+    retrieval.kind === 'pack'
+      ? renderEvidencePack(retrieval.pack)
+      : `The wiki's search failed before you were called (${retrieval.reason}); find the pages with your tools.`;
+  const task = save
+    ? 'Answer it from the wiki, then save the answer as a page in wiki/concepts/ (step 5 of the query workflow), ' +
+      'ending with an "## Evidence" section that lists the evidence chain lines you relied on.'
+    : 'Answer it from the wiki.';
+  return [`Question: ${question}`, '', task, '', evidence].join('\n');
+}
+
+function evidenceOf(retrieval: QueryRetrieval): QueryEvidence {
+  if (retrieval.kind === 'search-failed') return { pages: [], chain: [], chars: 0, searchFailed: retrieval.reason };
+  return {
+    pages: retrieval.pack.pages.map(({ key, path: pagePath, depth, via }) => ({ key, path: pagePath, depth, ...(via ? { via } : {}) })),
+    chain: retrieval.pack.chain,
+    chars: retrieval.pack.chars,
+  };
+}
+
+/** No page matched: the explicit answer that the wiki holds nothing on this; no model call. */
+function nothingInWiki(
+  question: string,
+  evidence: QueryEvidence,
+  options: QueryOptions,
+  durationMs: number,
+  warnings: LaneWarning[],
+): QueryReport {
+  const report: QueryReport = {
+    ...noModelOutcome(durationMs, options.budget),
+    question,
+    state: 'nothing-in-wiki',
+    evidence,
+    answer: `Nothing in the wiki about this: no page matches “${question}”.`,
+    cited: [],
+    uncited: [],
+    found: false,
+    warnings,
+  };
+  if (options.save) report.notSaved = 'nothing in the wiki about this, so there is no answer to file';
+  if (options.dryRun) report.diff = '';
+  return report;
+}
+
 type Filing = { saved?: NonNullable<QueryReport['saved']>; notSaved?: string };
 
 /**
@@ -132,15 +207,19 @@ async function ensureSaved(
   answer: string,
   cited: string[],
   uncited: string[],
+  evidence: QueryEvidence,
 ): Promise<Filing> {
   const conceptFolder = session.ws.schema.contract.types.concept?.folder ?? 'wiki/concepts';
   const byModel = [...session.changed.keys()].find((p) => p.startsWith(`${conceptFolder}/`) && p.endsWith('.md'));
-  if (byModel) return { saved: { path: byModel, by: 'model' } };
+  if (byModel) {
+    await fileEvidenceOnModelPage(session, byModel, evidence);
+    return { saved: { path: byModel, by: 'model' } };
+  }
   const key = freeKey(session, slugify(question) || 'answer');
   const relPath = `${conceptFolder}/${key}.md`;
   const sources = [...new Set(cited.flatMap((k) => sourcesOf(session.pages.get(k)?.frontmatter ?? {})))].sort();
   const today = isoDate();
-  const body = unlinkMissing(answer, uncited);
+  const body = withEvidence(unlinkMissing(answer, uncited), evidence);
   const content = serialisePage(
     {
       title: question.replace(/\s+/g, ' ').slice(0, 120),
@@ -161,6 +240,28 @@ async function ensureSaved(
   if (!verdict.ok) return { notSaved: `it would not be a valid page: ${verdict.errors.join('; ')}` };
   await session.writeFile(relPath, content);
   return { saved: { path: relPath, by: 'wiki' } };
+}
+
+/**
+ * The page the model saved gets the evidence too, unless it already has an Evidence
+ * section; an addition the page checks refuse is left out (the model's page stands).
+ */
+async function fileEvidenceOnModelPage(session: Session, relPath: string, evidence: QueryEvidence): Promise<void> {
+  const text = await session.fs.readText(session.abs(relPath));
+  if (/^## Evidence\s*$/m.test(text)) return;
+  const content = `${withEvidence(text.trimEnd(), evidence)}\n`;
+  if (content === `${text.trimEnd()}\n`) return;
+  const verdict = await session.writeCheck.validate(relPath, content, text);
+  if (verdict.ok) await session.writeFile(relPath, content);
+}
+
+/** The answer, then the evidence chain it was drawn from as plain lines (no new links to validate). */
+function withEvidence(body: string, evidence: QueryEvidence): string {
+  if (evidence.chain.length === 0 && evidence.pages.length === 0) return body;
+  const lines = ['', '## Evidence', ''];
+  if (evidence.pages.length > 0) lines.push(`Pages consulted: ${evidence.pages.map((page) => `\`${page.key}\``).join(', ')}`, '');
+  lines.push(...evidence.chain.map((line) => `- \`${line}\``));
+  return `${body}\n${lines.join('\n')}`.trimEnd();
 }
 
 function freeKey(session: Session, base: string): string {

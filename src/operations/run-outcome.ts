@@ -1,6 +1,6 @@
 import type { AgentRunStatus } from '../agent/events.js';
 import { totalTokens } from '../agent/loop.js';
-import type { Usage } from '../agent/types.js';
+import { emptyUsage, type Usage } from '../agent/types.js';
 import type { Finding } from '../wiki/validate/finding.js';
 import type { ModelRun, RejectedWrite, RunBudget } from './agent-run.js';
 
@@ -64,6 +64,26 @@ export function summariseRun(
     if (typeof code === 'number') outcome.errorExitCode = code;
   }
   return outcome;
+}
+
+/** The outcome of an operation that had no need to call the model (nothing to work from). */
+export function noModelOutcome(durationMs: number, budget: Pick<RunBudget, 'maxTurns' | 'maxTokens' | 'maxCost'>): RunOutcome {
+  return {
+    status: 'done',
+    created: [],
+    updated: [],
+    turns: 0,
+    maxTurns: budget.maxTurns,
+    ...(budget.maxTokens !== undefined ? { maxTokens: budget.maxTokens } : {}),
+    ...(budget.maxCost !== undefined ? { maxCost: budget.maxCost } : {}),
+    usage: emptyUsage(),
+    tokens: 0,
+    cost: 0,
+    durationMs,
+    findings: [],
+    transcript: undefined,
+    rejectedWrites: [],
+  };
 }
 
 /** Why a run stopped, in words, for anything but a normal finish. */

@@ -11,6 +11,8 @@ import { sourcesOf } from '../wiki/page.js';
 import { loadPages } from '../wiki/pages.js';
 import { listRawSources } from '../sources/raw-files.js';
 import { groundPages, type PageScore } from './grounding.js';
+import { rawContentLines } from '../sources/line-count.js';
+import { lowCoverageFindings, measureCoverage, type SourceCoverage } from '../wiki/validate/coverage.js';
 
 export interface StatusReport {
   root: string;
@@ -33,6 +35,11 @@ export interface StatusReport {
   search: SearchIndexState;
   /** Grounding of pages citing raw/ sources against their facts (absent without .wiki/facts.db). */
   grounding?: { pages: number; mean: number; lowest: PageScore[] };
+  /**
+   * Source coverage (absent when no page cites line ranges): per raw source the share of its
+   * text lines inside some from-range, lowest first; `low` those below `threshold`.
+   */
+  coverage?: { threshold: number; sources: SourceCoverage[]; low: string[]; unmeasured: string[] };
 }
 
 /** Each raw source against the manifest: pending, changed since its ingest, or deleted. */
@@ -65,8 +72,14 @@ export async function workspaceStatus(root: string, schema: Schema, config: Effe
     logText = '';
   }
   const grounding = groundPages(root, pages);
+  const coverage = measureCoverage(pages, schema.contract, rawContentLines(root));
+  const threshold = config.config.coverage.warnBelow;
   return {
     grounding: grounding ? groundingSummary(grounding.pages) : undefined,
+    coverage:
+      coverage.sources.length > 0
+        ? { threshold, ...coverage, low: lowCoverageFindings(coverage.sources, threshold).map((finding) => finding.path) }
+        : undefined,
     root,
     pages: { total: pages.length, byType },
     raw: { total: raw.length, uncited: raw.filter((file) => !cited.has(file)), ...(await sourceStates(root, raw)) },

@@ -32,3 +32,23 @@ export function rawLineCounter(root: string): (rawPath: string) => number | unde
     }
   };
 }
+
+/**
+ * Which lines of a raw text file hold text (index 0 is line 1), numbered as read_file
+ * numbers them; undefined for extracted (PDF, HTML), too large or unreadable files.
+ */
+export function rawContentLines(root: string): (rawPath: string) => boolean[] | undefined {
+  return (rawPath) => {
+    if (isExtractable(rawPath)) return undefined;
+    try {
+      const file = path.join(root, rawPath);
+      const info = statSync(file);
+      if (!info.isFile() || info.size > COUNT_MAX_BYTES) return undefined;
+      const lines = readFileSync(file, 'utf8').split('\n');
+      if (lines.length > 1 && lines.at(-1) === '') lines.pop();
+      return lines.map((line) => line.trim() !== '');
+    } catch {
+      return undefined;
+    }
+  };
+}

@@ -212,6 +212,9 @@ describe('wiki query never answers with a silent absence', () => {
     ]);
     const result = await runCli(['query', 'what is attention?', '--json'], { cwd: root, env: server.env('anthropic') });
     expect(result.code, result.stderr).toBe(0);
+    // No lane could answer the retrieval either: the model is told so, not handed "nothing in the wiki".
+    expect(server.requests[0]?.lastUserText).toMatch(/The wiki's search failed before you were called \(search failed: no lane could answer/);
+    expect(JSON.parse(result.stdout)).toMatchObject({ state: 'answered', evidence: { pages: [], searchFailed: expect.stringMatching(/no lane could answer/) } });
     const searched = server.requests[1]?.toolResults[0];
     expect(searched?.isError).toBe(true);
     expect(searched?.content).toMatch(/no lane could answer.*semantic failed/);

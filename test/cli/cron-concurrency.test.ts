@@ -189,6 +189,8 @@ describe('SIGINT during query --save', () => {
   it('exits 130 with a query-interrupted log entry; the page written so far is kept and the lock released', async () => {
     const root = await freshWorkspace();
     await writeFile(path.join(root, 'raw/alpha.md'), '# Alpha\n\nAlpha is the first letter.\n');
+    // A page the question matches: a query that matches nothing calls no model.
+    await writeFile(path.join(root, 'wiki/sources/alpha.md'), pageText('source', 'alpha', { body: 'Alpha is the first letter.' }));
     const server = await serve([writeStep('concept', 'alpha-answer', { body: 'Half an answer.', sources: ['raw/alpha.md'] }), { fault: 'stall' }]);
     const run = startCli(['query', 'what is alpha?', '--save'], { cwd: root, env: server.env('anthropic') });
     await waitFor(() => server.requests.length === 2, 'the query to stall after its first write');

@@ -110,3 +110,49 @@ describe('wiki lint', () => {
     for (const text of ['--fix', '--no-llm', '--strict', 'Exit codes', 'Examples:']) expect(help.stdout).toContain(text);
   });
 });
+
+describe('source coverage in wiki lint and wiki status', () => {
+  /** raw/report.md has 20 text lines; its source page cites lines 1-4 (20%), raw/notes.md all 4 of its lines. */
+  async function coverageWorkspace(): Promise<string> {
+    const root = await initWorkspace();
+    await writePage(root, 'raw/report.md', Array.from({ length: 20 }, (_, i) => `Finding ${i + 1}.`).join('\n') + '\n');
+    await writePage(root, 'raw/notes.md', 'One.\n\nTwo.\nThree.\nFour.\n');
+    const body = 'The first findings. <!-- from: raw/report.md#L1-4 -->\n\nThe notes. <!-- from: raw/notes.md#L1-5 -->';
+    await writePage(
+      root,
+      'wiki/sources/report.md',
+      `---\ntitle: Report\nsummary: A report.\ntype: source\nsources: [raw/report.md, raw/notes.md]\ncreated: 2026-01-01\nupdated: 2026-01-01\n---\n\n${body}\n`,
+    );
+    expect((await runCli(['lint', '--fix', '--no-llm'], { cwd: root })).code).toBe(0);
+    return root;
+  }
+
+  it('lint warns about a source below wiki.config.json coverage.warnBelow, in --json with the per-source shares', async () => {
+    const root = await coverageWorkspace();
+    const result = await runCli(['lint', '--no-llm', '--json'], { cwd: root });
+    const report = JSON.parse(result.stdout) as JsonReport & { coverage: Array<{ source: string; share: number }> };
+    expect(report.findings.filter((f) => f.rule === 'low-coverage')).toEqual([
+      expect.objectContaining({ severity: 'warning', path: 'raw/report.md', message: expect.stringMatching(/^only 20% of its lines \(4 of 20\)/) }),
+    ]);
+    expect(report.coverage).toEqual([
+      { source: 'raw/report.md', lines: 20, covered: 4, share: 0.2 },
+      { source: 'raw/notes.md', lines: 4, covered: 4, share: 1 },
+    ]);
+    const human = await runCli(['lint', '--no-llm'], { cwd: root });
+    expect(human.stdout).toMatch(/low-coverage \(1 warning\)\n\s+raw\/report\.md\s+only 20% of its lines/);
+
+    await writeFile(path.join(root, 'wiki.config.json'), JSON.stringify({ coverage: { warnBelow: 0.1 } }));
+    const lowered = JSON.parse((await runCli(['lint', '--no-llm', '--json'], { cwd: root })).stdout) as JsonReport;
+    expect(lowered.findings.filter((f) => f.rule === 'low-coverage')).toEqual([]);
+  });
+
+  it('status reports the shares and lists the sources below the threshold', async () => {
+    const root = await coverageWorkspace();
+    const json = JSON.parse((await runCli(['status', '--json'], { cwd: root })).stdout) as { coverage: { threshold: number; low: string[]; sources: unknown[] } };
+    expect(json.coverage).toMatchObject({ threshold: 0.5, low: ['raw/report.md'], unmeasured: [] });
+    expect(json.coverage.sources).toHaveLength(2);
+    const human = await runCli(['status'], { cwd: root });
+    expect(human.stdout).toMatch(/Coverage: 60% of source lines cited by line range on average over 2 source\(s\)/);
+    expect(human.stdout).toMatch(/1 below 50%: raw\/report\.md 20%/);
+  });
+});

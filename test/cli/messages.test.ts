@@ -65,7 +65,8 @@ describe('messages tell the truth', () => {
   it('query --save says saved only when a page was written', async () => {
     const root = await workspaceWithAlpha();
     const server = await serve([{ text: 'I know nothing about that.' }]);
-    const result = await runCli(['query', 'what is omega?', '--save'], { cwd: root, env: server.env('anthropic') });
+    // The question matches the alpha page (so the model is called), but the answer cites none.
+    const result = await runCli(['query', 'what is alpha?', '--save'], { cwd: root, env: server.env('anthropic') });
     expect(result.code).toBe(1);
     expect(result.stdout).not.toMatch(/saved as/);
     expect(result.stdout).toMatch(/not saved: the answer cites no wiki page with sources/);

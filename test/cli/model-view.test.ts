@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AnthropicCacheSimulator, cacheHitRatio } from '../helpers/anthropic-cache.js';
@@ -171,6 +171,42 @@ describe('the model reads long sources whole', () => {
   });
 });
 
+describe('the relevant pages, not the first N by key', () => {
+  const TOPICS = ['bread', 'river', 'violin', 'tax', 'glacier', 'chess', 'orchid', 'copper', 'sonnet', 'ferry', 'wheat', 'comet', 'harbour', 'marble', 'lantern'];
+
+  /** 1,000 pages on everyday topics, and one page on airships whose key sorts last. */
+  async function bigWiki(root: string): Promise<void> {
+    await mkdir(path.join(root, 'wiki/concepts'), { recursive: true });
+    for (let i = 0; i < 1000; i++) {
+      const a = TOPICS[i % TOPICS.length]!;
+      const b = TOPICS[(i * 7 + 3) % TOPICS.length]!;
+      const key = `${a}-${b}-${String(i).padStart(4, '0')}`;
+      const text = `---\ntitle: ${a} and ${b} ${i}\nsummary: Notes ${i} on ${a} and ${b}.\ntype: concept\n---\n\nThe ${a} meets the ${b} in note ${i}.\n`;
+      await writeFile(path.join(root, `wiki/concepts/${key}.md`), text);
+    }
+    await writeFile(
+      path.join(root, 'wiki/concepts/zz-rigid-airships.md'),
+      '---\ntitle: Rigid airships\nsummary: Zeppelins, hydrogen lift and the Hindenburg.\ntype: concept\n---\n\nRigid airships such as the zeppelin rode on hydrogen gas cells.\n',
+    );
+  }
+
+  it('in a 1,000-page wiki the page list holds the page most related to the source, within its token budget', async () => {
+    const root = await initWorkspace();
+    await bigWiki(root);
+    await writeFile(path.join(root, 'raw', 'zeppelin.md'), '# The zeppelin era\n\nHydrogen airships crossed the Atlantic until the Hindenburg burned.\n');
+    server = await startFakeLlmServer([{ text: 'Nothing to file.' }]);
+    await runCli(['ingest', 'raw/zeppelin.md', '--json'], { cwd: root, env: server.env('anthropic'), timeoutMs: 120_000 });
+    const first = server.requests[0]!.lastUserText ?? '';
+    const list = first.slice(first.indexOf('# Existing pages'), first.indexOf('---\n\nIngest the source'));
+    const listed = list.split('\n').filter((line) => line.startsWith('- '));
+    console.info(`1,000-page wiki: ${listed.length} pages listed, ${list.length} characters; the airship page is line ${listed.findIndex((l) => l.startsWith('- zz-rigid-airships ')) + 1}`);
+    expect(listed[0]).toMatch(/^- zz-rigid-airships \(concept, wiki\/concepts\/zz-rigid-airships\.md\): Zeppelins/);
+    expect(list).toContain('(the most relevant to this run first)');
+    expect(list).toMatch(/… and \d+ more not listed here: use search_wiki/);
+    expect(list.length).toBeLessThanOrEqual(4000 * 4 + 400);
+  }, 180_000);
+});
+
 describe('sources are data, not instructions', () => {
   it('source text arrives between delimiters, under a standing rule, and cannot close them early', async () => {
     const root = await initWorkspace();
@@ -192,11 +228,13 @@ describe('sources are data, not instructions', () => {
 describe('each operation gets the tools it may use', () => {
   const READ_TOOLS = ['read_file', 'list_directory', 'search_wiki'];
   it.each([
-    ['query without --save', ['query', 'what is in the wiki?'], READ_TOOLS],
+    ['query without --save', ['query', 'what are the notes?'], READ_TOOLS],
     ['lint without --fix', ['lint'], READ_TOOLS],
-    ['query --save', ['query', 'what is in the wiki?', '--save'], ['read_file', 'write_file', 'append_to_file', 'list_directory', 'search_wiki']],
+    ['query --save', ['query', 'what are the notes?', '--save'], ['read_file', 'write_file', 'append_to_file', 'list_directory', 'search_wiki']],
   ])('%s', async (_name, args, tools) => {
     const root = await initWorkspace();
+    // A page the question matches: a query that matches nothing calls no model at all.
+    await writeFile(path.join(root, 'wiki/concepts/notes.md'), '---\ntitle: Notes\nsummary: The notes\ntype: concept\n---\n\nThe notes.\n');
     server = await startFakeLlmServer([{ text: 'The wiki is empty.' }]);
     await runCli(args, { cwd: root, env: server.env('openai') });
     expect(server.requests[0]?.toolNames).toEqual(tools);

@@ -24,7 +24,9 @@ interface AskAnswer {
   found: boolean;
   citations: string[];
   index: string[];
-  pages: Array<{ key: string; body: string }>;
+  pages: Array<{ key: string; passages: string[] }>;
+  chain: string[];
+  edges: Array<{ from: string; to: string; kind: string }>;
 }
 
 /** Everything by which a private page could be recognised: key, title, path, a word only it holds. */
@@ -134,12 +136,14 @@ describe('wiki mcp at the default cap (internal)', () => {
     expect(list).toMatchObject({ found: false, total: 0, filters: { tag: 'no-such-tag' } });
   });
 
-  it('ask_wiki returns the relevant pages whole, each cited by key, with their index entries', async () => {
+  it('ask_wiki returns the evidence pack: the relevant pages with their best passages, each cited by key, the chain of links followed, and their index entries', async () => {
     const asked = await session.json<AskAnswer>('ask_wiki', { question: 'how do attention heads run in parallel?' });
     expect(asked.found).toBe(true);
     expect(asked.citations).toContain('multi-head-attention');
     expect(asked.pages.map((p) => p.key)).toEqual(asked.citations);
-    expect(asked.pages.find((p) => p.key === 'multi-head-attention')?.body).toContain('Each head applies');
+    expect(asked.pages.find((p) => p.key === 'multi-head-attention')?.passages.join('\n')).toContain('Each head applies');
+    expect(asked.chain).toContain('multi-head-attention --links--> scaled-dot-product-attention');
+    expect(asked.edges.every((edge) => asked.citations.includes(edge.from) && asked.citations.includes(edge.to))).toBe(true);
   });
 });
 
@@ -210,7 +214,12 @@ describe('the answer budget (mcp.maxChars)', () => {
       const read = await session.call('read_page', { key: 'long-page' });
       const asked = await session.call('ask_wiki', { question: 'attention budgets long pages' });
       for (const text of session.transcript) expect(text.length).toBeLessThanOrEqual(2000);
-      for (const answer of [read, asked]) {
+      // ask_wiki's pack is cut to the budget as it is built (the long page gives only its best passages).
+      const pack = JSON.parse(asked.text) as AskAnswer;
+      const longPassages = pack.pages.find((p) => p.key === 'long-page')?.passages.join('\n\n') ?? '';
+      expect(longPassages.length, asked.text).toBeGreaterThan(0);
+      expect(longPassages.length).toBeLessThan(long.length);
+      for (const answer of [read]) {
         const parsed = JSON.parse(answer.text) as { truncated?: { originalChars: number; maxChars: number; cut: string[] } };
         expect(parsed.truncated?.maxChars).toBe(2000);
         expect(parsed.truncated?.originalChars).toBeGreaterThan(2000);

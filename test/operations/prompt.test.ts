@@ -52,6 +52,26 @@ describe('buildRunContext', () => {
     expect(context).toContain('… and 3 more not listed here: use search_wiki');
   });
 
+  it('lists the relevant pages first, marks human-edited ones, and stops at the token budget', () => {
+    const pages = Array.from({ length: 50 }, (_, i) => page(`wiki/concepts/p${String(i).padStart(2, '0')}.md`, `Summary ${i}`));
+    const context = buildRunContext({
+      schema,
+      today: '2026-11-21',
+      pages,
+      pageLimit: 300,
+      pageTokens: 100,
+      relevant: ['p42', 'missing-key', 'p07'],
+      humanEdited: new Set(['wiki/concepts/p07.md']),
+    });
+    const listed = context.split('\n').filter((line) => line.startsWith('- '));
+    expect(listed[0]).toBe('- p42 (concept, wiki/concepts/p42.md): Summary 42');
+    expect(listed[1]).toBe('- p07 (concept, wiki/concepts/p07.md) [human-edited: keep their lines]: Summary 7');
+    expect(listed[2]).toMatch(/^- p00 /);
+    expect(listed.join('\n').length).toBeLessThanOrEqual(400);
+    expect(context).toContain('(the most relevant to this run first)');
+    expect(context).toContain(`… and ${50 - listed.length} more not listed here: use search_wiki`);
+  });
+
   it('says so when the wiki is empty', () => {
     expect(buildRunContext({ schema, today: '2026-11-21', pages: [], pageLimit: 10 })).toContain('The wiki has no pages yet');
   });

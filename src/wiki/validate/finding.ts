@@ -34,7 +34,8 @@ export type RuleId =
   | 'ungrounded'
   | 'unsupported-number'
   | 'encoding'
-  | 'oversized-repair';
+  | 'oversized-repair'
+  | 'low-coverage';
 
 export const RULE_SEVERITY: Record<RuleId, Finding['severity']> = {
   frontmatter: 'error',
@@ -60,6 +61,7 @@ export const RULE_SEVERITY: Record<RuleId, Finding['severity']> = {
   'unsupported-number': 'warning',
   encoding: 'error',
   'oversized-repair': 'warning',
+  'low-coverage': 'warning',
 };
 
 export function finding(rule: RuleId, path: string, message: string, extra: { line?: number | undefined; fix?: string } = {}): Finding {

@@ -1,0 +1,180 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { startFakeLlmServer, type FakeLlmServer } from '../helpers/fake-llm-server.js';
+import { freshWorkspace, pageText, patchConfig, writeStep } from './cron-fixtures.js';
+
+/**
+ * Retrieval-first `wiki query`, measured from the request bodies the CLI sends: the first
+ * request carries the evidence pack, the report its chain and cited pages, a question the
+ * pack answers takes one model call, and a question nothing matches takes none.
+ */
+
+const PAGES: Record<string, string> = {
+  'raw/attention-paper.md': '# Attention paper\n\nAttention weighs tokens.\n',
+  'wiki/sources/attention-paper.md': pageText('source', 'attention-paper', { refs: ['attention'], body: 'The paper that introduced [[attention]] at scale.' }),
+  'wiki/concepts/attention.md': pageText('concept', 'attention', {
+    refs: ['transformer'],
+    sources: ['raw/attention-paper.md'],
+    body: 'Attention weighs every token against every other token by a softmax over scaled query-key scores.\n\nSee [[multi-head-attention]] and [[quokka-draft]].',
+  }),
+  'wiki/concepts/transformer.md': pageText('concept', 'transformer', {
+    refs: ['positional-encoding'],
+    sources: ['raw/attention-paper.md'],
+    body: 'The transformer stacks attention layers with feed-forward blocks.',
+  }),
+  'wiki/concepts/positional-encoding.md': pageText('concept', 'positional-encoding', {
+    sources: ['raw/attention-paper.md'],
+    body: 'Positions are added as sine waves of growing wavelength.',
+  }),
+  'wiki/concepts/multi-head-attention.md': pageText('concept', 'multi-head-attention', {
+    sources: ['raw/attention-paper.md'],
+    body: 'Several attention heads run in parallel over projections.',
+  }),
+  // Never surfaced: not in the pack even though attention links to it.
+  'wiki/concepts/quokka-draft.md': '---\ntitle: Quokka draft\nsummary: A draft\ntype: concept\nusage_mode: never\n---\n\nQUOKKA-SECRET attention notes.\n',
+};
+
+async function evidenceWorkspace(): Promise<string> {
+  const root = await freshWorkspace();
+  for (const [file, text] of Object.entries(PAGES)) {
+    await mkdir(path.dirname(path.join(root, file)), { recursive: true });
+    await writeFile(path.join(root, file), text);
+  }
+  return root;
+}
+
+interface QueryJson {
+  state: string;
+  answer: string;
+  found: boolean;
+  cited: string[];
+  turns: number;
+  evidence: { pages: Array<{ key: string; depth: number }>; chain: string[]; chars: number };
+  saved?: { path: string; by: string };
+  notSaved?: string;
+}
+
+let server: FakeLlmServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+/** The text of the first user message of a recorded request, for either wire format. */
+function firstUserText(body: Record<string, unknown>): string {
+  const messages = body.messages as Array<{ role: string; content: unknown }>;
+  const first = messages.find((message) => message.role === 'user');
+  const content = first?.content;
+  if (typeof content === 'string') return content;
+  return (content as Array<{ type: string; text?: string }>).map((block) => block.text ?? '').join('\n');
+}
+
+describe.each(['anthropic', 'openai'] as const)('wiki query, retrieval first (%s wire)', (api) => {
+  it('sends the evidence pack in the first request, answers in one model call, and reports the chain and cited pages', async () => {
+    const root = await evidenceWorkspace();
+    // One seed, so that the pages behind it come through its links: depth 1, then depth 2.
+    await patchConfig(root, { query: { seeds: 1 } });
+    server = await startFakeLlmServer([{ text: 'Attention is a softmax over scaled query-key scores [[attention]], stacked in the [[transformer]].' }]);
+    const result = await runCli(['query', 'how does attention weigh tokens?', '--json'], { cwd: root, env: server.env(api) });
+    expect(result.code, result.stderr).toBe(0);
+    expect(server.requests).toHaveLength(1);
+    const first = firstUserText(server.requests[0]!.body);
+    expect(first).toContain('Question: how does attention weigh tokens?');
+    expect(first).toContain('# Evidence from the wiki');
+    expect(first).toContain('- attention --refs--> transformer');
+    expect(first).toContain('- transformer --refs--> positional-encoding');
+    expect(first).toContain('Attention weighs every token against every other token by a softmax over scaled query-key scores.');
+    expect(first).not.toContain('QUOKKA-SECRET');
+    // The page list ranks by the question too: the best match is listed first.
+    expect(first).toMatch(/may be linked with \[\[key\]\]:\n- attention \(concept, wiki\/concepts\/attention\.md\)/);
+    const report = JSON.parse(result.stdout) as QueryJson;
+    expect(report).toMatchObject({ state: 'answered', found: true, cited: ['attention', 'transformer'], turns: 1 });
+    expect(report.evidence.chain).toEqual(expect.arrayContaining(['attention --refs--> transformer', 'transformer --refs--> positional-encoding']));
+    expect(report.evidence.pages.map((p) => p.key)).not.toContain('quokka-draft');
+    expect(report.evidence.pages.map((p) => [p.key, p.depth])).toEqual([
+      ['attention', 0],
+      ['transformer', 1],
+      ['multi-head-attention', 1],
+      ['positional-encoding', 2],
+    ]);
+    const human = await startFakeLlmServer([{ text: 'A softmax over scores [[attention]].' }]);
+    try {
+      const text = await runCli(['query', 'how does attention weigh tokens?'], { cwd: root, env: human.env(api) });
+      expect(text.stdout).toMatch(/evidence chain:\n\s+attention --refs--> transformer/);
+      expect(text.stdout).toContain('cited: attention');
+    } finally {
+      await human.close();
+    }
+  });
+});
+
+describe('wiki query: the pack holds what this user may see', () => {
+  it('--user alice: her scratch page shadows the team page of the same key; another user\'s scratch page never comes', async () => {
+    const root = await evidenceWorkspace();
+    const scratch = {
+      'wiki/user/alice/concepts/attention.md': pageText('concept', 'attention', { body: 'ALICE-SCRATCH: attention weighs tokens as routing.' }),
+      'wiki/user/bob/concepts/bob-note.md': pageText('concept', 'bob-note', { body: 'BOB-SCRATCH: attention weighs tokens by luck.' }),
+    };
+    for (const [file, text] of Object.entries(scratch)) {
+      await mkdir(path.dirname(path.join(root, file)), { recursive: true });
+      await writeFile(path.join(root, file), text);
+    }
+    server = await startFakeLlmServer([{ text: 'Routing [[attention]].' }]);
+    const result = await runCli(['--user', 'alice', 'query', 'how does attention weigh tokens?', '--json'], { cwd: root, env: server.env('anthropic') });
+    expect(result.code, result.stderr).toBe(0);
+    const first = firstUserText(server.requests[0]!.body);
+    expect(first).toContain('ALICE-SCRATCH');
+    expect(first).not.toContain('BOB-SCRATCH');
+    expect(first).not.toContain('Attention weighs every token against every other token');
+  });
+});
+
+describe('wiki query: nothing in the wiki', () => {
+  it('no page matches: an explicit answer, state nothing-in-wiki, exit 1, and no model call', async () => {
+    const root = await evidenceWorkspace();
+    server = await startFakeLlmServer([{ text: 'should never be asked' }]);
+    const json = await runCli(['query', 'xylophonic zanzibar?', '--json'], { cwd: root, env: server.env('anthropic') });
+    expect(json.code, json.stderr).toBe(1);
+    const report = JSON.parse(json.stdout) as QueryJson;
+    expect(report).toMatchObject({ state: 'nothing-in-wiki', found: false, cited: [], turns: 0, evidence: { pages: [], chain: [] } });
+    expect(report.answer).toMatch(/^Nothing in the wiki about this/);
+    const human = await runCli(['query', 'xylophonic zanzibar?', '--save'], { cwd: root, env: server.env('anthropic') });
+    expect(human.code).toBe(1);
+    expect(human.stdout).toMatch(/Nothing in the wiki about this: no page matches “xylophonic zanzibar\?”/);
+    expect(human.stdout).toMatch(/not saved: nothing in the wiki about this/);
+    expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe('wiki query --save files the evidence with the page', () => {
+  it('the page wiki files carries the chain and the pages consulted', async () => {
+    const root = await evidenceWorkspace();
+    server = await startFakeLlmServer([{ text: 'Attention is a softmax over scaled query-key scores [[attention]].' }]);
+    const result = await runCli(['query', 'how does attention weigh tokens?', '--save', '--json'], { cwd: root, env: server.env('anthropic') });
+    expect(result.code, result.stderr).toBe(0);
+    const report = JSON.parse(result.stdout) as QueryJson;
+    expect(report.saved?.by).toBe('wiki');
+    const saved = await readFile(path.join(root, report.saved!.path), 'utf8');
+    expect(saved).toMatch(/## Evidence\n\nPages consulted: `attention`, /);
+    expect(saved).toContain('- `attention --refs--> transformer`');
+    expect(saved).toMatch(/^refs: \[attention\]$/m);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('a page the model saved itself gets the evidence section too', async () => {
+    const root = await evidenceWorkspace();
+    server = await startFakeLlmServer([
+      writeStep('concept', 'attention-weighting', { sources: ['raw/attention-paper.md'], body: 'Softmax over scores, see [[attention]].' }),
+      { text: 'Softmax over scores [[attention]].' },
+    ]);
+    const result = await runCli(['query', 'how does attention weigh tokens?', '--save', '--json'], { cwd: root, env: server.env('anthropic') });
+    expect(result.code, result.stderr).toBe(0);
+    const report = JSON.parse(result.stdout) as QueryJson;
+    expect(report.saved).toEqual({ path: 'wiki/concepts/attention-weighting.md', by: 'model' });
+    const saved = await readFile(path.join(root, report.saved!.path), 'utf8');
+    expect(saved).toMatch(/^Softmax over scores, see \[\[attention\]\]\.\n\n## Evidence\n\nPages consulted: `attention`/m);
+    expect(saved).toContain('- `attention --refs--> transformer`');
+  });
+});

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { buildEvidencePack, renderEvidencePack, type PackLimits, type PackView } from '../../src/retrieval/evidence-pack.js';
+import { bestPassages, questionTerms } from '../../src/retrieval/passages.js';
+import { parsePage, type Page } from '../../src/wiki/page.js';
+
+function page(key: string, refs: string[], body: string): Page {
+  const front = ['---', `title: ${key.replace(/-/g, ' ')}`, `summary: About ${key}.`, ...(refs.length ? [`refs: [${refs.join(', ')}]`] : []), '---', ''];
+  return parsePage(`wiki/concepts/${key}.md`, `${front.join('\n')}${body}\n`);
+}
+
+/** attention → transformer → positional-encoding; attention links multi-head; hidden is never shown. */
+const PAGES = [
+  page('attention', ['transformer'], 'Intro paragraph about nothing much.\n\nAttention weighs every token by softmax over query-key scores.\n\nSee [[multi-head-attention]] and [[hidden]].'),
+  page('transformer', ['positional-encoding', 'attention'], 'The transformer stacks attention layers with feed-forward blocks.'),
+  page('positional-encoding', ['sinusoid'], 'Positions are added as sine waves of growing wavelength.'),
+  page('sinusoid', [], 'A sine curve.'),
+  page('multi-head-attention', [], 'Several heads attend in parallel.'),
+  page('hidden', [], 'SECRET text the asker may not see.'),
+];
+
+const view: PackView = {
+  page: (key) => (key === 'hidden' ? undefined : PAGES.find((p) => p.key === key)),
+  body: (p) => p.body,
+};
+
+const LIMITS: PackLimits = { seeds: 5, hops: 2, maxPages: 12, maxChars: 12_000 };
+
+describe('buildEvidencePack', () => {
+  it('keeps the seeds, follows refs and links breadth first up to two hops, and writes the chain', () => {
+    const pack = buildEvidencePack('how does attention weigh tokens?', [{ key: 'attention' }], view, LIMITS);
+    expect(pack.pages.map((p) => [p.key, p.depth])).toEqual([
+      ['attention', 0],
+      ['transformer', 1],
+      ['multi-head-attention', 1],
+      ['positional-encoding', 2],
+    ]);
+    expect(pack.chain).toEqual([
+      'attention --refs--> transformer',
+      'attention --links--> multi-head-attention',
+      'transformer --refs--> positional-encoding',
+      'transformer --refs--> attention',
+    ]);
+    expect(pack.pages[3]?.via).toBe('transformer --refs--> positional-encoding');
+    expect(renderEvidencePack(pack)).not.toContain('SECRET');
+    expect(pack.pages[0]?.passages[0]).toBe('Attention weighs every token by softmax over query-key scores.');
+  });
+
+  it.each([
+    [0, 12, ['attention']],
+    [1, 12, ['attention', 'transformer', 'multi-head-attention']],
+    [2, 2, ['attention', 'transformer']],
+    [2, 1, ['attention']],
+  ])('hops %i, maxPages %i: %j', (hops, maxPages, keys) => {
+    const pack = buildEvidencePack('attention', [{ key: 'attention' }], view, { ...LIMITS, hops, maxPages });
+    expect(pack.pages.map((p) => p.key)).toEqual(keys);
+    for (const edge of pack.edges) expect(keys).toEqual(expect.arrayContaining([edge.from, edge.to]));
+  });
+
+  it('keeps every seed even past maxPages, and no hit is found: false', () => {
+    const seeds = [{ key: 'sinusoid' }, { key: 'attention' }, { key: 'hidden' }, { key: 'transformer' }];
+    const pack = buildEvidencePack('sine', seeds, view, { ...LIMITS, maxPages: 1 });
+    expect(pack.pages.map((p) => p.key)).toEqual(['sinusoid', 'attention', 'transformer']);
+    expect(buildEvidencePack('nothing', [], view, LIMITS)).toMatchObject({ found: false, pages: [], chain: [] });
+  });
+
+  it.each([600, 900, 1500, 3000, 12_000])('stays within a budget of %i characters', (maxChars) => {
+    const long = Array.from({ length: 60 }, (_, i) => `Paragraph ${i} on attention and transformers, at some length to fill the budget.`).join('\n\n');
+    const big = [page('a', ['b', 'c'], long), page('b', ['c', 'a'], long), page('c', ['a', 'b'], long)];
+    const bigView: PackView = { page: (key) => big.find((p) => p.key === key), body: (p) => p.body };
+    const pack = buildEvidencePack('attention transformers', [{ key: 'a' }], bigView, { ...LIMITS, maxChars });
+    expect(pack.chars).toBe(renderEvidencePack(pack).length);
+    expect(pack.chars).toBeLessThanOrEqual(maxChars);
+    expect(pack.pages[0]?.key).toBe('a');
+  });
+});
+
+describe('bestPassages', () => {
+  it('takes the paragraphs with the most question terms, in page order; a page with none gives its opening', () => {
+    const body = 'Opening words.\n\nBM25 ranks words.\n\n<!-- from: raw/x.md#L1-2 -->\nRank fusion joins BM25 and LSA ranks.\n\nClosing.';
+    expect(bestPassages(body, questionTerms('rank fusion of BM25'), 1000)).toEqual(['BM25 ranks words.', 'Rank fusion joins BM25 and LSA ranks.']);
+    expect(bestPassages(body, questionTerms('rank fusion of BM25'), 100)).toEqual(['Rank fusion joins BM25 and LSA ranks.']);
+    expect(bestPassages(body, questionTerms('zebra'), 1000)[0]).toBe('Opening words.');
+    expect(bestPassages(body, questionTerms('zebra'), 10)).toEqual([]);
+  });
+});
