@@ -9,7 +9,7 @@ import { extractInlineLinks } from '../wiki/links.js';
 import { serialisePage, sourcesOf } from '../wiki/page.js';
 import { runModelInSession, type RunBudget } from './agent-run.js';
 import { lockOptions } from './ingest.js';
-import { summariseRun, type RunOutcome } from './run-outcome.js';
+import { historyStatus, summariseRun, type RunOutcome } from './run-outcome.js';
 import type { LaneWarning } from './search.js';
 import { Session, sweepAbandonedTempFiles, type WorkspaceHandle } from './session.js';
 
@@ -101,7 +101,7 @@ export async function queryWiki(ws: WorkspaceHandle, question: string, options: 
         if (notice) options.onNotice?.(notice);
       }
     }
-    await session.finish(run.status === 'done' ? 'completed' : run.status === 'interrupted' ? 'interrupted' : 'stopped');
+    await session.finish(historyStatus(run.status));
     const report: QueryReport = {
       ...summariseRun(run, changes, findings, Date.now() - started, options.budget),
       question: trimmed,

@@ -66,6 +66,11 @@ export function summariseRun(
   return outcome;
 }
 
+/** How the history records a run that ended with `status`. */
+export function historyStatus(status: OutcomeStatus): 'completed' | 'interrupted' | 'stopped' {
+  return status === 'done' ? 'completed' : status === 'interrupted' ? 'interrupted' : 'stopped';
+}
+
 /** Why a run stopped, in words, for anything but a normal finish. */
 export function describeStatus(outcome: RunOutcome): string | undefined {
   switch (outcome.status) {
