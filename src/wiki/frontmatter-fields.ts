@@ -17,7 +17,7 @@ export function useYamlParser(parse: (text: string) => unknown): void {
 }
 
 /** YAML 1.2 core schema: dates stay strings. */
-export function parseYaml(yaml: string): unknown {
+function parseYaml(yaml: string): unknown {
   yamlParse ??= (createRequire(import.meta.url)('yaml') as typeof YamlModule).parse;
   return yamlParse(yaml);
 }
