@@ -26,7 +26,7 @@ import type { ExtractionReport } from '../facts/extract.js';
 import { refreshFacts } from './facts.js';
 import { Session, sweepAbandonedTempFiles, type WorkspaceHandle } from './session.js';
 import { citedFromFolder, firstSourceWindow, handleDeletedSources, markStaleInOverlay } from './ingest-steps.js';
-import { summariseRun, type RunOutcome } from './run-outcome.js';
+import { historyStatus, summariseRun, type RunOutcome } from './run-outcome.js';
 import { sourceRelevanceText } from './prompt-relevance.js';
 
 export interface IngestOptions {
@@ -273,7 +273,7 @@ async function ingestOne(
     const notice = await session.autoCommit(entry.split('\n')[0] ?? entry);
     if (notice) options.onNotice?.(notice);
   }
-  await session.finish(outcome.status === 'done' ? 'completed' : outcome.status === 'interrupted' ? 'interrupted' : 'stopped');
+  await session.finish(historyStatus(outcome.status));
   return { outcome, manifest: next, session };
 }
 

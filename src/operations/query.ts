@@ -11,7 +11,7 @@ import { runModelInSession, type RunBudget } from './agent-run.js';
 import { lockOptions } from './ingest.js';
 import { renderEvidencePack } from '../retrieval/evidence-pack.js';
 import { retrieveEvidence, type QueryRetrieval } from './query-evidence.js';
-import { noModelOutcome, summariseRun, type RunOutcome } from './run-outcome.js';
+import { historyStatus, noModelOutcome, summariseRun, type RunOutcome } from './run-outcome.js';
 import type { LaneWarning } from './search.js';
 import { Session, sweepAbandonedTempFiles, type WorkspaceHandle } from './session.js';
 
@@ -128,7 +128,7 @@ export async function queryWiki(ws: WorkspaceHandle, question: string, options: 
         if (notice) options.onNotice?.(notice);
       }
     }
-    await session.finish(run.status === 'done' ? 'completed' : run.status === 'interrupted' ? 'interrupted' : 'stopped');
+    await session.finish(historyStatus(run.status));
     const report: QueryReport = {
       ...summariseRun(run, changes, findings, Date.now() - started, options.budget),
       question: trimmed,

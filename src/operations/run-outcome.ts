@@ -74,8 +74,8 @@ export function noModelOutcome(durationMs: number, budget: Pick<RunBudget, 'maxT
     updated: [],
     turns: 0,
     maxTurns: budget.maxTurns,
-    ...(budget.maxTokens !== undefined ? { maxTokens: budget.maxTokens } : {}),
-    ...(budget.maxCost !== undefined ? { maxCost: budget.maxCost } : {}),
+    maxTokens: budget.maxTokens,
+    maxCost: budget.maxCost,
     usage: emptyUsage(),
     tokens: 0,
     cost: 0,
@@ -84,6 +84,11 @@ export function noModelOutcome(durationMs: number, budget: Pick<RunBudget, 'maxT
     transcript: undefined,
     rejectedWrites: [],
   };
+}
+
+/** How the history records a run that ended with `status`. */
+export function historyStatus(status: OutcomeStatus): 'completed' | 'interrupted' | 'stopped' {
+  return status === 'done' ? 'completed' : status === 'interrupted' ? 'interrupted' : 'stopped';
 }
 
 /** Why a run stopped, in words, for anything but a normal finish. */

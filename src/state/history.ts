@@ -3,7 +3,7 @@ import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { UsageError } from '../errors.js';
-import { writeFileAtomic } from '../util/fs.js';
+import { readTextIfExists, writeFileAtomic } from '../util/fs.js';
 import { stateDir } from '../wiki/workspace.js';
 import { hashText } from './hash.js';
 import { readStateJson, writeStateJson } from './json-file.js';
@@ -271,12 +271,7 @@ export async function readWorkspaceBytes(root: string, relPath: string): Promise
 }
 
 export async function readWorkspaceFile(root: string, relPath: string): Promise<string | undefined> {
-  try {
-    return await readFile(resolveInRoot(root, relPath), 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
+  return readTextIfExists(resolveInRoot(root, relPath));
 }
 
 function beforeImagePath(dir: string, cleanRelPath: string): string {

@@ -1,7 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import type { z } from 'zod';
 import { ConfigError } from '../errors.js';
-import { writeFileAtomic } from '../util/fs.js';
+import { readTextIfExists, writeFileAtomic } from '../util/fs.js';
 import { formatZodIssue } from '../util/zod.js';
 
 /**
@@ -9,13 +8,8 @@ import { formatZodIssue } from '../util/zod.js';
  * exists but is not what we wrote (every write is atomic, so that means a human edit).
  */
 export async function readStateJson<T>(file: string, schema: z.ZodType<T>, label: string, fix: string): Promise<T | undefined> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
+  const text = await readTextIfExists(file);
+  if (text === undefined) return undefined;
   let value: unknown;
   try {
     value = JSON.parse(text);

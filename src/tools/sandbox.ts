@@ -1,7 +1,7 @@
 import { lstat, readlink, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { SandboxError } from '../errors.js';
-import { deniedSegmentReason, normalizeWorkspacePath } from './paths.js';
+import { deniedSegmentReason, isInsideRoot, normalizeWorkspacePath } from './paths.js';
 
 /**
  * Where the model may read and write. Reads: anywhere inside the workspace root except
@@ -46,7 +46,7 @@ export async function resolveInSandbox(root: string, requested: string, mode: Ac
   const realRoot = await realRootOf(root);
   const absolute = await realLocation(path.join(realRoot, ...segments), 0, relative);
   const realRelative = path.relative(realRoot, absolute);
-  if (!isInside(realRelative)) {
+  if (!isInsideRoot(realRelative)) {
     throw new SandboxError(
       `${relative} leads outside the workspace through a symbolic link; only files inside the workspace root can be used`,
     );
@@ -126,9 +126,4 @@ async function realLocation(absolute: string, hops: number, shown: string): Prom
 function isMissingOrLoop(error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   return code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP';
-}
-
-/** Whether a `path.relative(root, x)` result stays inside root. */
-function isInside(relative: string): boolean {
-  return relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative);
 }

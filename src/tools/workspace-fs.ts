@@ -3,6 +3,7 @@ import { lstat, open, readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from '../util/fs.js';
 import { unifiedDiffOf, type FileChange } from './diff.js';
+import { isInsideRoot } from './paths.js';
 
 /**
  * The file I/O the tools (and the operations around a run) perform, behind one port so a
@@ -233,13 +234,8 @@ export class OverlayFs implements WorkspaceFs {
     const resolved = path.resolve(absolute);
     for (const root of this.roots) {
       const relative = path.relative(root, resolved);
-      if (isInside(relative)) return relative.split(path.sep).join('/');
+      if (isInsideRoot(relative)) return relative.split(path.sep).join('/');
     }
     return resolved;
   }
-}
-
-/** Whether a `path.relative(root, x)` result stays inside root. */
-function isInside(relative: string): boolean {
-  return relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative);
 }

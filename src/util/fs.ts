@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { processExists } from './process.js';
 
@@ -84,6 +84,16 @@ export async function isDirectory(filePath: string): Promise<boolean> {
     return (await stat(filePath)).isDirectory();
   } catch {
     return false;
+  }
+}
+
+/** A file's text, or undefined when it does not exist (any other failure throws). */
+export async function readTextIfExists(filePath: string): Promise<string | undefined> {
+  try {
+    return await readFile(filePath, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
   }
 }
 

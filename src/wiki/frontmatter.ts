@@ -1,6 +1,6 @@
-import { createRequire } from 'node:module';
-import type GrayMatter from 'gray-matter';
-import { parseYaml } from './frontmatter-fields.js';
+import grayMatter from 'gray-matter';
+import YAML from 'yaml';
+import { parseYaml, useYamlLibrary } from './frontmatter-fields.js';
 
 /**
  * The one frontmatter reader (pages, schema.md): gray-matter, configured here once with the
@@ -8,9 +8,9 @@ import { parseYaml } from './frontmatter-fields.js';
  * JSON and JavaScript engines are replaced by refusals: a block labelled `---js` would
  * otherwise be evaluated as code.
  *
- * gray-matter is CommonJS and brings a second YAML library, so it is required on the first
- * read, not when this module loads: `wiki search` with a saved index and the search build
- * worker never read frontmatter this way and never load it.
+ * Imported statically, so the bundle inlines gray-matter (and the second YAML library it
+ * brings) into the chunk that reads frontmatter instead of resolving its many files at run
+ * time. `wiki search` with a saved index and the search build worker never load this module.
  */
 export interface FrontmatterReading {
   /** The parsed block, `{}` when there is none or it is empty; whatever the YAML holds (a mapping, a list, a string…). */
@@ -19,7 +19,7 @@ export interface FrontmatterReading {
   body: string;
 }
 
-let grayMatter: typeof GrayMatter | undefined;
+useYamlLibrary(YAML);
 
 const refuse = (): never => {
   throw new Error('frontmatter is YAML');
@@ -29,7 +29,6 @@ const OPTIONS = { engines: { yaml: (block: string) => parseYaml(block) as object
 
 /** Throws when the block is not valid YAML, or is labelled as another language (`---toml`). */
 export function readFrontmatter(text: string): FrontmatterReading {
-  grayMatter ??= createRequire(import.meta.url)('gray-matter') as typeof GrayMatter;
   try {
     const file = grayMatter(text, OPTIONS);
     return { data: file.data, body: file.content };

@@ -1,7 +1,7 @@
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { WikiConfig } from '../config/schema.js';
-import { writeFileAtomic } from '../util/fs.js';
+import { readTextIfExists, writeFileAtomic } from '../util/fs.js';
 import { packageRoot } from '../util/package-root.js';
 import { replaceCatalog } from './catalog-region.js';
 import { scopeOf } from './access.js';
@@ -153,25 +153,17 @@ export function planIndex(input: CatalogInput, files: IndexFiles): IndexPlan {
   return { writes, deletes };
 }
 
-async function readIfExists(file: string): Promise<string | undefined> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-}
 
 /** Read index.md, the spokes and the index template: the inputs planIndex needs besides the pages. */
 export async function readIndexFiles(root: string, contract: Contract): Promise<IndexFiles> {
   const spokeTexts = new Map<string, string>();
   for (const type of Object.keys(contract.types)) {
     const spokePath = spokePagePath(contract, type);
-    const text = await readIfExists(path.join(root, spokePath));
+    const text = await readTextIfExists(path.join(root, spokePath));
     if (text !== undefined) spokeTexts.set(spokePath, text);
   }
   return {
-    indexText: await readIfExists(path.join(root, contract.index)),
+    indexText: await readTextIfExists(path.join(root, contract.index)),
     fallbackIndexText: await readFile(path.join(packageRoot(), 'templates', 'index.md'), 'utf8'),
     spokeTexts,
   };
