@@ -148,7 +148,11 @@ function expand(hits: readonly PackHit[], view: PackView, limits: PackLimits): {
   return { nodes, edges };
 }
 
-/** The pages whose headers fit the budget, in order; the seeds always, whatever it costs. */
+/**
+ * The pages whose headers fit the budget, in order. The best seed always comes; every other
+ * page only while its header leaves room for a passage of the best one (MIN_SHARE): on a
+ * tight budget five bare headers tell the model less than one page with its best passage.
+ */
 function fitHeaders(nodes: readonly Node[], edges: readonly EvidenceEdge[], maxChars: number): Node[] {
   const kept: Node[] = [];
   const keptKeys = new Set<string>();
@@ -157,8 +161,9 @@ function fitHeaders(nodes: readonly Node[], edges: readonly EvidenceEdge[], maxC
     const key = node.page.key;
     const joining = edges.filter((edge) => (edge.to === key && keptKeys.has(edge.from)) || (edge.from === key && keptKeys.has(edge.to)));
     const cost = headerOf(evidencePage(node, [])).length + joining.reduce((sum, edge) => sum + chainLine(edge).length + 3, 0);
-    // A linked page comes only with the page that led to it, and only while it fits.
-    if (node.depth > 0 && (used + cost > maxChars || !keptKeys.has(node.via?.from ?? ''))) continue;
+    const fits = kept.length === 0 || used + cost + MIN_SHARE <= maxChars;
+    // A linked page comes only with the page that led to it.
+    if (!fits || (node.depth > 0 && !keptKeys.has(node.via?.from ?? ''))) continue;
     kept.push(node);
     keptKeys.add(node.page.key);
     used += cost;

@@ -56,7 +56,7 @@ describe('buildEvidencePack', () => {
     for (const edge of pack.edges) expect(keys).toEqual(expect.arrayContaining([edge.from, edge.to]));
   });
 
-  it('keeps every seed even past maxPages, and no hit is found: false', () => {
+  it('keeps every seed even past maxPages (while the budget holds), and no hit is found: false', () => {
     const seeds = [{ key: 'sinusoid' }, { key: 'attention' }, { key: 'hidden' }, { key: 'transformer' }];
     const pack = buildEvidencePack('sine', seeds, view, { ...LIMITS, maxPages: 1 });
     expect(pack.pages.map((p) => p.key)).toEqual(['sinusoid', 'attention', 'transformer']);
@@ -71,6 +71,16 @@ describe('buildEvidencePack', () => {
     expect(pack.chars).toBe(renderEvidencePack(pack).length);
     expect(pack.chars).toBeLessThanOrEqual(maxChars);
     expect(pack.pages[0]?.key).toBe('a');
+  });
+  it('on a budget too tight for every seed header, the best seed still gets its passage and the rest are dropped from the end', () => {
+    const long = Array.from({ length: 40 }, (_, i) => `Paragraph ${i} on attention budgets, long enough to be worth quoting here.`).join('\n\n');
+    const many = Array.from({ length: 8 }, (_, i) => page(`seed-${i}`, [], long));
+    const manyView: PackView = { page: (key) => many.find((p) => p.key === key), body: (p) => p.body };
+    const pack = buildEvidencePack('attention budgets', many.map((p) => ({ key: p.key })), manyView, { ...LIMITS, seeds: 8, maxChars: 900 });
+    expect(pack.pages[0]?.key).toBe('seed-0');
+    expect(pack.pages[0]?.passages.join('').length).toBeGreaterThan(0);
+    expect(pack.pages.length).toBeLessThan(8);
+    expect(pack.chars).toBeLessThanOrEqual(900);
   });
 });
 
