@@ -72,19 +72,54 @@ export async function surfacedSearch(
 ): Promise<SearchResponse> {
   // The user's own scratch pages shadow the team's pages with the same key.
   const ownKeys = user === undefined ? new Set<string>() : await scratchKeys(root, user);
+  const surfaced = new Map<string, Promise<boolean>>();
+  const isShown = (pagePath: string): Promise<boolean> => {
+    if (scopeOf(pagePath) === undefined && ownKeys.has(keyFromPath(pagePath))) return Promise.resolve(false);
+    let known = surfaced.get(pagePath);
+    if (!known) surfaced.set(pagePath, (known = isSurfacedTo(root, schema, pagePath, user)));
+    return known;
+  };
   let pool = limit;
   for (;;) {
     const response = await index.search(query, { limit: pool });
     const shown: SearchResponse['results'] = [];
     for (const result of response.results) {
-      const shadowed = scopeOf(result.path) === undefined && ownKeys.has(result.key);
-      if (!shadowed && (await isSurfacedTo(root, schema, result.path, user))) shown.push(result);
+      if (await isShown(result.path)) shown.push(result);
       if (shown.length === limit) break;
     }
     const exhausted = response.results.length < pool || pool >= MAX_POOL;
-    if (shown.length === limit || exhausted) return { ...response, results: shown };
+    if (shown.length === limit || exhausted) return { ...response, results: await withoutHiddenKeys(index, shown, isShown) };
     pool = Math.min(MAX_POOL, pool * 4);
   }
+}
+
+/**
+ * Nor is a page never surfaced named in a hit's links or backlinks: a key stays when some
+ * page with it is shown, or when no page has it (a missing link names no page).
+ */
+async function withoutHiddenKeys(
+  index: SearchIndex,
+  results: SearchResponse['results'],
+  isShown: (pagePath: string) => Promise<boolean>,
+): Promise<SearchResponse['results']> {
+  const keys = [...new Set(results.flatMap((result) => [...result.links, ...result.backlinks]))];
+  const paths = index.pathsOf(keys);
+  const named = new Set<string>();
+  for (const key of keys) {
+    const holders = paths.get(key) ?? [];
+    if (holders.length === 0) named.add(key);
+    for (const holder of holders) {
+      if (await isShown(holder)) {
+        named.add(key);
+        break;
+      }
+    }
+  }
+  return results.map((result) => ({
+    ...result,
+    links: result.links.filter((key) => named.has(key)),
+    backlinks: result.backlinks.filter((key) => named.has(key)),
+  }));
 }
 
 /**
