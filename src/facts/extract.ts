@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { InputError } from '../errors.js';
@@ -26,6 +27,11 @@ export function factsDbFile(root: string): string {
   return path.join(root, FACTS_DB_PATH);
 }
 
+/** Whether a facts store exists yet (lint and status only read one; they never create it). */
+export function hasFactsStore(root: string): boolean {
+  return existsSync(factsDbFile(root));
+}
+
 /**
  * Bring `.wiki/facts.db` in step with `sources` (workspace-relative raw/ paths): a source
  * whose sha256 the store already holds is not read further, a new or changed one is
@@ -33,7 +39,7 @@ export function factsDbFile(root: string): string {
  */
 export async function updateFacts(root: string, sources: readonly string[], settings: FactsSettings, now = new Date().toISOString()): Promise<ExtractionReport> {
   await mkdir(path.dirname(factsDbFile(root)), { recursive: true });
-  const store = new FactStore(factsDbFile(root));
+  const store = await FactStore.open(factsDbFile(root));
   const report: ExtractionReport = {
     sources: { extracted: 0, unchanged: 0, removed: 0, unreadable: [], tooLarge: [] },
     facts: { inserted: 0, merged: 0, reworded: 0, tombstoned: 0 },

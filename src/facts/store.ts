@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { loadSqlite, type Database, type Statement } from './sqlite.js';
 import type { Segment } from './segment.js';
 import { couldBeSimilar, editSimilarity, factId, normalizeFact } from './normalize.js';
 
@@ -90,16 +90,20 @@ interface FactRow {
 }
 
 export class FactStore {
-  private readonly db: Database.Database;
-  private readonly statements = new Map<string, Database.Statement>();
+  private readonly statements = new Map<string, Statement>();
 
-  constructor(file: string, options: { readonly?: boolean } = {}) {
-    this.db = new Database(file, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
-    if (!options.readonly) this.db.exec(SCHEMA);
+  private constructor(private readonly db: Database) {}
+
+  /** Open (or, unless read-only, create) the store; SQLite is loaded on first use (`sqlite.ts`). */
+  static async open(file: string, options: { readonly?: boolean } = {}): Promise<FactStore> {
+    const open = await loadSqlite();
+    const db = open(file, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
+    if (!options.readonly) db.exec(SCHEMA);
+    return new FactStore(db);
   }
 
   /** Prepared once per store: preparing is most of a small statement's cost. */
-  private prepare(sql: string): Database.Statement {
+  private prepare(sql: string): Statement {
     let statement = this.statements.get(sql);
     if (!statement) {
       statement = this.db.prepare(sql);

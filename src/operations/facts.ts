@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import type { EffectiveConfig } from '../config/load.js';
 import { UsageError } from '../errors.js';
 import { factsDbFile, rebuildFacts, updateFacts, type ExtractionReport, type FactsSettings } from '../facts/extract.js';
@@ -22,7 +21,7 @@ export async function rebuildWorkspaceFacts(root: string, config: EffectiveConfi
 /** The store, brought in step with raw/ first, so a read never answers from stale facts. */
 async function withFreshStore<T>(root: string, config: EffectiveConfig, use: (store: FactStore) => T): Promise<T> {
   await refreshFacts(root, config);
-  const store = new FactStore(factsDbFile(root), { readonly: true });
+  const store = await FactStore.open(factsDbFile(root), { readonly: true });
   try {
     return use(store);
   } finally {
@@ -42,9 +41,4 @@ export async function showFact(root: string, config: EffectiveConfig, id: string
 
 export async function factStats(root: string, config: EffectiveConfig): Promise<FactStats> {
   return withFreshStore(root, config, (store) => store.stats());
-}
-
-/** Whether a facts store exists yet (lint and status only read one; they never create it). */
-export function hasFactsStore(root: string): boolean {
-  return existsSync(factsDbFile(root));
 }

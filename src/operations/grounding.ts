@@ -1,10 +1,9 @@
-import { factsDbFile } from '../facts/extract.js';
+import { factsDbFile, hasFactsStore } from '../facts/extract.js';
 import { groundPage, type CandidateFact, type TokenCache } from '../facts/grounding.js';
 import { FactStore } from '../facts/store.js';
 import { finding, type Finding } from '../wiki/validate/finding.js';
 import { sourcesOf, type Page } from '../wiki/page.js';
 import { sourceFilePath } from '../wiki/validate/page-rules.js';
-import { hasFactsStore } from './facts.js';
 
 export interface PageScore {
   path: string;
@@ -25,9 +24,9 @@ export interface GroundingReport {
  * `.wiki/facts.db` only when it exists (ingest and `wiki facts` keep it in step); without
  * it there is nothing to check against and the report is empty.
  */
-export function groundPages(root: string, pages: readonly Page[]): GroundingReport | undefined {
+export async function groundPages(root: string, pages: readonly Page[]): Promise<GroundingReport | undefined> {
   if (!hasFactsStore(root)) return undefined;
-  const store = new FactStore(factsDbFile(root), { readonly: true });
+  const store = await FactStore.open(factsDbFile(root), { readonly: true });
   const report: GroundingReport = { findings: [], pages: [], closest: {} };
   const tokens: TokenCache = new Map();
   try {

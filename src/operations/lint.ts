@@ -80,7 +80,7 @@ export async function lintWorkspace(
     rawLineCount: rawLineCounter(root),
     logLedger: await loadLogLedger(root),
   });
-  const grounding = groundPages(root, pages.filter((page) => !isSpecialPage(contract, page.path)));
+  const grounding = await groundPages(root, pages.filter((page) => !isSpecialPage(contract, page.path)));
   if (grounding) findings.push(...grounding.findings);
   return { findings: sortFindings(findings), ...countBySeverity(findings), changes, ...(grounding ? { grounding: grounding.pages } : {}) };
 }

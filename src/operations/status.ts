@@ -10,6 +10,8 @@ import { parseLogEntries, type LogEntry } from '../wiki/log.js';
 import { classifySource, deletedSources, hashFile, loadManifest } from '../state/manifest.js';
 import { sourcesOf } from '../wiki/page.js';
 import { loadPages } from '../wiki/pages.js';
+import { hasFactsStore } from '../facts/extract.js';
+import { sqliteProblem } from '../facts/sqlite.js';
 import { groundPages, type PageScore } from './grounding.js';
 
 export interface StatusReport {
@@ -33,6 +35,8 @@ export interface StatusReport {
   search: SearchIndexState;
   /** Grounding of pages citing raw/ sources against their facts (absent without .wiki/facts.db). */
   grounding?: { pages: number; mean: number; lowest: PageScore[] };
+  /** Why grounding is not shown: `.wiki/facts.db` exists but SQLite cannot be loaded. */
+  factsUnavailable?: string;
 }
 
 export async function listRawSources(root: string): Promise<string[]> {
@@ -69,9 +73,12 @@ export async function workspaceStatus(root: string, schema: Schema, config: Effe
   } catch {
     logText = '';
   }
-  const grounding = groundPages(root, pages);
+  // Status needs no facts: a store SQLite cannot open is reported, not fatal.
+  const factsUnavailable = hasFactsStore(root) ? await sqliteProblem() : undefined;
+  const grounding = factsUnavailable ? undefined : await groundPages(root, pages);
   return {
     ...(grounding ? { grounding: groundingSummary(grounding.pages) } : {}),
+    ...(factsUnavailable ? { factsUnavailable } : {}),
     root,
     pages: { total: pages.length, byType },
     raw: { total: raw.length, uncited: raw.filter((file) => !cited.has(file)), ...(await sourceStates(root, raw)) },
