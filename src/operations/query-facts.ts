@@ -35,7 +35,7 @@ export async function answerFromFacts(root: string, config: EffectiveConfig, que
   const trimmed = question.trim();
   if (!trimmed) throw new UsageError('the question is empty', 'e.g. `wiki query --facts "when did the bridge open?"`');
   await refreshFacts(root, config);
-  const store = new FactStore(factsDbFile(root), { readonly: true });
+  const store = await FactStore.open(factsDbFile(root), { readonly: true });
   try {
     const facts = store.search(trimmed, FACT_LIMIT);
     if (facts.length === 0) return { question: trimmed, answer: 'no facts found', facts, cited: [], unknown: [], modelCalled: false };

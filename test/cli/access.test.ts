@@ -96,7 +96,7 @@ describe('usage_mode through the CLI and the model server', () => {
 });
 
 describe('wiki search names no hidden page in its link lists', () => {
-  type Linked = SearchJson & { results: Array<{ key: string; path: string; links: string[]; backlinks: string[] }> };
+  type Linked = Omit<SearchJson, 'results'> & { results: Array<{ key: string; path: string; links: string[]; backlinks: string[] }> };
   it.each([
     { viewer: 'the team', args: [], hidden: ['hidden-draft', 'alice-idea', 'bob-broken'], shown: [] as string[], human: /links: team-rules/ },
     { viewer: 'alice', args: ['--user', 'alice'], hidden: ['hidden-draft', 'bob-broken'], shown: ['alice-idea'], human: /linked from: alice-idea/ },
@@ -165,6 +165,31 @@ describe('per-user scratch scope through the CLI', () => {
     const nobody = await runCli(['promote', 'alice-idea'], { cwd: root });
     expect(nobody.code).toBe(2);
     expect(nobody.stderr).toMatch(/--user NAME or set WIKI_USER/);
+  });
+});
+
+describe('wiki promote is a run that wiki undo reverts', () => {
+  it.each([
+    { case: 'a new team page', before: undefined },
+    { case: 'a team page it replaced', before: pageText('concept', 'alice-idea', { body: 'The team version of the idea.' }) },
+  ])('undo after promoting to $case puts both files back as they were', async ({ before }) => {
+    const root = await accessWorkspace();
+    const scratchPath = 'wiki/user/alice/concepts/alice-idea.md';
+    const teamPath = 'wiki/concepts/alice-idea.md';
+    if (before !== undefined) await writeFile(path.join(root, teamPath), before);
+    const scratch = await readFile(path.join(root, scratchPath), 'utf8');
+    const promoted = await runCli(['--user', 'alice', 'promote', 'alice-idea', '--json'], { cwd: root });
+    expect(promoted.code, promoted.stderr).toBe(0);
+    const { runId } = JSON.parse(promoted.stdout) as { runId: string };
+    expect(await readFile(path.join(root, 'wiki/log.md'), 'utf8')).toContain(`- run: ${runId}`);
+    const undone = await runCli(['undo', '--yes', '--json'], { cwd: root });
+    expect(undone.code, undone.stderr).toBe(0);
+    expect(JSON.parse(undone.stdout)).toMatchObject({ runId, op: 'promote', outcome: 'applied' });
+    expect(await readFile(path.join(root, scratchPath), 'utf8')).toBe(scratch);
+    if (before === undefined) expect(existsSync(path.join(root, teamPath))).toBe(false);
+    else expect(await readFile(path.join(root, teamPath), 'utf8')).toBe(before);
+    const lint = JSON.parse((await runCli(['lint', '--no-llm', '--json'], { cwd: root })).stdout) as { findings: Array<{ rule: string }> };
+    expect(lint.findings.filter((finding) => finding.rule === 'log-entry')).toEqual([]);
   });
 });
 
