@@ -5,6 +5,7 @@ import type { WikiConfig } from '../config/schema.js';
 import { isWikiError } from '../errors.js';
 import { laneWarnings, requireAnsweringLane } from '../operations/search.js';
 import { lintWorkspace } from '../operations/lint.js';
+import { wrongKindOfStateFile } from '../state/wrong-kind.js';
 import type { Viewer } from '../wiki/access.js';
 import type { Schema } from '../wiki/contract.js';
 import { askWiki } from './ask.js';
@@ -223,7 +224,7 @@ async function guarded(ctx: McpToolContext, tool: string, run: () => Promise<Cal
     return await run();
   } catch (error) {
     if (isWikiError(error)) return toolError(error.hint ? `${error.message} — ${error.hint}` : error.message);
-    const message = error instanceof Error ? error.message : String(error);
+    const message = wrongKindOfStateFile(error) ?? (error instanceof Error ? error.message : String(error));
     ctx.log(`wiki mcp: ${tool} failed: ${message}`);
     return toolError(`${tool} failed: ${message}`);
   }

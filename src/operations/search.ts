@@ -182,5 +182,12 @@ export function laneWarnings(lanes: Record<LaneName, LaneStatus>, embedder?: str
 export function requireAnsweringLane(lanes: Record<LaneName, LaneStatus>): void {
   if (LANES.some((lane) => lanes[lane] === 'ok')) return;
   const states = LANES.map((lane) => `${lane} ${lanes[lane]}`).join('; ');
+  // Not configured (every lane off by the settings) is told apart from configured but failing.
+  if (!LANES.some((lane) => lanes[lane].startsWith('failed'))) {
+    // What to set up is the message itself: a model told of it through a tool error sees no hint.
+    throw new ConfigError(
+      `search is not set up: every lane is off (${states}); give a lane a weight (wiki config set search.weights.lexical 1) or configure an embedder (search.embedder)`,
+    );
+  }
   throw new ConfigError(`search failed: no lane could answer (${states})`, 'check the embeddings endpoint and the search settings (wiki config), or rebuild the index by deleting .wiki/search');
 }
