@@ -101,9 +101,7 @@ export function groundPage(body: string, facts: readonly CandidateFact[], cache:
 
 function groundSentence(text: string, line: number, facts: readonly { fact: CandidateFact; tokens: Tokens }[]): SentenceGrounding {
   const sentence = tokensOf(text);
-  const scored = facts
-    .map(({ fact, tokens }) => ({ fact, tokens, support: recall(sentence.words, tokens.words) }))
-    .sort((a, b) => b.support - a.support || a.fact.id.localeCompare(b.fact.id));
+  const scored = bestFacts(sentence, facts, NUMBER_CANDIDATES);
   const best = scored[0];
   const result: SentenceGrounding = { text, line, support: best?.support ?? 0 };
   if (best) result.closest = best.fact;
@@ -120,6 +118,27 @@ function groundSentence(text: string, line: number, facts: readonly { fact: Cand
     if (missingNames.length > 0) result.problem = { kind: 'ungrounded', reason: `its closest fact does not name ${missingNames.join(', ')}` };
   }
   return result;
+}
+
+type Scored = { fact: CandidateFact; tokens: Tokens; support: number };
+
+/**
+ * The `count` facts that hold most of the sentence's words, best first (ties by id). A
+ * top-k pass, not a sort of every candidate: lint grounds every sentence of every page.
+ */
+function bestFacts(sentence: Tokens, facts: readonly { fact: CandidateFact; tokens: Tokens }[], count: number): Scored[] {
+  const top: Scored[] = [];
+  const before = (a: Scored, b: Scored): boolean => a.support > b.support || (a.support === b.support && a.fact.id < b.fact.id);
+  for (const { fact, tokens } of facts) {
+    const candidate = { fact, tokens, support: recall(sentence.words, tokens.words) };
+    const last = top[top.length - 1];
+    if (top.length === count && last && !before(candidate, last)) continue;
+    let at = top.length;
+    while (at > 0 && before(candidate, top[at - 1] as Scored)) at--;
+    top.splice(at, 0, candidate);
+    if (top.length > count) top.pop();
+  }
+  return top;
 }
 
 function recall(needles: Set<string>, haystack: Set<string>): number {

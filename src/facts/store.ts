@@ -229,6 +229,14 @@ export class FactStore {
     }[];
   }
 
+  /** The live facts `source` states on lines `first`–`last` (any overlap), in line order. */
+  factLinesOfSource(source: string, first: number, last: number): { id: string; lineStart: number; lineEnd: number }[] {
+    return this.prepare(
+      'SELECT p.fact_id AS id, p.line_start AS lineStart, p.line_end AS lineEnd FROM provenance p JOIN facts f ON f.id = p.fact_id ' +
+        'WHERE p.source = ? AND p.line_end >= ? AND p.line_start <= ? AND f.tombstoned_at IS NULL ORDER BY p.line_start, p.fact_id',
+    ).all(source, first, last) as { id: string; lineStart: number; lineEnd: number }[];
+  }
+
   /** Every live fact stated by one of `sources`. */
   factsOfSources(sources: readonly string[]): FactHit[] {
     if (sources.length === 0) return [];

@@ -79,7 +79,8 @@ export async function surfacedSearch(
     if (!known) surfaced.set(pagePath, (known = isSurfacedTo(root, schema, pagePath, user)));
     return known;
   };
-  let pool = limit;
+  // A small margin first, so a hidden hit or two costs no second search.
+  let pool = Math.min(MAX_POOL, limit + Math.ceil(limit / 4));
   for (;;) {
     const response = await index.search(query, { limit: pool });
     const shown: SearchResponse['results'] = [];
@@ -89,8 +90,14 @@ export async function surfacedSearch(
     }
     const exhausted = response.results.length < pool || pool >= MAX_POOL;
     if (shown.length === limit || exhausted) return { ...response, results: await withoutHiddenKeys(index, shown, isShown) };
-    pool = Math.min(MAX_POOL, pool * 4);
+    pool = nextPool(pool, shown.length, limit);
   }
+}
+
+/** The next pool to ask for: as many more as the share of hits shown so far says, and at least `limit` more. */
+export function nextPool(pool: number, shown: number, limit: number): number {
+  const needed = Math.ceil((pool * limit) / Math.max(1, shown)) + Math.ceil(limit / 4);
+  return Math.min(MAX_POOL, Math.max(pool + limit, needed));
 }
 
 /**
@@ -105,16 +112,13 @@ async function withoutHiddenKeys(
   const keys = [...new Set(results.flatMap((result) => [...result.links, ...result.backlinks]))];
   const paths = index.pathsOf(keys);
   const named = new Set<string>();
-  for (const key of keys) {
-    const holders = paths.get(key) ?? [];
-    if (holders.length === 0) named.add(key);
-    for (const holder of holders) {
-      if (await isShown(holder)) {
-        named.add(key);
-        break;
-      }
-    }
-  }
+  await Promise.all(
+    keys.map(async (key) => {
+      const holders = paths.get(key) ?? [];
+      const shown = await Promise.all(holders.map(isShown));
+      if (holders.length === 0 || shown.includes(true)) named.add(key);
+    }),
+  );
   return results.map((result) => ({
     ...result,
     links: result.links.filter((key) => named.has(key)),

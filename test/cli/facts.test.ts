@@ -2,6 +2,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { initWorkspace, runCli } from '../helpers/cli.js';
+import { startFakeLlmServer } from '../helpers/fake-llm-server.js';
+import { simpleIngest } from './cron-fixtures.js';
 import { pageText } from '../search/helpers.js';
 
 let root: string;
@@ -59,5 +61,35 @@ describe('wiki facts (through the built CLI)', () => {
     const result = await runCli(['query', '--facts', 'zeppelin hangar capacity', '--json'], { cwd: root });
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ answer: 'no facts found', modelCalled: false, facts: [] });
+  });
+});
+
+describe('the model sees the fact ids of the source window it reads', () => {
+  it('ingest: the first window and a later read_file window list their lines\' fact ids, the same ids `wiki facts` gives', async () => {
+    const workspace = await initWorkspace();
+    const lines = ['# The bridge', '', 'The Golden Gate Bridge opened in 1937 after four years of work.', 'Its main span is 1,280 metres long.', '', '## Later', '', 'The bridge was painted International Orange in 1937.'];
+    await writeFile(path.join(workspace, 'raw', 'bridge.md'), `${lines.join('\n')}\n`);
+    const server = await startFakeLlmServer([
+      { toolCalls: [{ name: 'read_file', arguments: { path: 'raw/bridge.md', offset: 60, limit: 400 } }] },
+      ...simpleIngest('bridge'),
+    ]);
+    try {
+      const ingest = await runCli(['ingest', 'raw/bridge.md'], { cwd: workspace, env: server.env('anthropic') });
+      expect(ingest.code, ingest.stderr).toBe(0);
+      const ids = async (query: string): Promise<string> => {
+        const result = await runCli(['facts', 'search', query, '--json'], { cwd: workspace });
+        return (JSON.parse(result.stdout) as { facts: { id: string }[] }).facts[0]?.id ?? 'none';
+      };
+      const [opened, span, orange] = [await ids('opened 1937'), await ids('main span'), await ids('International Orange')];
+      const first = JSON.stringify(server.requests[0]?.body);
+      expect(first).toContain(`L3 ${opened} · L4 ${span} · L8 ${orange}`);
+      // A window starting inside line 3 lists the facts of lines 3-8 only.
+      const later = server.requests[1]?.toolResults[0]?.content ?? '';
+      expect(later).toMatch(/\[facts of these lines \(line: id\): L3 f-[0-9a-f]{12} · L4 f-[0-9a-f]{12} · L8 f-[0-9a-f]{12}\]$/);
+      // The system prompt, where the cache prefix lies, carries no fact id.
+      expect(server.requests[0]?.system).not.toMatch(/f-[0-9a-f]{12}/);
+    } finally {
+      await server.close();
+    }
   });
 });
