@@ -16,6 +16,8 @@ export interface SentenceGrounding {
   line: number;
   support: number;
   closest?: CandidateFact;
+  /** The facts holding most of its words, best first (at most five): what a repair draws on. */
+  candidates: CandidateFact[];
   /** Why it is not supported, or undefined when it is. */
   problem?: { kind: 'ungrounded'; reason: string } | { kind: 'unsupported-number'; numbers: string[] };
 }
@@ -103,7 +105,7 @@ function groundSentence(text: string, line: number, facts: readonly { fact: Cand
   const sentence = tokensOf(text);
   const scored = bestFacts(sentence, facts, NUMBER_CANDIDATES);
   const best = scored[0];
-  const result: SentenceGrounding = { text, line, support: best?.support ?? 0 };
+  const result: SentenceGrounding = { text, line, support: best?.support ?? 0, candidates: scored.map((c) => c.fact) };
   if (best) result.closest = best.fact;
   const candidates = scored.slice(0, NUMBER_CANDIDATES);
   const missingNumbers = sentence.numbers.filter((n) => !candidates.some((c) => c.tokens.numbers.includes(n)));

@@ -5,6 +5,9 @@ import { finding, type Finding } from '../wiki/validate/finding.js';
 import { sourcesOf, type Page } from '../wiki/page.js';
 import { sourceFilePath } from '../wiki/validate/page-rules.js';
 
+/** How many of a flagged sentence's closest facts a repair is handed. */
+const REPAIR_FACTS = 3;
+
 export interface PageScore {
   path: string;
   /** Share of the page's claim sentences its sources' facts support. */
@@ -15,8 +18,8 @@ export interface PageScore {
 export interface GroundingReport {
   findings: Finding[];
   pages: PageScore[];
-  /** The closest fact of each flagged sentence, keyed `path:line`, for a model asked to repair it. */
-  closest: Record<string, CandidateFact>;
+  /** The closest facts of each flagged sentence (best first), keyed `path:line`, for a model asked to repair it. */
+  closest: Record<string, CandidateFact[]>;
 }
 
 /**
@@ -46,7 +49,7 @@ export async function groundPages(root: string, pages: readonly Page[]): Promise
             ? `"${sentence.text}": ${sentence.problem.numbers.join(', ')} appear${sentence.problem.numbers.length === 1 ? 's' : ''} in none of its sources' closest facts${closest}`
             : `"${sentence.text}": ${sentence.problem.reason}${closest}`;
         report.findings.push(finding(sentence.problem.kind, page.path, message, { line, fix: 'make the sentence say what its source says, or cite the source that says it' }));
-        if (sentence.closest) report.closest[`${page.path}:${line}`] = sentence.closest;
+        if (sentence.candidates.length > 0) report.closest[`${page.path}:${line}`] = sentence.candidates.slice(0, REPAIR_FACTS);
       }
     }
   } finally {
@@ -57,4 +60,42 @@ export async function groundPages(root: string, pages: readonly Page[]): Promise
 
 function round(value: number): number {
   return Math.round(value * 1000) / 1000;
+}
+
+/** Where each fact is stated (`raw/x.md#L4`, `raw/x.md#L4-5`), for a model asked to repair a sentence. */
+export async function factPlaces(root: string, ids: readonly string[]): Promise<Map<string, string[]>> {
+  if (ids.length === 0 || !hasFactsStore(root)) return new Map();
+  const store = await FactStore.open(factsDbFile(root), { readonly: true });
+  try {
+    return new Map(
+      ids.map((id) => [
+        id,
+        (store.get(id)?.provenance ?? []).map((p) => `${p.source}#L${p.lineStart}${p.lineEnd > p.lineStart ? `-${p.lineEnd}` : ''}`),
+      ]),
+    );
+  } finally {
+    store.close();
+  }
+}
+
+/**
+ * The part of a `lint --fix` request that hands the model each grounding finding with its
+ * sources' closest facts (id, text, where stated), so it can make the sentence say what a
+ * fact says — or drop it — and cite the fact. Empty when there is nothing to repair.
+ */
+export async function groundingRepairRequest(root: string, findings: readonly Finding[], evidence: Record<string, CandidateFact[]>): Promise<string> {
+  const flagged = findings.filter((f) => (f.rule === 'ungrounded' || f.rule === 'unsupported-number') && evidence[`${f.path}:${f.line}`]);
+  if (flagged.length === 0) return '';
+  const ids = [...new Set(flagged.flatMap((f) => (evidence[`${f.path}:${f.line}`] ?? []).map((fact) => fact.id)))];
+  const places = await factPlaces(root, ids);
+  const lines = [
+    'Sentences their sources do not support, each with the closest facts of those sources (best first). Rewrite each so it says what a fact says, with a <!-- from: … --> comment giving the fact\'s place, or remove it:',
+  ];
+  for (const f of flagged) {
+    lines.push(`- ${f.path}:${f.line} [${f.rule}] ${f.message}`);
+    for (const fact of evidence[`${f.path}:${f.line}`] ?? []) {
+      lines.push(`  - [^${fact.id}] "${fact.text}" (${(places.get(fact.id) ?? []).join(', ') || 'no live provenance'})`);
+    }
+  }
+  return lines.join('\n');
 }

@@ -16,6 +16,7 @@ import { countBySeverity, sortFindings, type Finding } from '../wiki/validate/fi
 import { validateWiki } from '../wiki/validate/index.js';
 import { sourceFilePath } from '../wiki/validate/page-rules.js';
 import { citationsOf } from '../wiki/validate/citation-rules.js';
+import type { CandidateFact } from '../facts/grounding.js';
 import { groundPages, type PageScore } from './grounding.js';
 
 export interface LintReport {
@@ -26,6 +27,8 @@ export interface LintReport {
   changes: string[];
   /** Per page citing raw/ sources, the share of its sentences their facts support (absent without .wiki/facts.db). */
   grounding?: PageScore[];
+  /** With `evidence`: each grounding finding's closest facts, keyed `path:line` (raw source text: never served over MCP). */
+  groundingEvidence?: Record<string, CandidateFact[]>;
 }
 
 export interface LintOptions {
@@ -37,6 +40,8 @@ export interface LintOptions {
   onNotice?: (message: string) => void;
   /** A dry run's planned changes: the findings are those the wiki would have after them. */
   planned?: ReadonlyArray<{ path: string; after: string }>;
+  /** Keep each grounding finding's closest facts in the report, for a model asked to repair them. */
+  evidence?: boolean;
 }
 
 /** How many changes the log entry lists before summarising the rest. */
@@ -82,7 +87,13 @@ export async function lintWorkspace(
   });
   const grounding = await groundPages(root, pages.filter((page) => !isSpecialPage(contract, page.path)));
   if (grounding) findings.push(...grounding.findings);
-  return { findings: sortFindings(findings), ...countBySeverity(findings), changes, ...(grounding ? { grounding: grounding.pages } : {}) };
+  return {
+    findings: sortFindings(findings),
+    ...countBySeverity(findings),
+    changes,
+    ...(grounding ? { grounding: grounding.pages } : {}),
+    ...(grounding && options.evidence ? { groundingEvidence: grounding.closest } : {}),
+  };
 }
 
 /** Where repairs go: straight to disk, or through a run session (history for undo, dry-run overlay). */

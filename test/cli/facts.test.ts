@@ -93,3 +93,43 @@ describe('the model sees the fact ids of the source window it reads', () => {
     }
   });
 });
+
+describe('lint --fix hands grounding findings to the model with their closest facts', () => {
+  it('the request lists each ungrounded or unsupported-number sentence with its sources\' closest facts and where they are stated', async () => {
+    const workspace = await initWorkspace();
+    await writeFile(path.join(workspace, 'raw', 'bridge.md'), '# The bridge\n\nThe Golden Gate Bridge opened in 1937 after four years of work.\nIts main span is 1,280 metres long.\n');
+    await mkdir(path.join(workspace, 'wiki', 'entities'), { recursive: true });
+    await writeFile(
+      path.join(workspace, 'wiki', 'entities', 'golden-gate.md'),
+      pageText('Golden Gate Bridge', 'A bridge', 'The Golden Gate Bridge opened in 1937 after four years of work.\nIts main span is 2,000 metres long.', { sources: ['raw/bridge.md'] }),
+    );
+    expect((await runCli(['facts', 'rebuild'], { cwd: workspace })).code).toBe(0);
+    const span = (JSON.parse((await runCli(['facts', 'search', 'main span', '--json'], { cwd: workspace })).stdout) as { facts: { id: string }[] }).facts[0]?.id;
+    const server = await startFakeLlmServer([{ text: 'FINDING unsupported-number wiki/entities/golden-gate.md :: left as is' }]);
+    try {
+      const lint = await runCli(['lint', '--fix', '--json'], { cwd: workspace, env: server.env('anthropic') });
+      expect([0, 1]).toContain(lint.code);
+      const request = server.requests[0]?.lastUserText ?? '';
+      expect(request).toMatch(/Sentences their sources do not support/);
+      expect(request).toMatch(/- wiki\/entities\/golden-gate\.md:\d+ \[unsupported-number\] "Its main span is 2,000 metres long\."/);
+      expect(request).toContain(`  - [^${span}] "Its main span is 1,280 metres long." (raw/bridge.md#L4)`);
+      // The supported sentence is not handed over for repair.
+      expect(request).not.toMatch(/\[ungrounded\] "The Golden Gate Bridge opened/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a review without --fix is not asked to repair', async () => {
+    await runCli(['facts', 'rebuild'], { cwd: root });
+    const server = await startFakeLlmServer([{ text: 'No findings.' }]);
+    try {
+      await runCli(['lint', '--json'], { cwd: root, env: server.env('anthropic') });
+      const request = server.requests[0]?.lastUserText ?? '';
+      expect(request).toMatch(/unsupported-number wiki\/entities\/golden-gate\.md/);
+      expect(request).not.toMatch(/Sentences their sources do not support/);
+    } finally {
+      await server.close();
+    }
+  });
+});
