@@ -47,6 +47,18 @@ export interface Tokens {
   names: string[];
 }
 
+/** Whether a word (lower case) carries no content: a question's "when did the" finds nothing. */
+export function isStopWord(word: string): boolean {
+  return STOP_WORDS.has(word) || NEGATIONS.has(word) || QUESTION_WORDS.has(word);
+}
+const QUESTION_WORDS = new Set(['what', 'when', 'where', 'why', 'how', 'whom', 'whose', 'which', 'who']);
+
+/** Share of `question`'s content words (stemmed) that `text` holds: how a fact is scored against a question. */
+export function wordOverlap(question: string, text: string): number {
+  const words = tokensOf(question).words;
+  return words.size === 0 ? 0 : recall(words, tokensOf(text).words);
+}
+
 function tokensOf(text: string): Tokens {
   const raw = text.replace(/n't\b/g, ' not').match(/[\p{L}\p{N}][\p{L}\p{N}'.-]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu) ?? [];
   const words = new Set<string>();

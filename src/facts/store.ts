@@ -1,4 +1,5 @@
 import { loadSqlite, type Database, type Statement } from './sqlite.js';
+import { isStopWord } from './grounding.js';
 import type { Segment } from './segment.js';
 import { couldBeSimilar, editSimilarity, factId, normalizeFact } from './normalize.js';
 
@@ -338,6 +339,7 @@ function closestOf(norm: string, candidates: Iterable<FactRow>, threshold: numbe
 
 /** Free text → an FTS5 query of its words OR-ed, so punctuation in a question cannot be syntax. */
 export function ftsQuery(text: string): string {
-  const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  // Words with no content ("when", "did", "the") would match nearly every fact under OR.
+  const words = (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((word) => !isStopWord(word));
   return [...new Set(words)].map((w) => `"${w}"`).join(' OR ');
 }

@@ -133,3 +133,47 @@ describe('lint --fix hands grounding findings to the model with their closest fa
     }
   });
 });
+
+describe('query --facts: the model gets only facts, with ids, and its citations are checked', () => {
+  it('the request carries only the matching facts with their ids and no tools; a cited id that is no fact is reported', async () => {
+    const workspace = await initWorkspace();
+    await writeFile(
+      path.join(workspace, 'raw', 'bridge.md'),
+      '# The bridge\n\nThe Golden Gate Bridge opened in 1937 after four years of work.\nIts main span is 1,280 metres long.\n\n## Elsewhere\n\nThe zebra is a striped horse.\n',
+    );
+    let given: string[] = [];
+    const server = await startFakeLlmServer((request) => {
+      given = [...(request.lastUserText ?? '').matchAll(/\[\^(f-[0-9a-f]{12})\]/g)].map((m) => m[1] ?? '');
+      return { text: `It opened in 1937 [^${given[0]}], painted orange [^f-000000000000].` };
+    });
+    try {
+      const result = await runCli(['query', '--facts', 'When did the Golden Gate Bridge open?', '--json'], { cwd: workspace, env: server.env('anthropic') });
+      expect(server.requests).toHaveLength(1);
+      const request = server.requests[0]!;
+      expect(request.toolNames).toEqual([]);
+      expect(request.system).toMatch(/ONLY the numbered facts.*\[\^fact-id\]/s);
+      // Every line of the facts block is one fact with its id and source; the zebra shares no word with the question.
+      const factLines = (request.lastUserText ?? '').split('\n').filter((line) => line.startsWith('[^'));
+      expect(factLines.length).toBeGreaterThan(0);
+      for (const line of factLines) expect(line).toMatch(/^\[\^f-[0-9a-f]{12}\] .+ \(raw\/bridge\.md\)$/);
+      expect(request.lastUserText).toContain('The Golden Gate Bridge opened in 1937 after four years of work.');
+      expect(request.lastUserText).not.toContain('zebra');
+      const report = JSON.parse(result.stdout) as { cited: string[]; unknown: string[]; modelCalled: boolean; facts: { id: string }[] };
+      expect(report).toMatchObject({ modelCalled: true, cited: [given[0]], unknown: ['f-000000000000'] });
+      expect(report.facts.map((fact) => fact.id)).toEqual(given);
+      // An answer citing an id it was not given fails the check: exit 1, and the human output names the id.
+      expect(result.code).toBe(1);
+      const human = await runCli(['query', '--facts', 'When did the Golden Gate Bridge open?'], { cwd: workspace, env: server.env('anthropic') });
+      expect(human.code).toBe(1);
+      expect(human.stdout + human.stderr).toMatch(/cited ids that are no fact: f-000000000000/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a question of stop words and unknown words finds no facts and calls no model', async () => {
+    const result = await runCli(['query', '--facts', 'what is the capital of the moon?', '--json'], { cwd: root });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ answer: 'no facts found', modelCalled: false, facts: [] });
+  });
+});
