@@ -108,14 +108,29 @@ export function groundPage(body: string, facts: readonly CandidateFact[], cache:
     }
     return { fact, tokens };
   });
-  const sentences = segmentText(blankNonClaims(body), 'sentence').map((segment) => groundSentence(segment.text, segment.lineStart, factTokens));
+  // Which facts hold each word: a sentence's support is counted from its words' postings,
+  // not by looking every word up in every fact.
+  const postings = new Map<string, number[]>();
+  factTokens.forEach(({ tokens }, index) => {
+    for (const word of tokens.words) {
+      const list = postings.get(word);
+      if (list) list.push(index);
+      else postings.set(word, [index]);
+    }
+  });
+  const sentences = segmentText(blankNonClaims(body), 'sentence').map((segment) => groundSentence(segment.text, segment.lineStart, factTokens, postings));
   const supported = sentences.filter((s) => s.problem === undefined).length;
   return { sentences, score: sentences.length === 0 ? 1 : supported / sentences.length };
 }
 
-function groundSentence(text: string, line: number, facts: readonly { fact: CandidateFact; tokens: Tokens }[]): SentenceGrounding {
+function groundSentence(
+  text: string,
+  line: number,
+  facts: readonly { fact: CandidateFact; tokens: Tokens }[],
+  postings: ReadonlyMap<string, readonly number[]>,
+): SentenceGrounding {
   const sentence = tokensOf(text);
-  const scored = bestFacts(sentence, facts, NUMBER_CANDIDATES);
+  const scored = bestFacts(sentence, facts, postings, NUMBER_CANDIDATES);
   const best = scored[0];
   const result: SentenceGrounding = { text, line, support: best?.support ?? 0, candidates: scored.map((c) => c.fact) };
   if (best) result.closest = best.fact;
@@ -140,18 +155,27 @@ type Scored = { fact: CandidateFact; tokens: Tokens; support: number };
  * The `count` facts that hold most of the sentence's words, best first (ties by id). A
  * top-k pass, not a sort of every candidate: lint grounds every sentence of every page.
  */
-function bestFacts(sentence: Tokens, facts: readonly { fact: CandidateFact; tokens: Tokens }[], count: number): Scored[] {
+function bestFacts(
+  sentence: Tokens,
+  facts: readonly { fact: CandidateFact; tokens: Tokens }[],
+  postings: ReadonlyMap<string, readonly number[]>,
+  count: number,
+): Scored[] {
+  // The share of the sentence's words each fact holds (recall), counted through the postings.
+  const held = new Uint16Array(facts.length);
+  for (const word of sentence.words) for (const index of postings.get(word) ?? []) held[index] = (held[index] ?? 0) + 1;
+  const size = sentence.words.size;
   const top: Scored[] = [];
-  const before = (a: Scored, b: Scored): boolean => a.support > b.support || (a.support === b.support && a.fact.id < b.fact.id);
-  for (const { fact, tokens } of facts) {
-    const candidate = { fact, tokens, support: recall(sentence.words, tokens.words) };
+  const before = (support: number, id: string, b: Scored): boolean => support > b.support || (support === b.support && id < b.fact.id);
+  facts.forEach(({ fact, tokens }, index) => {
+    const support = size === 0 ? 1 : (held[index] ?? 0) / size;
     const last = top[top.length - 1];
-    if (top.length === count && last && !before(candidate, last)) continue;
+    if (top.length === count && last && !before(support, fact.id, last)) return;
     let at = top.length;
-    while (at > 0 && before(candidate, top[at - 1] as Scored)) at--;
-    top.splice(at, 0, candidate);
+    while (at > 0 && before(support, fact.id, top[at - 1] as Scored)) at--;
+    top.splice(at, 0, { fact, tokens, support });
     if (top.length > count) top.pop();
-  }
+  });
   return top;
 }
 

@@ -32,13 +32,21 @@ export async function groundPages(root: string, pages: readonly Page[]): Promise
   const store = await FactStore.open(factsDbFile(root), { readonly: true });
   const report: GroundingReport = { findings: [], pages: [], closest: {} };
   const tokens: TokenCache = new Map();
+  // Many pages cite the same sources: one query per set of sources, not one per page.
+  const bySources = new Map<string, CandidateFact[]>();
+  const factsOf = (sources: string[]): CandidateFact[] => {
+    const key = [...new Set(sources)].sort().join('\n');
+    let facts = bySources.get(key);
+    if (!facts) bySources.set(key, (facts = store.factTextsOfSources(sources)));
+    return facts;
+  };
   try {
     for (const page of pages) {
       const sources = sourcesOf(page.frontmatter)
         .map(sourceFilePath)
         .filter((s): s is string => s !== undefined && s.startsWith('raw/'));
       if (sources.length === 0) continue;
-      const grounding = groundPage(page.body, store.factTextsOfSources(sources), tokens);
+      const grounding = groundPage(page.body, factsOf(sources), tokens);
       report.pages.push({ path: page.path, score: round(grounding.score), sentences: grounding.sentences.length });
       for (const sentence of grounding.sentences) {
         if (!sentence.problem) continue;
