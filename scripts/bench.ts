@@ -1,9 +1,10 @@
 /**
  * `npm run bench`: the performance figures the project reports, each beside a baseline
- * measured in the same run. `--only search|validator` runs one part;
+ * measured in the same run. `--only search|validator|access|lint-facts` runs one part;
  * `--sizes 1000,10000` limits the search wiki sizes (default 1k, 10k, 50k).
  */
 import { pathToFileURL } from 'node:url';
+import { runAccessBench, runLintFactsBench } from './bench-access-facts.js';
 import { runSearchBench } from './bench-search.js';
 import { runValidatorBench } from './bench-validator.js';
 
@@ -13,15 +14,25 @@ async function main(argv: string[]): Promise<void> {
     ?.split(',')
     .map((s) => Number(s.trim()))
     .filter((n) => Number.isInteger(n) && n > 0);
-  if (only !== undefined && only !== 'search' && only !== 'validator') {
-    throw new Error(`--only takes search or validator, not ${only}`);
-  }
-  if (only !== 'search') {
+  const parts = ['validator', 'access', 'lint-facts', 'search'];
+  if (only !== undefined && !parts.includes(only)) throw new Error(`--only takes ${parts.join(', ')}, not ${only}`);
+  const runs = (part: string): boolean => only === undefined || only === part;
+  if (runs('validator')) {
     console.log('# Validator\n');
     await runValidatorBench();
     console.log('');
   }
-  if (only !== 'validator') {
+  if (runs('access')) {
+    console.log('# Who sees what: search filtering\n');
+    await runAccessBench();
+    console.log('');
+  }
+  if (runs('lint-facts')) {
+    console.log('# Lint with facts (grounding)\n');
+    await runLintFactsBench();
+    console.log('');
+  }
+  if (runs('search')) {
     console.log('# Search\n');
     await runSearchBench(sizes && sizes.length > 0 ? sizes : undefined);
   }

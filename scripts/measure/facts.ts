@@ -42,8 +42,8 @@ export async function measureFacts(collection: Collection, plantedPages = 200): 
     await updateFacts(root, sources, settings);
     const rerunUnchanged = Buffer.compare(before, await readFile(factsDbFile(root))) === 0;
     const editLocal = await measureEditLocality(root, sources);
-    const grounding = measureGrounding(root, sources.slice(1, 1 + plantedPages));
-    const store = new FactStore(factsDbFile(root), { readonly: true });
+    const grounding = await measureGrounding(root, sources.slice(1, 1 + plantedPages));
+    const store = await FactStore.open(factsDbFile(root), { readonly: true });
     const stats = store.stats();
     store.close();
     return { sources: sources.length, megabytes: bytes / 1e6, seconds, facts: report.facts.inserted, duplicatesMerged: stats.duplicatesMerged, rerunUnchanged, editLocal, grounding };
@@ -56,28 +56,28 @@ export async function measureFacts(collection: Collection, plantedPages = 200): 
 async function measureEditLocality(root: string, sources: string[]): Promise<boolean> {
   const edited = sources[0];
   if (!edited) return true;
-  const others = (): string => {
-    const store = new FactStore(factsDbFile(root), { readonly: true });
+  const others = async (): Promise<string> => {
+    const store = await FactStore.open(factsDbFile(root), { readonly: true });
     try {
       return JSON.stringify(sources.slice(1).map((s) => store.factsOfSources([s])));
     } finally {
       store.close();
     }
   };
-  const before = others();
+  const before = await others();
   const file = path.join(root, edited);
   await writeFile(file, `${await readFile(file, 'utf8')}\nAn added closing sentence with new words.\n`);
   await updateFacts(root, sources, settings);
-  return before === others();
+  return before === (await others());
 }
 
 /**
  * Planted pages: for each source, a page of its own sentences (supported) and of the
  * same sentences with a number, a name or a negation changed (unsupported).
  */
-function measureGrounding(root: string, sources: string[]): FactsMeasurement['grounding'] {
+async function measureGrounding(root: string, sources: string[]): Promise<FactsMeasurement['grounding']> {
   const result = { altered: 0, alteredFlagged: 0, supported: 0, supportedFlagged: 0 };
-  const store = new FactStore(factsDbFile(root), { readonly: true });
+  const store = await FactStore.open(factsDbFile(root), { readonly: true });
   try {
     for (const source of sources) {
       const facts: CandidateFact[] = store.factsOfSources([source]);

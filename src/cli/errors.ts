@@ -1,8 +1,7 @@
 import { CommanderError } from 'commander';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import pc from 'picocolors';
 import { isWikiError, type ExitCode } from '../errors.js';
+import { wrongKindOfStateFile } from '../state/wrong-kind.js';
 import { terminalSafe } from '../util/terminal-text.js';
 
 /** The one place errors become exit codes and a one-line message with the fix. */
@@ -37,33 +36,8 @@ export function exitCodeFor(error: unknown, stderr: NodeJS.WritableStream = proc
  * parse stderr: `{"error":{"message","hint","exitCode","type"}}`.
  */
 export function errorJson(error: unknown, exitCode: number): string {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = wrongKindOfStateFile(error) ?? (error instanceof Error ? error.message : String(error));
   const hint = isWikiError(error) ? (error.hint ?? null) : null;
   const type = error instanceof Error ? error.name : 'Error';
   return `${JSON.stringify({ error: { message, hint, exitCode, type } }, null, 2)}\n`;
-}
-
-const WRONG_KIND: Record<string, string> = {
-  ENOTDIR: 'is a file where the tool keeps a folder',
-  EISDIR: 'is a folder where the tool keeps a file',
-  EEXIST: 'is in the way of the tool’s own state',
-};
-
-/** A state path (.wiki/…) of the wrong kind — a folder for the lock, a file for .wiki/search — is the user's to fix, not a crash. */
-function wrongKindOfStateFile(error: unknown): string | undefined {
-  const { code, path: where } = (error ?? {}) as NodeJS.ErrnoException;
-  const problem = code ? WRONG_KIND[code] : undefined;
-  if (!problem || typeof where !== 'string') return undefined;
-  const at = where.replace(/\\/g, '/').search(/(^|\/)\.wiki(\/|$)/);
-  if (at < 0) return undefined;
-  // ENOTDIR names the path being made; the file in the way is the nearest ancestor that exists.
-  const culprit = code === 'ENOTDIR' ? existingAncestor(where) : where;
-  const shown = culprit.slice(at).replace(/^\//, '') || '.wiki';
-  return `${shown} ${problem} (machine state under .wiki/). Move it aside (e.g. mv ${shown} ${shown}.bak) and run the command again; the tool rebuilds what it needs`;
-}
-
-function existingAncestor(where: string): string {
-  let current = where;
-  while (!existsSync(current) && path.dirname(current) !== current) current = path.dirname(current);
-  return current;
 }

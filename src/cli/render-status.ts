@@ -31,6 +31,7 @@ export function renderStatus(report: StatusReport, c: Colors): string {
   }
   lines.push(`Usage:    ${renderUsageTotals(report.usage, c)}`);
   lines.push(`Search:   ${renderSearchState(report.search, c)}`);
+  if (report.factsUnavailable) lines.push(c.yellow(`Grounded: unavailable — ${report.factsUnavailable}`));
   if (report.grounding) {
     const lowest = report.grounding.lowest.filter((p) => p.score < 1).map((p) => `${p.path} ${Math.round(p.score * 100)}%`);
     lines.push(`Grounded: ${Math.round(report.grounding.mean * 100)}% of sentences on average over ${report.grounding.pages} page(s)${lowest.length ? ` ${c.dim(`(lowest: ${lowest.join(', ')})`)}` : ''}`);

@@ -17,6 +17,7 @@ export function registerPromote(program: Command): void {
       out.result(report, () =>
         [
           `Promoted [[${report.key}]]: ${report.from} → ${report.to}${report.replaced ? ' (replaced the team page)' : ''}`,
+          out.c.dim(`run ${report.runId}; \`wiki undo ${report.runId}\` puts the scratch page back`),
           ...report.warnings.map((warning) => out.c.yellow(`warning: ${warning.message}`)),
         ].join('\n'),
       );

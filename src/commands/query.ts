@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { addAgentOptions, runAgentCommand, type AgentFlags } from '../cli/agent-command.js';
+import { userOf } from '../cli/context.js';
 import { load } from '../cli/lazy.js';
 
 interface QueryFlags extends AgentFlags {
@@ -55,7 +56,7 @@ async function answerFromFactsCommand(question: string, flags: QueryFlags, cmd: 
   await runAgentCommand(
     cmd,
     flags,
-    ({ ws, model, signal }) => answerFromFacts(ws.root, ws.config, question, model.get, signal),
+    ({ ws, model, signal }) => answerFromFacts(ws, question, model.get, { signal, user: userOf(cmd) }),
     (report, out) => {
       out.result(report, () => renderFactsAnswer(report, out.c));
       return { exitCode: factsAnswerOk(report) ? 0 : 1 };

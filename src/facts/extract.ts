@@ -40,7 +40,7 @@ export function hasFactsStore(root: string): boolean {
  */
 export async function updateFacts(root: string, sources: readonly string[], settings: FactsSettings, now = new Date().toISOString()): Promise<ExtractionReport> {
   await mkdir(path.dirname(factsDbFile(root)), { recursive: true });
-  const store = new FactStore(factsDbFile(root));
+  const store = await FactStore.open(factsDbFile(root));
   const report: ExtractionReport = {
     sources: { extracted: 0, unchanged: 0, removed: 0, unreadable: [], tooLarge: [] },
     facts: { inserted: 0, merged: 0, reworded: 0, tombstoned: 0 },

@@ -16,6 +16,8 @@ export interface SentenceGrounding {
   line: number;
   support: number;
   closest?: CandidateFact;
+  /** The facts holding most of its words, best first (at most five): what a repair draws on. */
+  candidates: CandidateFact[];
   /** Why it is not supported, or undefined when it is. */
   problem?: { kind: 'ungrounded'; reason: string } | { kind: 'unsupported-number'; numbers: string[] };
 }
@@ -43,6 +45,18 @@ export interface Tokens {
   negated: boolean;
   numbers: string[];
   names: string[];
+}
+
+/** Whether a word (lower case) carries no content: a question's "when did the" finds nothing. */
+export function isStopWord(word: string): boolean {
+  return STOP_WORDS.has(word) || NEGATIONS.has(word) || QUESTION_WORDS.has(word);
+}
+const QUESTION_WORDS = new Set(['what', 'when', 'where', 'why', 'how', 'whom', 'whose', 'which', 'who']);
+
+/** Share of `question`'s content words (stemmed) that `text` holds: how a fact is scored against a question. */
+export function wordOverlap(question: string, text: string): number {
+  const words = tokensOf(question).words;
+  return words.size === 0 ? 0 : recall(words, tokensOf(text).words);
 }
 
 function tokensOf(text: string): Tokens {
@@ -94,18 +108,31 @@ export function groundPage(body: string, facts: readonly CandidateFact[], cache:
     }
     return { fact, tokens };
   });
-  const sentences = segmentText(blankNonClaims(body), 'sentence').map((segment) => groundSentence(segment.text, segment.lineStart, factTokens));
+  // Which facts hold each word: a sentence's support is counted from its words' postings,
+  // not by looking every word up in every fact.
+  const postings = new Map<string, number[]>();
+  factTokens.forEach(({ tokens }, index) => {
+    for (const word of tokens.words) {
+      const list = postings.get(word);
+      if (list) list.push(index);
+      else postings.set(word, [index]);
+    }
+  });
+  const sentences = segmentText(blankNonClaims(body), 'sentence').map((segment) => groundSentence(segment.text, segment.lineStart, factTokens, postings));
   const supported = sentences.filter((s) => s.problem === undefined).length;
   return { sentences, score: sentences.length === 0 ? 1 : supported / sentences.length };
 }
 
-function groundSentence(text: string, line: number, facts: readonly { fact: CandidateFact; tokens: Tokens }[]): SentenceGrounding {
+function groundSentence(
+  text: string,
+  line: number,
+  facts: readonly { fact: CandidateFact; tokens: Tokens }[],
+  postings: ReadonlyMap<string, readonly number[]>,
+): SentenceGrounding {
   const sentence = tokensOf(text);
-  const scored = facts
-    .map(({ fact, tokens }) => ({ fact, tokens, support: recall(sentence.words, tokens.words) }))
-    .sort((a, b) => b.support - a.support || a.fact.id.localeCompare(b.fact.id));
+  const scored = bestFacts(sentence, facts, postings, NUMBER_CANDIDATES);
   const best = scored[0];
-  const result: SentenceGrounding = { text, line, support: best?.support ?? 0 };
+  const result: SentenceGrounding = { text, line, support: best?.support ?? 0, candidates: scored.map((c) => c.fact) };
   if (best) result.closest = best.fact;
   const candidates = scored.slice(0, NUMBER_CANDIDATES);
   const missingNumbers = sentence.numbers.filter((n) => !candidates.some((c) => c.tokens.numbers.includes(n)));
@@ -120,6 +147,36 @@ function groundSentence(text: string, line: number, facts: readonly { fact: Cand
     if (missingNames.length > 0) result.problem = { kind: 'ungrounded', reason: `its closest fact does not name ${missingNames.join(', ')}` };
   }
   return result;
+}
+
+type Scored = { fact: CandidateFact; tokens: Tokens; support: number };
+
+/**
+ * The `count` facts that hold most of the sentence's words, best first (ties by id). A
+ * top-k pass, not a sort of every candidate: lint grounds every sentence of every page.
+ */
+function bestFacts(
+  sentence: Tokens,
+  facts: readonly { fact: CandidateFact; tokens: Tokens }[],
+  postings: ReadonlyMap<string, readonly number[]>,
+  count: number,
+): Scored[] {
+  // The share of the sentence's words each fact holds (recall), counted through the postings.
+  const held = new Uint16Array(facts.length);
+  for (const word of sentence.words) for (const index of postings.get(word) ?? []) held[index] = (held[index] ?? 0) + 1;
+  const size = sentence.words.size;
+  const top: Scored[] = [];
+  const before = (support: number, id: string, b: Scored): boolean => support > b.support || (support === b.support && id < b.fact.id);
+  facts.forEach(({ fact, tokens }, index) => {
+    const support = size === 0 ? 1 : (held[index] ?? 0) / size;
+    const last = top[top.length - 1];
+    if (top.length === count && last && !before(support, fact.id, last)) return;
+    let at = top.length;
+    while (at > 0 && before(support, fact.id, top[at - 1] as Scored)) at--;
+    top.splice(at, 0, { fact, tokens, support });
+    if (top.length > count) top.pop();
+  });
+  return top;
 }
 
 function recall(needles: Set<string>, haystack: Set<string>): number {

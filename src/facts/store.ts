@@ -1,4 +1,5 @@
-import Database from 'better-sqlite3';
+import { loadSqlite, type Database, type Statement } from './sqlite.js';
+import { isStopWord } from './grounding.js';
 import type { Segment } from './segment.js';
 import { couldBeSimilar, editSimilarity, factId, normalizeFact } from './normalize.js';
 import { SCHEMA, type Fact, type FactHit, type FactRow, type FactStats, type UpsertResult } from './store-schema.js';
@@ -10,16 +11,20 @@ import { SCHEMA, type Fact, type FactHit, type FactRow, type FactStats, type Ups
  */
 
 export class FactStore {
-  private readonly db: Database.Database;
-  private readonly statements = new Map<string, Database.Statement>();
+  private readonly statements = new Map<string, Statement>();
 
-  constructor(file: string, options: { readonly?: boolean } = {}) {
-    this.db = new Database(file, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
-    if (!options.readonly) this.db.exec(SCHEMA);
+  private constructor(private readonly db: Database) {}
+
+  /** Open (or, unless read-only, create) the store; SQLite is loaded on first use (`sqlite.ts`). */
+  static async open(file: string, options: { readonly?: boolean } = {}): Promise<FactStore> {
+    const open = await loadSqlite();
+    const db = open(file, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
+    if (!options.readonly) db.exec(SCHEMA);
+    return new FactStore(db);
   }
 
   /** Prepared once per store: preparing is most of a small statement's cost. */
-  private prepare(sql: string): Database.Statement {
+  private prepare(sql: string): Statement {
     let statement = this.statements.get(sql);
     if (!statement) {
       statement = this.db.prepare(sql);
@@ -143,6 +148,14 @@ export class FactStore {
     return this.prepare(sql).all(...sources) as { id: string; text: string }[];
   }
 
+  /** The live facts `source` states on lines `first`–`last` (any overlap), in line order. */
+  factLinesOfSource(source: string, first: number, last: number): { id: string; lineStart: number; lineEnd: number }[] {
+    return this.prepare(
+      'SELECT p.fact_id AS id, p.line_start AS lineStart, p.line_end AS lineEnd FROM provenance p JOIN facts f ON f.id = p.fact_id ' +
+        'WHERE p.source = ? AND p.line_end >= ? AND p.line_start <= ? AND f.tombstoned_at IS NULL ORDER BY p.line_start, p.fact_id',
+    ).all(source, first, last) as { id: string; lineStart: number; lineEnd: number }[];
+  }
+
   /** Every live fact stated by one of `sources`. */
   factsOfSources(sources: readonly string[]): FactHit[] {
     return this.factTextsOfSources(sources).map((r) => ({ id: r.id, text: r.text, score: 0, sources: this.sourcesOf(r.id) }));
@@ -239,6 +252,7 @@ function closestOf(norm: string, candidates: Iterable<FactRow>, threshold: numbe
 
 /** Free text → an FTS5 query of its words OR-ed, so punctuation in a question cannot be syntax. */
 export function ftsQuery(text: string): string {
-  const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  // Words with no content ("when", "did", "the") would match nearly every fact under OR.
+  const words = (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((word) => !isStopWord(word));
   return [...new Set(words)].map((w) => `"${w}"`).join(' OR ');
 }

@@ -70,6 +70,11 @@ export class ServedPages {
     return this.index.pages().length - this.pages().length;
   }
 
+  /** How many pages there are, seen or not. */
+  totalCount(): number {
+    return this.index.pages().length;
+  }
+
   /** Path, key and title of every page the caller may not see (keys also held by a visible page excepted). */
   hiddenNames(): string[] {
     const names: string[] = [];

@@ -1,5 +1,6 @@
 import type { SearchIndex, SearchResponse, SearchResult } from '../search/index.js';
 import type { Finding } from '../wiki/validate/finding.js';
+import { nextPool } from '../operations/search.js';
 import type { ServedPages } from './served-pages.js';
 
 /** The most hits asked of the index to make up for pages the caller may not see. */
@@ -16,11 +17,20 @@ export async function servedSearch(
   query: string,
   limit: number,
 ): Promise<{ query: string; results: Array<Omit<SearchResult, 'contributions'>>; lanes: SearchResponse['lanes'] }> {
-  const hidden = served.hiddenCount();
   const names = served.hiddenNames();
-  const response = await index.search(query, { limit: Math.min(MAX_POOL, limit + hidden) });
-  const results = response.results
-    .filter((result) => served.servesPath(result.path))
+  // A pool sized by the share of pages served, grown while hidden hits leave fewer than
+  // `limit`: every hit the index returns costs a snippet read, so not one per hidden page.
+  const total = served.totalCount();
+  const share = total === 0 ? 1 : Math.max(0.05, (total - served.hiddenCount()) / total);
+  let pool = Math.min(MAX_POOL, Math.ceil(limit / share) + Math.ceil(limit / 4));
+  let response = await index.search(query, { limit: pool });
+  let visible = response.results.filter((result) => served.servesPath(result.path));
+  while (visible.length < limit && response.results.length === pool && pool < MAX_POOL) {
+    pool = nextPool(pool, visible.length, limit);
+    response = await index.search(query, { limit: pool });
+    visible = response.results.filter((result) => served.servesPath(result.path));
+  }
+  const results = visible
     .slice(0, limit)
     .map(({ contributions: _shares, ...result }) => ({
       ...result,
@@ -47,6 +57,8 @@ export function servedFindings(findings: readonly Finding[], served: ServedPages
 }
 
 function mentions(text: string, name: string): boolean {
+  // The plain test first: most names are in no text, and a regular expression per name is dear.
+  if (!text.includes(name)) return false;
   const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return new RegExp(`(^|[^A-Za-z0-9_-])${escaped}($|[^A-Za-z0-9_-])`).test(text);
 }

@@ -1,6 +1,7 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { jsonRpcGuard } from './jsonrpc-guard.js';
 import { createWikiMcpServer, type McpWorkspace, type WikiMcpOptions } from './server.js';
+import { MCP_TOOL_NAMES } from './tools.js';
 
 const CONSOLE_METHODS = ['log', 'info', 'debug', 'warn', 'error', 'trace', 'dir'] as const;
 
@@ -26,7 +27,7 @@ export async function serveWikiMcpOverStdio(workspace: McpWorkspace, options: Wi
   transport.onerror = (error) => log(`wiki mcp: ${error.message}`);
   try {
     await server.connect(transport);
-    log(`wiki mcp: serving ${workspace.root} on stdio (read-only: search_wiki, read_page, list_pages, lint_report)`);
+    log(`wiki mcp: serving ${workspace.root} on stdio (read-only: ${MCP_TOOL_NAMES.join(', ')})`);
     const why = await stopped;
     log(`wiki mcp: stopping (${why})`);
   } finally {

@@ -5,6 +5,7 @@ import type { WikiConfig } from '../config/schema.js';
 import { isWikiError } from '../errors.js';
 import { laneWarnings, requireAnsweringLane } from '../operations/search.js';
 import { lintWorkspace } from '../operations/lint.js';
+import { wrongKindOfStateFile } from '../state/wrong-kind.js';
 import type { Viewer } from '../wiki/access.js';
 import type { Schema } from '../wiki/contract.js';
 import { askWiki } from './ask.js';
@@ -111,7 +112,8 @@ export function registerWikiTools(server: McpServer, ctx: McpToolContext): void 
       title: 'Read a wiki page',
       description:
         'One wiki page by key (its file name without .md): frontmatter, markdown body, the keys it links to (and which of ' +
-        'those do not exist), and the keys of the pages that link to it. An unknown key is answered with close matches.',
+        'those do not exist), and the keys of the pages that link to it. An unknown key is answered with found: false, ' +
+        'the key echoed and close matches.',
       inputSchema: readArgs,
       annotations: READ_ONLY,
     },
@@ -123,10 +125,14 @@ export function registerWikiTools(server: McpServer, ctx: McpToolContext): void 
         const index = await servedPages(ctx);
         const page = index.get(key);
         if (!page) {
-          const close = index.closeMatches(key, CLOSE_MATCHES);
-          const hint = close.length > 0 ? `close matches: ${close.join(', ')}` : 'use search_wiki or list_pages to find pages';
-          // Not an empty page: the caller asked for one page by name, and learns it is not there.
-          return toolError(`no page has the key "${key}"; ${hint}`);
+          // An answer, not an error: the caller asked for one page by name and learns it is not there,
+          // with the keys it may have meant (only served pages, so a hidden page stays unknown).
+          const closeMatches = index.closeMatches(key, CLOSE_MATCHES);
+          const hint =
+            closeMatches.length > 0
+              ? `no page has this key; close matches: ${closeMatches.join(', ')}`
+              : 'no page has this key; use search_wiki or list_pages to find pages';
+          return json(ctx, { found: false, key, closeMatches, hint });
         }
         return json(ctx, { found: true, ...pageDetail(page, index) });
       }),
@@ -219,7 +225,7 @@ async function guarded(ctx: McpToolContext, tool: string, run: () => Promise<Cal
     return await run();
   } catch (error) {
     if (isWikiError(error)) return toolError(error.hint ? `${error.message} — ${error.hint}` : error.message);
-    const message = error instanceof Error ? error.message : String(error);
+    const message = wrongKindOfStateFile(error) ?? (error instanceof Error ? error.message : String(error));
     ctx.log(`wiki mcp: ${tool} failed: ${message}`);
     return toolError(`${tool} failed: ${message}`);
   }

@@ -22,7 +22,7 @@ export async function rebuildWorkspaceFacts(root: string, config: EffectiveConfi
 /** The store, brought in step with raw/ first, so a read never answers from stale facts. */
 async function withFreshStore<T>(root: string, config: EffectiveConfig, use: (store: FactStore) => T): Promise<T> {
   await refreshFacts(root, config);
-  const store = new FactStore(factsDbFile(root), { readonly: true });
+  const store = await FactStore.open(factsDbFile(root), { readonly: true });
   try {
     return use(store);
   } finally {

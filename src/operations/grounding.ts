@@ -5,6 +5,9 @@ import { finding, type Finding } from '../wiki/validate/finding.js';
 import { sourcesOf, type Page } from '../wiki/page.js';
 import { sourceFilePath } from '../wiki/validate/page-rules.js';
 
+/** How many of a flagged sentence's closest facts a repair is handed. */
+const REPAIR_FACTS = 3;
+
 export interface PageScore {
   path: string;
   /** Share of the page's claim sentences its sources' facts support. */
@@ -15,8 +18,8 @@ export interface PageScore {
 export interface GroundingReport {
   findings: Finding[];
   pages: PageScore[];
-  /** The closest fact of each flagged sentence, keyed `path:line`, for a model asked to repair it. */
-  closest: Record<string, CandidateFact>;
+  /** The closest facts of each flagged sentence (best first), keyed `path:line`, for a model asked to repair it. */
+  closest: Record<string, CandidateFact[]>;
 }
 
 /**
@@ -24,18 +27,26 @@ export interface GroundingReport {
  * `.wiki/facts.db` only when it exists (ingest and `wiki facts` keep it in step); without
  * it there is nothing to check against and the report is empty.
  */
-export function groundPages(root: string, pages: readonly Page[]): GroundingReport | undefined {
+export async function groundPages(root: string, pages: readonly Page[]): Promise<GroundingReport | undefined> {
   if (!hasFactsStore(root)) return undefined;
-  const store = new FactStore(factsDbFile(root), { readonly: true });
+  const store = await FactStore.open(factsDbFile(root), { readonly: true });
   const report: GroundingReport = { findings: [], pages: [], closest: {} };
   const tokens: TokenCache = new Map();
+  // Many pages cite the same sources: one query per set of sources, not one per page.
+  const bySources = new Map<string, CandidateFact[]>();
+  const factsOf = (sources: string[]): CandidateFact[] => {
+    const key = [...new Set(sources)].sort().join('\n');
+    let facts = bySources.get(key);
+    if (!facts) bySources.set(key, (facts = store.factTextsOfSources(sources)));
+    return facts;
+  };
   try {
     for (const page of pages) {
       const sources = sourcesOf(page.frontmatter)
         .map(sourceFilePath)
         .filter((s): s is string => s !== undefined && s.startsWith('raw/'));
       if (sources.length === 0) continue;
-      const grounding = groundPage(page.body, store.factTextsOfSources(sources), tokens);
+      const grounding = groundPage(page.body, factsOf(sources), tokens);
       report.pages.push({ path: page.path, score: round(grounding.score), sentences: grounding.sentences.length });
       for (const sentence of grounding.sentences) {
         if (!sentence.problem) continue;
@@ -46,7 +57,7 @@ export function groundPages(root: string, pages: readonly Page[]): GroundingRepo
             ? `"${sentence.text}": ${sentence.problem.numbers.join(', ')} appear${sentence.problem.numbers.length === 1 ? 's' : ''} in none of its sources' closest facts${closest}`
             : `"${sentence.text}": ${sentence.problem.reason}${closest}`;
         report.findings.push(finding(sentence.problem.kind, page.path, message, { line, fix: 'make the sentence say what its source says, or cite the source that says it' }));
-        if (sentence.closest) report.closest[`${page.path}:${line}`] = sentence.closest;
+        if (sentence.candidates.length > 0) report.closest[`${page.path}:${line}`] = sentence.candidates.slice(0, REPAIR_FACTS);
       }
     }
   } finally {
@@ -57,4 +68,42 @@ export function groundPages(root: string, pages: readonly Page[]): GroundingRepo
 
 function round(value: number): number {
   return Math.round(value * 1000) / 1000;
+}
+
+/** Where each fact is stated (`raw/x.md#L4`, `raw/x.md#L4-5`), for a model asked to repair a sentence. */
+export async function factPlaces(root: string, ids: readonly string[]): Promise<Map<string, string[]>> {
+  if (ids.length === 0 || !hasFactsStore(root)) return new Map();
+  const store = await FactStore.open(factsDbFile(root), { readonly: true });
+  try {
+    return new Map(
+      ids.map((id) => [
+        id,
+        (store.get(id)?.provenance ?? []).map((p) => `${p.source}#L${p.lineStart}${p.lineEnd > p.lineStart ? `-${p.lineEnd}` : ''}`),
+      ]),
+    );
+  } finally {
+    store.close();
+  }
+}
+
+/**
+ * The part of a `lint --fix` request that hands the model each grounding finding with its
+ * sources' closest facts (id, text, where stated), so it can make the sentence say what a
+ * fact says — or drop it — and cite the fact. Empty when there is nothing to repair.
+ */
+export async function groundingRepairRequest(root: string, findings: readonly Finding[], evidence: Record<string, CandidateFact[]>): Promise<string> {
+  const flagged = findings.filter((f) => (f.rule === 'ungrounded' || f.rule === 'unsupported-number') && evidence[`${f.path}:${f.line}`]);
+  if (flagged.length === 0) return '';
+  const ids = [...new Set(flagged.flatMap((f) => (evidence[`${f.path}:${f.line}`] ?? []).map((fact) => fact.id)))];
+  const places = await factPlaces(root, ids);
+  const lines = [
+    'Sentences their sources do not support, each with the closest facts of those sources (best first). Rewrite each so it says what a fact says, with a <!-- from: … --> comment giving the fact\'s place, or remove it:',
+  ];
+  for (const f of flagged) {
+    lines.push(`- ${f.path}:${f.line} [${f.rule}] ${f.message}`);
+    for (const fact of evidence[`${f.path}:${f.line}`] ?? []) {
+      lines.push(`  - [^${fact.id}] "${fact.text}" (${(places.get(fact.id) ?? []).join(', ') || 'no live provenance'})`);
+    }
+  }
+  return lines.join('\n');
 }

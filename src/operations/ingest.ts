@@ -23,6 +23,7 @@ import type { RunBudget } from './agent-run.js';
 import { runModelInSession } from './agent-run.js';
 import { checkReadable, copyIntoRaw, planInputs, type ResolvedSource } from './ingest-inputs.js';
 import type { ExtractionReport } from '../facts/extract.js';
+import { sqliteProblem } from '../facts/sqlite.js';
 import { refreshFacts } from './facts.js';
 import { Session, sweepAbandonedTempFiles, type WorkspaceHandle } from './session.js';
 import { citedFromFolder, firstSourceWindow, handleDeletedSources, markStaleInOverlay } from './ingest-steps.js';
@@ -73,6 +74,8 @@ export interface IngestReport {
   pending: string[];
   /** What fact extraction did over raw/ (absent in a dry run). */
   facts?: ExtractionReport;
+  /** Why facts were not extracted: SQLite could not be loaded (and how to fix it). */
+  factsUnavailable?: string;
 }
 
 /** Outcomes after which the remaining sources are left for the next run. */
@@ -133,7 +136,14 @@ export async function ingestSources(ws: WorkspaceHandle, args: string[], options
       report.deletedSources.push(...handled.deleted);
     }
     // Deterministic, no model: every source's sentences are facts before any page is written.
-    if (!options.dryRun) report.facts = await refreshFacts(ws.root, ws.config);
+    // A machine where SQLite cannot load still ingests: the pages need no facts; the report says what was left out.
+    if (!options.dryRun) {
+      const unavailable = await sqliteProblem();
+      if (unavailable) {
+        report.factsUnavailable = unavailable;
+        options.onNotice?.(`facts not extracted: ${unavailable}`);
+      } else report.facts = await refreshFacts(ws.root, ws.config);
+    }
 
     let diffSession: Session | undefined;
     // --max-tokens and --max-cost bound the whole command: each source gets what is left.

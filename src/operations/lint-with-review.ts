@@ -5,6 +5,7 @@ import { acquireLock } from '../state/lock.js';
 import { countBySeverity, sortFindings, type Finding } from '../wiki/validate/finding.js';
 import { runModelInSession, type RunBudget } from './agent-run.js';
 import { lockOptions } from './ingest.js';
+import { groundingRepairRequest } from './grounding.js';
 import { applyFixes, lintWorkspace, type FixSink, type LintReport } from './lint.js';
 import { summariseRun, type RunOutcome } from './run-outcome.js';
 import { Session, type WorkspaceHandle } from './session.js';
@@ -68,16 +69,17 @@ export async function runLint(ws: WorkspaceHandle, options: LintRunOptions): Pro
     const fixOutcome = session && options.fix ? await applyFixes(ws.root, ws.schema.contract, ws.config.config, sessionSink(session, logLines)) : { changes: [], refused: [] };
     const fixes = fixOutcome.changes;
     const planned = (): Array<{ path: string; after: string }> => (options.dryRun ? (session?.overlay?.changes() ?? []) : []);
-    const before = await lintWorkspace(ws.root, ws.schema, ws.config.config, { fix: false, planned: planned() });
+    const before = await lintWorkspace(ws.root, ws.schema, ws.config.config, { fix: false, planned: planned(), evidence: Boolean(options.fix && model) });
     let review: RunOutcome | undefined;
     let modelFindings: Finding[] = [];
     const modelChanges: string[] = [];
     if (session && model) {
       const fixedFirst = { ...before, changes: fixes };
+      const repairs = options.fix && before.groundingEvidence ? await groundingRepairRequest(ws.root, before.findings, before.groundingEvidence) : '';
       const run = await runModelInSession(session, {
         model,
         operation: options.fix ? 'lint-fix' : 'lint',
-        userMessage: reviewRequest(fixedFirst, options.fix),
+        userMessage: [reviewRequest(fixedFirst, options.fix), repairs].filter(Boolean).join('\n\n'),
         budget: options.budget,
         price: options.price,
         listener: options.listener,

@@ -18,6 +18,7 @@ import { validateWiki } from '../wiki/validate/index.js';
 import { sourceFilePath } from '../wiki/validate/page-rules.js';
 import { citationsOf } from '../wiki/validate/citation-rules.js';
 import { lowCoverageFindings, measureCoverage, type SourceCoverage } from '../wiki/validate/coverage.js';
+import type { CandidateFact } from '../facts/grounding.js';
 import { groundPages, type PageScore } from './grounding.js';
 
 export interface LintReport {
@@ -30,6 +31,8 @@ export interface LintReport {
   grounding?: PageScore[];
   /** Per raw source, the share of its text lines inside some from-range on a page (absent when no page cites line ranges). */
   coverage?: SourceCoverage[];
+  /** With `evidence`: each grounding finding's closest facts, keyed `path:line` (raw source text: never served over MCP). */
+  groundingEvidence?: Record<string, CandidateFact[]>;
 }
 
 export interface LintOptions {
@@ -41,6 +44,8 @@ export interface LintOptions {
   onNotice?: (message: string) => void;
   /** A dry run's planned changes: the findings are those the wiki would have after them. */
   planned?: ReadonlyArray<{ path: string; after: string }>;
+  /** Keep each grounding finding's closest facts in the report, for a model asked to repair them. */
+  evidence?: boolean;
 }
 
 /** How many changes the log entry lists before summarising the rest. */
@@ -86,7 +91,7 @@ export async function lintWorkspace(
     logLedger: await loadLogLedger(root),
   });
   findings.push(...encodingFindings(files), ...refused);
-  const grounding = groundPages(root, pages.filter((page) => !isSpecialPage(contract, page.path)));
+  const grounding = await groundPages(root, pages.filter((page) => !isSpecialPage(contract, page.path)));
   if (grounding) findings.push(...grounding.findings);
   const coverage = measureCoverage(pages, contract, rawContentLines(root));
   findings.push(...lowCoverageFindings(coverage.sources, config.coverage.warnBelow));
@@ -96,6 +101,7 @@ export async function lintWorkspace(
     changes,
     grounding: grounding?.pages,
     coverage: coverage.sources.length > 0 ? coverage.sources : undefined,
+    groundingEvidence: grounding && options.evidence ? grounding.closest : undefined,
   };
 }
 

@@ -1,10 +1,14 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { InputError, UsageError } from '../errors.js';
+import { beginRun, finishRun, newRunId, readWorkspaceFile, recordAfter, recordBefore } from '../state/history.js';
 import { acquireLock } from '../state/lock.js';
+import { writeFileAtomic } from '../util/fs.js';
 import { scopeOf, USER_SCOPE_ROOT } from '../wiki/access.js';
 import type { Schema } from '../wiki/contract.js';
+import { keyFromPath } from '../wiki/keys.js';
+import { appendLog } from '../wiki/log.js';
 import { PageIndex } from '../wiki/page-index.js';
 import { loadPages } from '../wiki/pages.js';
 import type { Finding } from '../wiki/validate/finding.js';
@@ -17,6 +21,8 @@ export interface PromoteReport {
   /** True when a team page at `to` was replaced by the scratch page. */
   replaced: boolean;
   warnings: Finding[];
+  /** The run that recorded the move: `wiki undo` puts the scratch page back. */
+  runId: string;
 }
 
 /**
@@ -48,16 +54,34 @@ export async function promotePage(root: string, schema: Schema, user: string | u
       const problems = verdict.errors.map((error) => `${error.message}${error.fix ? ` (${error.fix})` : ''}`).join('; ');
       throw new InputError(`${scratch.path} cannot become ${to}: ${problems}`, 'fix the scratch page, then promote it again');
     }
-    const replaced = existsSync(path.join(root, to));
-    await mkdir(path.dirname(path.join(root, to)), { recursive: true });
-    if (replaced) {
-      await writeFile(path.join(root, to), content, 'utf8');
-      await rm(path.join(root, scratch.path));
-    } else {
-      await rename(path.join(root, scratch.path), path.join(root, to));
-    }
-    return { key, from: scratch.path, to, replaced, warnings: verdict.warnings };
+    const previous = await readWorkspaceFile(root, to);
+    const runId = await movePage(root, schema, scratch.path, to, content, previous);
+    return { key, from: scratch.path, to, replaced: previous !== undefined, warnings: verdict.warnings, runId };
   } finally {
     await lock.release();
   }
+}
+
+/**
+ * The move, recorded as a run like any other change (before-images of both paths), so
+ * `wiki undo` puts the scratch page back and the team's page as it was; logged with its run id.
+ */
+async function movePage(root: string, schema: Schema, from: string, to: string, content: string, previous: string | undefined): Promise<string> {
+  const run = await beginRun(root, newRunId(), 'promote', `${keyFromPath(to)} (${from} → ${to})`);
+  try {
+    await recordBefore(run, to, previous);
+    await recordBefore(run, from, content);
+    await mkdir(path.dirname(path.join(root, to)), { recursive: true });
+    await writeFileAtomic(path.join(root, to), content);
+    await recordAfter(run, to, content);
+    await rm(path.join(root, from));
+    await recordAfter(run, from, undefined);
+  } catch (error) {
+    await finishRun(run, 'failed').catch(() => undefined);
+    throw error;
+  }
+  await finishRun(run, 'completed');
+  const lines = [`moved ${from} to ${to}${previous !== undefined ? ' (replacing the team page)' : ''}`];
+  await appendLog(root, schema.contract.log, 'promote', `${keyFromPath(to)} (${from} → ${to})`, lines, undefined, run.runId);
+  return run.runId;
 }

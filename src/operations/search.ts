@@ -81,19 +81,58 @@ export async function surfacedSearch(
 ): Promise<SearchResponse> {
   // The user's own scratch pages shadow the team's pages with the same key.
   const ownKeys = user === undefined ? new Set<string>() : scratchKeys(root, user);
-  let pool = limit;
+  const surfaced = new Map<string, Promise<boolean>>();
+  const isShown = (pagePath: string): Promise<boolean> => {
+    if (scopeOf(pagePath) === undefined && ownKeys.has(keyFromPath(pagePath))) return Promise.resolve(false);
+    let known = surfaced.get(pagePath);
+    if (!known) surfaced.set(pagePath, (known = isSurfacedTo(root, schema, pagePath, user)));
+    return known;
+  };
+  // A small margin first, so a hidden hit or two costs no second search.
+  let pool = Math.min(MAX_POOL, limit + Math.ceil(limit / 4));
   for (;;) {
     const response = await index.search(query, { limit: pool, minScore });
     const shown: SearchResponse['results'] = [];
     for (const result of response.results) {
-      const shadowed = scopeOf(result.path) === undefined && ownKeys.has(result.key);
-      if (!shadowed && (await isSurfacedTo(root, schema, result.path, user))) shown.push(result);
+      if (await isShown(result.path)) shown.push(result);
       if (shown.length === limit) break;
     }
     const exhausted = response.results.length < pool || pool >= MAX_POOL;
-    if (shown.length === limit || exhausted) return { ...response, results: shown };
-    pool = Math.min(MAX_POOL, pool * 4);
+    if (shown.length === limit || exhausted) return { ...response, results: await withoutHiddenKeys(index, shown, isShown) };
+    pool = nextPool(pool, shown.length, limit);
   }
+}
+
+/** The next pool to ask for: as many more as the share of hits shown so far says, and at least `limit` more. */
+export function nextPool(pool: number, shown: number, limit: number): number {
+  const needed = Math.ceil((pool * limit) / Math.max(1, shown)) + Math.ceil(limit / 4);
+  return Math.min(MAX_POOL, Math.max(pool + limit, needed));
+}
+
+/**
+ * Nor is a page never surfaced named in a hit's links or backlinks: a key stays when some
+ * page with it is shown, or when no page has it (a missing link names no page).
+ */
+async function withoutHiddenKeys(
+  index: SearchIndex,
+  results: SearchResponse['results'],
+  isShown: (pagePath: string) => Promise<boolean>,
+): Promise<SearchResponse['results']> {
+  const keys = [...new Set(results.flatMap((result) => [...result.links, ...result.backlinks]))];
+  const paths = index.pathsOf(keys);
+  const named = new Set<string>();
+  await Promise.all(
+    keys.map(async (key) => {
+      const holders = paths.get(key) ?? [];
+      const shown = await Promise.all(holders.map(isShown));
+      if (holders.length === 0 || shown.includes(true)) named.add(key);
+    }),
+  );
+  return results.map((result) => ({
+    ...result,
+    links: result.links.filter((key) => named.has(key)),
+    backlinks: result.backlinks.filter((key) => named.has(key)),
+  }));
 }
 
 /**
@@ -154,5 +193,12 @@ export function laneWarnings(lanes: Record<LaneName, LaneStatus>, embedder?: str
 export function requireAnsweringLane(lanes: Record<LaneName, LaneStatus>): void {
   if (LANES.some((lane) => lanes[lane] === 'ok')) return;
   const states = LANES.map((lane) => `${lane} ${lanes[lane]}`).join('; ');
+  // Not configured (every lane off by the settings) is told apart from configured but failing.
+  if (!LANES.some((lane) => lanes[lane].startsWith('failed'))) {
+    // What to set up is the message itself: a model told of it through a tool error sees no hint.
+    throw new ConfigError(
+      `search is not set up: every lane is off (${states}); give a lane a weight (wiki config set search.weights.lexical 1) or configure an embedder (search.embedder)`,
+    );
+  }
   throw new ConfigError(`search failed: no lane could answer (${states})`, 'check the embeddings endpoint and the search settings (wiki config), or rebuild the index by deleting .wiki/search');
 }

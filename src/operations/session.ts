@@ -8,6 +8,7 @@ import { extractText, isExtractable } from '../sources/extract.js';
 import { beginRun, finishRun, recordAfter, recordBefore, type Run, type RunStatus } from '../state/history.js';
 import { humanEditBase } from '../state/human-edits.js';
 import type { ToolContext, WriteChange } from '../tools/context.js';
+import { RunSourceFacts } from './source-facts.js';
 import { createTools } from '../tools/registry.js';
 import type { Tool } from '../tools/types.js';
 import { DiskFs, OverlayFs, type WorkspaceFs } from '../tools/workspace-fs.js';
@@ -61,6 +62,7 @@ export class Session {
   /** Other files the run changed outside the tools (log, stale marks, copied sources), for git. */
   readonly alsoChanged = new Set<string>();
   readonly writeCheck: ModelWriteCheck;
+  private readonly sourceFacts: RunSourceFacts;
   /** Each changed file's content before this run first changed it, and after its last change. */
   private readonly contentBefore = new Map<string, string | undefined>();
   private readonly contentAfter = new Map<string, string>();
@@ -77,6 +79,7 @@ export class Session {
       dryRun: options.dryRun,
       writtenThisRun: (relPath) => this.changed.has(relPath),
     });
+    this.sourceFacts = new RunSourceFacts(ws.root);
     this.overlay = options.dryRun ? new OverlayFs(ws.root, new DiskFs()) : undefined;
     this.fs = this.overlay ?? new DiskFs();
     const ctx: ToolContext = {
@@ -103,6 +106,7 @@ export class Session {
       },
       textExtractor: async (p, bytes) => (isExtractable(p) ? (await extractText(p, bytes)).text : undefined),
       extractable: (p) => isExtractable(p),
+      sourceFacts: this.sourceFacts.lookup,
     };
     const tools = createTools(ctx);
     // A read-only run is offered no write tools at all: the model is not invited to try.
@@ -267,6 +271,7 @@ export class Session {
 
   async finish(status: Exclude<RunStatus, 'running'>): Promise<void> {
     if (this.run) await finishRun(this.run, status);
+    await this.sourceFacts.close();
     await this.search.close();
   }
 

@@ -10,6 +10,8 @@ import { classifySource, deletedSources, hashFile, loadManifest } from '../state
 import { sourcesOf } from '../wiki/page.js';
 import { loadPages } from '../wiki/pages.js';
 import { listRawSources } from '../sources/raw-files.js';
+import { hasFactsStore } from '../facts/extract.js';
+import { sqliteProblem } from '../facts/sqlite.js';
 import { groundPages, type PageScore } from './grounding.js';
 import { rawContentLines } from '../sources/line-count.js';
 import { lowCoverageFindings, measureCoverage, type SourceCoverage } from '../wiki/validate/coverage.js';
@@ -40,6 +42,8 @@ export interface StatusReport {
    * text lines inside some from-range, lowest first; `low` those below `threshold`.
    */
   coverage?: { threshold: number; sources: SourceCoverage[]; low: string[]; unmeasured: string[] };
+  /** Why grounding is not shown: `.wiki/facts.db` exists but SQLite cannot be loaded. */
+  factsUnavailable?: string;
 }
 
 /** Each raw source against the manifest: pending, changed since its ingest, or deleted. */
@@ -71,11 +75,14 @@ export async function workspaceStatus(root: string, schema: Schema, config: Effe
   } catch {
     logText = '';
   }
-  const grounding = groundPages(root, pages);
+  // Status needs no facts: a store SQLite cannot open is reported, not fatal.
+  const factsUnavailable = hasFactsStore(root) ? await sqliteProblem() : undefined;
+  const grounding = factsUnavailable ? undefined : await groundPages(root, pages);
   const coverage = measureCoverage(pages, schema.contract, rawContentLines(root));
   const threshold = config.config.coverage.warnBelow;
   return {
     grounding: grounding ? groundingSummary(grounding.pages) : undefined,
+    factsUnavailable,
     coverage:
       coverage.sources.length > 0
         ? { threshold, ...coverage, low: lowCoverageFindings(coverage.sources, threshold).map((finding) => finding.path) }

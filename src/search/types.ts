@@ -86,6 +86,8 @@ export interface SearchIndex {
   /** Bring the index in line with the files (mtime/size, hash on doubt). */
   refresh(): Promise<RefreshSummary>;
   info(): SearchIndexInfo;
+  /** The paths of the indexed pages with each of `keys` (a key no page has maps to none). */
+  pathsOf(keys: readonly string[]): Map<string, string[]>;
   /** Persist pending changes. */
   close(): Promise<void>;
 }

@@ -33,6 +33,19 @@ export interface ToolContext {
    * to 64 MB) is never loaded whole just to be offered to the extractor. Absent: all.
    */
   extractable?: (path: string) => boolean;
+  /**
+   * The facts a raw source states on lines `first`–`last` (`.wiki/facts.db`), so a window
+   * read from it can name the fact ids of its lines. Absent, or empty: no facts shown.
+   */
+  sourceFacts?: SourceFacts;
+}
+
+export type SourceFacts = (source: string, first: number, last: number) => Promise<readonly FactLines[]>;
+
+export interface FactLines {
+  id: string;
+  lineStart: number;
+  lineEnd: number;
 }
 
 export type TextExtractor = (path: string, bytes: Uint8Array) => Promise<string | undefined>;

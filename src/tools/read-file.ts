@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ToolContext } from './context.js';
+import type { FactLines, SourceFacts, ToolContext } from './context.js';
 import { defineTool, failure, success } from './define.js';
 import { missingPathMessage } from './missing-path-hint.js';
 import { observerNote } from './page-write.js';
@@ -64,13 +64,13 @@ export function createReadFileTool(ctx: ToolContext): Tool {
       const start = offset ?? 0;
 
       const text = await extractedText(target.absolute, target.relative, info.size, info.mtimeMs);
-      if (text !== undefined) return readTextWindow(shown, text, start, window, ['extracted text', ...notes]);
+      if (text !== undefined) return readTextWindow(shown, text, start, window, ['extracted text', ...notes], ctx.sourceFacts);
       if (info.size <= WHOLE_FILE_MAX_BYTES) {
         const bytes = await ctx.fs.readBytes(target.absolute);
         if (looksBinary(bytes)) return binaryRefusal(shown, info.size);
         const decoded = decodeText(bytes);
         if (decoded.replaced > 0) notes.push(`not valid UTF-8: ${decoded.replaced} invalid byte sequence(s) shown as \uFFFD`);
-        return readTextWindow(shown, decoded.text, start, window, notes);
+        return readTextWindow(shown, decoded.text, start, window, notes, ctx.sourceFacts);
       }
       if (looksBinary(await ctx.fs.readBytes(target.absolute, { start: 0, length: SNIFF_BYTES }))) return binaryRefusal(shown, info.size);
       if (start > info.size) return failure(`offset ${start} is past the end of ${shown} (${info.size} bytes)`);
@@ -84,14 +84,32 @@ export function createReadFileTool(ctx: ToolContext): Tool {
   });
 }
 
-function readTextWindow(shown: string, text: string, offset: number, limit: number, notes: string[]): ToolOutcome {
+async function readTextWindow(
+  shown: string,
+  text: string,
+  offset: number,
+  limit: number,
+  notes: string[],
+  sourceFacts: SourceFacts | undefined,
+): Promise<ToolOutcome> {
   if (offset > text.length) return failure(`offset ${offset} is past the end of ${shown} (${text.length} characters)`);
   if (text.length === 0) return success(`[${shown}: empty file]`);
   const part = textWindow(text, offset, limit);
   const next = part.end >= part.total ? 'end of file' : `next offset: ${part.end}`;
   const lines = `lines ${part.lines.first}-${part.lines.last} of ${part.lines.total}`;
   const extra = notes.length > 0 ? `; ${notes.join('; ')}` : '';
-  return success(`[${shown}: characters ${part.start}-${part.end} of ${part.total}, ${lines}; ${next}${extra}]\n${asShown(shown, part.text)}`);
+  const facts = isSourcePath(shown) && sourceFacts ? factsLine(await sourceFacts(shown, part.lines.first, part.lines.last)) : '';
+  return success(`[${shown}: characters ${part.start}-${part.end} of ${part.total}, ${lines}; ${next}${extra}]\n${asShown(shown, part.text)}${facts}`);
+}
+
+/**
+ * The fact ids of the window's lines, after the source block: the model can then cite a
+ * line range in a from-comment, or a fact as [^id], exactly.
+ */
+function factsLine(facts: readonly FactLines[]): string {
+  if (facts.length === 0) return '';
+  const listed = facts.map((fact) => `L${fact.lineStart}${fact.lineEnd > fact.lineStart ? `-${fact.lineEnd}` : ''} ${fact.id}`);
+  return `\n[facts of these lines (line: id): ${listed.join(' · ')}]`;
 }
 
 /** Sources are shown as delimited data (see source-delimiters.ts); pages and schema.md as they are. */

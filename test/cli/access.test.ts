@@ -95,6 +95,35 @@ describe('usage_mode through the CLI and the model server', () => {
   });
 });
 
+describe('wiki search names no hidden page in its link lists', () => {
+  type Linked = Omit<SearchJson, 'results'> & { results: Array<{ key: string; path: string; links: string[]; backlinks: string[] }> };
+  it.each([
+    { viewer: 'the team', args: [], hidden: ['hidden-draft', 'alice-idea', 'bob-broken'], shown: [] as string[], human: /links: team-rules/ },
+    { viewer: 'alice', args: ['--user', 'alice'], hidden: ['hidden-draft', 'bob-broken'], shown: ['alice-idea'], human: /linked from: alice-idea/ },
+    { viewer: 'bob', args: ['--user', 'bob'], hidden: ['hidden-draft', 'alice-idea'], shown: [] as string[], human: /links: team-rules/ },
+  ])('for $viewer: no never page and no other user\'s page in links or backlinks, human or --json', async ({ args, hidden, shown, human: lists }) => {
+    const root = await accessWorkspace();
+    await patchConfig(root, { search: { embedder: { kind: 'none' } } });
+    // The team's attention links to the never page and to a page all may see; Alice's scratch page links to it.
+    await writeFile(
+      path.join(root, 'wiki/concepts/attention.md'),
+      pageText('concept', 'attention', { body: 'Attention weighs tokens; see [[hidden-draft]], [[team-rules]] and the quokka notes.' }),
+    );
+    const json = await runCli([...args, 'search', 'attention quokka platypus', '--limit', '20', '--json'], { cwd: root });
+    expect(json.code, json.stderr).toBe(0);
+    const answer = JSON.parse(json.stdout) as Linked;
+    const attention = answer.results.find((result) => result.key === 'attention');
+    expect(attention, json.stdout).toBeDefined();
+    const named = answer.results.flatMap((result) => [...result.links, ...result.backlinks]);
+    for (const key of hidden) expect(named, key).not.toContain(key);
+    for (const key of shown) expect(attention?.backlinks).toContain(key);
+    const human = await runCli([...args, 'search', 'attention quokka platypus', '--limit', '20'], { cwd: root });
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout).toMatch(lists);
+    for (const key of hidden) expect(human.stdout, key).not.toContain(key);
+  });
+});
+
 describe('per-user scratch scope through the CLI', () => {
   it("shadows a team page for its user only, hides other users' scopes, and lints each scope", async () => {
     const root = await accessWorkspace();
@@ -136,6 +165,31 @@ describe('per-user scratch scope through the CLI', () => {
     const nobody = await runCli(['promote', 'alice-idea'], { cwd: root });
     expect(nobody.code).toBe(2);
     expect(nobody.stderr).toMatch(/--user NAME or set WIKI_USER/);
+  });
+});
+
+describe('wiki promote is a run that wiki undo reverts', () => {
+  it.each([
+    { case: 'a new team page', before: undefined },
+    { case: 'a team page it replaced', before: pageText('concept', 'alice-idea', { body: 'The team version of the idea.' }) },
+  ])('undo after promoting to $case puts both files back as they were', async ({ before }) => {
+    const root = await accessWorkspace();
+    const scratchPath = 'wiki/user/alice/concepts/alice-idea.md';
+    const teamPath = 'wiki/concepts/alice-idea.md';
+    if (before !== undefined) await writeFile(path.join(root, teamPath), before);
+    const scratch = await readFile(path.join(root, scratchPath), 'utf8');
+    const promoted = await runCli(['--user', 'alice', 'promote', 'alice-idea', '--json'], { cwd: root });
+    expect(promoted.code, promoted.stderr).toBe(0);
+    const { runId } = JSON.parse(promoted.stdout) as { runId: string };
+    expect(await readFile(path.join(root, 'wiki/log.md'), 'utf8')).toContain(`- run: ${runId}`);
+    const undone = await runCli(['undo', '--yes', '--json'], { cwd: root });
+    expect(undone.code, undone.stderr).toBe(0);
+    expect(JSON.parse(undone.stdout)).toMatchObject({ runId, op: 'promote', outcome: 'applied' });
+    expect(await readFile(path.join(root, scratchPath), 'utf8')).toBe(scratch);
+    if (before === undefined) expect(existsSync(path.join(root, teamPath))).toBe(false);
+    else expect(await readFile(path.join(root, teamPath), 'utf8')).toBe(before);
+    const lint = JSON.parse((await runCli(['lint', '--no-llm', '--json'], { cwd: root })).stdout) as { findings: Array<{ rule: string }> };
+    expect(lint.findings.filter((finding) => finding.rule === 'log-entry')).toEqual([]);
   });
 });
 

@@ -2,6 +2,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { initWorkspace, runCli } from '../helpers/cli.js';
+import { startFakeLlmServer } from '../helpers/fake-llm-server.js';
+import { simpleIngest } from './cron-fixtures.js';
 import { pageText } from '../search/helpers.js';
 
 let root: string;
@@ -57,6 +59,120 @@ describe('wiki facts (through the built CLI)', () => {
 
   it('query --facts answers "no facts found" without any model when nothing matches', async () => {
     const result = await runCli(['query', '--facts', 'zeppelin hangar capacity', '--json'], { cwd: root });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ answer: 'no facts found', modelCalled: false, facts: [] });
+  });
+});
+
+describe('the model sees the fact ids of the source window it reads', () => {
+  it('ingest: the first window and a later read_file window list their lines\' fact ids, the same ids `wiki facts` gives', async () => {
+    const workspace = await initWorkspace();
+    const lines = ['# The bridge', '', 'The Golden Gate Bridge opened in 1937 after four years of work.', 'Its main span is 1,280 metres long.', '', '## Later', '', 'The bridge was painted International Orange in 1937.'];
+    await writeFile(path.join(workspace, 'raw', 'bridge.md'), `${lines.join('\n')}\n`);
+    const server = await startFakeLlmServer([
+      { toolCalls: [{ name: 'read_file', arguments: { path: 'raw/bridge.md', offset: 60, limit: 400 } }] },
+      ...simpleIngest('bridge'),
+    ]);
+    try {
+      const ingest = await runCli(['ingest', 'raw/bridge.md'], { cwd: workspace, env: server.env('anthropic') });
+      expect(ingest.code, ingest.stderr).toBe(0);
+      const ids = async (query: string): Promise<string> => {
+        const result = await runCli(['facts', 'search', query, '--json'], { cwd: workspace });
+        return (JSON.parse(result.stdout) as { facts: { id: string }[] }).facts[0]?.id ?? 'none';
+      };
+      const [opened, span, orange] = [await ids('opened 1937'), await ids('main span'), await ids('International Orange')];
+      const first = JSON.stringify(server.requests[0]?.body);
+      expect(first).toContain(`L3 ${opened} · L4 ${span} · L8 ${orange}`);
+      // A window starting inside line 3 lists the facts of lines 3-8 only.
+      const later = server.requests[1]?.toolResults[0]?.content ?? '';
+      expect(later).toMatch(/\[facts of these lines \(line: id\): L3 f-[0-9a-f]{12} · L4 f-[0-9a-f]{12} · L8 f-[0-9a-f]{12}\]$/);
+      // The system prompt, where the cache prefix lies, carries no fact id.
+      expect(server.requests[0]?.system).not.toMatch(/f-[0-9a-f]{12}/);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('lint --fix hands grounding findings to the model with their closest facts', () => {
+  it('the request lists each ungrounded or unsupported-number sentence with its sources\' closest facts and where they are stated', async () => {
+    const workspace = await initWorkspace();
+    await writeFile(path.join(workspace, 'raw', 'bridge.md'), '# The bridge\n\nThe Golden Gate Bridge opened in 1937 after four years of work.\nIts main span is 1,280 metres long.\n');
+    await mkdir(path.join(workspace, 'wiki', 'entities'), { recursive: true });
+    await writeFile(
+      path.join(workspace, 'wiki', 'entities', 'golden-gate.md'),
+      pageText('Golden Gate Bridge', 'A bridge', 'The Golden Gate Bridge opened in 1937 after four years of work.\nIts main span is 2,000 metres long.', { sources: ['raw/bridge.md'] }),
+    );
+    expect((await runCli(['facts', 'rebuild'], { cwd: workspace })).code).toBe(0);
+    const span = (JSON.parse((await runCli(['facts', 'search', 'main span', '--json'], { cwd: workspace })).stdout) as { facts: { id: string }[] }).facts[0]?.id;
+    const server = await startFakeLlmServer([{ text: 'FINDING unsupported-number wiki/entities/golden-gate.md :: left as is' }]);
+    try {
+      const lint = await runCli(['lint', '--fix', '--json'], { cwd: workspace, env: server.env('anthropic') });
+      expect([0, 1]).toContain(lint.code);
+      const request = server.requests[0]?.lastUserText ?? '';
+      expect(request).toMatch(/Sentences their sources do not support/);
+      expect(request).toMatch(/- wiki\/entities\/golden-gate\.md:\d+ \[unsupported-number\] "Its main span is 2,000 metres long\."/);
+      expect(request).toContain(`  - [^${span}] "Its main span is 1,280 metres long." (raw/bridge.md#L4)`);
+      // The supported sentence is not handed over for repair.
+      expect(request).not.toMatch(/\[ungrounded\] "The Golden Gate Bridge opened/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a review without --fix is not asked to repair', async () => {
+    await runCli(['facts', 'rebuild'], { cwd: root });
+    const server = await startFakeLlmServer([{ text: 'No findings.' }]);
+    try {
+      await runCli(['lint', '--json'], { cwd: root, env: server.env('anthropic') });
+      const request = server.requests[0]?.lastUserText ?? '';
+      expect(request).toMatch(/unsupported-number wiki\/entities\/golden-gate\.md/);
+      expect(request).not.toMatch(/Sentences their sources do not support/);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('query --facts: the model gets only facts, with ids, and its citations are checked', () => {
+  it('the request carries only the matching facts with their ids and no tools; a cited id that is no fact is reported', async () => {
+    const workspace = await initWorkspace();
+    await writeFile(
+      path.join(workspace, 'raw', 'bridge.md'),
+      '# The bridge\n\nThe Golden Gate Bridge opened in 1937 after four years of work.\nIts main span is 1,280 metres long.\n\n## Elsewhere\n\nThe zebra is a striped horse.\n',
+    );
+    let given: string[] = [];
+    const server = await startFakeLlmServer((request) => {
+      given = [...(request.lastUserText ?? '').matchAll(/\[\^(f-[0-9a-f]{12})\]/g)].map((m) => m[1] ?? '');
+      return { text: `It opened in 1937 [^${given[0]}], painted orange [^f-000000000000].` };
+    });
+    try {
+      const result = await runCli(['query', '--facts', 'When did the Golden Gate Bridge open?', '--json'], { cwd: workspace, env: server.env('anthropic') });
+      expect(server.requests).toHaveLength(1);
+      const request = server.requests[0]!;
+      expect(request.toolNames).toEqual([]);
+      expect(request.system).toMatch(/ONLY the numbered facts.*\[\^fact-id\]/s);
+      // Every line of the facts block is one fact with its id and source; the zebra shares no word with the question.
+      const factLines = (request.lastUserText ?? '').split('\n').filter((line) => line.startsWith('[^'));
+      expect(factLines.length).toBeGreaterThan(0);
+      for (const line of factLines) expect(line).toMatch(/^\[\^f-[0-9a-f]{12}\] .+ \(raw\/bridge\.md\)$/);
+      expect(request.lastUserText).toContain('The Golden Gate Bridge opened in 1937 after four years of work.');
+      expect(request.lastUserText).not.toContain('zebra');
+      const report = JSON.parse(result.stdout) as { cited: string[]; unknown: string[]; modelCalled: boolean; facts: { id: string }[] };
+      expect(report).toMatchObject({ modelCalled: true, cited: [given[0]], unknown: ['f-000000000000'] });
+      expect(report.facts.map((fact) => fact.id)).toEqual(given);
+      // An answer citing an id it was not given fails the check: exit 1, and the human output names the id.
+      expect(result.code).toBe(1);
+      const human = await runCli(['query', '--facts', 'When did the Golden Gate Bridge open?'], { cwd: workspace, env: server.env('anthropic') });
+      expect(human.code).toBe(1);
+      expect(human.stdout + human.stderr).toMatch(/cited ids that are no fact: f-000000000000/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a question of stop words and unknown words finds no facts and calls no model', async () => {
+    const result = await runCli(['query', '--facts', 'what is the capital of the moon?', '--json'], { cwd: root });
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ answer: 'no facts found', modelCalled: false, facts: [] });
   });

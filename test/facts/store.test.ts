@@ -21,8 +21,8 @@ async function write(name: string, text: string): Promise<string> {
   return `raw/${name}`;
 }
 
-function withStore<T>(use: (store: FactStore) => T): T {
-  const store = new FactStore(factsDbFile(root), { readonly: true });
+async function withStore<T>(use: (store: FactStore) => T): Promise<T> {
+  const store = await FactStore.open(factsDbFile(root), { readonly: true });
   try {
     return use(store);
   } finally {
@@ -36,7 +36,7 @@ describe('facts store', () => {
     const big = await write('big.md', 'A long line of text about nothing in particular. '.repeat(30));
     const report = await updateFacts(root, [small, big], { ...settings, maxSourceBytes: 1024 });
     expect(report.sources).toMatchObject({ extracted: 1, tooLarge: ['raw/big.md'] });
-    expect(withStore((s) => s.search('particular', 5))).toEqual([]);
+    expect(await withStore((s) => s.search('particular', 5))).toEqual([]);
   });
 
   it('inserts new facts, merges identical ones across sources and keeps both provenances', async () => {
@@ -44,11 +44,11 @@ describe('facts store', () => {
     const b = await write('b.md', '# Heat\n\nwater boils at 100 degrees celsius');
     const report = await updateFacts(root, [a, b], settings);
     expect(report.facts).toEqual({ inserted: 2, merged: 1, reworded: 0, tombstoned: 0 });
-    const hit = withStore((s) => s.search('boils', 5));
+    const hit = await withStore((s) => s.search('boils', 5));
     expect(hit).toHaveLength(1);
-    const fact = withStore((s) => s.get(hit[0]!.id))!;
+    const fact = (await withStore((s) => s.get(hit[0]!.id)))!;
     expect(fact.provenance.map((p) => `${p.source}#L${p.lineStart}-${p.lineEnd} ${p.heading}`)).toEqual(['raw/a.md#L1-1 ', 'raw/b.md#L3-3 Heat']);
-    expect(withStore((s) => s.stats())).toMatchObject({ live: 2, sources: 2, duplicatesMerged: 1, tombstoned: 0 });
+    expect(await withStore((s) => s.stats())).toMatchObject({ live: 2, sources: 2, duplicatesMerged: 1, tombstoned: 0 });
   });
 
   it('leaves every byte of the store alone when no source changed', async () => {
@@ -64,16 +64,16 @@ describe('facts store', () => {
     const a = await write('a.md', 'The bridge was opened to traffic in 1932 by the mayor. Its span is four hundred metres long.');
     const b = await write('b.md', 'An unrelated source says something else entirely.');
     await updateFacts(root, [a, b], settings);
-    const [before] = withStore((s) => s.search('bridge', 5));
-    const untouched = withStore((s) => s.factsOfSources([b]));
+    const [before] = await withStore((s) => s.search('bridge', 5));
+    const untouched = await withStore((s) => s.factsOfSources([b]));
     await write('a.md', 'The bridge was opened to traffic in 1932 by the mayors.');
     const report = await updateFacts(root, [a, b], settings);
     expect(report.facts).toEqual({ inserted: 0, merged: 0, reworded: 1, tombstoned: 1 });
-    const after = withStore((s) => s.get(before!.id))!;
+    const after = (await withStore((s) => s.get(before!.id)))!;
     expect(after.text).toBe('The bridge was opened to traffic in 1932 by the mayors.');
     expect(after.lineage.map((l) => l.previousText)).toEqual(['The bridge was opened to traffic in 1932 by the mayor.']);
-    expect(withStore((s) => s.search('span metres', 5))).toEqual([]);
-    expect(withStore((s) => s.factsOfSources([b]))).toEqual(untouched);
+    expect(await withStore((s) => s.search('span metres', 5))).toEqual([]);
+    expect(await withStore((s) => s.factsOfSources([b]))).toEqual(untouched);
   });
 
   it('a deleted source tombstones only the facts no other source states; rebuild recreates the store', async () => {
@@ -83,16 +83,16 @@ describe('facts store', () => {
     const report = await updateFacts(root, [b], settings);
     expect(report.sources.removed).toBe(1);
     expect(report.facts.tombstoned).toBe(1);
-    expect(withStore((s) => s.stats())).toMatchObject({ live: 1, tombstoned: 1, sources: 1 });
+    expect(await withStore((s) => s.stats())).toMatchObject({ live: 1, tombstoned: 1, sources: 1 });
     const rebuilt = await rebuildFacts(root, [a, b], settings);
     expect(rebuilt.facts).toMatchObject({ inserted: 2, merged: 1, tombstoned: 0 });
-    expect(withStore((s) => s.stats())).toMatchObject({ live: 2, tombstoned: 0, sources: 2 });
+    expect(await withStore((s) => s.stats())).toMatchObject({ live: 2, tombstoned: 0, sources: 2 });
   });
 
   it('search treats punctuation in the query as words, never as FTS syntax', async () => {
     const a = await write('a.md', 'The "quoted" value is AND-ed (carefully) with NEAR terms.');
     await updateFacts(root, [a], settings);
-    expect(withStore((s) => s.search('"quoted" AND (NEAR*', 5))).toHaveLength(1);
-    expect(withStore((s) => s.search('!!!', 5))).toEqual([]);
+    expect(await withStore((s) => s.search('"quoted" AND (NEAR*', 5))).toHaveLength(1);
+    expect(await withStore((s) => s.search('!!!', 5))).toEqual([]);
   });
 });

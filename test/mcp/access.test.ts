@@ -124,9 +124,13 @@ describe('wiki mcp at the default cap (internal)', () => {
 
   it('answers a hidden key as a key that does not exist, and a search for it as found: false with the query echoed', async () => {
     for (const key of ['classified-plan', 'hidden-draft', 'unreadable-level', 'bob-idea']) {
-      const { isError, text } = await session.call('read_page', { key });
-      expect(isError).toBe(true);
-      expect(text).toBe(`no page has the key "${key}"; use search_wiki or list_pages to find pages`);
+      const answer = await session.json<{ found: boolean; key: string; closeMatches: string[] }>('read_page', { key });
+      expect(answer).toEqual({
+        found: false,
+        key,
+        closeMatches: [],
+        hint: 'no page has this key; use search_wiki or list_pages to find pages',
+      });
     }
     const answer = await session.json<SearchAnswer>('search_wiki', { query: 'xylophonic' });
     expect(answer).toMatchObject({ found: false, query: 'xylophonic', results: [] });

@@ -125,19 +125,26 @@ describe('wiki mcp over stdio, with the SDK client', () => {
     expect(page.body).not.toContain('---');
   });
 
-  it('read_page of an unknown key is a tool error naming up to three close keys', async () => {
+  it('read_page of an unknown key answers found: false with the key echoed and up to three close keys', async () => {
     const { text, isError } = await session.call('read_page', { key: 'multi-head-atention' });
-    expect(isError).toBe(true);
-    expect(text).toMatch(/no page has the key "multi-head-atention"; close matches: multi-head-attention/);
-    const closeList = /close matches: (.*)$/.exec(text)?.[1]?.split(', ') ?? [];
-    expect(closeList.length).toBeGreaterThan(0);
-    expect(closeList.length).toBeLessThanOrEqual(3);
+    expect(isError).toBe(false);
+    const answer = JSON.parse(text) as { found: boolean; key: string; closeMatches: string[]; hint: string };
+    expect(answer).toMatchObject({ found: false, key: 'multi-head-atention' });
+    expect(answer.closeMatches[0]).toBe('multi-head-attention');
+    expect(answer.closeMatches.length).toBeLessThanOrEqual(3);
+    expect(answer.hint).toMatch(/close matches: multi-head-attention/);
   });
 
   it('read_page of a key nothing resembles points to search and listing instead', async () => {
-    const { text, isError } = await session.call('read_page', { key: 'zzzzqqqq' });
-    expect(isError).toBe(true);
-    expect(text).toMatch(/use search_wiki or list_pages/);
+    const answer = await session.json<{ found: boolean; key: string; closeMatches: string[]; hint: string }>('read_page', {
+      key: 'zzzzqqqq',
+    });
+    expect(answer).toEqual({
+      found: false,
+      key: 'zzzzqqqq',
+      closeMatches: [],
+      hint: 'no page has this key; use search_wiki or list_pages to find pages',
+    });
   });
 
   it('list_pages lists the content pages in path order with key, path, title, summary, type and tags', async () => {
@@ -236,7 +243,8 @@ describe('wiki mcp over stdio, with the SDK client', () => {
       const added = await session.json<PageDetail>('read_page', { key: 'layer-normalisation' });
       expect(added.backlinks).toEqual(['transformer']);
       const removed = await session.call('read_page', { key: 'attention-paper' });
-      expect(removed.isError).toBe(true);
+      expect(removed.isError).toBe(false);
+      expect(JSON.parse(removed.text)).toMatchObject({ found: false, key: 'attention-paper' });
       const list = await session.json<PageList>('list_pages', { type: 'source' });
       expect(list.total).toBe(0);
       // The search index rescans on its own schedule (every few seconds at most).
@@ -263,15 +271,18 @@ describe('wiki mcp stays inside the wiki', () => {
     { key: '../../.env', error: /not a path/ },
     { key: 'wiki/concepts/leaked-env.md', error: /not a path; did you mean the key `leaked-env`/ },
     { key: '.wiki/secret-notes', error: /not a path/ },
-    { key: 'secret-notes', error: /no page has the key/ },
-    { key: 'hidden-page', error: /no page has the key/ },
-    { key: 'leaked-env', error: /no page has the key/ },
     { key: 'transformer.md', error: /did you mean the key `transformer`/ },
     { key: 'a\u0000b', error: /control characters/ },
   ])('read_page refuses $key', async ({ key, error }) => {
     const { text, isError } = await session.call('read_page', { key });
     expect(isError).toBe(true);
     expect(text).toMatch(error);
+  });
+
+  it.each(['secret-notes', 'hidden-page', 'leaked-env'])('read_page answers %s as a key no page has', async (key) => {
+    const answer = await session.json<{ found: boolean; key: string; closeMatches: string[] }>('read_page', { key });
+    expect(answer).toMatchObject({ found: false, key });
+    expect(answer.closeMatches).not.toContain(key);
   });
 
   it('lists and searches no page outside wiki/, in hidden folders, or behind a symbolic link', async () => {

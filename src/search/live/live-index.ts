@@ -4,6 +4,7 @@ import path from 'node:path';
 import { UsageError } from '../../errors.js';
 import { isSpecialPage, type Contract } from '../../wiki/contract.js';
 import { splitFrontmatter } from '../../wiki/frontmatter-split.js';
+import { keyFromPath } from '../../wiki/keys.js';
 import type { PageStat } from './doc-record.js';
 import { contentHash, documentText, pageDocument, plainBody, type PageDocument } from '../text/document.js';
 import { candidatesFor, hasConstraints, parseQuery, QueryFilter } from '../text/query-syntax.js';
@@ -134,6 +135,12 @@ export class LiveSearchIndex implements SearchIndex {
       await this.save();
     }
     return summary;
+  }
+
+  pathsOf(keys: readonly string[]): Map<string, string[]> {
+    const found = new Map<string, string[]>(keys.map((key) => [key, []]));
+    for (const pagePath of this.engine.docs.paths()) found.get(keyFromPath(pagePath))?.push(pagePath);
+    return found;
   }
 
   async search(query: string, options: SearchOptions = {}): Promise<SearchResponse> {
