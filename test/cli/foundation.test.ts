@@ -194,7 +194,7 @@ describe('wiki config', () => {
     [['model'], { OPENAI_API_KEY: 'sk-x' }, /^"gpt-[^"]+" +\(default for openai\)$/],
     [['model'], { OPENAI_API_KEY: 'sk-x', WIKI_MODEL: 'mine' }, /^"mine" +\(WIKI_MODEL\)$/],
     [['maxTurns'], {}, /^40 +\(wiki.config.json\)$/],
-    [['search.weights.lexical'], {}, /^1.5 +\(default\)$/],
+    [['search.weights.semantic'], {}, /^1.5 +\(default\)$/],
     [['maxCost'], {}, /^not set +\(default\)$/],
   ])('config get %s', async (args, env, expected) => {
     const root = await initWorkspace();
