@@ -77,8 +77,8 @@ export class Session {
       dryRun: options.dryRun,
       writtenThisRun: (relPath) => this.changed.has(relPath),
     });
-    this.overlay = options.dryRun ? new OverlayFs(ws.root, new DiskFs()) : undefined;
-    this.fs = this.overlay ?? new DiskFs();
+    this.overlay = options.dryRun ? new OverlayFs(ws.root, new DiskFs(ws.root)) : undefined;
+    this.fs = this.overlay ?? new DiskFs(ws.root);
     const ctx: ToolContext = {
       root: ws.root,
       fs: this.fs,
