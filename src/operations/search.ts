@@ -24,6 +24,8 @@ export interface SearchRequest {
 export interface SearchAnswer extends SearchResponse {
   found: boolean;
   warnings: LaneWarning[];
+  /** Pages left out of the search because each is a hard link (see hardLinkedPagesNotice). */
+  hardLinked: string[];
 }
 
 /** The most hits asked of the index to make up for `never` pages and other users' scopes. */
@@ -50,7 +52,8 @@ export async function searchWorkspace(
   try {
     const response = await surfacedSearch(root, schema, index, query, limit, request.user);
     requireAnsweringLane(response.lanes);
-    const answer = { ...response, found: response.results.length > 0, warnings: laneWarnings(response.lanes, index.info().embedder) };
+    const info = index.info();
+    const answer = { ...response, found: response.results.length > 0, warnings: laneWarnings(response.lanes, info.embedder), hardLinked: info.hardLinked };
     if (request.explain) return answer;
     return { ...answer, results: answer.results.map(({ contributions: _dropped, ...rest }) => rest) };
   } finally {
