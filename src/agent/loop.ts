@@ -32,7 +32,7 @@ export interface AgentOptions {
   listener?: AgentListener;
   /** Receives every event; the caller opens and closes it. */
   transcript?: TranscriptWriter;
-  /** Abort: the current tool call finishes, a pending model request is cancelled, status `interrupted`. */
+  /** Abort: a write under way finishes, a read under way is stopped, a pending model request is cancelled, status `interrupted`. */
   signal?: AbortSignal;
 }
 

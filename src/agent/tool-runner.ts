@@ -3,6 +3,7 @@ import { mergeChanges, type ChangedFile } from './changes.js';
 import {
   nonObjectArgumentsMessage,
   notRunMessage,
+  stoppedMessage,
   toolThrewMessage,
   unknownToolMessage,
   unparsableArgumentsMessage,
@@ -26,9 +27,11 @@ export interface ToolBatchOutcome {
 /**
  * Run every call of one turn. Consecutive read-only calls run together; a mutating call
  * waits for everything before it and runs alone, so writes happen in the order the model
- * asked for and a read issued after a write sees it. Once the signal fires, calls already
- * running finish and the rest are skipped. Never throws: every failure becomes an error
- * result addressed to the model.
+ * asked for and a read issued after a write sees it. Once the signal fires, read-only calls
+ * still running are answered at once as stopped (a slow read, a huge listing or a stalled
+ * search must not hold an interrupt up; their work is abandoned), a write already running
+ * finishes (it is small and capped, and its history entry must match the disk), and the
+ * rest are skipped. Never throws: every failure becomes an error result addressed to the model.
  */
 export async function runToolCalls(
   calls: readonly ToolCall[],
@@ -91,10 +94,24 @@ async function executeCall(call: ToolCall, tools: ReadonlyMap<string, Tool>, sig
     return { content: nonObjectArgumentsMessage(call, tool.definition), isError: true };
   }
   try {
-    return await tool.run(call.arguments, signal);
+    const running = tool.run(call.arguments, signal);
+    return tool.mutates || signal === undefined ? await running : await untilStopped(running, signal, call);
   } catch (error) {
     return { content: toolThrewMessage(call, error), isError: true };
   }
+}
+
+/** The call's outcome, or a "stopped" outcome as soon as the signal fires. */
+function untilStopped(running: Promise<ToolOutcome>, signal: AbortSignal, call: ToolCall): Promise<ToolOutcome> {
+  // Whatever the abandoned call ends with later is of no interest, failures included.
+  running.catch(() => undefined);
+  const stopped: ToolOutcome = { content: stoppedMessage(call), isError: true };
+  if (signal.aborted) return Promise.resolve(stopped);
+  return new Promise<ToolOutcome>((resolve, reject) => {
+    const onAbort = (): void => resolve(stopped);
+    signal.addEventListener('abort', onAbort, { once: true });
+    running.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 function resultOf(call: ToolCall, outcome: ToolOutcome): ToolResult {
