@@ -36,9 +36,12 @@ export interface ConfinedEntry {
 export class ConfinedIo {
   private realRoot: string | undefined;
   private readonly resolvedRoot: string;
+  private readonly byDescriptors: boolean;
 
-  constructor(root: string) {
+  /** `descriptorPaths: false` uses the check-after-open way even where descriptor paths exist (for tests). */
+  constructor(root: string, options: { descriptorPaths?: boolean } = {}) {
     this.resolvedRoot = path.resolve(root);
+    this.byDescriptors = DESCRIPTOR_PATHS && options.descriptorPaths !== false;
   }
 
   /** A regular single-link file's bytes, or `length` bytes from `start`. */
@@ -57,7 +60,7 @@ export class ConfinedIo {
   /** The entries of a folder (links reported as links, sizes of files from lstat). */
   async list(absolute: string, signal?: AbortSignal): Promise<ConfinedEntry[]> {
     const { realRoot, segments } = await this.locate(absolute);
-    const folder = await openFolder(realRoot, segments, false);
+    const folder = await this.openFolder(realRoot, segments, false);
     try {
       const dirents = await readdir(folder.self, { withFileTypes: true });
       const entries: ConfinedEntry[] = [];
@@ -79,7 +82,7 @@ export class ConfinedIo {
     const { realRoot, segments } = await this.locate(absolute);
     const name = segments.pop();
     if (name === undefined) throw Object.assign(new Error('EISDIR: the workspace root is a directory'), { code: 'EISDIR' });
-    const folder = await openFolder(realRoot, segments, true);
+    const folder = await this.openFolder(realRoot, segments, true);
     try {
       await writeFileAtomic(folder.child(name), content);
       await folder.verify();
@@ -104,7 +107,7 @@ export class ConfinedIo {
     const name = segments.pop();
     if (name === undefined) throw Object.assign(new Error('EISDIR: the workspace root is a directory'), { code: 'EISDIR' });
     const shown = [...segments, name].join('/');
-    const folder = await openFolder(realRoot, segments, false);
+    const folder = await this.openFolder(realRoot, segments, false);
     try {
       let handle: FileHandle;
       try {
@@ -118,7 +121,7 @@ export class ConfinedIo {
         if (info.isDirectory()) throw Object.assign(new Error(`EISDIR: ${shown} is a directory`), { code: 'EISDIR' });
         if (!info.isFile()) throw new SandboxError(`${shown} is not a regular file (a device, socket or pipe); only files can be read`);
         if (info.nlink > 1) throw new SandboxError(hardLinkRefusal(shown, info.nlink));
-        if (!DESCRIPTOR_PATHS) {
+        if (!this.byDescriptors) {
           const onPath = await lstat(folder.child(name));
           if (onPath.dev !== info.dev || onPath.ino !== info.ino) throw swappedLink(shown);
         }
@@ -131,6 +134,11 @@ export class ConfinedIo {
     } finally {
       await folder.close();
     }
+  }
+
+  /** Open the folder `segments` below `realRoot`, never through a link; `create` makes missing folders. */
+  private openFolder(realRoot: string, segments: readonly string[], create: boolean): Promise<OpenFolder> {
+    return this.byDescriptors ? openFolderByDescriptors(realRoot, segments, create) : openFolderByPath(realRoot, segments, create);
   }
 
   /** The root's real path and the folder names leading from it to `absolute`. */
@@ -168,11 +176,6 @@ interface OpenFolder {
   /** Throws when the folder's path no longer names the opened folder (no-op with descriptor paths). */
   verify(): Promise<void>;
   close(): Promise<void>;
-}
-
-/** Open the folder `segments` below `realRoot`, never through a link; `create` makes missing folders. */
-async function openFolder(realRoot: string, segments: readonly string[], create: boolean): Promise<OpenFolder> {
-  return DESCRIPTOR_PATHS ? openFolderByDescriptors(realRoot, segments, create) : openFolderByPath(realRoot, segments, create);
 }
 
 async function openFolderByDescriptors(realRoot: string, segments: readonly string[], create: boolean): Promise<OpenFolder> {
@@ -219,22 +222,23 @@ async function openFolderByPath(realRoot: string, segments: readonly string[], c
       throw swappedLink(segments.slice(0, i + 1).join('/'));
     }
   }
-  const handle = await open(at, FOLDER_FLAGS).catch(async (error: NodeJS.ErrnoException) => {
+  // Where folders cannot be opened (Windows), the folder's identity is taken from its lstat.
+  const handle = O_DIRECTORY === undefined ? undefined : await open(at, FOLDER_FLAGS).catch(async (error: NodeJS.ErrnoException) => {
     throw await folderOpenError(error, at, segments.join('/'));
   });
+  const opened = handle ? await handle.stat() : await lstat(at);
   const verify = async (): Promise<void> => {
-    const opened = await handle.stat();
     const real = await realpath(at).catch(() => undefined);
     const onPath = await lstat(at).catch(() => undefined);
-    if (real !== at || onPath?.dev !== opened.dev || onPath.ino !== opened.ino) throw swappedLink(segments.join('/') || '.');
+    if (real !== at || onPath?.isDirectory() !== true || onPath.dev !== opened.dev || onPath.ino !== opened.ino) throw swappedLink(segments.join('/') || '.');
   };
   try {
     await verify();
   } catch (error) {
-    await handle.close();
+    await handle?.close();
     throw error;
   }
-  return { self: at, child: (name) => path.join(at, name), verify, close: () => handle.close() };
+  return { self: at, child: (name) => path.join(at, name), verify, close: async () => handle?.close() };
 }
 
 /** ENOTDIR/ELOOP on a folder step is a link (refused) or a file where a folder belongs (the original error). */

@@ -135,7 +135,10 @@ describe('a swap between check and use', () => {
   }, 120_000);
 });
 
-describe('ConfinedIo refuses a link wherever it is met, however it got there', () => {
+describe.each([
+  { mode: 'descriptor walk', descriptorPaths: true },
+  { mode: 'check after open', descriptorPaths: false },
+])('ConfinedIo ($mode) refuses a link wherever it is met, however it got there', ({ descriptorPaths }) => {
   it.each([
     { what: 'a file that is a link', link: 'raw/paper.md', to: 'secret.txt', read: 'raw/paper.md' },
     { what: 'a folder that is a link', link: 'raw/sub', to: '.', read: 'raw/sub/secret.txt' },
@@ -144,7 +147,7 @@ describe('ConfinedIo refuses a link wherever it is met, however it got there', (
     const { rm, symlink } = await import('node:fs/promises');
     await rm(path.join(ws.root, link), { recursive: true, force: true });
     await symlink(path.join(ws.outside, to), path.join(ws.root, link));
-    const io = new ConfinedIo(ws.root);
+    const io = new ConfinedIo(ws.root, { descriptorPaths });
     await expect(io.readBytes(path.join(ws.root, read))).rejects.toThrow(/symbolic link/);
   });
 
@@ -157,7 +160,7 @@ describe('ConfinedIo refuses a link wherever it is met, however it got there', (
     const before = await snapshotTree(ws.outside);
     await rm(path.join(ws.root, 'wiki/concepts'), { recursive: true, force: true });
     await symlink(ws.outside, path.join(ws.root, 'wiki/concepts'));
-    const io = new ConfinedIo(ws.root);
+    const io = new ConfinedIo(ws.root, { descriptorPaths });
     const target = path.join(ws.root, 'wiki/concepts/attention.md');
     const attempt =
       op === 'write' ? io.write(target, 'x') : op === 'append' ? io.append(target, 'x') : io.list(path.join(ws.root, 'wiki/concepts'));
@@ -165,8 +168,17 @@ describe('ConfinedIo refuses a link wherever it is met, however it got there', (
     expect(await snapshotTree(ws.outside)).toEqual(before);
   });
 
+  it('reads, writes, appends and lists where nothing is a link', async () => {
+    const io = new ConfinedIo(ws.root, { descriptorPaths });
+    const target = path.join(ws.root, 'wiki/fresh/deeper/page.md');
+    await io.write(target, 'one\n');
+    await io.append(target, 'two\n');
+    expect(Buffer.from(await io.readBytes(target)).toString()).toBe('one\ntwo\n');
+    expect(await io.list(path.join(ws.root, 'wiki/fresh/deeper'))).toEqual([{ name: 'page.md', kind: 'file', size: 8 }]);
+  });
+
   it('refuses a path outside the root it was made for', async () => {
-    const io = new ConfinedIo(ws.root);
+    const io = new ConfinedIo(ws.root, { descriptorPaths });
     await expect(io.readBytes(path.join(ws.outside, 'secret.txt'))).rejects.toThrow(/outside the workspace root/);
   });
 });
