@@ -1,4 +1,5 @@
 import type { Tool, ToolOutcome } from '../tools/types.js';
+import { unlessAborted } from '../util/abort.js';
 import { mergeChanges, type ChangedFile } from './changes.js';
 import {
   nonObjectArgumentsMessage,
@@ -95,23 +96,10 @@ async function executeCall(call: ToolCall, tools: ReadonlyMap<string, Tool>, sig
   }
   try {
     const running = tool.run(call.arguments, signal);
-    return tool.mutates || signal === undefined ? await running : await untilStopped(running, signal, call);
+    return tool.mutates ? await running : await unlessAborted(running, signal, () => ({ content: stoppedMessage(call), isError: true }));
   } catch (error) {
     return { content: toolThrewMessage(call, error), isError: true };
   }
-}
-
-/** The call's outcome, or a "stopped" outcome as soon as the signal fires. */
-function untilStopped(running: Promise<ToolOutcome>, signal: AbortSignal, call: ToolCall): Promise<ToolOutcome> {
-  // Whatever the abandoned call ends with later is of no interest, failures included.
-  running.catch(() => undefined);
-  const stopped: ToolOutcome = { content: stoppedMessage(call), isError: true };
-  if (signal.aborted) return Promise.resolve(stopped);
-  return new Promise<ToolOutcome>((resolve, reject) => {
-    const onAbort = (): void => resolve(stopped);
-    signal.addEventListener('abort', onAbort, { once: true });
-    running.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }
 
 function resultOf(call: ToolCall, outcome: ToolOutcome): ToolResult {

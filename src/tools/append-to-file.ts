@@ -18,7 +18,7 @@ export function createAppendToFileTool(ctx: ToolContext): Tool {
       'validate afterwards (every [[link]] must name an existing page); otherwise nothing is appended and the reasons are returned.',
     args,
     mutates: true,
-    async run({ path, content }) {
+    async run({ path, content }, signal) {
       if (content.trim() === '') return failure('content is empty; give the text to append');
       const limits = ctx.writeLimits ?? DEFAULT_WRITE_LIMITS;
       const size = Buffer.byteLength(content, 'utf8');
@@ -56,7 +56,7 @@ export function createAppendToFileTool(ctx: ToolContext): Tool {
       const note = await observerNote(ctx, target.relative);
       let notes: string[];
       try {
-        notes = await commitWrite(ctx, target, previous, next, change, appended);
+        notes = await commitWrite(ctx, target, previous, next, change, appended, signal);
       } catch (error) {
         return failure(`append_to_file failed, ${target.relative} was not changed: ${(error as Error).message}`);
       }

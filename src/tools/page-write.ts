@@ -3,6 +3,7 @@ import { USER_SCOPE_ROOT } from '../wiki/access.js';
 import { isSpecialPage, type Contract } from '../wiki/contract.js';
 import { SandboxError } from '../errors.js';
 import { resolveInSandbox, type SandboxPath } from './sandbox.js';
+import { unlessAborted } from '../util/abort.js';
 
 /**
  * The steps write_file and append_to_file share: where a write may land, what is there now,
@@ -65,6 +66,7 @@ export async function commitWrite(
   next: string,
   change: WriteChange,
   appended?: string,
+  signal?: AbortSignal,
 ): Promise<string[]> {
   await ctx.observer?.beforeWrite?.(target.relative, previous);
   if (appended !== undefined && previous !== undefined) await ctx.fs.appendText(target.absolute, appended);
@@ -72,7 +74,10 @@ export async function commitWrite(
   const notes: string[] = [];
   if (isMarkdown(target.relative) && target.relative !== ctx.contract.log) {
     try {
-      await ctx.search.upsert(target.relative, next);
+      // The index is a cache the next scan repairs: an interrupt does not wait for it (a stalled embeddings endpoint).
+      const interrupted = 'the run was interrupted before the search index was updated';
+      const skipped = await unlessAborted(ctx.search.upsert(target.relative, next).then(() => undefined), signal, () => interrupted);
+      if (skipped) notes.push(skipped);
     } catch (error) {
       notes.push(`the search index was not updated (${(error as Error).message}), so search_wiki may miss this page for now`);
     }

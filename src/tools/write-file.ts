@@ -20,7 +20,7 @@ export function createWriteFileTool(ctx: ToolContext): Tool {
       `Pages live in the type folders (${pageFolders(ctx.contract).join(', ')}); ${ctx.contract.index} is maintained by the tool; raw/ and schema.md are read-only.`,
     args,
     mutates: true,
-    async run({ path, content }) {
+    async run({ path, content }, signal) {
       const cap = (ctx.writeLimits ?? DEFAULT_WRITE_LIMITS).pageWriteBytes;
       const size = Buffer.byteLength(content, 'utf8');
       if (size > cap) {
@@ -46,7 +46,7 @@ export function createWriteFileTool(ctx: ToolContext): Tool {
       const note = previous === undefined ? undefined : await observerNote(ctx, target.relative);
       let notes: string[];
       try {
-        notes = await commitWrite(ctx, target, previous, content, change);
+        notes = await commitWrite(ctx, target, previous, content, change, undefined, signal);
       } catch (error) {
         return failure(`write_file failed, ${target.relative} was not written: ${(error as Error).message}`);
       }

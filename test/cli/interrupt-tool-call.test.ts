@@ -49,17 +49,21 @@ async function startEmbeddings(): Promise<{ url: string; stalled: () => boolean 
 }
 
 describe('SIGINT during a tool call', () => {
-  it('stops a search stalled on its embeddings endpoint: exit 130, run interrupted, lock released', async () => {
+  it.each([
+    { what: 'a search', call: { name: 'search_wiki', arguments: { query: `${STALL} okapi` } } },
+    {
+      what: 'a write (its search index update)',
+      call: { name: 'write_file', arguments: { path: 'wiki/sources/alpha.md', content: pageText('source', 'alpha', { body: `Alpha. ${STALL}` }) } },
+    },
+  ])('stops $what stalled on the embeddings endpoint: exit 130, run interrupted, lock released', async ({ call }) => {
     const root = await freshWorkspace();
     await writeFile(path.join(root, 'raw/alpha.md'), '# Alpha\n\nA source about alpha.\n');
     await writeFile(path.join(root, 'wiki/concepts/okapi.md'), pageText('concept', 'okapi'));
     const endpoint = await startEmbeddings();
     await patchConfig(root, { requestTimeoutMs: 600_000, search: { embedder: { kind: 'openai', baseUrl: endpoint.url, model: 'test-embed' } } });
-    const server = await serve((request) =>
-      request.toolResults.length > 0 ? { text: 'Done.' } : { toolCalls: [{ name: 'search_wiki', arguments: { query: `${STALL} okapi` } }] },
-    );
+    const server = await serve((request) => (request.toolResults.length > 0 ? { text: 'Done.' } : { toolCalls: [call] }));
     const run = startCli(['ingest', 'raw/alpha.md'], { cwd: root, env: server.env('anthropic'), timeoutMs: 120_000 });
-    await waitFor(endpoint.stalled, 'the search to stall on the embeddings endpoint', 60_000);
+    await waitFor(endpoint.stalled, 'the call to stall on the embeddings endpoint', 60_000);
     expect(existsSync(path.join(root, '.wiki/lock'))).toBe(true);
 
     const sent = Date.now();
@@ -70,7 +74,7 @@ describe('SIGINT during a tool call', () => {
     expect(result.code).toBe(130);
     expect(result.stderr).toContain('SIGINT received');
     expect(existsSync(path.join(root, '.wiki/lock'))).toBe(false);
-    expect(await read(root, 'wiki/log.md')).toMatch(/^## \[\d{4}-\d{2}-\d{2}\] ingest-interrupted \| raw\/alpha\.md$/m);
+    expect(await read(root, 'wiki/log.md')).toMatch(/^## \[\d{4}-\d{2}-\d{2}\] ingest-interrupted \| (raw\/alpha\.md|alpha)$/m);
     const runs = await readdir(path.join(root, '.wiki/history'));
     const record = await readJson<{ status: string }>(path.join(root, '.wiki/history', runs[0] ?? '', 'run.json'));
     expect(record.status).toBe('interrupted');
