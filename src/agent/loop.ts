@@ -35,7 +35,7 @@ export interface AgentOptions {
   transcript?: TranscriptWriter;
   /** Per-turn caps on tool calls and on the bytes of their results (default DEFAULT_TURN_LIMITS). */
   turnLimits?: TurnLimits;
-  /** Abort: the current tool call finishes, a pending model request is cancelled, status `interrupted`. */
+  /** Abort: a write under way finishes, a read under way is stopped, a pending model request is cancelled, status `interrupted`. */
   signal?: AbortSignal;
 }
 

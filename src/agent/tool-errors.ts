@@ -60,6 +60,10 @@ export function overResultBudgetMessage(name: string, bytes: number, limit: numb
   );
 }
 
+export function stoppedMessage(call: ToolCall): string {
+  return `${call.name} was stopped: the run was interrupted while this call was running, so it has no result.`;
+}
+
 function quotePrefix(raw: string): string {
   if (raw.length === 0) return '(nothing)';
   return raw.length > QUOTE_LIMIT ? `${JSON.stringify(raw.slice(0, QUOTE_LIMIT))}… (${raw.length} chars in all)` : JSON.stringify(raw);

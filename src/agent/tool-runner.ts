@@ -1,5 +1,6 @@
 import type { Tool, ToolOutcome } from '../tools/types.js';
 import { mapLimited } from '../util/map-limited.js';
+import { unlessAborted } from '../util/abort.js';
 import { mergeChanges, type ChangedFile } from './changes.js';
 import {
   nonObjectArgumentsMessage,
@@ -7,6 +8,7 @@ import {
   oversizedArgumentsMessage,
   overCallLimitMessage,
   overResultBudgetMessage,
+  stoppedMessage,
   toolThrewMessage,
   unknownToolMessage,
   unparsableArgumentsMessage,
@@ -38,8 +40,11 @@ export interface ToolBatchOutcome {
  * call order, so the cut does not depend on timing) are withheld; both are answered with
  * an error saying what to do. A write's result is always returned and not counted: the
  * write happened, and its answer is short.
- * Once the signal fires, calls already running finish and the rest are skipped. Never
- * throws: every failure becomes an error result addressed to the model.
+ * Once the signal fires, read-only calls still running are answered at once as stopped (a
+ * slow read, a huge listing or a stalled search must not hold an interrupt up; their work is
+ * abandoned), a write already running finishes (it is small and capped, and its history
+ * entry must match the disk), and the rest are skipped. Never throws: every failure becomes
+ * an error result addressed to the model.
  */
 export async function runToolCalls(
   calls: readonly ToolCall[],
@@ -122,7 +127,8 @@ async function executeCall(call: ToolCall, tools: ReadonlyMap<string, Tool>, sig
     return { content: nonObjectArgumentsMessage(call, tool.definition), isError: true };
   }
   try {
-    return await tool.run(call.arguments, signal);
+    const running = tool.run(call.arguments, signal);
+    return tool.mutates ? await running : await unlessAborted(running, signal, () => ({ content: stoppedMessage(call), isError: true }));
   } catch (error) {
     return { content: toolThrewMessage(call, error), isError: true };
   }

@@ -80,8 +80,9 @@ export async function lazyModel(ws: Workspace): Promise<{ get: () => ChatModel; 
 }
 
 /**
- * SIGINT/SIGTERM stop the run cleanly after the current tool call; a second signal
- * exits at once. Returns the signal to pass to the loop and which signal arrived.
+ * SIGINT/SIGTERM stop the run cleanly: a read-only tool call under way is stopped at once,
+ * a write finishes; a second signal exits at once. Returns the signal to pass to the loop
+ * and which signal arrived.
  */
 export function interruptible(): { signal: AbortSignal; received: () => NodeJS.Signals | undefined; dispose: () => void } {
   const controller = new AbortController();
@@ -193,5 +194,18 @@ export async function runAgentCommand<R>(
     exitIfInterruptedWhileWaiting(error, interrupt.received(), out);
   } finally {
     interrupt.dispose();
+    if (interrupt.received()) leaveSoon();
   }
+}
+
+/** How long an interrupted command's output gets to drain before the process leaves. */
+const LEAVE_GRACE_MS = 250;
+
+/**
+ * An interrupted run is over once its lock is released and its log entry written; work it
+ * abandoned (a stalled embeddings request, a huge listing, a slow read) must not keep the
+ * process alive. The timer does not hold the process either: it only fires when something else does.
+ */
+function leaveSoon(): void {
+  setTimeout(() => process.exit(), LEAVE_GRACE_MS).unref();
 }

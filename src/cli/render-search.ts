@@ -1,11 +1,13 @@
 import type { SearchAnswer } from '../operations/search.js';
 import type { SearchIndexState } from '../search/live/state.js';
+import { hardLinkedPagesNotice } from '../search/live/read-page.js';
 import { LANES } from '../search/types.js';
 import type { Colors } from './output.js';
 
 /** Human rendering of `wiki search`: ranked pages, with lane detail under --explain. */
 export function renderSearch(response: SearchAnswer, c: Colors, explain: boolean): string {
   const lines: string[] = response.warnings.map((warning) => c.yellow(`warning: ${warning.message}`));
+  if (response.hardLinked.length > 0) lines.push(c.yellow(`warning: ${hardLinkedPagesNotice(response.hardLinked)}`));
   const laneLine = LANES.map((lane) => `${lane} ${response.lanes[lane]}`).join(' · ');
   const degraded = LANES.some((lane) => response.lanes[lane] !== 'ok' && !response.lanes[lane].endsWith('weight is 0'));
   if (!response.found) lines.push(`No pages match “${response.query}” (found: false).`);

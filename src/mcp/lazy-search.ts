@@ -1,5 +1,6 @@
 import type { WikiConfig } from '../config/schema.js';
 import { openSearchIndex, type SearchIndex } from '../search/index.js';
+import { hardLinkedPagesNotice } from '../search/live/read-page.js';
 import type { Schema } from '../wiki/contract.js';
 
 const READ_ONLY_CODES = new Set(['EACCES', 'EPERM', 'EROFS']);
@@ -13,6 +14,8 @@ const READ_ONLY_CODES = new Set(['EACCES', 'EPERM', 'EROFS']);
  */
 export class LazySearch {
   private opening: Promise<SearchIndex> | undefined;
+  /** Hard-linked pages the operator was already told about. */
+  private readonly told = new Set<string>();
 
   constructor(
     private readonly root: string,
@@ -42,6 +45,14 @@ export class LazySearch {
       this.log(`wiki mcp: cannot save the search index in .wiki/search (${code}); keeping it in memory`);
       return openSearchIndex(this.root, this.schema, this.config, { env: this.env, persist: false });
     }
+  }
+
+  /** Tell the operator (stderr), once per page, about pages search leaves out because they are hard links. */
+  tellLeftOut(index: SearchIndex): void {
+    const fresh = index.info().hardLinked.filter((pagePath) => !this.told.has(pagePath));
+    if (fresh.length === 0) return;
+    for (const pagePath of fresh) this.told.add(pagePath);
+    this.log(`wiki mcp: ${hardLinkedPagesNotice(fresh)}`);
   }
 
   /** Flush the index if it was opened; a failed save is logged, since the pages are the truth. */

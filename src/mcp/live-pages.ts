@@ -1,5 +1,5 @@
-import { readFile, stat } from 'node:fs/promises';
 import { SandboxError } from '../errors.js';
+import { ConfinedIo } from '../tools/confined-io.js';
 import { resolveInSandbox } from '../tools/sandbox.js';
 import type { Contract } from '../wiki/contract.js';
 import { parsePage } from '../wiki/page.js';
@@ -77,9 +77,9 @@ export async function readServedPage(root: string, pagePath: string): Promise<st
   try {
     const resolved = await resolveInSandbox(root, pagePath, 'read');
     if (!resolved.real.startsWith('wiki/') || !resolved.real.endsWith('.md')) return undefined;
-    // A hard link may carry a denied or outside file's content (see read_file).
-    if ((await stat(resolved.absolute)).nlink > 1) return undefined;
-    return await readFile(resolved.absolute, 'utf8');
+    // Read where the sandbox checked, never through a link swapped in since, and never a
+    // hard link (it may carry a denied or outside file's content): see confined-io.ts.
+    return Buffer.from(await new ConfinedIo(root).readBytes(resolved.absolute)).toString('utf8');
   } catch (error) {
     if (error instanceof SandboxError) return undefined;
     const code = (error as NodeJS.ErrnoException).code;

@@ -100,6 +100,7 @@ export function registerWikiTools(server: McpServer, ctx: McpToolContext): void 
         const served = await servedPages(ctx);
         const index = await ctx.search.index();
         const answer = await servedSearch(index, served, args.query, args.limit ?? DEFAULT_SEARCH_LIMIT);
+        ctx.search.tellLeftOut(index);
         requireAnsweringLane(answer.lanes);
         const warnings = laneWarnings(answer.lanes, index.info().embedder);
         return json(ctx, { found: answer.results.length > 0, ...answer, warnings });
@@ -205,6 +206,7 @@ export function registerWikiTools(server: McpServer, ctx: McpToolContext): void 
         const served = await servedPages(ctx);
         const index = await ctx.search.index();
         const answer = await askWiki(index, served, ctx.schema.contract, args.question, ctx.maxChars, ctx.config.query);
+        ctx.search.tellLeftOut(index);
         requireAnsweringLane(answer.lanes);
         return json(ctx, { ...answer, warnings: laneWarnings(answer.lanes, index.info().embedder) });
       }),

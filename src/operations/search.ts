@@ -2,10 +2,9 @@ import type { EffectiveConfig } from '../config/load.js';
 import { ConfigError, UsageError } from '../errors.js';
 import { openSearchIndex, type SearchIndex, type SearchResponse, type SearchResult } from '../search/index.js';
 import { LANES, type LaneName, type LaneStatus } from '../search/types.js';
+import { readPage } from '../search/live/read-page.js';
 import { parseSimpleFrontmatter } from '../search/text/simple-frontmatter.js';
 import { splitFrontmatter } from '../wiki/frontmatter-split.js';
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { isSurfaced, scopeOf, USER_SCOPE_ROOT } from '../wiki/access.js';
 import { keyFromPath } from '../wiki/keys.js';
 import { listPageFiles } from '../wiki/page-files.js';
@@ -31,6 +30,8 @@ export interface SearchAnswer extends Omit<SearchResponse, 'results'> {
   results: Array<SearchResult & { content?: string }>;
   found: boolean;
   warnings: LaneWarning[];
+  /** Pages left out of the search because each is a hard link (see hardLinkedPagesNotice). */
+  hardLinked: string[];
 }
 
 /** The most hits asked of the index to make up for `never` pages and other users' scopes. */
@@ -57,11 +58,11 @@ export async function searchWorkspace(
   try {
     const response = await surfacedSearch(root, schema, index, query, { limit, minScore: request.minScore }, request.user);
     requireAnsweringLane(response.lanes);
+    const info = index.info();
     const explained = response.results.map(({ contributions, ...rest }) => (request.explain ? { ...rest, contributions } : rest));
-    const results = request.withContent
-      ? await Promise.all(explained.map(async (result) => ({ ...result, content: await readFile(path.join(root, result.path), 'utf8').catch(() => '') })))
-      : explained;
-    return { ...response, results, found: results.length > 0, warnings: laneWarnings(response.lanes, index.info().embedder) };
+    // --full reads through the search's own page reader: never through a link, never a hard link.
+    const results = request.withContent ? explained.map((result) => ({ ...result, content: readPage(root, result.path) ?? '' })) : explained;
+    return { ...response, results, found: results.length > 0, warnings: laneWarnings(response.lanes, info.embedder), hardLinked: info.hardLinked };
   } finally {
     await index.close();
   }
@@ -142,7 +143,7 @@ async function withoutHiddenKeys(
 async function isSurfacedTo(root: string, schema: Schema, pagePath: string, user: string | undefined): Promise<boolean> {
   const scope = scopeOf(pagePath);
   if (scope !== undefined && scope !== user) return false;
-  const text = await readFile(path.join(root, pagePath), 'utf8').catch(() => undefined);
+  const text = readPage(root, pagePath);
   if (text === undefined) return false;
   const { yaml } = splitFrontmatter(text);
   if (yaml === undefined) return true;

@@ -80,8 +80,8 @@ export class Session {
       writtenThisRun: (relPath) => this.changed.has(relPath),
     });
     this.sourceFacts = new RunSourceFacts(ws.root);
-    this.overlay = options.dryRun ? new OverlayFs(ws.root, new DiskFs()) : undefined;
-    this.fs = this.overlay ?? new DiskFs();
+    this.overlay = options.dryRun ? new OverlayFs(ws.root, new DiskFs(ws.root)) : undefined;
+    this.fs = this.overlay ?? new DiskFs(ws.root);
     const ctx: ToolContext = {
       root: ws.root,
       fs: this.fs,

@@ -54,8 +54,8 @@ export async function openSearchIndex(
     if (!buildWorker && markdownNames >= PARALLEL_BUILD_MIN_PAGES) buildWorker = BuildWorker.start();
   };
   const startedAt = Date.now();
-  const files = scanPages(root, schema.contract, reading ? undefined : foreseeBuild);
-  const scan: PageScan = { startedAt, files, buildWorker };
+  const { files, hardLinked } = scanPages(root, schema.contract, reading ? undefined : foreseeBuild);
+  const scan: PageScan = { startedAt, files, hardLinked, buildWorker };
   const loaded = reading ? decodeSnapshotFile(await reading.bytes, await semanticSetup()) : undefined;
   let engine: SearchEngine;
   try {

@@ -64,6 +64,8 @@ export interface SearchIndexInfo {
   updatedAt: string;
   /** When the index was last written to disk, ISO time; undefined when never. */
   savedAt: string | undefined;
+  /** Pages the last scan left out because each has more than one hard link (never indexed). */
+  hardLinked: string[];
 }
 
 export interface RefreshSummary {

@@ -18,7 +18,7 @@ export function createAppendToFileTool(ctx: ToolContext): Tool {
       'validate afterwards (every [[link]] must name an existing page); otherwise nothing is appended and the reasons are returned.',
     args,
     mutates: true,
-    async run({ path, content }) {
+    async run({ path, content }, signal) {
       if (content.trim() === '') return failure('content is empty; give the text to append');
       const limits = ctx.writeLimits ?? DEFAULT_WRITE_LIMITS;
       const size = Buffer.byteLength(content, 'utf8');
@@ -64,6 +64,7 @@ export function createAppendToFileTool(ctx: ToolContext): Tool {
           failed: (message) => `append_to_file failed, ${target.relative} was not changed: ${message}`,
         },
         appended,
+        signal,
       );
     },
   });

@@ -25,13 +25,13 @@ export function createListDirectoryTool(ctx: ToolContext): Tool {
       'first, then by name. Hidden entries (.wiki, .git, .env files) are not shown. Use "." for the workspace root.',
     args,
     mutates: false,
-    async run({ path }) {
+    async run({ path }, signal) {
       const target = await resolveInSandbox(ctx.root, path.trim() === '' ? '.' : path, 'read', ctx.deny);
       const shown = target.relative || '.';
       const info = await ctx.fs.stat(target.absolute);
       if (!info) return failure(await missingPathMessage(ctx, target.relative));
       if (info.kind !== 'dir') return failure(`${shown} is a file, not a folder; use read_file("${shown}") to read it`);
-      const entries = (await ctx.fs.list(target.absolute))
+      const entries = (await ctx.fs.list(target.absolute, signal))
         .filter((entry) => !isHiddenName(entry.name, ctx.deny))
         .map(({ name, kind, size }): DirEntry => ({ name, kind, size: kind === 'file' ? size : 0 }))
         .sort(directoriesFirst);

@@ -6,6 +6,7 @@ import { invalidUtf8Offset, NOT_UTF8_FIX, notUtf8Message } from '../util/utf8.js
 import { resolveInSandbox, type SandboxPath } from './sandbox.js';
 import { failure, success } from './define.js';
 import type { ToolOutcome } from './types.js';
+import { unlessAborted } from '../util/abort.js';
 
 /**
  * The steps write_file and append_to_file share: where a write may land, what is there now,
@@ -73,6 +74,7 @@ export async function commitWrite(
   next: string,
   change: WriteChange,
   appended?: string,
+  signal?: AbortSignal,
 ): Promise<string[]> {
   await ctx.observer?.beforeWrite?.(target.relative, previous);
   if (appended !== undefined && previous !== undefined) await ctx.fs.appendText(target.absolute, appended);
@@ -80,7 +82,10 @@ export async function commitWrite(
   const notes: string[] = [];
   if (isMarkdown(target.relative) && target.relative !== ctx.contract.log) {
     try {
-      await ctx.search.upsert(target.relative, next);
+      // The index is a cache the next scan repairs: an interrupt does not wait for it (a stalled embeddings endpoint).
+      const interrupted = 'the run was interrupted before the search index was updated';
+      const skipped = await unlessAborted(ctx.search.upsert(target.relative, next).then(() => undefined), signal, () => interrupted);
+      if (skipped) notes.push(skipped);
     } catch (error) {
       notes.push(`the search index was not updated (${(error as Error).message}), so search_wiki may miss this page for now`);
     }
@@ -113,10 +118,11 @@ export async function commitAndReport(
   change: WriteChange,
   report: WriteReport,
   appended?: string,
+  signal?: AbortSignal,
 ): Promise<ToolOutcome> {
   let notes: string[];
   try {
-    notes = await commitWrite(ctx, target, previous, next, change, appended);
+    notes = await commitWrite(ctx, target, previous, next, change, appended, signal);
   } catch (error) {
     return failure(report.failed((error as Error).message));
   }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { FactLines, SourceFacts, ToolContext } from './context.js';
+import { hardLinkRefusal } from './confined-io.js';
 import { defineTool, failure, success } from './define.js';
 import { missingPathMessage } from './missing-path-hint.js';
 import { observerNote } from './page-write.js';
@@ -115,11 +116,6 @@ function factsLine(facts: readonly FactLines[]): string {
 /** Sources are shown as delimited data (see source-delimiters.ts); pages and schema.md as they are. */
 function asShown(shown: string, text: string): string {
   return isSourcePath(shown) ? delimitSourceText(shown, text) : text;
-}
-
-/** A hard link can carry the content of a denied file or of one outside the workspace; nothing tells them apart. */
-export function hardLinkRefusal(shown: string, links: number): string {
-  return `${shown} is a hard link (${links} names for one file), so its content may belong to a file outside the wiki's bounds; it cannot be read. Copy the file instead of linking it.`;
 }
 
 function binaryRefusal(shown: string, size: number): ToolOutcome {

@@ -119,7 +119,15 @@ async function realLocation(absolute: string, hops: number, shown: string): Prom
   }
   if (!isLink) return candidate;
   if (hops >= MAX_LINK_HOPS) throw new SandboxError(`${shown}: too many levels of symbolic links`);
-  const target = await readlink(candidate);
+  let target: string;
+  try {
+    target = await readlink(candidate);
+  } catch (error) {
+    // Swapped back to a file or removed since the lstat: resolve that entry afresh.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'EINVAL' && code !== 'ENOENT') throw error;
+    return realLocation(candidate, hops + 1, shown);
+  }
   return realLocation(path.resolve(realParent, target), hops + 1, shown);
 }
 

@@ -1,14 +1,16 @@
 import { realpathSync } from 'node:fs';
-import { lstat, open, readdir, readFile, stat } from 'node:fs/promises';
+import { lstat, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { writeFileAtomic } from '../util/fs.js';
+import { ConfinedIo } from './confined-io.js';
 import { unifiedDiffOf, type FileChange } from './diff.js';
 import { isInsideRoot } from './paths.js';
 
 /**
  * The file I/O the tools (and the operations around a run) perform, behind one port so a
  * dry run can swap the disk for an overlay. Every path is absolute — normally the real
- * location the sandbox returned. The port does no access checks of its own.
+ * location the sandbox returned. The port does not apply the sandbox's rules, but on the
+ * disk every read, write, append and listing stays inside the workspace root whatever is
+ * swapped in between (confined-io.ts).
  */
 export type EntryKind = 'file' | 'dir' | 'symlink' | 'other';
 
@@ -29,12 +31,14 @@ export interface DirEntry {
 }
 
 export interface WorkspaceFs {
+  /** Reads refuse a file with more than one hard link (its content may be a denied or outside file's). */
   readText(absolute: string): Promise<string>;
   /** Bytes of a file, or just `length` bytes from `start` (for files too large to load whole). */
   readBytes(absolute: string, range?: { start: number; length: number }): Promise<Uint8Array>;
   /** Follows symlinks; `kind: 'symlink'` only for a dangling link. `undefined` when absent. */
   stat(absolute: string): Promise<FileStat | undefined>;
-  list(absolute: string): Promise<DirEntry[]>;
+  /** `signal` stops a long listing (a huge folder) early, with the signal's reason. */
+  list(absolute: string, signal?: AbortSignal): Promise<DirEntry[]>;
   exists(absolute: string): Promise<boolean>;
   /** Replace or create the file atomically (temp file + rename); parents are created. */
   writeText(absolute: string, content: string): Promise<void>;
@@ -42,22 +46,20 @@ export interface WorkspaceFs {
   appendText(absolute: string, content: string): Promise<void>;
 }
 
-/** The real disk. */
+/** The real disk, confined to the workspace root. */
 export class DiskFs implements WorkspaceFs {
+  private readonly io: ConfinedIo;
+
+  constructor(root: string) {
+    this.io = new ConfinedIo(root);
+  }
+
   async readText(absolute: string): Promise<string> {
-    return readFile(absolute, 'utf8');
+    return Buffer.from(await this.io.readBytes(absolute)).toString('utf8');
   }
 
   async readBytes(absolute: string, range?: { start: number; length: number }): Promise<Uint8Array> {
-    if (!range) return readFile(absolute);
-    const handle = await open(absolute, 'r');
-    try {
-      const buffer = Buffer.alloc(range.length);
-      const { bytesRead } = await handle.read(buffer, 0, range.length, range.start);
-      return buffer.subarray(0, bytesRead);
-    } finally {
-      await handle.close();
-    }
+    return this.io.readBytes(absolute, range);
   }
 
   async stat(absolute: string): Promise<FileStat | undefined> {
@@ -74,22 +76,8 @@ export class DiskFs implements WorkspaceFs {
     }
   }
 
-  async list(absolute: string): Promise<DirEntry[]> {
-    const dirents = await readdir(absolute, { withFileTypes: true });
-    return Promise.all(
-      dirents.map(async (dirent): Promise<DirEntry> => {
-        const kind: EntryKind = dirent.isSymbolicLink() ? 'symlink' : dirent.isDirectory() ? 'dir' : dirent.isFile() ? 'file' : 'other';
-        let size = 0;
-        if (kind === 'file') {
-          try {
-            size = (await lstat(path.join(absolute, dirent.name))).size;
-          } catch {
-            size = 0;
-          }
-        }
-        return { name: dirent.name, kind, size };
-      }),
-    );
+  async list(absolute: string, signal?: AbortSignal): Promise<DirEntry[]> {
+    return this.io.list(absolute, signal);
   }
 
   async exists(absolute: string): Promise<boolean> {
@@ -97,19 +85,13 @@ export class DiskFs implements WorkspaceFs {
   }
 
   async writeText(absolute: string, content: string): Promise<void> {
-    await writeFileAtomic(absolute, content);
+    await this.io.write(absolute, content);
   }
 
   async appendText(absolute: string, content: string): Promise<void> {
     // Read + atomic replace rather than appendFile: a kill mid-append must not leave half an
     // entry, and a hard link to the file elsewhere is never written through.
-    let existing = '';
-    try {
-      existing = await readFile(absolute, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    }
-    await writeFileAtomic(absolute, existing + content);
+    await this.io.append(absolute, content);
   }
 }
 
@@ -131,7 +113,7 @@ export class OverlayFs implements WorkspaceFs {
 
   constructor(
     root: string,
-    private readonly base: WorkspaceFs = new DiskFs(),
+    private readonly base: WorkspaceFs = new DiskFs(root),
   ) {
     const resolved = path.resolve(root);
     let real = resolved;
@@ -176,11 +158,11 @@ export class OverlayFs implements WorkspaceFs {
     return this.holdsFilesUnder(key) ? { kind: 'dir', size: 0, mtimeMs: Date.now(), links: 1 } : undefined;
   }
 
-  async list(absolute: string): Promise<DirEntry[]> {
+  async list(absolute: string, signal?: AbortSignal): Promise<DirEntry[]> {
     const key = this.key(absolute);
     const byName = new Map<string, DirEntry>();
     try {
-      for (const entry of await this.base.list(absolute)) byName.set(entry.name, entry);
+      for (const entry of await this.base.list(absolute, signal)) byName.set(entry.name, entry);
     } catch (error) {
       if (!this.holdsFilesUnder(key)) throw error;
     }

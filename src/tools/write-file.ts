@@ -20,7 +20,7 @@ export function createWriteFileTool(ctx: ToolContext): Tool {
       `Pages live in the type folders (${pageFolders(ctx.contract).join(', ')}); ${ctx.contract.index} is maintained by the tool; raw/ and schema.md are read-only.`,
     args,
     mutates: true,
-    async run({ path, content }) {
+    async run({ path, content }, signal) {
       const cap = (ctx.writeLimits ?? DEFAULT_WRITE_LIMITS).pageWriteBytes;
       const size = Buffer.byteLength(content, 'utf8');
       if (size > cap) {
@@ -44,7 +44,13 @@ export function createWriteFileTool(ctx: ToolContext): Tool {
 
       const change = previous === undefined ? 'created' : 'updated';
       const note = previous === undefined ? undefined : await observerNote(ctx, target.relative);
-      return commitAndReport(ctx, target, previous, content, change, {
+      return commitAndReport(
+        ctx,
+        target,
+        previous,
+        content,
+        change,
+        {
         summary: `${change} ${target.relative} (${content.length} characters)`,
         warnings: verdict.warnings,
         note,

@@ -15,7 +15,8 @@ export async function writeFileAtomic(filePath: string, content: string | Uint8A
     (existing) => existing.mode & 0o7777,
     () => undefined,
   );
-  const handle = await open(temp, 'w');
+  // 'wx': never through a link or over a file someone put at the temp name.
+  const handle = await open(temp, 'wx');
   try {
     if (mode !== undefined) await handle.chmod(mode);
     await handle.writeFile(content);

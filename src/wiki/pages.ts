@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Contract } from './contract.js';
 import { parsePage, type Page } from './page.js';
@@ -16,8 +16,29 @@ export async function loadPage(root: string, pagePath: string, contract: Contrac
   return parsePage(pagePath, text, contract);
 }
 
-/** Load and parse every page under wiki/ (index and log included; callers filter). */
+/**
+ * Load and parse every page under wiki/ (index and log included; callers filter). A page
+ * with more than one hard link is left out: its content may be a denied or outside file's,
+ * and whatever is loaded here reaches the model (run context, index.md). Search says which.
+ */
 export async function loadPages(root: string, contract: Contract): Promise<Page[]> {
   const paths = await listPagePaths(root);
-  return Promise.all(paths.map((p) => loadPage(root, p, contract)));
+  const pages = await Promise.all(
+    paths.map(async (p) => {
+      const text = await readUnlessHardLinked(path.join(root, p));
+      return text === undefined ? undefined : parsePage(p, text, contract);
+    }),
+  );
+  return pages.filter((page): page is Page => page !== undefined);
+}
+
+/** The file's text, or undefined when it has more than one hard link (checked on the opened file). */
+async function readUnlessHardLinked(file: string): Promise<string | undefined> {
+  const handle = await open(file, 'r');
+  try {
+    if ((await handle.stat()).nlink > 1) return undefined;
+    return await handle.readFile('utf8');
+  } finally {
+    await handle.close();
+  }
 }

@@ -303,14 +303,14 @@ describe('runAgent: budgets', () => {
 });
 
 describe('runAgent: interruption and provider errors', () => {
-  it('on abort, finishes the current tool call and ends interrupted without calling the model again', async () => {
+  it('on abort, stops the current read at once and ends interrupted without calling the model again', async () => {
     const controller = new AbortController();
     const timeline = newTimeline();
     const slowRead = fakeTool('read_file', {
       timeline,
       run: async () => {
         controller.abort();
-        await new Promise((resolve) => setTimeout(resolve, 30));
+        await new Promise((resolve) => setTimeout(resolve, 30_000));
         return { content: 'read finished', isError: false };
       },
     });
@@ -323,7 +323,7 @@ describe('runAgent: interruption and provider errors', () => {
     expect(result.status).toBe('interrupted');
     expect(model.requests).toHaveLength(1);
     const results = lastToolResults(result.messages);
-    expect(results[0]).toMatchObject({ content: 'read finished', isError: false });
+    expect(results[0]).toMatchObject({ content: expect.stringMatching(/read_file was stopped: the run was interrupted/), isError: true });
     expect(results[1]?.content).toMatch(/not run: the run was interrupted/);
     expect(timeline.entries.filter((entry) => entry.tool === 'write_file')).toEqual([]);
   });

@@ -133,10 +133,11 @@ describe('runToolCalls', () => {
     ]);
   });
 
-  it('after an abort, finishes the running call and skips the rest with a "not run" result', async () => {
+  it('after an abort, finishes the running write and skips the rest with a "not run" result', async () => {
     const controller = new AbortController();
     const timeline = newTimeline();
     const slow = fakeTool('slow', {
+      mutates: true,
       timeline,
       run: async () => {
         controller.abort();
@@ -153,6 +154,24 @@ describe('runToolCalls', () => {
       ['write was not run: the run was interrupted before this call started.', true],
     ]);
     expect(timeline.entries.some((entry) => entry.tool === 'write')).toBe(false);
+  });
+
+  it.each([
+    { what: 'a read that never ends', run: () => new Promise<never>(() => undefined) },
+    { what: 'a read that fails after the abort', run: () => new Promise<never>((_, reject) => setTimeout(() => reject(new Error('late')), 20)) },
+  ])('an abort answers $what at once as stopped, and the reads beside it too', async ({ run }) => {
+    const controller = new AbortController();
+    const stuck = fakeTool('stuck', { run });
+    const calls = [toolCall('stuck', { path: 'a' }), toolCall('stuck', { path: 'b' }), toolCall('write', { path: 'w' })];
+    const pending = runToolCalls(calls, toolMap(stuck, fakeTool('write', { mutates: true })), { signal: controller.signal });
+    setTimeout(() => controller.abort(), 5);
+    const outcome = await pending;
+    expect(outcome.interrupted).toBe(true);
+    expect(outcome.results.map((result) => [result.content, result.isError])).toEqual([
+      ['stuck was stopped: the run was interrupted while this call was running, so it has no result.', true],
+      ['stuck was stopped: the run was interrupted while this call was running, so it has no result.', true],
+      ['write was not run: the run was interrupted before this call started.', true],
+    ]);
   });
 });
 

@@ -92,7 +92,7 @@ export function makeContext(
   const ports: FakePorts = { validations: [], upserts: [], searches: [], events: [] };
   const ctx: ToolContext = {
     root: ws.root,
-    fs: new DiskFs(),
+    fs: new DiskFs(ws.root),
     contract: ws.contract,
     validator: {
       validate(p: string, content: string): ValidationVerdict {

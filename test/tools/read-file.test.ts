@@ -150,7 +150,7 @@ describe('read_file on huge files', () => {
     const big = unit.repeat(Math.ceil((9 * 1024 * 1024) / Buffer.byteLength(unit)));
     await put('raw/huge.txt', big);
     const size = Buffer.byteLength(big);
-    const fs = recordingFs(new DiskFs());
+    const fs = recordingFs(new DiskFs(ws.root));
     const { tools } = makeContext(ws, { fs });
     const first = await call(tools, 'read_file', { path: 'raw/huge.txt', limit: 1001 });
     expect(first.isError).toBe(false);

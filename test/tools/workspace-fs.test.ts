@@ -17,7 +17,7 @@ const at = (relative: string) => path.join(ws.root, relative);
 
 describe('DiskFs', () => {
   it('writes and appends by atomic replacement, leaving no temp files', async () => {
-    const fs = new DiskFs();
+    const fs = new DiskFs(ws.root);
     await fs.writeText(at('wiki/new/page.md'), 'one\n');
     await fs.appendText(at('wiki/new/page.md'), 'two\n');
     await fs.appendText(at('wiki/new/fresh.md'), 'first\n');
@@ -27,7 +27,7 @@ describe('DiskFs', () => {
   });
 
   it('reads byte ranges and reports kinds, including a dangling link', async () => {
-    const fs = new DiskFs();
+    const fs = new DiskFs(ws.root);
     expect(Buffer.from(await fs.readBytes(at('raw/paper.md'), { start: 2, length: 9 })).toString()).toBe('Attention');
     await symlink('missing.md', at('raw/dangling.md'));
     expect(await fs.stat(at('raw/paper.md'))).toMatchObject({ kind: 'file', size: 50 });

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { UsageError } from '../../errors.js';
@@ -31,6 +30,8 @@ type Upsert = ScanResult['upserts'][number];
 export interface PageScan {
   startedAt: number;
   files: ScannedPage[];
+  /** Pages left out because they are hard links. */
+  hardLinked: string[];
   /** A build worker started during the scan, which foresaw a full build (closed if unused). */
   buildWorker?: BuildWorker | undefined;
 }
@@ -62,6 +63,8 @@ export class LiveSearchIndex implements SearchIndex {
   private changes: Promise<unknown> = Promise.resolve();
   /** A rescan started by a search, shared by searches that arrive meanwhile. */
   private rescan: Promise<unknown> | undefined;
+  /** Pages the last scan left out because they are hard links. */
+  private hardLinked: string[] = [];
 
   constructor(private readonly state: IndexState) {
     this.dirty = state.rebuilt;
@@ -92,7 +95,9 @@ export class LiveSearchIndex implements SearchIndex {
   private async refreshNow(scan: PageScan | undefined): Promise<RefreshSummary> {
     const { root, contract } = this.state;
     const scanStarted = scan?.startedAt ?? Date.now();
-    const files = scan?.files ?? scanPages(root, contract);
+    const found = scan ?? scanPages(root, contract);
+    const files = found.files;
+    this.hardLinked = found.hardLinked;
     const diff = await diffAgainstDisk(root, files, this.engine.docs, contentHash);
     const summary: RefreshSummary = { added: 0, changed: 0, removed: 0 };
     for (const removed of diff.removed) if (this.engine.removePage(removed)) summary.removed++;
@@ -191,12 +196,9 @@ export class LiveSearchIndex implements SearchIndex {
    * cost a search more than the reading itself.
    */
   private snippetFor(pagePath: string, terms: readonly string[], fallback: string): string {
-    let content: string;
-    try {
-      content = readFileSync(path.join(this.state.root, pagePath), 'utf8');
-    } catch {
-      return fallback;
-    }
+    // readPage: never through a link swapped in, never a hard link (it may be another file's content).
+    const content = readPage(this.state.root, pagePath);
+    if (content === undefined) return fallback;
     return makeSnippet(plainBody(splitFrontmatter(content).body), terms) || fallback;
   }
 
@@ -264,6 +266,7 @@ export class LiveSearchIndex implements SearchIndex {
       builtAt: this.state.builtAt,
       updatedAt: this.state.updatedAt,
       savedAt: this.savedAt,
+      hardLinked: [...this.hardLinked],
     };
   }
 

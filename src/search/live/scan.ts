@@ -37,11 +37,13 @@ const RACY_WINDOW_MS = 2000;
  * pages this takes a third of the time of a glob plus promise-based stats. Folders are
  * read as plain names and each entry's type taken from its lstat, which every page needs
  * anyway: entry objects with types cost more than the few extra lstats of folders and
- * non-markdown files. Each path appears once. `onNamesFound` hears, after each folder is
+ * non-markdown files. Each path appears once. Pages with more than one hard link are
+ * listed apart and never indexed. `onNamesFound` hears, after each folder is
  * listed and before its entries are stat-ed, how many markdown names were listed so far.
  */
-export function scanPages(root: string, contract: Contract, onNamesFound?: (markdownNames: number) => void): ScannedPage[] {
+export function scanPages(root: string, contract: Contract, onNamesFound?: (markdownNames: number) => void): PagesFound {
   const out: ScannedPage[] = [];
+  const hardLinked: string[] = [];
   let markdownNames = 0;
   // Plain concatenation, not path.join: normalising 10k paths is a measurable share of a scan.
   const base = root.endsWith(path.sep) ? root : `${root}${path.sep}`;
@@ -63,12 +65,20 @@ export function scanPages(root: string, contract: Contract, onNamesFound?: (mark
       if (!s) continue; // vanished since the folder was read
       if (s.isDirectory()) walk(relative);
       else if (s.isFile() && name.endsWith('.md') && !isSpecialPage(contract, relative)) {
-        out.push({ path: relative, mtimeMs: s.mtimeMs, size: s.size });
+        // A hard link may carry a denied or outside file's content: never indexed (see readPage).
+        if (s.nlink > 1) hardLinked.push(relative);
+        else out.push({ path: relative, mtimeMs: s.mtimeMs, size: s.size });
       }
     }
   };
   walk('wiki');
-  return out;
+  return { files: out, hardLinked };
+}
+
+export interface PagesFound {
+  files: ScannedPage[];
+  /** Markdown pages left out because they have more than one hard link. */
+  hardLinked: string[];
 }
 
 export { readPage } from './read-page.js';

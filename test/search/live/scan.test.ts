@@ -24,7 +24,7 @@ describe('scanPages', () => {
     await symlink(path.join(ws.root, 'outside'), path.join(ws.root, 'wiki', 'linked-folder'));
     await symlink(path.join(ws.root, 'outside', 'e.md'), path.join(ws.root, 'wiki', 'concepts', 'linked.md'));
 
-    const scanned = scanPages(ws.root, ws.schema.contract);
+    const scanned = scanPages(ws.root, ws.schema.contract).files;
     const paths = scanned.map((s) => s.path).sort();
     expect(paths).toEqual(['wiki/concepts/a.md', 'wiki/entities/deep/b.md']);
     const expected = (await listPagePaths(ws.root)).filter((p) => !isSpecialPage(ws.schema.contract, p) && !p.endsWith('linked.md'));
@@ -64,13 +64,13 @@ describe('diffAgainstDisk', () => {
   /** A table that saw every page as it is on disk now, long enough ago that no mtime is racy. */
   function indexed(ws: TestWorkspace): DocTable {
     const table = new DocTable();
-    for (const file of scanPages(ws.root, ws.schema.contract)) {
+    for (const file of scanPages(ws.root, ws.schema.contract).files) {
       table.insert(pageDocument(file.path, PAGES[file.path] ?? ''), file, file.mtimeMs + 60_000);
     }
     return table;
   }
   async function diff(ws: TestWorkspace, table: DocTable): Promise<{ upserts: string[]; touched: string[]; removed: string[] }> {
-    const result = await diffAgainstDisk(ws.root, scanPages(ws.root, ws.schema.contract), table, contentHash);
+    const result = await diffAgainstDisk(ws.root, scanPages(ws.root, ws.schema.contract).files, table, contentHash);
     return { upserts: result.upserts.map((u) => `${u.isNew ? 'new' : 'changed'} ${u.path}`), touched: result.touched.map((t) => t.path), removed: result.removed };
   }
 
@@ -107,7 +107,7 @@ describe('diffAgainstDisk', () => {
     const ws = await workspaceWith(PAGES);
     const before = await stat(path.join(ws.root, 'wiki/concepts/b.md'));
     const table = new DocTable();
-    for (const file of scanPages(ws.root, ws.schema.contract)) table.insert(pageDocument(file.path, PAGES[file.path] ?? ''), file, file.mtimeMs);
+    for (const file of scanPages(ws.root, ws.schema.contract).files) table.insert(pageDocument(file.path, PAGES[file.path] ?? ''), file, file.mtimeMs);
     await ws.write('wiki/concepts/b.md', pageText('B', 'second', 'bet4'));
     await utimes(path.join(ws.root, 'wiki/concepts/b.md'), before.atime, before.mtime);
     const result = await diff(ws, table);

@@ -1,8 +1,7 @@
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { pageDocument } from '../../text/document.js';
 import type { SearchEngine } from '../../engine.js';
 import { analysePage } from '../../text/page-analysis.js';
+import { readPage } from '../../live/read-page.js';
 import type { PageToEmbed } from './semantic.js';
 
 /**
@@ -51,7 +50,7 @@ async function everyPageToEmbed(engine: SearchEngine, root: string, known: reado
 async function readPageToEmbed(engine: SearchEngine, root: string, slot: number): Promise<PageToEmbed | undefined> {
   const record = engine.docs.at(slot);
   if (!record) return undefined;
-  const content = await readFile(path.join(root, record.path), 'utf8').catch(() => undefined);
+  const content = readPage(root, record.path);
   if (content === undefined) return undefined;
   return { slot, input: analysePage(pageDocument(record.path, content)).embedding };
 }
