@@ -3,6 +3,7 @@ import type { ChatModel, ChatRequest, ChatResponse } from '../agent/types.js';
 import { AnthropicStreamAccumulator, fromAnthropicMessage, toAnthropicParams } from './anthropic-wire.js';
 import { DEFAULT_BASE_URLS } from './defaults.js';
 import { abortedError, isTransportFailure, streamCutError, streamStallError, toProviderError } from './errors.js';
+import { limitedFetch } from './rate-limiter.js';
 import { RequestGuard } from './request-guard.js';
 import { errorContext, type ProviderErrorContext, type ProviderSettings } from './settings.js';
 
@@ -24,6 +25,7 @@ export class AnthropicChatModel implements ChatModel {
       baseURL: settings.baseUrl ?? DEFAULT_BASE_URLS.anthropic,
       timeout: settings.timeoutMs,
       maxRetries: settings.maxRetries,
+      ...(settings.limiter ? { fetch: limitedFetch(settings.limiter) } : {}),
     });
   }
 

@@ -9,6 +9,7 @@ import {
   toProviderError,
 } from './errors.js';
 import { fromOpenAiCompletion, OpenAiStreamAccumulator, toOpenAiParams } from './openai-wire.js';
+import { limitedFetch } from './rate-limiter.js';
 import { RequestGuard } from './request-guard.js';
 import { errorContext, type ProviderErrorContext, type ProviderSettings } from './settings.js';
 import { ProviderError } from '../errors.js';
@@ -30,6 +31,7 @@ export class OpenAiChatModel implements ChatModel {
       baseURL: settings.baseUrl ?? DEFAULT_BASE_URLS.openai,
       timeout: settings.timeoutMs,
       maxRetries: settings.maxRetries,
+      ...(settings.limiter ? { fetch: limitedFetch(settings.limiter) } : {}),
     });
   }
 
