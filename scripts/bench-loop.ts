@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
+import { Session as InspectorSession } from 'node:inspector/promises';
 import { runAgent } from '../src/agent/loop.js';
 import type { ChatModel, ChatRequest, ChatResponse, ToolCall } from '../src/agent/types.js';
 import { loadSettings } from '../src/config/settings.js';
@@ -69,6 +70,8 @@ function ingestTurn(turn: number, keys: string[], paths: string[]): ToolCall[] {
 export interface LoopBenchRow {
   pages: number;
   toolsMsPerTurn: number;
+  /** Process CPU time (all threads) per turn: steadier than wall time on a busy machine. */
+  toolsCpuMsPerTurn: number;
   noToolsMsPerTurn: number;
 }
 
@@ -77,7 +80,17 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }
 
+/**
+ * BENCH_LOOP_PROFILE=dir: a CPU profile of the timed loops only (setup and index builds
+ * left out), one .cpuprofile per wiki size, for finding the loop's hot spots.
+ */
+const PROFILE_DIR = process.env.BENCH_LOOP_PROFILE;
+
 async function measure(pages: number): Promise<LoopBenchRow> {
+  const profiler = PROFILE_DIR ? new InspectorSession() : undefined;
+  profiler?.connect();
+  if (profiler) await profiler.post('Profiler.enable');
+  const profiles: object[] = [];
   const root = await mkdtemp(path.join(os.tmpdir(), `wiki-loop-bench-${pages}-`));
   try {
     await initWorkspace(root);
@@ -92,12 +105,17 @@ async function measure(pages: number): Promise<LoopBenchRow> {
 
     const withTools: number[] = [];
     const noTools: number[] = [];
+    const withToolsCpu: number[] = [];
     for (let run = 0; run < RUNS + 1; run++) {
       const session = await Session.open(ws, { op: 'ingest', title: 'bench', runId: `bench-${pages}-${run}`, dryRun: false, readOnly: false, env: {} });
       const model = new InstantModel((turn) => (turn < TURNS ? { text: '', toolCalls: ingestTurn(turn + run * TURNS, keys, paths), stopReason: 'tool_use' } : { text: 'done', toolCalls: [], stopReason: 'end' }));
+      if (profiler && run > 0) await profiler.post('Profiler.start');
       const started = performance.now();
+      const cpuStarted = process.cpuUsage();
       const result = await runModelInSession(session, { model, operation: 'ingest', userMessage: 'Ingest the source `raw/bench-source.md`.', budget });
       const elapsed = performance.now() - started - model.modelMs;
+      const cpu = process.cpuUsage(cpuStarted);
+      if (profiler && run > 0) profiles.push((await profiler.post('Profiler.stop')).profile);
       await session.finish('completed');
       if (result.status !== 'done') throw new Error(`bench run ended ${result.status}`);
       const rejected = result.rejectedWrites.length;
@@ -110,9 +128,14 @@ async function measure(pages: number): Promise<LoopBenchRow> {
       const bareElapsed = performance.now() - bareStarted - bare.modelMs;
       if (run === 0) continue; // warm-up: JIT, first search index load
       withTools.push(elapsed / (TURNS + 1));
+      withToolsCpu.push((cpu.user + cpu.system) / 1000 / (TURNS + 1));
       noTools.push(bareElapsed / (TURNS + 1));
     }
-    return { pages, toolsMsPerTurn: median(withTools), noToolsMsPerTurn: median(noTools) };
+    if (PROFILE_DIR) {
+      for (const [i, profile] of profiles.entries()) await writeFile(path.join(PROFILE_DIR, `loop-${pages}-${i}.cpuprofile`), JSON.stringify(profile));
+    }
+    profiler?.disconnect();
+    return { pages, toolsMsPerTurn: median(withTools), toolsCpuMsPerTurn: median(withToolsCpu), noToolsMsPerTurn: median(noTools) };
   } finally {
     await rm(root, { recursive: true, force: true });
   }
@@ -125,7 +148,7 @@ export async function runLoopBench(sizes: number[] = [1000, 10_000]): Promise<Lo
     const row = await measure(pages);
     rows.push(row);
     const target = pages <= 1000 ? '≤ 5 ms' : '< 10 ms';
-    console.log(`  ${String(pages).padStart(6)} pages  with tools ${row.toolsMsPerTurn.toFixed(2)} ms/turn  no tools ${row.noToolsMsPerTurn.toFixed(3)} ms/turn  (target ${target})`);
+    console.log(`  ${String(pages).padStart(6)} pages  with tools ${row.toolsMsPerTurn.toFixed(2)} ms/turn (cpu ${row.toolsCpuMsPerTurn.toFixed(2)})  no tools ${row.noToolsMsPerTurn.toFixed(3)} ms/turn  (target ${target})`);
   }
   return rows;
 }

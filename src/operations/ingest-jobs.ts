@@ -1,5 +1,5 @@
 import { totalTokens, type SharedBudget } from '../agent/loop.js';
-import type { Usage } from '../agent/types.js';
+import { addUsage, type Usage } from '../agent/types.js';
 import type { RunBudget } from './agent-run.js';
 import type { IngestOptions, IngestReport, SourceOutcome } from './ingest.js';
 import { ingestOne, type IngestItem, type ManifestCell } from './ingest-run.js';
@@ -90,6 +90,12 @@ export async function runIngestJobs(
       continue;
     }
     report.ingested.push(outcome);
+    report.totals = {
+      sources: report.totals.sources + 1,
+      usage: addUsage(report.totals.usage, outcome.usage),
+      tokens: report.totals.tokens + outcome.tokens,
+      cost: report.totals.cost === undefined || outcome.cost === undefined ? undefined : report.totals.cost + outcome.cost,
+    };
     if (outcome.status !== 'done') report.ok = false;
     if (outcome.status === 'interrupted') report.interrupted = true;
   }

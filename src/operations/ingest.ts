@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { AgentListener } from '../agent/events.js';
-import type { ChatModel, Usage } from '../agent/types.js';
+import { emptyUsage, type ChatModel, type Usage } from '../agent/types.js';
 import { UsageError, WikiError } from '../errors.js';
 import type { ExtractionReport } from '../facts/extract.js';
 import { fetchUrlToRaw } from '../sources/fetch-url.js';
@@ -65,6 +65,8 @@ export interface IngestReport {
   pending: string[];
   /** What fact extraction did over raw/ (absent in a dry run). */
   facts?: ExtractionReport;
+  /** Model usage of every source run together; `cost` undefined when any run's price was unknown. */
+  totals: { sources: number; usage: Usage; tokens: number; cost: number | undefined };
 }
 
 /**
@@ -106,7 +108,16 @@ export async function ingestSources(ws: WorkspaceHandle, args: string[], options
     if (!options.dryRun) await copyIntoRaw(ws.root, sources);
 
     let manifest = await loadManifest(ws.root);
-    const report: IngestReport = { ingested: [], upToDate: [], deletedSources: [], skipped, ok: skipped.length === 0, interrupted: false, pending: [] };
+    const report: IngestReport = {
+      ingested: [],
+      upToDate: [],
+      deletedSources: [],
+      skipped,
+      ok: skipped.length === 0,
+      interrupted: false,
+      pending: [],
+      totals: { sources: 0, usage: emptyUsage(), tokens: 0, cost: 0 },
+    };
     const todo: IngestItem[] = [];
     for (const source of sources) {
       const file = source.copiedFrom ?? path.join(ws.root, source.rawPath);

@@ -175,4 +175,45 @@ describe('wiki ingest --jobs', () => {
     expect(result.stderr).toMatch(/^\[raw\/alpha\.md\] turn 1\/40: write_file wiki\/sources\/alpha\.md$/m);
     expect(result.stderr).toMatch(/^\[raw\/beta\.md\] turn 1\/40: write_file wiki\/sources\/beta\.md$/m);
   });
+
+  it('ends with tokens, cache reads and estimated cost per source and in total; wiki status shows the mean per source', async () => {
+    const root = await workspaceWith('alpha', 'beta');
+    // claude-sonnet-5: $2 per million input, $10 output, $0.20 cache reads.
+    const server = await serve((request): ScriptStep => {
+      const key = sourceOf(request) ?? 'unknown';
+      if (request.toolResults.length === 0) return { ...writeStep('source', key), usage: { inputTokens: 10_000, outputTokens: 0, cacheReadTokens: 50_000 } };
+      return { text: `Ingested raw/${key}.md.`, usage: { inputTokens: 5_000, outputTokens: 1_000 } };
+    });
+    const args = ['ingest', 'raw/', '--model', 'claude-sonnet-5'];
+    const json = await runCli([...args, '--json'], { cwd: root, env: server.env('anthropic') });
+    expect(json.code).toBe(0);
+    const report = JSON.parse(json.stdout);
+    for (const source of report.ingested) {
+      expect(source).toMatchObject({ tokens: 66_000, usage: { cacheReadTokens: 50_000 } });
+      expect(source.cost).toBeCloseTo(0.05, 10);
+    }
+    expect(report.totals).toMatchObject({ sources: 2, tokens: 132_000, usage: { inputTokens: 30_000, outputTokens: 2_000, cacheReadTokens: 100_000 } });
+    expect(report.totals.cost).toBeCloseTo(0.1, 10);
+
+    await writeFile(path.join(root, 'raw/gamma.md'), '# gamma\n\nA third source.\n');
+    const human = await runCli(args, { cwd: root, env: server.env('anthropic') });
+    expect(human.code).toBe(0);
+    expect(human.stdout).toContain('Tokens:  15k input · 1k output · 50k cached · 0 cache writes');
+    expect(human.stdout).toContain('Cost:    ~$0.05');
+
+    const status = await runCli(['status'], { cwd: root, env: server.env('anthropic') });
+    expect(status.stdout).toContain('Per source: 66k tokens (50k cached), est. ~$0.05 — mean over 3 source ingests');
+  });
+
+  it('prints the total line for several sources', async () => {
+    const root = await workspaceWith('alpha', 'beta');
+    const server = await serve((request): ScriptStep => {
+      const key = sourceOf(request) ?? 'unknown';
+      if (request.toolResults.length === 0) return { ...writeStep('source', key), usage: { inputTokens: 10_000, outputTokens: 0, cacheReadTokens: 50_000 } };
+      return { text: `Ingested raw/${key}.md.`, usage: { inputTokens: 5_000, outputTokens: 1_000 } };
+    });
+    const result = await runCli(['ingest', 'raw/', '--model', 'claude-sonnet-5'], { cwd: root, env: server.env('anthropic') });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Total: 2 sources · 132k tokens · 100k cached · ~$0.10 (~$0.05 a source)');
+  });
 });
