@@ -1,11 +1,15 @@
 /**
  * `npm run bench`: the performance figures the project reports, each beside a baseline
- * measured in the same run. `--only search|validator` runs one part;
+ * measured in the same run. `--only search|validator|ingest|loop` runs one part;
  * `--sizes 1000,10000` limits the search wiki sizes (default 1k, 10k, 50k).
  */
 import { pathToFileURL } from 'node:url';
 import { runSearchBench } from './bench-search.js';
+import { runJobsBench } from './bench-jobs.js';
+import { runLoopBench } from './bench-loop.js';
 import { runValidatorBench } from './bench-validator.js';
+
+const PARTS = ['validator', 'ingest', 'loop', 'search'] as const;
 
 async function main(argv: string[]): Promise<void> {
   const only = valueOf(argv, '--only');
@@ -13,15 +17,26 @@ async function main(argv: string[]): Promise<void> {
     ?.split(',')
     .map((s) => Number(s.trim()))
     .filter((n) => Number.isInteger(n) && n > 0);
-  if (only !== undefined && only !== 'search' && only !== 'validator') {
-    throw new Error(`--only takes search or validator, not ${only}`);
+  if (only !== undefined && !(PARTS as readonly string[]).includes(only)) {
+    throw new Error(`--only takes ${PARTS.join(', ')}, not ${only}`);
   }
-  if (only !== 'search') {
+  const runs = (part: (typeof PARTS)[number]): boolean => only === undefined || only === part;
+  if (runs('validator')) {
     console.log('# Validator\n');
     await runValidatorBench();
     console.log('');
   }
-  if (only !== 'validator') {
+  if (runs('ingest')) {
+    console.log('# Ingest --jobs\n');
+    await runJobsBench();
+    console.log('');
+  }
+  if (runs('loop')) {
+    console.log('# Agent loop overhead\n');
+    await runLoopBench();
+    console.log('');
+  }
+  if (runs('search')) {
     console.log('# Search\n');
     await runSearchBench(sizes && sizes.length > 0 ? sizes : undefined);
   }
