@@ -301,7 +301,7 @@ export class Session {
     if (this.run) await recordAfter(this.run, relPath, content);
     await this.writeCheck.written(relPath, content);
     if (relPath.endsWith('.md') && relPath.startsWith('wiki/')) {
-      this.pages.upsert(parsePage(relPath, content, this.ws.schema.contract));
+      this.pages.upsert(this.writeCheck.parsed(relPath, content));
     }
   }
 

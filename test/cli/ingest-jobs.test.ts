@@ -1,7 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { existsSync } from 'node:fs';
+import { runCli, startCli, waitFor } from '../helpers/cli.js';
 import type { RecordedRequest, ScriptStep } from '../helpers/fake-llm-server.js';
 import { fakeServers, freshWorkspace, manifestSources, pagePath, read, readJson, sourceOf, unparseablePages, writeStep } from './cron-fixtures.js';
 
@@ -215,5 +216,29 @@ describe('wiki ingest --jobs', () => {
     const result = await runCli(['ingest', 'raw/', '--model', 'claude-sonnet-5'], { cwd: root, env: server.env('anthropic') });
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('Total: 2 sources · 132k tokens · 100k cached · ~$0.10 (~$0.05 a source)');
+  });
+
+  it('SIGINT stops every job after its current step: exit 130, each run logged as interrupted, the rest pending, the lock released', async () => {
+    const root = await workspaceWith('alpha', 'beta', 'gamma');
+    const server = await serve((request): ScriptStep => (request.toolResults.length === 0 ? writeStep('source', sourceOf(request) ?? 'unknown') : { fault: 'stall' }));
+    const run = startCli(['ingest', 'raw/', '--jobs', '2', '--json'], { cwd: root, env: server.env('anthropic') });
+    await waitFor(() => server.requests.filter((r) => r.toolResults.length > 0).length === 2, 'both jobs to wait on the model after their first write');
+    run.child.kill('SIGINT');
+    const result = await run.done;
+    expect(result.code).toBe(130);
+    const report = JSON.parse(result.stdout);
+    expect(report.ingested.map((s: { source: string; status: string }) => [s.source, s.status])).toEqual([
+      ['raw/alpha.md', 'interrupted'],
+      ['raw/beta.md', 'interrupted'],
+    ]);
+    expect(report.pending).toEqual(['raw/gamma.md']);
+    expect(report.interrupted).toBe(true);
+    const log = await read(root, 'wiki/log.md');
+    expect(log.match(/^## \[\d{4}-\d\d-\d\d\] ingest-interrupted \| /gm)).toHaveLength(2);
+    expect(await read(root, 'wiki/sources/alpha.md')).toContain('Notes on alpha.');
+    expect(await read(root, 'wiki/sources/beta.md')).toContain('Notes on beta.');
+    expect(existsSync(path.join(root, '.wiki/lock'))).toBe(false);
+    expect(await manifestSources(root)).toEqual([]);
+    expect(await unparseablePages(root)).toEqual([]);
   });
 });
