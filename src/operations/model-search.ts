@@ -19,14 +19,12 @@ export async function searchAsModel(
   query: string,
   limit: number,
 ): Promise<SearchResponse> {
-  const all = pages.pages();
-  const ownKeys = new Set(all.filter((page) => user !== undefined && scopeOf(page.path) === user).map((page) => page.key));
+  const { ownKeys, hidden } = visibility(pages, user);
   const shown = (page: Page): boolean => {
     const scope = scopeOf(page.path);
     if (!isSurfaced(page)) return false;
     return scope === undefined ? !ownKeys.has(page.key) : scope === user;
   };
-  const hidden = all.filter((page) => !shown(page)).length;
   const response = await search.search(query, { limit: limit + hidden });
   requireAnsweringLane(response.lanes);
   for (const warning of laneWarnings(response.lanes, search.info().embedder)) warnings.set(warning.lane, warning);
@@ -45,4 +43,32 @@ export async function searchAsModel(
     .slice(0, limit)
     .map((result) => ({ ...result, links: result.links.filter(named), backlinks: result.backlinks.filter(named) }));
   return { ...response, results: trimmed };
+}
+
+interface Visibility {
+  version: number;
+  user: string | undefined;
+  /** Keys of the user's own scratch pages (they shadow team pages of the same key). */
+  ownKeys: Set<string>;
+  /** Pages the user is not shown: the search asks for this many more hits. */
+  hidden: number;
+}
+
+/** Per page index, the last answer: a run searches many times between writes, and each pass is over every page. */
+const lastVisibility = new WeakMap<PageIndex, Visibility>();
+
+function visibility(pages: PageIndex, user: string | undefined): Visibility {
+  const cached = lastVisibility.get(pages);
+  if (cached && cached.version === pages.version && cached.user === user) return cached;
+  const ownKeys = new Set<string>();
+  if (user !== undefined) for (const page of pages.unordered()) if (scopeOf(page.path) === user) ownKeys.add(page.key);
+  let hidden = 0;
+  for (const page of pages.unordered()) {
+    const scope = scopeOf(page.path);
+    const shown = isSurfaced(page) && (scope === undefined ? !ownKeys.has(page.key) : scope === user);
+    if (!shown) hidden += 1;
+  }
+  const result = { version: pages.version, user, ownKeys, hidden };
+  lastVisibility.set(pages, result);
+  return result;
 }
