@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { UsageError } from '../errors.js';
@@ -250,7 +250,10 @@ export async function setWrittenEntry(root: string, relPath: string, entry: Writ
   const written = await loadWritten(root);
   if (entry) written.files[clean] = entry;
   else delete written.files[clean];
-  await writeStateJson(writtenPath(root), written);
+  const file = writtenPath(root);
+  await writeStateJson(file, written);
+  const stamp = await writtenStamp(file);
+  if (stamp !== undefined) writtenCache.set(file, { stamp, value: written });
 }
 
 /** What written.json says the tool last wrote, by workspace-relative path. */
@@ -276,9 +279,31 @@ function writtenPath(root: string): string {
   return path.join(stateDir(root), WRITTEN_FILE);
 }
 
+/**
+ * written.json as last read, by file, with the stat it had: a run reads it at every write
+ * (and it grows with the wiki), so it is parsed again only when the file changed. The
+ * stamp includes the inode, which every atomic rewrite replaces.
+ */
+const writtenCache = new Map<string, { stamp: string; value: WrittenFile }>();
+
+async function writtenStamp(file: string): Promise<string | undefined> {
+  const info = await stat(file).catch(() => undefined);
+  return info ? `${info.ino}:${info.size}:${info.mtimeMs}` : undefined;
+}
+
 async function loadWritten(root: string): Promise<WrittenFile> {
-  const value = await readStateJson(writtenPath(root), writtenSchema, `.wiki/${WRITTEN_FILE}`, 'delete it (pages then count as not yet written by the tool)');
-  return value ?? { version: 1, files: {} };
+  const file = writtenPath(root);
+  const stamp = await writtenStamp(file);
+  const cached = writtenCache.get(file);
+  let value: WrittenFile;
+  if (stamp !== undefined && cached?.stamp === stamp) value = cached.value;
+  else {
+    value = (await readStateJson(file, writtenSchema, `.wiki/${WRITTEN_FILE}`, 'delete it (pages then count as not yet written by the tool)')) ?? { version: 1, files: {} };
+    if (stamp !== undefined) writtenCache.set(file, { stamp, value });
+    else writtenCache.delete(file);
+  }
+  // A copy: callers change it before saving it.
+  return { version: 1, files: { ...value.files } };
 }
 
 async function saveRecord(dir: string, record: RunRecord): Promise<void> {
