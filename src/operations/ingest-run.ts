@@ -106,6 +106,9 @@ export async function ingestOne(
       ...(source.copiedFrom ? { copiedFrom: source.copiedFrom } : {}),
       ...(source.url ? { url: source.url } : {}),
     };
+    if ((run.status === 'budget_tokens' || run.status === 'budget_cost') && options.sharedBudget?.exhausted() !== run.status) {
+      outcome.budgetSetting = run.status === 'budget_tokens' ? 'ingest.maxTokensPerSource in wiki.config.json' : 'ingest.maxCostPerSource in wiki.config.json';
+    }
     if (outcome.status === 'done' && !citedFromFolder(session, sourceFolder, source.rawPath)) {
       outcome.status = 'incomplete';
       const rejected = outcome.rejectedWrites.length;

@@ -152,6 +152,7 @@ describe('wiki ingest --jobs', () => {
       ['raw/beta.md', 'done'],
     ]);
     expect(report.pending).toEqual([]);
+    expect(report.ingested[0].budgetSetting).toBe('ingest.maxTokensPerSource in wiki.config.json');
     expect(await manifestSources(root)).toEqual(['raw/beta.md']);
   });
 
