@@ -175,15 +175,19 @@ export function recordAfter(run: Run, relPath: string, content: string | undefin
     if (!file) throw new Error(`recordAfter(${clean}) without recordBefore: the before-image would be lost`);
     const sha256 = content === undefined ? null : hashText(content);
     file.afterSha256 = sha256;
-    if (content !== undefined && options.written === undefined) await keepWrittenCopy(run.root, content);
     const entry =
       options.written !== undefined
         ? options.written
         : sha256 === null
           ? null
           : { sha256, runId: run.runId, writtenAt: new Date().toISOString() };
-    await setWrittenEntry(run.root, clean, entry);
-    await saveRecord(run.dir, record);
+    // The copy goes before written.json names its hash; run.json is independent of both, so it
+    // is written meanwhile (each file write costs milliseconds on a busy disk).
+    const writtenState = async (): Promise<void> => {
+      if (content !== undefined && options.written === undefined) await keepWrittenCopy(run.root, content);
+      await setWrittenEntry(run.root, clean, entry);
+    };
+    await Promise.all([writtenState(), saveRecord(run.dir, record)]);
   });
 }
 
