@@ -1,12 +1,16 @@
 /**
  * `npm run bench`: the performance figures the project reports, each beside a baseline
- * measured in the same run. `--only search|validator|access|lint-facts` runs one part;
+ * measured in the same run. `--only validator|access|lint-facts|ingest|loop|search` runs one part;
  * `--sizes 1000,10000` limits the search wiki sizes (default 1k, 10k, 50k).
  */
 import { pathToFileURL } from 'node:url';
 import { runAccessBench, runLintFactsBench } from './bench-access-facts.js';
 import { runSearchBench } from './bench-search.js';
+import { runJobsBench } from './bench-jobs.js';
+import { runLoopBench } from './bench-loop.js';
 import { runValidatorBench } from './bench-validator.js';
+
+const PARTS = ['validator', 'access', 'lint-facts', 'ingest', 'loop', 'search'] as const;
 
 async function main(argv: string[]): Promise<void> {
   const only = valueOf(argv, '--only');
@@ -14,9 +18,10 @@ async function main(argv: string[]): Promise<void> {
     ?.split(',')
     .map((s) => Number(s.trim()))
     .filter((n) => Number.isInteger(n) && n > 0);
-  const parts = ['validator', 'access', 'lint-facts', 'search'];
-  if (only !== undefined && !parts.includes(only)) throw new Error(`--only takes ${parts.join(', ')}, not ${only}`);
-  const runs = (part: string): boolean => only === undefined || only === part;
+  if (only !== undefined && !(PARTS as readonly string[]).includes(only)) {
+    throw new Error(`--only takes ${PARTS.join(', ')}, not ${only}`);
+  }
+  const runs = (part: (typeof PARTS)[number]): boolean => only === undefined || only === part;
   if (runs('validator')) {
     console.log('# Validator\n');
     await runValidatorBench();
@@ -30,6 +35,16 @@ async function main(argv: string[]): Promise<void> {
   if (runs('lint-facts')) {
     console.log('# Lint with facts (grounding)\n');
     await runLintFactsBench();
+    console.log('');
+  }
+  if (runs('ingest')) {
+    console.log('# Ingest --jobs\n');
+    await runJobsBench();
+    console.log('');
+  }
+  if (runs('loop')) {
+    console.log('# Agent loop overhead\n');
+    await runLoopBench();
     console.log('');
   }
   if (runs('search')) {

@@ -37,6 +37,16 @@ export interface AgentOptions {
   turnLimits?: TurnLimits;
   /** Abort: a write under way finishes, a read under way is stopped, a pending model request is cancelled, status `interrupted`. */
   signal?: AbortSignal;
+  /** A budget this run shares with others running beside it (a command's total); checked like maxTokens/maxCost. */
+  sharedBudget?: SharedBudget;
+}
+
+/** A budget several runs draw on at once, e.g. `wiki ingest --jobs 4 --max-tokens N`. */
+export interface SharedBudget {
+  /** Count one model call's usage and estimated cost (`undefined`: price unknown). */
+  spend(usage: Usage, cost: number | undefined): void;
+  /** How the budget is spent, or undefined while some is left. */
+  exhausted(): 'budget_tokens' | 'budget_cost' | undefined;
 }
 
 export interface AgentRunResult {
@@ -105,7 +115,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
   const budgetStatus = (): AgentRunStatus | undefined => {
     if (options.maxTokens !== undefined && totalTokens(usage) >= options.maxTokens) return 'budget_tokens';
     if (options.maxCost !== undefined && cost !== undefined && cost >= options.maxCost) return 'budget_cost';
-    return undefined;
+    return options.sharedBudget?.exhausted();
   };
 
   const callModel = async (turn: number): Promise<ModelOutcome> => {
@@ -152,6 +162,12 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
       status = 'max_turns';
       break;
     }
+    // Runs beside this one may have spent the shared budget while this one waited.
+    const sharedSpent = options.sharedBudget?.exhausted();
+    if (sharedSpent !== undefined) {
+      status = sharedSpent;
+      break;
+    }
     const turn = turns + 1;
     emit({ type: 'turn_start', turn, maxTurns });
     trim('normal', turn);
@@ -165,7 +181,9 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
     const response = outcome.response;
     turns = turn;
     usage = addUsage(usage, response.usage);
-    cost = addCost(cost, options.price?.(response.usage));
+    const callCost = options.price?.(response.usage);
+    cost = addCost(cost, callCost);
+    options.sharedBudget?.spend(response.usage, callCost);
     emit({
       type: 'model_response',
       turn,

@@ -94,20 +94,27 @@ export async function createTranscript(
   let pending: Promise<void> = Promise.resolve();
   let failure: unknown;
   let closed = false;
+  // Lines written while an append is under way go out together in the next one: one
+  // system call for the events of a turn instead of one for each.
+  let queued: string[] = [];
+
+  const flush = async (): Promise<void> => {
+    const text = queued.join('');
+    queued = [];
+    if (failure !== undefined || text === '') return;
+    try {
+      await handle.appendFile(text, 'utf8');
+    } catch (error) {
+      failure = error;
+    }
+  };
 
   return {
     path: filePath,
     write(record: TranscriptRecord): void {
       if (closed) throw new Error(`transcript ${filePath} is already closed`);
-      const line = transcriptLine({ time: new Date().toISOString(), ...record }, maxEventBytes);
-      pending = pending.then(async () => {
-        if (failure !== undefined) return;
-        try {
-          await handle.appendFile(line, 'utf8');
-        } catch (error) {
-          failure = error;
-        }
-      });
+      queued.push(transcriptLine({ time: new Date().toISOString(), ...record }, maxEventBytes));
+      if (queued.length === 1) pending = pending.then(flush);
     },
     async close(): Promise<void> {
       if (closed) return;

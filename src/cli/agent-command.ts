@@ -122,6 +122,13 @@ export function exitCodeForSignal(sig: NodeJS.Signals | undefined): number | und
   return undefined;
 }
 
+/** `--jobs N`: how many sources run at once (1–32). */
+export function parseJobs(raw: string): number {
+  const n = positiveInt(raw, '--jobs');
+  if (n > 32) throw new UsageError(`--jobs takes at most 32, not ${n}`, 'the provider rate limit, not the machine, is the bound: try 4–8');
+  return n;
+}
+
 function positiveInt(raw: string, flag: string): number {
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} takes a whole number ≥ 1, not "${raw}"`);

@@ -26,6 +26,7 @@ const modules = {
   providerDefaults: () => import('../providers/defaults.js'),
   promoteOperation: () => import('../operations/promote.js'),
   progress: () => import('../progress/reporter.js'),
+  jobBoard: () => import('../progress/job-board.js'),
   providerChoice: () => import('../config/provider-choice.js'),
   providers: () => import('../providers/select.js'),
   pricing: () => import('../usage/cost.js'),

@@ -54,4 +54,19 @@ export class Output {
   status(text: string): void {
     if (this.isTty) this.stderr.write(terminalSafe(text));
   }
+
+  /** Lines of the live block last drawn by statusBlock. */
+  private blockLines = 0;
+
+  /**
+   * Redraw a block of live lines in place (one per job running): back to the first line of
+   * the block drawn before, erase to the end of the screen, draw. Each line is made safe on
+   * its own; only the cursor movement is ours.
+   */
+  statusBlock(lines: string[]): void {
+    if (!this.isTty) return;
+    const up = this.blockLines > 1 ? `\x1b[${this.blockLines - 1}A` : '';
+    this.stderr.write(`${up}\r\x1b[J${lines.map((line) => terminalSafe(line).replace(/[\r\n]/g, ' ')).join('\n')}`);
+    this.blockLines = lines.length;
+  }
 }

@@ -1,6 +1,7 @@
 import type { IngestReport } from '../operations/ingest.js';
 import type { QueryReport } from '../operations/query.js';
 import { describeStatus, type RunOutcome } from '../operations/run-outcome.js';
+import { formatCost, formatTokens, plural } from '../progress/format.js';
 import { renderRunSummary } from '../progress/summary.js';
 import type { Colors } from './output.js';
 
@@ -40,6 +41,7 @@ export function renderIngest(report: IngestReport, c: Colors): string {
     lines.push(...renderOutcomeLines(s, c));
     if (s.staleMarked.length) lines.push(`  marked stale: ${s.staleMarked.join(', ')}`);
   }
+  if (report.totals.sources > 1) lines.push(renderIngestTotals(report.totals, c));
   for (const s of report.skipped) lines.push(`${c.red('✗')} ${s.source} skipped: ${s.reason}`);
   for (const source of report.upToDate) lines.push(`${c.dim('=')} ${source} is up to date (use --force to re-ingest)`);
   if (report.pending.length) lines.push(`${c.yellow('…')} stopped before ${report.pending.join(', ')}: run again to ingest ${report.pending.length === 1 ? 'it' : 'them'}`);
@@ -47,6 +49,12 @@ export function renderIngest(report: IngestReport, c: Colors): string {
   if (report.diff !== undefined) lines.push('', report.diff || '(dry run: nothing would change)', c.dim('dry run: nothing was written'));
   if (report.ingested.length === 0 && report.upToDate.length > 0) lines.push('Nothing to do: every source is up to date.');
   return lines.join('\n');
+}
+
+/** The command's total over its sources: tokens, cache reads, estimated cost, and the mean per source. */
+function renderIngestTotals(totals: IngestReport['totals'], c: Colors): string {
+  const cost = totals.cost === undefined ? c.dim('cost unknown') : `~${formatCost(totals.cost)} (~${formatCost(totals.cost / totals.sources)} a source)`;
+  return `${c.bold('Total')}: ${plural(totals.sources, 'source')} · ${formatTokens(totals.tokens)} tokens · ${formatTokens(totals.usage.cacheReadTokens)} cached · ${cost}`;
 }
 
 export function renderQuery(report: QueryReport, c: Colors): string {

@@ -1,5 +1,5 @@
 import type { StatusReport } from '../operations/status.js';
-import { renderUsageTotals } from '../progress/usage-totals.js';
+import { renderMeanPerSource, renderUsageTotals } from '../progress/usage-totals.js';
 import { renderSearchState } from './render-search.js';
 import type { Colors } from './output.js';
 
@@ -30,6 +30,7 @@ export function renderStatus(report: StatusReport, c: Colors): string {
     lines.push(`Provider: ${c.yellow('none')} — set ANTHROPIC_API_KEY or OPENAI_API_KEY (or OPENAI_BASE_URL for a local server)`);
   }
   lines.push(`Usage:    ${renderUsageTotals(report.usage, c)}`);
+  lines.push(`Per source: ${renderMeanPerSource(report.ingestUsage, c)}`);
   lines.push(`Search:   ${renderSearchState(report.search, c)}`);
   if (report.factsUnavailable) lines.push(c.yellow(`Grounded: unavailable — ${report.factsUnavailable}`));
   if (report.grounding) {

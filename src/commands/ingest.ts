@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
-import { addAgentOptions, runAgentCommand, type AgentFlags } from '../cli/agent-command.js';
+import { addAgentOptions, parseJobs, runAgentCommand, type AgentFlags } from '../cli/agent-command.js';
 import { load } from '../cli/lazy.js';
 
 interface IngestFlags extends AgentFlags {
   force?: boolean;
+  jobs?: number;
 }
 
 export function registerIngest(program: Command): void {
@@ -11,21 +12,25 @@ export function registerIngest(program: Command): void {
     .command('ingest')
     .description('read sources into the wiki: one model run per new or changed source, then index, log and manifest upkeep')
     .argument('<sources...>', 'files, folders, globs or http(s) URLs; files outside raw/ are copied into raw/')
-    .option('--force', 're-ingest sources that have not changed');
+    .option('--force', 're-ingest sources that have not changed')
+    .option('--jobs <n>', 'sources ingested at once, each its own model run (default ingest.jobs in wiki.config.json, 4)', parseJobs);
   addAgentOptions(command, { dryRun: true });
   command
     .addHelpText(
       'after',
-      '\nExamples:\n  $ wiki ingest raw/attention.md\n  $ wiki ingest raw/                      (only what is new or changed)\n  $ wiki ingest ~/papers/*.pdf            (copied into raw/ first)\n  $ wiki ingest https://example.org/post  (saved under raw/ with its URL)\n  $ wiki ingest raw/notes.md --dry-run    (show the diff, change nothing)',
+      '\nExamples:\n  $ wiki ingest raw/attention.md\n  $ wiki ingest raw/                      (only what is new or changed)\n  $ wiki ingest raw/ --jobs 8             (eight sources at once)\n  $ wiki ingest ~/papers/*.pdf            (copied into raw/ first)\n  $ wiki ingest https://example.org/post  (saved under raw/ with its URL)\n  $ wiki ingest raw/notes.md --dry-run    (show the diff, change nothing)',
     )
     .action(async (sources: string[], flags: IngestFlags, cmd: Command) => {
-      const [{ ingestSources }, { renderIngest }, { createProgressReporter }, { ingestExitCode }] = await load('ingestOperation', 'renderRun', 'progress', 'exitCodes');
+      const [{ ingestSources }, { renderIngest }, { createJobBoard }, { ingestExitCode }] = await load('ingestOperation', 'renderRun', 'jobBoard', 'exitCodes');
       await runAgentCommand(
         cmd,
         flags,
         async ({ out, ws, model, signal, waitSeconds, budget, onNotice }) => {
-          // One live status line per source, each closed before the next starts.
-          const reporters: Array<{ finish(): void }> = [];
+          // One live line per running source (tagged plain lines off a terminal).
+          const board = createJobBoard(out, { maxTurns: ws.config.config.maxTurns });
+          const jobs = flags.jobs ?? ws.config.config.ingest.jobs;
+          const { maxTokensPerSource, maxCostPerSource } = ws.config.config.ingest;
+          const reporters = new Map<string, { finish(): void }>();
           try {
             return await ingestSources(ws, sources, {
               cwd: process.cwd(),
@@ -34,19 +39,24 @@ export function registerIngest(program: Command): void {
               overwriteEdits: Boolean(flags.overwriteEdits),
               waitSeconds,
               budget,
+              perSource: { maxTokens: maxTokensPerSource, maxCost: maxCostPerSource },
+              jobs,
               model: model.get,
               price: model.pricer,
               signal,
               onNotice,
               listenerFor: (source) => {
-                reporters.forEach((r) => r.finish());
-                const reporter = createProgressReporter(out, { maxTurns: ws.config.config.maxTurns, label: source });
-                reporters.push(reporter);
-                return reporter.listener;
+                const reporter = board.reporterFor(source);
+                reporters.set(source, reporter);
+                return (event) => {
+                  reporter.listener(event);
+                  if (event.type === 'run_end') reporter.finish();
+                };
               },
             });
           } finally {
             reporters.forEach((r) => r.finish());
+            board.finish();
           }
         },
         (report, out) => {

@@ -131,6 +131,17 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
+    ingest: z
+      .object({
+        /** Sources `wiki ingest` runs at once, each its own agent run (`--jobs` overrides it). */
+        jobs: z.number().int().min(1).max(32).default(4),
+        /** Tokens one source's run may use (`maxTokens` bounds the whole command); unset = no cap. */
+        maxTokensPerSource: z.number().int().min(1).optional(),
+        /** Estimated USD one source's run may cost (`maxCost` bounds the whole command); unset = no cap. */
+        maxCostPerSource: z.number().min(0).optional(),
+      })
+      .strict()
+      .prefault({}),
     facts: z
       .object({
         /** What one fact is: a sentence, or a whole paragraph. */

@@ -1,4 +1,4 @@
-import { runAgent, type AgentRunResult } from '../agent/loop.js';
+import { runAgent, type AgentRunResult, type SharedBudget } from '../agent/loop.js';
 import type { AgentListener } from '../agent/events.js';
 import { createTranscript, transcriptPath } from '../agent/transcript.js';
 import type { ChatModel, Usage } from '../agent/types.js';
@@ -25,6 +25,8 @@ export interface ModelRunOptions {
   price?: (usage: Usage) => number | undefined;
   listener?: AgentListener;
   signal?: AbortSignal;
+  /** What this run shares with runs beside it: the command's own token and cost budget. */
+  sharedBudget?: SharedBudget;
 }
 
 export interface ModelRun extends AgentRunResult {
@@ -103,6 +105,7 @@ export async function runModelInSession(session: Session, options: ModelRunOptio
       listener: noteRejectedWrites(rejectedWrites, options.listener),
       transcript,
       signal: options.signal,
+      sharedBudget: options.sharedBudget,
     });
     return { ...result, transcript: transcriptFile ? `.wiki/runs/${session.options.runId}.jsonl` : undefined, rejectedWrites };
   } finally {

@@ -1,34 +1,21 @@
-import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { AgentListener } from '../agent/events.js';
-import { newRunId } from '../agent/transcript.js';
-import type { ChatModel, Usage } from '../agent/types.js';
+import { emptyUsage, type ChatModel, type Usage } from '../agent/types.js';
 import { UsageError, WikiError } from '../errors.js';
+import type { ExtractionReport } from '../facts/extract.js';
 import { fetchUrlToRaw } from '../sources/fetch-url.js';
 import { acquireLock, type Lock } from '../state/lock.js';
-import {
-  classifySource,
-  hashFile,
-  loadManifest,
-  markStale,
-  pagesToMarkStale,
-  recordIngest,
-  saveManifest,
-  type Manifest,
-} from '../state/manifest.js';
-import { isoDate } from '../util/dates.js';
-import { sourcesOf, stringField } from '../wiki/page.js';
-import type { Finding } from '../wiki/validate/finding.js';
+import { classifySource, hashFile, loadManifest } from '../state/manifest.js';
 import type { RunBudget } from './agent-run.js';
-import { runModelInSession } from './agent-run.js';
-import { checkReadable, copyIntoRaw, planInputs, type ResolvedSource } from './ingest-inputs.js';
-import type { ExtractionReport } from '../facts/extract.js';
-import { sqliteProblem } from '../facts/sqlite.js';
 import { refreshFacts } from './facts.js';
-import { Session, sweepAbandonedTempFiles, type WorkspaceHandle } from './session.js';
-import { citedFromFolder, firstSourceWindow, handleDeletedSources, markStaleInOverlay } from './ingest-steps.js';
-import { historyStatus, summariseRun, type RunOutcome } from './run-outcome.js';
-import { sourceRelevanceText } from './prompt-relevance.js';
+import { checkReadable, copyIntoRaw, planInputs, type ResolvedSource } from './ingest-inputs.js';
+import { runIngestJobs } from './ingest-jobs.js';
+import type { IngestItem } from './ingest-run.js';
+import { handleDeletedSources } from './ingest-steps.js';
+import type { RunOutcome } from './run-outcome.js';
+import { sweepAbandonedTempFiles, type Session, type WorkspaceHandle } from './session.js';
+import { SharedWorkspace } from './shared-workspace.js';
+import { sqliteProblem } from '../facts/sqlite.js';
 
 export interface IngestOptions {
   cwd: string;
@@ -37,7 +24,12 @@ export interface IngestOptions {
   /** The model may drop what a human changed on a page (`--overwrite-edits`). */
   overwriteEdits?: boolean;
   waitSeconds: number;
+  /** `maxTokens` / `maxCost` bound the whole command, every job's calls together. */
   budget: RunBudget;
+  /** Each source's own budget (ingest.maxTokensPerSource / maxCostPerSource in wiki.config.json). */
+  perSource?: { maxTokens?: number | undefined; maxCost?: number | undefined };
+  /** Sources ingested at once (`--jobs`; default ingest.jobs in wiki.config.json). */
+  jobs?: number;
   /** Created lazily: a run where every source is up to date needs no model or key. */
   model: () => ChatModel;
   price?: (usage: Usage) => number | undefined;
@@ -76,10 +68,9 @@ export interface IngestReport {
   facts?: ExtractionReport;
   /** Why facts were not extracted: SQLite could not be loaded (and how to fix it). */
   factsUnavailable?: string;
+  /** Model usage of every source run together; `cost` undefined when any run's price was unknown. */
+  totals: { sources: number; usage: Usage; tokens: number; cost: number | undefined };
 }
-
-/** Outcomes after which the remaining sources are left for the next run. */
-const STOPS_THE_COMMAND: ReadonlySet<SourceOutcome['status']> = new Set(['interrupted', 'budget_tokens', 'budget_cost', 'provider_error']);
 
 /**
  * `wiki ingest`: one agent run per new or changed source, each followed by the
@@ -120,8 +111,17 @@ export async function ingestSources(ws: WorkspaceHandle, args: string[], options
     if (!options.dryRun) await copyIntoRaw(ws.root, sources);
 
     let manifest = await loadManifest(ws.root);
-    const report: IngestReport = { ingested: [], upToDate: [], deletedSources: [], skipped, ok: skipped.length === 0, interrupted: false, pending: [] };
-    const todo: Array<{ source: ResolvedSource; sha256: string; state: SourceOutcome['state'] }> = [];
+    const report: IngestReport = {
+      ingested: [],
+      upToDate: [],
+      deletedSources: [],
+      skipped,
+      ok: skipped.length === 0,
+      interrupted: false,
+      pending: [],
+      totals: { sources: 0, usage: emptyUsage(), tokens: 0, cost: 0 },
+    };
+    const todo: IngestItem[] = [];
     for (const source of sources) {
       const file = source.copiedFrom ?? path.join(ws.root, source.rawPath);
       const sha256 = await hashFile(file);
@@ -145,30 +145,14 @@ export async function ingestSources(ws: WorkspaceHandle, args: string[], options
       } else report.facts = await refreshFacts(ws.root, ws.config);
     }
 
+    const jobs = options.dryRun ? 1 : Math.max(1, options.jobs ?? ws.config.config.ingest.jobs);
+    const shared = await SharedWorkspace.open(ws, { env: options.env ?? process.env, persist: !options.dryRun });
     let diffSession: Session | undefined;
-    // --max-tokens and --max-cost bound the whole command: each source gets what is left.
-    const spent: { tokens: number; cost: number | undefined } = { tokens: 0, cost: 0 };
-    for (const [i, item] of todo.entries()) {
-      const budget = remainingBudget(options.budget, spent);
-      if (options.signal?.aborted || !budget) {
-        if (options.signal?.aborted) report.interrupted = true;
-        report.ok = false;
-        report.pending = todo.slice(i).map((t) => t.source.rawPath);
-        break;
-      }
-      const outcome = await ingestOne(ws, item, manifest, { ...options, budget }, warnings.get(item.source.rawPath) ?? []);
-      report.ingested.push(outcome.outcome);
-      manifest = outcome.manifest;
-      diffSession = outcome.session;
-      spent.tokens += outcome.outcome.tokens;
-      spent.cost = spent.cost === undefined || outcome.outcome.cost === undefined ? undefined : spent.cost + outcome.outcome.cost;
-      if (outcome.outcome.status !== 'done') report.ok = false;
-      if (outcome.outcome.status === 'interrupted') report.interrupted = true;
-      if (options.dryRun) break; // one overlay per run: later sources would not see earlier ones
-      if (STOPS_THE_COMMAND.has(outcome.outcome.status)) {
-        report.pending = todo.slice(i + 1).map((t) => t.source.rawPath);
-        break;
-      }
+    try {
+      const cell = { value: manifest };
+      diffSession = await runIngestJobs(ws, shared, todo, cell, { ...options, jobs }, (raw) => warnings.get(raw) ?? [], report);
+    } finally {
+      await shared.close();
     }
     if (options.dryRun) {
       report.diff = diffSession?.overlay?.unifiedDiff() ?? '';
@@ -178,123 +162,6 @@ export async function ingestSources(ws: WorkspaceHandle, args: string[], options
   } finally {
     await lock?.release();
   }
-}
-
-/** The budget left for the next source, or undefined when the command's budget is spent. */
-function remainingBudget(budget: RunBudget, spent: { tokens: number; cost: number | undefined }): RunBudget | undefined {
-  const left: RunBudget = { ...budget };
-  if (budget.maxTokens !== undefined) {
-    left.maxTokens = budget.maxTokens - spent.tokens;
-    if (left.maxTokens <= 0) return undefined;
-  }
-  if (budget.maxCost !== undefined && spent.cost !== undefined) {
-    left.maxCost = budget.maxCost - spent.cost;
-    if (left.maxCost <= 0) return undefined;
-  }
-  return left;
-}
-
-async function ingestOne(
-  ws: WorkspaceHandle,
-  item: { source: ResolvedSource; sha256: string; state: SourceOutcome['state'] },
-  manifest: Manifest,
-  options: IngestOptions,
-  warnings: string[],
-): Promise<{ outcome: SourceOutcome; manifest: Manifest; session: Session }> {
-  const { source } = item;
-  const started = Date.now();
-  const model = options.model();
-  const runId = newRunId('ingest');
-  const session = await Session.open(ws, {
-    op: 'ingest',
-    title: source.rawPath,
-    runId,
-    dryRun: options.dryRun,
-    readOnly: false,
-    overwriteEdits: options.overwriteEdits === true,
-    env: options.env,
-  });
-  const readPath = source.rawPath;
-  const firstWindow = await firstSourceWindow(session, readPath, source.copiedFrom);
-  const userMessage = [
-    `Ingest the source \`${readPath}\`${source.url ? ` (fetched from ${source.url})` : ''}${item.state === 'changed' ? ' — it has CHANGED since it was last ingested: update the pages that draw on it' : ''}.`,
-    '',
-    firstWindow,
-  ].join('\n');
-  const listener = options.listenerFor?.(source.rawPath);
-  const run = await runModelInSession(session, {
-    model,
-    operation: 'ingest',
-    userMessage,
-    relevantTo: sourceRelevanceText(readPath, firstWindow),
-    budget: options.budget,
-    price: options.price,
-    listener,
-    signal: options.signal,
-  });
-
-  const changes = session.pageChanges();
-  let staleMarked: string[] = [];
-  if (item.state === 'changed') {
-    const citing = session.contentPages().filter((p) => sourcesOf(p.frontmatter).some((s) => s.split('#')[0] === source.rawPath));
-    const toMark = pagesToMarkStale(manifest, source.rawPath, [...changes.created, ...changes.updated], citing.map((p) => p.path));
-    staleMarked = options.dryRun ? await markStaleInOverlay(session, toMark) : (await markStale(ws.root, toMark, isoDate(), session.run)).marked;
-    await session.reloadPages(staleMarked);
-  }
-  // A run the provider failed before the model did anything changed nothing: no index or log
-  // upkeep, so a cron job retrying against a misconfigured or unreachable provider leaves no trace.
-  const untouched = run.status === 'provider_error' && run.turns === 0 && changes.created.length + changes.updated.length === 0;
-  if (!untouched) await session.refreshIndex();
-  const findings: Finding[] = await session.revalidateTouched();
-  // A contract without a source type has no source folder: then any content page may cite it.
-  const sourceFolder = ws.schema.contract.types.source?.folder ?? 'wiki';
-  const sourcePage = changes.created.concat(changes.updated).find((p) => p.startsWith(`${sourceFolder}/`));
-  const title = (sourcePage && stringField(session.pages.pages().find((p) => p.path === sourcePage)?.frontmatter ?? {}, 'title')) || source.rawPath;
-  const outcome: SourceOutcome = {
-    ...summariseRun(run, changes, findings, Date.now() - started, options.budget),
-    source: source.rawPath,
-    state: item.state,
-    warnings,
-    staleMarked,
-    copiedFrom: source.copiedFrom,
-    url: source.url,
-  };
-  if (outcome.status === 'done' && !citedFromFolder(session, sourceFolder, source.rawPath)) {
-    outcome.status = 'incomplete';
-    const rejected = outcome.rejectedWrites.length;
-    outcome.error = `no page in ${sourceFolder}/ cites ${source.rawPath}${rejected ? ` (${rejected} write(s) were rejected)` : ''}`;
-  }
-  const op = outcome.status === 'interrupted' ? 'ingest-interrupted' : outcome.status === 'incomplete' ? 'ingest-incomplete' : 'ingest';
-  const entry = untouched ? undefined : await session.appendLog(op, title, logLines(outcome));
-  if (source.copiedFrom || source.url) session.alsoChanged.add(source.rawPath);
-  for (const page of staleMarked) session.alsoChanged.add(page);
-  let next = manifest;
-  if (outcome.status === 'done' && !options.dryRun) {
-    next = recordIngest(manifest, source.rawPath, {
-      sha256: item.sha256,
-      size: (await stat(path.join(ws.root, source.rawPath))).size,
-      ingestedAt: new Date().toISOString(),
-      runId,
-      pages: changes,
-    });
-    await saveManifest(ws.root, next, session.run);
-  }
-  if (outcome.status === 'done' && entry) {
-    const notice = await session.autoCommit(entry.split('\n')[0] ?? entry);
-    if (notice) options.onNotice?.(notice);
-  }
-  await session.finish(historyStatus(outcome.status));
-  return { outcome, manifest: next, session };
-}
-
-function logLines(outcome: SourceOutcome): string[] {
-  const lines = [`source: ${outcome.source}${outcome.url ? ` (${outcome.url})` : ''}`];
-  if (outcome.created.length) lines.push(`created: ${outcome.created.join(', ')}`);
-  if (outcome.updated.length) lines.push(`updated: ${outcome.updated.join(', ')}`);
-  if (outcome.staleMarked.length) lines.push(`marked stale: ${outcome.staleMarked.join(', ')}`);
-  if (outcome.rejectedWrites.length) lines.push(`rejected writes: ${outcome.rejectedWrites.length}`);
-  lines.push(`status: ${outcome.status}, ${outcome.turns} turn(s), ${outcome.tokens} tokens`);
-  return lines;
 }
 
 export function lockOptions(

@@ -9,12 +9,14 @@ import { laneWarnings, requireAnsweringLane, type LaneWarning } from './search.j
  * nor another user's scratch page, nor a team page the user's own scratch page shadows.
  */
 export function shownToModel(pages: PageIndex, user: string | undefined): (page: Page) => boolean {
-  const ownKeys = new Set(pages.pages().filter((page) => user !== undefined && scopeOf(page.path) === user).map((page) => page.key));
-  return (page) => {
-    if (!isSurfaced(page)) return false;
-    const scope = scopeOf(page.path);
-    return scope === undefined ? !ownKeys.has(page.key) : scope === user;
-  };
+  const { ownKeys } = visibility(pages, user);
+  return (page) => isShown(page, ownKeys, user);
+}
+
+function isShown(page: Page, ownKeys: ReadonlySet<string>, user: string | undefined): boolean {
+  if (!isSurfaced(page)) return false;
+  const scope = scopeOf(page.path);
+  return scope === undefined ? !ownKeys.has(page.key) : scope === user;
 }
 
 /**
@@ -32,9 +34,8 @@ export async function searchAsModel(
   query: string,
   limit: number,
 ): Promise<SearchResponse> {
-  const all = pages.pages();
+  const { hidden } = visibility(pages, user);
   const shown = shownToModel(pages, user);
-  const hidden = all.filter((page) => !shown(page)).length;
   const response = await search.search(query, { limit: limit + hidden });
   requireAnsweringLane(response.lanes);
   for (const warning of laneWarnings(response.lanes, search.info().embedder)) warnings.set(warning.lane, warning);
@@ -53,4 +54,28 @@ export async function searchAsModel(
     .slice(0, limit)
     .map((result) => ({ ...result, links: result.links.filter(named), backlinks: result.backlinks.filter(named) }));
   return { ...response, results: trimmed };
+}
+
+interface Visibility {
+  version: number;
+  user: string | undefined;
+  /** Keys of the user's own scratch pages (they shadow team pages of the same key). */
+  ownKeys: Set<string>;
+  /** Pages the user is not shown: the search asks for this many more hits. */
+  hidden: number;
+}
+
+/** Per page index, the last answer: a run searches many times between writes, and each pass is over every page. */
+const lastVisibility = new WeakMap<PageIndex, Visibility>();
+
+function visibility(pages: PageIndex, user: string | undefined): Visibility {
+  const cached = lastVisibility.get(pages);
+  if (cached && cached.version === pages.version && cached.user === user) return cached;
+  const ownKeys = new Set<string>();
+  if (user !== undefined) for (const page of pages.unordered()) if (scopeOf(page.path) === user) ownKeys.add(page.key);
+  let hidden = 0;
+  for (const page of pages.unordered()) if (!isShown(page, ownKeys, user)) hidden += 1;
+  const result = { version: pages.version, user, ownKeys, hidden };
+  lastVisibility.set(pages, result);
+  return result;
 }

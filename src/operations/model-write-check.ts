@@ -6,7 +6,7 @@ import { carriedHumanLines, setCarriedHumanLines } from '../state/human-lines.js
 import type { ValidationVerdict } from '../tools/context.js';
 import type { Contract } from '../wiki/contract.js';
 import type { PageIndex } from '../wiki/page-index.js';
-import { parsePage } from '../wiki/page.js';
+import { parsePage, type Page } from '../wiki/page.js';
 import { describeFinding } from '../wiki/validate/finding.js';
 import { modelWriteFindings, protectedBody } from '../wiki/validate/write-guard.js';
 import { validateWrite } from '../wiki/validate-write.js';
@@ -20,6 +20,8 @@ export class ModelWriteCheck {
   private readonly rawLineCount: (rawPath: string) => number | undefined;
   /** Per page validated for a write: the human lines it holds now, kept once the write lands. */
   private readonly humanLines = new Map<string, string[]>();
+  /** The page last validated, parsed: the write that lands next is usually exactly it. */
+  private lastValidated: { path: string; content: string; page: Page } | undefined;
 
   constructor(
     private readonly root: string,
@@ -35,6 +37,7 @@ export class ModelWriteCheck {
   async validate(relPath: string, content: string, previous: string | undefined): Promise<ValidationVerdict> {
     const { contract, rawExists } = this;
     const verdict = validateWrite(this.pages, { path: relPath, content }, { contract, rawExists, rawLineCount: this.rawLineCount });
+    this.lastValidated = { path: relPath, content, page: verdict.page };
     const humanEdit = previous === undefined || this.options.writtenThisRun(relPath) ? undefined : await humanEditBase(this.root, relPath, previous);
     const carried = previous === undefined ? [] : await carriedHumanLines(this.root, relPath);
     const current = previous === undefined ? undefined : parsePage(relPath, previous, contract);
@@ -48,6 +51,13 @@ export class ModelWriteCheck {
     const refusedAsNear = guard.some((f) => f.rule === 'near-duplicate');
     const warnings = verdict.warnings.filter((f) => !(refusedAsNear && f.rule === 'near-duplicate'));
     return { ok: errors.length === 0, errors: errors.map(describeFinding), warnings: warnings.map(describeFinding) };
+  }
+
+  /** `content` at `relPath` parsed, reusing the parse of its validation when it is the page just validated. */
+  parsed(relPath: string, content: string): Page {
+    const last = this.lastValidated;
+    if (last && last.path === relPath && last.content === content) return last.page;
+    return parsePage(relPath, content, this.contract);
   }
 
   /** After a write landed: the human lines the new content still holds stay protected. */

@@ -28,6 +28,8 @@ export interface RunOutcome {
   rejectedWrites: RejectedWrite[];
   /** One line on why the run did not finish, when it did not. */
   error?: string;
+  /** What raises the budget that stopped the run, when not the --max-tokens / --max-cost flag. */
+  budgetSetting?: string;
   errorKind?: string;
   /** Exit code the error calls for (2 for configuration-like provider errors such as an unknown model). */
   errorExitCode?: number;
@@ -100,12 +102,12 @@ export function describeStatus(outcome: RunOutcome): string | undefined {
       return `stopped at the turn limit (${outcome.maxTurns}); raise it with --max-turns`;
     case 'budget_tokens':
       return outcome.maxTokens !== undefined && outcome.tokens > outcome.maxTokens
-        ? `stopped: the last call went past the token budget (${outcome.tokens} tokens used of ${outcome.maxTokens}); raise it with --max-tokens`
-        : `stopped: token budget reached (${outcome.tokens} tokens); raise it with --max-tokens`;
+        ? `stopped: the last call went past the token budget (${outcome.tokens} tokens used of ${outcome.maxTokens}); raise it with ${outcome.budgetSetting ?? '--max-tokens'}`
+        : `stopped: token budget reached (${outcome.tokens} tokens); raise it with ${outcome.budgetSetting ?? '--max-tokens'}`;
     case 'budget_cost':
       return outcome.maxCost !== undefined && (outcome.cost ?? 0) > outcome.maxCost
-        ? `stopped: the last call went past the cost budget (~$${(outcome.cost ?? 0).toFixed(4)} spent of $${outcome.maxCost}); raise it with --max-cost`
-        : `stopped: cost budget reached (~$${(outcome.cost ?? 0).toFixed(4)}); raise it with --max-cost`;
+        ? `stopped: the last call went past the cost budget (~$${(outcome.cost ?? 0).toFixed(4)} spent of $${outcome.maxCost}); raise it with ${outcome.budgetSetting ?? '--max-cost'}`
+        : `stopped: cost budget reached (~$${(outcome.cost ?? 0).toFixed(4)}); raise it with ${outcome.budgetSetting ?? '--max-cost'}`;
     case 'interrupted':
       return 'interrupted; pages written so far are kept and listed in the log';
     case 'refused':

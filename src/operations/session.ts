@@ -3,7 +3,7 @@ import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { EffectiveConfig } from '../config/load.js';
 import { autoCommit } from '../git/auto-commit.js';
-import { openSearchIndex, type SearchIndex } from '../search/index.js';
+import type { SearchIndex } from '../search/index.js';
 import { extractText, isExtractable } from '../sources/extract.js';
 import { beginRun, finishRun, recordAfter, recordBefore, type Run, type RunStatus } from '../state/history.js';
 import { humanEditBase } from '../state/human-edits.js';
@@ -17,13 +17,14 @@ import type { LaneWarning } from './search.js';
 import { searchAsModel } from './model-search.js';
 import { ModelWriteCheck } from './model-write-check.js';
 import { removeAbandonedTempFiles } from '../util/fs.js';
+import type { RunVersions } from './page-versions.js';
+import { SharedWorkspace } from './shared-workspace.js';
 import { isSpecialPage, spokePagePath, type Schema } from '../wiki/contract.js';
 import { planIndex, type IndexFiles } from '../wiki/index-catalog.js';
 import { formatLogEntry } from '../wiki/log.js';
 import { recordLogEntry } from '../wiki/log-ledger.js';
-import { PageIndex } from '../wiki/page-index.js';
+import type { PageIndex } from '../wiki/page-index.js';
 import { parsePage, type Page } from '../wiki/page.js';
-import { loadPages } from '../wiki/pages.js';
 import type { Finding } from '../wiki/validate/finding.js';
 import { validateWrite } from '../wiki/validate-write.js';
 
@@ -66,14 +67,23 @@ export class Session {
   /** Each changed file's content before this run first changed it, and after its last change. */
   private readonly contentBefore = new Map<string, string | undefined>();
   private readonly contentAfter = new Map<string, string>();
+  readonly pages: PageIndex;
+  readonly search: SearchIndex;
+  /** Which version of each page this run last saw (see page-versions.ts). */
+  readonly versions: RunVersions;
 
   private constructor(
     readonly ws: WorkspaceHandle,
     readonly options: SessionOptions,
-    readonly pages: PageIndex,
-    readonly search: SearchIndex,
+    readonly shared: SharedWorkspace,
+    /** The session opened `shared` for itself and closes it when it finishes. */
+    private readonly ownsShared: boolean,
     readonly run: Run | undefined,
   ) {
+    this.pages = shared.pages;
+    this.search = shared.search;
+    this.versions = shared.versions.open(options.runId, options.title);
+    const pages = this.pages;
     this.writeCheck = new ModelWriteCheck(ws.root, ws.schema.contract, pages, {
       overwriteEdits: options.overwriteEdits === true,
       dryRun: options.dryRun,
@@ -87,7 +97,12 @@ export class Session {
       fs: this.fs,
       contract: ws.schema.contract,
       user: this.user,
-      validator: { validate: (p, content, previous) => this.writeCheck.validate(p, content, previous) },
+      validator: {
+        validate: async (p, content, previous) => {
+          const stale = this.versions.staleWrite(p, previous);
+          return stale ? { ok: false, errors: [stale], warnings: [] } : this.writeCheck.validate(p, content, previous);
+        },
+      },
       deny: ws.config.config.sandbox.deny,
       writeLimits: ws.config.config.limits,
       search: {
@@ -98,11 +113,13 @@ export class Session {
       },
       observer: {
         beforeWrite: async (p, previous) => {
+          this.versions.changing(p, previous);
           if (!this.contentBefore.has(p)) this.contentBefore.set(p, previous);
           if (this.run) await recordBefore(this.run, p, previous);
         },
         afterWrite: async (p, change) => this.afterWrite(p, change),
         noteFor: async (p) => this.humanEditNote(p),
+        afterRead: (p, text) => this.versions.saw(p, text),
       },
       textExtractor: async (p, bytes) => (isExtractable(p) ? (await extractText(p, bytes)).text : undefined),
       extractable: (p) => isExtractable(p),
@@ -110,18 +127,21 @@ export class Session {
     };
     const tools = createTools(ctx);
     // A read-only run is offered no write tools at all: the model is not invited to try.
-    this.tools = options.readOnly ? tools.filter((tool) => !tool.mutates) : tools;
+    // A write (check, write, bookkeeping) goes through the shared mutex, so runs working at
+    // the same time never interleave between a page's check and its write.
+    this.tools = options.readOnly
+      ? tools.filter((tool) => !tool.mutates)
+      : tools.map((tool) => (tool.mutates ? { ...tool, run: (args, signal) => shared.changes.run(() => tool.run(args, signal)) } : tool));
   }
 
-  static async open(ws: WorkspaceHandle, options: SessionOptions): Promise<Session> {
-    const allPages = await loadPages(ws.root, ws.schema.contract);
-    const pages = PageIndex.fromPages(allPages, ws.schema.contract);
-    const search = await openSearchIndex(ws.root, ws.schema, ws.config.config, {
-      env: options.env ?? process.env,
-      persist: !options.dryRun,
-    });
+  /**
+   * Open a run. With `shared`, it works beside the other runs of the same command (one page
+   * index, one search index, one write mutex); without, it opens its own.
+   */
+  static async open(ws: WorkspaceHandle, options: SessionOptions, shared?: SharedWorkspace): Promise<Session> {
+    const workspace = shared ?? (await SharedWorkspace.open(ws, { env: options.env ?? process.env, persist: !options.dryRun }));
     const run = options.dryRun || options.readOnly ? undefined : await beginRun(ws.root, options.runId, options.op, options.title);
-    return new Session(ws, options, pages, search, run);
+    return new Session(ws, options, workspace, shared === undefined, run);
   }
 
   get root(): string {
@@ -150,6 +170,7 @@ export class Session {
     const abs = this.abs(relPath);
     const previous = (await this.fs.exists(abs)) ? await this.fs.readText(abs) : undefined;
     if (previous === content) return undefined;
+    this.versions.changing(relPath, previous);
     if (this.run) await recordBefore(this.run, relPath, previous);
     await this.fs.writeText(abs, content);
     const change: WriteChange = previous === undefined ? 'created' : 'updated';
@@ -189,6 +210,7 @@ export class Session {
     if (this.options.dryRun) return false;
     const previous = await this.readIfExists(relPath);
     if (previous === undefined) return false;
+    this.versions.changing(relPath, previous);
     if (this.run) await recordBefore(this.run, relPath, previous);
     await rm(this.abs(relPath), { force: true });
     if (this.run) await recordAfter(this.run, relPath, undefined);
@@ -272,17 +294,19 @@ export class Session {
   async finish(status: Exclude<RunStatus, 'running'>): Promise<void> {
     if (this.run) await finishRun(this.run, status);
     await this.sourceFacts.close();
-    await this.search.close();
+    this.shared.versions.close(this.options.runId);
+    if (this.ownsShared) await this.shared.close();
   }
 
   private async afterWrite(relPath: string, change: WriteChange): Promise<void> {
     if (!this.changed.has(relPath)) this.changed.set(relPath, change);
     const content = await this.fs.readText(this.abs(relPath));
+    this.versions.saw(relPath, content);
     this.contentAfter.set(relPath, content);
     if (this.run) await recordAfter(this.run, relPath, content);
     await this.writeCheck.written(relPath, content);
     if (relPath.endsWith('.md') && relPath.startsWith('wiki/')) {
-      this.pages.upsert(parsePage(relPath, content, this.ws.schema.contract));
+      this.pages.upsert(this.writeCheck.parsed(relPath, content));
     }
   }
 
@@ -293,7 +317,7 @@ export class Session {
     return 'A human edited this page since wiki last wrote it: a write that drops any line or field they added or changed is refused, so keep their content as it is and only add to it.';
   }
 
-  private async readIfExists(relPath: string): Promise<string | undefined> {
+  async readIfExists(relPath: string): Promise<string | undefined> {
     const abs = this.abs(relPath);
     return (await this.fs.exists(abs)) ? this.fs.readText(abs) : undefined;
   }

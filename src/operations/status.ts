@@ -6,6 +6,7 @@ import { readSearchIndexState, type SearchIndexState } from '../search/live/stat
 import { sumTranscriptUsage, type UsageTotals } from '../usage/transcripts.js';
 import { isSpecialPage, type Schema } from '../wiki/contract.js';
 import { parseLogEntries, type LogEntry } from '../wiki/log.js';
+import { listRuns } from '../state/history.js';
 import { classifySource, deletedSources, hashFile, loadManifest } from '../state/manifest.js';
 import { sourcesOf } from '../wiki/page.js';
 import { loadPages } from '../wiki/pages.js';
@@ -33,6 +34,8 @@ export interface StatusReport {
   provider: ProviderChoice & { model: string | undefined };
   /** Cumulative model usage and estimated cost over the run transcripts in .wiki/runs/. */
   usage: UsageTotals;
+  /** The same over the ingest runs of sources alone (run history op `ingest`); `runs` is the number of source ingests. */
+  ingestUsage: UsageTotals;
   /** The persisted search index: built or not, pages, lanes and embedder, last update. */
   search: SearchIndexState;
   /** Grounding of pages citing raw/ sources against their facts (absent without .wiki/facts.db). */
@@ -93,6 +96,7 @@ export async function workspaceStatus(root: string, schema: Schema, config: Effe
     recentLog: parseLogEntries(logText).slice(-5).reverse(),
     provider: { ...chooseProvider(config), model: config.config.model },
     usage: await sumTranscriptUsage(root),
+    ingestUsage: await sumTranscriptUsage(root, new Set((await listRuns(root)).filter((run) => run.op === 'ingest').map((run) => run.runId))),
     search: await readSearchIndexState(root, config.config),
   };
 }

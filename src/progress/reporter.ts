@@ -23,6 +23,8 @@ export interface ProgressOptions {
   columns?: number;
   /** Spinner frame interval in milliseconds (default 80). */
   intervalMs?: number;
+  /** Plain lines start with `[label]` (runs side by side). */
+  tagLines?: boolean;
 }
 
 export interface ProgressReporter {
@@ -34,7 +36,7 @@ export interface ProgressReporter {
   finish(): void;
 }
 
-const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+export const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 const CLEAR_LINE = '\r\x1b[2K';
 /** The argument that best says what a tool call is about, by preference. */
 const SUBJECT_ARGUMENTS = ['path', 'query', 'url'];
@@ -64,25 +66,13 @@ export async function withProgress<R>(out: ProgressOutput, options: ProgressOpti
 function liveReporter(out: ProgressOutput, options: ProgressOptions): ProgressReporter {
   // Read at every redraw: the terminal may be resized during a long run.
   const columns = (): number => options.columns ?? (process.stderr.columns || 80);
+  const line = new RunLine(options.label, options.maxTurns);
   let frame = 0;
-  let turn = 0;
-  let maxTurns = options.maxTurns;
-  let activity = 'starting';
-  let tokens = 0;
-  let cost: number | undefined;
   let finished = false;
 
   const draw = (): void => {
     if (finished) return;
-    const head = [options.label, ...(turn > 0 ? [`turn ${turn}/${maxTurns}`] : [])];
-    const tail = tokens > 0 ? [`${formatTokens(tokens)} tokens${cost === undefined ? '' : ` ~${formatCost(cost)}`}`] : [];
-    const width = columns() - 3;
-    // The activity gives way first, so the turn and token count stay visible on narrow terminals.
-    const fixed = [...head, ...tail].reduce((n, part) => n + [...part].length, 0) + 3 * (head.length + tail.length);
-    const room = width - fixed;
-    const parts = [...head, truncateTo(activity, Math.max(room, MIN_ACTIVITY)), ...tail];
-    const text = truncateTo(parts.join(' · '), width);
-    out.status(`${CLEAR_LINE}${out.c.cyan(FRAMES[frame % FRAMES.length] ?? '')} ${text}`);
+    out.status(`${CLEAR_LINE}${out.c.cyan(FRAMES[frame % FRAMES.length] ?? '')} ${line.render(columns() - 3)}`);
   };
 
   const timer = setInterval(() => {
@@ -94,36 +84,11 @@ function liveReporter(out: ProgressOutput, options: ProgressOptions): ProgressRe
 
   return {
     listener(event: AgentEvent): void {
-      switch (event.type) {
-        case 'turn_start':
-          turn = event.turn;
-          maxTurns = event.maxTurns;
-          activity = 'waiting for the model';
-          break;
-        case 'run_start':
-          maxTurns = event.maxTurns;
-          break;
-        case 'tool_call':
-          activity = describeCall(event.call);
-          break;
-        case 'usage':
-          tokens = totalTokens(event.total);
-          cost = event.cost;
-          break;
-        case 'context_overflow':
-          activity = event.retrying ? 'context too long, trimming and retrying' : 'context too long';
-          break;
-        case 'run_end':
-          activity = 'finishing';
-          break;
-        default:
-          return;
-      }
-      draw();
+      if (line.apply(event)) draw();
     },
-    note(line: string): void {
+    note(text: string): void {
       if (!finished) out.status(CLEAR_LINE);
-      out.info(line);
+      out.info(text);
       draw();
     },
     finish(): void {
@@ -135,8 +100,63 @@ function liveReporter(out: ProgressOutput, options: ProgressOptions): ProgressRe
   };
 }
 
+/** What one run's live line says: label, turn, current activity, tokens and cost so far. */
+export class RunLine {
+  private turn = 0;
+  private activity = 'starting';
+  private tokens = 0;
+  private cost: number | undefined;
+
+  constructor(
+    readonly label: string,
+    private maxTurns: number,
+  ) {}
+
+  /** Take in an event; true when the line changed. */
+  apply(event: AgentEvent): boolean {
+    switch (event.type) {
+      case 'turn_start':
+        this.turn = event.turn;
+        this.maxTurns = event.maxTurns;
+        this.activity = 'waiting for the model';
+        return true;
+      case 'run_start':
+        this.maxTurns = event.maxTurns;
+        return true;
+      case 'tool_call':
+        this.activity = describeCall(event.call);
+        return true;
+      case 'usage':
+        this.tokens = totalTokens(event.total);
+        this.cost = event.cost;
+        return true;
+      case 'context_overflow':
+        this.activity = event.retrying ? 'context too long, trimming and retrying' : 'context too long';
+        return true;
+      case 'run_end':
+        this.activity = 'finishing';
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  /** The line, at most `width` characters. */
+  render(width: number): string {
+    const head = [this.label, ...(this.turn > 0 ? [`turn ${this.turn}/${this.maxTurns}`] : [])];
+    const tail = this.tokens > 0 ? [`${formatTokens(this.tokens)} tokens${this.cost === undefined ? '' : ` ~${formatCost(this.cost)}`}`] : [];
+    // The activity gives way first, so the turn and token count stay visible on narrow terminals.
+    const fixed = [...head, ...tail].reduce((n, part) => n + [...part].length, 0) + 3 * (head.length + tail.length);
+    const room = width - fixed;
+    const parts = [...head, truncateTo(this.activity, Math.max(room, MIN_ACTIVITY)), ...tail];
+    return truncateTo(parts.join(' · '), width);
+  }
+}
+
 function plainReporter(out: ProgressOutput, options: ProgressOptions): ProgressReporter {
   let maxTurns = options.maxTurns;
+  // Runs side by side interleave their lines: each says whose it is.
+  const tag = options.tagLines ? `[${options.label}] ` : '';
   return {
     listener(event: AgentEvent): void {
       switch (event.type) {
@@ -148,13 +168,13 @@ function plainReporter(out: ProgressOutput, options: ProgressOptions): ProgressR
           maxTurns = event.maxTurns;
           break;
         case 'tool_call':
-          out.info(`turn ${event.turn}/${maxTurns}: ${describeCall(event.call)}`);
+          out.info(`${tag}turn ${event.turn}/${maxTurns}: ${describeCall(event.call)}`);
           break;
         case 'tool_result':
-          if (event.result.isError) out.info(`turn ${event.turn}/${maxTurns}: ${event.result.name} failed: ${firstLine(event.result.content)}`);
+          if (event.result.isError) out.info(`${tag}turn ${event.turn}/${maxTurns}: ${event.result.name} failed: ${firstLine(event.result.content)}`);
           break;
         case 'context_overflow':
-          out.info(`turn ${event.turn}/${maxTurns}: context too long for the model${event.retrying ? '; trimming and retrying' : ''}`);
+          out.info(`${tag}turn ${event.turn}/${maxTurns}: context too long for the model${event.retrying ? '; trimming and retrying' : ''}`);
           break;
         default:
           break;
@@ -187,7 +207,7 @@ function firstLine(text: string): string {
 }
 
 /** Cut to `width` characters (code points), marking the cut with an ellipsis. */
-function truncateTo(text: string, width: number): string {
+export function truncateTo(text: string, width: number): string {
   const chars = [...text];
   if (chars.length <= width) return text;
   return `${chars.slice(0, Math.max(0, width - 1)).join('')}…`;

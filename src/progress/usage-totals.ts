@@ -19,3 +19,13 @@ export function renderUsageTotals(totals: UsageTotals, c: Colors): string {
   const skipped = totals.skippedLines > 0 ? c.dim(` (${plural(totals.skippedLines, 'corrupt transcript line')} skipped)`) : '';
   return `${parts.join(' ')}, ${cost}${skipped}`;
 }
+
+/** `wiki status`: what one source's ingest costs on average, from the ingest runs on record. */
+export function renderMeanPerSource(totals: UsageTotals, c: Colors): string {
+  if (totals.runs === 0) return c.dim('no source ingested yet');
+  const t = totals.tokens;
+  const all = t.inputTokens + t.outputTokens + t.cacheReadTokens + t.cacheWriteTokens;
+  const priced = totals.runs - totals.unpricedRuns;
+  const cost = priced === 0 ? c.dim('cost unknown') : `est. ~${formatCost(totals.cost / priced)}${totals.unpricedRuns > 0 ? c.dim(` (over the ${plural(priced, 'priced ingest')})`) : ''}`;
+  return `${formatTokens(all / totals.runs)} tokens (${formatTokens(t.cacheReadTokens / totals.runs)} cached), ${cost} — mean over ${plural(totals.runs, 'source ingest')}`;
+}

@@ -2,6 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import type { ChatModel, ChatRequest, ChatResponse } from '../agent/types.js';
 import { AnthropicStreamAccumulator, fromAnthropicMessage, toAnthropicParams } from './anthropic-wire.js';
 import { DEFAULT_BASE_URLS } from './defaults.js';
+import { limitedFetch } from './rate-limiter.js';
 import { guardedCall } from './request-guard.js';
 import { errorContext, type ProviderErrorContext, type ProviderSettings } from './settings.js';
 
@@ -23,6 +24,7 @@ export class AnthropicChatModel implements ChatModel {
       baseURL: settings.baseUrl ?? DEFAULT_BASE_URLS.anthropic,
       timeout: settings.timeoutMs,
       maxRetries: settings.maxRetries,
+      ...(settings.limiter ? { fetch: limitedFetch(settings.limiter) } : {}),
     });
   }
 

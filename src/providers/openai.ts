@@ -2,6 +2,7 @@ import OpenAI from 'openai';
 import type { ChatModel, ChatRequest, ChatResponse } from '../agent/types.js';
 import { DEFAULT_BASE_URLS } from './defaults.js';
 import { fromOpenAiCompletion, OpenAiStreamAccumulator, toOpenAiParams } from './openai-wire.js';
+import { limitedFetch } from './rate-limiter.js';
 import { guardedCall } from './request-guard.js';
 import { errorContext, type ProviderErrorContext, type ProviderSettings } from './settings.js';
 import { ProviderError } from '../errors.js';
@@ -23,6 +24,7 @@ export class OpenAiChatModel implements ChatModel {
       baseURL: settings.baseUrl ?? DEFAULT_BASE_URLS.openai,
       timeout: settings.timeoutMs,
       maxRetries: settings.maxRetries,
+      ...(settings.limiter ? { fetch: limitedFetch(settings.limiter) } : {}),
     });
   }
 

@@ -5,6 +5,7 @@ import { ConfigError } from '../errors.js';
 import { AnthropicChatModel } from './anthropic.js';
 import { DEFAULT_MODELS, PLACEHOLDER_KEY } from './defaults.js';
 import { OpenAiChatModel } from './openai.js';
+import { RateLimiter } from './rate-limiter.js';
 import type { ProviderSettings } from './settings.js';
 import { maxToolArgumentChars } from './tool-arguments.js';
 
@@ -53,6 +54,8 @@ export function createChatModel(
     stream: config.stream,
     keyIsPlaceholder: !key,
     maxToolArgumentChars: maxToolArgumentChars(config.limits.pageWriteBytes),
+    // One back-off for every request of this model: the runs of `wiki ingest --jobs N` share the model.
+    limiter: new RateLimiter(),
   };
   return provider === 'anthropic' ? new AnthropicChatModel(settings) : new OpenAiChatModel(settings);
 }

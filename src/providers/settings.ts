@@ -1,3 +1,4 @@
+import type { RateLimiter } from './rate-limiter.js';
 import type { ProviderName } from '../config/provider-choice.js';
 import { BASE_URL_VARIABLES, DEFAULT_BASE_URLS, KEY_VARIABLES } from './defaults.js';
 
@@ -17,6 +18,8 @@ export interface ProviderSettings {
   keyIsPlaceholder: boolean;
   /** Longest tool-call arguments a streamed response may carry (from limits.pageWriteBytes); longer ones are dropped as they arrive. */
   maxToolArgumentChars?: number;
+  /** The back-off every request of this model goes through (shared by runs side by side); absent: none. */
+  limiter?: RateLimiter;
 }
 
 /** What error messages need to name the fix: the URL that was called and the variables involved. */

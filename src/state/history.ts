@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { UsageError } from '../errors.js';
@@ -176,15 +176,19 @@ export function recordAfter(run: Run, relPath: string, content: string | Uint8Ar
     if (!file) throw new Error(`recordAfter(${clean}) without recordBefore: the before-image would be lost`);
     const sha256 = content === undefined ? null : hashText(content);
     file.afterSha256 = sha256;
-    if (content !== undefined && options.written === undefined) await keepWrittenCopy(run.root, typeof content === 'string' ? content : Buffer.from(content).toString('utf8'));
     const entry =
       options.written !== undefined
         ? options.written
         : sha256 === null
           ? null
           : { sha256, runId: run.runId, writtenAt: new Date().toISOString() };
-    await setWrittenEntry(run.root, clean, entry);
-    await saveRecord(run.dir, record);
+    // The copy goes before written.json names its hash; run.json is independent of both, so it
+    // is written meanwhile (each file write costs milliseconds on a busy disk).
+    const writtenState = async (): Promise<void> => {
+      if (content !== undefined && options.written === undefined) await keepWrittenCopy(run.root, typeof content === 'string' ? content : Buffer.from(content).toString('utf8'));
+      await setWrittenEntry(run.root, clean, entry);
+    };
+    await Promise.all([writtenState(), saveRecord(run.dir, record)]);
   });
 }
 
@@ -251,7 +255,10 @@ export async function setWrittenEntry(root: string, relPath: string, entry: Writ
   const written = await loadWritten(root);
   if (entry) written.files[clean] = entry;
   else delete written.files[clean];
-  await writeStateJson(writtenPath(root), written);
+  const file = writtenPath(root);
+  await writeStateJson(file, written);
+  const stamp = await writtenStamp(file);
+  if (stamp !== undefined) writtenCache.set(file, { stamp, value: written });
 }
 
 /** What written.json says the tool last wrote, by workspace-relative path. */
@@ -282,9 +289,31 @@ function writtenPath(root: string): string {
   return path.join(stateDir(root), WRITTEN_FILE);
 }
 
+/**
+ * written.json as last read, by file, with the stat it had: a run reads it at every write
+ * (and it grows with the wiki), so it is parsed again only when the file changed. The
+ * stamp includes the inode, which every atomic rewrite replaces.
+ */
+const writtenCache = new Map<string, { stamp: string; value: WrittenFile }>();
+
+async function writtenStamp(file: string): Promise<string | undefined> {
+  const info = await stat(file).catch(() => undefined);
+  return info ? `${info.ino}:${info.size}:${info.mtimeMs}` : undefined;
+}
+
 async function loadWritten(root: string): Promise<WrittenFile> {
-  const value = await readStateJson(writtenPath(root), writtenSchema, `.wiki/${WRITTEN_FILE}`, 'delete it (pages then count as not yet written by the tool)');
-  return value ?? { version: 1, files: {} };
+  const file = writtenPath(root);
+  const stamp = await writtenStamp(file);
+  const cached = writtenCache.get(file);
+  let value: WrittenFile;
+  if (stamp !== undefined && cached?.stamp === stamp) value = cached.value;
+  else {
+    value = (await readStateJson(file, writtenSchema, `.wiki/${WRITTEN_FILE}`, 'delete it (pages then count as not yet written by the tool)')) ?? { version: 1, files: {} };
+    if (stamp !== undefined) writtenCache.set(file, { stamp, value });
+    else writtenCache.delete(file);
+  }
+  // A copy: callers change it before saving it.
+  return { version: 1, files: { ...value.files } };
 }
 
 async function saveRecord(dir: string, record: RunRecord): Promise<void> {

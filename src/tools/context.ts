@@ -83,6 +83,8 @@ export interface WriteObserver {
    * human edited the page since the tool last wrote it, so their content must be kept.
    */
   noteFor?(path: string): Promise<string | undefined> | string | undefined;
+  /** read_file showed (a window of) `path`, whose whole content is `bytes`: the version the model has seen. */
+  afterRead?(path: string, bytes: Uint8Array): void;
 }
 
 export interface WriteLimits {

@@ -70,6 +70,7 @@ export function createReadFileTool(ctx: ToolContext): Tool {
         const bytes = await ctx.fs.readBytes(target.absolute);
         if (looksBinary(bytes)) return binaryRefusal(shown, info.size);
         const decoded = decodeText(bytes);
+        ctx.observer?.afterRead?.(target.relative, bytes);
         if (decoded.replaced > 0) notes.push(`not valid UTF-8: ${decoded.replaced} invalid byte sequence(s) shown as \uFFFD`);
         return readTextWindow(shown, decoded.text, start, window, notes, ctx.sourceFacts);
       }

@@ -27,16 +27,16 @@ export function emptyUsageTotals(): UsageTotals {
 }
 
 /**
- * Sum usage from `<root>/.wiki/runs/*.jsonl`. Each run's figures come from its last cumulative
+ * Sum usage from `<root>/.wiki/runs/*.jsonl` (only the runs in `onlyRuns`, when given). Each run's figures come from its last cumulative
  * record: `run_end` when the run finished, otherwise the last `usage` event (a run that was
  * killed still counts what it spent). Costs are the ones recorded at run time, so a later
  * price change does not rewrite history. Unreadable files and corrupt lines are skipped.
  */
-export async function sumTranscriptUsage(root: string): Promise<UsageTotals> {
+export async function sumTranscriptUsage(root: string, onlyRuns?: ReadonlySet<string>): Promise<UsageTotals> {
   const dir = path.join(root, '.wiki', 'runs');
   let names: string[];
   try {
-    names = (await readdir(dir)).filter((name) => name.endsWith('.jsonl')).sort();
+    names = (await readdir(dir)).filter((name) => name.endsWith('.jsonl') && (onlyRuns === undefined || onlyRuns.has(name.slice(0, -'.jsonl'.length)))).sort();
   } catch {
     return emptyUsageTotals();
   }

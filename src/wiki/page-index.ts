@@ -20,6 +20,8 @@ export class PageIndex {
   private readonly pathsByTitle = new Map<string, Set<string>>();
   private readonly titleOfPath = new Map<string, string>();
 
+  private changes = 0;
+
   constructor(private readonly contract: Contract) {}
 
   static fromPages(pages: Page[], contract: Contract): PageIndex {
@@ -30,6 +32,7 @@ export class PageIndex {
 
   /** Add a page, or replace the page at the same path. */
   upsert(page: Page): void {
+    this.changes += 1;
     if (this.byPath.has(page.path)) this.remove(page.path);
     this.byPath.set(page.path, page);
     const paths = this.pathsByKey.get(page.key);
@@ -51,6 +54,7 @@ export class PageIndex {
   remove(pagePath: string): void {
     const page = this.byPath.get(pagePath);
     if (!page) return;
+    this.changes += 1;
     this.byPath.delete(pagePath);
     const remaining = (this.pathsByKey.get(page.key) ?? []).filter((p) => p !== pagePath);
     if (remaining.length > 0) this.pathsByKey.set(page.key, remaining);
@@ -87,6 +91,16 @@ export class PageIndex {
 
   pages(): Page[] {
     return [...this.byPath.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  }
+
+  /** Every page, in no particular order (no copy, no sort). */
+  unordered(): IterableIterator<Page> {
+    return this.byPath.values();
+  }
+
+  /** Changes with every upsert and remove: what was worked out from the pages holds while it stays. */
+  get version(): number {
+    return this.changes;
   }
 
   /** Keys of the pages that link to `key` (refs or inline), itself excluded, sorted. */

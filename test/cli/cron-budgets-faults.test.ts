@@ -78,14 +78,14 @@ describe('budgets', () => {
     expect(await manifestSources(root)).toEqual([]);
   });
 
-  it('--max-tokens is a budget for the whole command, not for each source', async () => {
+  it('--max-tokens is a budget for the whole command, not for each source (one job at a time)', async () => {
     const root = await workspaceWith('alpha', 'beta', 'gamma');
     const server = await serve((request): ScriptStep => {
       const key = sourceOf(request) ?? 'unknown';
       if (request.toolResults.length > 0) return { text: `Ingested ${key}.`, usage: { inputTokens: 100, outputTokens: 0 } };
       return { ...writeStep('source', key), usage: { inputTokens: key === 'alpha' ? 400 : 600, outputTokens: 0 } };
     });
-    const result = await runCli(['ingest', 'raw/', '--max-tokens', '1000', '--json'], { cwd: root, env: server.env('anthropic') });
+    const result = await runCli(['ingest', 'raw/', '--jobs', '1', '--max-tokens', '1000', '--json'], { cwd: root, env: server.env('anthropic') });
     expect(result.code).toBe(1);
     const report = JSON.parse(result.stdout);
     // alpha: 500 tokens, done. beta: 600 more passes the 1000 left for the whole run. gamma never starts.
@@ -178,7 +178,7 @@ describe('a provider failure on one source of several', () => {
     const root = await workspaceWith('alpha', 'beta');
     await patchConfig(root, { maxRetries: 0 });
     const server = await serve((request): ScriptStep => (sourceOf(request) === 'alpha' ? { fault: 'status', status: 500 } : { text: 'never asked' }));
-    const result = await runCli(['ingest', 'raw/', '--json'], { cwd: root, env: server.env('openai') });
+    const result = await runCli(['ingest', 'raw/', '--jobs', '1', '--json'], { cwd: root, env: server.env('openai') });
     expect(result.code).toBe(1);
     const report = JSON.parse(result.stdout);
     expect(report.ingested).toMatchObject([{ source: 'raw/alpha.md', status: 'provider_error', errorKind: 'server' }]);

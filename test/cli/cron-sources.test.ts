@@ -24,8 +24,9 @@ function perSourceScript(request: RecordedRequest): ScriptStep {
 }
 
 /** Keys whose ingest reached the model, in order of their first request. */
+/** The sources the model was asked about, sorted (jobs side by side ask in any order). */
 function ingestedKeys(server: FakeLlmServer): string[] {
-  return [...new Set(server.requests.map(sourceOf))].filter((key): key is string => key !== undefined);
+  return [...new Set(server.requests.map(sourceOf))].filter((key): key is string => key !== undefined).sort();
 }
 
 const TODAY = new Date().toISOString().slice(0, 10);
@@ -56,7 +57,7 @@ describe('wiki ingest raw/ (a folder)', () => {
     const changed = await runCli(['ingest', 'raw/', '--json'], { cwd: root, env: server.env('openai') });
     expect(changed.code).toBe(0);
     expect(ingestedKeys(server)).toEqual(['beta', 'gamma']);
-    expect(server.requests[0]?.lastUserText).toContain('it has CHANGED since it was last ingested');
+    expect(server.requests.find((r) => sourceOf(r) === 'beta')?.lastUserText).toContain('it has CHANGED since it was last ingested');
     const report = JSON.parse(changed.stdout);
     expect(report.upToDate).toEqual(['raw/alpha.md']);
     expect(report.ingested.map((s: { source: string; state: string }) => [s.source, s.state])).toEqual([
