@@ -1,10 +1,11 @@
 import type { LaneName } from './types.js';
 
-/** One lane's scores over the whole index, by slot: the pages it scored above 0, in no order. */
+/** One lane's scores over the whole index: the pages it scored above 0, in no order. */
 export interface LaneScores {
   lane: LaneName;
   weight: number;
-  slots: ArrayLike<number>;
+  /** The slot of each score; absent when `scores` is indexed by slot (a lane scoring every page). */
+  slots?: ArrayLike<number>;
   scores: ArrayLike<number>;
   /** Scores on a fixed scale (cosine similarity): taken as they are instead of divided by the lane's best. */
   absolute?: boolean;
@@ -39,10 +40,10 @@ export function fuseLaneScores(lanes: readonly LaneScores[], slotCount: number, 
   });
   lanes.forEach(({ weight, slots, scores }, l) => {
     const scale = weight * scales[l]!;
-    for (let i = 0; i < slots.length; i++) {
+    for (let i = 0; i < scores.length; i++) {
       const score = scores[i]!;
       if (!(score > 0)) continue;
-      const slot = slots[i]!;
+      const slot = slots ? slots[i]! : i;
       if (laneCount[slot] === 0) touched.push(slot);
       laneCount[slot]!++;
       fused[slot] = fused[slot]! + scale * score;
@@ -65,10 +66,12 @@ export function fuseLaneScores(lanes: readonly LaneScores[], slotCount: number, 
   const position = new Map(best.map((slot, i) => [slot, i]));
   lanes.forEach(({ lane, weight, slots, scores }, l) => {
     const own = new Float64Array(best.length);
-    for (let i = 0; i < slots.length; i++) {
-      const at = position.get(slots[i]!);
-      if (at !== undefined) own[at] = scores[i]!;
-    }
+    if (slots) {
+      for (let i = 0; i < slots.length; i++) {
+        const at = position.get(slots[i]!);
+        if (at !== undefined) own[at] = scores[i]!;
+      }
+    } else best.forEach((slot, at) => (own[at] = scores[slot] ?? 0));
     const ranks = ranksOf(own, scores);
     hits.forEach((hit, i) => {
       if (!(own[i]! > 0)) return;
