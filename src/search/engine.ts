@@ -211,7 +211,7 @@ export class SearchEngine {
     else if ('off' in this.semantic) lanes.semantic = `skipped: ${this.semantic.off}`;
     else {
       const feedback = { slots: feedbackSlots, weight: params.feedback.weight };
-      const result = await this.semantic.lane.similarities(query, terms, docs.isLive, feedback);
+      const result = await this.semantic.lane.similarities(query, terms, feedback);
       lanes.semantic = result.status;
       const similarities = result.similarities;
       if (similarities) scored.push({ lane: 'semantic', weight: params.weights.semantic, scores: similarities, absolute: params.semanticScale === 'cosine' });
