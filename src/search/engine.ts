@@ -212,18 +212,19 @@ export class SearchEngine {
     else if ('off' in this.semantic) lanes.semantic = `skipped: ${this.semantic.off}`;
     else {
       const feedback = { slots: feedbackSlots, weight: params.feedback.weight };
-      const result = await this.semantic.lane.similarities(query, terms, docs.isLive, feedback);
+      const result = await this.semantic.lane.similarities(query, terms, feedback);
       lanes.semantic = result.status;
       const similarities = result.similarities;
-      if (similarities) {
-        const slots = Int32Array.from({ length: similarities.length }, (_, i) => i);
-        scored.push({ lane: 'semantic', weight: params.weights.semantic, slots, scores: similarities, absolute: params.semanticScale === 'cosine' });
-      }
+      if (similarities) scored.push({ lane: 'semantic', weight: params.weights.semantic, scores: similarities, absolute: params.semanticScale === 'cosine' });
     }
     if (params.weights.token > 0) {
       const hits = this.tokens.scoreAll(wholeTerms(query), docs.isLive, docs.liveCount);
-      const slots = Int32Array.from(hits, (hit) => hit.slot);
-      const scores = Float64Array.from(hits, (hit) => hit.score);
+      const slots = new Int32Array(hits.length);
+      const scores = new Float64Array(hits.length);
+      for (let i = 0; i < hits.length; i++) {
+        slots[i] = hits[i]!.slot;
+        scores[i] = hits[i]!.score;
+      }
       scored.push({ lane: 'token', weight: params.weights.token, slots, scores });
       lanes.token = 'ok';
     } else lanes.token = 'skipped: weight is 0';

@@ -1,10 +1,11 @@
 import type { LaneName } from '../types.js';
 
-/** One lane's scores over the whole index, by slot: the pages it scored above 0, in no order. */
+/** One lane's scores over the whole index: the pages it scored above 0, in no order. */
 export interface LaneScores {
   lane: LaneName;
   weight: number;
-  slots: ArrayLike<number>;
+  /** The slot of each score; absent when `scores` is indexed by slot (a lane scoring every page). */
+  slots?: ArrayLike<number>;
   scores: ArrayLike<number>;
   /** Scores on a fixed scale (cosine similarity): taken as they are instead of divided by the lane's best. */
   absolute?: boolean;
@@ -37,17 +38,27 @@ export function fuseLaneScores(lanes: readonly LaneScores[], slotCount: number, 
     for (let i = 0; i < scores.length; i++) if (scores[i]! > max) max = scores[i]!;
     return max > 0 ? 1 / max : 0;
   });
-  lanes.forEach(({ weight, slots, scores }, l) => {
+  // A lane scoring every page (the semantic lane) comes last. A page only it scored ranks
+  // by that score alone, so only its `limit` best such pages can make the list: pages
+  // below its limit-th best score join only where another lane scored them too.
+  const dense = lanes.filter((lane) => !lane.slots);
+  const order = lanes.map((_, l) => l).sort((a, b) => Number(!lanes[a]!.slots) - Number(!lanes[b]!.slots));
+  for (const l of order) {
+    const { weight, slots, scores } = lanes[l]!;
     const scale = weight * scales[l]!;
-    for (let i = 0; i < slots.length; i++) {
+    const floor = !slots && dense.length === 1 ? kthLargest(scores, scores.length, limit, (i) => i) : -Infinity;
+    for (let i = 0; i < scores.length; i++) {
       const score = scores[i]!;
       if (!(score > 0)) continue;
-      const slot = slots[i]!;
-      if (laneCount[slot] === 0) touched.push(slot);
+      const slot = slots ? slots[i]! : i;
+      if (laneCount[slot] === 0) {
+        if (score < floor) continue;
+        touched.push(slot);
+      }
       laneCount[slot]!++;
       fused[slot] = fused[slot]! + scale * score;
     }
-  });
+  }
   const keys = new Map<number, string>();
   const keyOf = (slot: number): string => {
     let key = keys.get(slot);
@@ -56,7 +67,7 @@ export function fuseLaneScores(lanes: readonly LaneScores[], slotCount: number, 
   };
   // Only pages scoring at least the limit-th best score can make the list: that score is
   // found among plain numbers, and only those pages are compared in full.
-  const threshold = touched.length > limit ? kthLargest(touched, fused, limit) : -Infinity;
+  const threshold = kthLargest(fused, touched.length, limit, (i) => touched[i]!);
   const best = touched
     .filter((slot) => fused[slot]! >= threshold)
     .sort((a, b) => fused[b]! - fused[a]! || laneCount[b]! - laneCount[a]! || compare(keyOf(a), keyOf(b)))
@@ -65,10 +76,12 @@ export function fuseLaneScores(lanes: readonly LaneScores[], slotCount: number, 
   const position = new Map(best.map((slot, i) => [slot, i]));
   lanes.forEach(({ lane, weight, slots, scores }, l) => {
     const own = new Float64Array(best.length);
-    for (let i = 0; i < slots.length; i++) {
-      const at = position.get(slots[i]!);
-      if (at !== undefined) own[at] = scores[i]!;
-    }
+    if (slots) {
+      for (let i = 0; i < slots.length; i++) {
+        const at = position.get(slots[i]!);
+        if (at !== undefined) own[at] = scores[i]!;
+      }
+    } else best.forEach((slot, at) => (own[at] = scores[slot] ?? 0));
     const ranks = ranksOf(own, scores);
     hits.forEach((hit, i) => {
       if (!(own[i]! > 0)) return;
@@ -79,12 +92,17 @@ export function fuseLaneScores(lanes: readonly LaneScores[], slotCount: number, 
   return hits;
 }
 
-/** The `k`-th largest of `values` at `slots` (a min-heap of the k largest seen). */
-function kthLargest(slots: readonly number[], values: Float64Array, k: number): number {
+/**
+ * The `k`-th largest positive value among `values[at(0)]` … `values[at(count − 1)]`, or
+ * -Infinity when there are fewer than `k` (a min-heap of the k largest seen).
+ */
+function kthLargest(values: ArrayLike<number>, count: number, k: number, at: (i: number) => number): number {
+  if (count < k || k <= 0) return -Infinity;
   const heap = new Float64Array(k);
   let size = 0;
-  for (const slot of slots) {
-    const value = values[slot]!;
+  for (let n = 0; n < count; n++) {
+    const value = values[at(n)]!;
+    if (!(value > 0)) continue;
     if (size < k) {
       let i = size++;
       while (i > 0) {
@@ -107,7 +125,7 @@ function kthLargest(slots: readonly number[], values: Float64Array, k: number): 
       heap[i] = value;
     }
   }
-  return heap[0]!;
+  return size < k ? -Infinity : heap[0]!;
 }
 
 /** Each of `own`'s rank among `scores`: 1 + how many scores are higher (one pass, a binary search each). */

@@ -57,11 +57,12 @@ export class VectorStore {
     if (slot < this.present.length) this.present[slot] = 0;
   }
 
-  /** Every live vector's similarity to the query, by slot (0 where a slot has none or is not live). */
-  similarities(query: Float32Array, isLive: (slot: number) => boolean): Float64Array {
-    const dots = this.dots(query);
-    for (let slot = 0; slot < dots.length; slot++) if (dots[slot] !== 0 && !isLive(slot)) dots[slot] = 0;
-    return dots;
+  /**
+   * Every vector's similarity to the query, by slot (0 where a slot has none). A removed
+   * page's vector is deleted with it (SemanticLane.remove), so every vector is a live page's.
+   */
+  similarities(query: Float32Array): Float64Array {
+    return this.dots(query);
   }
 
   /** The `pool` most similar live vectors with positive similarity, most similar first (ties: lower slot). */

@@ -68,9 +68,10 @@ describe('fuseLaneScores (weighted fusion of each lane’s scores over every pag
       [
         { lane: 'lexical', weight: 1, slots: slots.filter(() => random() < 0.6), scores: [] },
         { lane: 'token', weight: 0.2, slots: slots.filter(() => random() < 0.6), scores: [] },
-        { lane: 'semantic', weight: 1.5, slots, scores: [], absolute: true },
       ] satisfies LaneScores[]
     ).map((lane): LaneScores => ({ ...lane, scores: lane.slots.map(() => Math.round(random() * 20) / 20) }));
+    // A lane scoring every page gives its scores by slot.
+    lanes.push({ lane: 'semantic', weight: 1.5, scores: slots.map(() => Math.round(random() * 20) / 20), absolute: true });
     const key = (slot: number): string => `page-${slot % 50}`;
     const top = (limit: number) => fuseLaneScores(lanes, 500, limit, key).slice(0, 5);
     const reference = top(5);

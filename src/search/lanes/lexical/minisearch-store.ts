@@ -15,7 +15,9 @@ export type { Bm25Params, ScoredId } from './minisearch-scoring.js';
  * one by one spends most of a full build growing its maps; here postings live in flat
  * Uint32 arrays (see FlatTermIndex) and become MiniSearch's maps only for the terms a
  * query or a later change touches. The subclass reaches MiniSearch's protected state,
- * which its type declarations expose for extension.
+ * which its type declarations expose for extension but no release promises to keep:
+ * package.json pins minisearch to the exact version this was written and tested against
+ * (7.2.0), so an upgrade is a deliberate change that reruns test/search/minisearch-*.test.ts.
  */
 export interface LexicalEntry {
   id: string;

@@ -167,15 +167,10 @@ export class SemanticLane {
    * Every live page's similarity to the query (moved by `feedback` as in `search`), by
    * slot: what score fusion needs to give a page the same score however many are asked for.
    */
-  async similarities(
-    query: string,
-    terms: readonly string[],
-    isLive: (slot: number) => boolean,
-    feedback?: SemanticFeedback,
-  ): Promise<{ status: LaneStatus; similarities?: Float64Array }> {
+  async similarities(query: string, terms: readonly string[], feedback?: SemanticFeedback): Promise<{ status: LaneStatus; similarities?: Float64Array }> {
     const vector = await this.queryVector(query, terms, feedback);
     if ('status' in vector) return vector;
-    return { status: 'ok', similarities: this.vectors!.similarities(vector.vector, isLive) };
+    return { status: 'ok', similarities: this.vectors!.similarities(vector.vector) };
   }
 
   /** The query's unit vector moved by `feedback`, or the lane status that keeps it from searching. */
