@@ -1,4 +1,4 @@
-import type { IngestReport } from '../operations/ingest.js';
+import type { IngestReport } from '../operations/ingest-report.js';
 import type { LintRunReport } from '../operations/lint-with-review.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { IngestReport } from '../operations/ingest.js';
+import type { IngestReport } from '../operations/ingest-report.js';
 import type { QueryReport } from '../operations/query.js';
 import { describeStatus, type RunOutcome } from '../operations/run-outcome.js';
 import { formatCost, formatTokens, plural } from '../progress/format.js';

@@ -1,9 +1,10 @@
 import { totalTokens, type SharedBudget } from '../agent/loop.js';
 import { addUsage, type Usage } from '../agent/types.js';
 import type { RunBudget } from './agent-run.js';
-import type { IngestOptions, IngestReport, SourceOutcome } from './ingest.js';
+import type { IngestOptions, IngestReport, SourceOutcome } from './ingest-report.js';
 import { ingestOne, type IngestItem, type ManifestCell } from './ingest-run.js';
-import type { Session, WorkspaceHandle } from './session.js';
+import type { Session } from './session.js';
+import type { WorkspaceHandle } from './workspace-handle.js';
 import type { SharedWorkspace } from './shared-workspace.js';
 
 /** Outcomes after which no further source is started; the rest are left for the next run. */

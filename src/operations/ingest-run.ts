@@ -7,12 +7,13 @@ import { isoDate } from '../util/dates.js';
 import { sourcesOf, stringField } from '../wiki/page.js';
 import type { Finding } from '../wiki/validate/finding.js';
 import { runModelInSession, type RunBudget } from './agent-run.js';
-import type { IngestOptions, SourceOutcome } from './ingest.js';
+import type { IngestOptions, SourceOutcome } from './ingest-report.js';
 import type { ResolvedSource } from './ingest-inputs.js';
 import { citedFromFolder, firstSourceWindow, markStaleInOverlay } from './ingest-steps.js';
 import { historyStatus, summariseRun } from './run-outcome.js';
 import { sourceRelevanceText } from './prompt-relevance.js';
-import { Session, type WorkspaceHandle } from './session.js';
+import { Session } from './session.js';
+import type { WorkspaceHandle } from './workspace-handle.js';
 import type { SharedWorkspace } from './shared-workspace.js';
 
 export interface IngestItem {

@@ -8,7 +8,8 @@ import { delimitSourceText } from '../tools/source-delimiters.js';
 import { isoDate } from '../util/dates.js';
 import { sourcesOf } from '../wiki/page.js';
 import { readHead } from './ingest-inputs.js';
-import { Session, type WorkspaceHandle } from './session.js';
+import { Session } from './session.js';
+import type { WorkspaceHandle } from './workspace-handle.js';
 import { listRawSources } from '../sources/raw-files.js';
 
 /**

@@ -8,7 +8,8 @@ import { lockOptions } from './ingest.js';
 import { groundingRepairRequest } from './grounding.js';
 import { applyFixes, lintWorkspace, type FixSink, type LintReport } from './lint.js';
 import { summariseRun, type RunOutcome } from './run-outcome.js';
-import { Session, type WorkspaceHandle } from './session.js';
+import { Session } from './session.js';
+import type { WorkspaceHandle } from './workspace-handle.js';
 
 /** Rule ids the model may report (schema.md's lint workflow); anything else becomes `llm-other`. */
 const MODEL_RULES = new Set(['contradiction', 'stale-claim', 'missing-page', 'missing-link', 'summary-mismatch']);

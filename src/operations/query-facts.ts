@@ -12,7 +12,7 @@ import { parsePage, sourcesOf } from '../wiki/page.js';
 import { sourceFilePath } from '../wiki/validate/page-rules.js';
 import { refreshFacts } from './facts.js';
 import { surfacedSearch } from './search.js';
-import type { WorkspaceHandle } from './session.js';
+import type { WorkspaceHandle } from './workspace-handle.js';
 
 export interface FactsAnswer {
   question: string;

@@ -13,7 +13,8 @@ import { renderEvidencePack } from '../retrieval/evidence-pack.js';
 import { retrieveEvidence, type QueryRetrieval } from './query-evidence.js';
 import { historyStatus, noModelOutcome, summariseRun, type RunOutcome } from './run-outcome.js';
 import type { LaneWarning } from './search.js';
-import { Session, sweepAbandonedTempFiles, type WorkspaceHandle } from './session.js';
+import { Session, sweepAbandonedTempFiles } from './session.js';
+import type { WorkspaceHandle } from './workspace-handle.js';
 
 export interface QueryOptions {
   save: boolean;

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { EffectiveConfig } from '../config/load.js';
+import type { WorkspaceHandle } from './workspace-handle.js';
 import { autoCommit } from '../git/auto-commit.js';
 import type { SearchIndex } from '../search/index.js';
 import { extractText, isExtractable } from '../sources/extract.js';
@@ -19,7 +19,7 @@ import { ModelWriteCheck } from './model-write-check.js';
 import { removeAbandonedTempFiles } from '../util/fs.js';
 import type { RunVersions } from './page-versions.js';
 import { SharedWorkspace } from './shared-workspace.js';
-import { isSpecialPage, spokePagePath, type Schema } from '../wiki/contract.js';
+import { isSpecialPage, spokePagePath } from '../wiki/contract.js';
 import { planIndex, type IndexFiles } from '../wiki/index-catalog.js';
 import { formatLogEntry } from '../wiki/log.js';
 import { recordLogEntry } from '../wiki/log-ledger.js';
@@ -41,12 +41,6 @@ export interface SessionOptions {
   env?: NodeJS.ProcessEnv;
   /** Whose scratch scope the model sees (wiki/user/<name>/); default WIKI_USER from `env`. */
   user?: string | undefined;
-}
-
-export interface WorkspaceHandle {
-  root: string;
-  schema: Schema;
-  config: EffectiveConfig;
 }
 
 /**

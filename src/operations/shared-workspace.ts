@@ -3,7 +3,7 @@ import { Mutex } from '../util/mutex.js';
 import { PageIndex } from '../wiki/page-index.js';
 import { loadPages } from '../wiki/pages.js';
 import { PageVersions } from './page-versions.js';
-import type { WorkspaceHandle } from './session.js';
+import type { WorkspaceHandle } from './workspace-handle.js';
 
 /**
  * What the runs of one command share when they work at the same time (`wiki ingest

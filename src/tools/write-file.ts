@@ -51,11 +51,14 @@ export function createWriteFileTool(ctx: ToolContext): Tool {
         content,
         change,
         {
-        summary: `${change} ${target.relative} (${content.length} characters)`,
-        warnings: verdict.warnings,
-        note,
-        failed: (message) => `write_file failed, ${target.relative} was not written: ${message}`,
-      });
+          summary: `${change} ${target.relative} (${content.length} characters)`,
+          warnings: verdict.warnings,
+          note,
+          failed: (message) => `write_file failed, ${target.relative} was not written: ${message}`,
+        },
+        undefined,
+        signal,
+      );
     },
   });
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLI, hashTree, runCli, tempDir } from '../helpers/cli.js';
+import { startSwapper } from '../helpers/swapper.js';
 import { startFakeLlmServer, type FakeLlmServer, type ScriptStep } from '../helpers/fake-llm-server.js';
 import { freshWorkspace, pagePath, pageText, unparseablePages } from './cron-fixtures.js';
 
@@ -117,7 +118,72 @@ describe.each(['anthropic'] as const)('a hostile ingest through the CLI (%s wire
     console.log(`hostile run (${wire}): max RSS ${Math.round(maxRssKb / 1024)} MB, transcript ${runs.length} file(s)`);
   }, 300_000);
 
-  // The swap part of the issue's hostile run (a helper flipping files and folders for symlinks
-  // while the tools run) joins this suite once the swap-proof I/O of the sandbox work is merged.
-  it.todo('with a helper swapping files and folders for symlinks during the run: 0 outside reads, 0 outside writes');
+  it('with a helper swapping files and folders for symlinks during the run: 0 outside reads, 0 outside writes', async () => {
+    const parent = await tempDir('wiki-hostile-swap-');
+    const root = path.join(parent, 'ws');
+    const outside = path.join(parent, 'outside');
+    await cp(await freshWorkspace(), root, { recursive: true });
+    await mkdir(outside);
+    await writeFile(path.join(outside, 'secret.txt'), `${OUTSIDE_SECRET}\n`);
+    await writeFile(path.join(outside, 'attention.md'), pageText('concept', 'attention', { body: OUTSIDE_SECRET }));
+    await writeFile(path.join(root, 'raw/hostile.md'), '# Hostile\n\nA source whose neighbours keep turning into links.\n');
+    await writeFile(path.join(root, 'raw/paper.md'), '# Paper\n\nThe real paper.\n');
+    await mkdir(path.join(root, 'wiki/concepts'), { recursive: true });
+    await writeFile(path.join(root, pagePath('concept', 'attention')), pageText('concept', 'attention'));
+    await writeFile(path.join(root, pagePath('source', 'linked')), pageText('source', 'linked', { sources: ['raw/paper.md'] }));
+    const outsideBefore = await hashTree(outside);
+
+    // Every call aims at a path the swapper flips; the source page sits beside them, unflipped.
+    const turn = (i: number) => [
+      call('read_file', { path: 'raw/paper.md' }),
+      call('read_file', { path: pagePath('concept', 'attention') }),
+      call('read_file', { path: pagePath('source', 'linked') }),
+      call('list_directory', { path: 'wiki/concepts' }),
+      call('write_file', { path: pagePath('concept', `swapped-${i}`), content: pageText('concept', `swapped-${i}`, { sources: ['raw/hostile.md'] }) }),
+      call('append_to_file', { path: pagePath('concept', 'attention'), content: `\nLine ${i}.\n` }),
+      call('append_to_file', { path: pagePath('source', 'linked'), content: `\nLine ${i}.\n` }),
+      call('search_wiki', { query: 'attention' }),
+    ];
+    const script: ScriptStep[] = [
+      { toolCalls: [call('write_file', { path: pagePath('source', 'hostile'), content: pageText('source', 'hostile') })] },
+      ...Array.from({ length: 30 }, (_, i) => ({ toolCalls: turn(i) })),
+      { text: 'Done.' },
+    ];
+    const server = await startFakeLlmServer(script);
+    servers.push(server);
+    const stop = path.join(parent, 'stop');
+    const swapper = startSwapper(root, outside, stop, [
+      { path: 'raw/paper.md', outside: 'secret.txt' },
+      { path: 'wiki/concepts', outside: '.' },
+      { path: pagePath('source', 'linked'), outside: 'attention.md' },
+    ]);
+    await swapper.ready;
+    let result: Awaited<ReturnType<typeof runCli>>;
+    try {
+      result = await runCli(['ingest', 'raw/hostile.md', '--json'], { cwd: root, env: server.env(wire), timeoutMs: 240_000 });
+    } finally {
+      await writeFile(stop, '');
+    }
+    const flips = await swapper.done;
+
+    expect(result.stderr).not.toMatch(/unexpected failure/i);
+    // The run either ends normally or, when an after-step meets a page while it is a link,
+    // stops with exit 2 naming the link: loud, never through it.
+    if (result.code !== 0) {
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stdout + result.stderr).toMatch(/is \(or just became\) a symbolic link/);
+    }
+    expect(server.problems).toEqual([]);
+    // 0 outside reads: nothing the model was sent holds the outside content.
+    const sent = server.requests.map((request) => JSON.stringify(request.body));
+    expect(sent.filter((body) => body.includes(OUTSIDE_SECRET))).toEqual([]);
+    // 0 outside writes: the outside folder is byte for byte as it was.
+    expect(await hashTree(outside)).toEqual(outsideBefore);
+    // The attack ran alongside the run, and the tools kept working between swaps.
+    expect(flips).toBeGreaterThan(0);
+    const results = server.requests.flatMap((request) => request.toolResults);
+    expect(results.filter((r) => !r.isError).length).toBeGreaterThan(0);
+    expect(await unparseablePages(root)).toEqual([]);
+    await expect(stat(path.join(root, '.wiki/lock'))).rejects.toThrow();
+  }, 300_000);
 });

@@ -86,6 +86,8 @@ describe('SIGINT during a tool call', () => {
 describe('a 2,000-level path from the model', () => {
   it('is refused at once by every tool and the run goes on', async () => {
     const root = await freshWorkspace();
+    // A page the question matches, so the query reaches the model (no match is answered without one).
+    await writeFile(path.join(root, 'wiki/concepts/deep.md'), pageText('concept', 'deep'));
     const deep = `wiki/${'a/'.repeat(2000)}x.md`;
     const server = await serve((request) =>
       request.toolResults.length > 0

@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfinedIo } from '../../src/tools/confined-io.js';
 import { readServedPage } from '../../src/mcp/live-pages.js';
+import { startSwapper, type Swap } from '../helpers/swapper.js';
 import { call, makeContext, makeWorkspace, page, SECRET, snapshotTree, type TempWorkspace } from './fixtures.js';
 
 /**
@@ -26,46 +26,11 @@ afterEach(async () => {
 });
 
 /** What the swapper flips: a workspace path and the outside thing its link points to. */
-const SWAPS = [
+const SWAPS: Swap[] = [
   { path: 'raw/paper.md', outside: 'secret.txt' },
   { path: 'wiki/concepts', outside: '.' },
   { path: 'wiki/sources/linked.md', outside: 'attention.md' },
 ];
-
-/**
- * A process that swaps each entry for a link and back until `stop` exists, then leaves every
- * entry as it was. Resolves with how many swaps it made.
- */
-function startSwapper(root: string, outside: string, stop: string): { ready: Promise<void>; done: Promise<number> } {
-  const script = `
-    const fs = require('node:fs');
-    const path = require('node:path');
-    const [root, outside, stop, spec] = process.argv.slice(1);
-    const swaps = JSON.parse(spec).map((s) => ({ at: path.join(root, s.path), keep: path.join(path.dirname(path.join(root, s.path)), '.keep-' + path.basename(s.path)), to: path.join(outside, s.outside) }));
-    let flips = 0;
-    process.stdout.write('ready\\n');
-    while (!fs.existsSync(stop)) {
-      for (const s of swaps) {
-        try { fs.renameSync(s.at, s.keep); fs.symlinkSync(s.to, s.at); } catch {}
-        try { fs.unlinkSync(s.at); fs.renameSync(s.keep, s.at); flips++; } catch {}
-      }
-    }
-    process.stdout.write(String(flips));
-  `;
-  const child = spawn(process.execPath, ['-e', script, root, outside, stop, JSON.stringify(SWAPS)], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  let markReady = (): void => undefined;
-  const ready = new Promise<void>((resolve) => (markReady = resolve));
-  child.stdout.on('data', (chunk: Buffer) => {
-    out += chunk.toString();
-    if (out.startsWith('ready\n')) markReady();
-  });
-  const done = new Promise<number>((resolve, reject) => {
-    child.on('error', reject);
-    child.on('exit', () => resolve(Number(out.slice('ready\n'.length))));
-  });
-  return { ready, done };
-}
 
 const ROUNDS = 150;
 
@@ -74,7 +39,7 @@ describe('a swap between check and use', () => {
     const before = await snapshotTree(ws.outside);
     const { tools } = makeContext(ws);
     const stop = path.join(ws.base, 'stop');
-    const swapper = startSwapper(ws.root, ws.outside, stop);
+    const swapper = startSwapper(ws.root, ws.outside, stop, SWAPS);
     await swapper.ready;
 
     const calls: Array<{ name: string; args: Record<string, unknown> }> = [];
@@ -116,7 +81,7 @@ describe('a swap between check and use', () => {
 
   it('an MCP read_page and a raw confined read never return outside content while the page flips', async () => {
     const stop = path.join(ws.base, 'stop');
-    const swapper = startSwapper(ws.root, ws.outside, stop);
+    const swapper = startSwapper(ws.root, ws.outside, stop, SWAPS);
     await swapper.ready;
     const io = new ConfinedIo(ws.root);
     const leaks: string[] = [];
