@@ -134,9 +134,11 @@ function ranksOf(own: Float64Array, scores: ArrayLike<number>): number[] {
   // higherThan[j]: how many scores exceed ascending[j], summed from the counts of scores
   // falling just above each value.
   const above = new Float64Array(ascending.length + 1);
+  // A score not above the lowest of `own` exceeds none of them (most of a lane's scores).
+  const lowest = ascending.length > 0 ? Math.max(0, ascending[0]!) : Infinity;
   for (let i = 0; i < scores.length; i++) {
     const score = scores[i]!;
-    if (!(score > 0)) continue;
+    if (!(score > lowest)) continue;
     // How many of ascending are below score: the score is higher than each of those.
     let lo = 0;
     let hi = ascending.length;
