@@ -197,13 +197,8 @@ export class SearchEngine {
     const { docs } = this;
     let feedbackSlots: number[] = [];
     if (params.weights.lexical > 0) {
-      const hits = this.lexical.scoreAll(terms, params.lexical);
-      const slots = new Int32Array(hits.length);
-      const scores = new Float64Array(hits.length);
-      hits.forEach((hit, i) => {
-        slots[i] = docs.slotOf(hit.id) ?? -1;
-        scores[i] = slots[i]! < 0 ? 0 : hit.score;
-      });
+      const { slots, scores } = this.lexical.scoreSlots(terms, params.lexical, docs);
+      for (let i = 0; i < slots.length; i++) if (slots[i]! < 0) scores[i] = 0;
       scored.push({ lane: 'lexical', weight: params.weights.lexical, slots, scores });
       feedbackSlots = bestSlots(slots, scores, params.feedback.pages, (slot) => docs.pathAt(slot) ?? '');
       lanes.lexical = 'ok';

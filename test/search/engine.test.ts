@@ -118,3 +118,35 @@ describe('SearchEngine.indexPages: a full build in bulk', () => {
     for (const query of queries) expect(await bulk.search(query, 10, params)).toEqual(await one.search(query, 10, params));
   });
 });
+
+describe('SearchEngine: the lexical lane’s remembered slots', () => {
+  const lexicalFirst: SearchParams = { ...params, weights: { lexical: 1, semantic: 0, token: 0.2 } };
+  const queries = ['attention heads', 'glider thermals', 'attention', 'telescope bread'];
+
+  it('follow pages moved by a compaction and re-indexed: a searched engine answers as one never searched', async () => {
+    const searched = SearchEngine.empty({ off: 'not in this test' });
+    const fresh = SearchEngine.empty({ off: 'not in this test' });
+    const gliders = Array.from({ length: 6 }, (_, i): [string, string] => [
+      `wiki/notes/glider-${i}.md`,
+      `# Glider note ${i}\n${'Gliders climb in thermals. '.repeat(i + 1)}Attention to the ${i % 2 ? 'telescope' : 'bread'}.\n`,
+    ]);
+    const entries = [...gliders, ...Object.entries(TOPIC_PAGES)];
+    for (const engine of [searched, fresh]) for (const [path, text] of entries) engine.indexPage(pageDocument(path, text), { mtimeMs: 1, size: 1 }, 1);
+    for (const query of queries) await searched.search(query, 10, lexicalFirst);
+    // The first page goes and the hole is closed (every later page moves down a slot);
+    // another page is indexed again (a new slot at the end).
+    const [first, second] = entries;
+    for (const engine of [searched, fresh]) {
+      engine.removePage(first![0]);
+      engine.compact();
+      engine.indexPage(pageDocument(second![0], `${second![1]}\nAttention heads again.\n`), { mtimeMs: 2, size: 2 }, 2);
+    }
+    let found = 0;
+    for (const query of queries) {
+      const answer = await searched.search(query, 10, lexicalFirst);
+      found += answer.pages.filter((page) => page.lanes.lexical !== undefined).length;
+      expect(answer).toEqual(await fresh.search(query, 10, lexicalFirst));
+    }
+    expect(found).toBeGreaterThan(3);
+  });
+});

@@ -31,7 +31,8 @@ export interface FusedSlot {
 export function fuseLaneScores(lanes: readonly LaneScores[], slotCount: number, limit: number, tieKey: (slot: number) => string): FusedSlot[] {
   const fused = new Float64Array(slotCount);
   const laneCount = new Uint8Array(slotCount);
-  const touched: number[] = [];
+  const touched = new Int32Array(slotCount);
+  let touchedCount = 0;
   const scales = lanes.map(({ scores, absolute }) => {
     if (absolute) return 1;
     let max = 0;
@@ -41,19 +42,31 @@ export function fuseLaneScores(lanes: readonly LaneScores[], slotCount: number, 
   // A lane scoring every page (the semantic lane) comes last. A page only it scored ranks
   // by that score alone, so only its `limit` best such pages can make the list: pages
   // below its limit-th best score join only where another lane scored them too.
-  const dense = lanes.filter((lane) => !lane.slots);
+  const denseCount = lanes.filter((lane) => !lane.slots).length;
   const order = lanes.map((_, l) => l).sort((a, b) => Number(!lanes[a]!.slots) - Number(!lanes[b]!.slots));
+  // Each lane is summed in a loop of its own kind (listed slots, or every slot), so each
+  // loop reads one kind of array; every page's terms are added in the same lane order.
   for (const l of order) {
     const { weight, slots, scores } = lanes[l]!;
     const scale = weight * scales[l]!;
-    const floor = !slots && dense.length === 1 ? kthLargest(scores, scores.length, limit, (i) => i) : -Infinity;
-    for (let i = 0; i < scores.length; i++) {
-      const score = scores[i]!;
+    if (slots) {
+      for (let i = 0; i < scores.length; i++) {
+        const score = scores[i]!;
+        if (!(score > 0)) continue;
+        const slot = slots[i]!;
+        if (laneCount[slot] === 0) touched[touchedCount++] = slot;
+        laneCount[slot]!++;
+        fused[slot] = fused[slot]! + scale * score;
+      }
+      continue;
+    }
+    const floor = denseCount === 1 ? kthLargest(scores, undefined, scores.length, limit) : -Infinity;
+    for (let slot = 0; slot < scores.length; slot++) {
+      const score = scores[slot]!;
       if (!(score > 0)) continue;
-      const slot = slots ? slots[i]! : i;
       if (laneCount[slot] === 0) {
         if (score < floor) continue;
-        touched.push(slot);
+        touched[touchedCount++] = slot;
       }
       laneCount[slot]!++;
       fused[slot] = fused[slot]! + scale * score;
@@ -67,19 +80,20 @@ export function fuseLaneScores(lanes: readonly LaneScores[], slotCount: number, 
   };
   // Only pages scoring at least the limit-th best score can make the list: that score is
   // found among plain numbers, and only those pages are compared in full.
-  const threshold = kthLargest(fused, touched.length, limit, (i) => touched[i]!);
-  const best = touched
-    .filter((slot) => fused[slot]! >= threshold)
-    .sort((a, b) => fused[b]! - fused[a]! || laneCount[b]! - laneCount[a]! || compare(keyOf(a), keyOf(b)))
-    .slice(0, limit);
+  const threshold = kthLargest(fused, touched, touchedCount, limit);
+  const contenders: number[] = [];
+  for (let i = 0; i < touchedCount; i++) if (fused[touched[i]!]! >= threshold) contenders.push(touched[i]!);
+  const best = contenders.sort((a, b) => fused[b]! - fused[a]! || laneCount[b]! - laneCount[a]! || compare(keyOf(a), keyOf(b))).slice(0, limit);
   const hits = best.map((slot): FusedSlot => ({ slot, score: fused[slot]!, lanes: {}, contributions: {} }));
-  const position = new Map(best.map((slot, i) => [slot, i]));
+  // 1 + the hit's position, by slot (0: not a hit).
+  const position = new Int32Array(slotCount);
+  best.forEach((slot, i) => (position[slot] = i + 1));
   lanes.forEach(({ lane, weight, slots, scores }, l) => {
     const own = new Float64Array(best.length);
     if (slots) {
       for (let i = 0; i < slots.length; i++) {
-        const at = position.get(slots[i]!);
-        if (at !== undefined) own[at] = scores[i]!;
+        const at = position[slots[i]!] ?? 0;
+        if (at > 0) own[at - 1] = scores[i]!;
       }
     } else best.forEach((slot, at) => (own[at] = scores[slot] ?? 0));
     const ranks = ranksOf(own, scores);
@@ -93,15 +107,16 @@ export function fuseLaneScores(lanes: readonly LaneScores[], slotCount: number, 
 }
 
 /**
- * The `k`-th largest positive value among `values[at(0)]` … `values[at(count − 1)]`, or
- * -Infinity when there are fewer than `k` (a min-heap of the k largest seen).
+ * The `k`-th largest positive value among `values[at[0]]` … `values[at[count − 1]]` (or
+ * `values[0]` … `values[count − 1]` without `at`), or -Infinity when there are fewer than
+ * `k` (a min-heap of the k largest seen).
  */
-function kthLargest(values: ArrayLike<number>, count: number, k: number, at: (i: number) => number): number {
+function kthLargest(values: ArrayLike<number>, at: Int32Array | undefined, count: number, k: number): number {
   if (count < k || k <= 0) return -Infinity;
   const heap = new Float64Array(k);
   let size = 0;
   for (let n = 0; n < count; n++) {
-    const value = values[at(n)]!;
+    const value = values[at ? at[n]! : n]!;
     if (!(value > 0)) continue;
     if (size < k) {
       let i = size++;
@@ -128,42 +143,41 @@ function kthLargest(values: ArrayLike<number>, count: number, k: number, at: (i:
   return size < k ? -Infinity : heap[0]!;
 }
 
-/** Each of `own`'s rank among `scores`: 1 + how many scores are higher (one pass, a binary search each). */
+/**
+ * Each positive value of `own`'s rank among `scores`: 1 + how many scores are higher (one
+ * pass, a binary search each); 0 for a value not above 0 (a lane that did not score the page).
+ */
 function ranksOf(own: Float64Array, scores: ArrayLike<number>): number[] {
-  const ascending = Float64Array.from(own).sort();
-  // higherThan[j]: how many scores exceed ascending[j], summed from the counts of scores
-  // falling just above each value.
+  const ascending = own.filter((value) => value > 0).sort();
+  // A score not above the lowest of them exceeds none (most of a lane's scores).
+  const lowest = ascending.length > 0 ? ascending[0]! : Infinity;
+  // above[j]: how many scores exceed ascending[j − 1] but not ascending[j].
   const above = new Float64Array(ascending.length + 1);
   for (let i = 0; i < scores.length; i++) {
     const score = scores[i]!;
-    if (!(score > 0)) continue;
-    // How many of ascending are below score: the score is higher than each of those.
-    let lo = 0;
-    let hi = ascending.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (ascending[mid]! < score) lo = mid + 1;
-      else hi = mid;
-    }
-    above[lo] = above[lo]! + 1;
+    if (!(score > lowest)) continue;
+    above[countBelow(ascending, score)]!++;
   }
-  // A score counted at index lo exceeds ascending[0..lo-1].
+  // higherThan[j]: how many scores exceed ascending[j].
   const higherThan = new Float64Array(ascending.length);
   let running = 0;
   for (let j = ascending.length - 1; j >= 0; j--) {
     running += above[j + 1]!;
     higherThan[j] = running;
   }
-  return Array.from(own, (value) => {
-    let lo = 0;
-    let hi = ascending.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (ascending[mid]! < value) lo = mid + 1;
-      else hi = mid;
-    }
-    return (higherThan[lo] ?? 0) + 1;
-  });
+  return Array.from(own, (value) => (value > 0 ? higherThan[countBelow(ascending, value)]! + 1 : 0));
+}
+
+/** How many of the sorted `ascending` are below `value`. */
+function countBelow(ascending: Float64Array, value: number): number {
+  let lo = 0;
+  let hi = ascending.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (ascending[mid]! < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 function compare(a: string, b: string): number {

@@ -85,30 +85,59 @@ export class VectorStore {
   /**
    * Every row's dot product with the query, as four running sums (elements 0, 4, 8 … in
    * the first, 1, 5, 9 … in the second and so on) added up in order at the end: four
-   * independent chains let the CPU overlap the multiply-adds.
+   * independent chains let the CPU overlap the multiply-adds. Two rows are summed side by
+   * side (eight chains, each query element read once for both), over a float64 copy of
+   * the query (a float32 element read is a conversion each time); each row's sums are the
+   * same operations in the same order as `rowDot`, so the same numbers.
    */
   private dots(query: Float32Array): Float64Array {
     const k = this.dimensions;
     const data = this.data;
     const present = this.present;
-    const dots = new Float64Array(present.length);
+    const rows = present.length;
+    const dots = new Float64Array(rows);
+    const q = Float64Array.from(query);
     const tail = k - (k % 4);
-    for (let slot = 0, base = 0; slot < present.length; slot++, base += k) {
-      if (present[slot] !== 1) continue;
-      let d0 = 0;
-      let d1 = 0;
-      let d2 = 0;
-      let d3 = 0;
+    let slot = 0;
+    for (; slot + 1 < rows; slot += 2) {
+      if (present[slot] !== 1 || present[slot + 1] !== 1) {
+        if (present[slot] === 1) dots[slot] = rowDot(q, data, slot * k, k);
+        if (present[slot + 1] === 1) dots[slot + 1] = rowDot(q, data, (slot + 1) * k, k);
+        continue;
+      }
+      const a = slot * k;
+      const b = a + k;
+      let a0 = 0;
+      let a1 = 0;
+      let a2 = 0;
+      let a3 = 0;
+      let b0 = 0;
+      let b1 = 0;
+      let b2 = 0;
+      let b3 = 0;
       let j = 0;
       for (; j < tail; j += 4) {
-        d0 += query[j]! * data[base + j]!;
-        d1 += query[j + 1]! * data[base + j + 1]!;
-        d2 += query[j + 2]! * data[base + j + 2]!;
-        d3 += query[j + 3]! * data[base + j + 3]!;
+        const q0 = q[j]!;
+        const q1 = q[j + 1]!;
+        const q2 = q[j + 2]!;
+        const q3 = q[j + 3]!;
+        a0 += q0 * data[a + j]!;
+        a1 += q1 * data[a + j + 1]!;
+        a2 += q2 * data[a + j + 2]!;
+        a3 += q3 * data[a + j + 3]!;
+        b0 += q0 * data[b + j]!;
+        b1 += q1 * data[b + j + 1]!;
+        b2 += q2 * data[b + j + 2]!;
+        b3 += q3 * data[b + j + 3]!;
       }
-      for (; j < k; j++) d0 += query[j]! * data[base + j]!;
-      dots[slot] = d0 + d1 + d2 + d3;
+      for (; j < k; j++) {
+        a0 += q[j]! * data[a + j]!;
+        b0 += q[j]! * data[b + j]!;
+      }
+      dots[slot] = a0 + a1 + a2 + a3;
+      dots[slot + 1] = b0 + b1 + b2 + b3;
     }
+    if (slot < rows && present[slot] === 1) dots[slot] = rowDot(q, data, slot * k, k);
     return dots;
   }
 
@@ -155,4 +184,22 @@ function insertSorted(hits: VectorHit[], hit: VectorHit, limit: number): void {
   }
   hits.splice(i, 0, hit);
   if (hits.length > limit) hits.pop();
+}
+
+/** One row's dot product with the query, as four running sums added up in order at the end. */
+function rowDot(query: Float64Array, data: Float32Array, base: number, k: number): number {
+  const tail = k - (k % 4);
+  let d0 = 0;
+  let d1 = 0;
+  let d2 = 0;
+  let d3 = 0;
+  let j = 0;
+  for (; j < tail; j += 4) {
+    d0 += query[j]! * data[base + j]!;
+    d1 += query[j + 1]! * data[base + j + 1]!;
+    d2 += query[j + 2]! * data[base + j + 2]!;
+    d3 += query[j + 3]! * data[base + j + 3]!;
+  }
+  for (; j < k; j++) d0 += query[j]! * data[base + j]!;
+  return d0 + d1 + d2 + d3;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fuseLaneScores, type LaneScores } from '../../../src/search/fusion/score-fusion.js';
+import { fuseLaneScores, type FusedSlot, type LaneScores } from '../../../src/search/fusion/score-fusion.js';
+import { seededRandom } from '../../../src/search/kernels/linalg.js';
 
 const byName = (slot: number): string => 'abcdefgh'[slot] ?? String(slot);
 
@@ -79,4 +80,62 @@ describe('fuseLaneScores (weighted fusion of each lane’s scores over every pag
     const all = new Map(fuseLaneScores(lanes, 500, 500, key).map((hit) => [hit.slot, hit.score]));
     for (const hit of fuseLaneScores(lanes, 500, 20, key)) expect(hit.score).toBe(all.get(hit.slot));
   });
+
+  it('equals the straightforward definition on random lanes: every page scored, all sorted, ranks counted', () => {
+    const random = seededRandom(14);
+    for (let round = 0; round < 60; round++) {
+      const pages = 1 + Math.floor(random() * 400);
+      // Coarse scores so that many tie, within a lane and after fusion.
+      const score = (): number => (random() < 0.15 ? 0 : Math.round(random() * 12) / 4);
+      const lanes: LaneScores[] = [];
+      for (const lane of ['lexical', 'token', 'semantic'] as const) {
+        if (random() < 0.2) continue;
+        const weight = [0.2, 1, 1.5][Math.floor(random() * 3)]!;
+        if (lane === 'semantic' || random() < 0.15) {
+          const scores = Array.from({ length: pages }, () => (random() < 0.3 ? -score() : score() / 3));
+          lanes.push({ lane, weight, scores, absolute: random() < 0.7 });
+        } else {
+          const slots = Array.from({ length: pages }, (_, i) => i).filter(() => random() < 0.5);
+          lanes.push({ lane, weight, slots, scores: slots.map(score) });
+        }
+      }
+      // Keys are unique (as the engine's key and path are), in an order unlike the slots'.
+      const key = (slot: number): string => `page-${String((slot * 7) % 1009).padStart(4, '0')}`;
+      for (const limit of [1, 3, 10, 50, pages + 5]) {
+        expect(fuseLaneScores(lanes, pages, limit, key), `round ${round}, limit ${limit}`).toEqual(byDefinition(lanes, pages, limit, key));
+      }
+    }
+  });
 });
+
+/**
+ * The specification, computed the plain way: every page's weighted share of each lane
+ * (summed over the lanes that list their slots, then those scoring every page, each in the
+ * order given), every page any lane scored sorted by score, then lanes that scored it, then
+ * key; a page's rank in a lane is 1 + how many of the lane's scores are higher.
+ */
+function byDefinition(lanes: readonly LaneScores[], slotCount: number, limit: number, key: (slot: number) => string): FusedSlot[] {
+  const listed = (lane: LaneScores): Array<[number, number]> =>
+    Array.from(lane.scores, (score, i): [number, number] => [lane.slots ? lane.slots[i]! : i, score]).filter(([, score]) => score > 0);
+  const ordered = [...lanes.filter((lane) => lane.slots), ...lanes.filter((lane) => !lane.slots)];
+  const pages = new Map<number, FusedSlot>();
+  const counts = new Map<number, number>();
+  for (const lane of ordered) {
+    const entries = listed(lane);
+    const best = Math.max(0, ...entries.map(([, score]) => score));
+    const scale = lane.absolute ? 1 : best > 0 ? 1 / best : 0;
+    for (const [slot, score] of entries) {
+      const page = pages.get(slot) ?? { slot, score: 0, lanes: {}, contributions: {} };
+      pages.set(slot, page);
+      page.score = page.score + lane.weight * scale * score;
+      page.lanes[lane.lane] = 1 + entries.filter(([, other]) => other > score).length;
+      page.contributions[lane.lane] = lane.weight * scale * score;
+      counts.set(slot, (counts.get(slot) ?? 0) + 1);
+    }
+  }
+  expect(Math.max(-1, ...pages.keys())).toBeLessThan(slotCount);
+  const sortKey = (slot: number): string => key(slot);
+  return [...pages.values()]
+    .sort((a, b) => b.score - a.score || counts.get(b.slot)! - counts.get(a.slot)! || (sortKey(a.slot) < sortKey(b.slot) ? -1 : 1))
+    .slice(0, limit);
+}

@@ -8,15 +8,20 @@ function unitVector(random: () => number, dimensions: number): Float32Array {
   return vector.map((x) => x / norm);
 }
 
-/** The specification: every live row's dot product (four running sums, added in order), all sorted. */
+/** The specification of one similarity: the dot product as four running sums, added in order. */
+function dot(query: Float32Array, row: Float32Array): number {
+  const sums = [0, 0, 0, 0];
+  const whole = row.length - (row.length % 4);
+  for (let j = 0; j < whole; j++) sums[j % 4]! += query[j]! * row[j]!;
+  for (let j = whole; j < row.length; j++) sums[0]! += query[j]! * row[j]!;
+  return sums[0]! + sums[1]! + sums[2]! + sums[3]!;
+}
+
+/** The specification: every live row's dot product, all sorted. */
 function bySorting(rows: Map<number, Float32Array>, query: Float32Array, pool: number, isLive: (slot: number) => boolean): VectorHit[] {
   const hits: VectorHit[] = [];
   for (const [slot, row] of rows) {
-    const sums = [0, 0, 0, 0];
-    const whole = row.length - (row.length % 4);
-    for (let j = 0; j < whole; j++) sums[j % 4]! += query[j]! * row[j]!;
-    for (let j = whole; j < row.length; j++) sums[0]! += query[j]! * row[j]!;
-    const similarity = sums[0]! + sums[1]! + sums[2]! + sums[3]!;
+    const similarity = dot(query, row);
     if (similarity > 0 && isLive(slot)) hits.push({ slot, similarity });
   }
   return hits.sort((a, b) => b.similarity - a.similarity || a.slot - b.slot).slice(0, pool);
@@ -70,5 +75,40 @@ describe('VectorStore.nearest', () => {
     expect(store.nearest(query, 40, all)).toEqual(expected.map((hit) => ({ slot: hit.slot / 3, similarity: hit.similarity })));
     store.set(5000, rows.get(0)!);
     expect(store.nearest(rows.get(0)!, 2, all).map((hit) => hit.slot)).toEqual([0, 5000]);
+  });
+});
+
+describe('VectorStore.similarities', () => {
+  // Rows are scanned two at a time: odd and even row counts, holes at either row of a pair
+  // and dimensions with and without a remainder past the last four must give each row
+  // exactly the number the one-row specification gives.
+  it.each([
+    [128, 701],
+    [128, 700],
+    [13, 64],
+    [6, 33],
+    [3, 10],
+  ])('%i dimensions, %i slots: every slot holds exactly its row\'s dot product (0 for a hole)', (dimensions, slots) => {
+    const random = seededRandom(dimensions * 1000 + slots);
+    const store = new VectorStore(dimensions, 1);
+    const rows = new Map<number, Float32Array>();
+    for (let slot = 0; slot < slots; slot++) {
+      if (slot % 5 === 2 || slot % 9 === 7) continue;
+      const row = unitVector(random, dimensions);
+      store.set(slot, row);
+      rows.set(slot, row);
+    }
+    store.delete(0);
+    rows.delete(0);
+    for (let q = 0; q < 10; q++) {
+      const query = unitVector(random, dimensions);
+      const found = store.similarities(query);
+      // The store's capacity may end before trailing holes.
+      expect(found.length).toBeGreaterThan(Math.max(...rows.keys()));
+      for (let slot = 0; slot < Math.max(slots, found.length); slot++) {
+        const row = rows.get(slot);
+        expect(found[slot] ?? 0).toBe(row ? dot(query, row) : 0);
+      }
+    }
   });
 });

@@ -40,6 +40,9 @@ const OPTIONS: Options<LexicalEntry> = {
 };
 
 export class LexicalLane {
+  /** A page's slot + 1 by the index's short id for it (0: not looked up); see `scoreSlots`. */
+  private slotByDoc = new Int32Array(0);
+
   private constructor(private index: PersistableMiniSearch) {}
 
   static empty(): LexicalLane {
@@ -110,12 +113,43 @@ export class LexicalLane {
     return this.index.searchExact(queryTermsOf(terms), params.boosts, bm25Of(params), pool, adjust);
   }
 
-  /** Every page matching the analysed query terms with its BM25 score, in no order. */
-  scoreAll(terms: readonly string[], params: LexicalParams): ScoredId[] {
-    if (terms.length === 0) return [];
+  /**
+   * Every page matching the analysed query terms, as its slot in `pages` (-1 where it has
+   * none) beside its BM25 score, in no order. A page's slot is remembered by the index's
+   * own id for it and used only while `pages` still has the page at that slot, so it is
+   * never stale; a path lookup per match was a tenth of a query.
+   */
+  scoreSlots(terms: readonly string[], params: LexicalParams, pages: SlotDirectory): { slots: Int32Array; scores: Float64Array } {
+    if (terms.length === 0) return { slots: new Int32Array(0), scores: new Float64Array(0) };
     const adjust = params.matchedTermMultiplier ? multiplyByMatched : keepSummed;
-    return this.index.scoreAllExact(queryTermsOf(terms), params.boosts, bm25Of(params), adjust);
+    const slots: number[] = [];
+    const scores: number[] = [];
+    this.index.scoreEachExact(queryTermsOf(terms), params.boosts, bm25Of(params), adjust, (doc, path, score) => {
+      const known = (this.slotByDoc[doc] ?? 0) - 1;
+      const slot = known >= 0 && pages.pathAt(known) === path ? known : (pages.slotOf(path) ?? -1);
+      if (slot !== known) this.rememberSlot(doc, slot);
+      slots.push(slot);
+      scores.push(score);
+    });
+    return { slots: Int32Array.from(slots), scores: Float64Array.from(scores) };
   }
+
+  private rememberSlot(doc: number, slot: number): void {
+    if (doc >= this.slotByDoc.length) {
+      let capacity = Math.max(64, this.slotByDoc.length);
+      while (capacity <= doc) capacity *= 2;
+      const grown = new Int32Array(capacity);
+      grown.set(this.slotByDoc);
+      this.slotByDoc = grown;
+    }
+    this.slotByDoc[doc] = slot + 1;
+  }
+}
+
+/** Where pages sit by slot (the page table). */
+export interface SlotDirectory {
+  slotOf(path: string): number | undefined;
+  pathAt(slot: number): string | undefined;
 }
 
 /** The terms as MiniSearch would tokenise them joined by spaces. */

@@ -88,17 +88,16 @@ export class ExactScorer {
     return best.sorted();
   }
 
-  /** Every matching document with its score as `search` computes it, in no order. */
-  scoreAll(
+  /** Every matching document (by short id) with its score as `search` computes it, in no order. */
+  scoreEach(
     state: ScoringState,
     terms: readonly string[],
     boost: Readonly<Record<string, number>>,
     bm25: Bm25Params,
     adjust: (score: number, matchedTerms: number) => number,
-  ): ScoredId[] {
-    const all: ScoredId[] = [];
-    this.score(state, terms, boost, bm25, adjust, (doc, score) => all.push({ id: String(state.documentIds.get(doc)), score }));
-    return all;
+    offer: (doc: number, score: number) => void,
+  ): void {
+    this.score(state, terms, boost, bm25, adjust, offer);
   }
 
   private score(

@@ -60,14 +60,16 @@ export class PersistableMiniSearch extends MiniSearch<LexicalEntry> {
     return this.scorer.search(this.scoringState(), terms, boost, bm25, limit, adjust);
   }
 
-  /** `searchExact`'s score of every matching document, in no order. */
-  scoreAllExact(
+  /** `searchExact`'s score of every matching document, with its short id and id (page path), in no order. */
+  scoreEachExact(
     terms: readonly string[],
     boost: Readonly<Record<string, number>>,
     bm25: Bm25Params,
     adjust: (score: number, matchedTerms: number) => number,
-  ): ScoredId[] {
-    return this.scorer.scoreAll(this.scoringState(), terms, boost, bm25, adjust);
+    offer: (doc: number, id: string, score: number) => void,
+  ): void {
+    const state = this.scoringState();
+    this.scorer.scoreEach(state, terms, boost, bm25, adjust, (doc, score) => offer(doc, String(state.documentIds.get(doc)), score));
   }
 
   private scoringState(): ScoringState {
