@@ -1,5 +1,5 @@
 import { factsDbFile, hasFactsStore } from '../facts/extract.js';
-import { groundPage, type CandidateFact, type TokenCache } from '../facts/grounding.js';
+import { GroundingCache, groundPage, type CandidateFact } from '../facts/grounding.js';
 import { FactStore } from '../facts/store.js';
 import { finding, type Finding } from '../wiki/validate/finding.js';
 import { sourcesOf, type Page } from '../wiki/page.js';
@@ -31,7 +31,7 @@ export async function groundPages(root: string, pages: readonly Page[]): Promise
   if (!hasFactsStore(root)) return undefined;
   const store = await FactStore.open(factsDbFile(root), { readonly: true });
   const report: GroundingReport = { findings: [], pages: [], closest: {} };
-  const tokens: TokenCache = new Map();
+  const cache = new GroundingCache();
   // Many pages cite the same sources: one query per set of sources, not one per page.
   const bySources = new Map<string, CandidateFact[]>();
   const factsOf = (sources: string[]): CandidateFact[] => {
@@ -46,7 +46,7 @@ export async function groundPages(root: string, pages: readonly Page[]): Promise
         .map(sourceFilePath)
         .filter((s): s is string => s !== undefined && s.startsWith('raw/'));
       if (sources.length === 0) continue;
-      const grounding = groundPage(page.body, factsOf(sources), tokens);
+      const grounding = groundPage(page.body, factsOf(sources), cache);
       report.pages.push({ path: page.path, score: round(grounding.score), sentences: grounding.sentences.length });
       for (const sentence of grounding.sentences) {
         if (!sentence.problem) continue;
