@@ -59,18 +59,44 @@ export function wordOverlap(question: string, text: string): number {
   return words.size === 0 ? 0 : recall(words, tokensOf(text).words);
 }
 
-function tokensOf(text: string): Tokens {
-  const raw = text.replace(/n't\b/g, ' not').match(/[\p{L}\p{N}][\p{L}\p{N}'.-]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu) ?? [];
+/** What the tokenizer makes of one token; the same tokens recur on every page of a wiki. */
+interface WordInfo {
+  negation: boolean;
+  /** Its stem, or undefined for a stop word or a negation (no content). */
+  stem: string | undefined;
+  capitalised: boolean;
+}
+
+const TOKEN = /[\p{L}\p{N}][\p{L}\p{N}'.-]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu;
+const CAPITALISED = /^\p{Lu}/u;
+
+function wordInfo(token: string): WordInfo {
+  const lower = token.toLowerCase();
+  const negation = NEGATIONS.has(lower);
+  return { negation, stem: negation || STOP_WORDS.has(lower) ? undefined : stem(lower), capitalised: CAPITALISED.test(token) };
+}
+
+/**
+ * The one tokenizer of the grounding check, for sentences and facts alike. `known` keeps
+ * each token's analysis across calls: lint tokenises every sentence of every page.
+ */
+function tokensOf(text: string, known?: Map<string, WordInfo>): Tokens {
+  const raw = (text.includes("n't") ? text.replace(/n't\b/g, ' not') : text).match(TOKEN) ?? [];
   const words = new Set<string>();
   let negated = false;
   const names: string[] = [];
-  raw.forEach((token, index) => {
-    const lower = token.toLowerCase();
-    if (NEGATIONS.has(lower)) negated = true;
-    if (STOP_WORDS.has(lower) || NEGATIONS.has(lower)) return;
-    words.add(stem(lower));
-    if (index > 0 && /^\p{Lu}/u.test(token)) names.push(stem(lower));
-  });
+  for (let index = 0; index < raw.length; index++) {
+    const token = raw[index] as string;
+    let info = known?.get(token);
+    if (!info) {
+      info = wordInfo(token);
+      known?.set(token, info);
+    }
+    if (info.negation) negated = true;
+    if (info.stem === undefined) continue;
+    words.add(info.stem);
+    if (index > 0 && info.capitalised) names.push(info.stem);
+  }
   return { words, negated, numbers: numbersOf(text), names };
 }
 
@@ -80,15 +106,18 @@ function stem(word: string): string {
 
 /** Numbers, years, percentages and decimals, in a comparable form (thousands separators dropped). */
 export function numbersOf(text: string): string[] {
-  return (text.match(/\d+(?:[.,]\d+)*/g) ?? []).map((n) => n.replace(/,(?=\d{3}\b)/g, ''));
+  return (text.match(/\d+(?:[.,]\d+)*/g) ?? []).map((n) => (n.includes(',') ? n.replace(/,(?=\d{3}\b)/g, '') : n));
 }
+
+const LIST_LINE = /^\s*(?:[-*+]|\d+[.)])\s/;
+const LINK_LINE = /^\s*\[\[/;
 
 /** Lines of a body that are not claims: link lists, bare links, block quotes of other pages. */
 function blankNonClaims(body: string): string {
   return body
     .split('\n')
     .map((line) => {
-      if (!/^\s*(?:[-*+]|\d+[.)])\s/.test(line) && !/^\s*\[\[/.test(line)) return line;
+      if (!LIST_LINE.test(line) && !LINK_LINE.test(line)) return line;
       const withoutLinks = line.replace(/\[\[[^\]]*\]\]|\[[^\]]*\]\([^)]*\)/g, '');
       const words = withoutLinks.match(/\p{L}+/gu) ?? [];
       return withoutLinks !== line && words.length < 4 ? '' : line;
@@ -96,41 +125,73 @@ function blankNonClaims(body: string): string {
     .join('\n');
 }
 
-/** Facts' tokens by text, kept across the pages of one lint: many pages cite the same sources. */
-export type TokenCache = Map<string, Tokens>;
+/** The candidate facts of one set of sources, tokenised and indexed by word: built once per set per lint. */
+interface FactIndex {
+  facts: readonly { fact: CandidateFact; tokens: Tokens }[];
+  /** Which facts hold each word: a sentence's support is counted from its words' postings. */
+  postings: ReadonlyMap<string, readonly number[]>;
+  /** Fact indices by id (then position): the order ties are broken in. */
+  byId: readonly number[];
+  /** Scratch counts, one per fact, zero between sentences. */
+  held: Uint32Array;
+}
 
-export function groundPage(body: string, facts: readonly CandidateFact[], cache: TokenCache = new Map()): PageGrounding {
-  const factTokens = facts.map((fact) => {
-    let tokens = cache.get(fact.text);
-    if (!tokens) {
-      tokens = tokensOf(fact.text);
-      cache.set(fact.text, tokens);
+/**
+ * What one lint keeps across pages: each fact tokenised once, each set of sources' facts
+ * indexed once (many pages cite the same sources), each token analysed once.
+ */
+export class GroundingCache {
+  readonly words = new Map<string, WordInfo>();
+  private readonly factTokens = new Map<string, Tokens>();
+  private readonly indexes = new WeakMap<readonly CandidateFact[], FactIndex>();
+
+  tokens(text: string): Tokens {
+    return tokensOf(text, this.words);
+  }
+
+  /** The index of `facts`, kept for as long as the caller keeps that same array. */
+  indexOf(facts: readonly CandidateFact[]): FactIndex {
+    let index = this.indexes.get(facts);
+    if (!index) {
+      index = this.build(facts);
+      this.indexes.set(facts, index);
     }
-    return { fact, tokens };
-  });
-  // Which facts hold each word: a sentence's support is counted from its words' postings,
-  // not by looking every word up in every fact.
-  const postings = new Map<string, number[]>();
-  factTokens.forEach(({ tokens }, index) => {
-    for (const word of tokens.words) {
-      const list = postings.get(word);
-      if (list) list.push(index);
-      else postings.set(word, [index]);
-    }
-  });
-  const sentences = segmentText(blankNonClaims(body), 'sentence').map((segment) => groundSentence(segment.text, segment.lineStart, factTokens, postings));
+    return index;
+  }
+
+  private build(candidates: readonly CandidateFact[]): FactIndex {
+    const facts = candidates.map((fact) => {
+      let tokens = this.factTokens.get(fact.text);
+      if (!tokens) {
+        tokens = this.tokens(fact.text);
+        this.factTokens.set(fact.text, tokens);
+      }
+      return { fact, tokens };
+    });
+    const postings = new Map<string, number[]>();
+    facts.forEach(({ tokens }, index) => {
+      for (const word of tokens.words) {
+        const list = postings.get(word);
+        if (list) list.push(index);
+        else postings.set(word, [index]);
+      }
+    });
+    const byId = facts.map((_, index) => index).sort((a, b) => compareIds(facts[a]?.fact.id ?? '', facts[b]?.fact.id ?? '') || a - b);
+    return { facts, postings, byId, held: new Uint32Array(facts.length) };
+  }
+}
+
+const compareIds = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+export function groundPage(body: string, facts: readonly CandidateFact[], cache: GroundingCache = new GroundingCache()): PageGrounding {
+  const index = cache.indexOf(facts);
+  const sentences = segmentText(blankNonClaims(body), 'sentence').map((segment) => groundSentence(segment.text, segment.lineStart, cache.tokens(segment.text), index));
   const supported = sentences.filter((s) => s.problem === undefined).length;
   return { sentences, score: sentences.length === 0 ? 1 : supported / sentences.length };
 }
 
-function groundSentence(
-  text: string,
-  line: number,
-  facts: readonly { fact: CandidateFact; tokens: Tokens }[],
-  postings: ReadonlyMap<string, readonly number[]>,
-): SentenceGrounding {
-  const sentence = tokensOf(text);
-  const scored = bestFacts(sentence, facts, postings, NUMBER_CANDIDATES);
+function groundSentence(text: string, line: number, sentence: Tokens, index: FactIndex): SentenceGrounding {
+  const scored = bestFacts(sentence, index, NUMBER_CANDIDATES);
   const best = scored[0];
   const result: SentenceGrounding = { text, line, support: best?.support ?? 0, candidates: scored.map((c) => c.fact) };
   if (best) result.closest = best.fact;
@@ -149,33 +210,43 @@ function groundSentence(
   return result;
 }
 
-type Scored = { fact: CandidateFact; tokens: Tokens; support: number };
+type Scored = { fact: CandidateFact; tokens: Tokens; support: number; at: number };
 
 /**
- * The `count` facts that hold most of the sentence's words, best first (ties by id). A
- * top-k pass, not a sort of every candidate: lint grounds every sentence of every page.
+ * The `count` facts that hold most of the sentence's words (recall), best first, ties by id
+ * then position. Only the facts sharing a word with the sentence are scored; the rest all
+ * score alike and fill what is left in id order.
  */
-function bestFacts(
-  sentence: Tokens,
-  facts: readonly { fact: CandidateFact; tokens: Tokens }[],
-  postings: ReadonlyMap<string, readonly number[]>,
-  count: number,
-): Scored[] {
-  // The share of the sentence's words each fact holds (recall), counted through the postings.
-  const held = new Uint16Array(facts.length);
-  for (const word of sentence.words) for (const index of postings.get(word) ?? []) held[index] = (held[index] ?? 0) + 1;
+function bestFacts(sentence: Tokens, index: FactIndex, count: number): Scored[] {
+  const { facts, postings, byId, held } = index;
+  const touched: number[] = [];
+  for (const word of sentence.words) {
+    for (const at of postings.get(word) ?? []) {
+      if (held[at] === 0) touched.push(at);
+      held[at] = (held[at] ?? 0) + 1;
+    }
+  }
   const size = sentence.words.size;
   const top: Scored[] = [];
-  const before = (support: number, id: string, b: Scored): boolean => support > b.support || (support === b.support && id < b.fact.id);
-  facts.forEach(({ fact, tokens }, index) => {
-    const support = size === 0 ? 1 : (held[index] ?? 0) / size;
+  const before = (support: number, id: string, at: number, b: Scored): boolean =>
+    support > b.support || (support === b.support && (id < b.fact.id || (id === b.fact.id && at < b.at)));
+  const offer = (at: number, support: number): void => {
+    const entry = facts[at];
+    if (!entry) return;
     const last = top[top.length - 1];
-    if (top.length === count && last && !before(support, fact.id, last)) return;
-    let at = top.length;
-    while (at > 0 && before(support, fact.id, top[at - 1] as Scored)) at--;
-    top.splice(at, 0, { fact, tokens, support });
+    if (top.length === count && last && !before(support, entry.fact.id, at, last)) return;
+    let slot = top.length;
+    while (slot > 0 && before(support, entry.fact.id, at, top[slot - 1] as Scored)) slot--;
+    top.splice(slot, 0, { fact: entry.fact, tokens: entry.tokens, support, at });
     if (top.length > count) top.pop();
-  });
+  };
+  for (const at of touched) offer(at, (held[at] ?? 0) / size);
+  // Facts sharing no word: support 0 (1 for a sentence with no content words, which every fact holds).
+  for (let k = 0; k < byId.length && top.length < count; k++) {
+    const at = byId[k] as number;
+    if (held[at] === 0) offer(at, size === 0 ? 1 : 0);
+  }
+  for (const at of touched) held[at] = 0;
   return top;
 }
 

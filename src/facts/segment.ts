@@ -75,7 +75,7 @@ function paragraphsOf(text: string): Paragraph[] {
       fence = fenceOpen[1];
       continue;
     }
-    const withoutComments = raw.replace(/<!--.*?-->/g, '');
+    const withoutComments = raw.includes('<!--') ? raw.replace(/<!--.*?-->/g, '') : raw;
     if (withoutComments.includes('<!--')) {
       inComment = true;
       close();
@@ -106,6 +106,13 @@ const ABBREVIATIONS = new Set([
   'e.g', 'i.e', 'etc', 'vs', 'cf', 'al', 'fig', 'figs', 'eq', 'eqs', 'no', 'vol', 'pp', 'p', 'dr', 'mr', 'mrs', 'ms', 'prof', 'st', 'jr', 'sr', 'inc', 'ltd', 'co', 'approx', 'sec', 'ch', 'ed', 'eds', 'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec',
 ]);
 
+const LONE_LETTER = /^\p{L}$/u;
+const DOTTED_LETTERS = /\p{L}\.\p{L}$/u;
+
+function isAbbreviation(word: string): boolean {
+  return ABBREVIATIONS.has(word) || LONE_LETTER.test(word) || DOTTED_LETTERS.test(word);
+}
+
 function sentencesOf(paragraph: Paragraph): Segment[] {
   // Character offsets of each line's start in the joined paragraph, to give every sentence its lines.
   const offsets: number[] = [];
@@ -133,10 +140,8 @@ function sentencesOf(paragraph: Paragraph): Segment[] {
     }
   };
   for (let match = boundary.exec(joined); match; match = boundary.exec(joined)) {
-    const before = joined.slice(start, match.index);
-    const lastWord = /([\p{L}.]+)$/u.exec(before)?.[1]?.toLowerCase() ?? '';
     // "e.g." / "Dr." / a lone initial ("J. Smith") do not end a sentence.
-    if (match[1] === '.' && (ABBREVIATIONS.has(lastWord) || /^\p{L}$/u.test(lastWord) || /\p{L}\.\p{L}$/u.test(lastWord))) continue;
+    if (match[1] === '.' && isAbbreviation(lastWordOf(joined, start, match.index).toLowerCase())) continue;
     const end = match.index + (match[1]?.length ?? 0) + (match[2]?.length ?? 0);
     emit(end);
     start = end;
@@ -145,20 +150,74 @@ function sentencesOf(paragraph: Paragraph): Segment[] {
   return segments;
 }
 
-/** Inline markdown reduced to its words: links to their text, emphasis and code marks dropped. */
-export function cleanInline(text: string): string {
-  return text
-    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/\[\[([^\]|]*)(?:\|([^\]]*))?\]\]/g, (_, target: string, label?: string) => label ?? target)
-    .replace(/\[\^[^\]]*\]/g, '')
-    .replace(/(\*\*|__|\*|_|`)(?=\S)([^*_`]*?\S)\1/g, '$2')
-    .replace(/<[^>]+>/g, '')
-    .replace(/\s+/g, ' ')
-    .trim();
+const LAST_WORD = /[\p{L}.]+$/u;
+
+/** The run of letters and full stops that ends `text[start, end)`, '' when none: scanned back from the end, as this runs at every full stop. */
+function lastWordOf(text: string, start: number, end: number): string {
+  let from = end;
+  while (from > start) {
+    const code = text.charCodeAt(from - 1);
+    if (code === 46 || isAsciiLetter(code)) from--;
+    else if (code < 128) break;
+    else return LAST_WORD.exec(text.slice(start, end))?.[0] ?? ''; // beyond ASCII, \p{L} decides
+  }
+  return text.slice(from, end);
 }
 
+function isAsciiLetter(code: number): boolean {
+  const lower = code | 32;
+  return lower >= 97 && lower <= 122;
+}
+
+/** Inline markdown reduced to its words: links to their text, emphasis and code marks dropped. */
+export function cleanInline(text: string): string {
+  return isPlain(text) ? text.trim() : rewriteInline(text);
+}
+
+function rewriteInline(text: string): string {
+  // Each rewrite only where its marks occur.
+  let clean = text;
+  if (clean.includes('](')) clean = clean.replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/\[([^\]]*)\]\([^)]*\)/g, '$1');
+  if (clean.includes('[[')) clean = clean.replace(/\[\[([^\]|]*)(?:\|([^\]]*))?\]\]/g, (_, target: string, label?: string) => label ?? target);
+  if (clean.includes('[^')) clean = clean.replace(/\[\^[^\]]*\]/g, '');
+  if (/[*_`]/.test(clean)) clean = clean.replace(/(\*\*|__|\*|_|`)(?=\S)([^*_`]*?\S)\1/g, '$2');
+  if (clean.includes('<')) clean = clean.replace(/<[^>]+>/g, '');
+  return clean.replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * Whether `rewriteInline` would only trim `text`: ASCII with no markdown marks and no
+ * runs of whitespace. Most sentences are, and every sentence of every page is cleaned on
+ * each lint.
+ */
+function isPlain(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 32) {
+      if (i > 0 && text.charCodeAt(i - 1) === 32) return false;
+    } else if (code >= 128 || code < 32 || code === 91 /* [ */ || code === 42 /* * */ || code === 95 /* _ */ || code === 96 /* ` */ || code === 60 /* < */) {
+      return false;
+    }
+  }
+  return true;
+}
+
+const LETTER = /\p{L}/u;
+
+/** At least MIN_WORDS space-separated words holding a letter; scanned, with \p{L} asked only beyond ASCII. */
 function isFactLike(text: string): boolean {
-  const words = text.split(' ').filter((w) => /\p{L}/u.test(w));
-  return words.length >= MIN_WORDS;
+  let words = 0;
+  let lettered = false;
+  for (let i = 0; i <= text.length; i++) {
+    const code = i === text.length ? 32 : text.charCodeAt(i);
+    if (code === 32) {
+      if (lettered && ++words >= MIN_WORDS) return true;
+      lettered = false;
+    } else if (code >= 128) {
+      return text.split(' ').filter((word) => LETTER.test(word)).length >= MIN_WORDS;
+    } else if (!lettered && isAsciiLetter(code)) {
+      lettered = true;
+    }
+  }
+  return false;
 }

@@ -1,5 +1,5 @@
 import { factsDbFile, hasFactsStore } from '../facts/extract.js';
-import { groundPage, type CandidateFact, type TokenCache } from '../facts/grounding.js';
+import { GroundingCache, groundPage, type CandidateFact } from '../facts/grounding.js';
 import { FactStore } from '../facts/store.js';
 import { finding, type Finding } from '../wiki/validate/finding.js';
 import { sourcesOf, type Page } from '../wiki/page.js';
@@ -18,7 +18,7 @@ export interface PageScore {
 export interface GroundingReport {
   findings: Finding[];
   pages: PageScore[];
-  /** The closest facts of each flagged sentence (best first), keyed `path:line`, for a model asked to repair it. */
+  /** With `evidence`: the closest facts of each flagged sentence (best first), keyed `path:line`, for a model asked to repair it. */
   closest: Record<string, CandidateFact[]>;
 }
 
@@ -27,11 +27,11 @@ export interface GroundingReport {
  * `.wiki/facts.db` only when it exists (ingest and `wiki facts` keep it in step); without
  * it there is nothing to check against and the report is empty.
  */
-export async function groundPages(root: string, pages: readonly Page[]): Promise<GroundingReport | undefined> {
+export async function groundPages(root: string, pages: readonly Page[], options: { evidence?: boolean } = {}): Promise<GroundingReport | undefined> {
   if (!hasFactsStore(root)) return undefined;
   const store = await FactStore.open(factsDbFile(root), { readonly: true });
   const report: GroundingReport = { findings: [], pages: [], closest: {} };
-  const tokens: TokenCache = new Map();
+  const cache = new GroundingCache();
   // Many pages cite the same sources: one query per set of sources, not one per page.
   const bySources = new Map<string, CandidateFact[]>();
   const factsOf = (sources: string[]): CandidateFact[] => {
@@ -46,7 +46,7 @@ export async function groundPages(root: string, pages: readonly Page[]): Promise
         .map(sourceFilePath)
         .filter((s): s is string => s !== undefined && s.startsWith('raw/'));
       if (sources.length === 0) continue;
-      const grounding = groundPage(page.body, factsOf(sources), tokens);
+      const grounding = groundPage(page.body, factsOf(sources), cache);
       report.pages.push({ path: page.path, score: round(grounding.score), sentences: grounding.sentences.length });
       for (const sentence of grounding.sentences) {
         if (!sentence.problem) continue;
@@ -57,7 +57,8 @@ export async function groundPages(root: string, pages: readonly Page[]): Promise
             ? `"${sentence.text}": ${sentence.problem.numbers.join(', ')} appear${sentence.problem.numbers.length === 1 ? 's' : ''} in none of its sources' closest facts${closest}`
             : `"${sentence.text}": ${sentence.problem.reason}${closest}`;
         report.findings.push(finding(sentence.problem.kind, page.path, message, { line, fix: 'make the sentence say what its source says, or cite the source that says it' }));
-        if (sentence.candidates.length > 0) report.closest[`${page.path}:${line}`] = sentence.candidates.slice(0, REPAIR_FACTS);
+        // Only for a repair: on a large wiki this is one key per finding.
+        if (options.evidence && sentence.candidates.length > 0) report.closest[`${page.path}:${line}`] = sentence.candidates.slice(0, REPAIR_FACTS);
       }
     }
   } finally {

@@ -91,7 +91,11 @@ export async function lintWorkspace(
     logLedger: await loadLogLedger(root),
   });
   findings.push(...encodingFindings(files), ...refused);
-  const grounding = await groundPages(root, pages.filter((page) => !isSpecialPage(contract, page.path)));
+  const grounding = await groundPages(
+    root,
+    pages.filter((page) => !isSpecialPage(contract, page.path)),
+    { evidence: options.evidence },
+  );
   if (grounding) findings.push(...grounding.findings);
   const coverage = measureCoverage(pages, contract, rawContentLines(root));
   findings.push(...lowCoverageFindings(coverage.sources, config.coverage.warnBelow));

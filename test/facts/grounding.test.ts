@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { groundPage, numbersOf } from '../../src/facts/grounding.js';
+import { GroundingCache, groundPage, numbersOf } from '../../src/facts/grounding.js';
 import { alter } from '../../scripts/measure/facts.js';
 
 const facts = [
@@ -35,6 +35,30 @@ describe('groundPage', () => {
   it('a page without claims scores 1; a page with no facts to check against flags every claim', () => {
     expect(groundPage('# Only a heading\n\n- [[a-link]]', facts).score).toBe(1);
     expect(groundPage('Some claim without any source at all.', []).score).toBe(0);
+  });
+
+  it('a cache shared across pages (as lint shares one) changes no result', () => {
+    const other = [{ id: 'f-9', text: 'The Brooklyn Bridge opened in 1883 over the East River.' }, ...facts];
+    const bodies = [
+      'The Golden Gate Bridge opened in 1937 after four years of work. Its main span is 2,000 metres long.',
+      'The Brooklyn Bridge opened in 1883 over the East River. The bridge is a suspension bridge.',
+      'The Golden Gate Bridge did not open after four years of work.',
+    ];
+    const shared = new GroundingCache();
+    for (const body of [...bodies, ...bodies]) {
+      for (const set of [facts, other]) expect(groundPage(body, set, shared)).toEqual(groundPage(body, set));
+    }
+  });
+
+  it('ranks equally supported facts by id, whatever order they come in; facts sharing no word fill in id order', () => {
+    const unordered = [
+      { id: 'f-c', text: 'Otters hold hands while they sleep.' },
+      { id: 'f-a', text: 'Otters hold stones in a pouch.' },
+      { id: 'f-d', text: 'Whales sing long songs at night.' },
+      { id: 'f-b', text: 'Otters hold their breath underwater.' },
+    ];
+    const [sentence] = groundPage('Otters hold many things all day.', unordered).sentences;
+    expect(sentence?.candidates.map((f) => f.id)).toEqual(['f-a', 'f-b', 'f-c', 'f-d']);
   });
 
   it('reads numbers with thousands separators as one number', () => {

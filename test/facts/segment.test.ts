@@ -9,6 +9,12 @@ describe('segmentText (sentence grain)', () => {
     ['skips fenced code, tables, comments and too-short fragments', '<!-- page 1 -->\n```\nconst a = 1. Const b = 2.\n```\n| a | b |\n|---|---|\nOk.\nThe real sentence is here.', ['The real sentence is here.']],
     ['skips front matter', '---\ntitle: A long title here\n---\nBody text has four words.', ['Body text has four words.']],
     ['each list item starts its own segment', '- first item has words\n- second item has words', ['first item has words', 'second item has words']],
+    // Plain ASCII text takes a scanning path; these attack where it hands over to \p{L} and \s.
+    ['abbreviations and initials beyond ASCII', 'Frau Müller. Sie kam aus São Paulo zu uns. Der Prof. Dr. Ünal blieb dort lange.', ['Sie kam aus São Paulo zu uns.', 'Der Prof. Dr. Ünal blieb dort lange.']],
+    ['a lone non-ASCII initial; a Greek word before a full stop', 'She met É. Zola in Paris last year. The ΟΔΟΣ. Sign was very old indeed.', ['She met É. Zola in Paris last year.', 'Sign was very old indeed.']],
+    ['non-breaking spaces, tabs and runs of spaces fold to one space', 'The São Paulo team won twice.\u00a0Then  it   lost\tthree games in a row.', ['The São Paulo team won twice.', 'Then it lost three games in a row.']],
+    ['markdown marks beside non-ASCII words', 'Café culture grew. Ça va bien aujourd’hui mes amis. An *emphasised* word, a <b>tag</b> and [[page|a label]] here.', ['Café culture grew.', 'Ça va bien aujourd’hui mes amis.', 'An emphasised word, a tag and a label here.']],
+    ['a trailing space and double spaces', 'Two  spaces here are fine now. A line ends with a space here ', ['Two spaces here are fine now.', 'A line ends with a space here']],
   ])('%s', (_name, text, expected) => {
     expect(segmentText(text, 'sentence').map((s) => s.text)).toEqual(expected);
   });
