@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { timedNode, type TimedRun } from './measure/timed-node.js';
 import { pathToFileURL } from 'node:url';
 import { initWorkspace } from '../src/operations/init.js';
 import { packageRoot } from '../src/util/package-root.js';
@@ -86,18 +86,8 @@ async function startModel(): Promise<{ url: string; calls: () => number; close: 
   return { url: `http://127.0.0.1:${port}`, calls: () => calls, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
-function runWiki(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string; ms: number }> {
-  const cli = path.join(packageRoot(), 'dist/bundle/wiki.js');
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const child = spawn(process.execPath, [cli, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr, ms: performance.now() - started }));
-  });
+function runWiki(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<TimedRun> {
+  return timedNode([path.join(packageRoot(), 'dist/bundle/wiki.js'), ...args], { cwd, env });
 }
 
 export interface JobsBenchRow {

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,6 +5,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { initWorkspace } from '../src/operations/init.js';
 import { benchHybrid, benchMiniSearch, type BenchResult } from './measure/bench-run.js';
 import { syntheticWiki, writeSyntheticWiki } from './measure/synthetic.js';
+import { timedNode } from './measure/timed-node.js';
 import { packageRoot } from '../src/util/package-root.js';
 
 /**
@@ -18,21 +18,8 @@ import { packageRoot } from '../src/util/package-root.js';
 const SELF = fileURLToPath(import.meta.url);
 const FRESH_RUNS = 7;
 
-function runNode(args: string[]): Promise<{ code: number; stdout: string; stderr: string; ms: number }> {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr, ms: performance.now() - started }));
-  });
-}
-
 async function measureInChild(system: string, root: string, queriesFile: string): Promise<BenchResult> {
-  const result = await runNode([SELF, '--child', system, root, queriesFile]);
+  const result = await timedNode([SELF, '--child', system, root, queriesFile]);
   if (result.code !== 0) throw new Error(`${system} benchmark failed: ${result.stderr.trim()}`);
   return JSON.parse(result.stdout) as BenchResult;
 }
@@ -93,9 +80,9 @@ export async function runSearchBench(sizes = [1000, 10000, 50000]): Promise<void
       const floor = [];
       const search = [];
       for (let i = 0; i < FRESH_RUNS; i++) {
-        bare.push((await runNode(['-e', ''])).ms);
-        floor.push((await runNode([cli, '--version'])).ms);
-        const run = await runNode([cli, '--root', root, 'search', wiki.queries[i] ?? 'query', '--json']);
+        bare.push((await timedNode(['-e', ''])).ms);
+        floor.push((await timedNode([cli, '--version'])).ms);
+        const run = await timedNode([cli, '--root', root, 'search', wiki.queries[i] ?? 'query', '--json']);
         if (run.code !== 0) throw new Error(`wiki search failed: ${run.stderr.trim()}`);
         search.push(run.ms);
       }

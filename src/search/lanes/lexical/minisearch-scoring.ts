@@ -84,23 +84,12 @@ export class ExactScorer {
     adjust: (score: number, matchedTerms: number) => number,
   ): ScoredId[] {
     const best = new BestScores(limit, (doc) => String(state.documentIds.get(doc)));
-    this.score(state, terms, boost, bm25, adjust, (doc, score) => best.offer(doc, score));
+    this.scoreEach(state, terms, boost, bm25, adjust, (doc, score) => best.offer(doc, score));
     return best.sorted();
   }
 
   /** Every matching document (by short id) with its score as `search` computes it, in no order. */
   scoreEach(
-    state: ScoringState,
-    terms: readonly string[],
-    boost: Readonly<Record<string, number>>,
-    bm25: Bm25Params,
-    adjust: (score: number, matchedTerms: number) => number,
-    offer: (doc: number, score: number) => void,
-  ): void {
-    this.score(state, terms, boost, bm25, adjust, offer);
-  }
-
-  private score(
     state: ScoringState,
     terms: readonly string[],
     boost: Readonly<Record<string, number>>,
