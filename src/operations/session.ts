@@ -313,7 +313,15 @@ export class Session {
 
   async readIfExists(relPath: string): Promise<string | undefined> {
     const abs = this.abs(relPath);
-    return (await this.fs.exists(abs)) ? this.fs.readText(abs) : undefined;
+    if (!(await this.fs.exists(abs))) return undefined;
+    try {
+      return await this.fs.readText(abs);
+    } catch (error) {
+      // Gone between the check and the read (deleted, or renamed away by someone else): absent.
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+      throw error;
+    }
   }
 }
 
