@@ -237,7 +237,8 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
   return { status, finalText, turns, usage, cost, toolCalls, changed, error, messages };
 }
 
-function addCost(total: number | undefined, call: number | undefined): number | undefined {
+/** A running cost plus one more: unknown as soon as any part is unknown. */
+export function addCost(total: number | undefined, call: number | undefined): number | undefined {
   return total === undefined || call === undefined ? undefined : total + call;
 }
 

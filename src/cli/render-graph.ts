@@ -1,8 +1,8 @@
 import path from 'node:path';
 import type { GraphSummary } from '../operations/graph.js';
+import { plural } from '../progress/format.js';
 
 export function renderGraphSummary(summary: GraphSummary, where: string): string {
-  const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
   return `Wrote the ${summary.format} graph of ${plural(summary.nodes, 'page')} and ${plural(summary.edges, 'link')} (${plural(summary.orphans, 'orphan')}, ${summary.missing} missing) to ${where}`;
 }
 

@@ -79,11 +79,19 @@ export async function readServedPage(root: string, pagePath: string): Promise<st
     if (!resolved.real.startsWith('wiki/') || !resolved.real.endsWith('.md')) return undefined;
     // Read where the sandbox checked, never through a link swapped in since, and never a
     // hard link (it may carry a denied or outside file's content): see confined-io.ts.
-    return Buffer.from(await new ConfinedIo(root).readBytes(resolved.absolute)).toString('utf8');
+    return Buffer.from(await confinedIoFor(root).readBytes(resolved.absolute)).toString('utf8');
   } catch (error) {
     if (error instanceof SandboxError) return undefined;
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR') return undefined;
     throw error;
   }
+}
+
+/** One confined reader per workspace root: each resolves its root once, not once per page read. */
+const confinedIos = new Map<string, ConfinedIo>();
+function confinedIoFor(root: string): ConfinedIo {
+  let io = confinedIos.get(root);
+  if (!io) confinedIos.set(root, (io = new ConfinedIo(root)));
+  return io;
 }

@@ -1,4 +1,4 @@
-import { totalTokens, type SharedBudget } from '../agent/loop.js';
+import { addCost, totalTokens, type SharedBudget } from '../agent/loop.js';
 import { addUsage, type Usage } from '../agent/types.js';
 import type { RunBudget } from './agent-run.js';
 import type { IngestOptions, IngestReport, SourceOutcome } from './ingest-report.js';
@@ -22,7 +22,7 @@ export class CommandBudget implements SharedBudget {
 
   spend(usage: Usage, cost: number | undefined): void {
     this.tokens += totalTokens(usage);
-    this.cost = this.cost === undefined || cost === undefined ? undefined : this.cost + cost;
+    this.cost = addCost(this.cost, cost);
   }
 
   exhausted(): 'budget_tokens' | 'budget_cost' | undefined {
@@ -51,11 +51,7 @@ export async function runIngestJobs(
   const failure = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, failure.signal]) : failure.signal;
   // Each source runs within its own budget (ingest.maxTokensPerSource / maxCostPerSource).
-  const perSource: RunBudget = { ...options.budget };
-  delete perSource.maxTokens;
-  delete perSource.maxCost;
-  if (options.perSource?.maxTokens !== undefined) perSource.maxTokens = options.perSource.maxTokens;
-  if (options.perSource?.maxCost !== undefined) perSource.maxCost = options.perSource.maxCost;
+  const perSource: RunBudget = { ...options.budget, maxTokens: options.perSource?.maxTokens, maxCost: options.perSource?.maxCost };
 
   const outcomes: Array<SourceOutcome | undefined> = new Array<SourceOutcome | undefined>(todo.length);
   let nextIndex = 0;
@@ -95,7 +91,7 @@ export async function runIngestJobs(
       sources: report.totals.sources + 1,
       usage: addUsage(report.totals.usage, outcome.usage),
       tokens: report.totals.tokens + outcome.tokens,
-      cost: report.totals.cost === undefined || outcome.cost === undefined ? undefined : report.totals.cost + outcome.cost,
+      cost: addCost(report.totals.cost, outcome.cost),
     };
     if (outcome.status !== 'done') report.ok = false;
     if (outcome.status === 'interrupted') report.interrupted = true;

@@ -3,6 +3,7 @@ import { lstat, mkdir, open, readdir, realpath, type FileHandle } from 'node:fs/
 import path from 'node:path';
 import { SandboxError } from '../errors.js';
 import { writeFileAtomic } from '../util/fs.js';
+import { isInsideRoot } from './paths.js';
 
 /**
  * File I/O that cannot be redirected out of the workspace root by swapping a file or folder
@@ -153,7 +154,7 @@ export class ConfinedIo {
     const resolved = path.resolve(absolute);
     for (const root of [this.realRoot, this.resolvedRoot]) {
       const relative = path.relative(root, resolved);
-      if (isInside(relative)) return { realRoot: this.realRoot, segments: relative === '' ? [] : relative.split(path.sep) };
+      if (isInsideRoot(relative)) return { realRoot: this.realRoot, segments: relative === '' ? [] : relative.split(path.sep) };
     }
     throw new SandboxError(`${absolute} is outside the workspace root; only files inside it can be used`);
   }
@@ -246,9 +247,4 @@ async function folderOpenError(error: NodeJS.ErrnoException, at: string, shown: 
   if (error.code !== 'ENOTDIR' && error.code !== 'ELOOP') return error;
   const info = await lstat(at).catch(() => undefined);
   return info?.isSymbolicLink() === true || error.code === 'ELOOP' ? swappedLink(shown) : error;
-}
-
-/** Whether a `path.relative(root, x)` result stays inside root. */
-function isInside(relative: string): boolean {
-  return relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative);
 }

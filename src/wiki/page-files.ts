@@ -17,6 +17,8 @@ import type { FileStat } from '../util/file-stamp.js';
  */
 export interface PageFile extends FileStat {
   path: string;
+  /** Hard links to the file: more than one means its content may be another file's (search leaves such pages out). */
+  nlink: number;
 }
 
 export function listPageFiles(root: string, folder = 'wiki', onNamesFound?: (markdownNames: number) => void): PageFile[] {
@@ -41,7 +43,7 @@ export function listPageFiles(root: string, folder = 'wiki', onNamesFound?: (mar
       const info = lstatSync(base + relative, NO_THROW);
       if (!info) continue; // vanished since the folder was read
       if (info.isDirectory()) walk(relative);
-      else if (info.isFile() && name.endsWith('.md')) out.push({ path: relative, mtimeMs: info.mtimeMs, size: info.size });
+      else if (info.isFile() && name.endsWith('.md')) out.push({ path: relative, mtimeMs: info.mtimeMs, size: info.size, nlink: info.nlink });
     }
   };
   walk(folder.replace(/\/+$/, ''));

@@ -10,7 +10,8 @@ import { candidatesFor, hasConstraints, parseQuery, QueryFilter } from '../text/
 import type { SearchEngine, SearchParams } from '../engine.js';
 import type { BuildWorker } from '../build/build-threads.js';
 import { buildShared } from '../build/shared-build.js';
-import { diffAgainstDisk, readPage, scanPages, type ScannedPage, type ScanResult } from './scan.js';
+import { readPage } from './read-page.js';
+import { diffAgainstDisk, scanPages, type ScannedPage, type ScanResult } from './scan.js';
 import { retryPending, updateSemantic } from '../lanes/semantic/semantic-upkeep.js';
 import { saveSnapshot } from './snapshot-file.js';
 import { makeSnippet } from '../text/snippet.js';

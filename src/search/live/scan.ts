@@ -1,7 +1,7 @@
-import { lstatSync, readdirSync } from 'node:fs';
-import path from 'node:path';
 import { readPage } from './read-page.js';
 import { isSpecialPage, type Contract } from '../../wiki/contract.js';
+import { listPageFiles } from '../../wiki/page-files.js';
+import { unchangedSince } from '../../util/file-stamp.js';
 import type { PageStat } from './doc-record.js';
 import type { DocTable } from './doc-table.js';
 
@@ -27,52 +27,23 @@ export interface ScanResult {
   removed: string[];
 }
 
-/** An mtime this close to when the content was last read does not prove it unchanged. */
-const RACY_WINDOW_MS = 2000;
-
 /**
- * Every content page with its stat: the pages `listPagePaths` lists (markdown under
- * wiki/, hidden entries and node_modules skipped, symbolic links not followed), walked
- * and stat-ed synchronously. A scan runs before searches, so it is kept lean: at 10k
- * pages this takes a third of the time of a glob plus promise-based stats. Folders are
- * read as plain names and each entry's type taken from its lstat, which every page needs
- * anyway: entry objects with types cost more than the few extra lstats of folders and
- * non-markdown files. Each path appears once. Pages with more than one hard link are
- * listed apart and never indexed. `onNamesFound` hears, after each folder is
- * listed and before its entries are stat-ed, how many markdown names were listed so far.
+ * Every content page with its stat: the one page lister's walk of wiki/ (wiki/page-files.ts:
+ * hidden entries and node_modules skipped, symbolic links not followed), index and log left
+ * out. Pages with more than one hard link are listed apart and never indexed.
+ * `onNamesFound` hears, after each folder is listed and before its entries are stat-ed, how
+ * many markdown names were listed so far.
  */
 export function scanPages(root: string, contract: Contract, onNamesFound?: (markdownNames: number) => void): PagesFound {
-  const out: ScannedPage[] = [];
+  const files: ScannedPage[] = [];
   const hardLinked: string[] = [];
-  let markdownNames = 0;
-  // Plain concatenation, not path.join: normalising 10k paths is a measurable share of a scan.
-  const base = root.endsWith(path.sep) ? root : `${root}${path.sep}`;
-  const walk = (folder: string): void => {
-    let names: string[];
-    try {
-      names = readdirSync(base + folder);
-    } catch {
-      return; // vanished or unreadable: nothing to index there
-    }
-    if (onNamesFound) {
-      for (const name of names) if (name.endsWith('.md')) markdownNames++;
-      onNamesFound(markdownNames);
-    }
-    for (const name of names) {
-      if (name.startsWith('.') || name === 'node_modules') continue;
-      const relative = `${folder}/${name}`;
-      const s = lstatSync(base + relative, NO_THROW);
-      if (!s) continue; // vanished since the folder was read
-      if (s.isDirectory()) walk(relative);
-      else if (s.isFile() && name.endsWith('.md') && !isSpecialPage(contract, relative)) {
-        // A hard link may carry a denied or outside file's content: never indexed (see readPage).
-        if (s.nlink > 1) hardLinked.push(relative);
-        else out.push({ path: relative, mtimeMs: s.mtimeMs, size: s.size });
-      }
-    }
-  };
-  walk('wiki');
-  return { files: out, hardLinked };
+  for (const file of listPageFiles(root, 'wiki', onNamesFound)) {
+    if (isSpecialPage(contract, file.path)) continue;
+    // A hard link may carry a denied or outside file's content: never indexed (see readPage).
+    if (file.nlink > 1) hardLinked.push(file.path);
+    else files.push({ path: file.path, mtimeMs: file.mtimeMs, size: file.size });
+  }
+  return { files, hardLinked };
 }
 
 export interface PagesFound {
@@ -80,10 +51,6 @@ export interface PagesFound {
   /** Markdown pages left out because they have more than one hard link. */
   hardLinked: string[];
 }
-
-export { readPage } from './read-page.js';
-
-const NO_THROW = { throwIfNoEntry: false } as const;
 
 /** `files` lists each path once, as `scanPages` does. */
 export async function diffAgainstDisk(
@@ -101,9 +68,7 @@ export async function diffAgainstDisk(
       continue;
     }
     known++;
-    const statChanged = stamp.mtimeMs !== file.mtimeMs || stamp.size !== file.size;
-    const racy = file.mtimeMs >= stamp.seenAt - RACY_WINDOW_MS;
-    if (!statChanged && !racy) continue;
+    if (unchangedSince(stamp, file)) continue;
     const content = readPage(root, file.path);
     if (content === undefined) result.removed.push(file.path);
     else if (hashOf(content) === table.get(file.path)?.hash) result.touched.push(file);
