@@ -2,9 +2,10 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { InputError, UsageError } from '../errors.js';
-import { beginRun, finishRun, newRunId, readWorkspaceFile, recordAfter, recordBefore } from '../state/history.js';
+import { beginRun, finishRun, newRunId, recordAfter, recordBefore } from '../state/history.js';
 import { acquireLock } from '../state/lock.js';
-import { writeFileAtomic } from '../util/fs.js';
+import { resolveInRoot } from '../state/paths.js';
+import { readTextIfExists, writeFileAtomic } from '../util/fs.js';
 import { scopeOf, USER_SCOPE_ROOT } from '../wiki/access.js';
 import type { Schema } from '../wiki/contract.js';
 import { keyFromPath } from '../wiki/keys.js';
@@ -54,7 +55,7 @@ export async function promotePage(root: string, schema: Schema, user: string | u
       const problems = verdict.errors.map((error) => `${error.message}${error.fix ? ` (${error.fix})` : ''}`).join('; ');
       throw new InputError(`${scratch.path} cannot become ${to}: ${problems}`, 'fix the scratch page, then promote it again');
     }
-    const previous = await readWorkspaceFile(root, to);
+    const previous = await readTextIfExists(resolveInRoot(root, to));
     const runId = await movePage(root, schema, scratch.path, to, content, previous);
     return { key, from: scratch.path, to, replaced: previous !== undefined, warnings: verdict.warnings, runId };
   } finally {

@@ -9,7 +9,6 @@ import {
   loadRun,
   newRunId,
   readBeforeImage,
-  readWorkspaceBytes,
   recordAfter,
   recordBefore,
   type RunFile,
@@ -17,7 +16,7 @@ import {
 } from '../state/history.js';
 import { acquireLock } from '../state/lock.js';
 import { resolveInRoot } from '../state/paths.js';
-import { writeFileAtomic } from '../util/fs.js';
+import { readBytesIfExists, writeFileAtomic } from '../util/fs.js';
 import { appendLog } from '../wiki/log.js';
 
 /**
@@ -143,7 +142,7 @@ async function planFile(root: string, run: RunRecord, file: RunFile, logPath: st
   if (file.path === logPath) {
     return { path: file.path, action: 'skip', reason: 'the log is append-only; the undo is logged instead', changedSinceRun: false };
   }
-  const current = await readWorkspaceBytes(root, file.path);
+  const current = await readBytesIfExists(resolveInRoot(root, file.path));
   const currentSha = current === undefined ? null : hashText(current);
   if (file.existedBefore) {
     const image = await readBeforeImage(root, run.runId, file.path);
@@ -174,7 +173,7 @@ async function applyUndo(root: string, plan: UndoPlan, logPath: string): Promise
       const file = run.files.find((f) => f.path === action.path);
       if (!file) continue;
       const target = resolveInRoot(root, action.path);
-      await recordBefore(undoRun, action.path, await readWorkspaceBytes(root, action.path));
+      await recordBefore(undoRun, action.path, await readBytesIfExists(resolveInRoot(root, action.path)));
       if (action.action === 'restore') {
         const image = (await readBeforeImage(root, run.runId, action.path)) ?? Buffer.alloc(0);
         await writeFileAtomic(target, image);

@@ -1,34 +1,27 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { UsageError } from '../errors.js';
-import { readTextIfExists, writeFileAtomic } from '../util/fs.js';
+import { writeFileAtomic } from '../util/fs.js';
 import { stateDir } from '../wiki/workspace.js';
 import { hashText } from './hash.js';
 import { readStateJson, writeStateJson } from './json-file.js';
-import { checkRelativePath, resolveInRoot } from './paths.js';
+import { checkRelativePath } from './paths.js';
 import { keepWrittenCopy, pruneWrittenCopies } from './written-copies.js';
+import { lastWritten, setWrittenEntry, writtenEntries, writtenEntrySchema, type WrittenEntry } from './written.js';
 
 /**
  * Run history: for every run that changes files, `.wiki/history/<runId>/run.json` lists the
  * files it touched and `before/<path>` keeps each one's content from before the run, so
- * `wiki undo` can put them back. `.wiki/written.json` remembers the sha256 of what the tool
- * last wrote to each path, which is how a later run tells a human edit from its own work.
+ * `wiki undo` can put them back, together with each path's written.json entry (written.ts).
  *
  * run.json is rewritten after every recorded change, and each before-image is stored before
  * the caller overwrites the file, so a run killed at any moment can still be undone.
  */
-export const HISTORY_DIR = 'history';
-export const WRITTEN_FILE = 'written.json';
+const HISTORY_DIR = 'history';
 
 export type RunStatus = 'running' | 'completed' | 'stopped' | 'failed' | 'interrupted';
-
-export interface WrittenEntry {
-  sha256: string;
-  runId: string;
-  writtenAt: string;
-}
 
 export interface RunFile {
   path: string;
@@ -52,7 +45,6 @@ export interface RunRecord {
   files: RunFile[];
 }
 
-const writtenEntrySchema = z.object({ sha256: z.string(), runId: z.string(), writtenAt: z.string() });
 const runRecordSchema = z.object({
   version: z.literal(1),
   runId: z.string(),
@@ -71,8 +63,6 @@ const runRecordSchema = z.object({
     }),
   ),
 });
-const writtenSchema = z.object({ version: z.literal(1), files: z.record(z.string(), writtenEntrySchema) });
-type WrittenFile = z.infer<typeof writtenSchema>;
 
 const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
@@ -148,8 +138,7 @@ export function recordBefore(run: Run, relPath: string, previous: string | Uint8
   const clean = checkRelativePath(relPath);
   return run.serialise(async (record) => {
     if (record.files.some((file) => file.path === clean)) return;
-    const written = await loadWritten(run.root);
-    const file: RunFile = { path: clean, existedBefore: previous !== undefined, writtenBefore: written.files[clean] ?? null };
+    const file: RunFile = { path: clean, existedBefore: previous !== undefined, writtenBefore: (await lastWritten(run.root, clean)) ?? null };
     if (previous !== undefined) {
       await writeFileAtomic(beforeImagePath(run.dir, clean), previous);
       file.beforeSha256 = hashText(previous);
@@ -240,80 +229,12 @@ export async function pruneRuns(root: string, keep: number): Promise<string[]> {
   const runs = await listRuns(root);
   const doomed = runs.slice(0, Math.max(0, runs.length - keep)).map((run) => run.runId);
   for (const runId of doomed) await rm(runDir(root, runId), { recursive: true, force: true });
-  await pruneWrittenCopies(root, new Set(Object.values((await loadWritten(root)).files).map((entry) => entry.sha256)));
+  await pruneWrittenCopies(root, new Set(Object.values(await writtenEntries(root)).map((entry) => entry.sha256)));
   return doomed;
-}
-
-/** What the tool last wrote to `relPath`, if it ever did. */
-export async function lastWritten(root: string, relPath: string): Promise<WrittenEntry | undefined> {
-  return (await loadWritten(root)).files[checkRelativePath(relPath)];
-}
-
-/** Set (or with null, remove) what written.json says the tool last wrote to `relPath`. */
-export async function setWrittenEntry(root: string, relPath: string, entry: WrittenEntry | null): Promise<void> {
-  const clean = checkRelativePath(relPath);
-  const written = await loadWritten(root);
-  if (entry) written.files[clean] = entry;
-  else delete written.files[clean];
-  const file = writtenPath(root);
-  await writeStateJson(file, written);
-  const stamp = await writtenStamp(file);
-  if (stamp !== undefined) writtenCache.set(file, { stamp, value: written });
-}
-
-/** What written.json says the tool last wrote, by workspace-relative path. */
-export async function writtenEntries(root: string): Promise<Readonly<Record<string, WrittenEntry>>> {
-  return (await loadWritten(root)).files;
-}
-
-/** Current content of a workspace file, undefined when absent. */
-/** A workspace file's bytes, undefined when it does not exist. */
-export async function readWorkspaceBytes(root: string, relPath: string): Promise<Buffer | undefined> {
-  try {
-    return await readFile(resolveInRoot(root, relPath));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-}
-
-export async function readWorkspaceFile(root: string, relPath: string): Promise<string | undefined> {
-  return readTextIfExists(resolveInRoot(root, relPath));
 }
 
 function beforeImagePath(dir: string, cleanRelPath: string): string {
   return path.join(dir, 'before', ...cleanRelPath.split('/'));
-}
-
-function writtenPath(root: string): string {
-  return path.join(stateDir(root), WRITTEN_FILE);
-}
-
-/**
- * written.json as last read, by file, with the stat it had: a run reads it at every write
- * (and it grows with the wiki), so it is parsed again only when the file changed. The
- * stamp includes the inode, which every atomic rewrite replaces.
- */
-const writtenCache = new Map<string, { stamp: string; value: WrittenFile }>();
-
-async function writtenStamp(file: string): Promise<string | undefined> {
-  const info = await stat(file).catch(() => undefined);
-  return info ? `${info.ino}:${info.size}:${info.mtimeMs}` : undefined;
-}
-
-async function loadWritten(root: string): Promise<WrittenFile> {
-  const file = writtenPath(root);
-  const stamp = await writtenStamp(file);
-  const cached = writtenCache.get(file);
-  let value: WrittenFile;
-  if (stamp !== undefined && cached?.stamp === stamp) value = cached.value;
-  else {
-    value = (await readStateJson(file, writtenSchema, `.wiki/${WRITTEN_FILE}`, 'delete it (pages then count as not yet written by the tool)')) ?? { version: 1, files: {} };
-    if (stamp !== undefined) writtenCache.set(file, { stamp, value });
-    else writtenCache.delete(file);
-  }
-  // A copy: callers change it before saving it.
-  return { version: 1, files: { ...value.files } };
 }
 
 async function saveRecord(dir: string, record: RunRecord): Promise<void> {

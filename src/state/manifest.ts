@@ -1,10 +1,10 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { writeFileAtomic } from '../util/fs.js';
+import { readTextIfExists, writeFileAtomic } from '../util/fs.js';
 import { stateDir } from '../wiki/workspace.js';
-import { recordAfter, recordBefore, readWorkspaceFile, type Run } from './history.js';
+import { recordAfter, recordBefore, type Run } from './history.js';
 import { readStateJson } from './json-file.js';
-import { checkRelativePath } from './paths.js';
+import { checkRelativePath, resolveInRoot } from './paths.js';
 
 export { hashFile } from './hash.js';
 export { markStale, type MarkStaleResult } from './stale.js';
@@ -62,7 +62,7 @@ export async function loadManifest(root: string): Promise<Manifest> {
  */
 export async function saveManifest(root: string, manifest: Manifest, run?: Run): Promise<void> {
   const text = `${JSON.stringify(sortedManifest(manifest), null, 2)}\n`;
-  if (run) await recordBefore(run, MANIFEST_PATH, await readWorkspaceFile(root, MANIFEST_PATH));
+  if (run) await recordBefore(run, MANIFEST_PATH, await readTextIfExists(resolveInRoot(root, MANIFEST_PATH)));
   await writeFileAtomic(manifestFile(root), text);
   if (run) await recordAfter(run, MANIFEST_PATH, text);
 }

@@ -90,8 +90,13 @@ export async function isDirectory(filePath: string): Promise<boolean> {
 
 /** A file's text, or undefined when it does not exist (any other failure throws). */
 export async function readTextIfExists(filePath: string): Promise<string | undefined> {
+  return (await readBytesIfExists(filePath))?.toString('utf8');
+}
+
+/** A file's bytes, or undefined when it does not exist (any other failure throws). */
+export async function readBytesIfExists(filePath: string): Promise<Buffer | undefined> {
   try {
-    return await readFile(filePath, 'utf8');
+    return await readFile(filePath);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;

@@ -3,8 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { hashText } from '../../src/state/hash.js';
-import { beginRun, finishRun, lastRun, lastWritten, listRuns, loadRun, newRunId, pruneRuns, readBeforeImage, recordAfter, recordBefore } from '../../src/state/history.js';
-import { isHumanEdited } from '../../src/state/human-edits.js';
+import { beginRun, finishRun, lastRun, listRuns, loadRun, newRunId, pruneRuns, readBeforeImage, recordAfter, recordBefore } from '../../src/state/history.js';
+import { lastWritten } from '../../src/state/written.js';
+import { humanEditBase, humanEditedPaths } from '../../src/state/human-edits.js';
 
 async function tempRoot(): Promise<string> {
   return mkdtemp(path.join(os.tmpdir(), 'wiki-history-'));
@@ -103,7 +104,10 @@ describe('human-edit detection', () => {
       await recordBefore(run, page, undefined);
       await recordAfter(run, page, toolWrote);
     }
-    expect(await isHumanEdited(root, page, current)).toBe(expected);
+    if (current !== undefined) await write(root, page, current);
+    // The prompt's list (read from disk) and the write guard (given the text) agree.
+    expect((await humanEditedPaths(root, [page])).has(page)).toBe(expected);
+    if (current !== undefined) expect((await humanEditBase(root, page, current)) !== undefined).toBe(expected);
   });
 
   it('written.json follows the latest tool write and keeps a hand-edited before-image', async () => {
@@ -116,7 +120,7 @@ describe('human-edit detection', () => {
 
     await write(root, page, 'v1\nhuman addition\n');
     const current = await readFile(path.join(root, page), 'utf8');
-    expect(await isHumanEdited(root, page, current)).toBe(true);
+    expect(await humanEditBase(root, page, current)).toEqual({ base: 'v1\n' });
 
     const second = await beginRun(root, 'run-2', 'ingest', 'y');
     await recordBefore(second, page, current);
@@ -124,7 +128,7 @@ describe('human-edit detection', () => {
     await recordAfter(second, page, 'v2 keeping the human addition\n');
     expect((await readBeforeImage(root, 'run-2', page))?.toString('utf8')).toBe('v1\nhuman addition\n');
     expect((await loadRun(root, 'run-2'))?.files[0]?.writtenBefore).toMatchObject({ sha256: hashText('v1\n'), runId: 'run-1' });
-    expect(await isHumanEdited(root, page, 'v2 keeping the human addition\n')).toBe(false);
+    expect(await humanEditBase(root, page, 'v2 keeping the human addition\n')).toBeUndefined();
   });
 
   it('recordAfter can set written.json explicitly (what undo uses) or remove the entry', async () => {
@@ -134,7 +138,7 @@ describe('human-edit detection', () => {
     const entry = { sha256: hashText('old tool text\n'), runId: 'run-0', writtenAt: '2026-01-01T00:00:00.000Z' };
     await recordAfter(run, page, 'human text\n', { written: entry });
     expect(await lastWritten(root, page)).toEqual(entry);
-    expect(await isHumanEdited(root, page, 'human text\n')).toBe(true);
+    expect(await humanEditBase(root, page, 'human text\n')).toBeDefined();
     await recordAfter(run, page, undefined);
     expect(await lastWritten(root, page)).toBeUndefined();
     expect((await loadRun(root, 'run-1'))?.files[0]?.afterSha256).toBeNull();
