@@ -1,3 +1,6 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { abortError, rejectOnAbort } from '../util/abort.js';
+
 /**
  * One back-off for every request a model makes, whichever run makes it. A 429 (rate
  * limited) or 529 (overloaded) pauses all of them until the server's retry-after has
@@ -14,19 +17,7 @@ export interface LimiterClock {
 
 const realClock: LimiterClock = {
   now: () => Date.now(),
-  sleep: (ms, signal) =>
-    new Promise((resolve, reject) => {
-      if (signal?.aborted) return reject(abortReason(signal));
-      const timer = setTimeout(() => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      }, ms);
-      const onAbort = (): void => {
-        clearTimeout(timer);
-        reject(abortReason(signal));
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-    }),
+  sleep: (ms, signal) => sleep(ms, undefined, { signal }),
 };
 
 /** Back-off when the server gives no retry-after: doubles from 0.5 s up to 8 s, as the SDKs do. */
@@ -64,14 +55,14 @@ export class RateLimiter {
   /** Wait until a request may go. Rejects when `signal` aborts. */
   async acquire(signal?: AbortSignal): Promise<LimiterTicket> {
     for (;;) {
-      if (signal?.aborted) throw abortReason(signal);
+      if (signal?.aborted) throw abortError(signal);
       const wait = this.#pausedUntil - this.clock.now();
       if (wait > 0) {
         await this.clock.sleep(wait, signal);
         continue;
       }
       if (this.#probe) {
-        await raceAbort(this.#probe.done, signal);
+        await rejectOnAbort(this.#probe.done, signal);
         continue;
       }
       if (!this.#recovering) return { probe: false };
@@ -129,23 +120,4 @@ export function retryAfterMs(headers: Headers, now: number = Date.now()): number
   if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
   const date = Date.parse(raw);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
-
-function abortReason(signal: AbortSignal | undefined): Error {
-  const reason: unknown = signal?.reason;
-  if (reason instanceof Error && reason.name === 'AbortError') return reason;
-  return new DOMException('The operation was aborted.', 'AbortError');
-}
-
-function raceAbort(promise: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
-  if (!signal) return promise;
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(abortReason(signal));
-    const onAbort = (): void => reject(abortReason(signal));
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, reject);
-  });
 }

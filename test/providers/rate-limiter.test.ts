@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { RateLimiter, limitedFetch, retryAfterMs, type LimiterClock } from '../../src/providers/rate-limiter.js';
 import type { Message } from '../../src/agent/types.js';
@@ -99,6 +100,32 @@ describe('RateLimiter', () => {
     const waiting = limiter.acquire(controller.signal);
     controller.abort();
     await expect(waiting).rejects.toThrow(/abort/i);
+  });
+
+  it('a request sleeping out a real back-off gives up with an AbortError when its signal aborts', async () => {
+    const limiter = new RateLimiter();
+    limiter.settle(await limiter.acquire(), 429, 60_000);
+    const controller = new AbortController();
+    const waiting = limiter.acquire(controller.signal);
+    controller.abort();
+    await expect(waiting).rejects.toMatchObject({ name: 'AbortError' });
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('requests sharing one signal leave no abort listener on it, through the back-off sleep and the wait for the probe', async () => {
+    const limiter = new RateLimiter();
+    const signal = new AbortController().signal;
+    for (let round = 0; round < 5; round++) {
+      limiter.settle(await limiter.acquire(signal), 429, 1);
+      const waiting = Array.from({ length: 20 }, () => limiter.acquire(signal));
+      // The first request through the pause is the probe; its answer lets the other 19 go.
+      const probe = await Promise.race(waiting);
+      expect(probe.probe).toBe(true);
+      limiter.settle(probe, 200);
+      const tickets = await Promise.all(waiting);
+      expect(tickets.filter((ticket) => ticket.probe)).toHaveLength(1);
+    }
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
   });
 
   it.each([

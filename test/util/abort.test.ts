@@ -1,5 +1,6 @@
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { unlessAborted } from '../../src/util/abort.js';
+import { rejectOnAbort, unlessAborted } from '../../src/util/abort.js';
 
 /** unlessAborted: the work's result, or "stopped" as soon as the signal fires — whichever comes first. */
 describe('unlessAborted', () => {
@@ -21,5 +22,39 @@ describe('unlessAborted', () => {
 
   it('passes a failure of the work through when no abort came first', async () => {
     await expect(unlessAborted(Promise.reject(new Error('boom')), new AbortController().signal, () => 'stopped')).rejects.toThrow('boom');
+  });
+});
+
+describe('rejectOnAbort', () => {
+  it('gives the work\'s result, or its failure, when no abort came first', async () => {
+    const signal = new AbortController().signal;
+    expect(await rejectOnAbort(Promise.resolve('done'), signal)).toBe('done');
+    await expect(rejectOnAbort(Promise.reject(new Error('boom')), signal)).rejects.toThrow('boom');
+  });
+
+  it('rejects with an AbortError when the signal fires first, or had fired', async () => {
+    const before = new AbortController();
+    before.abort();
+    await expect(rejectOnAbort(new Promise(() => undefined), before.signal)).rejects.toMatchObject({ name: 'AbortError' });
+    const during = new AbortController();
+    const waiting = rejectOnAbort(new Promise(() => undefined), during.signal);
+    during.abort();
+    await expect(waiting).rejects.toMatchObject({ name: 'AbortError' });
+  });
+});
+
+/** A long-lived signal (a whole run's) is raced many times: no race may leave its listener behind. */
+describe('abort races leave no listener on the signal', () => {
+  const outcomes = {
+    resolves: () => Promise.resolve('done'),
+    rejects: () => Promise.reject(new Error('failed')),
+  };
+  it.each(Object.keys(outcomes) as Array<keyof typeof outcomes>)('work that %s, raced 100 times', async (outcome) => {
+    const signal = new AbortController().signal;
+    for (let i = 0; i < 100; i++) {
+      await rejectOnAbort(outcomes[outcome](), signal).catch(() => undefined);
+      await unlessAborted(outcomes[outcome](), signal, () => 'stopped').catch(() => undefined);
+    }
+    expect(getEventListeners(signal, 'abort')).toHaveLength(0);
   });
 });
