@@ -1,10 +1,8 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { ChatModel, ChatRequest, ChatResponse } from '../agent/types.js';
 import { AnthropicStreamAccumulator, fromAnthropicMessage, toAnthropicParams } from './anthropic-wire.js';
-import { DEFAULT_BASE_URLS } from './defaults.js';
-import { limitedFetch } from './rate-limiter.js';
 import { guardedCall } from './request-guard.js';
-import { errorContext, type ProviderErrorContext, type ProviderSettings } from './settings.js';
+import { errorContext, sdkClientOptions, type ProviderErrorContext, type ProviderSettings } from './settings.js';
 
 /** Claude through the Messages API: tool_use/tool_result, prompt caching, SSE or JSON. */
 export class AnthropicChatModel implements ChatModel {
@@ -18,14 +16,7 @@ export class AnthropicChatModel implements ChatModel {
     this.model = settings.model;
     this.#settings = settings;
     this.#errors = errorContext('anthropic', settings);
-    // Everything explicit, so the SDK reads nothing from the environment or credential files.
-    this.#client = new Anthropic({
-      apiKey: settings.apiKey,
-      baseURL: settings.baseUrl ?? DEFAULT_BASE_URLS.anthropic,
-      timeout: settings.timeoutMs,
-      maxRetries: settings.maxRetries,
-      ...(settings.limiter ? { fetch: limitedFetch(settings.limiter) } : {}),
-    });
+    this.#client = new Anthropic(sdkClientOptions('anthropic', settings));
   }
 
   async complete(request: ChatRequest): Promise<ChatResponse> {

@@ -2,9 +2,8 @@ import OpenAI from 'openai';
 import type { ChatModel, ChatRequest, ChatResponse } from '../agent/types.js';
 import { DEFAULT_BASE_URLS } from './defaults.js';
 import { fromOpenAiCompletion, OpenAiStreamAccumulator, toOpenAiParams } from './openai-wire.js';
-import { limitedFetch } from './rate-limiter.js';
 import { guardedCall } from './request-guard.js';
-import { errorContext, type ProviderErrorContext, type ProviderSettings } from './settings.js';
+import { errorContext, sdkClientOptions, type ProviderErrorContext, type ProviderSettings } from './settings.js';
 import { ProviderError } from '../errors.js';
 
 /** OpenAI Chat Completions with function calling; also any OpenAI-compatible server by base URL. */
@@ -19,13 +18,7 @@ export class OpenAiChatModel implements ChatModel {
     this.model = settings.model;
     this.#settings = settings;
     this.#errors = errorContext('openai', settings);
-    this.#client = new OpenAI({
-      apiKey: settings.apiKey,
-      baseURL: settings.baseUrl ?? DEFAULT_BASE_URLS.openai,
-      timeout: settings.timeoutMs,
-      maxRetries: settings.maxRetries,
-      ...(settings.limiter ? { fetch: limitedFetch(settings.limiter) } : {}),
-    });
+    this.#client = new OpenAI(sdkClientOptions('openai', settings));
   }
 
   async complete(request: ChatRequest): Promise<ChatResponse> {

@@ -1,4 +1,4 @@
-import type { RateLimiter } from './rate-limiter.js';
+import { limitedFetch, type RateLimiter } from './rate-limiter.js';
 import type { ProviderName } from '../config/provider-choice.js';
 import { BASE_URL_VARIABLES, DEFAULT_BASE_URLS, KEY_VARIABLES } from './defaults.js';
 
@@ -45,4 +45,26 @@ export function errorContext(provider: ProviderName, settings: ProviderSettings)
     maxRetries: settings.maxRetries,
     timeoutMs: settings.timeoutMs,
   };
+}
+
+/**
+ * The client options both SDKs take, every one explicit, so neither SDK reads the
+ * environment or credential files; requests go through the shared back-off when there is one.
+ */
+export function sdkClientOptions(provider: ProviderName, settings: ProviderSettings): SdkClientOptions {
+  return {
+    apiKey: settings.apiKey,
+    baseURL: settings.baseUrl ?? DEFAULT_BASE_URLS[provider],
+    timeout: settings.timeoutMs,
+    maxRetries: settings.maxRetries,
+    fetch: settings.limiter ? limitedFetch(settings.limiter) : undefined,
+  };
+}
+
+export interface SdkClientOptions {
+  apiKey: string;
+  baseURL: string;
+  timeout: number;
+  maxRetries: number;
+  fetch: typeof fetch | undefined;
 }
