@@ -40,9 +40,10 @@ export function startsWithPdfMagic(bytes: Uint8Array): boolean {
   return Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, 5)).toString('latin1') === '%PDF-';
 }
 
-/** Whether the text's first non-blank characters open an HTML document. */
-export function looksLikeHtml(text: string): boolean {
-  return /^\s*(<!--[\s\S]*?-->\s*)*<(!doctype\s+html|html[\s>]|head[\s>]|body[\s>])/i.test(text.slice(0, 2048));
+/** Whether the bytes' first non-blank characters open an HTML document (read as latin1: any charset's markup is ASCII). */
+export function looksLikeHtml(bytes: Uint8Array): boolean {
+  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, 2048)).toString('latin1');
+  return /^\s*(<!--[\s\S]*?-->\s*)*<(!doctype\s+html|html[\s>]|head[\s>]|body[\s>])/i.test(head);
 }
 
 /**

@@ -9,7 +9,7 @@ import {
   sniffHtmlCharset,
   startsWithPdfMagic,
 } from './decode.js';
-import { articleToMarkdown, extractArticle } from './html.js';
+import { articleToMarkdown, extractArticle, type Article } from './html.js';
 import { extractPdf } from './pdf.js';
 
 export type SourceFormat = 'text' | 'markdown' | 'pdf' | 'html';
@@ -54,14 +54,23 @@ export async function extractText(relPath: string, bytes: Uint8Array): Promise<E
   return { text: decoded.text, format, warnings: decoded.warnings };
 }
 
-/** HTML bytes → markdown of the main content, with the page's declared charset honoured. */
-export function extractHtml(label: string, bytes: Uint8Array, options: { charset?: string; baseUrl?: string } = {}): ExtractedText {
+/**
+ * HTML bytes decoded (in `charset` when the server declared one, else the page's own) and cut
+ * to the main article, with the warnings that go with it; a file and a fetched page alike.
+ */
+export function readHtmlArticle(label: string, bytes: Uint8Array, options: { charset?: string; baseUrl?: string } = {}): { article: Article; warnings: string[] } {
   const decoded = decodeText(bytes, label, options.charset ?? sniffHtmlCharset(bytes));
   const article = extractArticle(decoded.text, options.baseUrl);
-  const markdown = articleToMarkdown(article);
-  if (markdown.trim() === '') throw new InputError(`${label} has no readable text`);
   const warnings = [...decoded.warnings];
   if (!article.foundArticle) warnings.push(`${label}: no main article found; converted the whole page`);
+  return { article, warnings };
+}
+
+/** HTML bytes → markdown of the main content. */
+function extractHtml(label: string, bytes: Uint8Array): ExtractedText {
+  const { article, warnings } = readHtmlArticle(label, bytes);
+  const markdown = articleToMarkdown(article);
+  if (markdown.trim() === '') throw new InputError(`${label} has no readable text`);
   return withTitle({ text: markdown, format: 'html', warnings }, article.title);
 }
 
@@ -70,7 +79,7 @@ function detectFormat(relPath: string, bytes: Uint8Array): SourceFormat {
   if (extension === '.pdf' || startsWithPdfMagic(bytes)) return 'pdf';
   if (HTML_EXTENSIONS.has(extension)) return 'html';
   if (MARKDOWN_EXTENSIONS.has(extension)) return 'markdown';
-  if (extension !== '.txt' && looksLikeHtml(Buffer.from(bytes.subarray(0, 2048)).toString('latin1'))) return 'html';
+  if (extension !== '.txt' && looksLikeHtml(bytes)) return 'html';
   return 'text';
 }
 

@@ -13,10 +13,10 @@ import {
   emptyError,
   looksBinary,
   looksLikeHtml,
-  sniffHtmlCharset,
   startsWithPdfMagic,
 } from './decode.js';
-import { articleToMarkdown, dropInlineImages, extractArticle, imageSources, rewriteImageSources } from './html.js';
+import { readHtmlArticle } from './extract.js';
+import { articleToMarkdown, dropInlineImages, imageSources, rewriteImageSources } from './html.js';
 import { openUrl, type OpenResponse, type RequestOptions } from './http.js';
 import { extractPdf } from './pdf.js';
 import { placeFile } from './place-file.js';
@@ -104,7 +104,7 @@ export async function fetchUrlToRaw(url: string, root: string, options: FetchUrl
   if (looksBinary(bytes)) throw binaryError(url);
   const charset = charsetFromContentType(response.contentType);
   if (kind === 'html') {
-    return saveHtml(url, response.finalUrl, bytes, charset ?? sniffHtmlCharset(bytes), root, fetched, {
+    return saveHtml(url, response.finalUrl, bytes, charset, root, fetched, {
       ...request,
       timeoutMs: Math.min(request.timeoutMs, MAX_ASSET_TIMEOUT_MS),
       maxAssetBytes: options.maxAssetBytes ?? DEFAULT_MAX_ASSET_BYTES,
@@ -126,10 +126,7 @@ async function saveHtml(
   fetched: string,
   assetOptions: Parameters<typeof saveImageAssets>[2],
 ): Promise<FetchedSource> {
-  const decoded = decodeText(bytes, url, charset);
-  const warnings = [...decoded.warnings];
-  const article = extractArticle(decoded.text, finalUrl);
-  if (!article.foundArticle) warnings.push(`${url}: no main article found; converted the whole page`);
+  const { article, warnings } = readHtmlArticle(url, bytes, { charset, baseUrl: finalUrl });
   const dropped = dropInlineImages(article.content);
   if (dropped > 0) warnings.push(`${dropped} inline (data:) image${dropped === 1 ? '' : 's'} left out`);
   const title = article.title ?? titleFromUrl(finalUrl);
@@ -189,7 +186,7 @@ function sniffKind(url: string, response: OpenResponse, bytes: Uint8Array): Page
   if (startsWithPdfMagic(bytes)) return 'pdf';
   if (response.mime !== '') throw notAPage(url, response.mime);
   if (looksBinary(bytes)) throw notAPage(url, 'binary data with no content type');
-  return looksLikeHtml(Buffer.from(bytes.subarray(0, 2048)).toString('latin1')) ? 'html' : 'text';
+  return looksLikeHtml(bytes) ? 'html' : 'text';
 }
 
 function notAPage(url: string, what: string): InputError {
