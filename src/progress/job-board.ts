@@ -1,5 +1,6 @@
 import type { AgentEvent } from '../agent/events.js';
-import { createProgressReporter, FRAMES, RunLine, type ProgressOutput, type ProgressReporter } from './reporter.js';
+import { createProgressReporter, RunLine, type ProgressOutput, type ProgressReporter } from './reporter.js';
+import { startSpinner, terminalColumns } from './spinner.js';
 
 /** A terminal that can redraw a block of lines in place (cli/Output). */
 export interface BoardOutput extends ProgressOutput {
@@ -24,20 +25,14 @@ export function createJobBoard(out: BoardOutput, options: JobBoardOptions): { re
       finish: () => undefined,
     };
   }
-  const columns = (): number => options.columns ?? (process.stderr.columns || 80);
   const lines = new Map<RunLine, true>();
-  let frame = 0;
   let finished = false;
   const draw = (): void => {
     if (finished) return;
-    const spinner = out.c.cyan(FRAMES[frame % FRAMES.length] ?? '');
-    out.statusBlock([...lines.keys()].map((line) => `${spinner} ${line.render(columns() - 3)}`));
+    const glyph = spinner.glyph();
+    out.statusBlock([...lines.keys()].map((line) => `${glyph} ${line.render(terminalColumns(options.columns) - 3)}`));
   };
-  const timer = setInterval(() => {
-    frame += 1;
-    draw();
-  }, options.intervalMs ?? 80);
-  timer.unref();
+  const spinner = startSpinner(out.c, options.intervalMs ?? 80, draw);
 
   return {
     reporterFor(label: string): ProgressReporter {
@@ -64,7 +59,7 @@ export function createJobBoard(out: BoardOutput, options: JobBoardOptions): { re
     },
     finish(): void {
       if (finished) return;
-      clearInterval(timer);
+      spinner.stop();
       out.statusBlock([]);
       finished = true;
     },

@@ -3,6 +3,7 @@ import { totalTokens } from '../agent/loop.js';
 import type { ToolCall } from '../agent/types.js';
 import type { Colors } from '../util/colors.js';
 import { formatCost, formatTokens } from './format.js';
+import { startSpinner, terminalColumns } from './spinner.js';
 
 /** Where progress goes: the command's output (cli/Output satisfies it), stderr-side lines only. */
 export interface ProgressOutput {
@@ -36,7 +37,6 @@ export interface ProgressReporter {
   finish(): void;
 }
 
-export const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 const CLEAR_LINE = '\r\x1b[2K';
 /** The argument that best says what a tool call is about, by preference. */
 const SUBJECT_ARGUMENTS = ['path', 'query', 'url'];
@@ -64,22 +64,13 @@ export async function withProgress<R>(out: ProgressOutput, options: ProgressOpti
 }
 
 function liveReporter(out: ProgressOutput, options: ProgressOptions): ProgressReporter {
-  // Read at every redraw: the terminal may be resized during a long run.
-  const columns = (): number => options.columns ?? (process.stderr.columns || 80);
   const line = new RunLine(options.label, options.maxTurns);
-  let frame = 0;
   let finished = false;
-
   const draw = (): void => {
     if (finished) return;
-    out.status(`${CLEAR_LINE}${out.c.cyan(FRAMES[frame % FRAMES.length] ?? '')} ${line.render(columns() - 3)}`);
+    out.status(`${CLEAR_LINE}${spinner.glyph()} ${line.render(terminalColumns(options.columns) - 3)}`);
   };
-
-  const timer = setInterval(() => {
-    frame += 1;
-    draw();
-  }, options.intervalMs ?? 80);
-  timer.unref();
+  const spinner = startSpinner(out.c, options.intervalMs ?? 80, draw);
   draw();
 
   return {
@@ -93,7 +84,7 @@ function liveReporter(out: ProgressOutput, options: ProgressOptions): ProgressRe
     },
     finish(): void {
       if (finished) return;
-      clearInterval(timer);
+      spinner.stop();
       out.status(CLEAR_LINE);
       finished = true;
     },
