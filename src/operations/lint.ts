@@ -175,8 +175,7 @@ async function readPageTexts(root: string): Promise<PageText[]> {
   return Promise.all(
     paths.map(async (pagePath): Promise<PageText> => {
       const bytes = await readFile(path.join(root, pagePath));
-      const invalidUtf8At = invalidUtf8Offset(bytes);
-      return { path: pagePath, text: bytes.toString('utf8'), ...(invalidUtf8At === undefined ? {} : { invalidUtf8At }) };
+      return { path: pagePath, text: bytes.toString('utf8'), invalidUtf8At: invalidUtf8Offset(bytes) };
     }),
   );
 }
