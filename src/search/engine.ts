@@ -169,7 +169,7 @@ export class SearchEngine {
         lanes.semantic = `skipped: ${this.semantic.off}`;
         continue;
       } else {
-        const feedback = { slots: this.slotsOf(lexicalIds.slice(0, params.feedback.pages)), weight: params.feedback.weight };
+        const feedback = { slots: this.slotsOf(lexicalIds.slice(0, params.feedback.pages)), weight: params.feedback.weight, rankDecay: params.feedback.rankDecay };
         const result = await this.semantic.lane.search(query, terms, pool, this.docs.isLive, feedback);
         lanes.semantic = result.status;
         if (result.status !== 'ok') continue;
@@ -209,7 +209,7 @@ export class SearchEngine {
     if (params.weights.semantic <= 0) lanes.semantic = 'skipped: weight is 0';
     else if ('off' in this.semantic) lanes.semantic = `skipped: ${this.semantic.off}`;
     else {
-      const feedback = { slots: feedbackSlots, weight: params.feedback.weight };
+      const feedback = { slots: feedbackSlots, weight: params.feedback.weight, rankDecay: params.feedback.rankDecay };
       const semanticScores = (scores: Float64Array): LaneScores => ({ lane: 'semantic', weight: params.weights.semantic, scores, absolute: params.semanticScale === 'cosine' });
       // The second round: the best pages of the lexical and first-round semantic scores fused.
       const refine = params.feedback.fusedRound

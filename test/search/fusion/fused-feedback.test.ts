@@ -74,7 +74,7 @@ const paramsWith = (weights: SearchParams['weights'], fusedRound: boolean): Sear
 describe('SearchEngine: the second feedback round', () => {
   it('scores every page against the query moved towards the best pages of lexical + first-round semantic, embedding the query once', async () => {
     const { engine, lane, embedder } = await trainedEngine();
-    const { pages, weight } = DEFAULT_TUNING.feedback;
+    const { pages, weight, rankDecay } = DEFAULT_TUNING.feedback;
     const weights = { lexical: 1, semantic: 1.5, token: 0.2 };
     const slotsOf = (result: Awaited<ReturnType<SearchEngine['search']>>): number[] => result.pages.map((page) => page.record.slot);
     let secondRounds = 0;
@@ -86,7 +86,7 @@ describe('SearchEngine: the second feedback round', () => {
       const result = await engine.search(query, 80, paramsWith(weights, true));
       expect(embedder.queries - before, query).toBe(1);
       const sameFeedback = [...fusedBest].sort().join() === [...lexicalBest].sort().join();
-      const expected = await lane.similarities(query, analyze(query), { slots: sameFeedback ? lexicalBest : fusedBest, weight });
+      const expected = await lane.similarities(query, analyze(query), { slots: sameFeedback ? lexicalBest : fusedBest, weight, rankDecay });
       if (!sameFeedback) secondRounds++;
       for (const page of result.pages) {
         const cosine = expected.similarities![page.record.slot]!;
@@ -101,7 +101,7 @@ describe('SearchEngine: the second feedback round', () => {
     const { engine, lane } = await trainedEngine();
     const query = 'turbulent boundary layer';
     const lexicalBest = (await engine.search(query, 5, paramsWith({ lexical: 1, semantic: 0, token: 0 }, false))).pages.map((page) => page.record.slot);
-    const expected = await lane.similarities(query, analyze(query), { slots: lexicalBest, weight: DEFAULT_TUNING.feedback.weight });
+    const expected = await lane.similarities(query, analyze(query), { slots: lexicalBest, weight: DEFAULT_TUNING.feedback.weight, rankDecay: DEFAULT_TUNING.feedback.rankDecay });
     const result = await engine.search(query, 80, paramsWith({ lexical: 1, semantic: 1.5, token: 0.2 }, false));
     for (const page of result.pages) {
       const cosine = expected.similarities![page.record.slot]!;

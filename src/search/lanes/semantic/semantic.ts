@@ -24,8 +24,11 @@ export interface EmbeddedAhead {
 
 /** Pages taken as relevant to the query, and how far to move the query towards them. */
 export interface SemanticFeedback {
+  /** Best first. */
   slots: readonly number[];
   weight: number;
+  /** The page at rank r (0 for the best) counts 1 / (1 + rankDecay × r) in their centroid (default 0: all alike). */
+  rankDecay?: number;
 }
 
 export interface SemanticHit {
@@ -181,7 +184,7 @@ export class SemanticLane {
     const first = this.vectors!.similarities(this.moved(embedded.vector, feedback));
     const slots = feedback && refine ? refine(first) : undefined;
     if (!feedback || !slots) return { status: 'ok', similarities: first };
-    return { status: 'ok', similarities: this.vectors!.similarities(this.moved(embedded.vector, { slots, weight: feedback.weight })) };
+    return { status: 'ok', similarities: this.vectors!.similarities(this.moved(embedded.vector, { ...feedback, slots })) };
   }
 
   /** The query's unit vector moved by `feedback`, or the lane status that keeps it from searching. */
@@ -208,18 +211,20 @@ export class SemanticLane {
     return feedback && feedback.weight > 0 ? this.withFeedback(vector, feedback) : vector;
   }
 
-  /** unit(query) + weight × unit(mean of the feedback pages' vectors), as a unit vector. */
+  /** unit(query) + weight × unit(rank-weighted mean of the feedback pages' vectors), as a unit vector. */
   private withFeedback(query: Float32Array, feedback: SemanticFeedback): Float32Array {
     const vectors = this.vectors;
     const dimensions = query.length;
     const centroid = new Float64Array(dimensions);
     let count = 0;
-    for (const slot of feedback.slots) {
+    const decay = feedback.rankDecay ?? 0;
+    feedback.slots.forEach((slot, rank) => {
       const row = vectors?.vector(slot);
-      if (!row) continue;
-      for (let j = 0; j < dimensions; j++) centroid[j] = centroid[j]! + row[j]!;
+      if (!row) return;
+      const share = 1 / (1 + decay * rank);
+      for (let j = 0; j < dimensions; j++) centroid[j] = centroid[j]! + share * row[j]!;
       count++;
-    }
+    });
     if (count === 0) return query;
     const queryNorm = Math.hypot(...query) || 1;
     const centroidNorm = Math.hypot(...centroid) || 1;
