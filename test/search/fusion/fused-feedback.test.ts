@@ -24,6 +24,7 @@ describe('fusedFeedbackSlots', () => {
     ['the fused best pages when they differ from the first round', 3, [0, 1, 2], [2, 4, 0]],
     ['none when they are the first round’s pages, in any order', 3, [0, 2, 4], undefined],
     ['none when no pages are asked for', 0, [0, 1, 2], undefined],
+    ['none when the first round had no pages (no lexical match)', 3, [], undefined],
     ['fewer pages when fewer were scored', 9, [0], [2, 4, 0, 1, 3]],
   ])('gives %s', (_case, count, firstRound, expected) => {
     expect(fusedFeedbackSlots([lexical, semantic], 5, count, firstRound, tieKey)).toEqual(expected);
