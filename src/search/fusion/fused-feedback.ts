@@ -5,9 +5,9 @@ import { fuseLaneScores, type LaneScores } from './score-fusion.js';
  * the query towards the lexical lane's best pages; the lexical and first-round semantic
  * scores fused rank better than the lexical lane alone, so their best pages steer the query
  * once more (from the query as embedded). The token lane is left out of this fusion: with
- * it, both development sets came out lower (docs/search-eval.md). Returns those pages' slots, or undefined when
- * they are the pages of the first round (the query would move the same way) or there were
- * none.
+ * it, both development sets came out lower (docs/search-eval.md). Returns those pages'
+ * slots, or undefined when they are the first round's pages (the query would move the same
+ * way) or the first round had none.
  *
  * Every score it reads depends only on the query and the page, so the pages it picks, and
  * with them every page's final score, do not depend on the limit.
