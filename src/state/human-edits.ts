@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { hashText } from './hash.js';
-import { lastWritten, writtenEntries } from './history.js';
+import { lastWritten, writtenEntries } from './written.js';
 import { writtenCopy } from './written-copies.js';
 
 /**

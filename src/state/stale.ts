@@ -3,7 +3,8 @@ import { parsePage, serialisePage, splitFrontmatter } from '../wiki/page.js';
 import { hashText } from './hash.js';
 import { keepWrittenCopy } from './written-copies.js';
 import { invalidUtf8Offset } from '../util/utf8.js';
-import { lastWritten, setWrittenEntry, recordAfter, recordBefore, readWorkspaceBytes, type Run } from './history.js';
+import { recordAfter, recordBefore, readWorkspaceBytes, type Run } from './history.js';
+import { lastWritten, setWrittenEntry } from './written.js';
 import { resolveInRoot } from './paths.js';
 
 export interface MarkStaleResult {

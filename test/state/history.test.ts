@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { hashText } from '../../src/state/hash.js';
-import { beginRun, finishRun, lastRun, lastWritten, listRuns, loadRun, newRunId, pruneRuns, readBeforeImage, recordAfter, recordBefore } from '../../src/state/history.js';
+import { beginRun, finishRun, lastRun, listRuns, loadRun, newRunId, pruneRuns, readBeforeImage, recordAfter, recordBefore } from '../../src/state/history.js';
+import { lastWritten } from '../../src/state/written.js';
 import { isHumanEdited } from '../../src/state/human-edits.js';
 
 async function tempRoot(): Promise<string> {
@@ -39,13 +40,26 @@ describe('run history', () => {
     expect(await loadRun(root, 'run-1')).toEqual(record);
   });
 
-  it('keeps run.json current after every change, so a killed run can still be undone', async () => {
+  it('has every recorded change on disk at once (run.json and the journal), so a killed run can still be undone', async () => {
     const root = await tempRoot();
     const run = await beginRun(root, 'run-1', 'ingest', 'x');
     await recordBefore(run, 'wiki/a.md', 'a\n');
     const onDisk = await loadRun(root, 'run-1');
     expect(onDisk?.status).toBe('running');
     expect(onDisk?.files.map((f) => f.path)).toEqual(['wiki/a.md']);
+  });
+
+  it.each([
+    ['a small text page (inline in the journal)', 'small page\n'],
+    ['bytes that are not UTF-8 (inline, byte for byte)', Buffer.from([0x66, 0xff, 0xfe, 0x0a])],
+    ['a large file (kept in a file of its own)', 'x'.repeat(300 * 1024)],
+  ])('keeps the before-image of %s', async (_case, image) => {
+    const root = await tempRoot();
+    const run = await beginRun(root, 'run-1', 'ingest', 'x');
+    await recordBefore(run, 'wiki/a.md', image);
+    expect((await readBeforeImage(root, 'run-1', 'wiki/a.md'))?.equals(Buffer.from(image))).toBe(true);
+    await finishRun(run, 'completed');
+    expect((await readBeforeImage(root, 'run-1', 'wiki/a.md'))?.equals(Buffer.from(image))).toBe(true);
   });
 
   it('serialises concurrent records in call order', async () => {

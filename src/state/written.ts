@@ -1,0 +1,157 @@
+import { appendFileSync, mkdirSync, readFileSync, statSync, truncateSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { ConfigError } from '../errors.js';
+import { stateDir } from '../wiki/workspace.js';
+import { readStateJson, writeStateJson } from './json-file.js';
+import { checkRelativePath } from './paths.js';
+
+/**
+ * What the tool last wrote to each path (its sha256, the run, when), which is how a later
+ * run tells a human edit from the tool's own work. `.wiki/written.json` holds the map as of
+ * the last fold; `.wiki/written.log` holds one line per change since. A write appends a
+ * line instead of rewriting a map that grows with the wiki; a finishing run folds the log
+ * into written.json. Readers replay the log over written.json; a line sets one path, so
+ * replaying lines already folded changes nothing, and a fold cut short between its two
+ * steps (written.json saved, log emptied) reads the same. A torn last line (a kill in the
+ * middle of an append) is skipped, and the next append starts on a line of its own.
+ */
+export const WRITTEN_FILE = 'written.json';
+export const WRITTEN_LOG = 'written.log';
+
+export interface WrittenEntry {
+  sha256: string;
+  runId: string;
+  writtenAt: string;
+}
+
+export const writtenEntrySchema = z.object({ sha256: z.string(), runId: z.string(), writtenAt: z.string() });
+const writtenSchema = z.object({ version: z.literal(1), files: z.record(z.string(), writtenEntrySchema) });
+const logLineSchema = z.object({ path: z.string(), entry: writtenEntrySchema.nullable() });
+
+interface Ledger {
+  /** written.json as last read, with the stat it had. */
+  snapshot: Record<string, WrittenEntry>;
+  snapshotStamp: string | undefined;
+  /** The log's stat when last replayed (or appended to by this process). */
+  logStamp: string | undefined;
+  /** The log ends in a newline (or is empty): the next line can be appended as it is. */
+  logEndsClean: boolean;
+  /** written.json with the log replayed over it. */
+  files: Record<string, WrittenEntry>;
+  /** Lines in the log (a fold is due when there are any). */
+  logLines: number;
+}
+
+/**
+ * By state folder: a run reads the ledger at every write, so it is read from disk again
+ * only when a stat shows another process changed a file (the stamp includes the inode,
+ * which an atomic rewrite replaces, and the size, which an append changes).
+ */
+const ledgers = new Map<string, Ledger>();
+/** Changes to one workspace's ledger, one at a time (concurrent runs share it). */
+const chains = new Map<string, Promise<unknown>>();
+
+function snapshotPath(root: string): string {
+  return path.join(stateDir(root), WRITTEN_FILE);
+}
+
+function logPath(root: string): string {
+  return path.join(stateDir(root), WRITTEN_LOG);
+}
+
+// Synchronous stats and appends: each is a few microseconds, where a trip through the
+// thread pool costs a write a good part of a millisecond on a busy machine.
+function stampOf(file: string): string | undefined {
+  const info = statSync(file, { throwIfNoEntry: false });
+  return info ? `${info.ino}:${info.size}:${info.mtimeMs}` : undefined;
+}
+
+async function load(root: string): Promise<Ledger> {
+  const key = stateDir(root);
+  const cached = ledgers.get(key);
+  const snapshotStamp = stampOf(snapshotPath(root));
+  const logStamp = stampOf(logPath(root));
+  if (cached && cached.snapshotStamp === snapshotStamp && cached.logStamp === logStamp) return cached;
+  const snapshot =
+    cached && cached.snapshotStamp === snapshotStamp && snapshotStamp !== undefined
+      ? cached.snapshot
+      : ((await readStateJson(snapshotPath(root), writtenSchema, `.wiki/${WRITTEN_FILE}`, 'delete it (pages then count as not yet written by the tool)'))?.files ?? {});
+  const files = { ...snapshot };
+  let logLines = 0;
+  let logEndsClean = true;
+  if (logStamp !== undefined) {
+    const text = readFileSync(logPath(root), 'utf8');
+    logEndsClean = text === '' || text.endsWith('\n');
+    for (const line of text.split('\n')) {
+      if (line.trim() === '') continue;
+      const parsed = parseLogLine(line);
+      // Only the last line can be torn (a kill mid-append); any other bad line is a hand edit.
+      if (!parsed) {
+        if (line === text.slice(text.lastIndexOf('\n') + 1)) continue;
+        throw new ConfigError(`.wiki/${WRITTEN_LOG}: a line is not what wiki writes`, 'delete it (pages written since the last run finished then count as edited by hand)');
+      }
+      logLines++;
+      const clean = checkRelativePath(parsed.path);
+      if (parsed.entry) files[clean] = parsed.entry;
+      else delete files[clean];
+    }
+  }
+  const ledger: Ledger = { snapshot, snapshotStamp, logStamp, logEndsClean, files, logLines };
+  ledgers.set(key, ledger);
+  return ledger;
+}
+
+function parseLogLine(line: string): z.infer<typeof logLineSchema> | undefined {
+  try {
+    const result = logLineSchema.safeParse(JSON.parse(line));
+    return result.success ? result.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function exclusive<T>(root: string, work: () => Promise<T>): Promise<T> {
+  const key = stateDir(root);
+  const next = (chains.get(key) ?? Promise.resolve()).then(work, work);
+  chains.set(key, next.catch(() => undefined));
+  return next;
+}
+
+/** What written.json and its log say the tool last wrote, by workspace-relative path. */
+export async function writtenEntries(root: string): Promise<Readonly<Record<string, WrittenEntry>>> {
+  return (await load(root)).files;
+}
+
+/** What the tool last wrote to `relPath`, if it ever did. */
+export async function lastWritten(root: string, relPath: string): Promise<WrittenEntry | undefined> {
+  return (await load(root)).files[checkRelativePath(relPath)];
+}
+
+/** Set (or with null, remove) what the tool last wrote to `relPath`: one line appended to the log. */
+export function setWrittenEntry(root: string, relPath: string, entry: WrittenEntry | null): Promise<void> {
+  const clean = checkRelativePath(relPath);
+  return exclusive(root, async () => {
+    const ledger = await load(root);
+    const file = logPath(root);
+    mkdirSync(path.dirname(file), { recursive: true });
+    appendFileSync(file, `${ledger.logEndsClean ? '' : '\n'}${JSON.stringify({ path: clean, entry })}\n`);
+    if (entry) ledger.files[clean] = entry;
+    else delete ledger.files[clean];
+    ledger.logEndsClean = true;
+    ledger.logLines++;
+    ledger.logStamp = stampOf(file);
+  });
+}
+
+/** Fold the log into written.json (when it holds any line): written.json saved atomically first, then the log emptied. */
+export function foldWrittenLog(root: string): Promise<void> {
+  return exclusive(root, async () => {
+    const ledger = await load(root);
+    if (ledger.logLines === 0 && ledger.logEndsClean) return;
+    const files = { ...ledger.files };
+    await writeStateJson(snapshotPath(root), { version: 1, files });
+    truncateSync(logPath(root));
+    ledgers.set(stateDir(root), { snapshot: files, snapshotStamp: stampOf(snapshotPath(root)), logStamp: stampOf(logPath(root)), logEndsClean: true, files: { ...files }, logLines: 0 });
+  });
+}
