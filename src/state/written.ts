@@ -134,8 +134,14 @@ export function setWrittenEntry(root: string, relPath: string, entry: WrittenEnt
   return exclusive(root, async () => {
     const ledger = await load(root);
     const file = logPath(root);
-    mkdirSync(path.dirname(file), { recursive: true });
-    appendFileSync(file, `${ledger.logEndsClean ? '' : '\n'}${JSON.stringify({ path: clean, entry })}\n`);
+    const line = `${ledger.logEndsClean ? '' : '\n'}${JSON.stringify({ path: clean, entry })}\n`;
+    try {
+      appendFileSync(file, line);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      mkdirSync(path.dirname(file), { recursive: true });
+      appendFileSync(file, line);
+    }
     if (entry) ledger.files[clean] = entry;
     else delete ledger.files[clean];
     ledger.logEndsClean = true;
