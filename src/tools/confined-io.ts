@@ -129,8 +129,8 @@ export class ConfinedIo {
     }
   }
 
-  /** Read (a missing file reads as empty) and replace with the text appended, so the file is never half-appended. */
-  async append(absolute: string, content: string): Promise<void> {
+  /** Read (a missing file reads as empty) and replace with the text appended, so the file is never half-appended; returns the new content. */
+  async append(absolute: string, content: string): Promise<string> {
     let existing = '';
     try {
       existing = Buffer.from(await this.readBytes(absolute)).toString('utf8');
@@ -138,6 +138,7 @@ export class ConfinedIo {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
     await this.write(absolute, existing + content);
+    return existing + content;
   }
 
   private async openFile(absolute: string): Promise<FileHandle> {
