@@ -9,7 +9,7 @@ import { hashText } from './hash.js';
 import { readStateJson, writeStateJson } from './json-file.js';
 import { checkRelativePath, resolveInRoot } from './paths.js';
 import { INLINE_IMAGE_MAX_BYTES, JOURNAL_FILE, readJournal, RunJournal, type RunFile } from './run-journal.js';
-import { keepWrittenCopy, pruneWrittenCopies } from './written-copies.js';
+import { pruneWrittenCopies } from './written-copies.js';
 import { foldWrittenLog, setWrittenEntry, writtenEntries, writtenEntrySchema, type WrittenEntry } from './written.js';
 
 /**
@@ -172,9 +172,8 @@ export function recordAfter(run: Run, relPath: string, content: string | Uint8Ar
         : sha256 === null
           ? null
           : { sha256, runId: run.runId, writtenAt: new Date().toISOString() };
-    // The copy goes before the ledger names its hash.
-    if (content !== undefined && options.written === undefined) await keepWrittenCopy(run.root, typeof content === 'string' ? content : Buffer.from(content).toString('utf8'));
-    await setWrittenEntry(run.root, clean, entry);
+    const text = content !== undefined && options.written === undefined ? (typeof content === 'string' ? content : Buffer.from(content).toString('utf8')) : undefined;
+    await setWrittenEntry(run.root, clean, entry, text);
   });
 }
 

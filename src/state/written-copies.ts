@@ -17,9 +17,10 @@ function copiesDir(root: string): string {
 }
 
 /**
- * Keep `text` as something the tool wrote. Not flushed to disk: a copy is checked against
- * its hash when read, so one a power loss emptied reads as no copy, and is written again
- * (its size is wrong) the next time the tool writes that text.
+ * Keep `text` as something the tool wrote (when the written log is folded; until then the
+ * log carries it). Not flushed to disk: a copy is checked against its hash when read, so
+ * one a power loss emptied reads as no copy, and is written again (its size is wrong) the
+ * next time the tool's write of that text is folded.
  */
 export async function keepWrittenCopy(root: string, text: string): Promise<void> {
   const file = path.join(copiesDir(root), hashText(text));

@@ -4,14 +4,17 @@ import { z } from 'zod';
 import { ConfigError } from '../errors.js';
 import { stateDir } from '../wiki/workspace.js';
 import { readStateJson, writeStateJson } from './json-file.js';
+import { hashText } from './hash.js';
 import { checkRelativePath } from './paths.js';
+import { keepWrittenCopy, writtenCopy } from './written-copies.js';
 
 /**
  * What the tool last wrote to each path (its sha256, the run, when), which is how a later
  * run tells a human edit from the tool's own work. `.wiki/written.json` holds the map as of
- * the last fold; `.wiki/written.log` holds one line per change since. A write appends a
- * line instead of rewriting a map that grows with the wiki; a finishing run folds the log
- * into written.json. Readers replay the log over written.json; a line sets one path, so
+ * the last fold; `.wiki/written.log` holds one line per change since, with the text written
+ * (see written-copies.ts). A write appends a line instead of rewriting a map that grows with
+ * the wiki and creating a copy file; a finishing run folds the log into written.json and
+ * the copies into their files. Readers replay the log over written.json; a line sets one path, so
  * replaying lines already folded changes nothing, and a fold cut short between its two
  * steps (written.json saved, log emptied) reads the same. A torn last line (a kill in the
  * middle of an append) is skipped, and the next append starts on a line of its own.
@@ -27,7 +30,7 @@ export interface WrittenEntry {
 
 export const writtenEntrySchema = z.object({ sha256: z.string(), runId: z.string(), writtenAt: z.string() });
 const writtenSchema = z.object({ version: z.literal(1), files: z.record(z.string(), writtenEntrySchema) });
-const logLineSchema = z.object({ path: z.string(), entry: writtenEntrySchema.nullable() });
+const logLineSchema = z.object({ path: z.string(), entry: writtenEntrySchema.nullable(), text: z.string().optional() });
 
 interface Ledger {
   /** written.json as last read, with the stat it had. */
@@ -41,6 +44,8 @@ interface Ledger {
   files: Record<string, WrittenEntry>;
   /** Lines in the log (a fold is due when there are any). */
   logLines: number;
+  /** The texts the log's lines carry, by sha256: written copies not yet in their files. */
+  copies: Map<string, string>;
 }
 
 /**
@@ -80,6 +85,7 @@ async function load(root: string): Promise<Ledger> {
   const files = { ...snapshot };
   let logLines = 0;
   let logEndsClean = true;
+  const copies = new Map<string, string>();
   if (logStamp !== undefined) {
     const text = readFileSync(logPath(root), 'utf8');
     logEndsClean = text === '' || text.endsWith('\n');
@@ -95,9 +101,10 @@ async function load(root: string): Promise<Ledger> {
       const clean = checkRelativePath(parsed.path);
       if (parsed.entry) files[clean] = parsed.entry;
       else delete files[clean];
+      if (parsed.entry && parsed.text !== undefined && hashText(parsed.text) === parsed.entry.sha256) copies.set(parsed.entry.sha256, parsed.text);
     }
   }
-  const ledger: Ledger = { snapshot, snapshotStamp, logStamp, logEndsClean, files, logLines };
+  const ledger: Ledger = { snapshot, snapshotStamp, logStamp, logEndsClean, files, logLines, copies };
   ledgers.set(key, ledger);
   return ledger;
 }
@@ -128,13 +135,22 @@ export async function lastWritten(root: string, relPath: string): Promise<Writte
   return (await load(root)).files[checkRelativePath(relPath)];
 }
 
-/** Set (or with null, remove) what the tool last wrote to `relPath`: one line appended to the log. */
-export function setWrittenEntry(root: string, relPath: string, entry: WrittenEntry | null): Promise<void> {
+/** The text the tool wrote with this hash, or undefined when no copy was kept. */
+export async function writtenText(root: string, sha256: string): Promise<string | undefined> {
+  return (await load(root)).copies.get(sha256) ?? (await writtenCopy(root, sha256));
+}
+
+/**
+ * Set (or with null, remove) what the tool last wrote to `relPath`: one line appended to the
+ * log, carrying `text` (what was written, whose sha256 the entry holds) as its copy.
+ */
+export function setWrittenEntry(root: string, relPath: string, entry: WrittenEntry | null, text?: string): Promise<void> {
   const clean = checkRelativePath(relPath);
   return exclusive(root, async () => {
     const ledger = await load(root);
     const file = logPath(root);
-    const line = `${ledger.logEndsClean ? '' : '\n'}${JSON.stringify({ path: clean, entry })}\n`;
+    const copy = entry && text !== undefined ? { text } : {};
+    const line = `${ledger.logEndsClean ? '' : '\n'}${JSON.stringify({ path: clean, entry, ...copy })}\n`;
     try {
       appendFileSync(file, line);
     } catch (error) {
@@ -144,20 +160,25 @@ export function setWrittenEntry(root: string, relPath: string, entry: WrittenEnt
     }
     if (entry) ledger.files[clean] = entry;
     else delete ledger.files[clean];
+    if (entry && text !== undefined) ledger.copies.set(entry.sha256, text);
     ledger.logEndsClean = true;
     ledger.logLines++;
     ledger.logStamp = stampOf(file);
   });
 }
 
-/** Fold the log into written.json (when it holds any line): written.json saved atomically first, then the log emptied. */
+/**
+ * Fold the log (when it holds any line): the copies it carries into their files, the map
+ * into written.json (saved atomically), then the log emptied.
+ */
 export function foldWrittenLog(root: string): Promise<void> {
   return exclusive(root, async () => {
     const ledger = await load(root);
     if (ledger.logLines === 0 && ledger.logEndsClean) return;
+    for (const text of ledger.copies.values()) await keepWrittenCopy(root, text);
     const files = { ...ledger.files };
     await writeStateJson(snapshotPath(root), { version: 1, files });
     truncateSync(logPath(root));
-    ledgers.set(stateDir(root), { snapshot: files, snapshotStamp: stampOf(snapshotPath(root)), logStamp: stampOf(logPath(root)), logEndsClean: true, files: { ...files }, logLines: 0 });
+    ledgers.set(stateDir(root), { snapshot: files, snapshotStamp: stampOf(snapshotPath(root)), logStamp: stampOf(logPath(root)), logEndsClean: true, files: { ...files }, logLines: 0, copies: new Map() });
   });
 }

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -5,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { hashText } from '../../src/state/hash.js';
 import { beginRun, finishRun, lastRun, listRuns, loadRun, newRunId, pruneRuns, readBeforeImage, recordAfter, recordBefore } from '../../src/state/history.js';
 import { lastWritten } from '../../src/state/written.js';
-import { isHumanEdited } from '../../src/state/human-edits.js';
+import { humanEditBase, isHumanEdited } from '../../src/state/human-edits.js';
 
 async function tempRoot(): Promise<string> {
   return mkdtemp(path.join(os.tmpdir(), 'wiki-history-'));
@@ -139,6 +140,18 @@ describe('human-edit detection', () => {
     expect((await readBeforeImage(root, 'run-2', page))?.toString('utf8')).toBe('v1\nhuman addition\n');
     expect((await loadRun(root, 'run-2'))?.files[0]?.writtenBefore).toMatchObject({ sha256: hashText('v1\n'), runId: 'run-1' });
     expect(await isHumanEdited(root, page, 'v2 keeping the human addition\n')).toBe(false);
+  });
+
+  it('keeps what the tool wrote for telling a human\'s lines apart, in the log while the run goes and in its copy file after', async () => {
+    const root = await tempRoot();
+    const run = await beginRun(root, 'run-1', 'ingest', 'x');
+    await recordBefore(run, page, undefined);
+    await recordAfter(run, page, 'tool line\n');
+    expect(await humanEditBase(root, page, 'tool line\nhuman line\n')).toEqual({ base: 'tool line\n' });
+    expect(existsSync(path.join(root, '.wiki/written-copies', hashText('tool line\n')))).toBe(false);
+    await finishRun(run, 'completed');
+    expect(await readFile(path.join(root, '.wiki/written-copies', hashText('tool line\n')), 'utf8')).toBe('tool line\n');
+    expect(await humanEditBase(root, page, 'tool line\nhuman line\n')).toEqual({ base: 'tool line\n' });
   });
 
   it('recordAfter can set written.json explicitly (what undo uses) or remove the entry', async () => {
