@@ -24,18 +24,24 @@ function filePath(root: string): string {
  */
 const cache = new Map<string, { stamp: string; value: HumanLinesFile }>();
 
-function stampOf(file: string): string | undefined {
-  const info = statSync(file, { throwIfNoEntry: false });
-  return info ? `${info.ino}:${info.size}:${info.mtimeMs}` : undefined;
+/** undefined: the file does not exist; null: its stat failed otherwise (reading it then says why). */
+function stampOf(file: string): string | undefined | null {
+  try {
+    const info = statSync(file, { throwIfNoEntry: false });
+    return info ? `${info.ino}:${info.size}:${info.mtimeMs}` : undefined;
+  } catch {
+    return null;
+  }
 }
 
 async function load(root: string): Promise<HumanLinesFile> {
   const file = filePath(root);
   const stamp = stampOf(file);
+  if (stamp === undefined) return { version: 1, pages: {} };
   const cached = cache.get(file);
-  if (stamp !== undefined && cached?.stamp === stamp) return structuredClone(cached.value);
+  if (stamp !== null && cached?.stamp === stamp) return structuredClone(cached.value);
   const value = (await readStateJson(file, schema, `.wiki/${FILE}`, 'delete it (hand-written lines kept by earlier runs are then no longer protected)')) ?? { version: 1 as const, pages: {} };
-  if (stamp !== undefined) cache.set(file, { stamp, value: structuredClone(value) });
+  if (stamp !== null) cache.set(file, { stamp, value: structuredClone(value) });
   return value;
 }
 

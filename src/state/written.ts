@@ -35,9 +35,9 @@ const logLineSchema = z.object({ path: z.string(), entry: writtenEntrySchema.nul
 interface Ledger {
   /** written.json as last read, with the stat it had. */
   snapshot: Record<string, WrittenEntry>;
-  snapshotStamp: string | undefined;
+  snapshotStamp: string | undefined | null;
   /** The log's stat when last replayed (or appended to by this process). */
-  logStamp: string | undefined;
+  logStamp: string | undefined | null;
   /** The log ends in a newline (or is empty): the next line can be appended as it is. */
   logEndsClean: boolean;
   /** written.json with the log replayed over it. */
@@ -67,9 +67,14 @@ function logPath(root: string): string {
 
 // Synchronous stats and appends: each is a few microseconds, where a trip through the
 // thread pool costs a write a good part of a millisecond on a busy machine.
-function stampOf(file: string): string | undefined {
-  const info = statSync(file, { throwIfNoEntry: false });
-  return info ? `${info.ino}:${info.size}:${info.mtimeMs}` : undefined;
+/** undefined: the file does not exist; null: its stat failed otherwise (reading it then says why). */
+function stampOf(file: string): string | undefined | null {
+  try {
+    const info = statSync(file, { throwIfNoEntry: false });
+    return info ? `${info.ino}:${info.size}:${info.mtimeMs}` : undefined;
+  } catch {
+    return null;
+  }
 }
 
 async function load(root: string): Promise<Ledger> {
@@ -77,9 +82,10 @@ async function load(root: string): Promise<Ledger> {
   const cached = ledgers.get(key);
   const snapshotStamp = stampOf(snapshotPath(root));
   const logStamp = stampOf(logPath(root));
-  if (cached && cached.snapshotStamp === snapshotStamp && cached.logStamp === logStamp) return cached;
+  const same = (a: string | undefined | null, b: string | undefined | null): boolean => a === b && a !== null;
+  if (cached && same(cached.snapshotStamp, snapshotStamp) && same(cached.logStamp, logStamp)) return cached;
   const snapshot =
-    cached && cached.snapshotStamp === snapshotStamp && snapshotStamp !== undefined
+    cached && same(cached.snapshotStamp, snapshotStamp) && snapshotStamp !== undefined
       ? cached.snapshot
       : ((await readStateJson(snapshotPath(root), writtenSchema, `.wiki/${WRITTEN_FILE}`, 'delete it (pages then count as not yet written by the tool)'))?.files ?? {});
   const files = { ...snapshot };

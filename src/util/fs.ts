@@ -52,7 +52,9 @@ function openNew(temp: string): number {
   try {
     return openSync(temp, 'wx');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    // A missing folder is made; a file in the folder's place makes mkdir say so (EEXIST).
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
   }
   mkdirSync(path.dirname(temp), { recursive: true });
   return openSync(temp, 'wx');
