@@ -65,9 +65,8 @@ export class ConfinedIo {
   }
 
   /**
-   * A page-sized file read with synchronous calls (each takes microseconds, where a trip
-   * through the thread pool costs a good part of a millisecond on a busy machine), under
-   * the same checks as openFile; undefined when the file is larger (read it in the pool).
+   * A page-sized file read with synchronous calls (microseconds each, where a thread-pool
+   * trip costs far more), under openFile's checks; undefined when larger (read in the pool).
    */
   private async readSmallFile(absolute: string): Promise<Uint8Array | undefined> {
     const { realRoot, segments } = await this.locate(absolute);
