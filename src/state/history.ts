@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { UsageError } from '../errors.js';
@@ -8,38 +8,23 @@ import { stateDir } from '../wiki/workspace.js';
 import { hashText } from './hash.js';
 import { readStateJson, writeStateJson } from './json-file.js';
 import { checkRelativePath, resolveInRoot } from './paths.js';
-import { keepWrittenCopy, pruneWrittenCopies } from './written-copies.js';
+import { INLINE_IMAGE_MAX_BYTES, JOURNAL_FILE, readJournal, RunJournal, type RunFile } from './run-journal.js';
+import { pruneWrittenCopies } from './written-copies.js';
+import { foldWrittenLog, setWrittenEntry, writtenEntries, writtenEntrySchema, type WrittenEntry } from './written.js';
 
 /**
- * Run history: for every run that changes files, `.wiki/history/<runId>/run.json` lists the
- * files it touched and `before/<path>` keeps each one's content from before the run, so
- * `wiki undo` can put them back. `.wiki/written.json` remembers the sha256 of what the tool
- * last wrote to each path, which is how a later run tells a human edit from its own work.
- *
- * run.json is rewritten after every recorded change, and each before-image is stored before
- * the caller overwrites the file, so a run killed at any moment can still be undone.
+ * Run history: for every run that changes files, `.wiki/history/<runId>/` records the files
+ * it touched and each one's content from before the run, so `wiki undo` can put them back.
+ * The record is the run's journal (run-journal.ts), whose `before` line is on disk before
+ * the caller overwrites the file, so a run killed at any moment can still be undone;
+ * run.json is written when the run begins and when it finishes. What the tool last wrote to
+ * each path (written.ts) is how a later run tells a human edit from its own work.
  */
 export const HISTORY_DIR = 'history';
-export const WRITTEN_FILE = 'written.json';
 
 export type RunStatus = 'running' | 'completed' | 'stopped' | 'failed' | 'interrupted';
 
-export interface WrittenEntry {
-  sha256: string;
-  runId: string;
-  writtenAt: string;
-}
-
-export interface RunFile {
-  path: string;
-  existedBefore: boolean;
-  /** sha256 of the before-image (kept at before/<path>); absent when the file did not exist. */
-  beforeSha256?: string;
-  /** What the run's last write left: a sha256, null when the run deleted the file, absent if never recorded. */
-  afterSha256?: string | null;
-  /** This path's written.json entry before the run (null: none); undo puts it back. */
-  writtenBefore: WrittenEntry | null;
-}
+export type { RunFile };
 
 export interface RunRecord {
   version: 1;
@@ -52,7 +37,6 @@ export interface RunRecord {
   files: RunFile[];
 }
 
-const writtenEntrySchema = z.object({ sha256: z.string(), runId: z.string(), writtenAt: z.string() });
 const runRecordSchema = z.object({
   version: z.literal(1),
   runId: z.string(),
@@ -71,8 +55,6 @@ const runRecordSchema = z.object({
     }),
   ),
 });
-const writtenSchema = z.object({ version: z.literal(1), files: z.record(z.string(), writtenEntrySchema) });
-type WrittenFile = z.infer<typeof writtenSchema>;
 
 const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
@@ -81,6 +63,7 @@ export class Run {
   readonly root: string;
   readonly runId: string;
   readonly dir: string;
+  readonly journal: RunJournal;
   private readonly record: RunRecord;
   private chain: Promise<unknown> = Promise.resolve();
 
@@ -88,6 +71,7 @@ export class Run {
     this.root = root;
     this.runId = record.runId;
     this.dir = runDir(root, record.runId);
+    this.journal = new RunJournal(path.join(this.dir, JOURNAL_FILE));
     this.record = record;
   }
 
@@ -142,20 +126,25 @@ export async function beginRun(root: string, runId: string, op: string, title: s
 /**
  * Keep the content `relPath` had before this run first changed it; `undefined` means it did
  * not exist, so undo deletes it. Bytes are kept as they are (a file that is not UTF-8 is
- * restored byte for byte); text is stored as UTF-8, which is the same bytes for a UTF-8 file. Only the first call per path counts. Call it before writing.
+ * restored byte for byte); text is stored as UTF-8, which is the same bytes for a UTF-8
+ * file. Only the first call per path counts. Call it before writing: it returns once the
+ * record is on disk.
  */
 export function recordBefore(run: Run, relPath: string, previous: string | Uint8Array | undefined): Promise<void> {
   const clean = checkRelativePath(relPath);
   return run.serialise(async (record) => {
     if (record.files.some((file) => file.path === clean)) return;
-    const written = await loadWritten(run.root);
-    const file: RunFile = { path: clean, existedBefore: previous !== undefined, writtenBefore: written.files[clean] ?? null };
+    const file: RunFile = { path: clean, existedBefore: previous !== undefined, writtenBefore: (await writtenEntries(run.root))[clean] ?? null };
+    let inline = previous;
     if (previous !== undefined) {
-      await writeFileAtomic(beforeImagePath(run.dir, clean), previous);
       file.beforeSha256 = hashText(previous);
+      if (Buffer.byteLength(previous) > INLINE_IMAGE_MAX_BYTES) {
+        await writeFileAtomic(beforeImagePath(run.dir, clean), previous);
+        inline = undefined;
+      }
     }
+    await run.journal.before(file, inline);
     record.files.push(file);
-    await saveRecord(run.dir, record);
   });
 }
 
@@ -176,27 +165,26 @@ export function recordAfter(run: Run, relPath: string, content: string | Uint8Ar
     if (!file) throw new Error(`recordAfter(${clean}) without recordBefore: the before-image would be lost`);
     const sha256 = content === undefined ? null : hashText(content);
     file.afterSha256 = sha256;
+    run.journal.after(clean, sha256);
     const entry =
       options.written !== undefined
         ? options.written
         : sha256 === null
           ? null
           : { sha256, runId: run.runId, writtenAt: new Date().toISOString() };
-    // The copy goes before written.json names its hash; run.json is independent of both, so it
-    // is written meanwhile (each file write costs milliseconds on a busy disk).
-    const writtenState = async (): Promise<void> => {
-      if (content !== undefined && options.written === undefined) await keepWrittenCopy(run.root, typeof content === 'string' ? content : Buffer.from(content).toString('utf8'));
-      await setWrittenEntry(run.root, clean, entry);
-    };
-    await Promise.all([writtenState(), saveRecord(run.dir, record)]);
+    const text = content !== undefined && options.written === undefined ? (typeof content === 'string' ? content : Buffer.from(content).toString('utf8')) : undefined;
+    await setWrittenEntry(run.root, clean, entry, text);
   });
 }
 
+/** End the run: run.json gets the whole record and the status, and what the tool wrote is folded into written.json. */
 export function finishRun(run: Run, status: Exclude<RunStatus, 'running'>): Promise<RunRecord> {
   return run.serialise(async (record) => {
     record.status = status;
     record.finishedAt = new Date().toISOString();
     await saveRecord(run.dir, record);
+    run.journal.close();
+    await foldWrittenLog(run.root);
     return structuredClone(record);
   });
 }
@@ -221,15 +209,34 @@ export async function lastRun(root: string): Promise<RunRecord | undefined> {
   return (await listRuns(root)).at(-1);
 }
 
+/** A run's record: run.json, and for a run still going (or killed) its journal replayed. */
 export async function loadRun(root: string, runId: string): Promise<RunRecord | undefined> {
   const dir = runDir(root, runId);
-  return readStateJson(path.join(dir, 'run.json'), runRecordSchema, `.wiki/${HISTORY_DIR}/${runId}/run.json`, 'delete that run folder');
+  const record = await readStateJson(path.join(dir, 'run.json'), runRecordSchema, `.wiki/${HISTORY_DIR}/${runId}/run.json`, 'delete that run folder');
+  if (record?.status !== 'running') return record;
+  const journal = readJournal(path.join(dir, JOURNAL_FILE));
+  return journal ? { ...record, files: mergeFiles(record.files, journal.files) } : record;
+}
+
+/** run.json's files (a history written before journals) with the journal's after them; the journal's say last. */
+function mergeFiles(recorded: readonly RunFile[], journaled: readonly RunFile[]): RunFile[] {
+  const files = recorded.map((file) => ({ ...file }));
+  for (const file of journaled) {
+    const known = files.find((f) => f.path === file.path);
+    if (!known) files.push(file);
+    else if (file.afterSha256 !== undefined) known.afterSha256 = file.afterSha256;
+  }
+  return files;
 }
 
 /** The before-image a run kept for `relPath`, as the bytes stored (histories written as text read the same), or undefined when there is none. */
 export async function readBeforeImage(root: string, runId: string, relPath: string): Promise<Buffer | undefined> {
+  const dir = runDir(root, runId);
+  const clean = checkRelativePath(relPath);
+  const inline = readJournal(path.join(dir, JOURNAL_FILE))?.images.get(clean);
+  if (inline) return inline;
   try {
-    return await readFile(beforeImagePath(runDir(root, runId), checkRelativePath(relPath)));
+    return await readFile(beforeImagePath(dir, clean));
   } catch {
     return undefined;
   }
@@ -240,33 +247,10 @@ export async function pruneRuns(root: string, keep: number): Promise<string[]> {
   const runs = await listRuns(root);
   const doomed = runs.slice(0, Math.max(0, runs.length - keep)).map((run) => run.runId);
   for (const runId of doomed) await rm(runDir(root, runId), { recursive: true, force: true });
-  await pruneWrittenCopies(root, new Set(Object.values((await loadWritten(root)).files).map((entry) => entry.sha256)));
+  await pruneWrittenCopies(root, new Set(Object.values(await writtenEntries(root)).map((entry) => entry.sha256)));
   return doomed;
 }
 
-/** What the tool last wrote to `relPath`, if it ever did. */
-export async function lastWritten(root: string, relPath: string): Promise<WrittenEntry | undefined> {
-  return (await loadWritten(root)).files[checkRelativePath(relPath)];
-}
-
-/** Set (or with null, remove) what written.json says the tool last wrote to `relPath`. */
-export async function setWrittenEntry(root: string, relPath: string, entry: WrittenEntry | null): Promise<void> {
-  const clean = checkRelativePath(relPath);
-  const written = await loadWritten(root);
-  if (entry) written.files[clean] = entry;
-  else delete written.files[clean];
-  const file = writtenPath(root);
-  await writeStateJson(file, written);
-  const stamp = await writtenStamp(file);
-  if (stamp !== undefined) writtenCache.set(file, { stamp, value: written });
-}
-
-/** What written.json says the tool last wrote, by workspace-relative path. */
-export async function writtenEntries(root: string): Promise<Readonly<Record<string, WrittenEntry>>> {
-  return (await loadWritten(root)).files;
-}
-
-/** Current content of a workspace file, undefined when absent. */
 /** A workspace file's bytes, undefined when it does not exist. */
 export async function readWorkspaceBytes(root: string, relPath: string): Promise<Buffer | undefined> {
   try {
@@ -277,43 +261,13 @@ export async function readWorkspaceBytes(root: string, relPath: string): Promise
   }
 }
 
+/** Current content of a workspace file, undefined when absent. */
 export async function readWorkspaceFile(root: string, relPath: string): Promise<string | undefined> {
   return readTextIfExists(resolveInRoot(root, relPath));
 }
 
 function beforeImagePath(dir: string, cleanRelPath: string): string {
   return path.join(dir, 'before', ...cleanRelPath.split('/'));
-}
-
-function writtenPath(root: string): string {
-  return path.join(stateDir(root), WRITTEN_FILE);
-}
-
-/**
- * written.json as last read, by file, with the stat it had: a run reads it at every write
- * (and it grows with the wiki), so it is parsed again only when the file changed. The
- * stamp includes the inode, which every atomic rewrite replaces.
- */
-const writtenCache = new Map<string, { stamp: string; value: WrittenFile }>();
-
-async function writtenStamp(file: string): Promise<string | undefined> {
-  const info = await stat(file).catch(() => undefined);
-  return info ? `${info.ino}:${info.size}:${info.mtimeMs}` : undefined;
-}
-
-async function loadWritten(root: string): Promise<WrittenFile> {
-  const file = writtenPath(root);
-  const stamp = await writtenStamp(file);
-  const cached = writtenCache.get(file);
-  let value: WrittenFile;
-  if (stamp !== undefined && cached?.stamp === stamp) value = cached.value;
-  else {
-    value = (await readStateJson(file, writtenSchema, `.wiki/${WRITTEN_FILE}`, 'delete it (pages then count as not yet written by the tool)')) ?? { version: 1, files: {} };
-    if (stamp !== undefined) writtenCache.set(file, { stamp, value });
-    else writtenCache.delete(file);
-  }
-  // A copy: callers change it before saving it.
-  return { version: 1, files: { ...value.files } };
 }
 
 async function saveRecord(dir: string, record: RunRecord): Promise<void> {

@@ -1,8 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { hashText } from './hash.js';
-import { lastWritten, writtenEntries } from './history.js';
-import { writtenCopy } from './written-copies.js';
+import { lastWritten, writtenEntries, writtenText } from './written.js';
 
 /**
  * A page is human-edited when the tool wrote it before and its bytes are no longer what the
@@ -19,7 +18,7 @@ export async function isHumanEdited(root: string, relPath: string, currentConten
 export async function humanEditBase(root: string, relPath: string, currentContent: string): Promise<{ base: string | undefined } | undefined> {
   const entry = await lastWritten(root, relPath);
   if (entry === undefined || entry.sha256 === hashText(currentContent)) return undefined;
-  return { base: await writtenCopy(root, entry.sha256) };
+  return { base: await writtenText(root, entry.sha256) };
 }
 
 /** Which of `relPaths` are human-edited now (one read of written.json, one of each page the tool wrote). */

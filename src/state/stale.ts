@@ -1,9 +1,9 @@
 import { writeFileAtomic } from '../util/fs.js';
 import { parsePage, serialisePage, splitFrontmatter } from '../wiki/page.js';
 import { hashText } from './hash.js';
-import { keepWrittenCopy } from './written-copies.js';
 import { invalidUtf8Offset } from '../util/utf8.js';
-import { lastWritten, setWrittenEntry, recordAfter, recordBefore, readWorkspaceBytes, type Run } from './history.js';
+import { recordAfter, recordBefore, readWorkspaceBytes, type Run } from './history.js';
+import { lastWritten, setWrittenEntry } from './written.js';
 import { resolveInRoot } from './paths.js';
 
 export interface MarkStaleResult {
@@ -67,8 +67,7 @@ export async function markStale(root: string, pagePaths: readonly string[], date
     await writeFileAtomic(resolveInRoot(root, pagePath), updated);
     if (run) await recordAfter(run, pagePath, updated, wasOurs ? {} : { written: previous ?? null });
     else if (wasOurs) {
-      await keepWrittenCopy(root, updated);
-      await setWrittenEntry(root, pagePath, { ...previous, sha256: hashText(updated), writtenAt: new Date().toISOString() });
+      await setWrittenEntry(root, pagePath, { ...previous, sha256: hashText(updated), writtenAt: new Date().toISOString() }, updated);
     }
     result.marked.push(pagePath);
   }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, InputError } from '../../src/errors.js';
 import { planUndo, undo, type UndoPlan } from '../../src/operations/undo.js';
-import { beginRun, finishRun, listRuns, loadRun, recordAfter, recordBefore } from '../../src/state/history.js';
+import { beginRun, finishRun, listRuns, loadRun, readBeforeImage, recordAfter, recordBefore } from '../../src/state/history.js';
 import { isHumanEdited } from '../../src/state/human-edits.js';
 import { acquireLock, LockError } from '../../src/state/lock.js';
 
@@ -81,7 +81,9 @@ describe('planUndo', () => {
 
   it('refuses a run whose before-image is gone', async () => {
     const root = await workspaceWithRun();
-    await rm(path.join(root, '.wiki/history/run-1/before'), { recursive: true });
+    // Where before-images live: inline in the journal, or (large ones) under before/.
+    await rm(path.join(root, '.wiki/history/run-1/journal.jsonl'));
+    await rm(path.join(root, '.wiki/history/run-1/before'), { recursive: true, force: true });
     const error = await planUndo(root, { logPath: LOG }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as ConfigError).message).toContain(`the before-image of ${EDITED} is missing or altered`);
@@ -217,7 +219,7 @@ describe('undo of a file that is not UTF-8', () => {
     const run = await beginRun(root, 'run-1', 'ingest', 'x');
     await runWrite(run, root, EDITED, 'after\n');
     await finishRun(run, 'completed');
-    expect(await readFile(path.join(root, '.wiki/history/run-1/before', EDITED), 'utf8')).toBe(text);
+    expect((await readBeforeImage(root, 'run-1', EDITED))?.toString('utf8')).toBe(text);
     await undo(root, { logPath: LOG });
     expect((await readFile(path.join(root, EDITED))).equals(Buffer.from(text, 'utf8'))).toBe(true);
   });
