@@ -73,6 +73,12 @@ export function trimContext(messages: readonly Message[], options: TrimOptions):
   const lastWrite = lastWriteIndex(messages, options.preserveTools);
   const protectedResult = (index: number, call: ToolCall | undefined): boolean =>
     options.keepUnwrittenSourceReads && index > lastWrite && call !== undefined && isSourceRead(call);
+  // The stubs worked out while deciding whether to trim, reused when trimming.
+  const stubs = new Map<ToolResult, string | undefined>();
+  const stubOf = (result: ToolResult, call: ToolCall | undefined): string | undefined => {
+    if (!stubs.has(result)) stubs.set(result, stubFor(result, call, options));
+    return stubs.get(result);
+  };
   if (options.trimAboveChars > 0) {
     let trimmable = 0;
     messages.forEach((message, index) => {
@@ -80,7 +86,7 @@ export function trimContext(messages: readonly Message[], options: TrimOptions):
       for (const result of message.results) {
         const call = calls.get(result.callId);
         if (protectedResult(index, call)) continue;
-        const stub = stubFor(result, call, options);
+        const stub = stubOf(result, call);
         if (stub !== undefined) trimmable += result.content.length - stub.length;
       }
     });
@@ -94,7 +100,7 @@ export function trimContext(messages: readonly Message[], options: TrimOptions):
       const results = message.results.map((result) => {
         const call = calls.get(result.callId);
         if (protectedResult(index, call)) return result;
-        const stub = stubFor(result, call, options);
+        const stub = stubOf(result, call);
         if (stub === undefined) return result;
         changed = true;
         removedChars += result.content.length - stub.length;

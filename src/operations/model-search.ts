@@ -61,21 +61,39 @@ interface Visibility {
   user: string | undefined;
   /** Keys of the user's own scratch pages (they shadow team pages of the same key). */
   ownKeys: Set<string>;
-  /** Pages the user is not shown: the search asks for this many more hits. */
+  /** Pages the user is not shown: the search asks for as many more hits. */
+  hiddenPaths: Set<string>;
   hidden: number;
 }
 
-/** Per page index, the last answer: a run searches many times between writes, and each pass is over every page. */
+/**
+ * Per page index, the last answer: a run searches many times, and working it out is a pass
+ * over every page. After writes it is brought up to date page by page (a pass again only
+ * when one of the user's own scratch pages changed, which may shadow any team page).
+ */
 const lastVisibility = new WeakMap<PageIndex, Visibility>();
 
 function visibility(pages: PageIndex, user: string | undefined): Visibility {
   const cached = lastVisibility.get(pages);
-  if (cached && cached.version === pages.version && cached.user === user) return cached;
+  if (cached && cached.user === user) {
+    if (cached.version === pages.version) return cached;
+    const changed = pages.changedSince(cached.version);
+    if (changed && !changed.some((pagePath) => user !== undefined && scopeOf(pagePath) === user)) {
+      for (const pagePath of new Set(changed)) {
+        const page = pages.atPath(pagePath);
+        if (page !== undefined && !isShown(page, cached.ownKeys, user)) cached.hiddenPaths.add(pagePath);
+        else cached.hiddenPaths.delete(pagePath);
+      }
+      cached.hidden = cached.hiddenPaths.size;
+      cached.version = pages.version;
+      return cached;
+    }
+  }
   const ownKeys = new Set<string>();
   if (user !== undefined) for (const page of pages.unordered()) if (scopeOf(page.path) === user) ownKeys.add(page.key);
-  let hidden = 0;
-  for (const page of pages.unordered()) if (!isShown(page, ownKeys, user)) hidden += 1;
-  const result = { version: pages.version, user, ownKeys, hidden };
+  const hiddenPaths = new Set<string>();
+  for (const page of pages.unordered()) if (!isShown(page, ownKeys, user)) hiddenPaths.add(page.path);
+  const result = { version: pages.version, user, ownKeys, hiddenPaths, hidden: hiddenPaths.size };
   lastVisibility.set(pages, result);
   return result;
 }

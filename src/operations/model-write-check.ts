@@ -20,8 +20,12 @@ export class ModelWriteCheck {
   private readonly rawLineCount: (rawPath: string) => number | undefined;
   /** Per page validated for a write: the human lines it holds now, kept once the write lands. */
   private readonly humanLines = new Map<string, string[]>();
-  /** The page last validated, parsed: the write that lands next is usually exactly it. */
-  private lastValidated: { path: string; content: string; page: Page } | undefined;
+  /**
+   * By path, the text last parsed there (validated, or found there before a write) with its
+   * parse: the write that lands is usually the page just validated, and a page's next write
+   * is checked against what the last one left.
+   */
+  private readonly parses = new Map<string, { content: string; page: Page }>();
 
   constructor(
     private readonly root: string,
@@ -36,28 +40,30 @@ export class ModelWriteCheck {
 
   async validate(relPath: string, content: string, previous: string | undefined): Promise<ValidationVerdict> {
     const { contract, rawExists } = this;
+    const current = previous === undefined ? undefined : this.parsed(relPath, previous);
     const verdict = validateWrite(this.pages, { path: relPath, content }, { contract, rawExists, rawLineCount: this.rawLineCount });
-    this.lastValidated = { path: relPath, content, page: verdict.page };
+    this.parses.set(relPath, { content, page: verdict.page });
     const humanEdit = previous === undefined || this.options.writtenThisRun(relPath) ? undefined : await humanEditBase(this.root, relPath, previous);
     const carried = previous === undefined ? [] : await carriedHumanLines(this.root, relPath);
-    const current = previous === undefined ? undefined : parsePage(relPath, previous, contract);
     const protectedLines = current && !current.parseError ? protectedBody(current, { contract, humanEdit, carriedHumanLines: carried }) : [];
     // Nothing to remember (or forget) after the write when the page holds no human lines and carried none.
     if (protectedLines.length > 0 || carried.length > 0) this.humanLines.set(relPath, protectedLines);
     else this.humanLines.delete(relPath);
     const guarded = this.options.overwriteEdits ? {} : { humanEdit, carriedHumanLines: carried, protectedLines };
-    const guard = modelWriteFindings(verdict.page, previous, { contract, index: this.pages, rawExists, ...guarded });
+    const guard = modelWriteFindings(verdict.page, previous, { contract, index: this.pages, rawExists, previousPage: current, ...guarded });
     const errors = [...verdict.errors, ...guard];
     const refusedAsNear = guard.some((f) => f.rule === 'near-duplicate');
     const warnings = verdict.warnings.filter((f) => !(refusedAsNear && f.rule === 'near-duplicate'));
     return { ok: errors.length === 0, errors: errors.map(describeFinding), warnings: warnings.map(describeFinding) };
   }
 
-  /** `content` at `relPath` parsed, reusing the parse of its validation when it is the page just validated. */
+  /** `content` at `relPath` parsed, reusing the last parse there when it was of this very text. */
   parsed(relPath: string, content: string): Page {
-    const last = this.lastValidated;
-    if (last && last.path === relPath && last.content === content) return last.page;
-    return parsePage(relPath, content, this.contract);
+    const last = this.parses.get(relPath);
+    if (last && last.content === content) return last.page;
+    const page = parsePage(relPath, content, this.contract);
+    this.parses.set(relPath, { content, page });
+    return page;
   }
 
   /** After a write landed: the human lines the new content still holds stay protected. */

@@ -1,26 +1,25 @@
 import { existsSync } from 'node:fs';
-import { readFile, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { WorkspaceHandle } from './workspace-handle.js';
 import { autoCommit } from '../git/auto-commit.js';
 import type { SearchIndex } from '../search/index.js';
-import { extractText, isExtractable } from '../sources/extract.js';
 import { beginRun, finishRun, recordAfter, recordBefore, type Run, type RunStatus } from '../state/history.js';
 import { humanEditBase } from '../state/human-edits.js';
-import type { ToolContext, WriteChange } from '../tools/context.js';
+import type { WriteChange } from '../tools/context.js';
 import { RunSourceFacts } from './source-facts.js';
-import { createTools } from '../tools/registry.js';
 import type { Tool } from '../tools/types.js';
 import { DiskFs, OverlayFs, type WorkspaceFs } from '../tools/workspace-fs.js';
-import { packageRoot } from '../util/package-root.js';
 import type { LaneWarning } from './search.js';
 import { searchAsModel } from './model-search.js';
 import { ModelWriteCheck } from './model-write-check.js';
 import { removeAbandonedTempFiles } from '../util/fs.js';
+import { refreshIndexFiles } from './index-refresh.js';
+import { RunChanges } from './run-changes.js';
 import type { RunVersions } from './page-versions.js';
+import { sessionTools } from './session-tools.js';
 import { SharedWorkspace } from './shared-workspace.js';
-import { isSpecialPage, spokePagePath } from '../wiki/contract.js';
-import { planIndex, type IndexFiles } from '../wiki/index-catalog.js';
+import { isSpecialPage } from '../wiki/contract.js';
 import { formatLogEntry } from '../wiki/log.js';
 import { recordLogEntry } from '../wiki/log-ledger.js';
 import type { PageIndex } from '../wiki/page-index.js';
@@ -52,15 +51,13 @@ export class Session {
   readonly fs: WorkspaceFs;
   readonly overlay: OverlayFs | undefined;
   readonly tools: Tool[];
+  private readonly changes = new RunChanges();
   /** Files changed in this run, workspace-relative, in first-change order. */
-  readonly changed = new Map<string, WriteChange>();
+  readonly changed = this.changes.changed;
   /** Other files the run changed outside the tools (log, stale marks, copied sources), for git. */
-  readonly alsoChanged = new Set<string>();
+  readonly alsoChanged = this.changes.alsoChanged;
   readonly writeCheck: ModelWriteCheck;
   private readonly sourceFacts: RunSourceFacts;
-  /** Each changed file's content before this run first changed it, and after its last change. */
-  private readonly contentBefore = new Map<string, string | undefined>();
-  private readonly contentAfter = new Map<string, string>();
   readonly pages: PageIndex;
   readonly search: SearchIndex;
   /** Which version of each page this run last saw (see page-versions.ts). */
@@ -86,46 +83,28 @@ export class Session {
     this.sourceFacts = new RunSourceFacts(ws.root);
     this.overlay = options.dryRun ? new OverlayFs(ws.root, new DiskFs(ws.root)) : undefined;
     this.fs = this.overlay ?? new DiskFs(ws.root);
-    const ctx: ToolContext = {
-      root: ws.root,
+    this.tools = sessionTools({
+      ws,
       fs: this.fs,
-      contract: ws.schema.contract,
       user: this.user,
-      validator: {
-        validate: async (p, content, previous) => {
-          const stale = this.versions.staleWrite(p, previous);
-          return stale ? { ok: false, errors: [stale], warnings: [] } : this.writeCheck.validate(p, content, previous);
-        },
+      readOnly: options.readOnly,
+      changes: shared.changes,
+      validate: async (p, content, previous) => {
+        const stale = this.versions.staleWrite(p, previous);
+        return stale ? { ok: false, errors: [stale], warnings: [] } : this.writeCheck.validate(p, content, previous);
       },
-      deny: ws.config.config.sandbox.deny,
-      writeLimits: ws.config.config.limits,
-      search: {
-        search: async (query, limit) => (await searchAsModel(this.search, this.pages, this.user, this.laneWarnings, query, limit)).results,
-        upsert: async (p, content) => {
-          if (!options.dryRun) await this.search.upsertPage(p, content);
-        },
+      search: async (query, limit) => (await searchAsModel(this.search, this.pages, this.user, this.laneWarnings, query, limit)).results,
+      upsert: async (p, content) => {
+        if (!options.dryRun) await this.search.upsertPage(p, content);
       },
       observer: {
-        beforeWrite: async (p, previous) => {
-          this.versions.changing(p, previous);
-          if (!this.contentBefore.has(p)) this.contentBefore.set(p, previous);
-          if (this.run) await recordBefore(this.run, p, previous);
-        },
-        afterWrite: async (p, change) => this.afterWrite(p, change),
-        noteFor: async (p) => this.humanEditNote(p),
+        beforeWrite: async (p, previous) => this.beforeWrite(p, previous),
+        afterWrite: async (p, change, content) => this.afterWrite(p, change, content),
+        noteFor: async (p, current) => this.humanEditNote(p, current),
         afterRead: (p, text) => this.versions.saw(p, text),
       },
-      textExtractor: async (p, bytes) => (isExtractable(p) ? (await extractText(p, bytes)).text : undefined),
-      extractable: (p) => isExtractable(p),
       sourceFacts: this.sourceFacts.lookup,
-    };
-    const tools = createTools(ctx);
-    // A read-only run is offered no write tools at all: the model is not invited to try.
-    // A write (check, write, bookkeeping) goes through the shared mutex, so runs working at
-    // the same time never interleave between a page's check and its write.
-    this.tools = options.readOnly
-      ? tools.filter((tool) => !tool.mutates)
-      : tools.map((tool) => (tool.mutates ? { ...tool, run: (args, signal) => shared.changes.run(() => tool.run(args, signal)) } : tool));
+    });
   }
 
   /**
@@ -164,11 +143,10 @@ export class Session {
     const abs = this.abs(relPath);
     const previous = (await this.fs.exists(abs)) ? await this.fs.readText(abs) : undefined;
     if (previous === content) return undefined;
-    this.versions.changing(relPath, previous);
-    if (this.run) await recordBefore(this.run, relPath, previous);
+    await this.beforeWrite(relPath, previous);
     await this.fs.writeText(abs, content);
     const change: WriteChange = previous === undefined ? 'created' : 'updated';
-    await this.afterWrite(relPath, change);
+    await this.afterWrite(relPath, change, content);
     if (relPath.endsWith('.md') && !isSpecialPage(this.ws.schema.contract, relPath) && !this.options.dryRun) {
       await this.search.upsertPage(relPath, content);
     }
@@ -176,28 +154,16 @@ export class Session {
   }
 
   /** Regenerate index.md's catalog (and hub spokes) from the pages as they now stand. */
-  async refreshIndex(): Promise<string[]> {
-    const contract = this.ws.schema.contract;
-    const files: IndexFiles = {
-      indexText: await this.readIfExists(contract.index),
-      fallbackIndexText: await readFile(path.join(packageRoot(), 'templates', 'index.md'), 'utf8'),
-      spokeTexts: new Map(),
-    };
-    for (const type of Object.keys(contract.types)) {
-      const spoke = spokePagePath(contract, type);
-      const text = await this.readIfExists(spoke);
-      if (text !== undefined) files.spokeTexts.set(spoke, text);
-    }
-    const plan = planIndex({ pages: this.pages.pages(), contract, hubThreshold: this.ws.config.config.index.hubThreshold }, files);
-    const touched: string[] = [];
-    for (const write of plan.writes) {
-      if (await this.writeFile(write.path, write.content)) touched.push(write.path);
-    }
-    for (const stale of plan.deletes) {
-      if (await this.deleteFile(stale)) touched.push(stale);
-    }
-    return touched;
+  refreshIndex(): Promise<string[]> {
+    return refreshIndexFiles({ contract: this.ws.schema.contract, hubThreshold: this.ws.config.config.index.hubThreshold, pages: this.pages, ...this.recordedIo });
   }
+
+  /** The run's recorded file I/O, bound (for helpers that take it as a port). */
+  private readonly recordedIo = {
+    readIfExists: (relPath: string) => this.readIfExists(relPath),
+    writeFile: (relPath: string, content: string) => this.writeFile(relPath, content),
+    deleteFile: (relPath: string) => this.deleteFile(relPath),
+  };
 
   /** Delete a generated file (a hub spoke no longer needed), recorded for undo; not in a dry run. */
   async deleteFile(relPath: string): Promise<boolean> {
@@ -252,25 +218,12 @@ export class Session {
 
   /** Content pages created / updated by this run. */
   pageChanges(): { created: string[]; updated: string[] } {
-    const created: string[] = [];
-    const updated: string[] = [];
-    for (const [relPath, change] of this.changed) {
-      if (!relPath.startsWith('wiki/') || isSpecialPage(this.ws.schema.contract, relPath)) continue;
-      if (change === 'created') created.push(relPath);
-      else if (!this.endedAsItBegan(relPath)) updated.push(relPath);
-    }
-    return { created, updated };
-  }
-
-  /** A page written back to the very bytes it had before the run is not an update. */
-  private endedAsItBegan(relPath: string): boolean {
-    const after = this.contentAfter.get(relPath);
-    return after !== undefined && this.contentBefore.has(relPath) && this.contentBefore.get(relPath) === after;
+    return this.changes.pageChanges(this.ws.schema.contract);
   }
 
   /** Every workspace file this run changed: what a git auto-commit should hold. */
   filesChanged(): string[] {
-    return [...new Set([...this.changed.keys(), ...this.alsoChanged])].sort();
+    return this.changes.filesChanged();
   }
 
   /**
@@ -292,11 +245,16 @@ export class Session {
     if (this.ownsShared) await this.shared.close();
   }
 
-  private async afterWrite(relPath: string, change: WriteChange): Promise<void> {
-    if (!this.changed.has(relPath)) this.changed.set(relPath, change);
-    const content = await this.fs.readText(this.abs(relPath));
+  private async beforeWrite(relPath: string, previous: string | undefined): Promise<void> {
+    this.versions.changing(relPath, previous);
+    this.changes.changing(relPath, previous);
+    if (this.run) await recordBefore(this.run, relPath, previous);
+  }
+
+  /** `content`: what the file holds now (the write's own text: it is not read back). */
+  private async afterWrite(relPath: string, change: WriteChange, content: string): Promise<void> {
+    this.changes.changedTo(relPath, change, content);
     this.versions.saw(relPath, content);
-    this.contentAfter.set(relPath, content);
     if (this.run) await recordAfter(this.run, relPath, content);
     await this.writeCheck.written(relPath, content);
     if (relPath.endsWith('.md') && relPath.startsWith('wiki/')) {
@@ -304,10 +262,10 @@ export class Session {
     }
   }
 
-  private async humanEditNote(relPath: string): Promise<string | undefined> {
+  private async humanEditNote(relPath: string, current: string | undefined): Promise<string | undefined> {
     if (!relPath.startsWith('wiki/') || this.changed.has(relPath)) return undefined;
-    const current = await this.readIfExists(relPath);
-    if (current === undefined || !(await humanEditBase(this.ws.root, relPath, current))) return undefined;
+    const text = current ?? (await this.readIfExists(relPath));
+    if (text === undefined || !(await humanEditBase(this.ws.root, relPath, text))) return undefined;
     return 'A human edited this page since wiki last wrote it: a write that drops any line or field they added or changed is refused, so keep their content as it is and only add to it.';
   }
 

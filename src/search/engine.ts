@@ -11,6 +11,7 @@ import { underPrefix, withPrefix, type Sections } from './live/store.js';
 import { TokenLane } from './lanes/token/token-lane.js';
 import type { FeedbackParams, FusionMethod, SemanticScale } from './fusion/tuning.js';
 import { fuseLaneScores, type LaneScores } from './fusion/score-fusion.js';
+import { fusedFeedbackSlots } from './fusion/fused-feedback.js';
 import { BestScores } from './lanes/lexical/best-scores.js';
 import { LANES, type LaneName, type LaneStatus } from './types.js';
 import type { MergedPage } from './build/page-batch.js';
@@ -168,7 +169,7 @@ export class SearchEngine {
         lanes.semantic = `skipped: ${this.semantic.off}`;
         continue;
       } else {
-        const feedback = { slots: this.slotsOf(lexicalIds.slice(0, params.feedback.pages)), weight: params.feedback.weight };
+        const feedback = { slots: this.slotsOf(lexicalIds.slice(0, params.feedback.pages)), weight: params.feedback.weight, rankDecay: params.feedback.rankDecay };
         const result = await this.semantic.lane.search(query, terms, pool, this.docs.isLive, feedback);
         lanes.semantic = result.status;
         if (result.status !== 'ok') continue;
@@ -188,13 +189,15 @@ export class SearchEngine {
 
   /**
    * Score fusion over every page each lane scores (`fuseLaneScores`), so no page's score
-   * depends on `limit`. The lexical lane's best pages steer the semantic query.
+   * depends on `limit`. The lexical lane's best pages steer the semantic query, then
+   * (`feedback.fusedRound`) the best pages of the lexical and semantic scores fused.
    */
   private async searchByScores(query: string, limit: number, params: SearchParams): Promise<EngineResult> {
     const terms = analyze(query);
     const lanes = {} as Record<LaneName, LaneStatus>;
     const scored: LaneScores[] = [];
     const { docs } = this;
+    const tieKey = (slot: number): string => `${docs.keyOf(slot)}\u0000${docs.pathAt(slot) ?? ''}`;
     let feedbackSlots: number[] = [];
     if (params.weights.lexical > 0) {
       const { slots, scores } = this.lexical.scoreSlots(terms, params.lexical, docs);
@@ -206,11 +209,15 @@ export class SearchEngine {
     if (params.weights.semantic <= 0) lanes.semantic = 'skipped: weight is 0';
     else if ('off' in this.semantic) lanes.semantic = `skipped: ${this.semantic.off}`;
     else {
-      const feedback = { slots: feedbackSlots, weight: params.feedback.weight };
-      const result = await this.semantic.lane.similarities(query, terms, feedback);
+      const feedback = { slots: feedbackSlots, weight: params.feedback.weight, rankDecay: params.feedback.rankDecay };
+      const semanticScores = (scores: Float64Array): LaneScores => ({ lane: 'semantic', weight: params.weights.semantic, scores, absolute: params.semanticScale === 'cosine' });
+      // The second round: the best pages of the lexical and first-round semantic scores fused.
+      const refine = params.feedback.fusedRound
+        ? (first: Float64Array) => fusedFeedbackSlots([...scored, semanticScores(first)], docs.slotCount, params.feedback.pages, feedbackSlots, tieKey)
+        : undefined;
+      const result = await this.semantic.lane.similarities(query, terms, feedback, refine);
       lanes.semantic = result.status;
-      const similarities = result.similarities;
-      if (similarities) scored.push({ lane: 'semantic', weight: params.weights.semantic, scores: similarities, absolute: params.semanticScale === 'cosine' });
+      if (result.similarities) scored.push(semanticScores(result.similarities));
     }
     if (params.weights.token > 0) {
       const hits = this.tokens.scoreAll(wholeTerms(query), docs.isLive, docs.liveCount);
@@ -223,7 +230,6 @@ export class SearchEngine {
       scored.push({ lane: 'token', weight: params.weights.token, slots, scores });
       lanes.token = 'ok';
     } else lanes.token = 'skipped: weight is 0';
-    const tieKey = (slot: number): string => `${docs.keyOf(slot)}\u0000${docs.pathAt(slot) ?? ''}`;
     const pages: RankedPage[] = [];
     for (const hit of fuseLaneScores(scored, docs.slotCount, limit, tieKey)) {
       const record = docs.get(docs.pathAt(hit.slot) ?? '');

@@ -3,36 +3,28 @@ import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { UsageError } from '../errors.js';
-import { writeFileAtomic } from '../util/fs.js';
+import { readTextIfExists, writeFileAtomic } from '../util/fs.js';
 import { stateDir } from '../wiki/workspace.js';
 import { hashText } from './hash.js';
 import { readStateJson, writeStateJson } from './json-file.js';
-import { checkRelativePath } from './paths.js';
-import { keepWrittenCopy, pruneWrittenCopies } from './written-copies.js';
-import { lastWritten, setWrittenEntry, writtenEntries, writtenEntrySchema, type WrittenEntry } from './written.js';
+import { checkRelativePath, resolveInRoot } from './paths.js';
+import { INLINE_IMAGE_MAX_BYTES, JOURNAL_FILE, readJournal, RunJournal, type RunFile } from './run-journal.js';
+import { pruneWrittenCopies } from './written-copies.js';
+import { foldWrittenLog, setWrittenEntry, writtenEntries, writtenEntrySchema, type WrittenEntry } from './written.js';
 
 /**
- * Run history: for every run that changes files, `.wiki/history/<runId>/run.json` lists the
- * files it touched and `before/<path>` keeps each one's content from before the run, so
- * `wiki undo` can put them back, together with each path's written.json entry (written.ts).
- *
- * run.json is rewritten after every recorded change, and each before-image is stored before
- * the caller overwrites the file, so a run killed at any moment can still be undone.
+ * Run history: for every run that changes files, `.wiki/history/<runId>/` records the files
+ * it touched and each one's content from before the run, so `wiki undo` can put them back.
+ * The record is the run's journal (run-journal.ts), whose `before` line is on disk before
+ * the caller overwrites the file, so a run killed at any moment can still be undone;
+ * run.json is written when the run begins and when it finishes. What the tool last wrote to
+ * each path (written.ts) is how a later run tells a human edit from its own work.
  */
-const HISTORY_DIR = 'history';
+export const HISTORY_DIR = 'history';
 
 export type RunStatus = 'running' | 'completed' | 'stopped' | 'failed' | 'interrupted';
 
-export interface RunFile {
-  path: string;
-  existedBefore: boolean;
-  /** sha256 of the before-image (kept at before/<path>); absent when the file did not exist. */
-  beforeSha256?: string;
-  /** What the run's last write left: a sha256, null when the run deleted the file, absent if never recorded. */
-  afterSha256?: string | null;
-  /** This path's written.json entry before the run (null: none); undo puts it back. */
-  writtenBefore: WrittenEntry | null;
-}
+export type { RunFile };
 
 export interface RunRecord {
   version: 1;
@@ -71,6 +63,7 @@ export class Run {
   readonly root: string;
   readonly runId: string;
   readonly dir: string;
+  readonly journal: RunJournal;
   private readonly record: RunRecord;
   private chain: Promise<unknown> = Promise.resolve();
 
@@ -78,6 +71,7 @@ export class Run {
     this.root = root;
     this.runId = record.runId;
     this.dir = runDir(root, record.runId);
+    this.journal = new RunJournal(path.join(this.dir, JOURNAL_FILE));
     this.record = record;
   }
 
@@ -132,19 +126,25 @@ export async function beginRun(root: string, runId: string, op: string, title: s
 /**
  * Keep the content `relPath` had before this run first changed it; `undefined` means it did
  * not exist, so undo deletes it. Bytes are kept as they are (a file that is not UTF-8 is
- * restored byte for byte); text is stored as UTF-8, which is the same bytes for a UTF-8 file. Only the first call per path counts. Call it before writing.
+ * restored byte for byte); text is stored as UTF-8, which is the same bytes for a UTF-8
+ * file. Only the first call per path counts. Call it before writing: it returns once the
+ * record is on disk.
  */
 export function recordBefore(run: Run, relPath: string, previous: string | Uint8Array | undefined): Promise<void> {
   const clean = checkRelativePath(relPath);
   return run.serialise(async (record) => {
     if (record.files.some((file) => file.path === clean)) return;
-    const file: RunFile = { path: clean, existedBefore: previous !== undefined, writtenBefore: (await lastWritten(run.root, clean)) ?? null };
+    const file: RunFile = { path: clean, existedBefore: previous !== undefined, writtenBefore: (await writtenEntries(run.root))[clean] ?? null };
+    let inline = previous;
     if (previous !== undefined) {
-      await writeFileAtomic(beforeImagePath(run.dir, clean), previous);
       file.beforeSha256 = hashText(previous);
+      if (Buffer.byteLength(previous) > INLINE_IMAGE_MAX_BYTES) {
+        await writeFileAtomic(beforeImagePath(run.dir, clean), previous);
+        inline = undefined;
+      }
     }
+    await run.journal.before(file, inline);
     record.files.push(file);
-    await saveRecord(run.dir, record);
   });
 }
 
@@ -165,27 +165,26 @@ export function recordAfter(run: Run, relPath: string, content: string | Uint8Ar
     if (!file) throw new Error(`recordAfter(${clean}) without recordBefore: the before-image would be lost`);
     const sha256 = content === undefined ? null : hashText(content);
     file.afterSha256 = sha256;
+    run.journal.after(clean, sha256);
     const entry =
       options.written !== undefined
         ? options.written
         : sha256 === null
           ? null
           : { sha256, runId: run.runId, writtenAt: new Date().toISOString() };
-    // The copy goes before written.json names its hash; run.json is independent of both, so it
-    // is written meanwhile (each file write costs milliseconds on a busy disk).
-    const writtenState = async (): Promise<void> => {
-      if (content !== undefined && options.written === undefined) await keepWrittenCopy(run.root, typeof content === 'string' ? content : Buffer.from(content).toString('utf8'));
-      await setWrittenEntry(run.root, clean, entry);
-    };
-    await Promise.all([writtenState(), saveRecord(run.dir, record)]);
+    const text = content !== undefined && options.written === undefined ? (typeof content === 'string' ? content : Buffer.from(content).toString('utf8')) : undefined;
+    await setWrittenEntry(run.root, clean, entry, text);
   });
 }
 
+/** End the run: run.json gets the whole record and the status, and what the tool wrote is folded into written.json. */
 export function finishRun(run: Run, status: Exclude<RunStatus, 'running'>): Promise<RunRecord> {
   return run.serialise(async (record) => {
     record.status = status;
     record.finishedAt = new Date().toISOString();
     await saveRecord(run.dir, record);
+    run.journal.close();
+    await foldWrittenLog(run.root);
     return structuredClone(record);
   });
 }
@@ -210,15 +209,34 @@ export async function lastRun(root: string): Promise<RunRecord | undefined> {
   return (await listRuns(root)).at(-1);
 }
 
+/** A run's record: run.json, and for a run still going (or killed) its journal replayed. */
 export async function loadRun(root: string, runId: string): Promise<RunRecord | undefined> {
   const dir = runDir(root, runId);
-  return readStateJson(path.join(dir, 'run.json'), runRecordSchema, `.wiki/${HISTORY_DIR}/${runId}/run.json`, 'delete that run folder');
+  const record = await readStateJson(path.join(dir, 'run.json'), runRecordSchema, `.wiki/${HISTORY_DIR}/${runId}/run.json`, 'delete that run folder');
+  if (record?.status !== 'running') return record;
+  const journal = readJournal(path.join(dir, JOURNAL_FILE));
+  return journal ? { ...record, files: mergeFiles(record.files, journal.files) } : record;
+}
+
+/** run.json's files (a history written before journals) with the journal's after them; the journal's say last. */
+function mergeFiles(recorded: readonly RunFile[], journaled: readonly RunFile[]): RunFile[] {
+  const files = recorded.map((file) => ({ ...file }));
+  for (const file of journaled) {
+    const known = files.find((f) => f.path === file.path);
+    if (!known) files.push(file);
+    else if (file.afterSha256 !== undefined) known.afterSha256 = file.afterSha256;
+  }
+  return files;
 }
 
 /** The before-image a run kept for `relPath`, as the bytes stored (histories written as text read the same), or undefined when there is none. */
 export async function readBeforeImage(root: string, runId: string, relPath: string): Promise<Buffer | undefined> {
+  const dir = runDir(root, runId);
+  const clean = checkRelativePath(relPath);
+  const inline = readJournal(path.join(dir, JOURNAL_FILE))?.images.get(clean);
+  if (inline) return inline;
   try {
-    return await readFile(beforeImagePath(runDir(root, runId), checkRelativePath(relPath)));
+    return await readFile(beforeImagePath(dir, clean));
   } catch {
     return undefined;
   }
@@ -231,6 +249,21 @@ export async function pruneRuns(root: string, keep: number): Promise<string[]> {
   for (const runId of doomed) await rm(runDir(root, runId), { recursive: true, force: true });
   await pruneWrittenCopies(root, new Set(Object.values(await writtenEntries(root)).map((entry) => entry.sha256)));
   return doomed;
+}
+
+/** A workspace file's bytes, undefined when it does not exist. */
+export async function readWorkspaceBytes(root: string, relPath: string): Promise<Buffer | undefined> {
+  try {
+    return await readFile(resolveInRoot(root, relPath));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/** Current content of a workspace file, undefined when absent. */
+export async function readWorkspaceFile(root: string, relPath: string): Promise<string | undefined> {
+  return readTextIfExists(resolveInRoot(root, relPath));
 }
 
 function beforeImagePath(dir: string, cleanRelPath: string): string {

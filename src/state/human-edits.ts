@@ -1,15 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { hashText } from './hash.js';
-import { lastWritten, writtenEntries, type WrittenEntry } from './written.js';
-import { writtenCopy } from './written-copies.js';
+import { lastWritten, writtenEntries, writtenText } from './written.js';
 
 /**
- * A page is human-edited when the tool wrote it before (`entry`, from written.json) and its
- * text is no longer what the tool wrote.
+ * A page is human-edited when the tool wrote it before and its bytes are no longer what the
+ * tool wrote (written.json holds the hash of the tool's last write).
  */
-function editedSinceWritten(entry: WrittenEntry | undefined, currentContent: string): entry is WrittenEntry {
-  return entry !== undefined && entry.sha256 !== hashText(currentContent);
+export async function isHumanEdited(root: string, relPath: string, currentContent: string | undefined): Promise<boolean> {
+  return currentContent !== undefined && (await humanEditBase(root, relPath, currentContent)) !== undefined;
 }
 
 /**
@@ -18,8 +17,8 @@ function editedSinceWritten(entry: WrittenEntry | undefined, currentContent: str
  */
 export async function humanEditBase(root: string, relPath: string, currentContent: string): Promise<{ base: string | undefined } | undefined> {
   const entry = await lastWritten(root, relPath);
-  if (!editedSinceWritten(entry, currentContent)) return undefined;
-  return { base: await writtenCopy(root, entry.sha256) };
+  if (entry === undefined || entry.sha256 === hashText(currentContent)) return undefined;
+  return { base: await writtenText(root, entry.sha256) };
 }
 
 /** Which of `relPaths` are human-edited now (one read of written.json, one of each page the tool wrote). */
@@ -30,7 +29,7 @@ export async function humanEditedPaths(root: string, relPaths: readonly string[]
     const entry = written[relPath];
     if (!entry) continue;
     const text = await readFile(path.join(root, relPath), 'utf8').catch(() => undefined);
-    if (text !== undefined && editedSinceWritten(entry, text)) edited.add(relPath);
+    if (text !== undefined && hashText(text) !== entry.sha256) edited.add(relPath);
   }
   return edited;
 }

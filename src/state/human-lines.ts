@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { stateDir } from '../wiki/workspace.js';
@@ -16,8 +17,32 @@ function filePath(root: string): string {
   return path.join(stateDir(root), FILE);
 }
 
+/**
+ * By file, as last read with its stat: a write checks it for every page it replaces, so it
+ * is parsed again only when a stat shows it changed (the stamp includes the inode, which
+ * every atomic rewrite replaces).
+ */
+const cache = new Map<string, { stamp: string; value: HumanLinesFile }>();
+
+/** undefined: the file does not exist; null: its stat failed otherwise (reading it then says why). */
+function stampOf(file: string): string | undefined | null {
+  try {
+    const info = statSync(file, { throwIfNoEntry: false });
+    return info ? `${info.ino}:${info.size}:${info.mtimeMs}` : undefined;
+  } catch {
+    return null;
+  }
+}
+
 async function load(root: string): Promise<HumanLinesFile> {
-  return (await readStateJson(filePath(root), schema, `.wiki/${FILE}`, 'delete it (hand-written lines kept by earlier runs are then no longer protected)')) ?? { version: 1, pages: {} };
+  const file = filePath(root);
+  const stamp = stampOf(file);
+  if (stamp === undefined) return { version: 1, pages: {} };
+  const cached = cache.get(file);
+  if (stamp !== null && cached?.stamp === stamp) return structuredClone(cached.value);
+  const value = (await readStateJson(file, schema, `.wiki/${FILE}`, 'delete it (hand-written lines kept by earlier runs are then no longer protected)')) ?? { version: 1 as const, pages: {} };
+  if (stamp !== null) cache.set(file, { stamp, value: structuredClone(value) });
+  return value;
 }
 
 /** The human lines a page carries from earlier runs. */

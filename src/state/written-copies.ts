@@ -1,4 +1,5 @@
-import { readdir, readFile, rm, stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from '../util/fs.js';
 import { stateDir } from '../wiki/workspace.js';
@@ -15,11 +16,16 @@ function copiesDir(root: string): string {
   return path.join(stateDir(root), COPIES_DIR);
 }
 
-/** Keep `text` as something the tool wrote. */
+/**
+ * Keep `text` as something the tool wrote (when the written log is folded; until then the
+ * log carries it). Not flushed to disk: a copy is checked against its hash when read, so
+ * one a power loss emptied reads as no copy, and is written again (its size is wrong) the
+ * next time the tool's write of that text is folded.
+ */
 export async function keepWrittenCopy(root: string, text: string): Promise<void> {
   const file = path.join(copiesDir(root), hashText(text));
-  const kept = await stat(file).then(() => true, () => false);
-  if (!kept) await writeFileAtomic(file, text);
+  const kept = statSync(file, { throwIfNoEntry: false });
+  if (kept?.size !== Buffer.byteLength(text, 'utf8')) await writeFileAtomic(file, text, { durable: false });
 }
 
 /** The text the tool wrote with this hash, or undefined when no copy was kept. */

@@ -50,7 +50,7 @@ export function createAppendToFileTool(ctx: ToolContext): Tool {
             verdict.errors.map((reason) => `- ${reason}`).join('\n'),
         );
       }
-      const note = await observerNote(ctx, target.relative);
+      const note = await observerNote(ctx, target.relative, previous);
       return commitAndReport(
         ctx,
         target,

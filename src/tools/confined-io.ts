@@ -1,4 +1,4 @@
-import { constants, existsSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, mkdirSync, openSync, readFileSync, type Stats } from 'node:fs';
 import { lstat, mkdir, open, readdir, realpath, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { SandboxError } from '../errors.js';
@@ -26,6 +26,8 @@ const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW, O_NONBLOCK } = constants;
 const FOLDER_FLAGS = O_RDONLY | (O_DIRECTORY ?? 0) | (O_NOFOLLOW ?? 0);
 // O_NONBLOCK: a FIFO swapped in for a page must not block the open forever.
 const FILE_FLAGS = O_RDONLY | (O_NOFOLLOW ?? 0) | (O_NONBLOCK ?? 0);
+/** Files up to this size are read with synchronous calls (see readSmallFile). */
+const SYNC_READ_MAX_BYTES = 1024 * 1024;
 const DESCRIPTOR_PATHS = process.platform === 'linux' && existsSync('/proc/self/fd');
 
 export interface ConfinedEntry {
@@ -47,6 +49,10 @@ export class ConfinedIo {
 
   /** A regular single-link file's bytes, or `length` bytes from `start`. */
   async readBytes(absolute: string, range?: { start: number; length: number }): Promise<Uint8Array> {
+    if (!range && this.byDescriptors) {
+      const small = await this.readSmallFile(absolute);
+      if (small) return small;
+    }
     const handle = await this.openFile(absolute);
     try {
       if (!range) return await handle.readFile();
@@ -55,6 +61,36 @@ export class ConfinedIo {
       return buffer.subarray(0, bytesRead);
     } finally {
       await handle.close();
+    }
+  }
+
+  /**
+   * A page-sized file read with synchronous calls (microseconds each, where a thread-pool
+   * trip costs far more), under openFile's checks; undefined when larger (read in the pool).
+   */
+  private async readSmallFile(absolute: string): Promise<Uint8Array | undefined> {
+    const { realRoot, segments } = await this.locate(absolute);
+    const name = segments.pop();
+    if (name === undefined) throw Object.assign(new Error('EISDIR: the workspace root is a directory'), { code: 'EISDIR' });
+    const shown = [...segments, name].join('/');
+    const folder = await this.openFolder(realRoot, segments, false);
+    try {
+      let fd: number;
+      try {
+        fd = openSync(folder.child(name), FILE_FLAGS);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ELOOP') throw swappedLink(shown);
+        throw error;
+      }
+      try {
+        const info = fstatSync(fd);
+        checkOpenedFile(info, shown);
+        return info.size > SYNC_READ_MAX_BYTES ? undefined : readFileSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+    } finally {
+      await folder.close();
     }
   }
 
@@ -92,8 +128,8 @@ export class ConfinedIo {
     }
   }
 
-  /** Read (a missing file reads as empty) and replace with the text appended, so the file is never half-appended. */
-  async append(absolute: string, content: string): Promise<void> {
+  /** Read (a missing file reads as empty) and replace with the text appended, so the file is never half-appended; returns the new content. */
+  async append(absolute: string, content: string): Promise<string> {
     let existing = '';
     try {
       existing = Buffer.from(await this.readBytes(absolute)).toString('utf8');
@@ -101,6 +137,7 @@ export class ConfinedIo {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
     await this.write(absolute, existing + content);
+    return existing + content;
   }
 
   private async openFile(absolute: string): Promise<FileHandle> {
@@ -119,9 +156,7 @@ export class ConfinedIo {
       }
       try {
         const info = await handle.stat();
-        if (info.isDirectory()) throw Object.assign(new Error(`EISDIR: ${shown} is a directory`), { code: 'EISDIR' });
-        if (!info.isFile()) throw new SandboxError(`${shown} is not a regular file (a device, socket or pipe); only files can be read`);
-        if (info.nlink > 1) throw new SandboxError(hardLinkRefusal(shown, info.nlink));
+        checkOpenedFile(info, shown);
         if (!this.byDescriptors) {
           const onPath = await lstat(folder.child(name));
           if (onPath.dev !== info.dev || onPath.ino !== info.ino) throw swappedLink(shown);
@@ -165,6 +200,13 @@ export function hardLinkRefusal(shown: string, links: number): string {
   return `${shown} is a hard link (${links} names for one file), so its content may belong to a file outside the wiki's bounds; it cannot be read. Copy the file instead of linking it.`;
 }
 
+/** An opened file may be read only when it is a regular file with a single link. */
+function checkOpenedFile(info: Stats, shown: string): void {
+  if (info.isDirectory()) throw Object.assign(new Error(`EISDIR: ${shown} is a directory`), { code: 'EISDIR' });
+  if (!info.isFile()) throw new SandboxError(`${shown} is not a regular file (a device, socket or pipe); only files can be read`);
+  if (info.nlink > 1) throw new SandboxError(hardLinkRefusal(shown, info.nlink));
+}
+
 function swappedLink(shown: string): SandboxError {
   return new SandboxError(`${shown} is (or just became) a symbolic link; files are used only where the sandbox checked them, never through a link`);
 }
@@ -179,31 +221,39 @@ interface OpenFolder {
   close(): Promise<void>;
 }
 
+/** Walked with synchronous calls: each is microseconds, a trip through the thread pool far more. */
 async function openFolderByDescriptors(realRoot: string, segments: readonly string[], create: boolean): Promise<OpenFolder> {
-  let current = await open(realRoot, FOLDER_FLAGS);
+  let current = openSync(realRoot, FOLDER_FLAGS);
   try {
     for (let i = 0; i < segments.length; i++) {
-      const at = `/proc/self/fd/${current.fd}/${segments[i]}`;
-      if (create) await mkdir(at).catch((error: NodeJS.ErrnoException) => {
-        if (error.code !== 'EEXIST') throw error;
-      });
-      const next = await open(at, FOLDER_FLAGS).catch(async (error: NodeJS.ErrnoException) => {
-        throw await folderOpenError(error, at, segments.slice(0, i + 1).join('/'));
-      });
-      await current.close();
+      const at = `/proc/self/fd/${current}/${segments[i]}`;
+      if (create) {
+        try {
+          mkdirSync(at);
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+        }
+      }
+      let next: number;
+      try {
+        next = openSync(at, FOLDER_FLAGS);
+      } catch (error) {
+        throw await folderOpenError(error as NodeJS.ErrnoException, at, segments.slice(0, i + 1).join('/'));
+      }
+      closeSync(current);
       current = next;
     }
   } catch (error) {
-    await current.close();
+    closeSync(current);
     throw error;
   }
-  const handle = current;
-  const self = `/proc/self/fd/${handle.fd}`;
+  const fd = current;
+  const self = `/proc/self/fd/${fd}`;
   return {
     self,
     child: (name) => `${self}/${name}`,
     verify: async () => undefined,
-    close: () => handle.close(),
+    close: async () => closeSync(fd),
   };
 }
 

@@ -77,12 +77,14 @@ export type WriteChange = 'created' | 'updated' | 'appended';
 export interface WriteObserver {
   /** Before a file changes; `previous` is its current content (undefined: it does not exist). Throwing cancels the write. */
   beforeWrite?(path: string, previous: string | undefined): Promise<void> | void;
-  afterWrite?(path: string, change: WriteChange): Promise<void> | void;
+  /** After a file changed; `content` is what it now holds. */
+  afterWrite?(path: string, change: WriteChange, content: string): Promise<void> | void;
   /**
    * A note shown to the model with read_file and write results for `path` — e.g. that a
    * human edited the page since the tool last wrote it, so their content must be kept.
+   * `current` is the page's content when the tool has just read it (else the observer reads it).
    */
-  noteFor?(path: string): Promise<string | undefined> | string | undefined;
+  noteFor?(path: string, current?: string): Promise<string | undefined> | string | undefined;
   /** read_file showed (a window of) `path`, whose whole content is `bytes`: the version the model has seen. */
   afterRead?(path: string, bytes: Uint8Array): void;
 }

@@ -77,21 +77,23 @@ export async function commitWrite(
   signal?: AbortSignal,
 ): Promise<string[]> {
   await ctx.observer?.beforeWrite?.(target.relative, previous);
-  if (appended !== undefined && previous !== undefined) await ctx.fs.appendText(target.absolute, appended);
+  // An append lands on the file as it is then: what it holds afterwards is what the hooks hear.
+  let written = next;
+  if (appended !== undefined && previous !== undefined) written = await ctx.fs.appendText(target.absolute, appended);
   else await ctx.fs.writeText(target.absolute, next);
   const notes: string[] = [];
   if (isMarkdown(target.relative) && target.relative !== ctx.contract.log) {
     try {
       // The index is a cache the next scan repairs: an interrupt does not wait for it (a stalled embeddings endpoint).
       const interrupted = 'the run was interrupted before the search index was updated';
-      const skipped = await unlessAborted(ctx.search.upsert(target.relative, next).then(() => undefined), signal, () => interrupted);
+      const skipped = await unlessAborted(ctx.search.upsert(target.relative, written).then(() => undefined), signal, () => interrupted);
       if (skipped) notes.push(skipped);
     } catch (error) {
       notes.push(`the search index was not updated (${(error as Error).message}), so search_wiki may miss this page for now`);
     }
   }
   try {
-    await ctx.observer?.afterWrite?.(target.relative, change);
+    await ctx.observer?.afterWrite?.(target.relative, change, written);
   } catch (error) {
     notes.push(`after-write bookkeeping failed: ${(error as Error).message}`);
   }
@@ -134,9 +136,9 @@ export async function commitAndReport(
 }
 
 /** The observer's note for a path; a failing observer must not fail the tool call. */
-export async function observerNote(ctx: ToolContext, relative: string): Promise<string | undefined> {
+export async function observerNote(ctx: ToolContext, relative: string, current?: string): Promise<string | undefined> {
   try {
-    return (await ctx.observer?.noteFor?.(relative)) ?? undefined;
+    return (await ctx.observer?.noteFor?.(relative, current)) ?? undefined;
   } catch {
     return undefined;
   }

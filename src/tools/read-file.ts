@@ -60,21 +60,29 @@ export function createReadFileTool(ctx: ToolContext): Tool {
       const requested = limit ?? ctx.readLimit ?? DEFAULT_READ_LIMIT;
       const window = Math.min(requested, MAX_READ_LIMIT);
       const notes = requested > MAX_READ_LIMIT ? [`limit capped at ${MAX_READ_LIMIT}`] : [];
-      const note = await observerNote(ctx, target.relative);
-      if (note) notes.push(note);
+      // The observer's note (e.g. a human edited this page), given the text when it was read whole.
+      const addNote = async (current?: string): Promise<void> => {
+        const note = await observerNote(ctx, target.relative, current);
+        if (note) notes.push(note);
+      };
       const start = offset ?? 0;
 
       const text = await extractedText(target.absolute, target.relative, info.size, info.mtimeMs);
-      if (text !== undefined) return readTextWindow(shown, text, start, window, ['extracted text', ...notes], ctx.sourceFacts);
+      if (text !== undefined) {
+        await addNote();
+        return readTextWindow(shown, text, start, window, ['extracted text', ...notes], ctx.sourceFacts);
+      }
       if (info.size <= WHOLE_FILE_MAX_BYTES) {
         const bytes = await ctx.fs.readBytes(target.absolute);
         if (looksBinary(bytes)) return binaryRefusal(shown, info.size);
         const decoded = decodeText(bytes);
         ctx.observer?.afterRead?.(target.relative, bytes);
+        await addNote(decoded.replaced === 0 ? decoded.text : undefined);
         if (decoded.replaced > 0) notes.push(`not valid UTF-8: ${decoded.replaced} invalid byte sequence(s) shown as \uFFFD`);
         return readTextWindow(shown, decoded.text, start, window, notes, ctx.sourceFacts);
       }
       if (looksBinary(await ctx.fs.readBytes(target.absolute, { start: 0, length: SNIFF_BYTES }))) return binaryRefusal(shown, info.size);
+      await addNote();
       if (start > info.size) return failure(`offset ${start} is past the end of ${shown} (${info.size} bytes)`);
       const chunk = await ctx.fs.readBytes(target.absolute, { start, length: window });
       const part = byteWindow(chunk, start, start + chunk.length >= info.size);

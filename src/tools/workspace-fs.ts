@@ -1,5 +1,4 @@
-import { realpathSync } from 'node:fs';
-import { lstat, stat } from 'node:fs/promises';
+import { lstatSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ConfinedIo } from './confined-io.js';
 import { unifiedDiffOf, type FileChange } from './diff.js';
@@ -42,8 +41,8 @@ export interface WorkspaceFs {
   exists(absolute: string): Promise<boolean>;
   /** Replace or create the file atomically (temp file + rename); parents are created. */
   writeText(absolute: string, content: string): Promise<void>;
-  /** Append so that the file is at every moment either the old or the new whole. */
-  appendText(absolute: string, content: string): Promise<void>;
+  /** Append so that the file is at every moment either the old or the new whole; returns the whole new content. */
+  appendText(absolute: string, content: string): Promise<string>;
 }
 
 /** The real disk, confined to the workspace root. */
@@ -62,13 +61,14 @@ export class DiskFs implements WorkspaceFs {
     return this.io.readBytes(absolute, range);
   }
 
+  // Synchronous: a stat takes microseconds, a trip through the thread pool far more on a busy machine.
   async stat(absolute: string): Promise<FileStat | undefined> {
     try {
-      const info = await stat(absolute);
+      const info = statSync(absolute);
       return { kind: kindOf(info), size: info.isDirectory() ? 0 : info.size, mtimeMs: info.mtimeMs, links: info.nlink };
     } catch {
       try {
-        const link = await lstat(absolute);
+        const link = lstatSync(absolute);
         return link.isSymbolicLink() ? { kind: 'symlink', size: 0, mtimeMs: link.mtimeMs, links: 1 } : undefined;
       } catch {
         return undefined;
@@ -88,10 +88,10 @@ export class DiskFs implements WorkspaceFs {
     await this.io.write(absolute, content);
   }
 
-  async appendText(absolute: string, content: string): Promise<void> {
+  async appendText(absolute: string, content: string): Promise<string> {
     // Read + atomic replace rather than appendFile: a kill mid-append must not leave half an
     // entry, and a hard link to the file elsewhere is never written through.
-    await this.io.append(absolute, content);
+    return this.io.append(absolute, content);
   }
 }
 
@@ -189,10 +189,11 @@ export class OverlayFs implements WorkspaceFs {
     this.files.set(this.key(absolute), { before, after: content, mtimeMs: Date.now() });
   }
 
-  async appendText(absolute: string, content: string): Promise<void> {
+  async appendText(absolute: string, content: string): Promise<string> {
     const before = await this.beforeImage(absolute);
-    const current = this.files.get(this.key(absolute))?.after ?? before ?? '';
-    this.files.set(this.key(absolute), { before, after: current + content, mtimeMs: Date.now() });
+    const after = (this.files.get(this.key(absolute))?.after ?? before ?? '') + content;
+    this.files.set(this.key(absolute), { before, after, mtimeMs: Date.now() });
+    return after;
   }
 
   /** The disk content the first overlay write replaced (kept across later writes). */

@@ -43,7 +43,7 @@ export function createWriteFileTool(ctx: ToolContext): Tool {
       }
 
       const change = previous === undefined ? 'created' : 'updated';
-      const note = previous === undefined ? undefined : await observerNote(ctx, target.relative);
+      const note = previous === undefined ? undefined : await observerNote(ctx, target.relative, previous);
       return commitAndReport(
         ctx,
         target,

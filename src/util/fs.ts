@@ -1,35 +1,69 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { closeSync, fchmodSync, fdatasync, mkdirSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { readdir, readFile, rm, stat } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import path from 'node:path';
 import { processExists } from './process.js';
 
+const flushData = promisify(fdatasync);
+
 /**
  * Write a file so that a crash at any moment leaves either the old or the new content:
- * write a sibling temp file, fsync it, then rename over the target. A rewrite keeps the
- * file's permission bits (a rename would otherwise leave the temp file's, from the umask).
+ * write a sibling temp file, flush it to disk, then rename over the target. A rewrite keeps
+ * the file's permission bits (a rename would otherwise leave the temp file's, from the
+ * umask). `durable: false` skips the flush, for files whose content is checked when read
+ * (a machine that loses power may then leave them empty, never half-new).
+ *
+ * Everything but the flush is a synchronous call: each takes microseconds, where a trip
+ * through the thread pool costs a write a good part of a millisecond on a busy machine.
+ * The flush (fdatasync: the data and what is needed to read it back) runs in the pool.
  */
-export async function writeFileAtomic(filePath: string, content: string | Uint8Array): Promise<void> {
-  await mkdir(path.dirname(filePath), { recursive: true });
+export async function writeFileAtomic(filePath: string, content: string | Uint8Array, options: { durable?: boolean } = {}): Promise<void> {
   const temp = atomicTempPath(filePath);
-  const mode = await stat(filePath).then(
-    (existing) => existing.mode & 0o7777,
-    () => undefined,
-  );
+  const mode = existingMode(filePath);
   // 'wx': never through a link or over a file someone put at the temp name.
-  const handle = await open(temp, 'wx');
+  const fd = openNew(temp);
   try {
-    if (mode !== undefined) await handle.chmod(mode);
-    await handle.writeFile(content);
-    await handle.sync();
+    if (mode !== undefined) fchmodSync(fd, mode);
+    writeAll(fd, content);
+    if (options.durable !== false) await flushData(fd);
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
   try {
-    await rename(temp, filePath);
+    renameSync(temp, filePath);
   } catch (error) {
-    await rm(temp, { force: true });
+    rmSync(temp, { force: true });
     throw error;
   }
+}
+
+function existingMode(filePath: string): number | undefined {
+  try {
+    const info = statSync(filePath, { throwIfNoEntry: false });
+    return info === undefined ? undefined : info.mode & 0o7777;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Create `temp` exclusively, making its folder first when it is missing. */
+function openNew(temp: string): number {
+  try {
+    return openSync(temp, 'wx');
+  } catch (error) {
+    // A missing folder is made; a file in the folder's place makes mkdir say so (EEXIST).
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
+  }
+  mkdirSync(path.dirname(temp), { recursive: true });
+  return openSync(temp, 'wx');
+}
+
+function writeAll(fd: number, content: string | Uint8Array): void {
+  const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
+  let written = 0;
+  while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written);
 }
 
 /**

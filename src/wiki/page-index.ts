@@ -10,6 +10,9 @@ import { canonicalName } from './similarity.js';
  * `upsert`/`remove`, each of which touches only the page concerned — so a write can be
  * validated against a 10k-page wiki without rescanning it.
  */
+/** How many of the latest changes `changedSince` can tell (a run changes a few pages between reads). */
+const RECENT_CHANGES = 1024;
+
 export class PageIndex {
   private readonly byPath = new Map<string, Page>();
   private readonly pathsByKey = new Map<string, string[]>();
@@ -21,6 +24,9 @@ export class PageIndex {
   private readonly titleOfPath = new Map<string, string>();
 
   private changes = 0;
+  /** The paths of the latest changes, in order: `recent[i]` is change number `recentFrom + i + 1`. */
+  private recent: string[] = [];
+  private recentFrom = 0;
 
   constructor(private readonly contract: Contract) {}
 
@@ -32,7 +38,7 @@ export class PageIndex {
 
   /** Add a page, or replace the page at the same path. */
   upsert(page: Page): void {
-    this.changes += 1;
+    this.changed(page.path);
     if (this.byPath.has(page.path)) this.remove(page.path);
     this.byPath.set(page.path, page);
     const paths = this.pathsByKey.get(page.key);
@@ -54,7 +60,7 @@ export class PageIndex {
   remove(pagePath: string): void {
     const page = this.byPath.get(pagePath);
     if (!page) return;
-    this.changes += 1;
+    this.changed(pagePath);
     this.byPath.delete(pagePath);
     const remaining = (this.pathsByKey.get(page.key) ?? []).filter((p) => p !== pagePath);
     if (remaining.length > 0) this.pathsByKey.set(page.key, remaining);
@@ -101,6 +107,25 @@ export class PageIndex {
   /** Changes with every upsert and remove: what was worked out from the pages holds while it stays. */
   get version(): number {
     return this.changes;
+  }
+
+  /**
+   * The paths changed since `version` (with repeats), so what was worked out then can be
+   * brought up to date page by page; undefined when that is too long ago to say.
+   */
+  changedSince(version: number): readonly string[] | undefined {
+    if (version < this.recentFrom || version > this.changes) return undefined;
+    return this.recent.slice(version - this.recentFrom);
+  }
+
+  private changed(pagePath: string): void {
+    this.changes += 1;
+    this.recent.push(pagePath);
+    if (this.recent.length > RECENT_CHANGES) {
+      const dropped = this.recent.length - RECENT_CHANGES / 2;
+      this.recent = this.recent.slice(dropped);
+      this.recentFrom += dropped;
+    }
   }
 
   /** Keys of the pages that link to `key` (refs or inline), itself excluded, sorted. */

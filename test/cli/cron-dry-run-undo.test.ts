@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { readBeforeImage } from '../../src/state/history.js';
 import { hashTree, runCli } from '../helpers/cli.js';
 import { fakeServers, freshWorkspace, manifestSources, pagePath, pageText, read, simpleIngest, writeStep } from './cron-fixtures.js';
 
@@ -153,7 +154,7 @@ describe('a page edited by hand since wiki wrote it', () => {
     // The before-image of this run is the human's version.
     const runs = (await readdir(path.join(root, '.wiki/history'))).sort();
     const latest = runs.at(-1) ?? '';
-    expect(await readFile(path.join(root, '.wiki/history', latest, 'before', betaPath), 'utf8')).toBe(edited);
+    expect((await readBeforeImage(root, latest, betaPath))?.toString('utf8')).toBe(edited);
 
     const undo = await runCli(['undo', '--yes'], { cwd: root });
     expect(undo.code).toBe(0);

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, InputError } from '../../src/errors.js';
 import { planUndo, undo, type UndoPlan } from '../../src/operations/undo.js';
-import { beginRun, finishRun, listRuns, loadRun, recordAfter, recordBefore } from '../../src/state/history.js';
-import { humanEditBase } from '../../src/state/human-edits.js';
+import { beginRun, finishRun, listRuns, loadRun, readBeforeImage, recordAfter, recordBefore } from '../../src/state/history.js';
+import { isHumanEdited } from '../../src/state/human-edits.js';
 import { acquireLock, LockError } from '../../src/state/lock.js';
 
 const LOG = 'wiki/log.md';
@@ -81,7 +81,9 @@ describe('planUndo', () => {
 
   it('refuses a run whose before-image is gone', async () => {
     const root = await workspaceWithRun();
-    await rm(path.join(root, '.wiki/history/run-1/before'), { recursive: true });
+    // Where before-images live: inline in the journal, or (large ones) under before/.
+    await rm(path.join(root, '.wiki/history/run-1/journal.jsonl'));
+    await rm(path.join(root, '.wiki/history/run-1/before'), { recursive: true, force: true });
     const error = await planUndo(root, { logPath: LOG }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as ConfigError).message).toContain(`the before-image of ${EDITED} is missing or altered`);
@@ -129,10 +131,10 @@ describe('undo', () => {
     await write(root, EDITED, 'tool v1\nhuman line\n');
     const second = await beginRun(root, 'run-1', 'ingest', 'second');
     await runWrite(second, root, EDITED, 'tool v2\n');
-    expect(await humanEditBase(root, EDITED, 'tool v2\n')).toBeUndefined();
+    expect(await isHumanEdited(root, EDITED, 'tool v2\n')).toBe(false);
     await undo(root, { runId: 'run-1', logPath: LOG });
     expect(await read(root, EDITED)).toBe('tool v1\nhuman line\n');
-    expect(await humanEditBase(root, EDITED, 'tool v1\nhuman line\n')).toEqual({ base: 'tool v1\n' });
+    expect(await isHumanEdited(root, EDITED, 'tool v1\nhuman line\n')).toBe(true);
   });
 
   it('refuses to overwrite later changes unless forced, and even then keeps them undoable', async () => {
@@ -217,7 +219,7 @@ describe('undo of a file that is not UTF-8', () => {
     const run = await beginRun(root, 'run-1', 'ingest', 'x');
     await runWrite(run, root, EDITED, 'after\n');
     await finishRun(run, 'completed');
-    expect(await readFile(path.join(root, '.wiki/history/run-1/before', EDITED), 'utf8')).toBe(text);
+    expect((await readBeforeImage(root, 'run-1', EDITED))?.toString('utf8')).toBe(text);
     await undo(root, { logPath: LOG });
     expect((await readFile(path.join(root, EDITED))).equals(Buffer.from(text, 'utf8'))).toBe(true);
   });

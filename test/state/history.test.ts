@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -5,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { hashText } from '../../src/state/hash.js';
 import { beginRun, finishRun, lastRun, listRuns, loadRun, newRunId, pruneRuns, readBeforeImage, recordAfter, recordBefore } from '../../src/state/history.js';
 import { lastWritten } from '../../src/state/written.js';
-import { humanEditBase, humanEditedPaths } from '../../src/state/human-edits.js';
+import { humanEditBase, isHumanEdited } from '../../src/state/human-edits.js';
 
 async function tempRoot(): Promise<string> {
   return mkdtemp(path.join(os.tmpdir(), 'wiki-history-'));
@@ -40,13 +41,26 @@ describe('run history', () => {
     expect(await loadRun(root, 'run-1')).toEqual(record);
   });
 
-  it('keeps run.json current after every change, so a killed run can still be undone', async () => {
+  it('has every recorded change on disk at once (run.json and the journal), so a killed run can still be undone', async () => {
     const root = await tempRoot();
     const run = await beginRun(root, 'run-1', 'ingest', 'x');
     await recordBefore(run, 'wiki/a.md', 'a\n');
     const onDisk = await loadRun(root, 'run-1');
     expect(onDisk?.status).toBe('running');
     expect(onDisk?.files.map((f) => f.path)).toEqual(['wiki/a.md']);
+  });
+
+  it.each([
+    ['a small text page (inline in the journal)', 'small page\n'],
+    ['bytes that are not UTF-8 (inline, byte for byte)', Buffer.from([0x66, 0xff, 0xfe, 0x0a])],
+    ['a large file (kept in a file of its own)', 'x'.repeat(300 * 1024)],
+  ])('keeps the before-image of %s', async (_case, image) => {
+    const root = await tempRoot();
+    const run = await beginRun(root, 'run-1', 'ingest', 'x');
+    await recordBefore(run, 'wiki/a.md', image);
+    expect((await readBeforeImage(root, 'run-1', 'wiki/a.md'))?.equals(Buffer.from(image))).toBe(true);
+    await finishRun(run, 'completed');
+    expect((await readBeforeImage(root, 'run-1', 'wiki/a.md'))?.equals(Buffer.from(image))).toBe(true);
   });
 
   it('serialises concurrent records in call order', async () => {
@@ -104,10 +118,7 @@ describe('human-edit detection', () => {
       await recordBefore(run, page, undefined);
       await recordAfter(run, page, toolWrote);
     }
-    if (current !== undefined) await write(root, page, current);
-    // The prompt's list (read from disk) and the write guard (given the text) agree.
-    expect((await humanEditedPaths(root, [page])).has(page)).toBe(expected);
-    if (current !== undefined) expect((await humanEditBase(root, page, current)) !== undefined).toBe(expected);
+    expect(await isHumanEdited(root, page, current)).toBe(expected);
   });
 
   it('written.json follows the latest tool write and keeps a hand-edited before-image', async () => {
@@ -120,7 +131,7 @@ describe('human-edit detection', () => {
 
     await write(root, page, 'v1\nhuman addition\n');
     const current = await readFile(path.join(root, page), 'utf8');
-    expect(await humanEditBase(root, page, current)).toEqual({ base: 'v1\n' });
+    expect(await isHumanEdited(root, page, current)).toBe(true);
 
     const second = await beginRun(root, 'run-2', 'ingest', 'y');
     await recordBefore(second, page, current);
@@ -128,7 +139,19 @@ describe('human-edit detection', () => {
     await recordAfter(second, page, 'v2 keeping the human addition\n');
     expect((await readBeforeImage(root, 'run-2', page))?.toString('utf8')).toBe('v1\nhuman addition\n');
     expect((await loadRun(root, 'run-2'))?.files[0]?.writtenBefore).toMatchObject({ sha256: hashText('v1\n'), runId: 'run-1' });
-    expect(await humanEditBase(root, page, 'v2 keeping the human addition\n')).toBeUndefined();
+    expect(await isHumanEdited(root, page, 'v2 keeping the human addition\n')).toBe(false);
+  });
+
+  it('keeps what the tool wrote for telling a human\'s lines apart, in the log while the run goes and in its copy file after', async () => {
+    const root = await tempRoot();
+    const run = await beginRun(root, 'run-1', 'ingest', 'x');
+    await recordBefore(run, page, undefined);
+    await recordAfter(run, page, 'tool line\n');
+    expect(await humanEditBase(root, page, 'tool line\nhuman line\n')).toEqual({ base: 'tool line\n' });
+    expect(existsSync(path.join(root, '.wiki/written-copies', hashText('tool line\n')))).toBe(false);
+    await finishRun(run, 'completed');
+    expect(await readFile(path.join(root, '.wiki/written-copies', hashText('tool line\n')), 'utf8')).toBe('tool line\n');
+    expect(await humanEditBase(root, page, 'tool line\nhuman line\n')).toEqual({ base: 'tool line\n' });
   });
 
   it('recordAfter can set written.json explicitly (what undo uses) or remove the entry', async () => {
@@ -138,7 +161,7 @@ describe('human-edit detection', () => {
     const entry = { sha256: hashText('old tool text\n'), runId: 'run-0', writtenAt: '2026-01-01T00:00:00.000Z' };
     await recordAfter(run, page, 'human text\n', { written: entry });
     expect(await lastWritten(root, page)).toEqual(entry);
-    expect(await humanEditBase(root, page, 'human text\n')).toBeDefined();
+    expect(await isHumanEdited(root, page, 'human text\n')).toBe(true);
     await recordAfter(run, page, undefined);
     expect(await lastWritten(root, page)).toBeUndefined();
     expect((await loadRun(root, 'run-1'))?.files[0]?.afterSha256).toBeNull();

@@ -22,6 +22,8 @@ export interface GuardContext {
   carriedHumanLines?: readonly string[];
   /** `protectedBody` of the page now, when the caller has worked it out already. */
   protectedLines?: readonly string[];
+  /** The previous text parsed, when the caller has parsed it already. */
+  previousPage?: Page;
 }
 
 /**
@@ -31,7 +33,7 @@ export interface GuardContext {
  */
 export function modelWriteFindings(candidate: Page, previousText: string | undefined, ctx: GuardContext): Finding[] {
   if (isSpecialPage(ctx.contract, candidate.path) || candidate.parseError) return [];
-  const previous = previousText === undefined ? undefined : parsePage(candidate.path, previousText, ctx.contract);
+  const previous = previousText === undefined ? undefined : (ctx.previousPage ?? parsePage(candidate.path, previousText, ctx.contract));
   const findings: Finding[] = [...toolOwnedFieldFindings(candidate, previous)];
   if (previous && !previous.parseError) findings.push(...droppedSourceFindings(candidate, previous, ctx.rawExists));
   if (!previous) findings.push(...nearDuplicateAtCreation(candidate, ctx.index));

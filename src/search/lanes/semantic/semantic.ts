@@ -24,8 +24,11 @@ export interface EmbeddedAhead {
 
 /** Pages taken as relevant to the query, and how far to move the query towards them. */
 export interface SemanticFeedback {
+  /** Best first. */
   slots: readonly number[];
   weight: number;
+  /** The page at rank r (0 for the best) counts 1 / (1 + rankDecay × r) in their centroid (default 0: all alike). */
+  rankDecay?: number;
 }
 
 export interface SemanticHit {
@@ -166,15 +169,32 @@ export class SemanticLane {
   /**
    * Every live page's similarity to the query (moved by `feedback` as in `search`), by
    * slot: what score fusion needs to give a page the same score however many are asked for.
+   * With `refine`, a second round: it is handed these similarities and may name other
+   * feedback pages, towards which the query (embedded once) is moved instead, and every
+   * page scored again.
    */
-  async similarities(query: string, terms: readonly string[], feedback?: SemanticFeedback): Promise<{ status: LaneStatus; similarities?: Float64Array }> {
-    const vector = await this.queryVector(query, terms, feedback);
-    if ('status' in vector) return vector;
-    return { status: 'ok', similarities: this.vectors!.similarities(vector.vector) };
+  async similarities(
+    query: string,
+    terms: readonly string[],
+    feedback?: SemanticFeedback,
+    refine?: (first: Float64Array) => readonly number[] | undefined,
+  ): Promise<{ status: LaneStatus; similarities?: Float64Array }> {
+    const embedded = await this.embeddedQuery(query, terms);
+    if ('status' in embedded) return embedded;
+    const first = this.vectors!.similarities(this.moved(embedded.vector, feedback));
+    const slots = feedback && refine ? refine(first) : undefined;
+    if (!feedback || !slots) return { status: 'ok', similarities: first };
+    return { status: 'ok', similarities: this.vectors!.similarities(this.moved(embedded.vector, { ...feedback, slots })) };
   }
 
   /** The query's unit vector moved by `feedback`, or the lane status that keeps it from searching. */
   private async queryVector(query: string, terms: readonly string[], feedback?: SemanticFeedback): Promise<{ vector: Float32Array } | { status: LaneStatus }> {
+    const embedded = await this.embeddedQuery(query, terms);
+    return 'status' in embedded ? embedded : { vector: this.moved(embedded.vector, feedback) };
+  }
+
+  /** The query's embedding, or the lane status that keeps it from searching. */
+  private async embeddedQuery(query: string, terms: readonly string[]): Promise<{ vector: Float32Array } | { status: LaneStatus }> {
     const before = this.status();
     if (before !== 'ok') return { status: before };
     let vector: Float32Array | undefined;
@@ -184,21 +204,27 @@ export class SemanticLane {
       return { status: `failed: ${describeFailure(error)}` };
     }
     if (!vector || !this.vectors || vector.length !== this.vectors.dimensions) return { status: 'ok' };
-    return { vector: feedback && feedback.weight > 0 ? this.withFeedback(vector, feedback) : vector };
+    return { vector };
   }
 
-  /** unit(query) + weight × unit(mean of the feedback pages' vectors), as a unit vector. */
+  private moved(vector: Float32Array, feedback: SemanticFeedback | undefined): Float32Array {
+    return feedback && feedback.weight > 0 ? this.withFeedback(vector, feedback) : vector;
+  }
+
+  /** unit(query) + weight × unit(rank-weighted mean of the feedback pages' vectors), as a unit vector. */
   private withFeedback(query: Float32Array, feedback: SemanticFeedback): Float32Array {
     const vectors = this.vectors;
     const dimensions = query.length;
     const centroid = new Float64Array(dimensions);
     let count = 0;
-    for (const slot of feedback.slots) {
+    const decay = feedback.rankDecay ?? 0;
+    feedback.slots.forEach((slot, rank) => {
       const row = vectors?.vector(slot);
-      if (!row) continue;
-      for (let j = 0; j < dimensions; j++) centroid[j] = centroid[j]! + row[j]!;
+      if (!row) return;
+      const share = 1 / (1 + decay * rank);
+      for (let j = 0; j < dimensions; j++) centroid[j] = centroid[j]! + share * row[j]!;
       count++;
-    }
+    });
     if (count === 0) return query;
     const queryNorm = Math.hypot(...query) || 1;
     const centroidNorm = Math.hypot(...centroid) || 1;

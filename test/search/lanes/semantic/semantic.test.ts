@@ -39,3 +39,22 @@ describe('SemanticLane.train with pages embedded elsewhere', () => {
     expect(short.encode(identity, TEXTS.length)).toEqual(plain.encode(identity, TEXTS.length));
   });
 });
+
+describe('SemanticLane.similarities: feedback pages weighted by rank', () => {
+  const query = 'telescope orbit';
+  const feedbackOf = async (lane: SemanticLane, slots: number[], rankDecay?: number): Promise<number[]> =>
+    Array.from((await lane.similarities(query, analyze(query), { slots, weight: 2, rankDecay })).similarities!);
+
+  it.each([
+    ['without decay, the order of the pages does not matter', 0, [1, 5], [5, 1], true],
+    ['with decay, the first page counts more', 0.5, [1, 5], [5, 1], false],
+    ['with a very steep decay, only the first page counts', 1e12, [1, 5], [1], true],
+    ['with no decay given, all pages count alike', undefined, [1, 5], [5, 1], true],
+  ])('%s', async (_case, rankDecay, slots, other, same) => {
+    const lane = await trainedLane();
+    const a = await feedbackOf(lane, slots, rankDecay);
+    const b = await feedbackOf(lane, other, rankDecay);
+    const close = a.every((value, i) => Math.abs(value - b[i]!) < 1e-6);
+    expect(close).toBe(same);
+  });
+});
