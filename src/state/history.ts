@@ -3,11 +3,11 @@ import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { UsageError } from '../errors.js';
-import { readTextIfExists, writeFileAtomic } from '../util/fs.js';
+import { writeFileAtomic } from '../util/fs.js';
 import { stateDir } from '../wiki/workspace.js';
 import { hashText } from './hash.js';
 import { readStateJson, writeStateJson } from './json-file.js';
-import { checkRelativePath, resolveInRoot } from './paths.js';
+import { checkRelativePath } from './paths.js';
 import { INLINE_IMAGE_MAX_BYTES, JOURNAL_FILE, readJournal, RunJournal, type RunFile } from './run-journal.js';
 import { pruneWrittenCopies } from './written-copies.js';
 import { foldWrittenLog, setWrittenEntry, writtenEntries, writtenEntrySchema, type WrittenEntry } from './written.js';
@@ -249,21 +249,6 @@ export async function pruneRuns(root: string, keep: number): Promise<string[]> {
   for (const runId of doomed) await rm(runDir(root, runId), { recursive: true, force: true });
   await pruneWrittenCopies(root, new Set(Object.values(await writtenEntries(root)).map((entry) => entry.sha256)));
   return doomed;
-}
-
-/** A workspace file's bytes, undefined when it does not exist. */
-export async function readWorkspaceBytes(root: string, relPath: string): Promise<Buffer | undefined> {
-  try {
-    return await readFile(resolveInRoot(root, relPath));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-}
-
-/** Current content of a workspace file, undefined when absent. */
-export async function readWorkspaceFile(root: string, relPath: string): Promise<string | undefined> {
-  return readTextIfExists(resolveInRoot(root, relPath));
 }
 
 function beforeImagePath(dir: string, cleanRelPath: string): string {

@@ -1,14 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { hashText } from './hash.js';
-import { lastWritten, writtenEntries, writtenText } from './written.js';
+import { lastWritten, writtenEntries, writtenText, type WrittenEntry } from './written.js';
 
 /**
- * A page is human-edited when the tool wrote it before and its bytes are no longer what the
- * tool wrote (written.json holds the hash of the tool's last write).
+ * A page is human-edited when the tool wrote it before (`entry`, from written.json) and its
+ * text is no longer what the tool wrote.
  */
-export async function isHumanEdited(root: string, relPath: string, currentContent: string | undefined): Promise<boolean> {
-  return currentContent !== undefined && (await humanEditBase(root, relPath, currentContent)) !== undefined;
+function editedSinceWritten(entry: WrittenEntry | undefined, currentContent: string): entry is WrittenEntry {
+  return entry !== undefined && entry.sha256 !== hashText(currentContent);
 }
 
 /**
@@ -17,7 +17,7 @@ export async function isHumanEdited(root: string, relPath: string, currentConten
  */
 export async function humanEditBase(root: string, relPath: string, currentContent: string): Promise<{ base: string | undefined } | undefined> {
   const entry = await lastWritten(root, relPath);
-  if (entry === undefined || entry.sha256 === hashText(currentContent)) return undefined;
+  if (!editedSinceWritten(entry, currentContent)) return undefined;
   return { base: await writtenText(root, entry.sha256) };
 }
 
@@ -29,7 +29,7 @@ export async function humanEditedPaths(root: string, relPaths: readonly string[]
     const entry = written[relPath];
     if (!entry) continue;
     const text = await readFile(path.join(root, relPath), 'utf8').catch(() => undefined);
-    if (text !== undefined && hashText(text) !== entry.sha256) edited.add(relPath);
+    if (text !== undefined && editedSinceWritten(entry, text)) edited.add(relPath);
   }
   return edited;
 }

@@ -1,8 +1,8 @@
-import { writeFileAtomic } from '../util/fs.js';
+import { readBytesIfExists, writeFileAtomic } from '../util/fs.js';
 import { parsePage, serialisePage, splitFrontmatter } from '../wiki/page.js';
 import { hashText } from './hash.js';
 import { invalidUtf8Offset } from '../util/utf8.js';
-import { recordAfter, recordBefore, readWorkspaceBytes, type Run } from './history.js';
+import { recordAfter, recordBefore, type Run } from './history.js';
 import { lastWritten, setWrittenEntry } from './written.js';
 import { resolveInRoot } from './paths.js';
 
@@ -40,7 +40,7 @@ export function withStaleSince(pagePath: string, text: string, date: string): st
 export async function markStale(root: string, pagePaths: readonly string[], date: string, run?: Run): Promise<MarkStaleResult> {
   const result: MarkStaleResult = { marked: [], alreadyStale: [], missing: [], unparseable: [], notUtf8: [] };
   for (const pagePath of [...new Set(pagePaths)].sort()) {
-    const bytes = await readWorkspaceBytes(root, pagePath);
+    const bytes = await readBytesIfExists(resolveInRoot(root, pagePath));
     if (bytes === undefined) {
       result.missing.push(pagePath);
       continue;

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, InputError } from '../../src/errors.js';
 import { planUndo, undo, type UndoPlan } from '../../src/operations/undo.js';
 import { beginRun, finishRun, listRuns, loadRun, readBeforeImage, recordAfter, recordBefore } from '../../src/state/history.js';
-import { isHumanEdited } from '../../src/state/human-edits.js';
+import { humanEditBase } from '../../src/state/human-edits.js';
 import { acquireLock, LockError } from '../../src/state/lock.js';
 
 const LOG = 'wiki/log.md';
@@ -131,10 +131,10 @@ describe('undo', () => {
     await write(root, EDITED, 'tool v1\nhuman line\n');
     const second = await beginRun(root, 'run-1', 'ingest', 'second');
     await runWrite(second, root, EDITED, 'tool v2\n');
-    expect(await isHumanEdited(root, EDITED, 'tool v2\n')).toBe(false);
+    expect(await humanEditBase(root, EDITED, 'tool v2\n')).toBeUndefined();
     await undo(root, { runId: 'run-1', logPath: LOG });
     expect(await read(root, EDITED)).toBe('tool v1\nhuman line\n');
-    expect(await isHumanEdited(root, EDITED, 'tool v1\nhuman line\n')).toBe(true);
+    expect(await humanEditBase(root, EDITED, 'tool v1\nhuman line\n')).toEqual({ base: 'tool v1\n' });
   });
 
   it('refuses to overwrite later changes unless forced, and even then keeps them undoable', async () => {

@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { undo } from '../../src/operations/undo.js';
 import { beginRun, finishRun, loadRun, recordAfter, recordBefore } from '../../src/state/history.js';
-import { isHumanEdited } from '../../src/state/human-edits.js';
+import { humanEditedPaths } from '../../src/state/human-edits.js';
 import { lastWritten } from '../../src/state/written.js';
 import { REPO_ROOT } from '../helpers/cli.js';
 
@@ -88,7 +88,7 @@ describe('a run killed between any two steps', () => {
       const recordedAfter = killAt > 3 + 3 * i; // step 3 + 3i is this page's after-record
       if (!recordedAfter) continue;
       expect((await lastWritten(root, page))?.runId).toBe('crashed-run');
-      expect(await isHumanEdited(root, page, await read(root, page))).toBe(false);
+      expect((await humanEditedPaths(root, [page])).has(page)).toBe(false);
     }
     if (killAt === 0) return; // killed before the run began: nothing recorded, nothing changed
     const record = await loadRun(root, 'crashed-run');
@@ -100,7 +100,7 @@ describe('a run killed between any two steps', () => {
     // The owner's page is theirs again; the earlier run's page is that run's writing again.
     expect(await lastWritten(root, PAGES[0])).toBeUndefined();
     expect((await lastWritten(root, PAGES[1]))?.runId).toBe('earlier-run');
-    expect(await isHumanEdited(root, PAGES[1], ORIGINAL[PAGES[1]])).toBe(false);
+    expect((await humanEditedPaths(root, [PAGES[1]])).has(PAGES[1])).toBe(false);
   });
 
   it('a torn last line of the journal or of the written log is skipped, and the next append starts on a line of its own', async () => {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { hashText } from '../../src/state/hash.js';
 import { beginRun, finishRun, lastRun, listRuns, loadRun, newRunId, pruneRuns, readBeforeImage, recordAfter, recordBefore } from '../../src/state/history.js';
 import { lastWritten } from '../../src/state/written.js';
-import { humanEditBase, isHumanEdited } from '../../src/state/human-edits.js';
+import { humanEditBase, humanEditedPaths } from '../../src/state/human-edits.js';
 
 async function tempRoot(): Promise<string> {
   return mkdtemp(path.join(os.tmpdir(), 'wiki-history-'));
@@ -118,7 +118,10 @@ describe('human-edit detection', () => {
       await recordBefore(run, page, undefined);
       await recordAfter(run, page, toolWrote);
     }
-    expect(await isHumanEdited(root, page, current)).toBe(expected);
+    if (current !== undefined) await write(root, page, current);
+    // The prompt's list (read from disk) and the write guard (given the text) agree.
+    expect((await humanEditedPaths(root, [page])).has(page)).toBe(expected);
+    if (current !== undefined) expect((await humanEditBase(root, page, current)) !== undefined).toBe(expected);
   });
 
   it('written.json follows the latest tool write and keeps a hand-edited before-image', async () => {
@@ -131,7 +134,7 @@ describe('human-edit detection', () => {
 
     await write(root, page, 'v1\nhuman addition\n');
     const current = await readFile(path.join(root, page), 'utf8');
-    expect(await isHumanEdited(root, page, current)).toBe(true);
+    expect(await humanEditBase(root, page, current)).toEqual({ base: 'v1\n' });
 
     const second = await beginRun(root, 'run-2', 'ingest', 'y');
     await recordBefore(second, page, current);
@@ -139,7 +142,7 @@ describe('human-edit detection', () => {
     await recordAfter(second, page, 'v2 keeping the human addition\n');
     expect((await readBeforeImage(root, 'run-2', page))?.toString('utf8')).toBe('v1\nhuman addition\n');
     expect((await loadRun(root, 'run-2'))?.files[0]?.writtenBefore).toMatchObject({ sha256: hashText('v1\n'), runId: 'run-1' });
-    expect(await isHumanEdited(root, page, 'v2 keeping the human addition\n')).toBe(false);
+    expect(await humanEditBase(root, page, 'v2 keeping the human addition\n')).toBeUndefined();
   });
 
   it('keeps what the tool wrote for telling a human\'s lines apart, in the log while the run goes and in its copy file after', async () => {
@@ -161,7 +164,7 @@ describe('human-edit detection', () => {
     const entry = { sha256: hashText('old tool text\n'), runId: 'run-0', writtenAt: '2026-01-01T00:00:00.000Z' };
     await recordAfter(run, page, 'human text\n', { written: entry });
     expect(await lastWritten(root, page)).toEqual(entry);
-    expect(await isHumanEdited(root, page, 'human text\n')).toBe(true);
+    expect(await humanEditBase(root, page, 'human text\n')).toBeDefined();
     await recordAfter(run, page, undefined);
     expect(await lastWritten(root, page)).toBeUndefined();
     expect((await loadRun(root, 'run-1'))?.files[0]?.afterSha256).toBeNull();
