@@ -1,8 +1,7 @@
-import { statSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { stateDir } from '../wiki/workspace.js';
-import { readStateJson, writeStateJson } from './json-file.js';
+import { readStateJson, stateFileStamp, writeStateJson } from './json-file.js';
 
 /**
  * `.wiki/human-lines.json`: per page, the lines a human wrote that a later tool write kept.
@@ -24,19 +23,9 @@ function filePath(root: string): string {
  */
 const cache = new Map<string, { stamp: string; value: HumanLinesFile }>();
 
-/** undefined: the file does not exist; null: its stat failed otherwise (reading it then says why). */
-function stampOf(file: string): string | undefined | null {
-  try {
-    const info = statSync(file, { throwIfNoEntry: false });
-    return info ? `${info.ino}:${info.size}:${info.mtimeMs}` : undefined;
-  } catch {
-    return null;
-  }
-}
-
 async function load(root: string): Promise<HumanLinesFile> {
   const file = filePath(root);
-  const stamp = stampOf(file);
+  const stamp = stateFileStamp(file);
   if (stamp === undefined) return { version: 1, pages: {} };
   const cached = cache.get(file);
   if (stamp !== null && cached?.stamp === stamp) return structuredClone(cached.value);

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import type { z } from 'zod';
 import { ConfigError } from '../errors.js';
 import { readTextIfExists, writeFileAtomic } from '../util/fs.js';
@@ -26,4 +27,20 @@ export async function readStateJson<T>(file: string, schema: z.ZodType<T>, label
 
 export async function writeStateJson(file: string, value: unknown): Promise<void> {
   await writeFileAtomic(file, `${JSON.stringify(value, null, 2)}\n`);
+}
+
+/**
+ * A state file's stat as a string that changes whenever the file does: state files are only
+ * replaced atomically (a new inode) or appended to (a new size), so an equal stamp means an
+ * unchanged file and a cached parse can be reused. undefined: the file does not exist;
+ * null: its stat failed otherwise (reading it then says why). Synchronous: a few
+ * microseconds, where a trip through the thread pool costs a good part of a millisecond.
+ */
+export function stateFileStamp(file: string): string | undefined | null {
+  try {
+    const info = statSync(file, { throwIfNoEntry: false });
+    return info ? `${info.ino}:${info.size}:${info.mtimeMs}` : undefined;
+  } catch {
+    return null;
+  }
 }

@@ -1,9 +1,9 @@
-import { appendFileSync, mkdirSync, readFileSync, statSync, truncateSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, truncateSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from '../errors.js';
 import { stateDir } from '../wiki/workspace.js';
-import { readStateJson, writeStateJson } from './json-file.js';
+import { readStateJson, stateFileStamp, writeStateJson } from './json-file.js';
 import { hashText } from './hash.js';
 import { checkRelativePath } from './paths.js';
 import { keepWrittenCopy, writtenCopy } from './written-copies.js';
@@ -65,23 +65,13 @@ function logPath(root: string): string {
   return path.join(stateDir(root), WRITTEN_LOG);
 }
 
-// Synchronous stats and appends: each is a few microseconds, where a trip through the
-// thread pool costs a write a good part of a millisecond on a busy machine.
-/** undefined: the file does not exist; null: its stat failed otherwise (reading it then says why). */
-function stampOf(file: string): string | undefined | null {
-  try {
-    const info = statSync(file, { throwIfNoEntry: false });
-    return info ? `${info.ino}:${info.size}:${info.mtimeMs}` : undefined;
-  } catch {
-    return null;
-  }
-}
-
+// Synchronous stats (stateFileStamp) and appends: each is a few microseconds, where a trip
+// through the thread pool costs a write a good part of a millisecond on a busy machine.
 async function load(root: string): Promise<Ledger> {
   const key = stateDir(root);
   const cached = ledgers.get(key);
-  const snapshotStamp = stampOf(snapshotPath(root));
-  const logStamp = stampOf(logPath(root));
+  const snapshotStamp = stateFileStamp(snapshotPath(root));
+  const logStamp = stateFileStamp(logPath(root));
   const same = (a: string | undefined | null, b: string | undefined | null): boolean => a === b && a !== null;
   if (cached && same(cached.snapshotStamp, snapshotStamp) && same(cached.logStamp, logStamp)) return cached;
   const snapshot =
@@ -169,7 +159,7 @@ export function setWrittenEntry(root: string, relPath: string, entry: WrittenEnt
     if (entry && text !== undefined) ledger.copies.set(entry.sha256, text);
     ledger.logEndsClean = true;
     ledger.logLines++;
-    ledger.logStamp = stampOf(file);
+    ledger.logStamp = stateFileStamp(file);
   });
 }
 
@@ -185,6 +175,6 @@ export function foldWrittenLog(root: string): Promise<void> {
     const files = { ...ledger.files };
     await writeStateJson(snapshotPath(root), { version: 1, files });
     truncateSync(logPath(root));
-    ledgers.set(stateDir(root), { snapshot: files, snapshotStamp: stampOf(snapshotPath(root)), logStamp: stampOf(logPath(root)), logEndsClean: true, files: { ...files }, logLines: 0, copies: new Map() });
+    ledgers.set(stateDir(root), { snapshot: files, snapshotStamp: stateFileStamp(snapshotPath(root)), logStamp: stateFileStamp(logPath(root)), logEndsClean: true, files: { ...files }, logLines: 0, copies: new Map() });
   });
 }
