@@ -41,10 +41,20 @@ function sqliteUnavailable(error: unknown, binding: string | undefined): ConfigE
   const from = binding ? `the addon ${SQLITE_BINDING_VARIABLE} names (${binding})` : "better-sqlite3's native addon";
   return new ConfigError(
     `the facts store (.wiki/facts.db) needs SQLite, and ${from} could not be loaded: ${reason}`,
-    binding
-      ? `point ${SQLITE_BINDING_VARIABLE} at a better_sqlite3.node built for this Node.js, or unset it`
-      : `run \`npm rebuild better-sqlite3\` in the folder wiki is installed in (it needs a C++ toolchain where no prebuilt binary exists), or set ${SQLITE_BINDING_VARIABLE} to a better_sqlite3.node built for this Node.js`,
+    sqliteFix(error, binding),
   );
+}
+
+/**
+ * better-sqlite3 is an optional dependency: where its addon neither downloaded nor built,
+ * npm left the package out, and `npm rebuild` then finds nothing to build — only an
+ * install brings it back.
+ */
+function sqliteFix(error: unknown, binding: string | undefined): string {
+  if (binding) return `point ${SQLITE_BINDING_VARIABLE} at a better_sqlite3.node built for this Node.js, or unset it`;
+  const packageMissing = (error as { code?: unknown } | null)?.code === 'ERR_MODULE_NOT_FOUND';
+  const step = packageMissing ? '`npm install`' : '`npm rebuild better-sqlite3`';
+  return `run ${step} in the folder wiki is installed in (it needs a C++ toolchain where no prebuilt binary exists), or set ${SQLITE_BINDING_VARIABLE} to a better_sqlite3.node built for this Node.js`;
 }
 
 /** Why SQLite cannot be loaded (message and fix, one line), or undefined when it can. */

@@ -44,7 +44,7 @@ describe('an install that left the optional SQLite addon out', () => {
     for (const command of [['facts', 'stats'], ['query', '--facts', 'what is a memex?']]) {
       const result = await runCli(command, { cwd: root, cli });
       expect(result.code, `wiki ${command.join(' ')}`).toBe(2);
-      expect(result.stderr).toMatch(/^error: the facts store \(\.wiki\/facts\.db\) needs SQLite, and better-sqlite3's native addon could not be loaded: Cannot find package 'better-sqlite3'[^\n]* — [^\n]+\n$/);
+      expect(result.stderr).toMatch(/^error: the facts store \(\.wiki\/facts\.db\) needs SQLite, and better-sqlite3's native addon could not be loaded: Cannot find package 'better-sqlite3'[^\n]* — run `npm install` in the folder wiki is installed in[^\n]+\n$/);
     }
   }, 120_000);
 });
