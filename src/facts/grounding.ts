@@ -61,6 +61,8 @@ interface FactIndex {
   rank: Uint32Array;
   /** Scratch counts, one per fact, zero between sentences. */
   held: Uint32Array;
+  /** Scratch: the facts a sentence's words reach, in the order reached. */
+  touched: Uint32Array;
 }
 
 /**
@@ -106,7 +108,7 @@ export class GroundingCache {
     const byId = facts.map((_, index) => index).sort((a, b) => compareIds(facts[a]?.fact.id ?? '', facts[b]?.fact.id ?? '') || a - b);
     const rank = new Uint32Array(facts.length);
     byId.forEach((at, place) => (rank[at] = place));
-    return { facts, postings, byId, rank, held: new Uint32Array(facts.length) };
+    return { facts, postings, byId, rank, held: new Uint32Array(facts.length), touched: new Uint32Array(facts.length) };
   }
 }
 
@@ -149,24 +151,28 @@ type Scored = { fact: CandidateFact; tokens: Tokens; support: number };
  * what is left in id order.
  */
 function bestFacts(sentence: Tokens, index: FactIndex, count: number): Scored[] {
-  const { facts, postings, byId, rank, held } = index;
-  const touched: number[] = [];
+  const { facts, postings, byId, rank, held, touched } = index;
+  let touchedCount = 0;
   for (const word of sentence.words) {
     const list = postings.get(word);
     if (!list) continue;
     for (const at of list) {
-      if (held[at] === 0) touched.push(at);
+      if (held[at] === 0) touched[touchedCount++] = at;
       held[at] = (held[at] as number) + 1;
     }
   }
   // The best `count` touched facts, kept sorted: more words held first, then lower rank.
   const top: number[] = [];
-  for (const at of touched) {
-    if (top.length === count && !outranks(at, top[count - 1] as number, held, rank)) continue;
-    let slot = top.length;
-    while (slot > 0 && outranks(at, top[slot - 1] as number, held, rank)) slot--;
-    top.splice(slot, 0, at);
-    if (top.length > count) top.pop();
+  for (let k = 0; k < touchedCount; k++) {
+    const at = touched[k] as number;
+    const full = top.length === count;
+    if (full && !outranks(at, top[count - 1] as number, held, rank)) continue;
+    let slot = full ? count - 1 : top.length;
+    while (slot > 0 && outranks(at, top[slot - 1] as number, held, rank)) {
+      top[slot] = top[slot - 1] as number;
+      slot--;
+    }
+    top[slot] = at;
   }
   const size = sentence.words.length;
   const best: Scored[] = [];
@@ -181,7 +187,7 @@ function bestFacts(sentence: Tokens, index: FactIndex, count: number): Scored[] 
     const entry = facts[at];
     if (entry && held[at] === 0) best.push({ fact: entry.fact, tokens: entry.tokens, support: size === 0 ? 1 : 0 });
   }
-  for (const at of touched) held[at] = 0;
+  for (let k = 0; k < touchedCount; k++) held[touched[k] as number] = 0;
   return best;
 }
 

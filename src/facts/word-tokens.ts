@@ -51,44 +51,31 @@ function stem(word: string): string {
 const isAsciiAlnum = (code: number): boolean => (code >= 48 && code <= 57) || ((code | 32) >= 97 && (code | 32) <= 122);
 const isInnerMark = (code: number): boolean => code === 39 || code === 45 || code === 46; // ' - .
 
-/**
- * The tokens TOKEN finds in plain-ASCII text, scanned without the Unicode regex; undefined
- * when the text holds a character beyond ASCII (TOKEN's \p classes then decide).
- */
-function asciiTokens(text: string): string[] | undefined {
-  const tokens: string[] = [];
-  const length = text.length;
-  let i = 0;
-  while (i < length) {
-    const code = text.charCodeAt(i);
-    if (code >= 128) return undefined;
-    if (!isAsciiAlnum(code)) {
-      i++;
-      continue;
-    }
-    const start = i;
-    let end = i + 1;
-    for (i++; i < length; i++) {
-      const next = text.charCodeAt(i);
-      if (next >= 128) return undefined;
-      if (isAsciiAlnum(next)) end = i + 1;
-      else if (!isInnerMark(next)) break;
-    }
-    tokens.push(text.slice(start, end));
-    // Trailing marks are not part of the token and cannot start one.
-    i = end;
-  }
-  return tokens;
+/** FNV-1a over UTF-16 code units, one step: tokens are hashed as they are scanned. */
+const hashStep = (hash: number, code: number): number => Math.imul(hash ^ code, 16777619);
+const HASH_SEED = 2166136261 | 0;
+
+function hashOf(token: string): number {
+  let hash = HASH_SEED;
+  for (let i = 0; i < token.length; i++) hash = hashStep(hash, token.charCodeAt(i));
+  return hash;
 }
 
 /**
  * Word ids and per-token analysis, kept across calls: one per lint (or per question), so
- * every page's sentences and every fact share one numbering.
+ * every page's sentences and every fact share one numbering. Tokens are looked up in an
+ * open-addressing table straight from the text they are scanned in: a token seen before
+ * costs no string.
  */
 export class Vocabulary {
-  private readonly known = new Map<string, WordInfo>();
   private readonly ids = new Map<string, number>();
   private readonly stems: string[] = [];
+  /** The distinct tokens seen, their hashes and analyses, by entry number. */
+  private readonly tokenTexts: string[] = [];
+  private readonly tokenInfos: WordInfo[] = [];
+  private tokenHashes = new Int32Array(1024);
+  /** Entry number + 1 per slot, 0 when empty. */
+  private slots = new Int32Array(2048);
   /** Per word id, the call that last saw it: duplicates dropped without a Set per text. */
   private seenIn = new Uint32Array(1024);
   private call = 0;
@@ -100,13 +87,13 @@ export class Vocabulary {
 
   tokens(text: string): Tokens {
     const expanded = text.includes("n't") ? text.replace(/n't\b/g, ' not') : text;
-    const raw = asciiTokens(expanded) ?? expanded.match(TOKEN) ?? [];
+    const infos = this.asciiInfos(expanded) ?? (expanded.match(TOKEN) ?? []).map((token) => this.infoAt(token, 0, token.length, hashOf(token)));
     const call = this.nextCall();
     const words: number[] = [];
     const names: number[] = [];
     let negated = false;
-    for (let index = 0; index < raw.length; index++) {
-      const info = this.infoOf(raw[index] as string);
+    for (let index = 0; index < infos.length; index++) {
+      const info = infos[index] as WordInfo;
       if (info.negation) negated = true;
       if (info.id < 0) continue;
       if (this.seenIn[info.id] !== call) {
@@ -118,6 +105,81 @@ export class Vocabulary {
     return { words, negated, numbers: hasAsciiDigit(text) ? numbersOf(text) : [], names };
   }
 
+  /**
+   * The analyses of the tokens TOKEN finds in plain-ASCII text, scanned without the Unicode
+   * regex; undefined when the text holds a character beyond ASCII (TOKEN's \p classes then decide).
+   */
+  private asciiInfos(text: string): WordInfo[] | undefined {
+    const infos: WordInfo[] = [];
+    const length = text.length;
+    let i = 0;
+    while (i < length) {
+      const code = text.charCodeAt(i);
+      if (code >= 128) return undefined;
+      if (!isAsciiAlnum(code)) {
+        i++;
+        continue;
+      }
+      const start = i;
+      let end = i + 1;
+      let hash = hashStep(HASH_SEED, code);
+      let hashToEnd = hash;
+      for (i++; i < length; i++) {
+        const next = text.charCodeAt(i);
+        if (next >= 128) return undefined;
+        if (isAsciiAlnum(next)) {
+          hash = hashStep(hash, next);
+          hashToEnd = hash;
+          end = i + 1;
+        } else if (isInnerMark(next)) {
+          hash = hashStep(hash, next);
+        } else {
+          break;
+        }
+      }
+      infos.push(this.infoAt(text, start, end, hashToEnd));
+      // Trailing marks are not part of the token and cannot start one.
+      i = end;
+    }
+    return infos;
+  }
+
+  /** The analysis of the token `text[start, end)`, whose hash is `hash`. */
+  private infoAt(text: string, start: number, end: number, hash: number): WordInfo {
+    const mask = this.slots.length - 1;
+    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
+      const entry = (this.slots[slot] as number) - 1;
+      if (entry < 0) return this.insert(slot, text.slice(start, end), hash);
+      if (this.tokenHashes[entry] === hash && sameText(this.tokenTexts[entry] as string, text, start, end)) return this.tokenInfos[entry] as WordInfo;
+    }
+  }
+
+  private insert(slot: number, token: string, hash: number): WordInfo {
+    const lower = token.toLowerCase();
+    const negation = NEGATIONS.has(lower);
+    const id = negation || STOP_WORDS.has(lower) ? -1 : this.idOf(stem(lower));
+    const info: WordInfo = { negation, id, capitalised: CAPITALISED.test(token) };
+    const entry = this.tokenTexts.length;
+    this.tokenTexts.push(token);
+    this.tokenInfos.push(info);
+    if (entry >= this.tokenHashes.length) this.tokenHashes = grown(this.tokenHashes);
+    this.tokenHashes[entry] = hash;
+    this.slots[slot] = entry + 1;
+    if ((entry + 1) * 2 > this.slots.length) this.rehash();
+    return info;
+  }
+
+  /** Twice the slots, every entry placed again: the table stays at most half full. */
+  private rehash(): void {
+    this.slots = new Int32Array(this.slots.length * 2);
+    const mask = this.slots.length - 1;
+    for (let entry = 0; entry < this.tokenTexts.length; entry++) {
+      let slot = (this.tokenHashes[entry] as number) & mask;
+      while (this.slots[slot] !== 0) slot = (slot + 1) & mask;
+      this.slots[slot] = entry + 1;
+    }
+  }
+
   private nextCall(): number {
     if (this.call === 0xffffffff) {
       this.seenIn.fill(0);
@@ -126,32 +188,28 @@ export class Vocabulary {
     return ++this.call;
   }
 
-  private infoOf(token: string): WordInfo {
-    let info = this.known.get(token);
-    if (!info) {
-      const lower = token.toLowerCase();
-      const negation = NEGATIONS.has(lower);
-      const id = negation || STOP_WORDS.has(lower) ? -1 : this.idOf(stem(lower));
-      info = { negation, id, capitalised: CAPITALISED.test(token) };
-      this.known.set(token, info);
-    }
-    return info;
-  }
-
   private idOf(word: string): number {
     let id = this.ids.get(word);
     if (id === undefined) {
       id = this.stems.length;
       this.stems.push(word);
       this.ids.set(word, id);
-      if (id >= this.seenIn.length) {
-        const grown = new Uint32Array(this.seenIn.length * 2);
-        grown.set(this.seenIn);
-        this.seenIn = grown;
-      }
+      if (id >= this.seenIn.length) this.seenIn = grown(this.seenIn);
     }
     return id;
   }
+}
+
+function grown<T extends Int32Array | Uint32Array>(array: T): T {
+  const larger = new (array.constructor as new (length: number) => T)(array.length * 2);
+  larger.set(array);
+  return larger;
+}
+
+function sameText(token: string, text: string, start: number, end: number): boolean {
+  if (token.length !== end - start) return false;
+  for (let i = 0; i < token.length; i++) if (token.charCodeAt(i) !== text.charCodeAt(start + i)) return false;
+  return true;
 }
 
 function hasAsciiDigit(text: string): boolean {

@@ -39,6 +39,18 @@ describe('Vocabulary.tokens', () => {
   });
 });
 
+describe('Vocabulary across many words', () => {
+  it('gives each word one id however large the vocabulary grows', () => {
+    const vocabulary = new Vocabulary();
+    const words = Array.from({ length: 5000 }, (_, i) => `word${i.toString(36)}x`);
+    const first = words.map((word) => vocabulary.tokens(`Alpha ${word}`).words[1]);
+    const again = words.map((word) => vocabulary.tokens(`${word} alpha`).words[0]);
+    expect(again).toEqual(first);
+    expect(new Set(first).size).toBe(words.length);
+    expect(vocabulary.stemOf(first[4321] as number)).toBe(words[4321]);
+  });
+});
+
 describe('wordOverlap', () => {
   it('is the share of the question words the text holds', () => {
     expect(wordOverlap('When did the Golden Gate bridge open?', 'The Golden Gate Bridge opened in 1937.')).toBe(0.8) // when, golden, gate, bridge, open: all but `when`;
