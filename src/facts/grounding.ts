@@ -51,8 +51,13 @@ function blankNonClaims(body: string): string {
 }
 
 /** The candidate facts of one set of sources, tokenised and indexed by word: built once per set per lint. */
+interface IndexedFact {
+  fact: CandidateFact;
+  tokens: Tokens;
+}
+
 interface FactIndex {
-  facts: readonly { fact: CandidateFact; tokens: Tokens }[];
+  facts: readonly IndexedFact[];
   /** Which facts hold each word id: a sentence's support is counted from its words' postings. */
   postings: ReadonlyMap<number, readonly number[]>;
   /** Fact indices by id (then position): the order ties are broken in. */
@@ -124,14 +129,15 @@ export function groundPage(body: string, facts: readonly CandidateFact[], cache:
 }
 
 function groundSentence(text: string, line: number, sentence: Tokens, index: FactIndex, vocabulary: Vocabulary): SentenceGrounding {
-  const scored = bestFacts(sentence, index, NUMBER_CANDIDATES);
+  const { top, support } = bestFacts(sentence, index, NUMBER_CANDIDATES);
+  const scored = top.map((at) => index.facts[at] as IndexedFact);
   const best = scored[0];
-  const result: SentenceGrounding = { text, line, support: best?.support ?? 0, candidates: scored.map((c) => c.fact) };
+  const result: SentenceGrounding = { text, line, support, candidates: scored.map((c) => c.fact) };
   if (best) result.closest = best.fact;
   const missingNumbers = sentence.numbers.filter((n) => !scored.some((c) => c.tokens.numbers.includes(n)));
   if (missingNumbers.length > 0) {
     result.problem = { kind: 'unsupported-number', numbers: missingNumbers };
-  } else if (!best || best.support < SUPPORT_THRESHOLD) {
+  } else if (!best || support < SUPPORT_THRESHOLD) {
     result.problem = { kind: 'ungrounded', reason: 'no fact of its sources says this' };
   } else if (best.tokens.negated !== sentence.negated) {
     result.problem = { kind: 'ungrounded', reason: sentence.negated ? 'it negates what its closest fact says' : 'its closest fact says the opposite' };
@@ -142,16 +148,14 @@ function groundSentence(text: string, line: number, sentence: Tokens, index: Fac
   return result;
 }
 
-type Scored = { fact: CandidateFact; tokens: Tokens; support: number };
-
 /**
  * The `count` facts that hold most of the sentence's words (recall), best first, ties by id
- * then position. Only the facts sharing a word with the sentence are counted and ranked
- * (by count, which orders them as their recall does); the rest all score alike and fill
- * what is left in id order.
+ * then position, and the best one's support (0 when there is none). Only the facts sharing
+ * a word with the sentence are counted and ranked (by count, which orders them as their
+ * recall does); the rest all score alike and fill what is left in id order.
  */
-function bestFacts(sentence: Tokens, index: FactIndex, count: number): Scored[] {
-  const { facts, postings, byId, rank, held, touched } = index;
+function bestFacts(sentence: Tokens, index: FactIndex, count: number): { top: number[]; support: number } {
+  const { postings, byId, rank, held, touched } = index;
   let touchedCount = 0;
   for (const word of sentence.words) {
     const list = postings.get(word);
@@ -175,20 +179,15 @@ function bestFacts(sentence: Tokens, index: FactIndex, count: number): Scored[] 
     top[slot] = at;
   }
   const size = sentence.words.length;
-  const best: Scored[] = [];
-  for (const at of top) {
-    const entry = facts[at];
-    if (entry) best.push({ fact: entry.fact, tokens: entry.tokens, support: (held[at] as number) / size });
-  }
   // Facts sharing no word: support 0 (1 for a sentence with no content words, which every fact holds),
   // below every touched fact, so they follow in id order.
-  for (let k = 0; k < byId.length && best.length < count; k++) {
+  const support = top.length > 0 ? (held[top[0] as number] as number) / size : byId.length > 0 && size === 0 ? 1 : 0;
+  for (let k = 0; k < byId.length && top.length < count; k++) {
     const at = byId[k] as number;
-    const entry = facts[at];
-    if (entry && held[at] === 0) best.push({ fact: entry.fact, tokens: entry.tokens, support: size === 0 ? 1 : 0 });
+    if (held[at] === 0) top.push(at);
   }
   for (let k = 0; k < touchedCount; k++) held[touched[k] as number] = 0;
-  return best;
+  return { top, support };
 }
 
 /** Whether fact `a` ranks above fact `b`: more of the sentence's words held, then first by id. */

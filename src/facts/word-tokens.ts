@@ -9,7 +9,7 @@ export interface Tokens {
   /** Ids of the distinct content-word stems, in first-occurrence order. */
   words: number[];
   negated: boolean;
-  numbers: string[];
+  numbers: readonly string[];
   /** Ids of the stems of capitalised words past the first token, repeats kept. */
   names: number[];
 }
@@ -48,6 +48,8 @@ function stem(word: string): string {
   return word.length > 4 ? word.replace(/(?:ies|es|s|ed|ing)$/u, '') : word;
 }
 
+const NO_NUMBERS: readonly string[] = Object.freeze([]);
+
 const isAsciiAlnum = (code: number): boolean => (code >= 48 && code <= 57) || ((code | 32) >= 97 && (code | 32) <= 122);
 const isInnerMark = (code: number): boolean => code === 39 || code === 45 || code === 46; // ' - .
 
@@ -79,6 +81,8 @@ export class Vocabulary {
   /** Per word id, the call that last saw it: duplicates dropped without a Set per text. */
   private seenIn = new Uint32Array(1024);
   private call = 0;
+  /** Scratch: the analyses of the text being tokenised, one per token. */
+  private readonly scanned: WordInfo[] = [];
 
   /** The stem a word id stands for. */
   stemOf(id: number): string {
@@ -87,7 +91,7 @@ export class Vocabulary {
 
   tokens(text: string): Tokens {
     const expanded = text.includes("n't") ? text.replace(/n't\b/g, ' not') : text;
-    const infos = this.asciiInfos(expanded) ?? (expanded.match(TOKEN) ?? []).map((token) => this.infoAt(token, 0, token.length, hashOf(token)));
+    const infos = this.asciiInfos(expanded) ? this.scanned : (expanded.match(TOKEN) ?? []).map((token) => this.infoAt(token, 0, token.length, hashOf(token)));
     const call = this.nextCall();
     const words: number[] = [];
     const names: number[] = [];
@@ -102,20 +106,22 @@ export class Vocabulary {
       }
       if (index > 0 && info.capitalised) names.push(info.id);
     }
-    return { words, negated, numbers: hasAsciiDigit(text) ? numbersOf(text) : [], names };
+    return { words, negated, numbers: hasAsciiDigit(text) ? numbersOf(text) : NO_NUMBERS, names };
   }
 
   /**
-   * The analyses of the tokens TOKEN finds in plain-ASCII text, scanned without the Unicode
-   * regex; undefined when the text holds a character beyond ASCII (TOKEN's \p classes then decide).
+   * Into `scanned`, the analyses of the tokens TOKEN finds in plain-ASCII text, scanned
+   * without the Unicode regex; false when the text holds a character beyond ASCII (TOKEN's
+   * \p classes then decide).
    */
-  private asciiInfos(text: string): WordInfo[] | undefined {
-    const infos: WordInfo[] = [];
+  private asciiInfos(text: string): boolean {
+    const infos = this.scanned;
+    infos.length = 0;
     const length = text.length;
     let i = 0;
     while (i < length) {
       const code = text.charCodeAt(i);
-      if (code >= 128) return undefined;
+      if (code >= 128) return false;
       if (!isAsciiAlnum(code)) {
         i++;
         continue;
@@ -126,7 +132,7 @@ export class Vocabulary {
       let hashToEnd = hash;
       for (i++; i < length; i++) {
         const next = text.charCodeAt(i);
-        if (next >= 128) return undefined;
+        if (next >= 128) return false;
         if (isAsciiAlnum(next)) {
           hash = hashStep(hash, next);
           hashToEnd = hash;
@@ -141,7 +147,7 @@ export class Vocabulary {
       // Trailing marks are not part of the token and cannot start one.
       i = end;
     }
-    return infos;
+    return true;
   }
 
   /** The analysis of the token `text[start, end)`, whose hash is `hash`. */

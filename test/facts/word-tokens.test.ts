@@ -5,7 +5,7 @@ import { Vocabulary, wordOverlap } from '../../src/facts/word-tokens.js';
 function read(vocabulary: Vocabulary, text: string): { words: string[]; names: string[]; negated: boolean; numbers: string[] } {
   const tokens = vocabulary.tokens(text);
   const stem = (id: number): string => vocabulary.stemOf(id);
-  return { words: tokens.words.map(stem), names: tokens.names.map(stem), negated: tokens.negated, numbers: tokens.numbers };
+  return { words: tokens.words.map(stem), names: tokens.names.map(stem), negated: tokens.negated, numbers: [...tokens.numbers] };
 }
 
 describe('Vocabulary.tokens', () => {
