@@ -1,5 +1,5 @@
 import { loadSqlite, type Database, type Statement } from './sqlite.js';
-import { isStopWord } from './grounding.js';
+import { isStopWord } from './word-tokens.js';
 import type { Segment } from './segment.js';
 import { couldBeSimilar, editSimilarity, factId, normalizeFact } from './normalize.js';
 import { SCHEMA, type Fact, type FactHit, type FactRow, type FactStats, type UpsertResult } from './store-schema.js';

@@ -19,6 +19,8 @@ import type { SharedWorkspace } from './shared-workspace.js';
 export interface IngestItem {
   source: ResolvedSource;
   sha256: string;
+  /** When hashing `sha256` began (ms since epoch): the stamp's seenAt. */
+  hashedAt: number;
   state: SourceOutcome['state'];
 }
 
@@ -122,9 +124,13 @@ export async function ingestOne(
     if (source.copiedFrom || source.url) session.alsoChanged.add(source.rawPath);
     for (const page of staleMarked) session.alsoChanged.add(page);
     if (outcome.status === 'done' && !options.dryRun) {
+      const info = await stat(path.join(ws.root, source.rawPath));
       manifest.value = recordIngest(manifest.value, source.rawPath, {
         sha256: item.sha256,
-        size: (await stat(path.join(ws.root, source.rawPath))).size,
+        // A later edit (even during this run) has an mtime after hashedAt: the stamp then proves nothing.
+        size: info.size,
+        mtimeMs: info.mtimeMs,
+        seenAt: item.hashedAt,
         ingestedAt: new Date().toISOString(),
         runId,
         pages: changes,

@@ -67,10 +67,11 @@ export async function ingestSources(ws: WorkspaceHandle, args: string[], options
     const todo: IngestItem[] = [];
     for (const source of sources) {
       const file = source.copiedFrom ?? path.join(ws.root, source.rawPath);
+      const hashedAt = Date.now();
       const sha256 = await hashFile(file);
       const state = classifySource(manifest, source.rawPath, sha256);
       if (state === 'unchanged' && !options.force) report.upToDate.push(source.rawPath);
-      else todo.push({ source, sha256, state: state === 'unchanged' ? 'forced' : state });
+      else todo.push({ source, sha256, hashedAt, state: state === 'unchanged' ? 'forced' : state });
     }
 
     if (!options.dryRun) {

@@ -1,4 +1,4 @@
-import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadConfig } from '../config/load.js';
 import { hashFile, loadManifest, recordIngest, saveManifest } from '../state/manifest.js';
@@ -57,9 +57,14 @@ export async function writeExample(root: string, today: string): Promise<string[
       ...(updated.length > 0 ? [`updated: ${updated.join(', ')}`] : []),
       'written by `wiki init --example`, no model run',
     ], today);
+    const seenAt = Date.now();
+    const sha256 = await hashFile(path.join(root, source));
+    const info = await stat(path.join(root, source));
     manifest = recordIngest(manifest, source, {
-      sha256: await hashFile(path.join(root, source)),
-      size: Buffer.byteLength(await readFile(path.join(root, source))),
+      sha256,
+      size: info.size,
+      mtimeMs: info.mtimeMs,
+      seenAt,
       ingestedAt: new Date().toISOString(),
       runId: EXAMPLE_RUN_ID,
       pages: { created, updated },

@@ -81,13 +81,14 @@ export async function lintWorkspace(
   }
   const files = withPlanned(await readPageTexts(root), options.planned ?? []);
   const pages = files.map((file) => parsePage(file.path, file.text, contract));
+  const rawLines = rawContentLines(root);
   const findings = validateWiki({
     pages,
     contract,
     indexText: textOf(files, contract.index),
     logText: textOf(files, contract.log),
     rawExists: await sourceExistence(root, pages),
-    rawLineCount: rawLineCounter(root),
+    rawLineCount: rawLineCounter(rawLines),
     logLedger: await loadLogLedger(root),
   });
   findings.push(...encodingFindings(files), ...refused);
@@ -97,7 +98,7 @@ export async function lintWorkspace(
     { evidence: options.evidence },
   );
   if (grounding) findings.push(...grounding.findings);
-  const coverage = measureCoverage(pages, contract, rawContentLines(root));
+  const coverage = measureCoverage(pages, contract, rawLines);
   findings.push(...lowCoverageFindings(coverage.sources, config.coverage.warnBelow));
   return {
     findings: sortFindings(findings),

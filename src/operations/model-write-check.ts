@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { rawLineCounter } from '../sources/line-count.js';
+import { rawContentLines, rawLineCounter } from '../sources/line-count.js';
 import { humanEditBase } from '../state/human-edits.js';
 import { carriedHumanLines, setCarriedHumanLines } from '../state/human-lines.js';
 import type { ValidationVerdict } from '../tools/context.js';
@@ -33,7 +33,7 @@ export class ModelWriteCheck {
     private readonly pages: PageIndex,
     private readonly options: { overwriteEdits: boolean; dryRun: boolean; writtenThisRun: (relPath: string) => boolean },
   ) {
-    this.rawLineCount = rawLineCounter(root);
+    this.rawLineCount = rawLineCounter(rawContentLines(root));
   }
 
   rawExists = (raw: string): boolean => existsSync(path.join(this.root, raw.split('#')[0] ?? raw));

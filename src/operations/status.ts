@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { chooseProvider, type ProviderChoice } from '../config/provider-choice.js';
 import type { EffectiveConfig } from '../config/load.js';
@@ -7,7 +7,8 @@ import { sumTranscriptUsage, type UsageTotals } from '../usage/transcripts.js';
 import { isSpecialPage, type Schema } from '../wiki/contract.js';
 import { parseLogEntries, type LogEntry } from '../wiki/log.js';
 import { listRuns } from '../state/history.js';
-import { classifySource, deletedSources, hashFile, loadManifest } from '../state/manifest.js';
+import { classifySource, deletedSources, entryStamp, hashFile, loadManifest } from '../state/manifest.js';
+import { unchangedSince } from '../util/file-stamp.js';
 import { sourcesOf } from '../wiki/page.js';
 import { loadPages } from '../wiki/pages.js';
 import { listRawSources } from '../sources/raw-files.js';
@@ -50,14 +51,20 @@ export interface StatusReport {
 }
 
 /** Each raw source against the manifest: pending, changed since its ingest, or deleted. */
-async function sourceStates(root: string, raw: readonly string[]): Promise<Pick<StatusReport['raw'], 'pending' | 'changed' | 'deleted'>> {
+export async function sourceStates(root: string, raw: readonly string[]): Promise<Pick<StatusReport['raw'], 'pending' | 'changed' | 'deleted'>> {
   const manifest = await loadManifest(root);
   const pending: string[] = [];
   const changed: string[] = [];
   for (const file of raw) {
     const entry = manifest.sources[file];
-    if (!entry) pending.push(file);
-    else if (classifySource(manifest, file, await hashFile(path.join(root, file))) === 'changed') changed.push(file);
+    if (!entry) {
+      pending.push(file);
+      continue;
+    }
+    // Hash only what the stamp cannot vouch for: on a large raw/ most sources are unchanged.
+    const absolute = path.join(root, file);
+    if (unchangedSince(entryStamp(entry), await stat(absolute))) continue;
+    if (classifySource(manifest, file, await hashFile(absolute)) === 'changed') changed.push(file);
   }
   return { pending, changed, deleted: deletedSources(manifest, raw) };
 }

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import type { FileStamp } from '../util/file-stamp.js';
 import { readTextIfExists, writeFileAtomic } from '../util/fs.js';
 import { stateDir } from '../wiki/workspace.js';
 import { recordAfter, recordBefore, type Run } from './history.js';
@@ -18,6 +19,13 @@ export const MANIFEST_PATH = '.wiki/sources.json';
 export interface SourceEntry {
   sha256: string;
   size: number;
+  /**
+   * The file's modification time when `sha256` was recorded, and when its hashing began
+   * (ms since epoch): with `size`, the stamp `wiki status` trusts instead of hashing again
+   * (util/file-stamp.ts). Absent in manifests written before stamps were kept.
+   */
+  mtimeMs?: number;
+  seenAt?: number;
   /** ISO timestamp. */
   ingestedAt: string;
   runId: string;
@@ -36,6 +44,8 @@ export type SourceState = 'new' | 'changed' | 'unchanged';
 const entrySchema = z.object({
   sha256: z.string().regex(/^[0-9a-f]{64}$/, 'must be a sha256 in hex'),
   size: z.number().int().nonnegative(),
+  mtimeMs: z.number().optional(),
+  seenAt: z.number().optional(),
   ingestedAt: z.string(),
   runId: z.string(),
   pages: z.object({ created: z.array(z.string()), updated: z.array(z.string()) }),
@@ -65,6 +75,11 @@ export async function saveManifest(root: string, manifest: Manifest, run?: Run):
   if (run) await recordBefore(run, MANIFEST_PATH, await readTextIfExists(resolveInRoot(root, MANIFEST_PATH)));
   await writeFileAtomic(manifestFile(root), text);
   if (run) await recordAfter(run, MANIFEST_PATH, text);
+}
+
+/** The change-detector stamp of a source's entry, undefined when the entry has none. */
+export function entryStamp(entry: SourceEntry): FileStamp | undefined {
+  return entry.mtimeMs === undefined || entry.seenAt === undefined ? undefined : { size: entry.size, mtimeMs: entry.mtimeMs, seenAt: entry.seenAt };
 }
 
 export function classifySource(manifest: Manifest, relPath: string, sha256: string): SourceState {

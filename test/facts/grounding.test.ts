@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { GroundingCache, groundPage, numbersOf } from '../../src/facts/grounding.js';
+import { GroundingCache, groundPage } from '../../src/facts/grounding.js';
+import { numbersOf } from '../../src/facts/word-tokens.js';
 import { alter } from '../../scripts/measure/facts.js';
 
 const facts = [
