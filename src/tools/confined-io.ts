@@ -69,10 +69,7 @@ export class ConfinedIo {
    * trip costs far more), under openFile's checks; undefined when larger (read in the pool).
    */
   private async readSmallFile(absolute: string): Promise<Uint8Array | undefined> {
-    const { realRoot, segments } = await this.locate(absolute);
-    const name = segments.pop();
-    if (name === undefined) throw Object.assign(new Error('EISDIR: the workspace root is a directory'), { code: 'EISDIR' });
-    const shown = [...segments, name].join('/');
+    const { realRoot, segments, name, shown } = await this.locateFile(absolute);
     const folder = await this.openFolder(realRoot, segments, false);
     try {
       let fd: number;
@@ -116,9 +113,7 @@ export class ConfinedIo {
 
   /** Replace or create the file atomically inside its verified folder (folders are created as needed, never through a link). */
   async write(absolute: string, content: string | Uint8Array): Promise<void> {
-    const { realRoot, segments } = await this.locate(absolute);
-    const name = segments.pop();
-    if (name === undefined) throw Object.assign(new Error('EISDIR: the workspace root is a directory'), { code: 'EISDIR' });
+    const { realRoot, segments, name } = await this.locateFile(absolute);
     const folder = await this.openFolder(realRoot, segments, true);
     try {
       await writeFileAtomic(folder.child(name), content);
@@ -141,10 +136,7 @@ export class ConfinedIo {
   }
 
   private async openFile(absolute: string): Promise<FileHandle> {
-    const { realRoot, segments } = await this.locate(absolute);
-    const name = segments.pop();
-    if (name === undefined) throw Object.assign(new Error('EISDIR: the workspace root is a directory'), { code: 'EISDIR' });
-    const shown = [...segments, name].join('/');
+    const { realRoot, segments, name, shown } = await this.locateFile(absolute);
     const folder = await this.openFolder(realRoot, segments, false);
     try {
       let handle: FileHandle;
@@ -178,6 +170,14 @@ export class ConfinedIo {
   }
 
   /** The root's real path and the folder names leading from it to `absolute`. */
+  /** A file's place: its folder's segments, its name, and the path shown in messages; the root itself is no file. */
+  private async locateFile(absolute: string): Promise<{ realRoot: string; segments: string[]; name: string; shown: string }> {
+    const { realRoot, segments } = await this.locate(absolute);
+    const name = segments.pop();
+    if (name === undefined) throw Object.assign(new Error('EISDIR: the workspace root is a directory'), { code: 'EISDIR' });
+    return { realRoot, segments, name, shown: [...segments, name].join('/') };
+  }
+
   private async locate(absolute: string): Promise<{ realRoot: string; segments: string[] }> {
     if (this.realRoot === undefined) {
       try {
