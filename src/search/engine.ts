@@ -68,7 +68,7 @@ export class SearchEngine {
    */
   static decode(sections: Sections, semantic: SemanticSetup): { engine: SearchEngine; semanticRestored: boolean } {
     const docs = DocTable.decode(underPrefix('docs', sections));
-    const lexical = LexicalLane.decode(underPrefix('lexical', sections));
+    const lexical = LexicalLane.decode(underPrefix('lexical', sections), docs.pathsBySlot());
     const tokens = TokenLane.decode(underPrefix('tokens', sections));
     if (lexical.size !== docs.liveCount) throw new Error('lexical lane and page table disagree');
     let semanticRestored = true;
@@ -82,7 +82,7 @@ export class SearchEngine {
     const identity = Int32Array.from({ length: this.docs.slotCount }, (_, i) => i);
     const sections: Sections = {
       ...withPrefix('docs', this.docs.encode()),
-      ...withPrefix('lexical', this.lexical.encode()),
+      ...withPrefix('lexical', this.lexical.encode(this.docs.pathsBySlot())),
       ...withPrefix('tokens', this.tokens.encode(identity)),
     };
     if ('lane' in this.semantic) Object.assign(sections, withPrefix('semantic', this.semantic.lane.encode(identity, this.docs.slotCount)));

@@ -42,13 +42,13 @@ export class Bm25Index implements ScoringView {
   alive: Uint8Array | undefined;
   /** Ids by document, spelled out from `idList` when first needed ('' for a dead one). */
   private ids: string[] | undefined;
-  private idList: TermList | undefined;
+  private idList: TermList | readonly string[] | undefined;
   private documentOf: Map<string, number> | undefined;
 
   private constructor(
     readonly fields: readonly string[],
     private store: PostingStore,
-    ids: TermList,
+    ids: TermList | readonly string[],
     lengths: Uint32Array,
     averageLength: Float64Array,
   ) {
@@ -76,7 +76,11 @@ export class Bm25Index implements ScoringView {
     return new Bm25Index(fields, new PostingStore(postings), TermList.of(ids), lengths, Float64Array.from(averageLength));
   }
 
-  static decode(sections: Record<string, Uint8Array | undefined>, fields: readonly string[]): Bm25Index {
+  /**
+   * `sameIds`: the ids the index was saved with when it left them out (see `encode`), the
+   * page table's paths in slot order.
+   */
+  static decode(sections: Record<string, Uint8Array | undefined>, fields: readonly string[], sameIds?: readonly string[]): Bm25Index {
     const need = (name: string): Uint8Array => {
       const bytes = sections[name];
       if (!bytes) throw new CorruptIndexError(`lexical section ${name} is missing`);
@@ -86,7 +90,9 @@ export class Bm25Index implements ScoringView {
     if (meta?.layout !== LAYOUT || !Array.isArray(meta.fields) || meta.fields.join('\n') !== fields.join('\n')) {
       throw new CorruptIndexError('lexical index has another layout or other fields');
     }
-    const ids = TermList.decode(need('ids'));
+    const idSection = sections.ids;
+    if (!idSection && !sameIds) throw new CorruptIndexError('lexical section ids is missing');
+    const ids = idSection ? TermList.decode(idSection) : sameIds!;
     const lengths = asUint32(need('lengths'));
     const averageLength = Float64Array.from(asFloat64(need('averages')));
     const postings: FlatPostings = { terms: TermList.decode(need('terms')), offsets: asUint32(need('offsets')), postings: need('postings') };
@@ -101,8 +107,12 @@ export class Bm25Index implements ScoringView {
     return new Bm25Index(fields, new PostingStore(postings), ids, lengths, averageLength);
   }
 
-  /** The live documents renumbered from 0 in their order, without the postings of dead ones. */
-  encode(): Record<string, Uint8Array> {
+  /**
+   * The live documents renumbered from 0 in their order, without the postings of dead ones.
+   * When their ids are `sameIds` (the page table's paths, which a load has already read)
+   * they are left out, and `decode` takes them back from there.
+   */
+  encode(sameIds?: readonly string[]): Record<string, Uint8Array> {
     const ids = this.idArray();
     const F = this.fieldCount;
     let renumber: Int32Array | undefined;
@@ -124,9 +134,10 @@ export class Bm25Index implements ScoringView {
     const flat = untouched
       ? { terms: untouched.terms.encode(), offsets: untouched.offsets, postings: untouched.postings }
       : (({ terms, offsets, postings }) => ({ terms: encodeTerms(terms), offsets, postings }))(flattenPostings(this.store, renumber));
+    const idsKnown = sameIds !== undefined && sameIds.length === live.length && live.every((id, doc) => id === sameIds[doc]);
     return {
       meta: encodeJson(meta),
-      ids: encodeTerms(live),
+      ...(idsKnown ? {} : { ids: encodeTerms(live) }),
       lengths: bytesOf(lengths.slice()),
       averages: bytesOf(this.averageLength.slice()),
       terms: flat.terms,
@@ -208,7 +219,8 @@ export class Bm25Index implements ScoringView {
 
   private idArray(): string[] {
     if (!this.ids) {
-      this.ids = [...(this.idList?.all() ?? [])];
+      const list = this.idList;
+      this.ids = list instanceof TermList ? [...list.all()] : [...(list ?? [])];
       this.idList = undefined;
     }
     return this.ids;

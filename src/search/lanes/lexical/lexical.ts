@@ -35,12 +35,14 @@ export class LexicalLane {
     return new LexicalLane(Bm25Index.empty(LEXICAL_FIELDS));
   }
 
-  static decode(sections: Record<string, Uint8Array | undefined>): LexicalLane {
-    return new LexicalLane(Bm25Index.decode(sections, LEXICAL_FIELDS));
+  /** `pagePaths`: the page table's paths by slot, which the lane's saved form may share (see `encode`). */
+  static decode(sections: Record<string, Uint8Array | undefined>, pagePaths?: readonly string[]): LexicalLane {
+    return new LexicalLane(Bm25Index.decode(sections, LEXICAL_FIELDS, pagePaths));
   }
 
-  encode(): Record<string, Uint8Array> {
-    return this.index.encode();
+  /** `pagePaths`: the page table's paths by slot; when the lane's pages are those, in that order, their paths are not saved twice. */
+  encode(pagePaths?: readonly string[]): Record<string, Uint8Array> {
+    return this.index.encode(pagePaths);
   }
 
   get size(): number {

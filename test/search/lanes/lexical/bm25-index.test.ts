@@ -64,6 +64,21 @@ describe('LexicalLane persistence', () => {
     expect(new Set(dropped)).toEqual(new Set(kept));
   });
 
+  it('leaves out the page paths when they are the page table’s, in the same order, and takes them back from it', () => {
+    const lane = LexicalLane.empty();
+    for (const [path, title, body] of PAGES) lane.add(path, fields(title, body));
+    lane.remove('wiki/b.md');
+    const paths = ['wiki/a.md', 'wiki/c.md', 'wiki/d.md'];
+    const shared = lane.encode(paths);
+    expect(shared.ids).toBeUndefined();
+    const restored = LexicalLane.decode(shared, paths);
+    for (const query of QUERIES) expect(scoredBoth(restored, query)).toEqual(scoredBoth(lane, query));
+    expect(() => LexicalLane.decode(shared)).toThrow(CorruptIndexError);
+    // Another order or other pages: the paths are saved.
+    expect(lane.encode(['wiki/c.md', 'wiki/a.md', 'wiki/d.md']).ids).toBeDefined();
+    expect(lane.encode([...paths, 'wiki/e.md']).ids).toBeDefined();
+  });
+
   it('refuses a lexical section of another layout or other fields (so the index is rebuilt)', () => {
     const lane = LexicalLane.empty();
     lane.add('wiki/a.md', fields('Wing', 'flutter'));
