@@ -3,7 +3,6 @@ import type { PageStat } from './doc-record.js';
 import { contentHash, pageDocument, type PageDocument } from '../text/document.js';
 import type { SearchEngine } from '../engine.js';
 import type { BuildWorker } from '../build/build-threads.js';
-import { buildShared } from '../build/shared-build.js';
 import { readPage } from './read-page.js';
 import { diffAgainstDisk, scanPages, type ScannedPage, type ScanResult } from './scan.js';
 import { updateSemantic } from '../lanes/semantic/semantic-upkeep.js';
@@ -62,6 +61,8 @@ export async function applyDiskChanges(
   };
   const bulk = diff.upserts.length >= PARALLEL_BUILD_MIN_PAGES ? engine.bulkBuild(seenAt) : undefined;
   if (bulk) {
+    // Loaded only for a full build: a search over a saved index never needs it.
+    const { buildShared } = await import('../build/shared-build.js');
     const built = await buildShared(bulk, engine, root, diff.upserts, read, scan?.buildWorker);
     for (const page of built.indexed) count(page);
     if (!built.trained) await updateSemantic(engine, root, built.work);
