@@ -33,6 +33,7 @@ interface Meta {
  */
 export class Bm25Index implements ScoringView {
   private readonly scorer = new Bm25Scorer();
+  // The ScoringView the scorer reads; changed only by this class.
   readonly fieldCount: number;
   documentCount = 0;
   /** Documents numbered so far, live or dead. */

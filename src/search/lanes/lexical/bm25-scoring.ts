@@ -21,16 +21,16 @@ export interface Bm25Params {
 
 /** What the scorer reads of the index. Documents are numbered 0 … `capacity` − 1. */
 export interface ScoringView {
-  fieldCount: number;
+  readonly fieldCount: number;
   /** Live documents (the N of the idf). */
-  documentCount: number;
-  capacity: number;
+  readonly documentCount: number;
+  readonly capacity: number;
   /** Each field's average length over the live documents. */
-  averageLength: ArrayLike<number>;
+  readonly averageLength: ArrayLike<number>;
   /** Field lengths by document × field (distinct terms; an empty field counts one). */
-  lengths: Uint32Array;
+  readonly lengths: Uint32Array;
   /** 1 for a live document; undefined when every document below `capacity` is live. */
-  alive: Uint8Array | undefined;
+  readonly alive: Uint8Array | undefined;
   postings(term: string): TermPostings | undefined;
 }
 
