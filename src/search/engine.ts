@@ -3,8 +3,8 @@ import type { DocRecord, PageStat } from './live/doc-record.js';
 import { DocTable } from './live/doc-table.js';
 import type { PageDocument } from './text/document.js';
 import { LexicalLane, type LexicalParams } from './lanes/lexical/lexical.js';
-import { IdEmbeddingInput, isCorpusEmbedder } from './lanes/semantic/embedder.js';
-import { analysePage, analysePageIds } from './text/page-analysis.js';
+import { isCorpusEmbedder } from './lanes/semantic/embedder.js';
+import { analysePage } from './text/page-analysis.js';
 import { fuseRankings, poolSize, type LaneRanking } from './fusion/rrf.js';
 import { SemanticLane, type PageToEmbed } from './lanes/semantic/semantic.js';
 import { underPrefix, withPrefix, type Sections } from './live/store.js';
@@ -14,8 +14,7 @@ import { fuseLaneScores, type LaneScores } from './fusion/score-fusion.js';
 import { fusedFeedbackSlots } from './fusion/fused-feedback.js';
 import { BestScores } from './lanes/lexical/best-scores.js';
 import { LANES, type LaneName, type LaneStatus } from './types.js';
-import type { MergedPage } from './build/page-batch.js';
-import { Vocabulary } from './text/vocabulary.js';
+import { BulkBuild } from './build/bulk-build.js';
 
 /**
  * The in-memory index: the page table and the three lanes, kept in step. Pure apart from
@@ -69,7 +68,7 @@ export class SearchEngine {
    */
   static decode(sections: Sections, semantic: SemanticSetup): { engine: SearchEngine; semanticRestored: boolean } {
     const docs = DocTable.decode(underPrefix('docs', sections));
-    const lexical = LexicalLane.decode(underPrefix('lexical', sections));
+    const lexical = LexicalLane.decode(underPrefix('lexical', sections), docs.pathsBySlot());
     const tokens = TokenLane.decode(underPrefix('tokens', sections));
     if (lexical.size !== docs.liveCount) throw new Error('lexical lane and page table disagree');
     let semanticRestored = true;
@@ -83,7 +82,7 @@ export class SearchEngine {
     const identity = Int32Array.from({ length: this.docs.slotCount }, (_, i) => i);
     const sections: Sections = {
       ...withPrefix('docs', this.docs.encode()),
-      ...withPrefix('lexical', this.lexical.encode()),
+      ...withPrefix('lexical', this.lexical.encode(this.docs.pathsBySlot())),
       ...withPrefix('tokens', this.tokens.encode(identity)),
     };
     if ('lane' in this.semantic) Object.assign(sections, withPrefix('semantic', this.semantic.lane.encode(identity, this.docs.slotCount)));
@@ -247,65 +246,6 @@ export class SearchEngine {
     return slots;
   }
 }
-/** A page analysed for a bulk build, not yet added. */
-export interface AnalysedForBuild {
-  doc: PageDocument;
-  terms: Int32Array;
-  fieldEnds: readonly number[];
-  whole: Int32Array;
-  input: IdEmbeddingInput;
-}
-
-/**
- * A full build in progress: pages are analysed into one vocabulary (here, or merged in
- * from a build worker), added in page order, then each lane is built in bulk by
- * `finishLanes`. The lanes keep their terms in term order, so the persisted index does not
- * depend on the order in which the vocabulary met them.
- */
-export class BulkBuild {
-  readonly vocabulary = new Vocabulary();
-  readonly work: PageToEmbed[] = [];
-  private readonly lexical: Array<{ path: string; terms: Int32Array; fieldEnds: readonly number[] }> = [];
-  private readonly tokens: Array<{ slot: number; terms: Int32Array }> = [];
-
-  constructor(
-    private readonly engine: SearchEngine,
-    private readonly seenAt: number,
-    /** Keep each page's text for the embedder (one that reads text, not terms). */
-    readonly withText: boolean,
-  ) {}
-
-  /** Analyse and add one page. */
-  addPage(doc: PageDocument, stat: PageStat): void {
-    this.add(this.analyse(doc), stat);
-  }
-
-  analyse(doc: PageDocument): AnalysedForBuild {
-    const analysed = analysePageIds(doc, this.vocabulary, this.withText);
-    // The body is analysed now and not kept, so a build does not hold every page's text.
-    return { doc: { ...doc, body: '' }, terms: analysed.terms, fieldEnds: analysed.fieldEnds, whole: analysed.whole, input: analysed.embedding };
-  }
-
-  /** A page analysed elsewhere, its ids already merged into this build's vocabulary. */
-  merged(page: MergedPage): AnalysedForBuild {
-    const embedded = page.terms.subarray(page.fieldEnds[0] ?? 0);
-    return { doc: page.doc, terms: page.terms, fieldEnds: page.fieldEnds, whole: page.whole, input: new IdEmbeddingInput(page.text, embedded, this.vocabulary) };
-  }
-
-  add(page: AnalysedForBuild, stat: PageStat): void {
-    const slot = this.engine.docs.insert(page.doc, stat, this.seenAt);
-    this.lexical.push({ path: page.doc.path, terms: page.terms, fieldEnds: page.fieldEnds });
-    this.tokens.push({ slot, terms: page.whole });
-    this.work.push({ slot, input: page.input });
-  }
-
-  /** Build the lexical and token lanes from every page added. */
-  finishLanes(): void {
-    this.engine.lexical.addAll(this.lexical, this.vocabulary);
-    this.engine.tokens.addAll(this.tokens, this.vocabulary);
-  }
-}
-
 /** The `count` best-scoring slots, best first (ties: the lower `idOf`). */
 function bestSlots(slots: Int32Array, scores: Float64Array, count: number, idOf: (slot: number) => string): number[] {
   const best = new BestScores(count, idOf);

@@ -3,8 +3,9 @@ import type { WikiConfig } from '../config/schema.js';
 import type { Schema } from '../wiki/contract.js';
 import { createEmbedder, type EmbedderContext } from './lanes/semantic/embedder-factory.js';
 import { SearchEngine, type SearchParams, type SemanticSetup } from './engine.js';
-import { BuildWorker } from './build/build-threads.js';
-import { LiveSearchIndex, PARALLEL_BUILD_MIN_PAGES, type PageScan } from './live/live-index.js';
+import type { BuildWorker } from './build/build-threads.js';
+import { LiveSearchIndex } from './live/live-index.js';
+import { PARALLEL_BUILD_MIN_PAGES, type PageScan } from './live/refresh.js';
 import { SemanticLane } from './lanes/semantic/semantic.js';
 import { scanPages } from './live/scan.js';
 import { INDEX_FILE, decodeSnapshotFile, searchDirectory, startSnapshotRead } from './live/snapshot-file.js';
@@ -48,10 +49,12 @@ export async function openSearchIndex(
   const file = path.join(context.searchDir, INDEX_FILE);
   // The saved index is read while the pages are scanned: a search needs both.
   const reading = persist ? await startSnapshotRead(file) : undefined;
-  // Without a saved index a full build follows: its worker thread starts up during the scan.
+  // Without a saved index a full build follows: its worker thread starts up during the scan
+  // (the build's modules are loaded only then: a search over a saved index never needs them).
+  const threads = reading ? undefined : await import('./build/build-threads.js');
   let buildWorker: BuildWorker | undefined;
   const foreseeBuild = (markdownNames: number): void => {
-    if (!buildWorker && markdownNames >= PARALLEL_BUILD_MIN_PAGES) buildWorker = BuildWorker.start();
+    if (!buildWorker && threads && markdownNames >= PARALLEL_BUILD_MIN_PAGES) buildWorker = threads.BuildWorker.start();
   };
   const startedAt = Date.now();
   const { files, hardLinked } = scanPages(root, schema.contract, reading ? undefined : foreseeBuild);

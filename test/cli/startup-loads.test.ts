@@ -11,7 +11,7 @@ import { MODULE_CLI, REPO_ROOT, initWorkspace, runCli, tempDir, type CliResult }
  * Start-up cost is module loading: every command registers at start-up, so a command
  * file that imports its operation statically makes `--version` and every other command
  * pay for it. These runs record which files the built CLI loads (a module resolve hook,
- * and the CommonJS module cache at exit) and check the heavy ones (zod, yaml, gray-matter, fast-glob, minisearch, stemmer,
+ * and the CommonJS module cache at exit) and check the heavy ones (zod, yaml, gray-matter, fast-glob, stemmer,
  * the search engine, operations) stay out until a command needs them.
  */
 let hookEnv: Record<string, string>;

@@ -6,9 +6,7 @@ import { initWorkspace } from '../../src/operations/init.js';
 import { serialisePage } from '../../src/wiki/page.js';
 import { loadSchema } from '../../src/wiki/schema-loader.js';
 import type { Schema } from '../../src/wiki/contract.js';
-import type { Options } from 'minisearch';
 import { seededRandom } from '../../src/search/kernels/linalg.js';
-import type { LexicalEntry } from '../../src/search/lanes/lexical/minisearch-store.js';
 
 /** A page file's text with the usual frontmatter. */
 export function pageText(title: string, summary: string, body: string, extra: Record<string, unknown> = {}): string {
@@ -101,17 +99,4 @@ export function randomBlock(seed: number, size: number): Float64Array {
 /** Equal to the last bit, element by element (NaN equals NaN, 0 differs from -0). */
 export function sameBits(expected: Float64Array, actual: Float64Array): boolean {
   return expected.length === actual.length && expected.every((value, i) => Object.is(value, actual[i]));
-}
-
-/** MiniSearch options over the lexical fields for tests: terms are the space-separated words as given. */
-export function spaceSplitOptions(extra: Partial<Options<LexicalEntry>> = {}): Options<LexicalEntry> {
-  const split = (text: string): string[] => text.split(' ');
-  const keep = (term: string): string | null => term || null;
-  return {
-    fields: ['key', 'title', 'summary', 'tags', 'body'],
-    tokenize: split,
-    processTerm: keep,
-    searchOptions: { tokenize: split, processTerm: keep },
-    ...extra,
-  };
 }

@@ -1,9 +1,11 @@
-import { readFile, stat, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import { INDEX_FILE, openSearchIndex, searchDirectory, type SearchIndex } from '../../src/search/index.js';
-import { decodeSnapshot } from '../../src/search/live/store.js';
+import { INDEX_FORMAT_VERSION, decodeSnapshot } from '../../src/search/live/store.js';
+import { SearchEngine } from '../../src/search/engine.js';
+import { readSearchIndexState } from '../../src/search/live/state.js';
 import { TOPIC_PAGES, configWith, pageText, workspaceWith, type TestWorkspace } from './helpers.js';
 
 const keys = async (index: SearchIndex, query: string, limit = 10): Promise<string[]> =>
@@ -262,5 +264,30 @@ describe('search index: persistence', () => {
     expect((await keys(second, 'sourdough'))[0]).toBe('sourdough');
     await second.close();
     expect(decodeSnapshot(await readFile(file)).meta).toMatchObject({ builtAt: second.info().builtAt });
+  });
+
+  it('rebuilds an index saved by the MiniSearch-based lexical index (format 4), which it recognises by its version', async () => {
+    // Saved by the code before the owned BM25 index, over these very pages.
+    const old = await readFile(path.join(import.meta.dirname, 'live', 'fixtures', 'index-format-4.bin'));
+    expect(old.readUInt32LE(8)).toBe(4);
+    // Only its format tells it apart: with the version word changed it reads as a file,
+    // and the lexical lane's sections are still refused.
+    const relabelled = Buffer.from(old);
+    relabelled.writeUInt32LE(INDEX_FORMAT_VERSION, 8);
+    const { sections } = decodeSnapshot(relabelled);
+    expect(() => SearchEngine.decode(sections, { off: 'test' })).toThrow(/lexical/);
+
+    const ws = await workspaceWith(TOPIC_PAGES);
+    const file = path.join(searchDirectory(ws.root), INDEX_FILE);
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, old);
+    expect((await readSearchIndexState(ws.root, configWith(), {})).problem).toMatch(/another version/);
+    const index = await open(ws);
+    expect(index.info().builtAt).not.toBe('2026-11-23T12:40:57.214Z');
+    expect(index.info().pages).toBe(Object.keys(TOPIC_PAGES).length);
+    expect((await keys(index, 'sourdough'))[0]).toBe('sourdough');
+    await index.close();
+    expect((await readFile(file)).readUInt32LE(8)).toBe(INDEX_FORMAT_VERSION);
+    expect((await readSearchIndexState(ws.root, configWith(), {})).built).toBe(true);
   });
 });

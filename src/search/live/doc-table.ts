@@ -78,6 +78,14 @@ export class DocTable {
     return this.byPath.keys();
   }
 
+  /** Every slot's path in slot order, when no slot is a hole (a loaded or compacted table); otherwise undefined. */
+  pathsBySlot(): readonly string[] | undefined {
+    if (this.holes > 0) return undefined;
+    // Slots are only ever appended or emptied: with no hole and none appended, they are the stored ones.
+    if (this.stored && this.stored.count === this.slots.length) return this.stored.paths;
+    return Array.from({ length: this.slots.length }, (_, slot) => this.pathAt(slot) ?? '');
+  }
+
   *records(): IterableIterator<DocRecord> {
     for (const slot of this.byPath.values()) {
       const record = this.at(slot);

@@ -5,14 +5,12 @@ import { isSpecialPage, type Contract } from '../../wiki/contract.js';
 import { splitFrontmatter } from '../../wiki/frontmatter-split.js';
 import { keyFromPath } from '../../wiki/keys.js';
 import type { PageStat } from './doc-record.js';
-import { contentHash, documentText, pageDocument, plainBody, type PageDocument } from '../text/document.js';
+import { documentText, pageDocument, plainBody } from '../text/document.js';
 import { candidatesFor, hasConstraints, parseQuery, QueryFilter } from '../text/query-syntax.js';
 import type { SearchEngine, SearchParams } from '../engine.js';
-import type { BuildWorker } from '../build/build-threads.js';
-import { buildShared } from '../build/shared-build.js';
 import { readPage } from './read-page.js';
-import { diffAgainstDisk, scanPages, type ScannedPage, type ScanResult } from './scan.js';
-import { retryPending, updateSemantic } from '../lanes/semantic/semantic-upkeep.js';
+import { applyDiskChanges, type PageScan } from './refresh.js';
+import { retryPending } from '../lanes/semantic/semantic-upkeep.js';
 import { saveSnapshot } from './snapshot-file.js';
 import { makeSnippet } from '../text/snippet.js';
 import type { LaneStatus, RefreshSummary, SearchIndex, SearchIndexInfo, SearchOptions, SearchResponse, SearchResult } from '../types.js';
@@ -21,21 +19,7 @@ import type { LaneStatus, RefreshSummary, SearchIndex, SearchIndexInfo, SearchOp
 const SAVE_AFTER_CHANGES = 25;
 /** Writes through the tools are persisted after this quiet period (and on close). */
 const SAVE_DELAY_MS = 1000;
-/** A full build of at least this many pages is shared with a worker thread. */
-export const PARALLEL_BUILD_MIN_PAGES = 1000;
 export const MAX_LIMIT = 1000;
-
-type Upsert = ScanResult['upserts'][number];
-
-/** The content pages as found on disk, and when the scan began (ms since epoch). */
-export interface PageScan {
-  startedAt: number;
-  files: ScannedPage[];
-  /** Pages left out because they are hard links. */
-  hardLinked: string[];
-  /** A build worker started during the scan, which foresaw a full build (closed if unused). */
-  buildWorker?: BuildWorker | undefined;
-}
 
 export interface IndexState {
   root: string;
@@ -94,48 +78,13 @@ export class LiveSearchIndex implements SearchIndex {
   }
 
   private async refreshNow(scan: PageScan | undefined): Promise<RefreshSummary> {
-    const { root, contract } = this.state;
     const scanStarted = scan?.startedAt ?? Date.now();
-    const found = scan ?? scanPages(root, contract);
-    const files = found.files;
-    this.hardLinked = found.hardLinked;
-    const diff = await diffAgainstDisk(root, files, this.engine.docs, contentHash);
-    const summary: RefreshSummary = { added: 0, changed: 0, removed: 0 };
-    for (const removed of diff.removed) if (this.engine.removePage(removed)) summary.removed++;
-    const seenAt = Date.now();
-    for (const touched of diff.touched) this.engine.docs.touch(touched.path, touched, seenAt);
-    const count = (upsert: Upsert): void => {
-      if (upsert.isNew) summary.added++;
-      else summary.changed++;
-    };
-    // A page vanished since the scan reads as undefined: the next scan settles it.
-    const read = (upsert: Upsert): PageDocument | undefined => {
-      const content = upsert.content ?? readPage(root, upsert.path);
-      return content === undefined ? undefined : pageDocument(upsert.path, content);
-    };
-    // Pages are read (when new), parsed and indexed one at a time, so a build never holds
-    // every page's text at once.
-    const pages = function* (upserts: readonly Upsert[]): Generator<{ doc: PageDocument; stat: PageStat }> {
-      for (const upsert of upserts) {
-        const doc = read(upsert);
-        if (!doc) continue;
-        count(upsert);
-        yield { doc, stat: upsert.stat };
-      }
-    };
-    const bulk = diff.upserts.length >= PARALLEL_BUILD_MIN_PAGES ? this.engine.bulkBuild(seenAt) : undefined;
-    if (bulk) {
-      const built = await buildShared(bulk, this.engine, root, diff.upserts, read, scan?.buildWorker);
-      for (const page of built.indexed) count(page);
-      if (!built.trained) await updateSemantic(this.engine, root, built.work);
-    } else {
-      void scan?.buildWorker?.close();
-      await updateSemantic(this.engine, root, this.engine.indexPages(pages(diff.upserts), seenAt));
-    }
+    const { summary, hardLinked, touched } = await applyDiskChanges(this.state.root, this.state.contract, this.engine, scan);
+    this.hardLinked = hardLinked;
     this.lastScan = scanStarted;
     const changes = summary.added + summary.changed + summary.removed;
     if (changes > 0) this.state.updatedAt = new Date().toISOString();
-    if (changes > 0 || diff.touched.length > 0) this.dirty = true;
+    if (changes > 0 || touched > 0) this.dirty = true;
     if (this.state.rebuilt || changes >= SAVE_AFTER_CHANGES) {
       this.state.rebuilt = false;
       await this.save();
@@ -145,7 +94,12 @@ export class LiveSearchIndex implements SearchIndex {
 
   pathsOf(keys: readonly string[]): Map<string, string[]> {
     const found = new Map<string, string[]>(keys.map((key) => [key, []]));
-    for (const pagePath of this.engine.docs.paths()) found.get(keyFromPath(pagePath))?.push(pagePath);
+    // A file name can hold a key only at the key's length (with or without `.md`): most of
+    // 10k paths are passed over without cutting their names out.
+    const nameLengths = new Set(keys.flatMap((key) => [key.length, key.length + 3]));
+    for (const pagePath of this.engine.docs.paths()) {
+      if (nameLengths.has(pagePath.length - pagePath.lastIndexOf('/') - 1)) found.get(keyFromPath(pagePath))?.push(pagePath);
+    }
     return found;
   }
 

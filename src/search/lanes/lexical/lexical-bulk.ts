@@ -1,6 +1,6 @@
 import { GroupingBuffer } from '../../kernels/grouping.js';
 import { TermList } from '../../kernels/term-list.js';
-import type { FlatPostings } from '../token/term-index.js';
+import type { FlatPostings } from './term-postings.js';
 import { VarintWriter } from '../../kernels/varint.js';
 import type { Vocabulary } from '../../text/vocabulary.js';
 
@@ -12,27 +12,25 @@ export interface BulkEntry {
 }
 
 /**
- * What MiniSearch would hold after adding `entries` one by one (short ids in entry order),
- * as flat columns: per page its short id and each field's length (distinct terms, an
- * empty field counting one, as in MiniSearch 7), the running average field lengths, and
- * the postings of each term in term order, each field's (short id, term frequency) pairs
- * as varints.
+ * What the lexical index holds after adding `entries` one by one (documents numbered in
+ * entry order), as flat columns: each page's field lengths (distinct terms, an empty field
+ * counting one), the running average field lengths, and the postings of each term in term
+ * order, each field's (document, term frequency) pairs as varints.
  */
 export function bulkPostings(
   entries: readonly BulkEntry[],
   vocabulary: Vocabulary,
   fieldCount: number,
-): { docs: Uint32Array; averageFieldLength: number[]; postings: FlatPostings } {
+): { lengths: Uint32Array; averageLength: number[]; postings: FlatPostings } {
   const total = entries.reduce((sum, entry) => sum + entry.terms.length, 0);
-  // Postings keyed by termId × fieldCount + fieldId: (shortId, tf) in order of shortId.
+  // Postings keyed by termId × fieldCount + fieldId: (document, tf) in document order.
   const postingsOf = new GroupingBuffer(total, vocabulary.size * fieldCount, true);
   const counts = new Uint32Array(vocabulary.size);
   const touched: number[] = [];
-  const docs = new Uint32Array(entries.length * (1 + fieldCount));
-  const averageFieldLength = new Array<number>(fieldCount).fill(0);
-  entries.forEach((entry, shortId) => {
-    const base = shortId * (1 + fieldCount);
-    docs[base] = shortId;
+  const lengths = new Uint32Array(entries.length * fieldCount);
+  const averageLength = new Array<number>(fieldCount).fill(0);
+  entries.forEach((entry, doc) => {
+    const base = doc * fieldCount;
     const terms = entry.terms;
     for (let fieldId = 0; fieldId < fieldCount; fieldId++) {
       const end = entry.fieldEnds[fieldId] ?? 0;
@@ -41,10 +39,10 @@ export function bulkPostings(
         if (counts[id]!++ === 0) touched.push(id);
       }
       const length = touched.length || 1;
-      docs[base + 1 + fieldId] = length;
-      averageFieldLength[fieldId] = (averageFieldLength[fieldId]! * shortId + length) / (shortId + 1);
+      lengths[base + fieldId] = length;
+      averageLength[fieldId] = (averageLength[fieldId]! * doc + length) / (doc + 1);
       for (const id of touched) {
-        postingsOf.push(id * fieldCount + fieldId, shortId, counts[id]!);
+        postingsOf.push(id * fieldCount + fieldId, doc, counts[id]!);
         counts[id] = 0;
       }
       touched.length = 0;
@@ -60,7 +58,7 @@ export function bulkPostings(
     }
   }
   const sorted = vocabulary.sortedIds(termIds);
-  const { starts, first: shortIds, second: frequencies } = postingsOf.group();
+  const { starts, first: docIds, second: frequencies } = postingsOf.group();
   const writer = new VarintWriter(1 << 20);
   const offsets = new Uint32Array(sorted.length + 1);
   sorted.forEach((id, t) => {
@@ -72,13 +70,13 @@ export function bulkPostings(
       writer.push(fieldId);
       writer.push(to - from);
       for (let p = from, previous = 0; p < to; p++) {
-        writer.pushGap(shortIds[p]! - previous);
+        writer.pushGap(docIds[p]! - previous);
         writer.push(frequencies[p]!);
-        previous = shortIds[p]!;
+        previous = docIds[p]!;
       }
     }
   });
   offsets[sorted.length] = writer.length;
   const terms = TermList.of(sorted.map((id) => vocabulary.terms[id] ?? ''));
-  return { docs, averageFieldLength, postings: { terms, offsets, postings: writer.finish() } };
+  return { lengths, averageLength, postings: { terms, offsets, postings: writer.finish() } };
 }

@@ -1,12 +1,10 @@
-import type { Options } from 'minisearch';
-import { PersistableMiniSearch, type LexicalEntry } from './minisearch-store.js';
-import type { Bm25Params, ScoredId } from './minisearch-scoring.js';
+import { Bm25Index, type Bm25Params, type ScoredId } from './bm25-index.js';
 import type { Vocabulary } from '../../text/vocabulary.js';
 
 /**
- * The lexical lane: BM25 over a page's fields with per-field boosts (MiniSearch).
- * Fields arrive already analysed (stemmed, stopwords removed) as space-separated terms,
- * so a page is analysed once for every lane and MiniSearch only splits on spaces.
+ * The lexical lane: BM25 over a page's fields with per-field boosts (see Bm25Index).
+ * Fields arrive already analysed (stemmed, stopwords removed), so a page is analysed once
+ * for every lane.
  */
 export const LEXICAL_FIELDS = ['key', 'title', 'summary', 'tags', 'body'] as const;
 export type LexicalField = (typeof LEXICAL_FIELDS)[number];
@@ -15,50 +13,40 @@ export type AnalysedFields = Record<LexicalField, readonly string[]>;
 export interface LexicalParams {
   k1: number;
   b: number;
-  /** BM25+ lower bound on a matching term's frequency component (MiniSearch's `d`). */
+  /** BM25+ lower bound on a matching term's frequency component. */
   d: number;
   boosts: Record<LexicalField, number>;
   /**
-   * MiniSearch multiplies a document's score by how many query terms it matched.
-   * Kept or dropped as the Cranfield evaluation says (see scripts/eval.ts).
+   * Multiply a page's score by how many distinct query terms it matched (as MiniSearch,
+   * this lane's first engine, did). Kept or dropped as the evaluation says (scripts/eval.ts).
    */
   matchedTermMultiplier: boolean;
-  /** BM25F over the fields (see Bm25Params.fieldsCombined) instead of MiniSearch's per-field sum. */
+  /** BM25F over the fields (see Bm25Params.fieldsCombined) instead of a per-field sum. */
   fieldsCombined: boolean;
 }
-
-const splitOnSpace = (text: string): string[] => text.split(' ');
-const keepTerm = (term: string): string | null => term || null;
-
-const OPTIONS: Options<LexicalEntry> = {
-  fields: [...LEXICAL_FIELDS],
-  idField: 'id',
-  tokenize: splitOnSpace,
-  processTerm: keepTerm,
-  autoVacuum: false,
-  searchOptions: { tokenize: splitOnSpace, processTerm: keepTerm },
-};
 
 export class LexicalLane {
   /** A page's slot + 1 by the index's short id for it (0: not looked up); see `scoreSlots`. */
   private slotByDoc = new Int32Array(0);
 
-  private constructor(private index: PersistableMiniSearch) {}
+  private constructor(private index: Bm25Index) {}
 
   static empty(): LexicalLane {
-    return new LexicalLane(new PersistableMiniSearch(OPTIONS));
+    return new LexicalLane(Bm25Index.empty(LEXICAL_FIELDS));
   }
 
-  static decode(sections: Record<string, Uint8Array | undefined>): LexicalLane {
-    return new LexicalLane(PersistableMiniSearch.decode(sections, OPTIONS));
+  /** `pagePaths`: the page table's paths by slot, which the lane's saved form may share (see `encode`). */
+  static decode(sections: Record<string, Uint8Array | undefined>, pagePaths?: readonly string[]): LexicalLane {
+    return new LexicalLane(Bm25Index.decode(sections, LEXICAL_FIELDS, pagePaths));
   }
 
-  encode(): Record<string, Uint8Array> {
-    return this.index.encode();
+  /** `pagePaths`: the page table's paths by slot; when the lane's pages are those, in that order, their paths are not saved twice. */
+  encode(pagePaths?: readonly string[]): Record<string, Uint8Array> {
+    return this.index.encode(pagePaths);
   }
 
   get size(): number {
-    return this.index.documentCount;
+    return this.index.size;
   }
 
   has(path: string): boolean {
@@ -66,20 +54,18 @@ export class LexicalLane {
   }
 
   add(path: string, fields: AnalysedFields): void {
-    if (this.index.has(path)) this.index.discard(path);
-    const entry: LexicalEntry = { id: path };
-    for (const field of LEXICAL_FIELDS) entry[field] = fields[field].join(' ');
-    this.index.add(entry);
+    this.index.remove(path);
+    this.index.add(path, LEXICAL_FIELDS.map((field) => fields[field]));
   }
 
   /**
    * Add many pages, their fields' term ids in `vocabulary` one after another (LEXICAL_FIELDS
-   * order, each ending at `fieldEnds`): into an empty lane in one bulk build (the result
-   * MiniSearch would reach adding them one by one), otherwise one by one.
+   * order, each ending at `fieldEnds`): into an empty lane in one bulk build (the index
+   * adding them one by one gives), otherwise one by one.
    */
   addAll(pages: ReadonlyArray<{ path: string; terms: ArrayLike<number>; fieldEnds: readonly number[] }>, vocabulary: Vocabulary): void {
     const distinct = new Set(pages.map((page) => page.path)).size === pages.length;
-    if (this.index.documentCount > 0 || this.index.termCount > 0 || !distinct) {
+    if (this.index.size > 0 || !distinct) {
       for (const page of pages) {
         const fields = {} as Record<LexicalField, string[]>;
         LEXICAL_FIELDS.forEach((field, f) => {
@@ -90,15 +76,15 @@ export class LexicalLane {
       }
       return;
     }
-    this.index = PersistableMiniSearch.build(
+    this.index = Bm25Index.build(
       pages.map((page) => ({ id: page.path, terms: page.terms, fieldEnds: page.fieldEnds })),
       vocabulary,
-      OPTIONS,
+      LEXICAL_FIELDS,
     );
   }
 
   remove(path: string): void {
-    if (this.index.has(path)) this.index.discard(path);
+    this.index.remove(path);
   }
 
   /** Paths of the best `pool` pages for the analysed query terms, best first (ties by path). */
@@ -110,7 +96,7 @@ export class LexicalLane {
   searchScored(terms: readonly string[], pool: number, params: LexicalParams): ScoredId[] {
     if (terms.length === 0 || pool <= 0) return [];
     const adjust = params.matchedTermMultiplier ? multiplyByMatched : keepSummed;
-    return this.index.searchExact(queryTermsOf(terms), params.boosts, bm25Of(params), pool, adjust);
+    return this.index.search(queryTermsOf(terms), params.boosts, bm25Of(params), pool, adjust);
   }
 
   /**
@@ -124,7 +110,7 @@ export class LexicalLane {
     const adjust = params.matchedTermMultiplier ? multiplyByMatched : keepSummed;
     const slots: number[] = [];
     const scores: number[] = [];
-    this.index.scoreEachExact(queryTermsOf(terms), params.boosts, bm25Of(params), adjust, (doc, path, score) => {
+    this.index.scoreEach(queryTermsOf(terms), params.boosts, bm25Of(params), adjust, (doc, path, score) => {
       const known = (this.slotByDoc[doc] ?? 0) - 1;
       const slot = known >= 0 && pages.pathAt(known) === path ? known : (pages.slotOf(path) ?? -1);
       if (slot !== known) this.rememberSlot(doc, slot);
@@ -152,11 +138,11 @@ export interface SlotDirectory {
   pathAt(slot: number): string | undefined;
 }
 
-/** The terms as MiniSearch would tokenise them joined by spaces. */
+/** The query's terms, each split at spaces (a term given as several words). */
 const queryTermsOf = (terms: readonly string[]): string[] => terms.flatMap((term) => term.split(' ')).filter((term) => term !== '');
 const bm25Of = (params: LexicalParams): Bm25Params => ({ k: params.k1, b: params.b, d: params.d, fieldsCombined: params.fieldsCombined });
 
-/** MiniSearch's score: the summed term scores times the number of query terms matched. */
+/** The summed term scores times the number of query terms matched. */
 const multiplyByMatched = (score: number, matched: number): number => score * matched;
-/** That multiplier taken back out (as MiniSearch's score divided by the matched count). */
+/** That multiplier taken back out (the product divided by the matched count, as the scores were first computed). */
 const keepSummed = (score: number, matched: number): number => (score * matched) / Math.max(1, matched);
