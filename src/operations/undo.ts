@@ -8,7 +8,8 @@ import {
   listRuns,
   loadRun,
   newRunId,
-  readBeforeImage,
+  runBeforeImages,
+  type BeforeImages,
   recordAfter,
   recordBefore,
   type RunFile,
@@ -120,7 +121,8 @@ export async function planUndo(root: string, options: { runId?: string; logPath:
   const run = await pickRun(root, options.runId, options.logPath);
   if (!run) return undefined;
   const actions: UndoAction[] = [];
-  for (const file of run.files) actions.push(await planFile(root, run, file, options.logPath));
+  const beforeImages = runBeforeImages(root, run.runId);
+  for (const file of run.files) actions.push(await planFile(root, beforeImages, run, file, options.logPath));
   return { run, actions, conflicts: actions.filter((a) => a.changedSinceRun).map((a) => a.path) };
 }
 
@@ -138,14 +140,14 @@ async function pickRun(root: string, runId: string | undefined, logPath: string)
   return runs.reverse().find((run) => run.files.some((file) => file.path !== logPath));
 }
 
-async function planFile(root: string, run: RunRecord, file: RunFile, logPath: string): Promise<UndoAction> {
+async function planFile(root: string, beforeImages: BeforeImages, run: RunRecord, file: RunFile, logPath: string): Promise<UndoAction> {
   if (file.path === logPath) {
     return { path: file.path, action: 'skip', reason: 'the log is append-only; the undo is logged instead', changedSinceRun: false };
   }
   const current = await readBytesIfExists(resolveInRoot(root, file.path));
   const currentSha = current === undefined ? null : hashText(current);
   if (file.existedBefore) {
-    const image = await readBeforeImage(root, run.runId, file.path);
+    const image = await beforeImages(file.path);
     if (image === undefined || hashText(image) !== file.beforeSha256) {
       throw new ConfigError(
         `the history of run ${run.runId} is damaged: the before-image of ${file.path} is missing or altered`,
@@ -166,6 +168,7 @@ async function applyUndo(root: string, plan: UndoPlan, logPath: string): Promise
   const { run } = plan;
   const title = `${run.runId} (${run.op}: ${run.title})`;
   const undoRun = await beginRun(root, newRunId(), 'undo', title);
+  const beforeImages = runBeforeImages(root, run.runId);
   const lines: string[] = [];
   try {
     for (const action of plan.actions) {
@@ -175,7 +178,7 @@ async function applyUndo(root: string, plan: UndoPlan, logPath: string): Promise
       const target = resolveInRoot(root, action.path);
       await recordBefore(undoRun, action.path, await readBytesIfExists(resolveInRoot(root, action.path)));
       if (action.action === 'restore') {
-        const image = (await readBeforeImage(root, run.runId, action.path)) ?? Buffer.alloc(0);
+        const image = (await beforeImages(action.path)) ?? Buffer.alloc(0);
         await writeFileAtomic(target, image);
         await recordAfter(undoRun, action.path, image, { written: file.writtenBefore });
         lines.push(`restored ${action.path}`);

@@ -229,17 +229,29 @@ function mergeFiles(recorded: readonly RunFile[], journaled: readonly RunFile[])
   return files;
 }
 
-/** The before-image a run kept for `relPath`, as the bytes stored (histories written as text read the same), or undefined when there is none. */
-export async function readBeforeImage(root: string, runId: string, relPath: string): Promise<Buffer | undefined> {
+/** Reads a run's before-images by path; undefined when the run kept none for it. */
+export type BeforeImages = (relPath: string) => Promise<Buffer | undefined>;
+
+/** A run's before-images, as the bytes stored (histories written as text read the same); the journal is read once for all of them. */
+export function runBeforeImages(root: string, runId: string): BeforeImages {
   const dir = runDir(root, runId);
-  const clean = checkRelativePath(relPath);
-  const inline = readJournal(path.join(dir, JOURNAL_FILE))?.images.get(clean);
-  if (inline) return inline;
-  try {
-    return await readFile(beforeImagePath(dir, clean));
-  } catch {
-    return undefined;
-  }
+  let inline: Map<string, Buffer> | undefined;
+  return async (relPath) => {
+    const clean = checkRelativePath(relPath);
+    inline ??= readJournal(path.join(dir, JOURNAL_FILE))?.images ?? new Map<string, Buffer>();
+    const image = inline.get(clean);
+    if (image) return image;
+    try {
+      return await readFile(beforeImagePath(dir, clean));
+    } catch {
+      return undefined;
+    }
+  };
+}
+
+/** The before-image a run kept for `relPath`, or undefined when there is none. */
+export function readBeforeImage(root: string, runId: string, relPath: string): Promise<Buffer | undefined> {
+  return runBeforeImages(root, runId)(relPath);
 }
 
 /** Delete all but the newest `keep` runs; returns the ids removed. */

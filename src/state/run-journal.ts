@@ -79,23 +79,24 @@ export function readJournal(file: string): JournalContent | undefined {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
-  const files: RunFile[] = [];
+  // By path, in first-change order (a Map keeps insertion order): a big run's journal is read in one pass.
+  const files = new Map<string, RunFile>();
   const images = new Map<string, Buffer>();
   for (const raw of text.split('\n')) {
     if (raw.trim() === '') continue;
     const line = parseLine(raw);
     if (!line) continue;
     if ('before' in line) {
-      if (files.some((f) => f.path === line.before.path)) continue;
-      files.push({ ...line.before });
+      if (files.has(line.before.path)) continue;
+      files.set(line.before.path, { ...line.before });
       if (line.text !== undefined) images.set(line.before.path, Buffer.from(line.text, 'utf8'));
       else if (line.base64 !== undefined) images.set(line.before.path, Buffer.from(line.base64, 'base64'));
     } else {
-      const entry = files.find((f) => f.path === line.after.path);
+      const entry = files.get(line.after.path);
       if (entry) entry.afterSha256 = line.after.afterSha256;
     }
   }
-  return { files, images };
+  return { files: [...files.values()], images };
 }
 
 function parseLine(raw: string): JournalLine | undefined {
