@@ -1,10 +1,11 @@
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { cloneWorkspace, runCli } from '../helpers/cli.js';
 import { startFakeLlmServer } from '../helpers/fake-llm-server.js';
 import { freshWorkspace, simpleIngest } from './cron-fixtures.js';
+import { describeWithSqlite } from '../helpers/sqlite.js';
 
 /**
  * better-sqlite3 is a native addon. Where it cannot load, every command that needs no facts
@@ -16,14 +17,14 @@ const ONE_LINE = /^error: the facts store \(\.wiki\/facts\.db\) needs SQLite, an
 
 let template: string;
 
-beforeAll(async () => {
-  template = await freshWorkspace();
-  await writeFile(path.join(template, 'raw', 'bridge.md'), '# The bridge\n\nThe bridge opened in 1937.\nIts main span is 1,280 metres long.\n');
-  const rebuilt = await runCli(['facts', 'rebuild'], { cwd: template });
-  expect(rebuilt.code, rebuilt.stderr).toBe(0);
-});
+describeWithSqlite('a facts store whose SQLite addon cannot load', () => {
+  beforeAll(async () => {
+    template = await freshWorkspace();
+    await writeFile(path.join(template, 'raw', 'bridge.md'), '# The bridge\n\nThe bridge opened in 1937.\nIts main span is 1,280 metres long.\n');
+    const rebuilt = await runCli(['facts', 'rebuild'], { cwd: template });
+    expect(rebuilt.code, rebuilt.stderr).toBe(0);
+  });
 
-describe('a facts store whose SQLite addon cannot load', () => {
   it.each([
     { command: ['facts', 'stats'] },
     { command: ['facts', 'search', 'main span'] },

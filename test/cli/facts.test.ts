@@ -1,9 +1,10 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { initWorkspace, runCli } from '../helpers/cli.js';
 import { startFakeLlmServer } from '../helpers/fake-llm-server.js';
 import { simpleIngest } from './cron-fixtures.js';
+import { describeWithSqlite } from '../helpers/sqlite.js';
 import { pageText } from '../search/helpers.js';
 
 let root: string;
@@ -21,7 +22,7 @@ beforeAll(async () => {
   );
 });
 
-describe('wiki facts (through the built CLI)', () => {
+describeWithSqlite('wiki facts (through the built CLI)', () => {
   it('rebuilds the store, searches it, shows a fact with its provenance and counts', async () => {
     const rebuild = await runCli(['facts', 'rebuild', '--json'], { cwd: root });
     expect(rebuild.code).toBe(0);
@@ -64,7 +65,7 @@ describe('wiki facts (through the built CLI)', () => {
   });
 });
 
-describe('the model sees the fact ids of the source window it reads', () => {
+describeWithSqlite('the model sees the fact ids of the source window it reads', () => {
   it('ingest: the first window and a later read_file window list their lines\' fact ids, the same ids `wiki facts` gives', async () => {
     const workspace = await initWorkspace();
     const lines = ['# The bridge', '', 'The Golden Gate Bridge opened in 1937 after four years of work.', 'Its main span is 1,280 metres long.', '', '## Later', '', 'The bridge was painted International Orange in 1937.'];
@@ -94,7 +95,7 @@ describe('the model sees the fact ids of the source window it reads', () => {
   });
 });
 
-describe('lint --fix hands grounding findings to the model with their closest facts', () => {
+describeWithSqlite('lint --fix hands grounding findings to the model with their closest facts', () => {
   it('the request lists each ungrounded or unsupported-number sentence with its sources\' closest facts and where they are stated', async () => {
     const workspace = await initWorkspace();
     await writeFile(path.join(workspace, 'raw', 'bridge.md'), '# The bridge\n\nThe Golden Gate Bridge opened in 1937 after four years of work.\nIts main span is 1,280 metres long.\n');
@@ -134,7 +135,7 @@ describe('lint --fix hands grounding findings to the model with their closest fa
   });
 });
 
-describe('query --facts: the model gets only facts, with ids, and its citations are checked', () => {
+describeWithSqlite('query --facts: the model gets only facts, with ids, and its citations are checked', () => {
   it('the request carries only the matching facts with their ids and no tools; a cited id that is no fact is reported', async () => {
     const workspace = await initWorkspace();
     await writeFile(

@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { runCli, startCli, waitFor } from '../helpers/cli.js';
 import type { RecordedRequest, ScriptStep } from '../helpers/fake-llm-server.js';
 import { fakeServers, freshWorkspace, manifestSources, pagePath, read, readJson, sourceOf, unparseablePages, writeStep } from './cron-fixtures.js';
+import { stderrBesideFactsWarning } from '../helpers/sqlite.js';
 
 /**
  * `wiki ingest --jobs N`: several sources at once in one process, under the one workspace
@@ -67,7 +68,7 @@ describe('wiki ingest --jobs', () => {
     const root = await workspaceWith('alpha', 'beta');
     const server = await serve(sharedPageScript(2));
     const result = await runCli(['ingest', 'raw/', '--jobs', '2', '--json'], { cwd: root, env: server.env('anthropic') });
-    expect(result.stderr).toBe('');
+    expect(stderrBesideFactsWarning(result.stderr)).toBe('');
     expect(result.code).toBe(0);
     const report = JSON.parse(result.stdout);
     expect(report.ingested.map((s: { source: string; status: string }) => [s.source, s.status])).toEqual([

@@ -31,18 +31,21 @@ beforeAll(async () => {
   cli = path.join(installed, manifest.bin.wiki);
 }, 60_000);
 
+/** A user's own WIKI_SQLITE_BINDING would name another addon, and another fix. */
+const NO_BINDING = { WIKI_SQLITE_BINDING: undefined };
+
 describe('an install that left the optional SQLite addon out', () => {
   it('runs every command that needs no facts, and the facts commands exit 2 with one line naming the addon and a fix', async () => {
     const home = await mkdtemp(path.join(os.tmpdir(), 'wiki-no-sqlite-home-'));
-    const init = await runCli(['init', '--example', 'example'], { cwd: home, cli });
+    const init = await runCli(['init', '--example', 'example'], { cwd: home, cli, env: NO_BINDING });
     expect(init.code, init.stderr).toBe(0);
     const root = path.join(home, 'example');
     for (const command of [['status'], ['search', 'associative trail'], ['lint', '--no-llm'], ['graph', '--format', 'json']]) {
-      const result = await runCli(command, { cwd: root, cli });
+      const result = await runCli(command, { cwd: root, cli, env: NO_BINDING });
       expect(result.code, `wiki ${command.join(' ')}: ${result.stderr}`).toBe(0);
     }
     for (const command of [['facts', 'stats'], ['query', '--facts', 'what is a memex?']]) {
-      const result = await runCli(command, { cwd: root, cli });
+      const result = await runCli(command, { cwd: root, cli, env: NO_BINDING });
       expect(result.code, `wiki ${command.join(' ')}`).toBe(2);
       expect(result.stderr).toMatch(/^error: the facts store \(\.wiki\/facts\.db\) needs SQLite, and better-sqlite3's native addon could not be loaded: Cannot find package 'better-sqlite3'[^\n]* — run `npm install` in the folder wiki is installed in[^\n]+\n$/);
     }

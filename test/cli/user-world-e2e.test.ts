@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { initWorkspace, runCli } from '../helpers/cli.js';
 import { startFakeLlmServer, type FakeLlmServer, type ScriptStep } from '../helpers/fake-llm-server.js';
 import { makePdf } from '../helpers/pdf-fixture.js';
+import { stderrBesideFactsWarning } from '../helpers/sqlite.js';
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082', 'hex');
 
@@ -114,7 +115,7 @@ describe('progress and cost', () => {
     llm = await startFakeLlmServer(writeSourcePageScript('a', 'A', 'raw/a.md'));
     const result = await runCli(['--quiet', 'ingest', 'raw/a.md'], { cwd: root, env: llm.env('anthropic') });
     expect(result.code).toBe(0);
-    expect(result.stderr).toBe('');
+    expect(stderrBesideFactsWarning(result.stderr)).toBe('');
   });
 });
 

@@ -1,9 +1,10 @@
 import { mkdtemp, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, expect, it } from 'vitest';
 import { factsDbFile, rebuildFacts, updateFacts, type FactsSettings } from '../../src/facts/extract.js';
 import { FactStore } from '../../src/facts/store.js';
+import { describeWithSqlite } from '../helpers/sqlite.js';
 
 const settings: FactsSettings = { grain: 'sentence', similarity: 0.85, maxSourceBytes: 1024 * 1024 };
 let root: string;
@@ -30,7 +31,7 @@ async function withStore<T>(use: (store: FactStore) => T): Promise<T> {
   }
 }
 
-describe('facts store', () => {
+describeWithSqlite('facts store', () => {
   it('leaves out a source over facts.maxSourceBytes, naming it, and extracts the rest', async () => {
     const small = await write('small.md', 'Water boils at 100 degrees Celsius.');
     const big = await write('big.md', 'A long line of text about nothing in particular. '.repeat(30));
