@@ -125,8 +125,9 @@ export class LiveSearchIndex implements SearchIndex {
     const found = await this.engine.search(parsed.text, filter ? candidatesFor(limit) : limit, this.state.params);
     // Each page is read once per search: a filtered search's results are read for the filter, then for their snippets.
     const texts = new Map<string, string | undefined>();
+    const read = options.readPage ?? ((pagePath: string) => readPage(this.state.root, pagePath));
     const textOf = (pagePath: string): string | undefined => {
-      if (!texts.has(pagePath)) texts.set(pagePath, readPage(this.state.root, pagePath));
+      if (!texts.has(pagePath)) texts.set(pagePath, read(pagePath));
       return texts.get(pagePath);
     };
     found.pages = found.pages
