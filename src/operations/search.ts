@@ -82,17 +82,23 @@ export async function surfacedSearch(
 ): Promise<SearchResponse> {
   // The user's own scratch pages shadow the team's pages with the same key.
   const ownKeys = user === undefined ? new Set<string>() : scratchKeys(root, user);
+  // The index reads the hits for their snippets and this check reads them for who may see them: once, shared.
+  const texts = new Map<string, string | undefined>();
+  const pageText = (pagePath: string): string | undefined => {
+    if (!texts.has(pagePath)) texts.set(pagePath, readPage(root, pagePath));
+    return texts.get(pagePath);
+  };
   const surfaced = new Map<string, Promise<boolean>>();
   const isShown = (pagePath: string): Promise<boolean> => {
     if (scopeOf(pagePath) === undefined && ownKeys.has(keyFromPath(pagePath))) return Promise.resolve(false);
     let known = surfaced.get(pagePath);
-    if (!known) surfaced.set(pagePath, (known = isSurfacedTo(root, schema, pagePath, user)));
+    if (!known) surfaced.set(pagePath, (known = isSurfacedTo(schema, pagePath, pageText, user)));
     return known;
   };
   // A small margin first, so a hidden hit or two costs no second search.
   let pool = Math.min(MAX_POOL, limit + Math.ceil(limit / 4));
   for (;;) {
-    const response = await index.search(query, { limit: pool, minScore });
+    const response = await index.search(query, { limit: pool, minScore, readPage: pageText });
     const shown: SearchResponse['results'] = [];
     for (const result of response.results) {
       if (await isShown(result.path)) shown.push(result);
@@ -140,10 +146,15 @@ async function withoutHiddenKeys(
  * Whether `user` may be shown the page. Its frontmatter is read the fast way `wiki search`
  * reads pages (no YAML library), and with the YAML parser only when that cannot.
  */
-async function isSurfacedTo(root: string, schema: Schema, pagePath: string, user: string | undefined): Promise<boolean> {
+async function isSurfacedTo(
+  schema: Schema,
+  pagePath: string,
+  pageText: (pagePath: string) => string | undefined,
+  user: string | undefined,
+): Promise<boolean> {
   const scope = scopeOf(pagePath);
   if (scope !== undefined && scope !== user) return false;
-  const text = readPage(root, pagePath);
+  const text = pageText(pagePath);
   if (text === undefined) return false;
   const { yaml } = splitFrontmatter(text);
   if (yaml === undefined) return true;

@@ -47,6 +47,12 @@ export interface SearchOptions {
    * its queries are requests in prose whose quotes cite titles ("-dash" is Cranfield's dash).
    */
   syntax?: boolean;
+  /**
+   * How the search reads a page's current text (default: `readPage` under the index's root).
+   * A caller that reads the same pages (to check who may see them) passes one reader that
+   * keeps what it read, so each page is read once.
+   */
+  readPage?: (pagePath: string) => string | undefined;
 }
 
 export interface SearchIndexInfo {

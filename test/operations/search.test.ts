@@ -1,11 +1,25 @@
-import { access } from 'node:fs/promises';
+import { access, utimes } from 'node:fs/promises';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { UsageError } from '../../src/errors.js';
 import { searchWorkspace } from '../../src/operations/search.js';
 import { INDEX_FILE, searchDirectory } from '../../src/search/index.js';
 import { TOPIC_PAGES, workspaceWith } from '../search/helpers.js';
+
+const reads = vi.hoisted(() => new Map<string, number>());
+
+// Every page read of a search, counted (the reads themselves are the real ones).
+vi.mock('../../src/search/live/read-page.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../src/search/live/read-page.js')>();
+  return {
+    ...actual,
+    readPage: (root: string, pagePath: string): string | undefined => {
+      reads.set(pagePath, (reads.get(pagePath) ?? 0) + 1);
+      return actual.readPage(root, pagePath);
+    },
+  };
+});
 
 describe('searchWorkspace', () => {
   it('searches, keeps contributions only when explaining, and leaves the index persisted', async () => {
@@ -27,5 +41,21 @@ describe('searchWorkspace', () => {
     const ws = await workspaceWith(TOPIC_PAGES);
     const config = await loadConfig(ws.root, { env: {} });
     await expect(searchWorkspace(ws.root, ws.schema, config, { ...request, env: {} })).rejects.toThrow(UsageError);
+  });
+
+  it('reads each page once per search: the hits for their snippets and for who may see them, and their links\' pages', async () => {
+    const ws = await workspaceWith(TOPIC_PAGES);
+    // Pages older than the window in which an unchanged stat is doubted: the second search's scan reads none.
+    const old = new Date(Date.now() - 60_000);
+    for (const pagePath of Object.keys(TOPIC_PAGES)) await utimes(path.join(ws.root, pagePath), old, old);
+    const config = await loadConfig(ws.root, { env: {} });
+    await searchWorkspace(ws.root, ws.schema, config, { query: 'attention', env: {} });
+    for (const query of ['attention heads', '"attention heads"', 'attention -sourdough']) {
+      reads.clear();
+      const answer = await searchWorkspace(ws.root, ws.schema, config, { query, limit: 3, env: {} });
+      expect(answer.results.length).toBeGreaterThan(0);
+      for (const result of answer.results) expect(reads.get(result.path), `${query}: ${result.path}`).toBe(1);
+      expect([...reads.values()].every((count) => count === 1), query).toBe(true);
+    }
   });
 });

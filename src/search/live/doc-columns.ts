@@ -84,6 +84,15 @@ export class DocColumns {
     return { mtimeMs: this.numbers[at] ?? 0, size: this.numbers[at + 1] ?? 0, seenAt: this.numbers[at + 2] ?? 0 };
   }
 
+  /** `stamp(slot)` written into `into`, without a new object. */
+  stampInto(slot: number, into: PageStamp): true {
+    const at = slot * 3;
+    into.mtimeMs = this.numbers[at] ?? 0;
+    into.size = this.numbers[at + 1] ?? 0;
+    into.seenAt = this.numbers[at + 2] ?? 0;
+    return true;
+  }
+
   linksOf(slot: number): string[] {
     const links = decodeJson(this.links.subarray(this.linkOffsets[slot] ?? 0, this.linkOffsets[slot + 1] ?? 0));
     if (!Array.isArray(links)) throw new CorruptIndexError('page table links are malformed');

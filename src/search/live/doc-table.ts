@@ -63,11 +63,22 @@ export class DocTable {
 
   /** The page's stat and when it was last read, without making its record. */
   stampOf(path: string): PageStamp | undefined {
+    const stamp: PageStamp = { mtimeMs: 0, size: 0, seenAt: 0 };
+    return this.stampInto(path, stamp) ? stamp : undefined;
+  }
+
+  /** `stampOf` written into `into` (one object reused over a scan of 10k pages); false when the page is not indexed. */
+  stampInto(path: string, into: PageStamp): boolean {
     const slot = this.byPath.get(path);
-    if (slot === undefined) return undefined;
+    if (slot === undefined) return false;
     const record = this.slots[slot];
-    if (record) return record;
-    return this.stored?.stamp(slot);
+    if (record) {
+      into.mtimeMs = record.mtimeMs;
+      into.size = record.size;
+      into.seenAt = record.seenAt;
+      return true;
+    }
+    return this.stored?.stampInto(slot, into) ?? false;
   }
 
   isLive = (slot: number): boolean => slot >= 0 && slot < this.slots.length && this.slots[slot] !== null;

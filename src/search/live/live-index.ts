@@ -94,11 +94,12 @@ export class LiveSearchIndex implements SearchIndex {
 
   pathsOf(keys: readonly string[]): Map<string, string[]> {
     const found = new Map<string, string[]>(keys.map((key) => [key, []]));
-    // A file name can hold a key only at the key's length (with or without `.md`): most of
-    // 10k paths are passed over without cutting their names out.
-    const nameLengths = new Set(keys.flatMap((key) => [key.length, key.length + 3]));
+    // A page holds key k when its file name is `k.md` (or k): looked up by the name's length
+    // and first letter, so most of 10k paths are passed over without cutting their names out.
+    const shapes = new Set(keys.flatMap((key) => [key, `${key}.md`].map((name) => nameShape(name, 0, name.length))));
     for (const pagePath of this.engine.docs.paths()) {
-      if (nameLengths.has(pagePath.length - pagePath.lastIndexOf('/') - 1)) found.get(keyFromPath(pagePath))?.push(pagePath);
+      const from = pagePath.lastIndexOf('/') + 1;
+      if (shapes.has(nameShape(pagePath, from, pagePath.length - from))) found.get(keyFromPath(pagePath))?.push(pagePath);
     }
     return found;
   }
@@ -122,8 +123,15 @@ export class LiveSearchIndex implements SearchIndex {
     if (!parsed.text) throw new UsageError('the query only excludes', 'add a word or "phrase" to search for, e.g. wiki search attention -transformer');
     const filter = hasConstraints(parsed) ? new QueryFilter(parsed) : undefined;
     const found = await this.engine.search(parsed.text, filter ? candidatesFor(limit) : limit, this.state.params);
+    // Each page is read once per search: a filtered search's results are read for the filter, then for their snippets.
+    const texts = new Map<string, string | undefined>();
+    const read = options.readPage ?? ((pagePath: string) => readPage(this.state.root, pagePath));
+    const textOf = (pagePath: string): string | undefined => {
+      if (!texts.has(pagePath)) texts.set(pagePath, read(pagePath));
+      return texts.get(pagePath);
+    };
     found.pages = found.pages
-      .filter(({ score, record }) => score >= (options.minScore ?? -Infinity) && (!filter || filter.accepts(this.searchableText(record.path))))
+      .filter(({ score, record }) => score >= (options.minScore ?? -Infinity) && (!filter || filter.accepts(searchableText(record.path, textOf(record.path)))))
       .slice(0, limit);
     const backlinks = this.engine.docs.backlinksOf(found.pages.map(({ record }) => record.key));
     const results: SearchResult[] = found.pages.map(({ record, score, lanes, contributions }) => ({
@@ -134,27 +142,11 @@ export class LiveSearchIndex implements SearchIndex {
       score,
       lanes,
       contributions,
-      snippet: options.snippets === false ? record.summary : this.snippetFor(record.path, found.terms, record.summary),
+      snippet: options.snippets === false ? record.summary : snippetFor(textOf(record.path), found.terms, record.summary),
       links: record.links,
       backlinks: backlinks.get(record.key) ?? [],
     }));
     return { query: text, results, lanes: found.lanes };
-  }
-
-  private searchableText(pagePath: string): string {
-    const content = readPage(this.state.root, pagePath);
-    return content === undefined ? '' : documentText(pageDocument(pagePath, content));
-  }
-
-  /**
-   * Read synchronously: a result page is small, and a dozen reads through the thread pool
-   * cost a search more than the reading itself.
-   */
-  private snippetFor(pagePath: string, terms: readonly string[], fallback: string): string {
-    // readPage: never through a link swapped in, never a hard link (it may be another file's content).
-    const content = readPage(this.state.root, pagePath);
-    if (content === undefined) return fallback;
-    return makeSnippet(plainBody(splitFrontmatter(content).body), terms) || fallback;
   }
 
   upsertPage(pagePath: string, content: string): Promise<void> {
@@ -252,6 +244,26 @@ export class LiveSearchIndex implements SearchIndex {
     this.saving = this.saving.then(run, run);
     await this.saving;
   }
+}
+
+/** What a query's phrases and exclusions are matched against: the page as the index reads it. */
+function searchableText(pagePath: string, content: string | undefined): string {
+  return content === undefined ? '' : documentText(pageDocument(pagePath, content));
+}
+
+/**
+ * The page's passage for the query terms. Pages are read synchronously (readPage: never
+ * through a link swapped in, never a hard link): a result page is small, and a dozen reads
+ * through the thread pool cost a search more than the reading itself.
+ */
+function snippetFor(content: string | undefined, terms: readonly string[], fallback: string): string {
+  if (content === undefined) return fallback;
+  return makeSnippet(plainBody(splitFrontmatter(content).body), terms) || fallback;
+}
+
+/** A file name's length and first character (of `text` at `from`) as one number. */
+function nameShape(text: string, from: number, length: number): number {
+  return length * 0x10000 + text.charCodeAt(from);
 }
 
 function normalisePath(pagePath: string): string {

@@ -2,7 +2,7 @@ import { readPage } from './read-page.js';
 import { isSpecialPage, type Contract } from '../../wiki/contract.js';
 import { listPageFiles } from '../../wiki/page-files.js';
 import { unchangedSince } from '../../util/file-stamp.js';
-import type { PageStat } from './doc-record.js';
+import type { PageStamp, PageStat } from './doc-record.js';
 import type { DocTable } from './doc-table.js';
 
 /**
@@ -41,7 +41,7 @@ export function scanPages(root: string, contract: Contract, onNamesFound?: (mark
     if (isSpecialPage(contract, file.path)) continue;
     // A hard link may carry a denied or outside file's content: never indexed (see readPage).
     if (file.nlink > 1) hardLinked.push(file.path);
-    else files.push({ path: file.path, mtimeMs: file.mtimeMs, size: file.size });
+    else files.push(file); // as listed: 10k copies would only feed the garbage collector
   }
   return { files, hardLinked };
 }
@@ -61,9 +61,9 @@ export async function diffAgainstDisk(
 ): Promise<ScanResult> {
   const result: ScanResult = { upserts: [], touched: [], removed: [] };
   let known = 0;
+  const stamp: PageStamp = { mtimeMs: 0, size: 0, seenAt: 0 };
   for (const file of files) {
-    const stamp = table.stampOf(file.path);
-    if (!stamp) {
+    if (!table.stampInto(file.path, stamp)) {
       result.upserts.push({ path: file.path, stat: { mtimeMs: file.mtimeMs, size: file.size }, isNew: true, content: undefined });
       continue;
     }

@@ -47,6 +47,25 @@ export function stem(word: string): string {
   return stemmed;
 }
 
+/**
+ * Porter's rules (and `stem`) end a stem with at most two letters its word does not have
+ * there ("sensibility" → "sensible" before step 4; "happy" → "happi"): all but a term's
+ * last two letters are the start of every word it stems from.
+ */
+const STEM_TAIL = 2;
+
+/**
+ * Whether `analyze(text)` may yield one of `terms`, told cheaply (no stemming): false only
+ * when it surely does not. ASCII text yields terms stemmed from its lower-case words, so
+ * each term's untouched start must appear in it; other text (accents folded, Unicode
+ * normalised) is never ruled out.
+ */
+export function mayHoldTerms(text: string, terms: readonly string[]): boolean {
+  if (!ASCII_TEXT.test(text)) return true;
+  const lower = text.toLowerCase();
+  return terms.some((term) => lower.includes(term.slice(0, Math.max(0, term.length - STEM_TAIL))));
+}
+
 /** Overlapping character bigrams of a run of CJK characters; a single character stands alone. */
 export function cjkBigrams(run: string, out: string[]): void {
   const chars = Array.from(run);

@@ -1,4 +1,4 @@
-import { analyze } from './analyze.js';
+import { analyze, mayHoldTerms } from './analyze.js';
 
 /**
  * A short passage of a page for a result: the sentence that holds the most of the query's
@@ -15,7 +15,10 @@ export function makeSnippet(body: string, queryTerms: readonly string[], maxLeng
   let bestScore = 0;
   if (wanted.size > 0) {
     const found: string[] = [];
+    const terms = [...wanted];
     for (const sentence of sentences) {
+      // A sentence without a query term never becomes the snippet: most are passed over unstemmed.
+      if (!mayHoldTerms(sentence, terms)) continue;
       found.length = 0;
       for (const term of analyze(sentence)) if (wanted.has(term) && !found.includes(term)) found.push(term);
       if (found.length > bestScore) {

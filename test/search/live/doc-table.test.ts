@@ -74,6 +74,11 @@ describe('DocTable persistence', () => {
     expect(loaded.pathAt(1)).toBeUndefined();
     const slot = loaded.insert(pageDocument('wiki/concepts/e.md', '# Echo\n[[a]]\n'), { mtimeMs: 1, size: 2 }, 3);
     expect(slot).toBe(4);
+    // A page's stamp from its record (touched, inserted) or from the columns (never read), and none for a page gone.
+    expect(loaded.stampOf('wiki/concepts/c.md')).toEqual({ mtimeMs: 7, size: 8, seenAt: 9 });
+    expect(loaded.stampOf('wiki/concepts/e.md')).toEqual({ mtimeMs: 1, size: 2, seenAt: 3 });
+    expect(loaded.stampOf('wiki/concepts/d.md')).toEqual({ mtimeMs: 1003, size: PAGES[3]?.[1].length, seenAt: 5003 });
+    expect(loaded.stampOf('wiki/concepts/b.md')).toBeUndefined();
     expect(loaded.backlinks('a')).toEqual(['d', 'e']);
     loaded.compact(loaded.compactionMap());
     const again = DocTable.decode(loaded.encode());

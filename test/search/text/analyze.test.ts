@@ -1,6 +1,6 @@
 import { stemmer } from 'stemmer';
 import { describe, expect, it } from 'vitest';
-import { analyze, analyzeBoth, stem, wholeTerms } from '../../../src/search/text/analyze.js';
+import { analyze, analyzeBoth, mayHoldTerms, stem, wholeTerms } from '../../../src/search/text/analyze.js';
 import { seededRandom } from '../../../src/search/kernels/linalg.js';
 import { ENGLISH_STOPWORDS } from '../../../src/search/text/stopwords.js';
 
@@ -96,5 +96,30 @@ describe('stem (memoised)', () => {
     for (const word of [...words, ...words]) {
       expect(stem(word)).toBe(/^[a-z]+$/.test(word) && word.length >= 3 ? stemmer(word) : word);
     }
+  });
+});
+
+describe('mayHoldTerms (a cheap test before stemming)', () => {
+  // Stems and every chain of suffixes Porter's steps rewrite: the tails a stem can gain.
+  const roots = ['sens', 'happ', 'relat', 'condit', 'gener', 'valen', 'formal', 'hope', 'conflat', 'hop', 'fil', 'yell', 'abl', 'cr', 'agree', 'feed', 'sky', 'volub', 'dy', 'ti'];
+  const suffixes = ['', 'y', 'ies', 'ied', 'ying', 'ity', 'ities', 'ibility', 'ability', 'ably', 'ational', 'ationally', 'ization', 'izations', 'izer', 'ency', 'ancy', 'ently', 'ously', 'ousness', 'iveness', 'fulness', 'ively', 'ivity', 'ical', 'icate', 'icity', 'alize', 'alism', 'ality', 'ness', 'ful', 'ement', 'ment', 'ion', 'tion', 'sses', 's', 'ed', 'ing', 'eed', 'ated', 'bled', 'izing', 'logy', 'logies', 'll', 'e', 'er', 'ize'];
+  const words = roots.flatMap((root) => suffixes.flatMap((a) => suffixes.map((b) => `${root}${a}${b}`)));
+
+  it('never rules out a text that yields one of the terms', () => {
+    for (const word of words) {
+      for (const text of [word, `Some ${word.toUpperCase()} here.`, `x-${word}`]) {
+        const terms = analyze(text);
+        for (const term of terms) expect(mayHoldTerms(text, [term]), `${text} → ${term}`).toBe(true);
+      }
+    }
+  });
+
+  it('rules out ASCII text whose words cannot stem to a term, never other text', () => {
+    expect(mayHoldTerms('Flutter couples bending and torsion.', analyze('turbulence'))).toBe(false);
+    expect(mayHoldTerms('Flutter couples bending and torsion.', analyze('turbulence torsions'))).toBe(true);
+    expect(mayHoldTerms('Café on the corner.', analyze('corner'))).toBe(true);
+    expect(mayHoldTerms('Résumé writing.', analyze('resume'))).toBe(true);
+    // A term too short to have an untouched start rules nothing out.
+    expect(mayHoldTerms('Nothing alike.', ['ab'])).toBe(true);
   });
 });

@@ -4,7 +4,20 @@ import { describe, expect, it } from 'vitest';
 import { analyze } from '../../../src/search/text/analyze.js';
 import { openSearchIndex } from '../../../src/search/index.js';
 import { makeSnippet } from '../../../src/search/text/snippet.js';
+import { seededRandom } from '../../../src/search/kernels/linalg.js';
 import { TOPIC_PAGES, configWith, workspaceWith } from '../helpers.js';
+
+/** The definition, for one-line prose: the sentence holding the most query terms, the first on a tie, else the first. */
+function snippetStemmingEverySentence(text: string, query: readonly string[]): string {
+  const sentences = text.split(/(?<=[.!?]) +/);
+  let best = sentences[0] ?? '';
+  let bestScore = 0;
+  for (const sentence of sentences) {
+    const score = new Set(analyze(sentence).filter((term) => query.includes(term))).size;
+    if (score > bestScore) [best, bestScore] = [sentence, score];
+  }
+  return best;
+}
 
 const body = `# Wing flutter
 
@@ -33,6 +46,18 @@ describe('makeSnippet', () => {
     expect(snippet.length).toBeLessThanOrEqual(121);
     expect(snippet).toMatch(/^…/);
     expect(snippet).toMatch(/turbulence/);
+  });
+
+  it('picks what it picked by stemming every sentence, on random prose', () => {
+    const random = seededRandom(14);
+    const vocabulary = ['relational', 'relate', 'happiness', 'happy', 'sensibility', 'sensible', 'flies', 'flying', 'conditional', 'generalization', 'général', 'hopping', 'hope', 'the', 'of', 'x2', 'Valency', 'valence'];
+    const pick = (): string => vocabulary[Math.floor(random() * vocabulary.length)]!;
+    for (let round = 0; round < 300; round++) {
+      const sentences = Array.from({ length: 1 + Math.floor(random() * 6) }, () => `${Array.from({ length: 1 + Math.floor(random() * 8) }, pick).join(' ')}.`);
+      const text = sentences.join(' ');
+      const query = analyze(Array.from({ length: 1 + Math.floor(random() * 3) }, pick).join(' '));
+      expect(makeSnippet(text, query)).toBe(snippetStemmingEverySentence(text, query));
+    }
   });
 
   it('splits CJK sentences on their own punctuation', () => {
