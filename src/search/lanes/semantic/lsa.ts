@@ -8,6 +8,9 @@ import { Vocabulary } from '../../text/vocabulary.js';
  * wiki's own (stemmed) vocabulary, and a truncated SVD of that matrix gives a small
  * basis in which words that occur in similar pages point the same way, so "car" can find
  * a page that only says "automobile". Trained on the corpus itself: no downloaded weights.
+ * Each training row is divided by the square root of its length (a page of a title alone
+ * weighs less than an abstract) and a page's vector is its row of U Σ^0.75, which flattens
+ * the few strongest directions (docs/search-eval.md has the figures).
  *
  * Training uses a randomized SVD (range finder with power iterations) so it stays linear
  * in the corpus size. Pages written after training are folded in (projected onto the
