@@ -50,7 +50,7 @@ describe('build worker', () => {
   it.runIf(twoCores)('trains the built-in embedder as this thread does, bit for bit', async () => {
     const { BuildWorker } = await compiledThreads();
     const worker = BuildWorker.start()!;
-    const options = { dimensions: 8, maxTrainingPages: 30, maxVocabulary: 500, powerIterations: 2, seed: 3 };
+    const options = { dimensions: 8, maxTrainingPages: 30, maxVocabulary: 500, powerIterations: 2, seed: 3, rowNormPower: 0.5, sigmaPower: 0.75 };
     const corpus = termIdPages(syntheticWiki(60).pages.map((page) => page.content.toLowerCase().split(/\W+/).filter(Boolean)));
     try {
       const parts = await worker.trainLsa(trainingSample(corpus, options), options);

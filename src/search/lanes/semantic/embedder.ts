@@ -65,6 +65,12 @@ export function isCorpusEmbedder(embedder: Embedder): embedder is CorpusEmbedder
   return 'train' in embedder;
 }
 
+/**
+ * Raised when the model's training changes in a way its options do not show (2: idf as
+ * log((n + 1) / df)), so vectors and models saved by an older version are rebuilt.
+ */
+const MODEL_VERSION = 2;
+
 /** The built-in embedder: LSA over the wiki's own vocabulary. */
 export class LsaEmbedder implements CorpusEmbedder {
   private model: LsaModel | undefined;
@@ -81,7 +87,7 @@ export class LsaEmbedder implements CorpusEmbedder {
 
   get configKey(): string {
     const o = this.options;
-    return `builtin-lsa:${o.dimensions}:${o.maxTrainingPages}:${o.maxVocabulary}:${o.powerIterations}:${o.seed}`;
+    return `builtin-lsa:${MODEL_VERSION}:${o.dimensions}:${o.maxTrainingPages}:${o.maxVocabulary}:${o.powerIterations}:${o.seed}:${o.rowNormPower}:${o.sigmaPower}`;
   }
 
   get notReady(): string | undefined {

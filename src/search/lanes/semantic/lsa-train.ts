@@ -24,6 +24,14 @@ export interface LsaOptions {
   maxVocabulary: number;
   powerIterations: number;
   seed: number;
+  /**
+   * Each training page's weighted term vector is divided by its length to this power:
+   * 1 gives every page the same weight in the SVD, lower lets longer pages (more words
+   * seen together) shape the basis more than a page of a title alone.
+   */
+  rowNormPower: number;
+  /** Page vectors are U Σ^p: the basis's columns are scaled by σ^(p − 1) (1: plain LSA). */
+  sigmaPower: number;
 }
 
 /** Which of `count` items an even sample of at most `limit` takes, ascending. */
@@ -62,8 +70,11 @@ export function chooseVocabulary(pages: ReadonlyArray<ArrayLike<number>>, vocabu
   return { ids, df: ids.map((id) => counts[id]!) };
 }
 
-/** Pages × terms, log tf × idf, each row scaled to unit length. `rowOf` maps ids to columns (-1: left out). */
-export function weightedRows(pages: ReadonlyArray<ArrayLike<number>>, rowOf: Int32Array, idf: Float32Array): SparseRows {
+/**
+ * Pages × terms, log tf × idf, each row divided by its length to the power `normPower`
+ * (1: unit rows). `rowOf` maps ids to columns (-1: left out).
+ */
+export function weightedRows(pages: ReadonlyArray<ArrayLike<number>>, rowOf: Int32Array, idf: Float32Array, normPower: number): SparseRows {
   const rowStart = new Uint32Array(pages.length + 1);
   const indices: number[] = [];
   const values: number[] = [];
@@ -83,7 +94,7 @@ export function weightedRows(pages: ReadonlyArray<ArrayLike<number>>, rowOf: Int
       sum += w * w;
       return w;
     });
-    const norm = Math.sqrt(sum) || 1;
+    const norm = Math.sqrt(sum) ** normPower || 1;
     order.forEach((t, i) => {
       indices.push(t);
       values.push(weights[i]! / norm);
@@ -95,8 +106,9 @@ export function weightedRows(pages: ReadonlyArray<ArrayLike<number>>, rowOf: Int
 }
 
 /**
- * The top-k right singular vectors of A (pages × terms) as a `terms × k` basis:
- * Y = A Ω, refined by power iterations, orthonormalised into Q (pages × l);
+ * The top-k right singular vectors of A (pages × terms) as a `terms × k` basis, each
+ * column scaled by σ^(sigmaPower − 1), so a page's row of A times the basis is its row of
+ * U Σ^sigmaPower: Y = A Ω, refined by power iterations, orthonormalised into Q (pages × l);
  * C = Aᵀ Q, so B = Qᵀ A = Cᵀ; the eigenvectors W of B Bᵀ = Qᵀ (A C) give V = C W Σ⁻¹,
  * computed as Aᵀ (Q W Σ⁻¹).
  */
@@ -132,7 +144,7 @@ export function rightSingularBasis(a: SparseRows, k: number, options: LsaOptions
   const scales = new Float64Array(k);
   for (let j = 0; j < k; j++) {
     const sigma = Math.sqrt(Math.max(values[j]!, 0));
-    scales[j] = sigma > 1e-12 ? 1 / sigma : 0;
+    scales[j] = sigma > 1e-12 ? sigma ** (options.sigmaPower - 2) : 0;
   }
   for (let r = 0; r < a.rows; r++) {
     for (let i = 0; i < width; i++) {
