@@ -25,7 +25,7 @@ export interface FeedbackParams {
  * not meant for users, but overridable so the eval can compare.
  */
 export interface SearchTuning {
-  lexical: Pick<LexicalParams, 'boosts' | 'd' | 'matchedTermMultiplier' | 'fieldsCombined'>;
+  lexical: Pick<LexicalParams, 'boosts' | 'd' | 'matchedTermMultiplier' | 'fieldsCombined' | 'idfExponent'>;
   /** Pseudo-relevance feedback from the lexical lane's best pages to the semantic lane. */
   feedback: FeedbackParams;
   fusion: FusionMethod;
@@ -54,7 +54,10 @@ export interface SearchTuning {
  * pages of the lexical and first-round semantic scores fused raised both sets (Cranfield
  * 1.128× → 1.138×, CACM 1.072× → 1.080×); with the token lane in that fusion, less.
  * Weighting the feedback pages by rank (1 / (1 + 0.25 × rank)) raised both again (1.151×,
- * 1.083×); decays 0.1, 0.35, 0.5 and 1 were tried (docs/search-eval.md).
+ * 1.083×); decays 0.1, 0.35, 0.5 and 1 were tried (docs/search-eval.md). The lexical lane's
+ * idf raised to the power 1.25 (a query's rare words weigh more against its common ones)
+ * raised both again (fused 1.158×, 1.099×); exponents 1.1 to 1.4 all beat 1 on both, 1.4
+ * and above cost Cranfield (docs/search-eval.md).
  */
 export const DEFAULT_TUNING: SearchTuning = {
   lexical: {
@@ -62,6 +65,7 @@ export const DEFAULT_TUNING: SearchTuning = {
     d: 0,
     matchedTermMultiplier: false,
     fieldsCombined: true,
+    idfExponent: 1.25,
   },
   feedback: { pages: 5, weight: 6, rankDecay: 0.25, fusedRound: true },
   fusion: 'scores',
