@@ -32,20 +32,25 @@ export function smoothOverNeighbours(
   if (count < 2 || params.weight <= 0 || params.neighbours <= 0) return [...hits];
   const top = hits.slice(0, count);
   const vectors = top.map((hit) => vectorOf(hit.slot));
-  const similarity = (a: number, b: number): number => {
+  // Each pair's cosine once (the matrix is symmetric).
+  const similarity = new Float64Array(count * count);
+  for (let a = 0; a < count; a++) {
     const u = vectors[a];
-    const v = vectors[b];
-    if (!u || !v || u.length !== v.length) return 0;
-    let dot = 0;
-    for (let i = 0; i < u.length; i++) dot += u[i]! * v[i]!;
-    return dot;
-  };
+    if (!u) continue;
+    for (let b = a + 1; b < count; b++) {
+      const v = vectors[b];
+      if (!v || v.length !== u.length) continue;
+      let dot = 0;
+      for (let i = 0; i < u.length; i++) dot += u[i]! * v[i]!;
+      similarity[a * count + b] = dot;
+      similarity[b * count + a] = dot;
+    }
+  }
   const smoothed = top.map((hit, i): FusedSlot => {
     const near: Array<{ at: number; weight: number }> = [];
     for (let j = 0; j < count; j++) {
-      if (j === i) continue;
-      const weight = similarity(i, j);
-      if (weight > 0) near.push({ at: j, weight });
+      const weight = similarity[i * count + j]!;
+      if (j !== i && weight > 0) near.push({ at: j, weight });
     }
     near.sort((a, b) => b.weight - a.weight || a.at - b.at);
     const chosen = near.slice(0, params.neighbours);
