@@ -10,7 +10,8 @@ import { SemanticLane, type PageToEmbed } from './lanes/semantic/semantic.js';
 import { underPrefix, withPrefix, type Sections } from './live/store.js';
 import { TokenLane } from './lanes/token/token-lane.js';
 import type { FeedbackParams, FusionMethod, SemanticScale } from './fusion/tuning.js';
-import { fuseLaneScores, type LaneScores } from './fusion/score-fusion.js';
+import { smoothOverNeighbours, type SmoothingParams } from './fusion/neighbour-smoothing.js';
+import { fuseLaneScores, type FusedSlot, type LaneScores } from './fusion/score-fusion.js';
 import { fusedFeedbackSlots } from './fusion/fused-feedback.js';
 import { BestScores } from './lanes/lexical/best-scores.js';
 import { LANES, type LaneName, type LaneStatus } from './types.js';
@@ -31,6 +32,8 @@ export interface SearchParams {
   /** Reciprocal rank fusion (`rrf`, with K) or weighted fusion of each lane's scaled scores (`scores`). */
   fusion: FusionMethod;
   semanticScale: SemanticScale;
+  /** Score fusion only, with the semantic lane answering; absent: no smoothing. */
+  smoothing?: SmoothingParams;
 }
 
 export interface RankedPage {
@@ -230,11 +233,19 @@ export class SearchEngine {
       lanes.token = 'ok';
     } else lanes.token = 'skipped: weight is 0';
     const pages: RankedPage[] = [];
-    for (const hit of fuseLaneScores(scored, docs.slotCount, limit, tieKey)) {
+    for (const hit of this.fuseAndSmooth(scored, limit, lanes.semantic === 'ok' ? params.smoothing : undefined, tieKey)) {
       const record = docs.get(docs.pathAt(hit.slot) ?? '');
       if (record) pages.push({ record, score: hit.score, lanes: hit.lanes, contributions: hit.contributions });
     }
     return { pages, lanes, terms };
+  }
+
+  /** The `limit` best fused pages; with `smoothing`, the best `smoothing.pages` smoothed over their similar pages first. */
+  private fuseAndSmooth(scored: readonly LaneScores[], limit: number, smoothing: SmoothingParams | undefined, tieKey: (slot: number) => string): FusedSlot[] {
+    if (!smoothing || smoothing.pages <= 0 || smoothing.weight <= 0 || !('lane' in this.semantic)) return fuseLaneScores(scored, this.docs.slotCount, limit, tieKey);
+    const { lane } = this.semantic;
+    const best = fuseLaneScores(scored, this.docs.slotCount, Math.max(limit, smoothing.pages), tieKey);
+    return smoothOverNeighbours(best, smoothing, (slot) => lane.pageVector(slot), tieKey).slice(0, limit);
   }
 
   private slotsOf(paths: readonly string[]): number[] {

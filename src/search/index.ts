@@ -95,5 +95,6 @@ function searchParams(config: WikiConfig, tuning: SearchTuning): SearchParams {
     feedback: tuning.feedback,
     fusion: tuning.fusion,
     semanticScale: tuning.semanticScale,
+    smoothing: tuning.smoothing,
   };
 }

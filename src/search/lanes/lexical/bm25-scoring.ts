@@ -17,6 +17,12 @@ export interface Bm25Params {
    * separate matches each near its saturation.
    */
   fieldsCombined?: boolean;
+  /**
+   * Each term's idf raised to this power (1 or absent: plain BM25). Above 1 a rare query
+   * term counts for more against a common one, so the words of a long, wordy query that
+   * most pages hold ("articles", "interested", "methods") weigh less than its topic words.
+   */
+  idfExponent?: number;
 }
 
 /** What the scorer reads of the index. Documents are numbered 0 … `capacity` − 1. */
@@ -182,7 +188,7 @@ export class Bm25Scorer {
         }
         reader.position = start;
       }
-      const idf = inverseDocumentFrequency(matching, view.documentCount);
+      const idf = termWeight(matching, view.documentCount, bm25);
       for (let n = 0, doc = 0; n < count && reader.position < span.end; n++) {
         doc += reader.nextGap();
         const termFreq = reader.next();
@@ -204,7 +210,7 @@ export class Bm25Scorer {
         matching = 0;
         for (const doc of docs) if (alive[doc] === 1) matching++;
       }
-      const idf = inverseDocumentFrequency(matching, view.documentCount);
+      const idf = termWeight(matching, view.documentCount, bm25);
       for (let n = 0; n < docs.length; n++) {
         const doc = docs[n]!;
         if (alive && alive[doc] !== 1) continue;
@@ -233,8 +239,9 @@ function normalisedFrequency(termFreq: number, fieldLength: number, averageLengt
 }
 
 /** BM25F's second step for one term: each page's summed weighted frequency saturated, times the idf. */
-function saturate(partial: Float64Array, termDocs: readonly number[], documentCount: number, { k, d }: Bm25Params): void {
-  const idf = inverseDocumentFrequency(termDocs.length, documentCount);
+function saturate(partial: Float64Array, termDocs: readonly number[], documentCount: number, bm25: Bm25Params): void {
+  const { k, d } = bm25;
+  const idf = termWeight(termDocs.length, documentCount, bm25);
   for (const doc of termDocs) {
     const frequency = partial[doc]!;
     partial[doc] = frequency > 0 ? idf * (d + (frequency * (k + 1)) / (k + frequency)) : 0;
@@ -244,6 +251,12 @@ function saturate(partial: Float64Array, termDocs: readonly number[], documentCo
 /** BM25's idf, kept positive for terms in most documents: ln(1 + (N − n + ½) / (n + ½)). */
 export function inverseDocumentFrequency(matchingCount: number, totalCount: number): number {
   return Math.log(1 + (totalCount - matchingCount + 0.5) / (matchingCount + 0.5));
+}
+
+/** A term's weight: its idf, raised to `idfExponent` when one is given. */
+function termWeight(matchingCount: number, totalCount: number, { idfExponent }: Bm25Params): number {
+  const idf = inverseDocumentFrequency(matchingCount, totalCount);
+  return idfExponent === undefined || idfExponent === 1 ? idf : idf ** idfExponent;
 }
 
 /** BM25(+) of one term in one field, the idf computed once per term and field. */

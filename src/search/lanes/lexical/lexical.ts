@@ -23,6 +23,8 @@ export interface LexicalParams {
   matchedTermMultiplier: boolean;
   /** BM25F over the fields (see Bm25Params.fieldsCombined) instead of a per-field sum. */
   fieldsCombined: boolean;
+  /** Each term's idf raised to this power (see Bm25Params.idfExponent; 1: plain BM25). */
+  idfExponent: number;
 }
 
 export class LexicalLane {
@@ -140,7 +142,13 @@ export interface SlotDirectory {
 
 /** The query's terms, each split at spaces (a term given as several words). */
 const queryTermsOf = (terms: readonly string[]): string[] => terms.flatMap((term) => term.split(' ')).filter((term) => term !== '');
-const bm25Of = (params: LexicalParams): Bm25Params => ({ k: params.k1, b: params.b, d: params.d, fieldsCombined: params.fieldsCombined });
+const bm25Of = (params: LexicalParams): Bm25Params => ({
+  k: params.k1,
+  b: params.b,
+  d: params.d,
+  fieldsCombined: params.fieldsCombined,
+  idfExponent: params.idfExponent,
+});
 
 /** The summed term scores times the number of query terms matched. */
 const multiplyByMatched = (score: number, matched: number): number => score * matched;

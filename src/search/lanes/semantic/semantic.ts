@@ -56,6 +56,11 @@ export class SemanticLane {
 
   constructor(readonly embedder: Embedder) {}
 
+  /** A page's unit vector, if it has one (for smoothing fused scores over similar pages). */
+  pageVector(slot: number): Float32Array | undefined {
+    return this.vectors?.vector(slot);
+  }
+
   /** The lane's state as a status string. */
   status(): LaneStatus {
     if (this.failure && this.pending.size > 0) return `failed: ${this.failure}`;

@@ -12,6 +12,7 @@ const params: LexicalParams = {
   boosts: { key: 2, title: 2, summary: 0.5, tags: 1.5, body: 1 },
   matchedTermMultiplier: true,
   fieldsCombined: false,
+  idfExponent: 1,
 };
 const BM25F: LexicalParams = { ...params, matchedTermMultiplier: false, fieldsCombined: true };
 

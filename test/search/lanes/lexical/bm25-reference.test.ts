@@ -3,8 +3,8 @@ import { seededRandom } from '../../../../src/search/kernels/linalg.js';
 import { LEXICAL_FIELDS, LexicalLane, type AnalysedFields, type LexicalParams } from '../../../../src/search/lanes/lexical/lexical.js';
 
 // The lexical index against the textbook definitions, written out plainly over the pages
-// as given: BM25 summed per field, and BM25F (fields combined before saturation), on
-// random pages, after random edits and after a save.
+// as given: BM25 summed per field, and BM25F (fields combined before saturation), each
+// with its idf raised to a power or not, on random pages, after random edits and after a save.
 
 type Page = AnalysedFields;
 
@@ -29,7 +29,7 @@ function plainScores(pages: ReadonlyMap<string, Page>, query: readonly string[],
   const N = pages.size;
   const all = [...pages.values()];
   const average = Object.fromEntries(LEXICAL_FIELDS.map((f) => [f, all.reduce((sum, page) => sum + lengthOf(page[f]), 0) / N]));
-  const idf = (n: number): number => Math.log(1 + (N - n + 0.5) / (n + 0.5));
+  const idf = (n: number): number => Math.log(1 + (N - n + 0.5) / (n + 0.5)) ** p.idfExponent;
   const boostOf = (f: (typeof LEXICAL_FIELDS)[number]): number => (p.fieldsCombined ? p.boosts[f] : p.boosts[f] || 1);
   const scores = new Map<string, number>();
   for (const [path, page] of pages) {
@@ -59,10 +59,11 @@ function plainScores(pages: ReadonlyMap<string, Page>, query: readonly string[],
 }
 
 const SETTINGS: Array<[string, LexicalParams]> = [
-  ['BM25F, tuned boosts', { k1: 1.2, b: 0.75, d: 0, boosts: { key: 2, title: 2, summary: 0.25, tags: 1.5, body: 1 }, matchedTermMultiplier: false, fieldsCombined: true }],
-  ['BM25F, a field boosted 0, BM25+', { k1: 0.9, b: 0.4, d: 0.5, boosts: { key: 1, title: 3, summary: 0, tags: 1, body: 1 }, matchedTermMultiplier: true, fieldsCombined: true }],
-  ['per-field sum, multiplier', { k1: 1.2, b: 0.75, d: 0, boosts: { key: 2, title: 2, summary: 0.5, tags: 1.5, body: 1 }, matchedTermMultiplier: true, fieldsCombined: false }],
-  ['per-field sum, BM25+', { k1: 2, b: 1, d: 1, boosts: { key: 1, title: 1, summary: 1, tags: 1, body: 0 }, matchedTermMultiplier: false, fieldsCombined: false }],
+  ['BM25F, tuned boosts', { k1: 1.2, b: 0.75, d: 0, boosts: { key: 2, title: 2, summary: 0.25, tags: 1.5, body: 1 }, matchedTermMultiplier: false, fieldsCombined: true, idfExponent: 1.25 }],
+  ['BM25F, plain idf', { k1: 1.2, b: 0.75, d: 0, boosts: { key: 2, title: 2, summary: 0.25, tags: 1.5, body: 1 }, matchedTermMultiplier: false, fieldsCombined: true, idfExponent: 1 }],
+  ['BM25F, a field boosted 0, BM25+', { k1: 0.9, b: 0.4, d: 0.5, boosts: { key: 1, title: 3, summary: 0, tags: 1, body: 1 }, matchedTermMultiplier: true, fieldsCombined: true, idfExponent: 1 }],
+  ['per-field sum, multiplier', { k1: 1.2, b: 0.75, d: 0, boosts: { key: 2, title: 2, summary: 0.5, tags: 1.5, body: 1 }, matchedTermMultiplier: true, fieldsCombined: false, idfExponent: 1 }],
+  ['per-field sum, BM25+', { k1: 2, b: 1, d: 1, boosts: { key: 1, title: 1, summary: 1, tags: 1, body: 0 }, matchedTermMultiplier: false, fieldsCombined: false, idfExponent: 2 }],
 ];
 
 const QUERIES = [['w0'], ['w1', 'w2'], ['w3', 'w3', 'w4'], ['w0', 'w5', 'w9', 'w14', 'w29'], ['nowhere', 'w2'], ['w22', 'w0', 'w22'], ['w28']];

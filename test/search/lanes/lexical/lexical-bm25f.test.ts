@@ -9,6 +9,7 @@ const params: LexicalParams = {
   boosts: { key: 1, title: 1, summary: 1, tags: 1, body: 1 },
   matchedTermMultiplier: false,
   fieldsCombined: true,
+  idfExponent: 1,
 };
 
 function only(field: keyof AnalysedFields, text: string): AnalysedFields {
@@ -69,5 +70,25 @@ describe('LexicalLane with BM25F (fields combined before saturation)', () => {
     lane.add('body.md', only('body', 'wing'));
     const ids = lane.search(['wing'], 10, { ...params, boosts: { ...params.boosts, summary: 0 } });
     expect(ids).toEqual(['body.md']);
+  });
+
+  it('with an idf exponent above 1, weighs a rare query word more against a commoner one', () => {
+    // "flutter" is on 1 page of 10, "method" on 3: a short page saying "method" three times
+    // outranks a longer one saying "flutter" once under plain BM25, not with the idf squared.
+    const lane = LexicalLane.empty();
+    lane.add('rare.md', only('body', 'flutter word0 word1'));
+    lane.add('common.md', only('body', 'method method method'));
+    lane.add('m1.md', only('body', 'method alpha'));
+    lane.add('m2.md', only('body', 'method beta'));
+    for (let i = 0; i < 6; i++) lane.add(`filler-${i}.md`, only('body', `filler${i} other`));
+    const query = analyze('flutter method');
+    expect(lane.search(query, 2, params)).toEqual(['common.md', 'rare.md']);
+    expect(lane.search(query, 2, { ...params, idfExponent: 2 })).toEqual(['rare.md', 'common.md']);
+    // One term alone: every score is its plain score times idf^(exponent − 1).
+    const idfOfMethod = Math.log(1 + (10 - 3 + 0.5) / (3 + 0.5));
+    const plain = new Map(lane.searchScored(['method'], 10, params).map((hit) => [hit.id, hit.score]));
+    const squared = lane.searchScored(['method'], 10, { ...params, idfExponent: 2 });
+    expect(squared).toHaveLength(3);
+    for (const hit of squared) expect(hit.score / plain.get(hit.id)!).toBeCloseTo(idfOfMethod, 12);
   });
 });
