@@ -11,14 +11,8 @@ const reads = vi.hoisted(() => new Map<string, number>());
 
 // Every page read of a search, counted (the reads themselves are the real ones).
 vi.mock('../../src/search/live/read-page.js', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../../src/search/live/read-page.js')>();
-  return {
-    ...actual,
-    readPage: (root: string, pagePath: string): string | undefined => {
-      reads.set(pagePath, (reads.get(pagePath) ?? 0) + 1);
-      return actual.readPage(root, pagePath);
-    },
-  };
+  const { withCountedReads } = await import('../search/page-reads.js');
+  return withCountedReads(await importOriginal<typeof import('../../src/search/live/read-page.js')>(), reads);
 });
 
 describe('searchWorkspace', () => {

@@ -6,14 +6,8 @@ import { TOPIC_PAGES, configWith, workspaceWith } from '../helpers.js';
 const reads = vi.hoisted(() => new Map<string, number>());
 
 vi.mock('../../../src/search/live/read-page.js', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../../../src/search/live/read-page.js')>();
-  return {
-    ...actual,
-    readPage: (root: string, pagePath: string): string | undefined => {
-      reads.set(pagePath, (reads.get(pagePath) ?? 0) + 1);
-      return actual.readPage(root, pagePath);
-    },
-  };
+  const { withCountedReads } = await import('../page-reads.js');
+  return withCountedReads(await importOriginal<typeof import('../../../src/search/live/read-page.js')>(), reads);
 });
 
 describe('LiveSearchIndex.search', () => {

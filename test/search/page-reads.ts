@@ -1,0 +1,15 @@
+import type * as ReadPageModule from '../../src/search/live/read-page.js';
+
+/**
+ * `read-page.js` with every page read counted by path, for a `vi.mock` factory: the reads
+ * themselves are the real ones, so a test can say how often a search read each page.
+ */
+export function withCountedReads(actual: typeof ReadPageModule, reads: Map<string, number>): typeof ReadPageModule {
+  return {
+    ...actual,
+    readPage: (root: string, pagePath: string): string | undefined => {
+      reads.set(pagePath, (reads.get(pagePath) ?? 0) + 1);
+      return actual.readPage(root, pagePath);
+    },
+  };
+}
