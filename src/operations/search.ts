@@ -2,7 +2,7 @@ import type { EffectiveConfig } from '../config/load.js';
 import { ConfigError, UsageError } from '../errors.js';
 import { openSearchIndex, type SearchIndex, type SearchResponse, type SearchResult } from '../search/index.js';
 import { LANES, type LaneName, type LaneStatus } from '../search/types.js';
-import { readPage } from '../search/live/read-page.js';
+import { readPage, readingEachOnce } from '../search/live/read-page.js';
 import { parseSimpleFrontmatter } from '../search/text/simple-frontmatter.js';
 import { splitFrontmatter } from '../wiki/frontmatter-split.js';
 import { isSurfaced, scopeOf, USER_SCOPE_ROOT } from '../wiki/access.js';
@@ -83,11 +83,7 @@ export async function surfacedSearch(
   // The user's own scratch pages shadow the team's pages with the same key.
   const ownKeys = user === undefined ? new Set<string>() : scratchKeys(root, user);
   // The index reads the hits for their snippets and this check reads them for who may see them: once, shared.
-  const texts = new Map<string, string | undefined>();
-  const pageText = (pagePath: string): string | undefined => {
-    if (!texts.has(pagePath)) texts.set(pagePath, readPage(root, pagePath));
-    return texts.get(pagePath);
-  };
+  const pageText = readingEachOnce((pagePath) => readPage(root, pagePath));
   const surfaced = new Map<string, Promise<boolean>>();
   const isShown = (pagePath: string): Promise<boolean> => {
     if (scopeOf(pagePath) === undefined && ownKeys.has(keyFromPath(pagePath))) return Promise.resolve(false);

@@ -50,7 +50,7 @@ export interface SearchOptions {
   /**
    * How the search reads a page's current text (default: `readPage` under the index's root).
    * A caller that reads the same pages (to check who may see them) passes one reader that
-   * keeps what it read, so each page is read once.
+   * keeps what it read (`readingEachOnce`), so each page is read once; it is used as given.
    */
   readPage?: (pagePath: string) => string | undefined;
 }

@@ -8,7 +8,7 @@ import type { PageStat } from './doc-record.js';
 import { documentText, pageDocument, plainBody } from '../text/document.js';
 import { candidatesFor, hasConstraints, parseQuery, QueryFilter } from '../text/query-syntax.js';
 import type { SearchEngine, SearchParams } from '../engine.js';
-import { readPage } from './read-page.js';
+import { readPage, readingEachOnce } from './read-page.js';
 import { applyDiskChanges, type PageScan } from './refresh.js';
 import { retryPending } from '../lanes/semantic/semantic-upkeep.js';
 import { saveSnapshot } from './snapshot-file.js';
@@ -124,12 +124,7 @@ export class LiveSearchIndex implements SearchIndex {
     const filter = hasConstraints(parsed) ? new QueryFilter(parsed) : undefined;
     const found = await this.engine.search(parsed.text, filter ? candidatesFor(limit) : limit, this.state.params);
     // Each page is read once per search: a filtered search's results are read for the filter, then for their snippets.
-    const texts = new Map<string, string | undefined>();
-    const read = options.readPage ?? ((pagePath: string) => readPage(this.state.root, pagePath));
-    const textOf = (pagePath: string): string | undefined => {
-      if (!texts.has(pagePath)) texts.set(pagePath, read(pagePath));
-      return texts.get(pagePath);
-    };
+    const textOf = options.readPage ?? readingEachOnce((pagePath) => readPage(this.state.root, pagePath));
     found.pages = found.pages
       .filter(({ score, record }) => score >= (options.minScore ?? -Infinity) && (!filter || filter.accepts(searchableText(record.path, textOf(record.path)))))
       .slice(0, limit);
