@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadCollection } from './measure/collection.js';
+import { judgedQrels, loadCollection, type Collection } from './measure/collection.js';
 import {
   baselineRow,
-  evaluateVariant,
+  evaluateOverSeeds,
   removeWorkspace,
   standardVariants,
   writeCollectionWorkspace,
@@ -12,10 +12,11 @@ import {
   type EvalVariant,
 } from './measure/eval-run.js';
 import { measureFacts, type FactsMeasurement } from './measure/facts.js';
+import { meansByRelevantCount } from './measure/metrics.js';
 import { packageRoot } from '../src/util/package-root.js';
 
 /**
- * `npm run eval [-- --set NAME] [--data DIR] [--search JSON] [--tuning JSON] [--fused-only]`
+ * `npm run eval [-- --set NAME] [--data DIR] [--search JSON] [--tuning JSON] [--fused-only] [--seeds N] [--by-relevant]`
  *
  * Search quality on four test collections: nDCG@10, Recall@10 and Recall@100 for plain
  * BM25 with and without Porter stemming computed in the same run, each lane alone, and
@@ -26,12 +27,14 @@ import { packageRoot } from '../src/util/package-root.js';
 const DEVELOPMENT_SETS = ['cranfield', 'cacm'];
 const HELD_OUT_SETS = ['cisi', 'scifact'];
 
-const HELP = `usage: npm run eval -- [--set NAME] [--data DIR] [--search JSON] [--tuning JSON] [--fused-only]
+const HELP = `usage: npm run eval -- [--set NAME] [--data DIR] [--search JSON] [--tuning JSON] [--fused-only] [--seeds N] [--by-relevant]
   --set NAME     one collection (default: all four — ${[...DEVELOPMENT_SETS, ...HELD_OUT_SETS].join(', ')})
   --data DIR     folder holding the collections (default: ../shared/eval next to the package)
   --search JSON  overrides of wiki.config.json's "search" section, e.g. '{"k":30}'
   --tuning JSON  overrides of internal settings (lexical boosts, fusion, LSA options)
   --fused-only   skip the lanes-alone runs
+  --seeds N      each row the mean over N training seeds of the built-in embedder (default 1)
+  --by-relevant  nDCG@10 of each row by the number of documents judged relevant to the query
   --facts        only the facts measurements (extraction over all four collections, grounding precision)`;
 
 const FACT_SETS = [...DEVELOPMENT_SETS, ...HELD_OUT_SETS];
@@ -58,7 +61,12 @@ interface SetSummary {
   stemmed: number;
 }
 
-async function evaluateSet(dataDir: string, set: string, variants: EvalVariant[]): Promise<SetSummary> {
+interface SetOptions {
+  seeds: number;
+  byRelevant: boolean;
+}
+
+async function evaluateSet(dataDir: string, set: string, variants: EvalVariant[], options: SetOptions): Promise<SetSummary> {
   const collection = await loadCollection(path.join(dataDir, set));
   const heldOut = !DEVELOPMENT_SETS.includes(set);
   const role = heldOut ? ' — HELD OUT: reported, never tuned on' : ' — development set';
@@ -69,16 +77,32 @@ async function evaluateSet(dataDir: string, set: string, variants: EvalVariant[]
   console.log(format(stemmed, stemmed.ndcg10));
   const root = await writeCollectionWorkspace(collection);
   let fused = 0;
+  const rows: EvalRow[] = [stemmed];
   try {
     for (const variant of variants) {
-      const row = await evaluateVariant(root, collection, variant);
+      const row = await evaluateOverSeeds(root, collection, variant, options.seeds);
       console.log(format(row, stemmed.ndcg10));
+      rows.push(row);
       if (variant.name === 'fused') fused = row.ndcg10;
     }
   } finally {
     await removeWorkspace(root);
   }
+  if (options.byRelevant) printByRelevant(collection, rows);
   return { set, heldOut, docs: collection.docs.length, fused, stemmed: stemmed.ndcg10 };
+}
+
+/** Each row's nDCG@10 over the queries with 1–2, 3–5, 6–15 and 16+ relevant documents. */
+function printByRelevant(collection: Collection, rows: readonly EvalRow[]): void {
+  const qrels = judgedQrels(collection);
+  const table = rows.map((row) => ({ name: row.name, buckets: meansByRelevantCount(row.perQuery, qrels) }));
+  console.log(`\nnDCG@10 by relevant documents per query`);
+  console.log(`${'relevant'.padEnd(10)} ${'queries'.padStart(7)}  ${table.map((t) => t.name.padStart(14)).join(' ')}`);
+  table[0]?.buckets.forEach((bucket, b) => {
+    if (bucket.queries === 0) return;
+    const cells = table.map((t) => t.buckets[b]!.mean.toFixed(4).padStart(14)).join(' ');
+    console.log(`${bucket.label.padEnd(10)} ${String(bucket.queries).padStart(7)}  ${cells}`);
+  });
 }
 
 function printSummary(summaries: readonly SetSummary[]): void {
@@ -125,6 +149,8 @@ export async function main(argv: string[]): Promise<void> {
       search: { type: 'string' },
       tuning: { type: 'string' },
       'fused-only': { type: 'boolean' },
+      seeds: { type: 'string' },
+      'by-relevant': { type: 'boolean' },
       facts: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -148,8 +174,10 @@ export async function main(argv: string[]): Promise<void> {
   if (search) base.search = search;
   if (tuning) base.tuning = tuning;
   const variants = values['fused-only'] ? [base] : standardVariants(base);
+  const seeds = values.seeds === undefined ? 1 : Number(values.seeds);
+  if (!Number.isInteger(seeds) || seeds < 1) throw new Error(`--seeds takes a whole number of at least 1, not ${values.seeds}`);
   const summaries: SetSummary[] = [];
-  for (const set of sets) summaries.push(await evaluateSet(dataDir, set, variants));
+  for (const set of sets) summaries.push(await evaluateSet(dataDir, set, variants, { seeds, byRelevant: values['by-relevant'] ?? false }));
   printSummary(summaries);
   if (!values.set) await evaluateFacts(dataDir);
 }

@@ -46,3 +46,38 @@ export function meanScores(runs: ReadonlyMap<string, readonly string[]>, qrels: 
   }
   return n === 0 ? { ndcg10: 0, recall10: 0, recall100: 0 } : { ndcg10: ndcg10 / n, recall10: recall10 / n, recall100: recall100 / n };
 }
+
+/** nDCG@10 of each judged query (a missing run counts as empty). */
+export function ndcgByQuery(runs: ReadonlyMap<string, readonly string[]>, qrels: ReadonlyMap<string, Judgements>): Map<string, number> {
+  return new Map([...qrels].map(([queryId, judged]) => [queryId, ndcgAt(runs.get(queryId) ?? [], judged, 10)]));
+}
+
+/** Queries grouped by how many documents are judged relevant to them: 1–2, 3–5, 6–15, 16 or more. */
+export const RELEVANT_BUCKETS: ReadonlyArray<{ label: string; min: number; max: number }> = [
+  { label: '1–2', min: 1, max: 2 },
+  { label: '3–5', min: 3, max: 5 },
+  { label: '6–15', min: 6, max: 15 },
+  { label: '16+', min: 16, max: Infinity },
+];
+
+export interface BucketMean {
+  label: string;
+  queries: number;
+  /** Mean of `perQuery` over the bucket's queries (0 when it has none). */
+  mean: number;
+}
+
+/** The mean of a per-query figure within each bucket of `RELEVANT_BUCKETS`. */
+export function meansByRelevantCount(perQuery: ReadonlyMap<string, number>, qrels: ReadonlyMap<string, Judgements>): BucketMean[] {
+  return RELEVANT_BUCKETS.map(({ label, min, max }) => {
+    let sum = 0;
+    let queries = 0;
+    for (const [queryId, judged] of qrels) {
+      const relevant = [...judged.values()].filter((gain) => gain > 0).length;
+      if (relevant < min || relevant > max) continue;
+      sum += perQuery.get(queryId) ?? 0;
+      queries++;
+    }
+    return { label, queries, mean: queries === 0 ? 0 : sum / queries };
+  });
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { meanScores, ndcgAt, recallAt } from '../../../scripts/measure/metrics.js';
+import { meanScores, meansByRelevantCount, ndcgAt, ndcgByQuery, recallAt } from '../../../scripts/measure/metrics.js';
 
 describe('evaluation metrics', () => {
   const judged = new Map([
@@ -33,5 +33,30 @@ describe('evaluation metrics', () => {
     expect(scores.ndcg10).toBeCloseTo(0.5, 12);
     expect(scores.recall10).toBeCloseTo(0.5, 12);
     expect(scores.recall100).toBeCloseTo(0.5, 12);
+  });
+});
+
+describe('figures by the number of relevant documents', () => {
+  const relevant = (n: number) => new Map(Array.from({ length: n }, (_, i) => [`d${i}`, 1]));
+  const qrels = new Map([
+    ['one', relevant(1)],
+    ['two', new Map([['d0', 2], ['d1', 1], ['d2', 0]])],
+    ['four', relevant(4)],
+    ['twenty', relevant(20)],
+  ]);
+
+  it('nDCG@10 per judged query, a missing run counting as 0', () => {
+    const perQuery = ndcgByQuery(new Map([['one', ['d0']]]), qrels);
+    expect([...perQuery]).toEqual([['one', 1], ['two', 0], ['four', 0], ['twenty', 0]]);
+  });
+
+  it('buckets queries by their relevant documents (a gain of 0 is not relevant) and averages within each', () => {
+    const perQuery = new Map([['one', 1], ['two', 0.5], ['four', 0.25], ['twenty', 0.1]]);
+    expect(meansByRelevantCount(perQuery, qrels)).toEqual([
+      { label: '1–2', queries: 2, mean: 0.75 },
+      { label: '3–5', queries: 1, mean: 0.25 },
+      { label: '6–15', queries: 0, mean: 0 },
+      { label: '16+', queries: 1, mean: 0.1 },
+    ]);
   });
 });
