@@ -91,6 +91,14 @@ export async function surfacedSearch(
     if (!known) surfaced.set(pagePath, (known = isSurfacedTo(schema, pagePath, pageText, user)));
     return known;
   };
+  // The holders of the hits' links and backlinks (some 80 pages for 10 hits) are not read:
+  // the index, brought in line with the files by this search, knows which are never surfaced.
+  const isHolderShown = (pagePath: string): Promise<boolean> => {
+    const scope = scopeOf(pagePath);
+    const indexed = index.surfacedAsIndexed(pagePath);
+    if (indexed === undefined || (scope === undefined && ownKeys.has(keyFromPath(pagePath)))) return isShown(pagePath);
+    return Promise.resolve(indexed && (scope === undefined || scope === user));
+  };
   // A small margin first, so a hidden hit or two costs no second search.
   let pool = Math.min(MAX_POOL, limit + Math.ceil(limit / 4));
   for (;;) {
@@ -101,7 +109,7 @@ export async function surfacedSearch(
       if (shown.length === limit) break;
     }
     const exhausted = response.results.length < pool || pool >= MAX_POOL;
-    if (shown.length === limit || exhausted) return { ...response, results: await withoutHiddenKeys(index, shown, isShown) };
+    if (shown.length === limit || exhausted) return { ...response, results: await withoutHiddenKeys(index, shown, isHolderShown) };
     pool = nextPool(pool, shown.length, limit);
   }
 }

@@ -96,6 +96,12 @@ export interface SearchIndex {
   info(): SearchIndexInfo;
   /** The paths of the indexed pages with each of `keys` (a key no page has maps to none). */
   pathsOf(keys: readonly string[]): Map<string, string[]>;
+  /**
+   * Whether the page's frontmatter, as the index last read it, lets it be surfaced (not
+   * `usage_mode: never`); undefined for a page the index does not hold. As current as the
+   * index: a search brings it in line with the files first.
+   */
+  surfacedAsIndexed(pagePath: string): boolean | undefined;
   /** Persist pending changes. */
   close(): Promise<void>;
 }

@@ -1,11 +1,11 @@
-import { access, utimes } from 'node:fs/promises';
+import { access, readFile, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { UsageError } from '../../src/errors.js';
 import { searchWorkspace } from '../../src/operations/search.js';
 import { INDEX_FILE, searchDirectory } from '../../src/search/index.js';
-import { TOPIC_PAGES, workspaceWith } from '../search/helpers.js';
+import { TOPIC_PAGES, pageText, workspaceWith } from '../search/helpers.js';
 
 const reads = vi.hoisted(() => new Map<string, number>());
 
@@ -51,5 +51,37 @@ describe('searchWorkspace', () => {
       for (const result of answer.results) expect(reads.get(result.path), `${query}: ${result.path}`).toBe(1);
       expect([...reads.values()].every((count) => count === 1), query).toBe(true);
     }
+  });
+
+  it("names a hit's link and backlink holders only when they may be shown, from the index without reading them, and sees an edit to usage_mode at once", async () => {
+    const ws = await workspaceWith({
+      'wiki/concepts/quasar.md': pageText('Quasar', 'A bright galactic nucleus', 'A quasar outshines its galaxy. See [[blazar]] and [[magnetar]].'),
+      'wiki/concepts/blazar.md': pageText('Blazar', 'A jet seen head on', 'Its jet points at us.', { usage_mode: 'auto' }),
+      'wiki/concepts/magnetar.md': pageText('Magnetar', 'A magnetised neutron star', 'Its field is strong.', { usage_mode: 'never' }),
+      'wiki/concepts/pulsar.md': pageText('Pulsar', 'A spinning neutron star', 'Unlike a [[quasar]], it pulses.', { usage_mode: 'auto' }),
+    });
+    const old = new Date(Date.now() - 60_000);
+    for (const name of ['quasar', 'blazar', 'magnetar', 'pulsar']) await utimes(path.join(ws.root, `wiki/concepts/${name}.md`), old, old);
+    const config = await loadConfig(ws.root, { env: {} });
+    const quasar = async () => {
+      const answer = await searchWorkspace(ws.root, ws.schema, config, { query: 'outshines', limit: 1, env: {} });
+      expect(answer.results.map((r) => r.key)).toEqual(['quasar']);
+      return answer.results[0]!;
+    };
+    await quasar();
+    reads.clear();
+    expect(await quasar()).toMatchObject({ links: ['blazar'], backlinks: ['pulsar'] });
+    // The holders outside the hits asked for (their snippets read them) are not read at all.
+    for (const holder of ['blazar', 'magnetar']) expect(reads.has(`wiki/concepts/${holder}.md`), holder).toBe(false);
+
+    // Edited in place, same size, as an editor saves: the next search sees it in the holders' check too.
+    for (const name of ['blazar', 'pulsar']) {
+      const file = path.join(ws.root, `wiki/concepts/${name}.md`);
+      const text = await readFile(file, 'utf8');
+      const edited = text.replace('usage_mode: auto', 'usage_mode: never').replace('.\n', '\n');
+      expect(edited.length).toBe(text.length);
+      await writeFile(file, edited);
+    }
+    expect(await quasar()).toMatchObject({ links: [], backlinks: [] });
   });
 });

@@ -8,6 +8,8 @@ export interface DocRecord {
   tags: string[];
   links: string[];
   hash: string;
+  /** As in PageDocument: false for a page never surfaced. */
+  surfaced: boolean;
   mtimeMs: number;
   size: number;
   /** When the content was last read and hashed (ms since epoch). */

@@ -116,6 +116,7 @@ export class DocTable {
       tags: doc.tags,
       links: doc.links,
       hash: doc.hash,
+      surfaced: doc.surfaced,
       mtimeMs: stat.mtimeMs,
       size: stat.size,
       seenAt,

@@ -104,6 +104,10 @@ export class LiveSearchIndex implements SearchIndex {
     return found;
   }
 
+  surfacedAsIndexed(pagePath: string): boolean | undefined {
+    return this.engine.docs.get(pagePath)?.surfaced;
+  }
+
   async search(query: string, options: SearchOptions = {}): Promise<SearchResponse> {
     const text = query.trim();
     if (!text) throw new UsageError('the search query is empty', 'give one or more words to search for');

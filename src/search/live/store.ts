@@ -9,7 +9,7 @@ import { CorruptIndexError, decodeJson, encodeJson } from '../kernels/binary.js'
  * arrays can view them in place. Anything unexpected raises CorruptIndexError and the
  * caller rebuilds.
  */
-export const INDEX_FORMAT_VERSION = 5;
+export const INDEX_FORMAT_VERSION = 6;
 const MAGIC = 'WIKISRCH';
 const PREAMBLE = MAGIC.length + 8;
 

@@ -4,6 +4,7 @@ import { extractInlineLinks } from '../../wiki/links.js';
 import { parseFrontmatterYaml, refsOf, stringField, tagsOf, type Frontmatter } from '../../wiki/frontmatter-fields.js';
 import { splitFrontmatter } from '../../wiki/frontmatter-split.js';
 import { parseSimpleFrontmatter } from './simple-frontmatter.js';
+import { isSurfaced } from '../../wiki/access.js';
 
 /** What the search index keeps of one page, derived from its text alone. */
 export interface PageDocument {
@@ -18,6 +19,12 @@ export interface PageDocument {
   links: string[];
   /** Content hash of the file (sha1, hex): decides whether a touched file really changed. */
   hash: string;
+  /**
+   * False for a page never surfaced (`usage_mode: never`): a search names the holders of a
+   * result's links and backlinks only when they may be shown, and reads this rather than
+   * each holder's file.
+   */
+  surfaced: boolean;
 }
 
 export function contentHash(content: string): string {
@@ -68,6 +75,7 @@ export function pageDocument(pagePath: string, content: string): PageDocument {
     body: plainBody(body),
     links: [...new Set(targets.filter(Boolean))].map(detached),
     hash: contentHash(content),
+    surfaced: isSurfaced({ frontmatter }),
   };
 }
 
