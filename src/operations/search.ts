@@ -91,8 +91,8 @@ export async function surfacedSearch(
     if (!known) surfaced.set(pagePath, (known = isSurfacedTo(schema, pagePath, pageText, user)));
     return known;
   };
-  // The holders of the hits' links and backlinks (some 80 pages for 10 hits) are not read:
-  // the index, brought in line with the files by this search, knows which are never surfaced.
+  // The holders of the hits' links and backlinks (some 80 pages for 10 hits) are not read
+  // where the index knows, for a file unchanged since, which are never surfaced.
   const isHolderShown = (pagePath: string): Promise<boolean> => {
     const scope = scopeOf(pagePath);
     const indexed = index.surfacedAsIndexed(pagePath);

@@ -98,8 +98,8 @@ export interface SearchIndex {
   pathsOf(keys: readonly string[]): Map<string, string[]>;
   /**
    * Whether the page's frontmatter, as the index last read it, lets it be surfaced (not
-   * `usage_mode: never`); undefined for a page the index does not hold. As current as the
-   * index: a search brings it in line with the files first.
+   * `usage_mode: never`); undefined for a page the index does not hold or whose file may
+   * have changed since (its stat does not prove it unchanged): then the caller reads it.
    */
   surfacedAsIndexed(pagePath: string): boolean | undefined;
   /** Persist pending changes. */

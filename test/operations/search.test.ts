@@ -3,8 +3,8 @@ import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { UsageError } from '../../src/errors.js';
-import { searchWorkspace } from '../../src/operations/search.js';
-import { INDEX_FILE, searchDirectory } from '../../src/search/index.js';
+import { searchWorkspace, surfacedSearch } from '../../src/operations/search.js';
+import { INDEX_FILE, openSearchIndex, searchDirectory } from '../../src/search/index.js';
 import { TOPIC_PAGES, pageText, workspaceWith } from '../search/helpers.js';
 
 const reads = vi.hoisted(() => new Map<string, number>());
@@ -83,5 +83,26 @@ describe('searchWorkspace', () => {
       await writeFile(file, edited);
     }
     expect(await quasar()).toMatchObject({ links: [], backlinks: [] });
+  });
+
+  it('in a long-running index that has not rescanned, a holder edited to usage_mode: never is read again, not trusted from the index', async () => {
+    const ws = await workspaceWith({
+      'wiki/concepts/quasar.md': pageText('Quasar', 'A bright galactic nucleus', 'A quasar outshines its galaxy. See [[blazar]].'),
+      'wiki/concepts/blazar.md': pageText('Blazar', 'A jet seen head on', 'Its jet points at us.', { usage_mode: 'auto' }),
+    });
+    const old = new Date(Date.now() - 60_000);
+    for (const name of ['quasar', 'blazar']) await utimes(path.join(ws.root, `wiki/concepts/${name}.md`), old, old);
+    const config = await loadConfig(ws.root, { env: {} });
+    const index = await openSearchIndex(ws.root, ws.schema, config.config, { env: {}, rescanAfterMs: Number.POSITIVE_INFINITY });
+    try {
+      const search = async () => (await surfacedSearch(ws.root, ws.schema, index, 'outshines', { limit: 1 }, undefined)).results[0];
+      expect(await search()).toMatchObject({ key: 'quasar', links: ['blazar'] });
+      const file = path.join(ws.root, 'wiki/concepts/blazar.md');
+      const text = await readFile(file, 'utf8');
+      await writeFile(file, text.replace('usage_mode: auto', 'usage_mode: never').replace('.\n', '\n'));
+      expect(await search()).toMatchObject({ key: 'quasar', links: [] });
+    } finally {
+      await index.close();
+    }
   });
 });

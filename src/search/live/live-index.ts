@@ -1,3 +1,4 @@
+import { lstatSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { UsageError } from '../../errors.js';
@@ -13,6 +14,7 @@ import { applyDiskChanges, type PageScan } from './refresh.js';
 import { retryPending } from '../lanes/semantic/semantic-upkeep.js';
 import { saveSnapshot } from './snapshot-file.js';
 import { makeSnippet } from '../text/snippet.js';
+import { unchangedSince } from '../../util/file-stamp.js';
 import type { LaneStatus, RefreshSummary, SearchIndex, SearchIndexInfo, SearchOptions, SearchResponse, SearchResult } from '../types.js';
 
 /** Save right after a refresh that changed at least this many pages (or rebuilt). */
@@ -105,7 +107,12 @@ export class LiveSearchIndex implements SearchIndex {
   }
 
   surfacedAsIndexed(pagePath: string): boolean | undefined {
-    return this.engine.docs.get(pagePath)?.surfaced;
+    const record = this.engine.docs.get(pagePath);
+    if (!record) return undefined;
+    // A long-running process rescans only now and then: the flag is trusted while the
+    // file's stat proves it unchanged since it was indexed (one stat, not a read).
+    const now = lstatSync(path.join(this.state.root, pagePath), { throwIfNoEntry: false });
+    return now && unchangedSince(record, now) ? record.surfaced : undefined;
   }
 
   async search(query: string, options: SearchOptions = {}): Promise<SearchResponse> {
