@@ -13,7 +13,6 @@ import type { FeedbackParams, FusionMethod, SemanticScale } from './fusion/tunin
 import { smoothOverNeighbours, type SmoothingParams } from './fusion/neighbour-smoothing.js';
 import { fuseLaneScores, type FusedSlot, type LaneScores } from './fusion/score-fusion.js';
 import { fusedFeedbackSlots } from './fusion/fused-feedback.js';
-import { trustLanes, type LaneTrustParams } from './fusion/lane-trust.js';
 import { BestScores } from './lanes/lexical/best-scores.js';
 import { LANES, type LaneName, type LaneStatus } from './types.js';
 import { BulkBuild } from './build/bulk-build.js';
@@ -35,7 +34,6 @@ export interface SearchParams {
   semanticScale: SemanticScale;
   /** Score fusion only, with the semantic lane answering; absent: no smoothing. */
   smoothing?: SmoothingParams;
-  trust?: LaneTrustParams;
 }
 
 export interface RankedPage {
@@ -203,7 +201,6 @@ export class SearchEngine {
     const { docs } = this;
     const tieKey = (slot: number): string => `${docs.keyOf(slot)}\u0000${docs.pathAt(slot) ?? ''}`;
     let feedbackSlots: number[] = [];
-    let raw: Float64Array | undefined;
     if (params.weights.lexical > 0) {
       const { slots, scores } = this.lexical.scoreSlots(terms, params.lexical, docs);
       for (let i = 0; i < slots.length; i++) if (slots[i]! < 0) scores[i] = 0;
@@ -220,8 +217,7 @@ export class SearchEngine {
       const refine = params.feedback.fusedRound
         ? (first: Float64Array) => fusedFeedbackSlots([...scored, semanticScores(first)], docs.slotCount, params.feedback.pages, feedbackSlots, tieKey)
         : undefined;
-      const result = await this.semantic.lane.similarities(query, terms, feedback, refine, params.trust?.agreementRaw && params.trust.agreementPower > 0);
-      raw = result.raw;
+      const result = await this.semantic.lane.similarities(query, terms, feedback, refine);
       lanes.semantic = result.status;
       if (result.similarities) scored.push(semanticScores(result.similarities));
     }
@@ -237,24 +233,7 @@ export class SearchEngine {
       lanes.token = 'ok';
     } else lanes.token = 'skipped: weight is 0';
     const pages: RankedPage[] = [];
-    let coherence: number | undefined;
-    if (params.trust && params.trust.coherencePower !== 0 && 'lane' in this.semantic) {
-      const lane = this.semantic.lane;
-      const vectors = feedbackSlots.map((slot) => lane.pageVector(slot)).filter((v): v is Float32Array => v !== undefined);
-      let sum = 0;
-      let pairs = 0;
-      for (let a = 0; a < vectors.length; a++)
-        for (let b = a + 1; b < vectors.length; b++) {
-          let dot = 0;
-          for (let i = 0; i < vectors[a]!.length; i++) dot += vectors[a]![i]! * vectors[b]![i]!;
-          sum += dot;
-          pairs++;
-        }
-      coherence = pairs > 0 ? sum / pairs : undefined;
-      if (process.env.FQ_DEBUG) console.error(`COH ${query.slice(0, 30).replace(/\s+/g, ' ')}\t${coherence}`);
-    }
-    const trusted = params.trust ? trustLanes(scored, params.trust, raw, coherence) : scored;
-    for (const hit of this.fuseAndSmooth(trusted, limit, lanes.semantic === 'ok' ? params.smoothing : undefined, tieKey)) {
+    for (const hit of this.fuseAndSmooth(scored, limit, lanes.semantic === 'ok' ? params.smoothing : undefined, tieKey)) {
       const record = docs.get(docs.pathAt(hit.slot) ?? '');
       if (record) pages.push({ record, score: hit.score, lanes: hit.lanes, contributions: hit.contributions });
     }

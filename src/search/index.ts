@@ -96,6 +96,5 @@ function searchParams(config: WikiConfig, tuning: SearchTuning): SearchParams {
     fusion: tuning.fusion,
     semanticScale: tuning.semanticScale,
     smoothing: tuning.smoothing,
-    trust: tuning.trust,
   };
 }

@@ -1,7 +1,6 @@
 import type { LexicalParams } from '../lanes/lexical/lexical.js';
 import type { LsaOptions } from '../lanes/semantic/lsa-train.js';
 import type { SmoothingParams } from './neighbour-smoothing.js';
-import { NO_TRUST, type LaneTrustParams } from './lane-trust.js';
 
 export type FusionMethod = 'rrf' | 'scores';
 /** How score fusion scales the semantic lane: divided by its best score like the others (`minmax`, the name kept), or its cosines as they are. */
@@ -35,7 +34,6 @@ export interface SearchTuning {
   /** The best fused pages' scores smoothed over their most similar pages (`fusion/neighbour-smoothing.ts`). */
   smoothing: SmoothingParams;
   lsa: Partial<Omit<LsaOptions, 'dimensions'>>;
-  trust: LaneTrustParams;
 }
 
 /**
@@ -80,7 +78,6 @@ export const DEFAULT_TUNING: SearchTuning = {
   semanticScale: 'cosine',
   smoothing: { pages: 30, neighbours: 3, weight: 0.4 },
   lsa: {},
-  trust: NO_TRUST,
 };
 
 export function withTuning(overrides: Partial<SearchTuning> | undefined): SearchTuning {
@@ -91,6 +88,5 @@ export function withTuning(overrides: Partial<SearchTuning> | undefined): Search
     semanticScale: overrides?.semanticScale ?? DEFAULT_TUNING.semanticScale,
     smoothing: { ...DEFAULT_TUNING.smoothing, ...overrides?.smoothing },
     lsa: { ...DEFAULT_TUNING.lsa, ...overrides?.lsa },
-    trust: { ...DEFAULT_TUNING.trust, ...overrides?.trust },
   };
 }

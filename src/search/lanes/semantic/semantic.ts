@@ -183,15 +183,13 @@ export class SemanticLane {
     terms: readonly string[],
     feedback?: SemanticFeedback,
     refine?: (first: Float64Array) => readonly number[] | undefined,
-    withRaw = false,
-  ): Promise<{ status: LaneStatus; similarities?: Float64Array; raw?: Float64Array }> {
+  ): Promise<{ status: LaneStatus; similarities?: Float64Array }> {
     const embedded = await this.embeddedQuery(query, terms);
     if ('status' in embedded) return embedded;
-    const raw = withRaw ? this.vectors!.similarities(embedded.vector) : undefined;
     const first = this.vectors!.similarities(this.moved(embedded.vector, feedback));
     const slots = feedback && refine ? refine(first) : undefined;
-    if (!feedback || !slots) return { status: 'ok', similarities: first, raw };
-    return { status: 'ok', similarities: this.vectors!.similarities(this.moved(embedded.vector, { ...feedback, slots })), raw };
+    if (!feedback || !slots) return { status: 'ok', similarities: first };
+    return { status: 'ok', similarities: this.vectors!.similarities(this.moved(embedded.vector, { ...feedback, slots })) };
   }
 
   /** The query's unit vector moved by `feedback`, or the lane status that keeps it from searching. */
