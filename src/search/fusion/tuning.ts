@@ -1,6 +1,7 @@
 import type { LexicalParams } from '../lanes/lexical/lexical.js';
 import type { LsaOptions } from '../lanes/semantic/lsa-train.js';
 import type { SmoothingParams } from './neighbour-smoothing.js';
+import type { StrengthParams } from './semantic-strength.js';
 
 export type FusionMethod = 'rrf' | 'scores';
 /** How score fusion scales the semantic lane: divided by its best score like the others (`minmax`, the name kept), or its cosines as they are. */
@@ -33,6 +34,8 @@ export interface SearchTuning {
   semanticScale: SemanticScale;
   /** The best fused pages' scores smoothed over their most similar pages (`fusion/neighbour-smoothing.ts`). */
   smoothing: SmoothingParams;
+  /** The semantic lane's weight scaled by its strength in the corpus (`fusion/semantic-strength.ts`). */
+  semanticStrength: StrengthParams;
   lsa: Partial<Omit<LsaOptions, 'dimensions'>>;
 }
 
@@ -77,6 +80,7 @@ export const DEFAULT_TUNING: SearchTuning = {
   fusion: 'scores',
   semanticScale: 'cosine',
   smoothing: { pages: 30, neighbours: 3, weight: 0.4 },
+  semanticStrength: { reference: 0.69, exponent: 2 },
   lsa: {},
 };
 
@@ -87,6 +91,7 @@ export function withTuning(overrides: Partial<SearchTuning> | undefined): Search
     fusion: overrides?.fusion ?? DEFAULT_TUNING.fusion,
     semanticScale: overrides?.semanticScale ?? DEFAULT_TUNING.semanticScale,
     smoothing: { ...DEFAULT_TUNING.smoothing, ...overrides?.smoothing },
+    semanticStrength: { ...DEFAULT_TUNING.semanticStrength, ...overrides?.semanticStrength },
     lsa: { ...DEFAULT_TUNING.lsa, ...overrides?.lsa },
   };
 }
