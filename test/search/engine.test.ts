@@ -150,3 +150,67 @@ describe('SearchEngine: the lexical lane’s remembered slots', () => {
     expect(found).toBeGreaterThan(3);
   });
 });
+
+describe('SearchEngine: the semantic lane’s strength in the corpus', () => {
+  const strengthParams: SearchParams = { ...params, semanticStrength: { reference: 0.5, exponent: 2 } };
+  const laneOf = (engine: SearchEngine): SemanticLane => {
+    if (!('lane' in engine.semantic)) throw new Error('no semantic lane');
+    return engine.semantic.lane;
+  };
+  async function trainedEngine(): Promise<SearchEngine> {
+    const engine = SearchEngine.empty({ lane: new SemanticLane(new LsaEmbedder(4)) });
+    const work = Object.entries(TOPIC_PAGES).map(([path, text]) => engine.indexPage(pageDocument(path, text), { mtimeMs: 1, size: 1 }, 1));
+    await laneOf(engine).train(work);
+    return engine;
+  }
+
+  it('is measured once after training, kept through a save and load, and not measured again without training', async () => {
+    const engine = await trainedEngine();
+    expect(laneOf(engine).strength).toBeUndefined();
+    await engine.measureSemanticStrength(params.lexical);
+    const strength = laneOf(engine).strength;
+    expect(strength).toBeGreaterThan(0);
+    expect(laneOf(engine).strengthToMeasure).toBe(false);
+    const { engine: loaded } = SearchEngine.decode(engine.encode(), { lane: new SemanticLane(new LsaEmbedder(4)) });
+    expect(laneOf(loaded).strength).toBe(strength);
+    expect(laneOf(loaded).strengthToMeasure).toBe(false);
+    await laneOf(loaded).train(Object.entries(TOPIC_PAGES).map(([path, text]) => loaded.indexPage(pageDocument(path, text), { mtimeMs: 2, size: 2 }, 2)));
+    expect(laneOf(loaded).strength).toBeUndefined();
+    expect(laneOf(loaded).strengthToMeasure).toBe(true);
+  });
+
+  it('scales the semantic contribution by (strength / reference)^exponent, the contributions still summing to the score', async () => {
+    const engine = await trainedEngine();
+    await engine.measureSemanticStrength(params.lexical);
+    const strength = laneOf(engine).strength!;
+    const scale = (Math.min(strength, 1) / 0.5) ** 2;
+    for (const query of ['attention heads', 'sourdough starter', 'telescope']) {
+      const plain = await engine.search(query, 20, params);
+      const scaled = await engine.search(query, 20, strengthParams);
+      for (const page of scaled.pages) {
+        expect(page.score).toBeCloseTo(Object.values(page.contributions).reduce((sum, share) => sum + (share ?? 0), 0), 12);
+        const before = plain.pages.find((other) => other.record.path === page.record.path);
+        if (before?.contributions.semantic !== undefined && page.contributions.semantic !== undefined) {
+          expect(page.contributions.semantic).toBeCloseTo(before.contributions.semantic * scale, 9);
+        }
+      }
+    }
+  });
+
+  it('leaves the configured weight as it is under an embedder not trained on the corpus (no strength)', async () => {
+    const embedder: Embedder = {
+      description: 'fixed',
+      configKey: 'fixed',
+      async embedDocuments(inputs) {
+        return inputs.map((input) => Float32Array.from(input.text.includes('attention') ? [1, 0] : [0.6, 0.8]));
+      },
+      async embedQuery(query) {
+        return Float32Array.from(query.includes('attention') ? [1, 0] : [0, 1]);
+      },
+    };
+    const engine = await engineWith(embedder);
+    await engine.measureSemanticStrength(params.lexical);
+    expect(laneOf(engine).strength).toBeUndefined();
+    for (const query of ['attention heads', 'bread']) expect(await engine.search(query, 10, strengthParams)).toEqual(await engine.search(query, 10, params));
+  });
+});
