@@ -4,7 +4,7 @@ import { LsaEmbedder, type Embedder, type EmbeddingInput } from '../../src/searc
 import { SearchEngine, type SearchParams } from '../../src/search/engine.js';
 import { SemanticLane } from '../../src/search/lanes/semantic/semantic.js';
 import { DEFAULT_TUNING } from '../../src/search/fusion/tuning.js';
-import { TOPIC_PAGES } from './helpers.js';
+import { TOPIC_PAGES, pageText } from './helpers.js';
 
 const params: SearchParams = {
   weights: { lexical: 1.5, semantic: 2, token: 0.5 },
@@ -157,9 +157,20 @@ describe('SearchEngine: the semantic lane’s strength in the corpus', () => {
     if (!('lane' in engine.semantic)) throw new Error('no semantic lane');
     return engine.semantic.lane;
   };
-  async function trainedEngine(): Promise<SearchEngine> {
+  // 24 pages on four topics, enough for the strength to be measured (at least 20 probes).
+  const TOPICS = [
+    ['attention', 'transformer tokens softmax query key values heads'],
+    ['sourdough', 'bread starter yeast flour crust oven'],
+    ['glider', 'thermals soaring wings lift pilot ridge'],
+    ['telescope', 'comet orbit lens mirror star night'],
+  ];
+  const FACETS = ['history', 'practice', 'theory', 'tools', 'mistakes', 'examples'];
+  const CORPUS = TOPICS.flatMap(([topic, words]) =>
+    FACETS.map((facet, i) => [`wiki/concepts/${topic}-${facet}.md`, pageText(`${topic} ${facet}`, `The ${facet} of ${topic}`, `${words!.split(' ').slice(i % 3).join(' ')} ${facet}.`)] as const),
+  );
+  async function trainedEngine(pages: ReadonlyArray<readonly [string, string]> = CORPUS): Promise<SearchEngine> {
     const engine = SearchEngine.empty({ lane: new SemanticLane(new LsaEmbedder(4)) });
-    const work = Object.entries(TOPIC_PAGES).map(([path, text]) => engine.indexPage(pageDocument(path, text), { mtimeMs: 1, size: 1 }, 1));
+    const work = pages.map(([path, text]) => engine.indexPage(pageDocument(path, text), { mtimeMs: 1, size: 1 }, 1));
     await laneOf(engine).train(work);
     return engine;
   }
@@ -174,9 +185,16 @@ describe('SearchEngine: the semantic lane’s strength in the corpus', () => {
     const { engine: loaded } = SearchEngine.decode(engine.encode(), { lane: new SemanticLane(new LsaEmbedder(4)) });
     expect(laneOf(loaded).strength).toBe(strength);
     expect(laneOf(loaded).strengthToMeasure).toBe(false);
-    await laneOf(loaded).train(Object.entries(TOPIC_PAGES).map(([path, text]) => loaded.indexPage(pageDocument(path, text), { mtimeMs: 2, size: 2 }, 2)));
+    await laneOf(loaded).train(CORPUS.map(([path, text]) => loaded.indexPage(pageDocument(path, text), { mtimeMs: 2, size: 2 }, 2)));
     expect(laneOf(loaded).strength).toBeUndefined();
     expect(laneOf(loaded).strengthToMeasure).toBe(true);
+  });
+
+  it('stays unknown in a wiki with fewer than 20 pages to probe, leaving the weight as configured', async () => {
+    const engine = await trainedEngine(Object.entries(TOPIC_PAGES));
+    await engine.measureSemanticStrength(params.lexical);
+    expect(laneOf(engine).strength).toBeUndefined();
+    for (const query of ['attention heads', 'bread']) expect(await engine.search(query, 10, strengthParams)).toEqual(await engine.search(query, 10, params));
   });
 
   it('scales the semantic contribution by (strength / reference)^exponent, the contributions still summing to the score', async () => {
@@ -184,7 +202,9 @@ describe('SearchEngine: the semantic lane’s strength in the corpus', () => {
     await engine.measureSemanticStrength(params.lexical);
     const strength = laneOf(engine).strength!;
     const scale = (Math.min(strength, 1) / 0.5) ** 2;
-    for (const query of ['attention heads', 'sourdough starter', 'telescope']) {
+    expect(scale).not.toBeCloseTo(1, 3);
+    let compared = 0;
+    for (const query of ['attention heads', 'sourdough starter', 'comet telescope', 'glider thermals']) {
       const plain = await engine.search(query, 20, params);
       const scaled = await engine.search(query, 20, strengthParams);
       for (const page of scaled.pages) {
@@ -192,9 +212,11 @@ describe('SearchEngine: the semantic lane’s strength in the corpus', () => {
         const before = plain.pages.find((other) => other.record.path === page.record.path);
         if (before?.contributions.semantic !== undefined && page.contributions.semantic !== undefined) {
           expect(page.contributions.semantic).toBeCloseTo(before.contributions.semantic * scale, 9);
+          compared++;
         }
       }
     }
+    expect(compared).toBeGreaterThan(10);
   });
 
   it('leaves the configured weight as it is under an embedder not trained on the corpus (no strength)', async () => {

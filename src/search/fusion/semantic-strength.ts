@@ -17,6 +17,13 @@ export interface StrengthProbe {
 /** How many pages are probed: a probe costs a lexical search and a scan of the page vectors. */
 export const STRENGTH_PROBES = 50;
 
+/**
+ * Fewer qualifying pages than this and the strength is left unknown (the weight as
+ * configured): a mean reciprocal rank over a handful of titles says little, and a small
+ * wiki's embedder barely tells its pages apart.
+ */
+export const MIN_STRENGTH_PROBES = 20;
+
 /** A page qualifies when its title has at least this many terms (a one-word title says little). */
 const MIN_TITLE_TERMS = 2;
 
@@ -30,15 +37,16 @@ export interface StrengthParams {
 /**
  * Up to `count` pages evenly spread over `candidates` (in slot order) whose title has at
  * least two terms and whose page holds more than its title (a summary): deterministic for a
- * given index.
+ * given index. None when fewer than `min` pages qualify.
  */
 export function strengthProbes(
   candidates: ReadonlyArray<{ slot: number; title: string; summary: string }>,
   titleTerms: (title: string) => number,
   count: number,
+  min = MIN_STRENGTH_PROBES,
 ): StrengthProbe[] {
   const eligible = candidates.filter((page) => page.summary.trim() !== '' && titleTerms(page.title) >= MIN_TITLE_TERMS);
-  if (eligible.length === 0 || count <= 0) return [];
+  if (eligible.length === 0 || eligible.length < min || count <= 0) return [];
   const step = Math.max(1, eligible.length / count);
   const probes: StrengthProbe[] = [];
   for (let at = 0; Math.floor(at) < eligible.length && probes.length < count; at += step) {

@@ -49,7 +49,14 @@ describe('strengthProbes', () => {
 
   it('takes only pages with a title of two terms or more and more than a title', () => {
     const pages = [page(0, 'one'), page(1, 'two words'), page(2, 'no summary here', ''), page(3, 'three words here')];
-    expect(strengthProbes(pages, terms, 10).map((probe) => probe.slot)).toEqual([1, 3]);
+    expect(strengthProbes(pages, terms, 10, 1).map((probe) => probe.slot)).toEqual([1, 3]);
+  });
+
+  it('takes none when fewer pages qualify than the minimum (20 unless given): the strength stays unknown', () => {
+    const pages = Array.from({ length: 19 }, (_, i) => page(i, `title ${i}`));
+    expect(strengthProbes(pages, terms, 50)).toEqual([]);
+    expect(strengthProbes([...pages, page(19, 'title 19')], terms, 50)).toHaveLength(20);
+    expect(strengthProbes(pages, terms, 50, 19)).toHaveLength(19);
   });
 
   it('spreads `count` probes evenly over the pages, the same every time', () => {
@@ -61,8 +68,8 @@ describe('strengthProbes', () => {
 
   it('takes every page when there are fewer than `count`, and none for count 0', () => {
     const pages = [page(4, 'a b'), page(9, 'c d')];
-    expect(strengthProbes(pages, terms, 50).map((probe) => probe.slot)).toEqual([4, 9]);
-    expect(strengthProbes(pages, terms, 0)).toEqual([]);
+    expect(strengthProbes(pages, terms, 50, 2).map((probe) => probe.slot)).toEqual([4, 9]);
+    expect(strengthProbes(pages, terms, 0, 2)).toEqual([]);
   });
 });
 
