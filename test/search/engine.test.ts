@@ -4,7 +4,7 @@ import { LsaEmbedder, type Embedder, type EmbeddingInput } from '../../src/searc
 import { SearchEngine, type SearchParams } from '../../src/search/engine.js';
 import { SemanticLane } from '../../src/search/lanes/semantic/semantic.js';
 import { DEFAULT_TUNING } from '../../src/search/fusion/tuning.js';
-import { TOPIC_PAGES, pageText } from './helpers.js';
+import { FACETED_PAGES, TOPIC_PAGES } from './helpers.js';
 
 const params: SearchParams = {
   weights: { lexical: 1.5, semantic: 2, token: 0.5 },
@@ -157,17 +157,7 @@ describe('SearchEngine: the semantic lane’s strength in the corpus', () => {
     if (!('lane' in engine.semantic)) throw new Error('no semantic lane');
     return engine.semantic.lane;
   };
-  // 24 pages on four topics, enough for the strength to be measured (at least 20 probes).
-  const TOPICS = [
-    ['attention', 'transformer tokens softmax query key values heads'],
-    ['sourdough', 'bread starter yeast flour crust oven'],
-    ['glider', 'thermals soaring wings lift pilot ridge'],
-    ['telescope', 'comet orbit lens mirror star night'],
-  ];
-  const FACETS = ['history', 'practice', 'theory', 'tools', 'mistakes', 'examples'];
-  const CORPUS = TOPICS.flatMap(([topic, words]) =>
-    FACETS.map((facet, i) => [`wiki/concepts/${topic}-${facet}.md`, pageText(`${topic} ${facet}`, `The ${facet} of ${topic}`, `${words!.split(' ').slice(i % 3).join(' ')} ${facet}.`)] as const),
-  );
+  const CORPUS = Object.entries(FACETED_PAGES);
   async function trainedEngine(pages: ReadonlyArray<readonly [string, string]> = CORPUS): Promise<SearchEngine> {
     const engine = SearchEngine.empty({ lane: new SemanticLane(new LsaEmbedder(4)) });
     const work = pages.map(([path, text]) => engine.indexPage(pageDocument(path, text), { mtimeMs: 1, size: 1 }, 1));
