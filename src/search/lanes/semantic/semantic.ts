@@ -55,8 +55,7 @@ export class SemanticLane {
   private failure: string | undefined;
   private foldedIn = 0;
   private pagesAtTraining = 0;
-  /** Measured once after each training (by the engine, which holds the other lanes); unknown before. */
-  strength: number | undefined;
+  private measuredStrength: number | undefined;
   private strengthDue = false;
 
   constructor(readonly embedder: Embedder) {}
@@ -111,8 +110,13 @@ export class SemanticLane {
       } else await this.embed(pages.filter((page) => elsewhere?.has(page.slot)));
     }
     this.foldedIn = 0;
-    this.strength = undefined;
+    this.measuredStrength = undefined;
     this.strengthDue = true;
+  }
+
+  /** How well the lane finds pages against the lexical lane, measured once after each training (by the engine, which holds the other lanes); unknown before. */
+  get strength(): number | undefined {
+    return this.measuredStrength;
   }
 
   /** True right after a training that left the lane able to search: its strength is to be measured. */
@@ -122,7 +126,7 @@ export class SemanticLane {
 
   /** Record the strength measured after training (undefined: it could not be). */
   setStrength(strength: number | undefined): void {
-    this.strength = strength;
+    this.measuredStrength = strength;
     this.strengthDue = false;
   }
 
@@ -271,7 +275,7 @@ export class SemanticLane {
       dimensions: this.vectors?.dimensions ?? 0,
       foldedIn: this.foldedIn,
       pagesAtTraining: this.pagesAtTraining,
-      ...(this.strength === undefined ? {} : { strength: this.strength }),
+      ...(this.measuredStrength === undefined ? {} : { strength: this.measuredStrength }),
     };
     const pending = Uint32Array.from([...this.pending].map((slot) => remap[slot] ?? -1).filter((slot) => slot >= 0));
     const sections: Record<string, Uint8Array> = { meta: encodeJson(meta), pending: bytesOf(pending) };
@@ -297,7 +301,7 @@ export class SemanticLane {
     for (const slot of this.pending) if (slot >= slotCount) throw new CorruptIndexError('pending slot out of range');
     this.foldedIn = meta.foldedIn;
     this.pagesAtTraining = meta.pagesAtTraining;
-    this.strength = typeof meta.strength === 'number' ? meta.strength : undefined;
+    this.measuredStrength = typeof meta.strength === 'number' ? meta.strength : undefined;
     this.strengthDue = false;
     return true;
   }
