@@ -6,7 +6,9 @@ import { z } from 'zod';
  */
 // Weights of each lane's scores (see src/search/score-fusion.ts), chosen on the
 // development sets Cranfield and CACM (docs/search-eval.md): lexical first, the semantic lane
-// re-ranking its candidates, the token lane a small tie-breaker.
+// re-ranking its candidates, the token lane a small tie-breaker. Under the built-in embedder
+// the semantic weight is scaled by the lane's measured strength in the corpus
+// (src/search/fusion/semantic-strength.ts).
 const weightsSchema = z
   .object({
     lexical: z.number().min(0).default(1),

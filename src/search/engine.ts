@@ -13,6 +13,7 @@ import type { FeedbackParams, FusionMethod, SemanticScale } from './fusion/tunin
 import { smoothOverNeighbours, type SmoothingParams } from './fusion/neighbour-smoothing.js';
 import { fuseLaneScores, type FusedSlot, type LaneScores } from './fusion/score-fusion.js';
 import { fusedFeedbackSlots } from './fusion/fused-feedback.js';
+import { STRENGTH_PROBES, rankOf, semanticStrength, semanticWeightScale, strengthProbes, type StrengthParams } from './fusion/semantic-strength.js';
 import { BestScores } from './lanes/lexical/best-scores.js';
 import { LANES, type LaneName, type LaneStatus } from './types.js';
 import { BulkBuild } from './build/bulk-build.js';
@@ -34,6 +35,8 @@ export interface SearchParams {
   semanticScale: SemanticScale;
   /** Score fusion only, with the semantic lane answering; absent: no smoothing. */
   smoothing?: SmoothingParams;
+  /** Score fusion only: the semantic weight scaled by the lane's measured strength; absent: as configured. */
+  semanticStrength?: StrengthParams;
 }
 
 export interface RankedPage {
@@ -144,6 +147,26 @@ export class SearchEngine {
     if ('lane' in this.semantic) await this.semantic.lane.embed(pages);
   }
 
+  /**
+   * After the semantic lane trained: how well it finds pages from their titles against the
+   * lexical lane (`fusion/semantic-strength.ts`), kept with the lane. Nothing otherwise.
+   */
+  async measureSemanticStrength(lexical: LexicalParams): Promise<void> {
+    if (!('lane' in this.semantic) || !this.semantic.lane.strengthToMeasure) return;
+    const { lane } = this.semantic;
+    const { docs } = this;
+    const probes = strengthProbes([...docs.records()].sort((a, b) => a.slot - b.slot), (title) => analyze(title).length, STRENGTH_PROBES);
+    const strength = await semanticStrength(
+      probes,
+      (probe) => {
+        const { slots, scores } = this.lexical.scoreSlots(analyze(probe.title), lexical, docs);
+        return rankOf(probe.slot, scores, slots);
+      },
+      (probe) => lane.rankFor(probe.title, analyze(probe.title), probe.slot, (slot, scores) => rankOf(slot, scores)),
+    );
+    lane.setStrength(strength);
+  }
+
   async search(query: string, limit: number, params: SearchParams): Promise<EngineResult> {
     if (params.fusion === 'scores') return this.searchByScores(query, limit, params);
     // Rank fusion: each lane ranks a pool, the lexical lane's best pages steer the semantic query.
@@ -212,7 +235,8 @@ export class SearchEngine {
     else if ('off' in this.semantic) lanes.semantic = `skipped: ${this.semantic.off}`;
     else {
       const feedback = { slots: feedbackSlots, weight: params.feedback.weight, rankDecay: params.feedback.rankDecay };
-      const semanticScores = (scores: Float64Array): LaneScores => ({ lane: 'semantic', weight: params.weights.semantic, scores, absolute: params.semanticScale === 'cosine' });
+      const scale = params.semanticStrength ? semanticWeightScale(this.semantic.lane.strength, params.semanticStrength) : 1;
+      const semanticScores = (scores: Float64Array): LaneScores => ({ lane: 'semantic', weight: params.weights.semantic * scale, scores, absolute: params.semanticScale === 'cosine' });
       // The second round: the best pages of the lexical and first-round semantic scores fused.
       const refine = params.feedback.fusedRound
         ? (first: Float64Array) => fusedFeedbackSlots([...scored, semanticScores(first)], docs.slotCount, params.feedback.pages, feedbackSlots, tieKey)

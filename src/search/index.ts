@@ -96,5 +96,6 @@ function searchParams(config: WikiConfig, tuning: SearchTuning): SearchParams {
     fusion: tuning.fusion,
     semanticScale: tuning.semanticScale,
     smoothing: tuning.smoothing,
+    semanticStrength: tuning.semanticStrength,
   };
 }

@@ -4,7 +4,7 @@ import { LsaEmbedder, type Embedder, type EmbeddingInput } from '../../src/searc
 import { SearchEngine, type SearchParams } from '../../src/search/engine.js';
 import { SemanticLane } from '../../src/search/lanes/semantic/semantic.js';
 import { DEFAULT_TUNING } from '../../src/search/fusion/tuning.js';
-import { TOPIC_PAGES } from './helpers.js';
+import { FACETED_PAGES, TOPIC_PAGES } from './helpers.js';
 
 const params: SearchParams = {
   weights: { lexical: 1.5, semantic: 2, token: 0.5 },
@@ -148,5 +148,81 @@ describe('SearchEngine: the lexical lane’s remembered slots', () => {
       expect(answer).toEqual(await fresh.search(query, 10, lexicalFirst));
     }
     expect(found).toBeGreaterThan(3);
+  });
+});
+
+describe('SearchEngine: the semantic lane’s strength in the corpus', () => {
+  const strengthParams: SearchParams = { ...params, semanticStrength: { reference: 0.5, exponent: 2 } };
+  const laneOf = (engine: SearchEngine): SemanticLane => {
+    if (!('lane' in engine.semantic)) throw new Error('no semantic lane');
+    return engine.semantic.lane;
+  };
+  const CORPUS = Object.entries(FACETED_PAGES);
+  async function trainedEngine(pages: ReadonlyArray<readonly [string, string]> = CORPUS): Promise<SearchEngine> {
+    const engine = SearchEngine.empty({ lane: new SemanticLane(new LsaEmbedder(4)) });
+    const work = pages.map(([path, text]) => engine.indexPage(pageDocument(path, text), { mtimeMs: 1, size: 1 }, 1));
+    await laneOf(engine).train(work);
+    return engine;
+  }
+
+  it('is measured once after training, kept through a save and load, and not measured again without training', async () => {
+    const engine = await trainedEngine();
+    expect(laneOf(engine).strength).toBeUndefined();
+    await engine.measureSemanticStrength(params.lexical);
+    const strength = laneOf(engine).strength;
+    expect(strength).toBeGreaterThan(0);
+    expect(laneOf(engine).strengthToMeasure).toBe(false);
+    const { engine: loaded } = SearchEngine.decode(engine.encode(), { lane: new SemanticLane(new LsaEmbedder(4)) });
+    expect(laneOf(loaded).strength).toBe(strength);
+    expect(laneOf(loaded).strengthToMeasure).toBe(false);
+    await laneOf(loaded).train(CORPUS.map(([path, text]) => loaded.indexPage(pageDocument(path, text), { mtimeMs: 2, size: 2 }, 2)));
+    expect(laneOf(loaded).strength).toBeUndefined();
+    expect(laneOf(loaded).strengthToMeasure).toBe(true);
+  });
+
+  it('stays unknown in a wiki with fewer than 20 pages to probe, leaving the weight as configured', async () => {
+    const engine = await trainedEngine(Object.entries(TOPIC_PAGES));
+    await engine.measureSemanticStrength(params.lexical);
+    expect(laneOf(engine).strength).toBeUndefined();
+    for (const query of ['attention heads', 'bread']) expect(await engine.search(query, 10, strengthParams)).toEqual(await engine.search(query, 10, params));
+  });
+
+  it('scales the semantic contribution by (strength / reference)^exponent, the contributions still summing to the score', async () => {
+    const engine = await trainedEngine();
+    await engine.measureSemanticStrength(params.lexical);
+    const strength = laneOf(engine).strength!;
+    const scale = (Math.min(strength, 1) / 0.5) ** 2;
+    expect(scale).not.toBeCloseTo(1, 3);
+    let compared = 0;
+    for (const query of ['attention heads', 'sourdough starter', 'comet telescope', 'glider thermals']) {
+      const plain = await engine.search(query, 20, params);
+      const scaled = await engine.search(query, 20, strengthParams);
+      for (const page of scaled.pages) {
+        expect(page.score).toBeCloseTo(Object.values(page.contributions).reduce((sum, share) => sum + (share ?? 0), 0), 12);
+        const before = plain.pages.find((other) => other.record.path === page.record.path);
+        if (before?.contributions.semantic !== undefined && page.contributions.semantic !== undefined) {
+          expect(page.contributions.semantic).toBeCloseTo(before.contributions.semantic * scale, 9);
+          compared++;
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(10);
+  });
+
+  it('leaves the configured weight as it is under an embedder not trained on the corpus (no strength)', async () => {
+    const embedder: Embedder = {
+      description: 'fixed',
+      configKey: 'fixed',
+      async embedDocuments(inputs) {
+        return inputs.map((input) => Float32Array.from(input.text.includes('attention') ? [1, 0] : [0.6, 0.8]));
+      },
+      async embedQuery(query) {
+        return Float32Array.from(query.includes('attention') ? [1, 0] : [0, 1]);
+      },
+    };
+    const engine = await engineWith(embedder);
+    await engine.measureSemanticStrength(params.lexical);
+    expect(laneOf(engine).strength).toBeUndefined();
+    for (const query of ['attention heads', 'bread']) expect(await engine.search(query, 10, strengthParams)).toEqual(await engine.search(query, 10, params));
   });
 });

@@ -100,3 +100,21 @@ export function randomBlock(seed: number, size: number): Float64Array {
 export function sameBits(expected: Float64Array, actual: Float64Array): boolean {
   return expected.length === actual.length && expected.every((value, i) => Object.is(value, actual[i]));
 }
+
+/**
+ * 24 pages on four topics, six facets each: enough pages with a title of two terms and a
+ * summary for the semantic lane's strength to be measured (at least 20).
+ */
+export const FACETED_PAGES: Record<string, string> = Object.fromEntries(
+  [
+    ['attention', 'transformer tokens softmax query key values heads'],
+    ['sourdough', 'bread starter yeast flour crust oven'],
+    ['glider', 'thermals soaring wings lift pilot ridge'],
+    ['telescope', 'comet orbit lens mirror star night'],
+  ].flatMap(([topic, words]) =>
+    ['history', 'practice', 'theory', 'tools', 'mistakes', 'examples'].map((facet, i) => [
+      `wiki/concepts/${topic}-${facet}.md`,
+      pageText(`${topic} ${facet}`, `The ${facet} of ${topic}`, `${words!.split(' ').slice(i % 3).join(' ')} ${facet}.`),
+    ]),
+  ),
+);

@@ -6,7 +6,7 @@ import { INDEX_FILE, openSearchIndex, searchDirectory, type SearchIndex } from '
 import { INDEX_FORMAT_VERSION, decodeSnapshot } from '../../src/search/live/store.js';
 import { SearchEngine } from '../../src/search/engine.js';
 import { readSearchIndexState } from '../../src/search/live/state.js';
-import { TOPIC_PAGES, configWith, pageText, workspaceWith, type TestWorkspace } from './helpers.js';
+import { FACETED_PAGES, TOPIC_PAGES, configWith, pageText, workspaceWith, type TestWorkspace } from './helpers.js';
 
 const keys = async (index: SearchIndex, query: string, limit = 10): Promise<string[]> =>
   (await index.search(query, { limit })).results.map((r) => r.key);
@@ -289,5 +289,35 @@ describe('search index: persistence', () => {
     await index.close();
     expect((await readFile(file)).readUInt32LE(8)).toBe(INDEX_FORMAT_VERSION);
     expect((await readSearchIndexState(ws.root, configWith(), {})).built).toBe(true);
+  });
+});
+
+describe('search index: the semantic lane’s strength in the corpus', () => {
+  // Each page's semantic contribution with the weight scaled by the strength, over the same without.
+  async function semanticScales(ws: TestWorkspace): Promise<number[]> {
+    const scaled = await openSearchIndex(ws.root, ws.schema, configWith(), { env: {}, rescanAfterMs: 0 });
+    const plain = await openSearchIndex(ws.root, ws.schema, configWith(), { env: {}, rescanAfterMs: 0, persist: false, tuning: { semanticStrength: { reference: 0.69, exponent: 0 } } });
+    const ratios: number[] = [];
+    for (const query of ['attention heads', 'sourdough crust', 'comet orbit']) {
+      const before = (await plain.search(query, { limit: 30 })).results;
+      for (const result of (await scaled.search(query, { limit: 30 })).results) {
+        const other = before.find((r) => r.path === result.path)?.contributions?.semantic;
+        if (other && result.contributions?.semantic) ratios.push(result.contributions.semantic / other);
+      }
+    }
+    await scaled.close();
+    await plain.close();
+    return ratios;
+  }
+
+  it('is measured when the built-in embedder trains, scales the semantic weight alike for every page, and is kept with the saved index', async () => {
+    const ws = await workspaceWith(FACETED_PAGES);
+    const built = await semanticScales(ws);
+    expect(built.length).toBeGreaterThan(10);
+    expect(built[0]!).not.toBeCloseTo(1, 3);
+    for (const ratio of built) expect(ratio).toBeCloseTo(built[0]!, 9);
+    // Opened again from the saved index: no training, the same strength.
+    const loaded = await semanticScales(ws);
+    for (const ratio of loaded) expect(ratio).toBeCloseTo(built[0]!, 9);
   });
 });

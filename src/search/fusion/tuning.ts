@@ -1,6 +1,7 @@
 import type { LexicalParams } from '../lanes/lexical/lexical.js';
 import type { LsaOptions } from '../lanes/semantic/lsa-train.js';
 import type { SmoothingParams } from './neighbour-smoothing.js';
+import type { StrengthParams } from './semantic-strength.js';
 
 export type FusionMethod = 'rrf' | 'scores';
 /** How score fusion scales the semantic lane: divided by its best score like the others (`minmax`, the name kept), or its cosines as they are. */
@@ -33,6 +34,8 @@ export interface SearchTuning {
   semanticScale: SemanticScale;
   /** The best fused pages' scores smoothed over their most similar pages (`fusion/neighbour-smoothing.ts`). */
   smoothing: SmoothingParams;
+  /** The semantic lane's weight scaled by its strength in the corpus (`fusion/semantic-strength.ts`). */
+  semanticStrength: StrengthParams;
   lsa: Partial<Omit<LsaOptions, 'dimensions'>>;
 }
 
@@ -64,6 +67,15 @@ export interface SearchTuning {
  * their 3 most similar among them (page vectors' cosines; each gains 0.4 × their weighted
  * mean score) raised both again (1.176×, 1.135×); 20–100 pages, 2–5 neighbours and weights
  * 0.25–1 all beat no smoothing on both, 10 neighbours did not on CACM (docs/search-eval.md).
+ * The semantic weight scaled by the lane's strength in the corpus (its title-probe
+ * reciprocal rank over the lexical lane's, measured at training: Cranfield 0.87, CACM 0.46
+ * over four seeds) as (strength / 0.69)²: 0.69 is the two sets' middle (geometric mean of
+ * their strengths at 100 probes, 0.53 and 0.89), where the configured 1.5 — chosen as their
+ * compromise — holds. Mean of four seeds: Cranfield 1.173× → 1.183×, CACM 1.108× → 1.127×,
+ * CACM's 3–5-relevant queries 0.510 → 0.542 (lexical alone 0.541), no Cranfield bucket down
+ * by more than 0.0022. Exponent 1: 1.176× / 1.123×; 3: 1.185× / 1.126× but Cranfield's
+ * 1–2-relevant queries −0.0044; reference 0.63 / 0.75 / 0.8: 1.184× / 1.125×, 1.178× / 1.132×,
+ * 1.174× / 1.130×, each lower than this on one set (docs/search-eval.md, fifth session).
  */
 export const DEFAULT_TUNING: SearchTuning = {
   lexical: {
@@ -77,6 +89,7 @@ export const DEFAULT_TUNING: SearchTuning = {
   fusion: 'scores',
   semanticScale: 'cosine',
   smoothing: { pages: 30, neighbours: 3, weight: 0.4 },
+  semanticStrength: { reference: 0.69, exponent: 2 },
   lsa: {},
 };
 
@@ -87,6 +100,7 @@ export function withTuning(overrides: Partial<SearchTuning> | undefined): Search
     fusion: overrides?.fusion ?? DEFAULT_TUNING.fusion,
     semanticScale: overrides?.semanticScale ?? DEFAULT_TUNING.semanticScale,
     smoothing: { ...DEFAULT_TUNING.smoothing, ...overrides?.smoothing },
+    semanticStrength: { ...DEFAULT_TUNING.semanticStrength, ...overrides?.semanticStrength },
     lsa: { ...DEFAULT_TUNING.lsa, ...overrides?.lsa },
   };
 }

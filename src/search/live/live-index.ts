@@ -82,6 +82,7 @@ export class LiveSearchIndex implements SearchIndex {
   private async refreshNow(scan: PageScan | undefined): Promise<RefreshSummary> {
     const scanStarted = scan?.startedAt ?? Date.now();
     const { summary, hardLinked, touched } = await applyDiskChanges(this.state.root, this.state.contract, this.engine, scan);
+    await this.engine.measureSemanticStrength(this.state.params.lexical);
     this.hardLinked = hardLinked;
     this.lastScan = scanStarted;
     const changes = summary.added + summary.changed + summary.removed;

@@ -41,6 +41,8 @@ interface Meta {
   dimensions: number;
   foldedIn: number;
   pagesAtTraining: number;
+  /** How well the lane finds pages from their titles against the lexical lane, measured at training (`fusion/semantic-strength.ts`). */
+  strength?: number;
 }
 
 /** Retrain once this share of the pages seen at training has been added or changed since. */
@@ -53,6 +55,8 @@ export class SemanticLane {
   private failure: string | undefined;
   private foldedIn = 0;
   private pagesAtTraining = 0;
+  private measuredStrength: number | undefined;
+  private strengthDue = false;
 
   constructor(readonly embedder: Embedder) {}
 
@@ -106,6 +110,31 @@ export class SemanticLane {
       } else await this.embed(pages.filter((page) => elsewhere?.has(page.slot)));
     }
     this.foldedIn = 0;
+    this.measuredStrength = undefined;
+    this.strengthDue = true;
+  }
+
+  /** How well the lane finds pages against the lexical lane, measured once after each training (by the engine, which holds the other lanes); unknown before. */
+  get strength(): number | undefined {
+    return this.measuredStrength;
+  }
+
+  /** True right after a training that left the lane able to search: its strength is to be measured. */
+  get strengthToMeasure(): boolean {
+    return this.strengthDue && this.vectors !== undefined && this.status() === 'ok';
+  }
+
+  /** Record the strength measured after training (undefined: it could not be). */
+  setStrength(strength: number | undefined): void {
+    this.measuredStrength = strength;
+    this.strengthDue = false;
+  }
+
+  /** `slot`'s rank (1 for the best) among every page by its similarity to `query` as embedded, without feedback; 0 when the lane cannot say. */
+  async rankFor(query: string, terms: readonly string[], slot: number, rankOf: (slot: number, scores: Float64Array) => number): Promise<number> {
+    const embedded = await this.embeddedQuery(query, terms);
+    if ('status' in embedded) return 0;
+    return rankOf(slot, this.vectors!.similarities(embedded.vector));
   }
 
   private place(slot: number, vector: Float32Array | undefined): void {
@@ -246,6 +275,7 @@ export class SemanticLane {
       dimensions: this.vectors?.dimensions ?? 0,
       foldedIn: this.foldedIn,
       pagesAtTraining: this.pagesAtTraining,
+      ...(this.measuredStrength === undefined ? {} : { strength: this.measuredStrength }),
     };
     const pending = Uint32Array.from([...this.pending].map((slot) => remap[slot] ?? -1).filter((slot) => slot >= 0));
     const sections: Record<string, Uint8Array> = { meta: encodeJson(meta), pending: bytesOf(pending) };
@@ -271,6 +301,8 @@ export class SemanticLane {
     for (const slot of this.pending) if (slot >= slotCount) throw new CorruptIndexError('pending slot out of range');
     this.foldedIn = meta.foldedIn;
     this.pagesAtTraining = meta.pagesAtTraining;
+    this.measuredStrength = typeof meta.strength === 'number' ? meta.strength : undefined;
+    this.strengthDue = false;
     return true;
   }
 
