@@ -33,7 +33,21 @@ export function renderSearch(response: SearchAnswer, c: Colors, explain: boolean
     lines.push('');
     lines.push(degraded ? c.yellow(`lanes: ${laneLine}`) : c.dim(`lanes: ${laneLine}`));
   }
+  if (explain) lines.push(c.dim(`weights: ${weightsLine(response.weights, response.semanticWeightFactor)}`));
   return lines.join('\n');
+}
+
+const STRENGTH_REASON = "from how well the lane finds this wiki's pages";
+
+/** The weights fusion used, saying so when the semantic one is not as configured. */
+function weightsLine(weights: SearchAnswer['weights'], semanticFactor: number): string {
+  const line = LANES.map((lane) => `${lane} ${round(weights[lane])}`).join(' · ');
+  if (semanticFactor === 1) return line;
+  return `${line} (semantic: the configured weight × ${round(semanticFactor)}, ${STRENGTH_REASON})`;
+}
+
+function round(value: number): string {
+  return String(Number(value.toFixed(3)));
 }
 
 /** `wiki search --files`: the result paths, one per line. */
@@ -60,5 +74,6 @@ export function renderSearchState(state: SearchIndexState, c: Colors): string {
     return `${why}; lanes ${lanes}${embedder}`;
   }
   const when = state.updatedAt ? `, updated ${state.updatedAt.replace('T', ' ').slice(0, 16)}` : '';
-  return `${state.pages ?? '?'} pages indexed in ${state.file}${when}; lanes ${lanes}${embedder}`;
+  const factor = state.semanticWeightFactor === undefined ? '' : `; semantic weight × ${round(state.semanticWeightFactor)} (${STRENGTH_REASON})`;
+  return `${state.pages ?? '?'} pages indexed in ${state.file}${when}; lanes ${lanes}${embedder}${factor}`;
 }

@@ -167,6 +167,25 @@ export class SearchEngine {
     lane.setStrength(strength);
   }
 
+  /**
+   * What the semantic weight is multiplied by in this corpus: its measured strength's factor
+   * under score fusion (`fusion/semantic-strength.ts`), 1 when not measured or not scaled.
+   */
+  semanticWeightFactor(params: SearchParams): number {
+    if (params.fusion !== 'scores' || !params.semanticStrength || !('lane' in this.semantic)) return 1;
+    return semanticWeightScale(this.semantic.lane.strength, params.semanticStrength);
+  }
+
+  /** The weight fusion gives each lane: as configured, the semantic one times `semanticWeightFactor`. */
+  effectiveWeights(params: SearchParams): Record<LaneName, number> {
+    return { ...params.weights, semantic: params.weights.semantic * this.semanticWeightFactor(params) };
+  }
+
+  /** The semantic lane's measured strength in the corpus (saved with the index header for `wiki status`). */
+  get semanticStrength(): number | undefined {
+    return 'lane' in this.semantic ? this.semantic.lane.strength : undefined;
+  }
+
   async search(query: string, limit: number, params: SearchParams): Promise<EngineResult> {
     if (params.fusion === 'scores') return this.searchByScores(query, limit, params);
     // Rank fusion: each lane ranks a pool, the lexical lane's best pages steer the semantic query.
@@ -235,8 +254,8 @@ export class SearchEngine {
     else if ('off' in this.semantic) lanes.semantic = `skipped: ${this.semantic.off}`;
     else {
       const feedback = { slots: feedbackSlots, weight: params.feedback.weight, rankDecay: params.feedback.rankDecay };
-      const scale = params.semanticStrength ? semanticWeightScale(this.semantic.lane.strength, params.semanticStrength) : 1;
-      const semanticScores = (scores: Float64Array): LaneScores => ({ lane: 'semantic', weight: params.weights.semantic * scale, scores, absolute: params.semanticScale === 'cosine' });
+      const weight = this.effectiveWeights(params).semantic;
+      const semanticScores = (scores: Float64Array): LaneScores => ({ lane: 'semantic', weight, scores, absolute: params.semanticScale === 'cosine' });
       // The second round: the best pages of the lexical and first-round semantic scores fused.
       const refine = params.feedback.fusedRound
         ? (first: Float64Array) => fusedFeedbackSlots([...scored, semanticScores(first)], docs.slotCount, params.feedback.pages, feedbackSlots, tieKey)

@@ -33,6 +33,13 @@ export interface SearchResponse {
   query: string;
   results: SearchResult[];
   lanes: Record<LaneName, LaneStatus>;
+  /** The weight fusion gave each lane: as configured, the semantic one times `semanticWeightFactor`. */
+  weights: Record<LaneName, number>;
+  /**
+   * What the configured semantic weight was multiplied by: under the built-in embedder, a
+   * factor from how well the lane finds this wiki's pages (measured when it trains); else 1.
+   */
+  semanticWeightFactor: number;
 }
 
 export interface SearchOptions {

@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { initWorkspace, runCli } from '../helpers/cli.js';
-import { TOPIC_PAGES } from '../search/helpers.js';
+import { FACETED_PAGES, TOPIC_PAGES } from '../search/helpers.js';
 
 let root: string;
 
@@ -128,5 +128,36 @@ describe('wiki search', () => {
       };
       expect(json.results[0]?.content).toBe(TOPIC_PAGES['wiki/concepts/sourdough.md']);
     });
+  });
+});
+
+describe('wiki search: the weights fusion used', () => {
+  interface WeightsJson {
+    weights: Record<string, number>;
+    semanticWeightFactor: number;
+  }
+
+  it('--explain shows them; in a wiki too small to measure the semantic lane, as configured', async () => {
+    const result = await runCli(['search', 'sourdough starter', '--explain'], { cwd: root });
+    expect(result.stdout).toMatch(/^weights: lexical 1 · semantic 1\.5 · token 0\.2$/m);
+    const json = JSON.parse((await runCli(['--json', 'search', 'sourdough starter'], { cwd: root })).stdout) as WeightsJson;
+    expect(json).toMatchObject({ weights: { lexical: 1, semantic: 1.5, token: 0.2 }, semanticWeightFactor: 1 });
+  });
+
+  it('where the lane was measured, --explain, --json and wiki status say what the configured semantic weight was multiplied by', async () => {
+    const faceted = await initWorkspace();
+    for (const [pagePath, content] of Object.entries(FACETED_PAGES)) {
+      await mkdir(path.dirname(path.join(faceted, pagePath)), { recursive: true });
+      await writeFile(path.join(faceted, pagePath), content);
+    }
+    const json = JSON.parse((await runCli(['--json', 'search', 'attention heads'], { cwd: faceted })).stdout) as WeightsJson;
+    const factor = json.semanticWeightFactor;
+    expect(factor).not.toBe(1);
+    expect(json.weights.semantic).toBeCloseTo(1.5 * factor, 12);
+    const shown = String(Number(factor.toFixed(3)));
+    const explained = await runCli(['search', 'attention heads', '--explain'], { cwd: faceted });
+    expect(explained.stdout).toContain(`(semantic: the configured weight × ${shown}, from how well the lane finds this wiki's pages)`);
+    const status = await runCli(['status'], { cwd: faceted });
+    expect(status.stdout).toContain(`semantic weight × ${shown} (from how well the lane finds this wiki's pages)`);
   });
 });

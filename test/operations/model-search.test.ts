@@ -16,7 +16,7 @@ function askedLimits(): { index: SearchIndex; limits: number[] } {
   const index = {
     search: async (query: string, options: SearchOptions = {}): Promise<SearchResponse> => {
       limits.push(options.limit ?? 10);
-      return { query, results: [], lanes: { lexical: 'ok', semantic: 'ok', token: 'ok' } };
+      return { query, results: [], lanes: { lexical: 'ok', semantic: 'ok', token: 'ok' }, weights: { lexical: 1, semantic: 1.5, token: 0.2 }, semanticWeightFactor: 1 };
     },
     info: () => ({ embedder: undefined }),
   } as unknown as SearchIndex;

@@ -320,4 +320,14 @@ describe('search index: the semantic lane’s strength in the corpus', () => {
     const loaded = await semanticScales(ws);
     for (const ratio of loaded) expect(ratio).toBeCloseTo(built[0]!, 9);
   });
+
+  it('is reported with each answer: the factor on the configured semantic weight and the weights fusion used', async () => {
+    const ws = await workspaceWith(FACETED_PAGES);
+    const [ratio] = await semanticScales(ws);
+    const index = await openSearchIndex(ws.root, ws.schema, configWith(), { env: {}, rescanAfterMs: 0 });
+    const answer = await index.search('attention heads');
+    await index.close();
+    expect(answer.semanticWeightFactor).toBeCloseTo(ratio!, 9);
+    expect(answer.weights).toEqual({ lexical: 1, semantic: 1.5 * answer.semanticWeightFactor, token: 0.2 });
+  });
 });

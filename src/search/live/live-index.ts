@@ -153,7 +153,8 @@ export class LiveSearchIndex implements SearchIndex {
       links: record.links,
       backlinks: backlinks.get(record.key) ?? [],
     }));
-    return { query: text, results, lanes: found.lanes };
+    const { params } = this.state;
+    return { query: text, results, lanes: found.lanes, weights: this.engine.effectiveWeights(params), semanticWeightFactor: this.engine.semanticWeightFactor(params) };
   }
 
   upsertPage(pagePath: string, content: string): Promise<void> {

@@ -15,6 +15,8 @@ export interface SnapshotMeta {
   updatedAt: string;
   /** Pages in the index when saved (read by `wiki status` without loading the index). */
   pages: number;
+  /** The semantic lane's measured strength in the corpus, when measured (shown by `wiki status`). */
+  semanticStrength?: number;
 }
 
 export function searchDirectory(root: string): string {
@@ -84,6 +86,7 @@ export function decodeSnapshotFile(bytes: Buffer | undefined, semantic: Semantic
 }
 
 export async function saveSnapshot(file: string, engine: SearchEngine, times: { builtAt: string; updatedAt: string }): Promise<void> {
-  const meta: SnapshotMeta = { analyzer: ANALYZER_VERSION, ...times, pages: engine.docs.liveCount };
+  const strength = engine.semanticStrength;
+  const meta: SnapshotMeta = { analyzer: ANALYZER_VERSION, ...times, pages: engine.docs.liveCount, ...(strength === undefined ? {} : { semanticStrength: strength }) };
   await writeFileAtomic(file, encodeSnapshot(meta, engine.encode()));
 }

@@ -6,6 +6,8 @@ import { embedderSetting } from '../lanes/semantic/embedder-factory.js';
 import { INDEX_FILE, searchDirectory, type SnapshotMeta } from './snapshot-file.js';
 import { readSnapshotMeta } from './store.js';
 import { LANES, type LaneName, type LaneStatus } from '../types.js';
+import { semanticWeightScale } from '../fusion/semantic-strength.js';
+import { DEFAULT_TUNING } from '../fusion/tuning.js';
 
 /**
  * The search index as `wiki status` shows it, read from the persisted file's header
@@ -25,6 +27,8 @@ export interface SearchIndexState {
   lanes: Record<LaneName, LaneStatus>;
   /** The embedder the configuration asks for. */
   embedder: string | undefined;
+  /** What the configured semantic weight is multiplied by in this wiki (the built-in embedder's measured strength); absent when 1. */
+  semanticWeightFactor?: number;
 }
 
 export async function readSearchIndexState(root: string, config: WikiConfig, env: NodeJS.ProcessEnv = process.env): Promise<SearchIndexState> {
@@ -49,7 +53,8 @@ export async function readSearchIndexState(root: string, config: WikiConfig, env
   try {
     const meta = (await readSnapshotMeta(handle)) as Partial<SnapshotMeta> | undefined;
     if (!meta || meta.analyzer !== ANALYZER_VERSION) return { ...state, problem: 'from another version; rebuilt on the next search' };
-    return { ...state, built: true, pages: meta.pages, builtAt: meta.builtAt, updatedAt: meta.updatedAt };
+    const factor = setting.kind === 'builtin' ? semanticWeightScale(meta.semanticStrength, DEFAULT_TUNING.semanticStrength) : 1;
+    return { ...state, built: true, pages: meta.pages, builtAt: meta.builtAt, updatedAt: meta.updatedAt, ...(factor === 1 ? {} : { semanticWeightFactor: factor }) };
   } catch {
     return { ...state, problem: 'unreadable; rebuilt on the next search' };
   } finally {
