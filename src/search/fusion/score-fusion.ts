@@ -29,6 +29,26 @@ export interface FusedSlot {
  * then by `tieKey(slot)` (the page key, then its path).
  */
 export function fuseLaneScores(lanes: readonly LaneScores[], slotCount: number, limit: number, tieKey: (slot: number) => string): FusedSlot[] {
+  const { best, fused, scales } = fuseBest(lanes, slotCount, limit, tieKey);
+  return describeHits(lanes, slotCount, best, fused, scales);
+}
+
+/**
+ * The `limit` best slots of `fuseLaneScores`, in its order, without each lane's rank and
+ * contribution (a pass over every lane's scores that a caller wanting only the slots,
+ * the feedback round, need not pay).
+ */
+export function bestFusedSlots(lanes: readonly LaneScores[], slotCount: number, limit: number, tieKey: (slot: number) => string): number[] {
+  return fuseBest(lanes, slotCount, limit, tieKey).best;
+}
+
+/** The fused scores by slot, each lane's scale, and the `limit` best slots in order. */
+function fuseBest(
+  lanes: readonly LaneScores[],
+  slotCount: number,
+  limit: number,
+  tieKey: (slot: number) => string,
+): { best: number[]; fused: Float64Array; scales: number[] } {
   const fused = new Float64Array(slotCount);
   const laneCount = new Uint8Array(slotCount);
   const touched = new Int32Array(slotCount);
@@ -60,7 +80,7 @@ export function fuseLaneScores(lanes: readonly LaneScores[], slotCount: number, 
       }
       continue;
     }
-    const floor = denseCount === 1 ? kthLargest(scores, undefined, scores.length, limit) : -Infinity;
+    const floor = denseCount === 1 ? kthLargest(scores, scores.length, limit) : -Infinity;
     for (let slot = 0; slot < scores.length; slot++) {
       const score = scores[slot]!;
       if (!(score > 0)) continue;
@@ -80,10 +100,15 @@ export function fuseLaneScores(lanes: readonly LaneScores[], slotCount: number, 
   };
   // Only pages scoring at least the limit-th best score can make the list: that score is
   // found among plain numbers, and only those pages are compared in full.
-  const threshold = kthLargest(fused, touched, touchedCount, limit);
+  const threshold = kthLargestAt(fused, touched, touchedCount, limit);
   const contenders: number[] = [];
   for (let i = 0; i < touchedCount; i++) if (fused[touched[i]!]! >= threshold) contenders.push(touched[i]!);
   const best = contenders.sort((a, b) => fused[b]! - fused[a]! || laneCount[b]! - laneCount[a]! || compare(keyOf(a), keyOf(b))).slice(0, limit);
+  return { best, fused, scales };
+}
+
+/** The best slots as hits: fused score, and each lane's rank and contribution where it scored the page. */
+function describeHits(lanes: readonly LaneScores[], slotCount: number, best: readonly number[], fused: Float64Array, scales: readonly number[]): FusedSlot[] {
   const hits = best.map((slot): FusedSlot => ({ slot, score: fused[slot]!, lanes: {}, contributions: {} }));
   // 1 + the hit's position, by slot (0: not a hit).
   const position = new Int32Array(slotCount);
@@ -107,19 +132,42 @@ export function fuseLaneScores(lanes: readonly LaneScores[], slotCount: number, 
 }
 
 /**
- * The `k`-th largest positive value among `values[at[0]]` … `values[at[count − 1]]` (or
- * `values[0]` … `values[count − 1]` without `at`), or -Infinity when there are fewer than
- * `k` (a min-heap of the k largest seen).
+ * The `k`-th largest positive value among `values[0]` … `values[count − 1]`, or -Infinity
+ * when there are fewer than `k`. This and `kthLargestAt` are one loop each over one kind
+ * of read (not one loop with an optional index array): a first search runs each loop
+ * once, and V8 threw away the shared loop's optimised code when the second kind came.
  */
-function kthLargest(values: ArrayLike<number>, at: Int32Array | undefined, count: number, k: number): number {
+function kthLargest(values: ArrayLike<number>, count: number, k: number): number {
   if (count < k || k <= 0) return -Infinity;
-  const heap = new Float64Array(k);
-  let size = 0;
-  for (let n = 0; n < count; n++) {
-    const value = values[at ? at[n]! : n]!;
-    if (!(value > 0)) continue;
-    if (size < k) {
-      let i = size++;
+  const largest = new LargestValues(k);
+  let floor = 0;
+  for (let n = 0; n < count; n++) if (values[n]! > floor) floor = largest.add(values[n]!);
+  return largest.kth();
+}
+
+/** The `k`-th largest positive value among `values[at[0]]` … `values[at[count − 1]]`, or -Infinity when there are fewer than `k`. */
+function kthLargestAt(values: ArrayLike<number>, at: Int32Array, count: number, k: number): number {
+  if (count < k || k <= 0) return -Infinity;
+  const largest = new LargestValues(k);
+  let floor = 0;
+  for (let n = 0; n < count; n++) if (values[at[n]!]! > floor) floor = largest.add(values[at[n]!]!);
+  return largest.kth();
+}
+
+/** The `k` largest values added, as a min-heap; `add` takes only a value above the floor it returns. */
+class LargestValues {
+  private readonly heap: Float64Array;
+  private size = 0;
+
+  constructor(private readonly k: number) {
+    this.heap = new Float64Array(k);
+  }
+
+  /** Adds `value` (above the last floor returned); returns the new floor: 0 until `k` values are in, then the smallest of them. */
+  add(value: number): number {
+    const { heap, k } = this;
+    if (this.size < k) {
+      let i = this.size++;
       while (i > 0) {
         const parent = (i - 1) >> 1;
         if (heap[parent]! <= value) break;
@@ -127,7 +175,7 @@ function kthLargest(values: ArrayLike<number>, at: Int32Array | undefined, count
         i = parent;
       }
       heap[i] = value;
-    } else if (value > heap[0]!) {
+    } else {
       let i = 0;
       for (;;) {
         const left = 2 * i + 1;
@@ -139,8 +187,13 @@ function kthLargest(values: ArrayLike<number>, at: Int32Array | undefined, count
       }
       heap[i] = value;
     }
+    return this.size < k ? 0 : heap[0]!;
   }
-  return size < k ? -Infinity : heap[0]!;
+
+  /** The `k`-th largest value added, or -Infinity when fewer were. */
+  kth(): number {
+    return this.size < this.k ? -Infinity : this.heap[0]!;
+  }
 }
 
 /**
