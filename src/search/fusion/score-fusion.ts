@@ -49,14 +49,10 @@ function fuseBest(
   limit: number,
   tieKey: (slot: number) => string,
 ): { best: number[]; fused: Float64Array; scales: number[] } {
-  const fused = new Float64Array(slotCount);
-  const laneCount = new Uint8Array(slotCount);
-  const touched = new Int32Array(slotCount);
-  let touchedCount = 0;
+  const sums = new FusedSums(slotCount);
   const scales = lanes.map(({ scores, absolute }) => {
     if (absolute) return 1;
-    let max = 0;
-    for (let i = 0; i < scores.length; i++) if (scores[i]! > max) max = scores[i]!;
+    const max = largestOf(scores);
     return max > 0 ? 1 / max : 0;
   });
   // A lane scoring every page (the semantic lane) comes last. A page only it scored ranks
@@ -64,34 +60,14 @@ function fuseBest(
   // below its limit-th best score join only where another lane scored them too.
   const denseCount = lanes.filter((lane) => !lane.slots).length;
   const order = lanes.map((_, l) => l).sort((a, b) => Number(!lanes[a]!.slots) - Number(!lanes[b]!.slots));
-  // Each lane is summed in a loop of its own kind (listed slots, or every slot), so each
-  // loop reads one kind of array; every page's terms are added in the same lane order.
+  // Every page's terms are added in the same lane order.
   for (const l of order) {
     const { weight, slots, scores } = lanes[l]!;
     const scale = weight * scales[l]!;
-    if (slots) {
-      for (let i = 0; i < scores.length; i++) {
-        const score = scores[i]!;
-        if (!(score > 0)) continue;
-        const slot = slots[i]!;
-        if (laneCount[slot] === 0) touched[touchedCount++] = slot;
-        laneCount[slot]!++;
-        fused[slot] = fused[slot]! + scale * score;
-      }
-      continue;
-    }
-    const floor = denseCount === 1 ? kthLargest(scores, scores.length, limit) : -Infinity;
-    for (let slot = 0; slot < scores.length; slot++) {
-      const score = scores[slot]!;
-      if (!(score > 0)) continue;
-      if (laneCount[slot] === 0) {
-        if (score < floor) continue;
-        touched[touchedCount++] = slot;
-      }
-      laneCount[slot]!++;
-      fused[slot] = fused[slot]! + scale * score;
-    }
+    if (slots) sums.addListed(slots, scores, scale);
+    else sums.addDense(scores, scale, denseCount === 1 ? kthLargest(scores, scores.length, limit) : -Infinity);
   }
+  const { fused, laneCount, touched, touchedCount } = sums;
   const keys = new Map<number, string>();
   const keyOf = (slot: number): string => {
     let key = keys.get(slot);
@@ -105,6 +81,64 @@ function fuseBest(
   for (let i = 0; i < touchedCount; i++) if (fused[touched[i]!]! >= threshold) contenders.push(touched[i]!);
   const best = contenders.sort((a, b) => fused[b]! - fused[a]! || laneCount[b]! - laneCount[a]! || compare(keyOf(a), keyOf(b))).slice(0, limit);
   return { best, fused, scales };
+}
+
+/**
+ * The fused scores by slot as lanes are added, how many lanes scored each slot, and the
+ * slots scored, in the order first scored. Each kind of lane is summed by a small method
+ * of its own (listed slots, or every slot): the feedback round's fusion runs them first,
+ * and in a fresh process V8 has optimised them by the final fusion.
+ */
+class FusedSums {
+  readonly fused: Float64Array;
+  readonly laneCount: Uint8Array;
+  readonly touched: Int32Array;
+  touchedCount = 0;
+
+  constructor(slotCount: number) {
+    this.fused = new Float64Array(slotCount);
+    this.laneCount = new Uint8Array(slotCount);
+    this.touched = new Int32Array(slotCount);
+  }
+
+  /** A lane's positive scores of the listed slots, times `scale`. */
+  addListed(slots: ArrayLike<number>, scores: ArrayLike<number>, scale: number): void {
+    const { fused, laneCount, touched } = this;
+    let touchedCount = this.touchedCount;
+    for (let i = 0; i < scores.length; i++) {
+      const score = scores[i]!;
+      if (!(score > 0)) continue;
+      const slot = slots[i]!;
+      if (laneCount[slot] === 0) touched[touchedCount++] = slot;
+      laneCount[slot]!++;
+      fused[slot] = fused[slot]! + scale * score;
+    }
+    this.touchedCount = touchedCount;
+  }
+
+  /** A lane's positive scores by slot, times `scale`; a slot no lane scored before joins only at `floor` or above. */
+  addDense(scores: ArrayLike<number>, scale: number, floor: number): void {
+    const { fused, laneCount, touched } = this;
+    let touchedCount = this.touchedCount;
+    for (let slot = 0; slot < scores.length; slot++) {
+      const score = scores[slot]!;
+      if (!(score > 0)) continue;
+      if (laneCount[slot] === 0) {
+        if (score < floor) continue;
+        touched[touchedCount++] = slot;
+      }
+      laneCount[slot]!++;
+      fused[slot] = fused[slot]! + scale * score;
+    }
+    this.touchedCount = touchedCount;
+  }
+}
+
+/** The largest of `values`, or 0 when none is above 0. */
+function largestOf(values: ArrayLike<number>): number {
+  let max = 0;
+  for (let i = 0; i < values.length; i++) if (values[i]! > max) max = values[i]!;
+  return max;
 }
 
 /** The best slots as hits: fused score, and each lane's rank and contribution where it scored the page. */
