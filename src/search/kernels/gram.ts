@@ -23,7 +23,6 @@
  * `rows` are `count × k` float32 at byte offset `rows`, `out` is `count × count` float64
  * at byte offset `out`; the diagonal is not written.
  */
-// prettier-ignore
 const GRAM_MODULE = new Uint8Array([
   0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, // "\0asm", version 1
   0x01, 0x08, 0x01, 0x60, 0x04, 0x7f, 0x7f, 0x7f, 0x7f, 0x00, // types: (i32 i32 i32 i32) → ()
