@@ -1,4 +1,4 @@
-import { fuseLaneScores, type LaneScores } from './score-fusion.js';
+import { bestFusedSlots, type LaneScores } from './score-fusion.js';
 
 /**
  * The second round of the semantic lane's pseudo-relevance feedback. The first round moves
@@ -22,7 +22,7 @@ export function fusedFeedbackSlots(
   // Without a first round (no lexical pages) the fused best are the semantic lane's own:
   // feeding them back cost the semantic lane alone on CACM (0.257 → 0.206).
   if (count <= 0 || firstRound.length === 0) return undefined;
-  const slots = fuseLaneScores(lanes, slotCount, count, tieKey).map((hit) => hit.slot);
+  const slots = bestFusedSlots(lanes, slotCount, count, tieKey);
   if (slots.length === 0) return undefined;
   const before = new Set(firstRound);
   const same = slots.length === before.size && slots.every((slot) => before.has(slot));

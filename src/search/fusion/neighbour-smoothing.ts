@@ -1,5 +1,6 @@
 import type { FusedSlot } from './score-fusion.js';
 import type { LaneName } from '../types.js';
+import { gramMatrix } from '../kernels/gram.js';
 
 export interface SmoothingParams {
   /** How many of the best fused pages are smoothed (0: none). */
@@ -31,21 +32,7 @@ export function smoothOverNeighbours(
   const count = Math.min(hits.length, params.pages);
   if (count < 2 || params.weight <= 0 || params.neighbours <= 0) return [...hits];
   const top = hits.slice(0, count);
-  const vectors = top.map((hit) => vectorOf(hit.slot));
-  // Each pair's cosine once (the matrix is symmetric).
-  const similarity = new Float64Array(count * count);
-  for (let a = 0; a < count; a++) {
-    const u = vectors[a];
-    if (!u) continue;
-    for (let b = a + 1; b < count; b++) {
-      const v = vectors[b];
-      if (!v || v.length !== u.length) continue;
-      let dot = 0;
-      for (let i = 0; i < u.length; i++) dot += u[i]! * v[i]!;
-      similarity[a * count + b] = dot;
-      similarity[b * count + a] = dot;
-    }
-  }
+  const similarity = gramMatrix(top.map((hit) => vectorOf(hit.slot)));
   const smoothed = top.map((hit, i): FusedSlot => {
     const near: Array<{ at: number; weight: number }> = [];
     for (let j = 0; j < count; j++) {

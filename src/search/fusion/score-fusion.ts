@@ -1,4 +1,5 @@
 import type { LaneName } from '../types.js';
+import { kthLargest, kthLargestAt } from '../kernels/kth-largest.js';
 
 /** One lane's scores over the whole index: the pages it scored above 0, in no order. */
 export interface LaneScores {
@@ -29,14 +30,30 @@ export interface FusedSlot {
  * then by `tieKey(slot)` (the page key, then its path).
  */
 export function fuseLaneScores(lanes: readonly LaneScores[], slotCount: number, limit: number, tieKey: (slot: number) => string): FusedSlot[] {
-  const fused = new Float64Array(slotCount);
-  const laneCount = new Uint8Array(slotCount);
-  const touched = new Int32Array(slotCount);
-  let touchedCount = 0;
+  const { best, fused, scales } = fuseBest(lanes, slotCount, limit, tieKey);
+  return describeHits(lanes, slotCount, best, fused, scales);
+}
+
+/**
+ * The `limit` best slots of `fuseLaneScores`, in its order, without each lane's rank and
+ * contribution (a pass over every lane's scores that a caller wanting only the slots,
+ * the feedback round, need not pay).
+ */
+export function bestFusedSlots(lanes: readonly LaneScores[], slotCount: number, limit: number, tieKey: (slot: number) => string): number[] {
+  return fuseBest(lanes, slotCount, limit, tieKey).best;
+}
+
+/** The fused scores by slot, each lane's scale, and the `limit` best slots in order. */
+function fuseBest(
+  lanes: readonly LaneScores[],
+  slotCount: number,
+  limit: number,
+  tieKey: (slot: number) => string,
+): { best: number[]; fused: Float64Array; scales: number[] } {
+  const sums = new FusedSums(slotCount);
   const scales = lanes.map(({ scores, absolute }) => {
     if (absolute) return 1;
-    let max = 0;
-    for (let i = 0; i < scores.length; i++) if (scores[i]! > max) max = scores[i]!;
+    const max = largestOf(scores);
     return max > 0 ? 1 / max : 0;
   });
   // A lane scoring every page (the semantic lane) comes last. A page only it scored ranks
@@ -44,23 +61,66 @@ export function fuseLaneScores(lanes: readonly LaneScores[], slotCount: number, 
   // below its limit-th best score join only where another lane scored them too.
   const denseCount = lanes.filter((lane) => !lane.slots).length;
   const order = lanes.map((_, l) => l).sort((a, b) => Number(!lanes[a]!.slots) - Number(!lanes[b]!.slots));
-  // Each lane is summed in a loop of its own kind (listed slots, or every slot), so each
-  // loop reads one kind of array; every page's terms are added in the same lane order.
+  // Every page's terms are added in the same lane order.
   for (const l of order) {
     const { weight, slots, scores } = lanes[l]!;
     const scale = weight * scales[l]!;
-    if (slots) {
-      for (let i = 0; i < scores.length; i++) {
-        const score = scores[i]!;
-        if (!(score > 0)) continue;
-        const slot = slots[i]!;
-        if (laneCount[slot] === 0) touched[touchedCount++] = slot;
-        laneCount[slot]!++;
-        fused[slot] = fused[slot]! + scale * score;
-      }
-      continue;
+    if (slots) sums.addListed(slots, scores, scale);
+    else sums.addDense(scores, scale, denseCount === 1 ? kthLargest(scores, scores.length, limit) : -Infinity);
+  }
+  const { fused, laneCount, touched, touchedCount } = sums;
+  const keys = new Map<number, string>();
+  const keyOf = (slot: number): string => {
+    let key = keys.get(slot);
+    if (key === undefined) keys.set(slot, (key = tieKey(slot)));
+    return key;
+  };
+  // Only pages scoring at least the limit-th best score can make the list: that score is
+  // found among plain numbers, and only those pages are compared in full.
+  const threshold = kthLargestAt(fused, touched, touchedCount, limit);
+  const contenders: number[] = [];
+  for (let i = 0; i < touchedCount; i++) if (fused[touched[i]!]! >= threshold) contenders.push(touched[i]!);
+  const best = contenders.sort((a, b) => fused[b]! - fused[a]! || laneCount[b]! - laneCount[a]! || compare(keyOf(a), keyOf(b))).slice(0, limit);
+  return { best, fused, scales };
+}
+
+/**
+ * The fused scores by slot as lanes are added, how many lanes scored each slot, and the
+ * slots scored, in the order first scored. Each kind of lane is summed by a small method
+ * of its own (listed slots, or every slot): the feedback round's fusion runs them first,
+ * and in a fresh process V8 has optimised them by the final fusion.
+ */
+class FusedSums {
+  readonly fused: Float64Array;
+  readonly laneCount: Uint8Array;
+  readonly touched: Int32Array;
+  touchedCount = 0;
+
+  constructor(slotCount: number) {
+    this.fused = new Float64Array(slotCount);
+    this.laneCount = new Uint8Array(slotCount);
+    this.touched = new Int32Array(slotCount);
+  }
+
+  /** A lane's positive scores of the listed slots, times `scale`. */
+  addListed(slots: ArrayLike<number>, scores: ArrayLike<number>, scale: number): void {
+    const { fused, laneCount, touched } = this;
+    let touchedCount = this.touchedCount;
+    for (let i = 0; i < scores.length; i++) {
+      const score = scores[i]!;
+      if (!(score > 0)) continue;
+      const slot = slots[i]!;
+      if (laneCount[slot] === 0) touched[touchedCount++] = slot;
+      laneCount[slot]!++;
+      fused[slot] = fused[slot]! + scale * score;
     }
-    const floor = denseCount === 1 ? kthLargest(scores, undefined, scores.length, limit) : -Infinity;
+    this.touchedCount = touchedCount;
+  }
+
+  /** A lane's positive scores by slot, times `scale`; a slot no lane scored before joins only at `floor` or above. */
+  addDense(scores: ArrayLike<number>, scale: number, floor: number): void {
+    const { fused, laneCount, touched } = this;
+    let touchedCount = this.touchedCount;
     for (let slot = 0; slot < scores.length; slot++) {
       const score = scores[slot]!;
       if (!(score > 0)) continue;
@@ -71,19 +131,19 @@ export function fuseLaneScores(lanes: readonly LaneScores[], slotCount: number, 
       laneCount[slot]!++;
       fused[slot] = fused[slot]! + scale * score;
     }
+    this.touchedCount = touchedCount;
   }
-  const keys = new Map<number, string>();
-  const keyOf = (slot: number): string => {
-    let key = keys.get(slot);
-    if (key === undefined) keys.set(slot, (key = tieKey(slot)));
-    return key;
-  };
-  // Only pages scoring at least the limit-th best score can make the list: that score is
-  // found among plain numbers, and only those pages are compared in full.
-  const threshold = kthLargest(fused, touched, touchedCount, limit);
-  const contenders: number[] = [];
-  for (let i = 0; i < touchedCount; i++) if (fused[touched[i]!]! >= threshold) contenders.push(touched[i]!);
-  const best = contenders.sort((a, b) => fused[b]! - fused[a]! || laneCount[b]! - laneCount[a]! || compare(keyOf(a), keyOf(b))).slice(0, limit);
+}
+
+/** The largest of `values`, or 0 when none is above 0. */
+function largestOf(values: ArrayLike<number>): number {
+  let max = 0;
+  for (let i = 0; i < values.length; i++) if (values[i]! > max) max = values[i]!;
+  return max;
+}
+
+/** The best slots as hits: fused score, and each lane's rank and contribution where it scored the page. */
+function describeHits(lanes: readonly LaneScores[], slotCount: number, best: readonly number[], fused: Float64Array, scales: readonly number[]): FusedSlot[] {
   const hits = best.map((slot): FusedSlot => ({ slot, score: fused[slot]!, lanes: {}, contributions: {} }));
   // 1 + the hit's position, by slot (0: not a hit).
   const position = new Int32Array(slotCount);
@@ -104,43 +164,6 @@ export function fuseLaneScores(lanes: readonly LaneScores[], slotCount: number, 
     });
   });
   return hits;
-}
-
-/**
- * The `k`-th largest positive value among `values[at[0]]` … `values[at[count − 1]]` (or
- * `values[0]` … `values[count − 1]` without `at`), or -Infinity when there are fewer than
- * `k` (a min-heap of the k largest seen).
- */
-function kthLargest(values: ArrayLike<number>, at: Int32Array | undefined, count: number, k: number): number {
-  if (count < k || k <= 0) return -Infinity;
-  const heap = new Float64Array(k);
-  let size = 0;
-  for (let n = 0; n < count; n++) {
-    const value = values[at ? at[n]! : n]!;
-    if (!(value > 0)) continue;
-    if (size < k) {
-      let i = size++;
-      while (i > 0) {
-        const parent = (i - 1) >> 1;
-        if (heap[parent]! <= value) break;
-        heap[i] = heap[parent]!;
-        i = parent;
-      }
-      heap[i] = value;
-    } else if (value > heap[0]!) {
-      let i = 0;
-      for (;;) {
-        const left = 2 * i + 1;
-        if (left >= k) break;
-        const child = left + 1 < k && heap[left + 1]! < heap[left]! ? left + 1 : left;
-        if (heap[child]! >= value) break;
-        heap[i] = heap[child]!;
-        i = child;
-      }
-      heap[i] = value;
-    }
-  }
-  return size < k ? -Infinity : heap[0]!;
 }
 
 /**

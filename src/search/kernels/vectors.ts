@@ -89,6 +89,12 @@ export class VectorStore {
    * side (eight chains, each query element read once for both), over a float64 copy of
    * the query (a float32 element read is a conversion each time); each row's sums are the
    * same operations in the same order as `rowDot`, so the same numbers.
+   *
+   * The work of a pair of rows is a small function of its own, and this loop leaves no
+   * statement after it: in a fresh process V8 optimises a small function called 5,000
+   * times sooner than it compiles this loop on the stack, and keeps it for the next scan,
+   * where a loop compiled on the stack that meets code it never ran is thrown away
+   * (docs/search-eval.md, "The first query of a fresh search").
    */
   private dots(query: Float32Array): Float64Array {
     const k = this.dimensions;
@@ -97,47 +103,15 @@ export class VectorStore {
     const rows = present.length;
     const dots = new Float64Array(rows);
     const q = Float64Array.from(query);
-    const tail = k - (k % 4);
-    let slot = 0;
-    for (; slot + 1 < rows; slot += 2) {
-      if (present[slot] !== 1 || present[slot + 1] !== 1) {
+    const paired = rows - (rows % 2);
+    if (paired < rows && present[paired] === 1) dots[paired] = rowDot(q, data, paired * k, k);
+    for (let slot = 0; slot < paired; slot += 2) {
+      if (present[slot] === 1 && present[slot + 1] === 1) pairDots(q, data, slot, k, dots);
+      else {
         if (present[slot] === 1) dots[slot] = rowDot(q, data, slot * k, k);
         if (present[slot + 1] === 1) dots[slot + 1] = rowDot(q, data, (slot + 1) * k, k);
-        continue;
       }
-      const a = slot * k;
-      const b = a + k;
-      let a0 = 0;
-      let a1 = 0;
-      let a2 = 0;
-      let a3 = 0;
-      let b0 = 0;
-      let b1 = 0;
-      let b2 = 0;
-      let b3 = 0;
-      let j = 0;
-      for (; j < tail; j += 4) {
-        const q0 = q[j]!;
-        const q1 = q[j + 1]!;
-        const q2 = q[j + 2]!;
-        const q3 = q[j + 3]!;
-        a0 += q0 * data[a + j]!;
-        a1 += q1 * data[a + j + 1]!;
-        a2 += q2 * data[a + j + 2]!;
-        a3 += q3 * data[a + j + 3]!;
-        b0 += q0 * data[b + j]!;
-        b1 += q1 * data[b + j + 1]!;
-        b2 += q2 * data[b + j + 2]!;
-        b3 += q3 * data[b + j + 3]!;
-      }
-      for (; j < k; j++) {
-        a0 += q[j]! * data[a + j]!;
-        b0 += q[j]! * data[b + j]!;
-      }
-      dots[slot] = a0 + a1 + a2 + a3;
-      dots[slot + 1] = b0 + b1 + b2 + b3;
     }
-    if (slot < rows && present[slot] === 1) dots[slot] = rowDot(q, data, slot * k, k);
     return dots;
   }
 
@@ -184,6 +158,42 @@ function insertSorted(hits: VectorHit[], hit: VectorHit, limit: number): void {
   }
   hits.splice(i, 0, hit);
   if (hits.length > limit) hits.pop();
+}
+
+/** Rows `slot` and `slot + 1`'s dot products with the query into `dots`, each as `rowDot` sums it, side by side. */
+function pairDots(q: Float64Array, data: Float32Array, slot: number, k: number, dots: Float64Array): void {
+  const tail = k - (k % 4);
+  const a = slot * k;
+  const b = a + k;
+  let a0 = 0;
+  let a1 = 0;
+  let a2 = 0;
+  let a3 = 0;
+  let b0 = 0;
+  let b1 = 0;
+  let b2 = 0;
+  let b3 = 0;
+  let j = 0;
+  for (; j < tail; j += 4) {
+    const q0 = q[j]!;
+    const q1 = q[j + 1]!;
+    const q2 = q[j + 2]!;
+    const q3 = q[j + 3]!;
+    a0 += q0 * data[a + j]!;
+    a1 += q1 * data[a + j + 1]!;
+    a2 += q2 * data[a + j + 2]!;
+    a3 += q3 * data[a + j + 3]!;
+    b0 += q0 * data[b + j]!;
+    b1 += q1 * data[b + j + 1]!;
+    b2 += q2 * data[b + j + 2]!;
+    b3 += q3 * data[b + j + 3]!;
+  }
+  for (; j < k; j++) {
+    a0 += q[j]! * data[a + j]!;
+    b0 += q[j]! * data[b + j]!;
+  }
+  dots[slot] = a0 + a1 + a2 + a3;
+  dots[slot + 1] = b0 + b1 + b2 + b3;
 }
 
 /** One row's dot product with the query, as four running sums added up in order at the end. */

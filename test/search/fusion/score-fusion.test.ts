@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fuseLaneScores, type FusedSlot, type LaneScores } from '../../../src/search/fusion/score-fusion.js';
+import { bestFusedSlots, fuseLaneScores, type FusedSlot, type LaneScores } from '../../../src/search/fusion/score-fusion.js';
 import { seededRandom } from '../../../src/search/kernels/linalg.js';
 
 const byName = (slot: number): string => 'abcdefgh'[slot] ?? String(slot);
@@ -81,7 +81,7 @@ describe('fuseLaneScores (weighted fusion of each lane’s scores over every pag
     for (const hit of fuseLaneScores(lanes, 500, 20, key)) expect(hit.score).toBe(all.get(hit.slot));
   });
 
-  it('equals the straightforward definition on random lanes: every page scored, all sorted, ranks counted', () => {
+  it('equals the straightforward definition on random lanes: every page scored, all sorted, ranks counted (and bestFusedSlots its slots)', () => {
     const random = seededRandom(14);
     for (let round = 0; round < 60; round++) {
       const pages = 1 + Math.floor(random() * 400);
@@ -102,7 +102,10 @@ describe('fuseLaneScores (weighted fusion of each lane’s scores over every pag
       // Keys are unique (as the engine's key and path are), in an order unlike the slots'.
       const key = (slot: number): string => `page-${String((slot * 7) % 1009).padStart(4, '0')}`;
       for (const limit of [1, 3, 10, 50, pages + 5]) {
-        expect(fuseLaneScores(lanes, pages, limit, key), `round ${round}, limit ${limit}`).toEqual(byDefinition(lanes, pages, limit, key));
+        const expected = byDefinition(lanes, pages, limit, key);
+        expect(fuseLaneScores(lanes, pages, limit, key), `round ${round}, limit ${limit}`).toEqual(expected);
+        // The feedback round's selection alone: the same slots in the same order.
+        expect(bestFusedSlots(lanes, pages, limit, key), `round ${round}, limit ${limit}`).toEqual(expected.map((hit) => hit.slot));
       }
     }
   });
