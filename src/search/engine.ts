@@ -13,7 +13,7 @@ import type { FeedbackParams, FusionMethod, SemanticScale } from './fusion/tunin
 import { smoothOverNeighbours, type SmoothingParams } from './fusion/neighbour-smoothing.js';
 import { fuseLaneScores, type FusedSlot, type LaneScores } from './fusion/score-fusion.js';
 import { fusedFeedbackSlots } from './fusion/fused-feedback.js';
-import { STRENGTH_PROBES, rankOf, semanticStrength, semanticWeightScale, strengthProbes, type StrengthParams } from './fusion/semantic-strength.js';
+import { semanticWeightScale, type StrengthParams } from './fusion/semantic-strength.js';
 import { BestScores } from './lanes/lexical/best-scores.js';
 import { LANES, type LaneName, type LaneStatus } from './types.js';
 import { BulkBuild } from './build/bulk-build.js';
@@ -145,26 +145,6 @@ export class SearchEngine {
 
   async embed(pages: readonly PageToEmbed[]): Promise<void> {
     if ('lane' in this.semantic) await this.semantic.lane.embed(pages);
-  }
-
-  /**
-   * After the semantic lane trained: how well it finds pages from their titles against the
-   * lexical lane (`fusion/semantic-strength.ts`), kept with the lane. Nothing otherwise.
-   */
-  async measureSemanticStrength(lexical: LexicalParams): Promise<void> {
-    if (!('lane' in this.semantic) || !this.semantic.lane.strengthToMeasure) return;
-    const { lane } = this.semantic;
-    const { docs } = this;
-    const probes = strengthProbes([...docs.records()].sort((a, b) => a.slot - b.slot), (title) => analyze(title).length, STRENGTH_PROBES);
-    const strength = await semanticStrength(
-      probes,
-      (probe) => {
-        const { slots, scores } = this.lexical.scoreSlots(analyze(probe.title), lexical, docs);
-        return rankOf(probe.slot, scores, slots);
-      },
-      (probe) => lane.rankFor(probe.title, analyze(probe.title), probe.slot, (slot, scores) => rankOf(slot, scores)),
-    );
-    lane.setStrength(strength);
   }
 
   /**

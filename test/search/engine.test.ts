@@ -3,6 +3,7 @@ import { pageDocument } from '../../src/search/text/document.js';
 import { LsaEmbedder, type Embedder, type EmbeddingInput } from '../../src/search/lanes/semantic/embedder.js';
 import { SearchEngine, type SearchParams } from '../../src/search/engine.js';
 import { SemanticLane } from '../../src/search/lanes/semantic/semantic.js';
+import { measureSemanticStrength } from '../../src/search/lanes/semantic/semantic-upkeep.js';
 import { DEFAULT_TUNING } from '../../src/search/fusion/tuning.js';
 import { FACETED_PAGES, TOPIC_PAGES } from './helpers.js';
 
@@ -168,7 +169,7 @@ describe('SearchEngine: the semantic lane’s strength in the corpus', () => {
   it('is measured once after training, kept through a save and load, and not measured again without training', async () => {
     const engine = await trainedEngine();
     expect(laneOf(engine).strength).toBeUndefined();
-    await engine.measureSemanticStrength(params.lexical);
+    await measureSemanticStrength(engine, params.lexical);
     const strength = laneOf(engine).strength;
     expect(strength).toBeGreaterThan(0);
     expect(laneOf(engine).strengthToMeasure).toBe(false);
@@ -182,14 +183,14 @@ describe('SearchEngine: the semantic lane’s strength in the corpus', () => {
 
   it('stays unknown in a wiki with fewer than 20 pages to probe, leaving the weight as configured', async () => {
     const engine = await trainedEngine(Object.entries(TOPIC_PAGES));
-    await engine.measureSemanticStrength(params.lexical);
+    await measureSemanticStrength(engine, params.lexical);
     expect(laneOf(engine).strength).toBeUndefined();
     for (const query of ['attention heads', 'bread']) expect(await engine.search(query, 10, strengthParams)).toEqual(await engine.search(query, 10, params));
   });
 
   it('scales the semantic contribution by (strength / reference)^exponent, the contributions still summing to the score', async () => {
     const engine = await trainedEngine();
-    await engine.measureSemanticStrength(params.lexical);
+    await measureSemanticStrength(engine, params.lexical);
     const strength = laneOf(engine).strength!;
     const scale = (Math.min(strength, 1) / 0.5) ** 2;
     expect(scale).not.toBeCloseTo(1, 3);
@@ -221,7 +222,7 @@ describe('SearchEngine: the semantic lane’s strength in the corpus', () => {
       },
     };
     const engine = await engineWith(embedder);
-    await engine.measureSemanticStrength(params.lexical);
+    await measureSemanticStrength(engine, params.lexical);
     expect(laneOf(engine).strength).toBeUndefined();
     for (const query of ['attention heads', 'bread']) expect(await engine.search(query, 10, strengthParams)).toEqual(await engine.search(query, 10, params));
   });

@@ -11,7 +11,7 @@ import { candidatesFor, hasConstraints, parseQuery, QueryFilter } from '../text/
 import type { SearchEngine, SearchParams } from '../engine.js';
 import { readPage, readingEachOnce } from './read-page.js';
 import { applyDiskChanges, type PageScan } from './refresh.js';
-import { retryPending } from '../lanes/semantic/semantic-upkeep.js';
+import { measureSemanticStrength, retryPending } from '../lanes/semantic/semantic-upkeep.js';
 import { saveSnapshot } from './snapshot-file.js';
 import { makeSnippet } from '../text/snippet.js';
 import { unchangedSince } from '../../util/file-stamp.js';
@@ -82,7 +82,7 @@ export class LiveSearchIndex implements SearchIndex {
   private async refreshNow(scan: PageScan | undefined): Promise<RefreshSummary> {
     const scanStarted = scan?.startedAt ?? Date.now();
     const { summary, hardLinked, touched } = await applyDiskChanges(this.state.root, this.state.contract, this.engine, scan);
-    await this.engine.measureSemanticStrength(this.state.params.lexical);
+    await measureSemanticStrength(this.engine, this.state.params.lexical);
     this.hardLinked = hardLinked;
     this.lastScan = scanStarted;
     const changes = summary.added + summary.changed + summary.removed;

@@ -3,6 +3,9 @@ import type { SearchEngine } from '../../engine.js';
 import { analysePage } from '../../text/page-analysis.js';
 import { readPage } from '../../live/read-page.js';
 import type { PageToEmbed } from './semantic.js';
+import { analyze } from '../../text/analyze.js';
+import type { LexicalParams } from '../lexical/lexical.js';
+import { STRENGTH_PROBES, rankOf, semanticStrength, strengthProbes } from '../../fusion/semantic-strength.js';
 
 /**
  * The semantic lane's upkeep after pages change (see live-index.ts): fold new pages in,
@@ -53,4 +56,25 @@ async function readPageToEmbed(engine: SearchEngine, root: string, slot: number)
   const content = readPage(root, record.path);
   if (content === undefined) return undefined;
   return { slot, input: analysePage(pageDocument(record.path, content)).embedding };
+}
+
+/**
+ * After the semantic lane trained: how well it finds pages from their titles against the
+ * lexical lane (`fusion/semantic-strength.ts`), kept with the lane. Nothing otherwise.
+ */
+export async function measureSemanticStrength(engine: SearchEngine, lexical: LexicalParams): Promise<void> {
+  const semantic = engine.semantic;
+  if (!('lane' in semantic) || !semantic.lane.strengthToMeasure) return;
+  const { lane } = semantic;
+  const { docs } = engine;
+  const probes = strengthProbes([...docs.records()].sort((a, b) => a.slot - b.slot), (title) => analyze(title).length, STRENGTH_PROBES);
+  const strength = await semanticStrength(
+    probes,
+    (probe) => {
+      const { slots, scores } = engine.lexical.scoreSlots(analyze(probe.title), lexical, docs);
+      return rankOf(probe.slot, scores, slots);
+    },
+    (probe) => lane.rankFor(probe.title, analyze(probe.title), probe.slot, (slot, scores) => rankOf(slot, scores)),
+  );
+  lane.setStrength(strength);
 }

@@ -3,6 +3,7 @@ import { isCorpusEmbedder, type Embedder, type EmbeddingInput } from './embedder
 import { LSA_MIN_PAGES, type LsaTrainer } from './lsa.js';
 import type { LaneStatus } from '../../types.js';
 import { VectorStore } from '../../kernels/vectors.js';
+import { movedTowards, type SemanticFeedback } from './rocchio.js';
 
 /**
  * The semantic lane: cosine similarity between the query's embedding and every page's.
@@ -20,15 +21,6 @@ export interface PageToEmbed {
 export interface EmbeddedAhead {
   slots: readonly number[];
   vectors: Promise<ReadonlyArray<Float32Array | undefined>>;
-}
-
-/** Pages taken as relevant to the query, and how far to move the query towards them. */
-export interface SemanticFeedback {
-  /** Best first. */
-  slots: readonly number[];
-  weight: number;
-  /** The page at rank r (0 for the best) counts 1 / (1 + rankDecay × r) in their centroid (default 0: all alike). */
-  rankDecay?: number;
 }
 
 export interface SemanticHit {
@@ -242,31 +234,7 @@ export class SemanticLane {
   }
 
   private moved(vector: Float32Array, feedback: SemanticFeedback | undefined): Float32Array {
-    return feedback && feedback.weight > 0 ? this.withFeedback(vector, feedback) : vector;
-  }
-
-  /** unit(query) + weight × unit(rank-weighted mean of the feedback pages' vectors), as a unit vector. */
-  private withFeedback(query: Float32Array, feedback: SemanticFeedback): Float32Array {
-    const vectors = this.vectors;
-    const dimensions = query.length;
-    const centroid = new Float64Array(dimensions);
-    let count = 0;
-    const decay = feedback.rankDecay ?? 0;
-    feedback.slots.forEach((slot, rank) => {
-      const row = vectors?.vector(slot);
-      if (!row) return;
-      const share = 1 / (1 + decay * rank);
-      for (let j = 0; j < dimensions; j++) centroid[j] = centroid[j]! + share * row[j]!;
-      count++;
-    });
-    if (count === 0) return query;
-    const queryNorm = Math.hypot(...query) || 1;
-    const centroidNorm = Math.hypot(...centroid) || 1;
-    const moved = new Float32Array(dimensions);
-    for (let j = 0; j < dimensions; j++) moved[j] = query[j]! / queryNorm + (feedback.weight * centroid[j]!) / centroidNorm;
-    const norm = Math.hypot(...moved) || 1;
-    for (let j = 0; j < dimensions; j++) moved[j] = moved[j]! / norm;
-    return moved;
+    return feedback && feedback.weight > 0 ? movedTowards(vector, feedback, (slot) => this.vectors?.vector(slot)) : vector;
   }
 
   encode(remap: Int32Array, slotCount: number): Record<string, Uint8Array> {
