@@ -1,6 +1,4 @@
 import type { ChatModel } from '../agent/types.js';
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { UsageError } from '../errors.js';
 import { factsDbFile } from '../facts/extract.js';
 import { FactStore } from '../facts/store.js';
@@ -9,6 +7,7 @@ import { wordOverlap } from '../facts/word-tokens.js';
 import { openSearchIndex } from '../search/index.js';
 import { fuseRankings } from '../search/fusion/rrf.js';
 import { parsePage, sourcesOf } from '../wiki/page.js';
+import { readPage } from '../wiki/page-read.js';
 import { sourceFilePath } from '../wiki/validate/page-rules.js';
 import { refreshFacts } from './facts.js';
 import { surfacedSearch } from './search.js';
@@ -121,7 +120,7 @@ async function sourcesOfMatchingPages(ws: WorkspaceHandle, question: string, use
     const found = await surfacedSearch(ws.root, ws.schema, index, question, { limit: PAGE_LIMIT }, user);
     const sources = new Set<string>();
     for (const result of found.results) {
-      const text = await readFile(path.join(ws.root, result.path), 'utf8').catch(() => undefined);
+      const text = readPage(ws.root, result.path);
       if (text === undefined) continue;
       for (const source of sourcesOf(parsePage(result.path, text, ws.schema.contract).frontmatter)) {
         const file = sourceFilePath(source);

@@ -3,7 +3,7 @@ import { lstat, mkdir, open, readdir, realpath, type FileHandle } from 'node:fs/
 import path from 'node:path';
 import { SandboxError } from '../errors.js';
 import { writeFileAtomic } from '../util/fs.js';
-import { isInsideRoot } from './paths.js';
+import { isInsideRoot } from '../util/fs.js';
 
 /**
  * File I/O that cannot be redirected out of the workspace root by swapping a file or folder

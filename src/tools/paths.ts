@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { SandboxError } from '../errors.js';
 
 /**
@@ -113,7 +112,3 @@ function percentDecoded(segment: string): string {
 
 export const PATH_EXAMPLE = EXAMPLE;
 
-/** Whether a `path.relative(root, x)` result stays inside root. */
-export function isInsideRoot(relative: string): boolean {
-  return relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative);
-}

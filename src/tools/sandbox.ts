@@ -2,7 +2,8 @@ import { realpathSync } from 'node:fs';
 import { lstat, readlink } from 'node:fs/promises';
 import path from 'node:path';
 import { SandboxError } from '../errors.js';
-import { deniedSegmentReason, isInsideRoot, normalizeWorkspacePath } from './paths.js';
+import { deniedSegmentReason, normalizeWorkspacePath } from './paths.js';
+import { isInsideRoot } from '../util/fs.js';
 
 /**
  * Where the model may read and write. Reads: anywhere inside the workspace root except

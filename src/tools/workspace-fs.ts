@@ -2,7 +2,7 @@ import { lstatSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ConfinedIo } from './confined-io.js';
 import { unifiedDiffOf, type FileChange } from './diff.js';
-import { isInsideRoot } from './paths.js';
+import { isInsideRoot } from '../util/fs.js';
 
 /**
  * The file I/O the tools (and the operations around a run) perform, behind one port so a

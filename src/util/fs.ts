@@ -141,3 +141,8 @@ export async function readBytesIfExists(filePath: string): Promise<Buffer | unde
 export function toPosixRelative(root: string, absolute: string): string {
   return path.relative(root, absolute).split(path.sep).join('/');
 }
+
+/** Whether a `path.relative(root, x)` result stays inside root. */
+export function isInsideRoot(relative: string): boolean {
+  return relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative);
+}

@@ -10,9 +10,9 @@ import { TOPIC_PAGES, pageText, workspaceWith } from '../search/helpers.js';
 const reads = vi.hoisted(() => new Map<string, number>());
 
 // Every page read of a search, counted (the reads themselves are the real ones).
-vi.mock('../../src/search/live/read-page.js', async (importOriginal) => {
+vi.mock('../../src/wiki/page-read.js', async (importOriginal) => {
   const { withCountedReads } = await import('../search/page-reads.js');
-  return withCountedReads(await importOriginal<typeof import('../../src/search/live/read-page.js')>(), reads);
+  return withCountedReads(await importOriginal<typeof import('../../src/wiki/page-read.js')>(), reads);
 });
 
 describe('searchWorkspace', () => {

@@ -1,7 +1,7 @@
-import type * as ReadPageModule from '../../src/search/live/read-page.js';
+import type * as ReadPageModule from '../../src/wiki/page-read.js';
 
 /**
- * `read-page.js` with every page read counted by path, for a `vi.mock` factory: the reads
+ * `page-read.js` with every page read counted by path, for a `vi.mock` factory: the reads
  * themselves are the real ones, so a test can say how often a search read each page.
  */
 export function withCountedReads(actual: typeof ReadPageModule, reads: Map<string, number>): typeof ReadPageModule {

@@ -1,6 +1,6 @@
 import { documentText, pageDocument, type PageDocument } from '../text/document.js';
 import { analysePageIds } from '../text/page-analysis.js';
-import { readPage } from '../live/read-page.js';
+import { readPage } from '../../wiki/page-read.js';
 import { Vocabulary } from '../text/vocabulary.js';
 
 /**

@@ -3,7 +3,7 @@ import type { PageStat } from './doc-record.js';
 import { contentHash, pageDocument, type PageDocument } from '../text/document.js';
 import type { SearchEngine } from '../engine.js';
 import type { BuildWorker } from '../build/build-threads.js';
-import { readPage } from './read-page.js';
+import { readPage } from '../../wiki/page-read.js';
 import { diffAgainstDisk, scanPages, type ScannedPage, type ScanResult } from './scan.js';
 import { updateSemantic } from '../lanes/semantic/semantic-upkeep.js';
 import type { RefreshSummary } from '../types.js';

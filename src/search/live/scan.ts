@@ -1,4 +1,4 @@
-import { readPage } from './read-page.js';
+import { readPage } from '../../wiki/page-read.js';
 import { isSpecialPage, type Contract } from '../../wiki/contract.js';
 import { listPageFiles } from '../../wiki/page-files.js';
 import { unchangedSince } from '../../util/file-stamp.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { pageDocument } from '../../../src/search/text/document.js';
 import { analysePageIds } from '../../../src/search/text/page-analysis.js';
 import { analyseBatch, mergeBatch, type MergedPage } from '../../../src/search/build/page-batch.js';
-import { readPage } from '../../../src/search/live/read-page.js';
+import { readPage } from '../../../src/wiki/page-read.js';
 import { Vocabulary } from '../../../src/search/text/vocabulary.js';
 import { TOPIC_PAGES, pageText, workspaceWith } from '../helpers.js';
 

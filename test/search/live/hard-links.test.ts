@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openSearchIndex } from '../../../src/search/index.js';
-import { readPage } from '../../../src/search/live/read-page.js';
+import { readPage } from '../../../src/wiki/page-read.js';
 import { TOPIC_PAGES, configWith, pageText, workspaceWith } from '../helpers.js';
 
 /**

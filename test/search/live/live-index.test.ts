@@ -5,9 +5,9 @@ import { TOPIC_PAGES, configWith, workspaceWith } from '../helpers.js';
 
 const reads = vi.hoisted(() => new Map<string, number>());
 
-vi.mock('../../../src/search/live/read-page.js', async (importOriginal) => {
+vi.mock('../../../src/wiki/page-read.js', async (importOriginal) => {
   const { withCountedReads } = await import('../page-reads.js');
-  return withCountedReads(await importOriginal<typeof import('../../../src/search/live/read-page.js')>(), reads);
+  return withCountedReads(await importOriginal<typeof import('../../../src/wiki/page-read.js')>(), reads);
 });
 
 describe('LiveSearchIndex.search', () => {

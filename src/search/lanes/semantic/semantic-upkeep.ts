@@ -1,7 +1,7 @@
 import { pageDocument } from '../../text/document.js';
 import type { SearchEngine } from '../../engine.js';
 import { analysePage } from '../../text/page-analysis.js';
-import { readPage } from '../../live/read-page.js';
+import { readPage } from '../../../wiki/page-read.js';
 import type { PageToEmbed } from './semantic.js';
 import { analyze } from '../../text/analyze.js';
 import type { LexicalParams } from '../lexical/lexical.js';
