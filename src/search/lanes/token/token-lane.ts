@@ -1,4 +1,5 @@
 import { CorruptIndexError, Uint32Builder, asUint32, bytesOf, encodeTerms } from '../../kernels/binary.js';
+import { kthLargest } from '../../kernels/kth-largest.js';
 import { GroupingBuffer } from '../../kernels/grouping.js';
 import { TermList } from '../../kernels/term-list.js';
 import { VarintReader, VarintWriter } from '../../kernels/varint.js';
@@ -113,7 +114,7 @@ export class TokenLane {
   ): TokenHit[] {
     const hits = this.scoreAll(terms, isLive, liveCount);
     // Only pages scoring at least the pool-th best score can make the pool; sort just those.
-    const threshold = poolThreshold(hits, pool);
+    const threshold = hits.length <= pool ? -Infinity : kthLargest(Float64Array.from(hits, (hit) => hit.score), hits.length, pool);
     const contenders = threshold === -Infinity ? hits : hits.filter((hit) => hit.score >= threshold);
     const keys = new Map<number, string>();
     const keyOf = (slot: number): string => {
@@ -262,36 +263,6 @@ function writeSlots(slots: ArrayLike<number>, out: VarintWriter): void {
 function isIdentity(remap: Int32Array): boolean {
   for (let i = 0; i < remap.length; i++) if (remap[i] !== i) return false;
   return true;
-}
-
-/** The pool-th best score (−Infinity when there are no more hits than the pool), kept in a min-heap of the best. */
-function poolThreshold(hits: readonly TokenHit[], pool: number): number {
-  if (hits.length <= pool) return -Infinity;
-  if (pool <= 0) return -Infinity;
-  const best = new Float64Array(pool);
-  let size = 0;
-  for (const { score } of hits) {
-    if (size < pool) {
-      let i = size++;
-      while (i > 0 && best[(i - 1) >> 1]! > score) {
-        best[i] = best[(i - 1) >> 1]!;
-        i = (i - 1) >> 1;
-      }
-      best[i] = score;
-    } else if (score > best[0]!) {
-      let i = 0;
-      for (;;) {
-        const left = 2 * i + 1;
-        if (left >= pool) break;
-        const child = left + 1 < pool && best[left + 1]! < best[left]! ? left + 1 : left;
-        if (best[child]! >= score) break;
-        best[i] = best[child]!;
-        i = child;
-      }
-      best[i] = score;
-    }
-  }
-  return best[0]!;
 }
 
 function compare(a: string, b: string): number {
