@@ -1,4 +1,5 @@
-import { readFile, stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
+import { lstat, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { WikiConfig } from '../config/schema.js';
 import { newRunId } from '../agent/transcript.js';
@@ -12,7 +13,8 @@ import { applyIndexPlan, readIndexFiles } from '../wiki/index-catalog.js';
 import { appendLog } from '../wiki/log.js';
 import { loadLogLedger } from '../wiki/log-ledger.js';
 import { parsePage, sourcesOf, type Page } from '../wiki/page.js';
-import { listPagePaths } from '../wiki/pages.js';
+import { listPageFiles } from '../wiki/page-files.js';
+import { readPageBytes } from '../wiki/page-read.js';
 import { countBySeverity, finding, sortFindings, type Finding } from '../wiki/validate/finding.js';
 import { validateWiki } from '../wiki/validate/index.js';
 import { sourceFilePath } from '../wiki/validate/page-rules.js';
@@ -79,7 +81,8 @@ export async function lintWorkspace(
       await lock.release();
     }
   }
-  const files = withPlanned(await readPageTexts(root), options.planned ?? []);
+  const read = await readPageTexts(root);
+  const files = withPlanned(read.files, options.planned ?? []);
   const pages = files.map((file) => parsePage(file.path, file.text, contract));
   const rawLines = rawContentLines(root);
   const findings = validateWiki({
@@ -91,7 +94,7 @@ export async function lintWorkspace(
     rawLineCount: rawLineCounter(rawLines),
     logLedger: await loadLogLedger(root),
   });
-  findings.push(...encodingFindings(files), ...refused);
+  findings.push(...encodingFindings(files), ...read.refused, ...refused);
   const grounding = await groundPages(
     root,
     pages.filter((page) => !isSpecialPage(contract, page.path)),
@@ -170,16 +173,49 @@ interface PageText {
   invalidUtf8At?: number;
 }
 
-/** Every markdown file under wiki/ with its text. */
-async function readPageTexts(root: string): Promise<PageText[]> {
-  const paths = await listPagePaths(root);
-  return Promise.all(
-    paths.map(async (pagePath): Promise<PageText> => {
-      const bytes = await readFile(path.join(root, pagePath));
-      return { path: pagePath, text: bytes.toString('utf8'), invalidUtf8At: invalidUtf8Offset(bytes) };
-    }),
-  );
+/**
+ * Every markdown file under wiki/ with its text, read as search and the run context read
+ * pages (`readPageBytes`): never through a link, never a hard link. Such a page is not
+ * read, so nothing from outside reaches a report, a repair or the model's review; it is
+ * reported instead (`unreadable-page`), as is a link under wiki/ named as a page; a link to
+ * a folder is a warning (`linked-folder`: it may hold only images). A page that vanished since the listing is gone.
+ */
+async function readPageTexts(root: string): Promise<{ files: PageText[]; refused: Finding[] }> {
+  const files: PageText[] = [];
+  const refused: Finding[] = [];
+  const links: string[] = [];
+  const paths = listPageFiles(root, 'wiki', undefined, (link) => links.push(link))
+    .map((file) => file.path)
+    .sort();
+  for (const pagePath of paths) {
+    const read = readPageBytes(root, pagePath);
+    if ('bytes' in read) files.push({ path: pagePath, text: read.bytes.toString('utf8'), invalidUtf8At: invalidUtf8Offset(read.bytes) });
+    else if (read.refused === 'hard-link') refused.push(finding('unreadable-page', pagePath, hardLinkedPageMessage(pagePath, read.links), { fix: HARD_LINK_FIX }));
+    else if (read.refused === 'outside') refused.push(finding('unreadable-page', pagePath, `${pagePath} led outside the workspace when read (a folder on its way is, or was for a moment, a link); it was not read`, { fix: FOLDER_LINK_FIX }));
+  }
+  for (const link of links) {
+    if (link.endsWith('.md')) refused.push(finding('unreadable-page', link, `${link} is a symbolic link; search, the model's tools and lint never follow links, so it is left out`, { fix: PAGE_LINK_FIX }));
+    else if (isFolderBehindLink(path.join(root, link))) refused.push(finding('linked-folder', link, `${link} is a symbolic link to a folder; its pages are left out of search, the model's tools and lint`, { fix: FOLDER_LINK_FIX }));
+  }
+  return { files, refused };
 }
+
+/** Whether a link leads to a folder (only its type is looked at, nothing in it is read). */
+function isFolderBehindLink(file: string): boolean {
+  try {
+    return statSync(file).isDirectory();
+  } catch {
+    return false; // dangling
+  }
+}
+
+function hardLinkedPageMessage(pagePath: string, links: number): string {
+  return `${pagePath} is a hard link (${links} names for one file), so its content may belong to a file outside the wiki; search, the model's tools and lint leave it out`;
+}
+
+const HARD_LINK_FIX = 'give the page its own copy: `cp FILE FILE.tmp && mv FILE.tmp FILE`';
+const FOLDER_LINK_FIX = 'replace links among the folders under wiki/ with real folders, then run lint again';
+const PAGE_LINK_FIX = 'put the file itself in its place: `cp --remove-destination "$(readlink -f FILE)" FILE`';
 
 /** One `encoding` error per page that is not UTF-8, with the offset of its first bad byte. */
 function encodingFindings(files: readonly PageText[]): Finding[] {
@@ -190,10 +226,10 @@ function encodingFindings(files: readonly PageText[]): Finding[] {
 
 /** Page texts with the dates their files carry, for filling `created`/`updated`. */
 async function readPageFilesWithTimes(root: string): Promise<FixFile[]> {
-  const texts = await readPageTexts(root);
+  const { files } = await readPageTexts(root);
   return Promise.all(
-    texts.map(async (file): Promise<FixFile> => {
-      const info = await stat(path.join(root, file.path));
+    files.map(async (file): Promise<FixFile> => {
+      const info = await lstat(path.join(root, file.path));
       const born = info.birthtimeMs > 0 ? info.birthtime : info.mtime;
       return { ...file, times: { created: isoDate(born), updated: isoDate(info.mtime) } };
     }),

@@ -13,7 +13,7 @@ import type { FileStat } from '../util/file-stamp.js';
  * its lstat, which every page needs anyway (entry objects with types cost more than the
  * few extra lstats of folders and other files). Each path appears once, in walk order.
  * `onNamesFound` hears, after each folder is listed and before its entries are stat-ed, how
- * many markdown names were listed so far.
+ * many markdown names were listed so far; `onLink` hears each symbolic link passed over.
  */
 export interface PageFile extends FileStat {
   path: string;
@@ -21,7 +21,12 @@ export interface PageFile extends FileStat {
   nlink: number;
 }
 
-export function listPageFiles(root: string, folder = 'wiki', onNamesFound?: (markdownNames: number) => void): PageFile[] {
+export function listPageFiles(
+  root: string,
+  folder = 'wiki',
+  onNamesFound?: (markdownNames: number) => void,
+  onLink?: (relativePath: string) => void,
+): PageFile[] {
   const out: PageFile[] = [];
   let markdownNames = 0;
   // Plain concatenation, not path.join: normalising 10k paths is a measurable share of a walk.
@@ -44,6 +49,7 @@ export function listPageFiles(root: string, folder = 'wiki', onNamesFound?: (mar
       if (!info) continue; // vanished since the folder was read
       if (info.isDirectory()) walk(relative);
       else if (info.isFile() && name.endsWith('.md')) out.push({ path: relative, mtimeMs: info.mtimeMs, size: info.size, nlink: info.nlink });
+      else if (onLink && info.isSymbolicLink()) onLink(relative);
     }
   };
   walk(folder.replace(/\/+$/, ''));

@@ -6,32 +6,42 @@ import { isInsideRoot } from '../util/fs.js';
 const PAGE_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 const DESCRIPTOR_PATHS = process.platform === 'linux' && existsSync('/proc/self/fd');
 
+/** Why a page was not read: it vanished or cannot be opened, is not a regular file, has more than one hard link, or leads outside the workspace. */
+export type PageRefusal = 'unreadable' | 'not-a-file' | 'hard-link' | 'outside';
+
 /**
- * A page's text, or undefined when it vanished, cannot be read, is not a regular file, has
- * more than one hard link, or turns out to be outside the workspace: a hard link may carry
- * a denied or outside file's content, and O_NOFOLLOW guards only the last name, so a folder
- * on the way swapped for a link is caught after the open (`openedInside`). No search text,
- * snippet, embedding or run context is ever made from such a file. Synchronous: at 10k
- * small pages a promise per file costs several times the reading. No heavy imports, so the
- * search's build worker reads pages without loading the contract's schema library.
+ * A page's bytes, or why they were not read: a hard link may carry a denied or outside
+ * file's content, and O_NOFOLLOW guards only the last name, so a folder on the way swapped
+ * for a link is caught after the open (`openedInside`). No search text, snippet, embedding,
+ * run context or lint report is ever made from such a file. Synchronous: at 10k small pages
+ * a promise per file costs several times the reading. No heavy imports, so the search's
+ * build worker reads pages without loading the contract's schema library.
  */
-export function readPage(root: string, pagePath: string): string | undefined {
+export function readPageBytes(root: string, pagePath: string): { bytes: Buffer; links: number } | { refused: PageRefusal; links: number } {
   const file = root.endsWith(path.sep) ? root + pagePath : `${root}${path.sep}${pagePath}`;
   let fd: number;
   try {
     fd = openSync(file, PAGE_FLAGS);
   } catch {
-    return undefined;
+    return { refused: 'unreadable', links: 0 };
   }
   try {
     const info = fstatSync(fd);
-    if (!info.isFile() || info.nlink > 1 || !openedInside(fd, file, root, info)) return undefined;
-    return readFileSync(fd, 'utf8');
+    if (!info.isFile()) return { refused: 'not-a-file', links: info.nlink };
+    if (info.nlink > 1) return { refused: 'hard-link', links: info.nlink };
+    if (!openedInside(fd, file, root, info)) return { refused: 'outside', links: info.nlink };
+    return { bytes: readFileSync(fd), links: info.nlink };
   } catch {
-    return undefined;
+    return { refused: 'unreadable', links: 0 };
   } finally {
     closeSync(fd);
   }
+}
+
+/** A page's text, or undefined when `readPageBytes` refuses it. */
+export function readPage(root: string, pagePath: string): string | undefined {
+  const read = readPageBytes(root, pagePath);
+  return 'bytes' in read ? read.bytes.toString('utf8') : undefined;
 }
 
 const realRoots = new Map<string, string>();

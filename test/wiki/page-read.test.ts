@@ -1,8 +1,8 @@
-import { mkdir, mkdtemp, rename, symlink, writeFile } from 'node:fs/promises';
+import { link, mkdir, mkdtemp, rename, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readPage } from '../../src/wiki/page-read.js';
+import { readPage, readPageBytes } from '../../src/wiki/page-read.js';
 
 const SECRET = 'outside-the-workspace-secret';
 
@@ -39,5 +39,26 @@ describe('readPage', () => {
     await rename(path.join(root, swapped), path.join(root, `${swapped}-moved`));
     await symlink(target(outside), path.join(root, swapped));
     expect(readPage(root, 'wiki/concepts/attention.md')).toBeUndefined();
+    expect(readPageBytes(root, 'wiki/concepts/attention.md')).toEqual({ refused: 'outside', links: 1 });
+  });
+
+  it.each([
+    ['a hard link', async (root: string, outside: string) => link(path.join(outside, 'attention.md'), path.join(root, 'wiki/concepts/linked.md')), { refused: 'hard-link', links: 2 }],
+    ['a symbolic link to a page outside', async (root: string, outside: string) => symlink(path.join(outside, 'attention.md'), path.join(root, 'wiki/concepts/linked.md')), { refused: 'unreadable', links: 0 }],
+    ['a folder', async (root: string) => mkdir(path.join(root, 'wiki/concepts/linked.md')), { refused: 'not-a-file', links: 2 }],
+    ['a page that does not exist', async () => undefined, { refused: 'unreadable', links: 0 }],
+  ])('refuses %s and says why, reading none of its bytes', async (_name, make, why) => {
+    const { root, outside } = await workspaceBesideOutside();
+    await make(root, outside);
+    expect(readPageBytes(root, 'wiki/concepts/linked.md')).toEqual(why);
+    expect(readPage(root, 'wiki/concepts/linked.md')).toBeUndefined();
+  });
+
+  it('gives a page its exact bytes, not valid UTF-8 included', async () => {
+    const { root } = await workspaceBesideOutside();
+    const latin1 = Buffer.from([0x43, 0x61, 0x66, 0xe9, 0x0a]);
+    await writeFile(path.join(root, 'wiki/concepts/cafe.md'), latin1);
+    const read = readPageBytes(root, 'wiki/concepts/cafe.md');
+    expect('bytes' in read && read.bytes.equals(latin1)).toBe(true);
   });
 });

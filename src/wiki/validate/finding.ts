@@ -34,6 +34,8 @@ export type RuleId =
   | 'ungrounded'
   | 'unsupported-number'
   | 'encoding'
+  | 'unreadable-page'
+  | 'linked-folder'
   | 'oversized-repair'
   | 'low-coverage';
 
@@ -60,6 +62,8 @@ export const RULE_SEVERITY: Record<RuleId, Finding['severity']> = {
   ungrounded: 'warning',
   'unsupported-number': 'warning',
   encoding: 'error',
+  'unreadable-page': 'error',
+  'linked-folder': 'warning',
   'oversized-repair': 'warning',
   'low-coverage': 'warning',
 };
