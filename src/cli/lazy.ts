@@ -16,6 +16,7 @@ const modules = {
   lintOperation: () => import('../operations/lint-with-review.js'),
   queryOperation: () => import('../operations/query.js'),
   searchOperation: () => import('../operations/search.js'),
+  pageListing: () => import('../search/live/page-listing.js'),
   statusOperation: () => import('../operations/status.js'),
   undoOperation: () => import('../operations/undo.js'),
   mcpServer: () => import('../mcp/stdio.js'),
