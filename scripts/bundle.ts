@@ -8,7 +8,7 @@ import { packageRoot } from '../src/util/package-root.js';
  * dependencies, split at every dynamic import. A fresh process then reads a few chunk
  * files instead of resolving and loading several hundred modules (zod alone is ~95),
  * which is most of a short command's time; each command still loads only its own chunks.
- * The build worker and the page-list worker are entries of their own, next to the chunks that start them.
+ * The build worker is an entry of its own, next to the chunks that start it.
  * pdfjs-dist stays outside: it locates its own files at run time; better-sqlite3 too: it
  * loads its native addon from its own folder.
  */
@@ -20,7 +20,6 @@ await build({
   entryPoints: {
     wiki: path.join(root, 'dist', 'src', 'cli', 'main.js'),
     'build-worker': path.join(root, 'dist', 'src', 'search', 'build', 'build-worker.js'),
-    'page-list-worker': path.join(root, 'dist', 'src', 'search', 'live', 'page-list-worker.js'),
   },
   outdir,
   bundle: true,

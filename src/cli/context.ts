@@ -42,15 +42,13 @@ export function outputFor(command: Command): Output {
 
 /**
  * Find the workspace, load schema.md and the effective configuration — from the settings
- * cache when both files are as last validated (config/settings.ts). `onRoot` hears the
- * workspace's root as soon as it is found, before the settings are read.
+ * cache when both files are as last validated (config/settings.ts).
  */
-export async function openWorkspace(command: Command, flags: Record<string, unknown> = {}, onRoot?: (root: string) => Promise<void>): Promise<Workspace> {
+export async function openWorkspace(command: Command, flags: Record<string, unknown> = {}): Promise<Workspace> {
   const { root: explicitRoot } = globalOptions(command);
   // Loaded on first use, not at start-up: `--version`, `--help` and usage errors need none of it.
   const [{ resolveWorkspaceRoot }, { loadSettings, saveSettings }] = await load('workspaceRoot', 'settings');
   const root = await resolveWorkspaceRoot(explicitRoot, process.cwd());
-  await onRoot?.(root);
   const { schema, config, unsaved } = await loadSettings(root, { flags: dropUndefined(flags) });
   // Freshly validated settings are kept when the command is done, and only if it ran: a
   // refused command (exit 2) and a dry run leave every byte of the workspace as it was.

@@ -16,7 +16,6 @@ const modules = {
   lintOperation: () => import('../operations/lint-with-review.js'),
   queryOperation: () => import('../operations/query.js'),
   searchOperation: () => import('../operations/search.js'),
-  pageListing: () => import('../search/live/page-listing.js'),
   statusOperation: () => import('../operations/status.js'),
   undoOperation: () => import('../operations/undo.js'),
   mcpServer: () => import('../mcp/stdio.js'),

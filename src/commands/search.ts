@@ -2,7 +2,6 @@ import type { Command } from 'commander';
 import { openWorkspace, outputFor, userOf } from '../cli/context.js';
 import { UsageError } from '../errors.js';
 import { load } from '../cli/lazy.js';
-import type { PageListing } from '../search/live/page-listing.js';
 
 interface SearchFlags {
   limit: string;
@@ -43,16 +42,10 @@ export function registerSearch(program: Command): void {
       if (unknown) throw new UsageError(`unknown option '${unknown}'`, 'see wiki search --help; -word (one dash) leaves out pages holding the word');
       const query = words.join(' ');
       if (!query.trim()) throw new UsageError('the search query is empty', 'e.g. wiki search "attention heads"');
-      // The pages are listed on another thread from the moment the workspace is found, while
-      // this one reads the settings, loads the search and answers over the saved index.
-      const lister = load('pageListing');
-      let pageListing: PageListing | undefined;
-      const ws = await openWorkspace(command, {}, async (root) => {
-        pageListing = (await lister)[0].startPageListing(root);
-      });
+      const ws = await openWorkspace(command);
       const [{ searchWorkspace }, { renderSearch, renderSearchFiles, renderSearchFull }] = await load('searchOperation', 'renderSearch');
       const explain = Boolean(opts.explain);
-      const request = { query, limit, explain, minScore, withContent: Boolean(opts.full), user: userOf(command), pageListing };
+      const request = { query, limit, explain, minScore, withContent: Boolean(opts.full), user: userOf(command) };
       const response = await searchWorkspace(ws.root, ws.schema, ws.config, request);
       if (opts.files) out.result({ files: response.results.map((r) => r.path) }, () => renderSearchFiles(response));
       else if (opts.full) out.result(response, () => renderSearchFull(response, out.c));

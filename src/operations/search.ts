@@ -9,7 +9,6 @@ import { splitFrontmatter } from '../wiki/frontmatter-split.js';
 import { isSurfaced, scopeOf, USER_SCOPE_ROOT } from '../wiki/access.js';
 import { keyFromPath } from '../wiki/keys.js';
 import { listPageFiles } from '../wiki/page-files.js';
-import type { PageListing } from '../search/live/page-listing.js';
 import type { Schema } from '../wiki/contract.js';
 
 export interface SearchRequest {
@@ -24,8 +23,6 @@ export interface SearchRequest {
   env?: NodeJS.ProcessEnv;
   /** Whose scratch scope (wiki/user/<name>/) is searched besides the team's pages. */
   user?: string | undefined;
-  /** The pages as being listed on another thread since the workspace was found (`startPageListing`). */
-  pageListing?: PageListing | undefined;
 }
 
 /** `wiki search`'s answer: the hits, whether any matched, and the lanes that were dropped. */
@@ -58,10 +55,9 @@ export async function searchWorkspace(
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
     throw new UsageError(`--limit must be a whole number from 1 to 1000 (got ${request.limit})`);
   }
-  const index = await openSearchIndex(root, schema, config.config, { env: request.env ?? process.env, pageListing: request.pageListing });
+  const index = await openSearchIndex(root, schema, config.config, { env: request.env ?? process.env });
   try {
-    // Worked out while the pages are listed, and again if the listing shows any changed.
-    const response = await index.answerAhead(() => surfacedSearch(root, schema, index, query, { limit, minScore: request.minScore }, request.user));
+    const response = await surfacedSearch(root, schema, index, query, { limit, minScore: request.minScore }, request.user);
     requireAnsweringLane(response.lanes);
     const info = index.info();
     const explained = response.results.map(({ contributions, ...rest }) => (request.explain ? { ...rest, contributions } : rest));

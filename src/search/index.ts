@@ -7,9 +7,7 @@ import type { BuildWorker } from './build/build-threads.js';
 import { LiveSearchIndex } from './live/live-index.js';
 import { PARALLEL_BUILD_MIN_PAGES, type PageScan } from './live/refresh.js';
 import { SemanticLane } from './lanes/semantic/semantic.js';
-import { contentPages, scanPages } from './live/scan.js';
-import type { PageListing } from './live/page-listing.js';
-import { semanticUpkeepDue } from './lanes/semantic/semantic-upkeep.js';
+import { scanPages } from './live/scan.js';
 import { INDEX_FILE, decodeSnapshotFile, searchDirectory, startSnapshotRead } from './live/snapshot-file.js';
 import { withTuning, type SearchTuning } from './fusion/tuning.js';
 import type { SearchIndex } from './types.js';
@@ -25,11 +23,6 @@ export interface OpenSearchIndexOptions {
   rescanAfterMs?: number;
   /** Keep the index in memory only (default: persist under `.wiki/search/`). */
   persist?: boolean;
-  /**
-   * The pages as being listed on another thread (`startPageListing`): a saved index is then
-   * opened without waiting for them, for `answerAhead`; without one the pages are scanned here.
-   */
-  pageListing?: PageListing | undefined;
 }
 
 const DEFAULT_RESCAN_MS = 2000;
@@ -63,16 +56,9 @@ export async function openSearchIndex(
   const foreseeBuild = (markdownNames: number): void => {
     if (!buildWorker && threads && markdownNames >= PARALLEL_BUILD_MIN_PAGES) buildWorker = threads.BuildWorker.start();
   };
-  const listing = options.pageListing;
-  // Listed on another thread: what the listing finds, or (the worker failed) a scan here.
-  const listed = async (): Promise<PageScan> => {
-    const pages = await listing?.pages;
-    const found = pages ? contentPages(pages, schema.contract) : scanPages(root, schema.contract);
-    return { startedAt: listing?.startedAt ?? Date.now(), ...found };
-  };
   const startedAt = Date.now();
-  const scanHere = !listing || !reading;
-  const found = scanHere ? scanPages(root, schema.contract, reading ? undefined : foreseeBuild) : undefined;
+  const { files, hardLinked } = scanPages(root, schema.contract, reading ? undefined : foreseeBuild);
+  const scan: PageScan = { startedAt, files, hardLinked, buildWorker };
   const loaded = reading ? decodeSnapshotFile(await reading.bytes, await semanticSetup()) : undefined;
   let engine: SearchEngine;
   try {
@@ -95,9 +81,7 @@ export async function openSearchIndex(
     rebuilt: !loaded,
   });
   if (loaded && !loaded.semanticRestored) index.semanticConfigChanged();
-  // A saved index as it was is searched while the listing runs, unless opening it will change it anyway.
-  if (!found && loaded?.semanticRestored && !semanticUpkeepDue(engine)) index.awaitScan(listed());
-  else await index.refresh(found ? { startedAt, ...found, buildWorker } : await listed());
+  await index.refresh(scan);
   return index;
 }
 

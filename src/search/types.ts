@@ -109,12 +109,6 @@ export interface SearchIndex {
    * have changed since (its stat does not prove it unchanged): then the caller reads it.
    */
   surfacedAsIndexed(pagePath: string): boolean | undefined;
-  /**
-   * `ask` (searches of this index), answered over the index as saved while the pages are
-   * still being listed on another thread (opened with a `pageListing`), and answered again
-   * when the listing shows any page added, changed or removed; otherwise `ask` once.
-   */
-  answerAhead<T>(ask: () => Promise<T>): Promise<T>;
   /** Persist pending changes. */
   close(): Promise<void>;
 }

@@ -3,9 +3,10 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { UsageError } from '../../errors.js';
 import { isSpecialPage, type Contract } from '../../wiki/contract.js';
+import { splitFrontmatter } from '../../wiki/frontmatter-split.js';
 import { keyFromPath } from '../../wiki/keys.js';
 import type { PageStat } from './doc-record.js';
-import { pageDocument } from '../text/document.js';
+import { documentText, pageDocument, plainBody } from '../text/document.js';
 import { candidatesFor, hasConstraints, parseQuery, QueryFilter } from '../text/query-syntax.js';
 import type { SearchEngine, SearchParams } from '../engine.js';
 import { readingEachOnce } from './read-page.js';
@@ -13,7 +14,7 @@ import { readPage } from '../../wiki/page-read.js';
 import { applyDiskChanges, type PageScan } from './refresh.js';
 import { measureSemanticStrength, retryPending } from '../lanes/semantic/semantic-upkeep.js';
 import { saveSnapshot } from './snapshot-file.js';
-import { searchableText, snippetFor } from '../text/result-text.js';
+import { makeSnippet } from '../text/snippet.js';
 import { unchangedSince } from '../../util/file-stamp.js';
 import type { LaneStatus, RefreshSummary, SearchIndex, SearchIndexInfo, SearchOptions, SearchResponse, SearchResult } from '../types.js';
 
@@ -52,9 +53,6 @@ export class LiveSearchIndex implements SearchIndex {
   private rescan: Promise<unknown> | undefined;
   /** Pages the last scan left out because they are hard links. */
   private hardLinked: string[] = [];
-  /** A scan of the files made on another thread and not applied yet (see answerAhead). */
-  private scanAhead: Promise<PageScan> | undefined;
-  private answeringAhead = false;
 
   constructor(private readonly state: IndexState) {
     this.dirty = state.rebuilt;
@@ -78,29 +76,8 @@ export class LiveSearchIndex implements SearchIndex {
   }
 
   /** Bring the index in line with the files; `scan` is a scan of them made just before. */
-  async refresh(scan?: PageScan): Promise<RefreshSummary> {
-    const ahead = this.scanAhead;
-    this.scanAhead = undefined;
-    const found = scan ?? (await ahead);
-    return this.exclusive(() => this.refreshNow(found));
-  }
-
-  /** `scan` (of the files, on another thread) is applied by the next search, refresh or `answerAhead`. */
-  awaitScan(scan: Promise<PageScan>): void {
-    this.scanAhead = scan;
-  }
-
-  /**
-   * `ask`'s answer over the index as saved, worked out while the scan is under way, if the
-   * scan then finds no page added, changed or removed; else (or if `ask` failed) `ask` again.
-   */
-  async answerAhead<T>(ask: () => Promise<T>): Promise<T> {
-    if (!this.scanAhead) return ask();
-    this.answeringAhead = true;
-    const ahead = ask().then((answer) => ({ answer }), () => undefined);
-    const answered = await ahead.finally(() => (this.answeringAhead = false));
-    const { added, changed, removed } = await this.refresh();
-    return answered && added + changed + removed === 0 ? answered.answer : ask();
+  refresh(scan?: PageScan): Promise<RefreshSummary> {
+    return this.exclusive(() => this.refreshNow(scan));
   }
 
   private async refreshNow(scan: PageScan | undefined): Promise<RefreshSummary> {
@@ -147,9 +124,7 @@ export class LiveSearchIndex implements SearchIndex {
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
       throw new UsageError(`limit must be a whole number from 1 to ${MAX_LIMIT} (got ${limit})`);
     }
-    if (this.scanAhead && !this.answeringAhead) {
-      await this.refresh();
-    } else if (!this.scanAhead && Date.now() - this.lastScan > this.state.rescanAfterMs) {
+    if (Date.now() - this.lastScan > this.state.rescanAfterMs) {
       this.rescan ??= this.refresh().finally(() => {
         this.rescan = undefined;
       });
@@ -278,6 +253,21 @@ export class LiveSearchIndex implements SearchIndex {
     this.saving = this.saving.then(run, run);
     await this.saving;
   }
+}
+
+/** What a query's phrases and exclusions are matched against: the page as the index reads it. */
+function searchableText(pagePath: string, content: string | undefined): string {
+  return content === undefined ? '' : documentText(pageDocument(pagePath, content));
+}
+
+/**
+ * The page's passage for the query terms. Pages are read synchronously (readPage: never
+ * through a link swapped in, never a hard link): a result page is small, and a dozen reads
+ * through the thread pool cost a search more than the reading itself.
+ */
+function snippetFor(content: string | undefined, terms: readonly string[], fallback: string): string {
+  if (content === undefined) return fallback;
+  return makeSnippet(plainBody(splitFrontmatter(content).body), terms) || fallback;
 }
 
 /** A file name's length and first character (of `text` at `from`) as one number. */

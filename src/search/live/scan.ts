@@ -1,6 +1,6 @@
 import { readPage } from '../../wiki/page-read.js';
 import { isSpecialPage, type Contract } from '../../wiki/contract.js';
-import { listPageFiles, type PageFile } from '../../wiki/page-files.js';
+import { listPageFiles } from '../../wiki/page-files.js';
 import { unchangedSince } from '../../util/file-stamp.js';
 import type { PageStamp, PageStat } from './doc-record.js';
 import type { DocTable } from './doc-table.js';
@@ -35,14 +35,9 @@ export interface ScanResult {
  * many markdown names were listed so far.
  */
 export function scanPages(root: string, contract: Contract, onNamesFound?: (markdownNames: number) => void): PagesFound {
-  return contentPages(listPageFiles(root, 'wiki', onNamesFound), contract);
-}
-
-/** The content pages of a listing of wiki/ (`listPageFiles`, here or on a worker thread), as `scanPages` finds them. */
-export function contentPages(listed: readonly PageFile[], contract: Contract): PagesFound {
   const files: ScannedPage[] = [];
   const hardLinked: string[] = [];
-  for (const file of listed) {
+  for (const file of listPageFiles(root, 'wiki', onNamesFound)) {
     if (isSpecialPage(contract, file.path)) continue;
     // A hard link may carry a denied or outside file's content: never indexed (see readPage).
     if (file.nlink > 1) hardLinked.push(file.path);

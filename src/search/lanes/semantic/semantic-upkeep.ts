@@ -78,16 +78,3 @@ export async function measureSemanticStrength(engine: SearchEngine, lexical: Lex
   );
   lane.setStrength(strength);
 }
-
-/**
- * Whether bringing the index in line would change the semantic lane even when no page
- * changed: pages waiting for an embedding, a training or a strength measurement due. A
- * search answered over the index as saved (LiveSearchIndex.answerAhead) is only as good as
- * the index when none is.
- */
-export function semanticUpkeepDue(engine: SearchEngine): boolean {
-  const semantic = engine.semantic;
-  if (!('lane' in semantic)) return false;
-  const { lane } = semantic;
-  return lane.pendingCount > 0 || lane.needsTraining(engine.docs.liveCount) || lane.strengthToMeasure;
-}
