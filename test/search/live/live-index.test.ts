@@ -32,13 +32,14 @@ describe('LiveSearchIndex.search', () => {
 
 describe('LiveSearchIndex.pathsOf', () => {
   it('finds the pages with each key, as reading every page path would', async () => {
-    const names = ['attention', 'attentions', 'bttention', 'a', 'ab', 'b', 'sourdough', 'attention.md'];
+    // Names alike in length, first letter or the letter before `.md` (what the lookup compares), short ones, non-ASCII.
+    const names = ['attention', 'attentions', 'bttention', 'attentiom', 'a', 'ab', 'abc', 'b', 'sourdough', 'attention.md', 'café', 'cafe'];
     const pages: Record<string, string> = {};
     for (const folder of ['concepts', 'entities', 'deep/nested']) for (const name of names) pages[`wiki/${folder}/${name}.md`] = `# ${name}\n\nText.\n`;
     const ws = await workspaceWith(pages);
     const index = await openSearchIndex(ws.root, ws.schema, configWith(), { env: {}, persist: false });
     try {
-      const keys = [...names, 'missing', '', 'attention.md.md', 'b.md'];
+      const keys = [...names, 'missing', '', 'attention.md.md', 'b.md', 'abc.md', 'at', 'attentioo'];
       const every = Object.keys(pages);
       const expected = new Map(keys.map((key) => [key, every.filter((pagePath) => keyFromPath(pagePath) === key)]));
       const found = index.pathsOf(keys);
