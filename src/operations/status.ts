@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { chooseProvider, type ProviderChoice } from '../config/provider-choice.js';
 import type { EffectiveConfig } from '../config/load.js';
@@ -11,6 +11,7 @@ import { classifySource, deletedSources, entryStamp, hashFile, loadManifest } fr
 import { unchangedSince } from '../util/file-stamp.js';
 import { sourcesOf } from '../wiki/page.js';
 import { loadPages } from '../wiki/pages.js';
+import { readPage } from '../wiki/page-read.js';
 import { listRawSources } from '../sources/raw-files.js';
 import { hasFactsStore } from '../facts/extract.js';
 import { sqliteProblem } from '../facts/sqlite.js';
@@ -79,12 +80,8 @@ export async function workspaceStatus(root: string, schema: Schema, config: Effe
     for (const source of sourcesOf(page.frontmatter)) cited.add(source.replace(/^\.\//, '').split('#')[0] ?? source);
   }
   const raw = await listRawSources(root);
-  let logText = '';
-  try {
-    logText = await readFile(path.join(root, schema.contract.log), 'utf8');
-  } catch {
-    logText = '';
-  }
+  // Through the one page reader: a log that is a link (or behind one) shows as empty, never another file's lines.
+  const logText = readPage(root, schema.contract.log) ?? '';
   // Status needs no facts: a store SQLite cannot open is reported, not fatal.
   const factsUnavailable = hasFactsStore(root) ? await sqliteProblem() : undefined;
   const grounding = factsUnavailable ? undefined : await groundPages(root, pages);
