@@ -1,11 +1,10 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { InputError, UsageError } from '../errors.js';
+import { InputError, SandboxError, UsageError } from '../errors.js';
 import { beginRun, finishRun, newRunId, recordAfter, recordBefore } from '../state/history.js';
 import { acquireLock } from '../state/lock.js';
 import { resolveInRoot } from '../state/paths.js';
-import { readTextIfExists, writeFileAtomic } from '../util/fs.js';
+import { ConfinedIo } from '../tools/confined-io.js';
 import { scopeOf, USER_SCOPE_ROOT } from '../wiki/access.js';
 import type { Schema } from '../wiki/contract.js';
 import { keyFromPath } from '../wiki/keys.js';
@@ -46,7 +45,9 @@ export async function promotePage(root: string, schema: Schema, user: string | u
     const team = pages.filter((page) => page.path !== scratch.path && scopeOf(page.path) === undefined);
     const clash = team.find((page) => page.key === key && page.path !== to);
     if (clash) throw new InputError(`the team already has a page with the key "${key}" at ${clash.path}`, `rename your scratch page, or move it to ${clash.path.replace(/^wiki\//, `${USER_SCOPE_ROOT}${user}/`)} to replace that page`);
-    const content = await readFile(path.join(root, scratch.path), 'utf8');
+    // Read and moved as the sandbox does: never through a link, never a hard link (confined-io.ts).
+    const io = new ConfinedIo(root);
+    const content = Buffer.from(await io.readBytes(path.join(root, scratch.path))).toString('utf8');
     const verdict = validateWrite(PageIndex.fromPages(team, schema.contract), { path: to, content }, {
       contract: schema.contract,
       rawExists: (raw) => existsSync(path.join(root, raw.split('#')[0] ?? raw)),
@@ -55,8 +56,8 @@ export async function promotePage(root: string, schema: Schema, user: string | u
       const problems = verdict.errors.map((error) => `${error.message}${error.fix ? ` (${error.fix})` : ''}`).join('; ');
       throw new InputError(`${scratch.path} cannot become ${to}: ${problems}`, 'fix the scratch page, then promote it again');
     }
-    const previous = await readTextIfExists(resolveInRoot(root, to));
-    const runId = await movePage(root, schema, scratch.path, to, content, previous);
+    const previous = (await io.readIfExists(resolveInRoot(root, to)))?.toString('utf8');
+    const runId = await movePage(root, io, schema, scratch.path, to, content, previous);
     return { key, from: scratch.path, to, replaced: previous !== undefined, warnings: verdict.warnings, runId };
   } finally {
     await lock.release();
@@ -67,15 +68,14 @@ export async function promotePage(root: string, schema: Schema, user: string | u
  * The move, recorded as a run like any other change (before-images of both paths), so
  * `wiki undo` puts the scratch page back and the team's page as it was; logged with its run id.
  */
-async function movePage(root: string, schema: Schema, from: string, to: string, content: string, previous: string | undefined): Promise<string> {
+async function movePage(root: string, io: ConfinedIo, schema: Schema, from: string, to: string, content: string, previous: string | undefined): Promise<string> {
   const run = await beginRun(root, newRunId(), 'promote', `${keyFromPath(to)} (${from} → ${to})`);
   try {
     await recordBefore(run, to, previous);
     await recordBefore(run, from, content);
-    await mkdir(path.dirname(path.join(root, to)), { recursive: true });
-    await writeFileAtomic(path.join(root, to), content);
+    await io.write(path.join(root, to), content);
     await recordAfter(run, to, content);
-    await rm(path.join(root, from));
+    await io.remove(path.join(root, from));
     await recordAfter(run, from, undefined);
   } catch (error) {
     await finishRun(run, 'failed').catch(() => undefined);
@@ -83,6 +83,12 @@ async function movePage(root: string, schema: Schema, from: string, to: string, 
   }
   await finishRun(run, 'completed');
   const lines = [`moved ${from} to ${to}${previous !== undefined ? ' (replacing the team page)' : ''}`];
-  await appendLog(root, schema.contract.log, 'promote', `${keyFromPath(to)} (${from} → ${to})`, lines, undefined, run.runId);
+  try {
+    await appendLog(root, schema.contract.log, 'promote', `${keyFromPath(to)} (${from} → ${to})`, lines, undefined, run.runId);
+  } catch (error) {
+    if (!(error instanceof SandboxError)) throw error;
+    // The page is moved and the move recorded: say so, not only why the log was refused.
+    throw new SandboxError(`moved ${from} to ${to} (run ${run.runId}), but wrote no log entry: ${error.message}`, `make ${schema.contract.log} a regular file again; \`wiki undo ${run.runId}\` reverts the move`);
+  }
   return run.runId;
 }

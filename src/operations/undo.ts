@@ -1,5 +1,4 @@
-import { rm } from 'node:fs/promises';
-import { ConfigError, InputError, UsageError } from '../errors.js';
+import { ConfigError, InputError, SandboxError, UsageError } from '../errors.js';
 import { hashText } from '../state/hash.js';
 import {
   beginRun,
@@ -17,7 +16,7 @@ import {
 } from '../state/history.js';
 import { acquireLock } from '../state/lock.js';
 import { resolveInRoot } from '../state/paths.js';
-import { readBytesIfExists, writeFileAtomic } from '../util/fs.js';
+import { ConfinedIo } from '../tools/confined-io.js';
 import { appendLog } from '../wiki/log.js';
 
 /**
@@ -122,7 +121,9 @@ export async function planUndo(root: string, options: { runId?: string; logPath:
   if (!run) return undefined;
   const actions: UndoAction[] = [];
   const beforeImages = runBeforeImages(root, run.runId);
-  for (const file of run.files) actions.push(await planFile(root, beforeImages, run, file, options.logPath));
+  // Read as the sandbox reads: a file that is a link (or behind one) is refused, never followed.
+  const io = new ConfinedIo(root);
+  for (const file of run.files) actions.push(await planFile(root, io, beforeImages, run, file, options.logPath));
   return { run, actions, conflicts: actions.filter((a) => a.changedSinceRun).map((a) => a.path) };
 }
 
@@ -140,11 +141,11 @@ async function pickRun(root: string, runId: string | undefined, logPath: string)
   return runs.reverse().find((run) => run.files.some((file) => file.path !== logPath));
 }
 
-async function planFile(root: string, beforeImages: BeforeImages, run: RunRecord, file: RunFile, logPath: string): Promise<UndoAction> {
+async function planFile(root: string, io: ConfinedIo, beforeImages: BeforeImages, run: RunRecord, file: RunFile, logPath: string): Promise<UndoAction> {
   if (file.path === logPath) {
     return { path: file.path, action: 'skip', reason: 'the log is append-only; the undo is logged instead', changedSinceRun: false };
   }
-  const current = await readBytesIfExists(resolveInRoot(root, file.path));
+  const current = await io.readIfExists(resolveInRoot(root, file.path));
   const currentSha = current === undefined ? null : hashText(current);
   if (file.existedBefore) {
     const image = await beforeImages(file.path);
@@ -169,6 +170,8 @@ async function applyUndo(root: string, plan: UndoPlan, logPath: string): Promise
   const title = `${run.runId} (${run.op}: ${run.title})`;
   const undoRun = await beginRun(root, newRunId(), 'undo', title);
   const beforeImages = runBeforeImages(root, run.runId);
+  // Every read, write and removal inside the workspace, never through a link (confined-io.ts).
+  const io = new ConfinedIo(root);
   const lines: string[] = [];
   try {
     for (const action of plan.actions) {
@@ -176,14 +179,14 @@ async function applyUndo(root: string, plan: UndoPlan, logPath: string): Promise
       const file = run.files.find((f) => f.path === action.path);
       if (!file) continue;
       const target = resolveInRoot(root, action.path);
-      await recordBefore(undoRun, action.path, await readBytesIfExists(resolveInRoot(root, action.path)));
+      await recordBefore(undoRun, action.path, await io.readIfExists(target));
       if (action.action === 'restore') {
         const image = (await beforeImages(action.path)) ?? Buffer.alloc(0);
-        await writeFileAtomic(target, image);
+        await io.write(target, image);
         await recordAfter(undoRun, action.path, image, { written: file.writtenBefore });
         lines.push(`restored ${action.path}`);
       } else {
-        await rm(target, { force: true });
+        await io.remove(target);
         await recordAfter(undoRun, action.path, undefined, { written: file.writtenBefore });
         lines.push(`deleted ${action.path} (created by that run)`);
       }
@@ -194,6 +197,12 @@ async function applyUndo(root: string, plan: UndoPlan, logPath: string): Promise
   }
   await finishRun(undoRun, 'completed');
   lines.push(`recorded as run ${undoRun.runId} (\`wiki undo ${undoRun.runId}\` reverts this undo)`);
-  await appendLog(root, logPath, 'undo', title, lines, undefined, undoRun.runId);
+  try {
+    await appendLog(root, logPath, 'undo', title, lines, undefined, undoRun.runId);
+  } catch (error) {
+    if (!(error instanceof SandboxError)) throw error;
+    // The files are restored and the undo recorded: say so, not only why the log was refused.
+    throw new SandboxError(`undid run ${run.runId} (recorded as run ${undoRun.runId}), but wrote no log entry: ${error.message}`, `make ${logPath} a regular file again; \`wiki undo ${undoRun.runId}\` reverts this undo`);
+  }
   return undoRun.runId;
 }

@@ -1,9 +1,10 @@
-import { closeSync, constants, existsSync, fstatSync, mkdirSync, openSync, readFileSync, type Stats } from 'node:fs';
-import { lstat, mkdir, open, readdir, realpath, type FileHandle } from 'node:fs/promises';
+import { closeSync, constants, existsSync, fstatSync, openSync, readFileSync, type Stats } from 'node:fs';
+import { lstat, open, readdir, realpath, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { SandboxError } from '../errors.js';
 import { writeFileAtomic } from '../util/fs.js';
 import { isInsideRoot } from '../util/fs.js';
+import { openFolderByDescriptors, openFolderByPath, swappedLink, type OpenFolder } from './confined-folders.js';
 
 /**
  * File I/O that cannot be redirected out of the workspace root by swapping a file or folder
@@ -21,9 +22,7 @@ import { isInsideRoot } from '../util/fs.js';
  * after the open, and a write's folder again after the rename.
  */
 
-const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW, O_NONBLOCK } = constants;
-/** O_NOFOLLOW / O_DIRECTORY are undefined on Windows; 0 leaves the flag out. */
-const FOLDER_FLAGS = O_RDONLY | (O_DIRECTORY ?? 0) | (O_NOFOLLOW ?? 0);
+const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK } = constants;
 // O_NONBLOCK: a FIFO swapped in for a page must not block the open forever.
 const FILE_FLAGS = O_RDONLY | (O_NOFOLLOW ?? 0) | (O_NONBLOCK ?? 0);
 /** Files up to this size are read with synchronous calls (see readSmallFile). */
@@ -135,6 +134,34 @@ export class ConfinedIo {
     return existing + content;
   }
 
+  /** A file's bytes as `readBytes` gives them, or undefined when it (or a folder on its way) does not exist. */
+  async readIfExists(absolute: string): Promise<Buffer | undefined> {
+    try {
+      return Buffer.from(await this.readBytes(absolute));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+  }
+
+  /** Delete the file (a link is deleted, never followed) inside its folder, reached never through a link; a missing one is no error. */
+  async remove(absolute: string): Promise<void> {
+    const { realRoot, segments, name } = await this.locateFile(absolute);
+    let folder: OpenFolder;
+    try {
+      folder = await this.openFolder(realRoot, segments, false);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw error;
+    }
+    try {
+      await rm(folder.child(name), { force: true });
+      await folder.verify();
+    } finally {
+      await folder.close();
+    }
+  }
+
   private async openFile(absolute: string): Promise<FileHandle> {
     const { realRoot, segments, name, shown } = await this.locateFile(absolute);
     const folder = await this.openFolder(realRoot, segments, false);
@@ -207,94 +234,3 @@ function checkOpenedFile(info: Stats, shown: string): void {
   if (info.nlink > 1) throw new SandboxError(hardLinkRefusal(shown, info.nlink));
 }
 
-function swappedLink(shown: string): SandboxError {
-  return new SandboxError(`${shown} is (or just became) a symbolic link; files are used only where the sandbox checked them, never through a link`);
-}
-
-interface OpenFolder {
-  /** A path naming the opened folder itself. */
-  self: string;
-  /** A path naming `name` inside the opened folder. */
-  child(name: string): string;
-  /** Throws when the folder's path no longer names the opened folder (no-op with descriptor paths). */
-  verify(): Promise<void>;
-  close(): Promise<void>;
-}
-
-/** Walked with synchronous calls: each is microseconds, a trip through the thread pool far more. */
-async function openFolderByDescriptors(realRoot: string, segments: readonly string[], create: boolean): Promise<OpenFolder> {
-  let current = openSync(realRoot, FOLDER_FLAGS);
-  try {
-    for (let i = 0; i < segments.length; i++) {
-      const at = `/proc/self/fd/${current}/${segments[i]}`;
-      if (create) {
-        try {
-          mkdirSync(at);
-        } catch (error) {
-          if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-        }
-      }
-      let next: number;
-      try {
-        next = openSync(at, FOLDER_FLAGS);
-      } catch (error) {
-        throw await folderOpenError(error as NodeJS.ErrnoException, at, segments.slice(0, i + 1).join('/'));
-      }
-      closeSync(current);
-      current = next;
-    }
-  } catch (error) {
-    closeSync(current);
-    throw error;
-  }
-  const fd = current;
-  const self = `/proc/self/fd/${fd}`;
-  return {
-    self,
-    child: (name) => `${self}/${name}`,
-    verify: async () => undefined,
-    close: async () => closeSync(fd),
-  };
-}
-
-async function openFolderByPath(realRoot: string, segments: readonly string[], create: boolean): Promise<OpenFolder> {
-  let at = realRoot;
-  for (let i = 0; i < segments.length; i++) {
-    at = path.join(at, segments[i] as string);
-    const info = await lstat(at).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT' && create) return undefined;
-      throw error;
-    });
-    if (info === undefined) {
-      await mkdir(at).catch((error: NodeJS.ErrnoException) => {
-        if (error.code !== 'EEXIST') throw error;
-      });
-    } else if (info.isSymbolicLink()) {
-      throw swappedLink(segments.slice(0, i + 1).join('/'));
-    }
-  }
-  // Where folders cannot be opened (Windows), the folder's identity is taken from its lstat.
-  const handle = O_DIRECTORY === undefined ? undefined : await open(at, FOLDER_FLAGS).catch(async (error: NodeJS.ErrnoException) => {
-    throw await folderOpenError(error, at, segments.join('/'));
-  });
-  const opened = handle ? await handle.stat() : await lstat(at);
-  const verify = async (): Promise<void> => {
-    const real = await realpath(at).catch(() => undefined);
-    const onPath = await lstat(at).catch(() => undefined);
-    if (real !== at || onPath?.isDirectory() !== true || onPath.dev !== opened.dev || onPath.ino !== opened.ino) throw swappedLink(segments.join('/') || '.');
-  };
-  try {
-    await verify();
-  } catch (error) {
-    await handle?.close();
-    throw error;
-  }
-  return { self: at, child: (name) => path.join(at, name), verify, close: async () => handle?.close() };
-}
-
-/** ENOTDIR/ELOOP on a folder step is a link (refused) or a file where a folder belongs (the original error). */
-async function folderOpenError(error: NodeJS.ErrnoException, at: string, shown: string): Promise<Error> {
-  if (error.code !== 'ENOTDIR' && error.code !== 'ELOOP') return error;
-  const info = await lstat(at).catch(() => undefined);
-  return info?.isSymbolicLink() === true || error.code === 'ELOOP' ? swappedLink(shown) : error;
-}

@@ -1,6 +1,6 @@
-import { appendFile, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { isoDate } from '../util/dates.js';
+import { ConfinedIo } from '../tools/confined-io.js';
 import { recordLogEntry } from './log-ledger.js';
 
 /** One chronology entry: `## [YYYY-MM-DD] op | title`. */
@@ -31,7 +31,11 @@ export function formatLogEntry(op: string, title: string, lines: string[] = [], 
   return `## [${date}] ${op.trim()} | ${cleanTitle}\n${body ? `${body}\n` : ''}`;
 }
 
-/** Append an entry to the log; the log is only ever appended to, never rewritten. */
+/**
+ * Append an entry to the log; the log is only ever appended to, never rewritten. Through the
+ * sandbox's confined I/O, as a run's own log entries are: a log that is a link (or a folder
+ * on its way swapped for one) is refused with a SandboxError, never read or written through.
+ */
 export async function appendLog(
   root: string,
   logPath: string,
@@ -41,16 +45,17 @@ export async function appendLog(
   date = isoDate(),
   runId?: string,
 ): Promise<string> {
+  const io = new ConfinedIo(root);
   const file = path.join(root, logPath);
   let existing = '';
   try {
-    existing = await readFile(file, 'utf8');
-  } catch {
-    existing = '';
+    existing = Buffer.from(await io.readBytes(file)).toString('utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
   const lead = existing === '' ? '# Log\n\n' : existing.endsWith('\n\n') ? '' : existing.endsWith('\n') ? '\n' : '\n\n';
   const entry = formatLogEntry(op, title, lines, date, runId);
-  await appendFile(file, `${lead}${entry}`);
+  await io.write(file, `${existing}${lead}${entry}`);
   if (runId) await recordLogEntry(root, runId, entry.split('\n')[0] ?? entry, existing);
   return entry;
 }
