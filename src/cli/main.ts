@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { CommanderError } from 'commander';
 import { errorJson, exitCodeFor } from './errors.js';
+import { outliveClosedPipes } from './closed-pipes.js';
 import { buildProgram } from './program.js';
 import { warnEachNoticeOnce } from './warn-once.js';
 
@@ -16,4 +17,5 @@ async function main(argv: string[]): Promise<void> {
 }
 
 warnEachNoticeOnce();
+outliveClosedPipes();
 await main(process.argv);
