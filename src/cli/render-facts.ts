@@ -41,6 +41,7 @@ export function renderExtraction(report: ExtractionReport): string {
     `facts    ${facts.inserted} new, ${facts.merged} merged, ${facts.reworded} reworded, ${facts.tombstoned} tombstoned`,
   ];
   if (sources.unreadable.length > 0) lines.push(`unreadable  ${sources.unreadable.join(', ')}`);
+  for (const why of sources.refused) lines.push(`refused     ${why}`);
   if (sources.tooLarge.length > 0) lines.push(`too large   ${sources.tooLarge.join(', ')} (over facts.maxSourceBytes; not segmented)`);
   return lines.join('\n');
 }

@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rm, stat } from 'node:fs/promises';
+import { lstat, mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { InputError } from '../errors.js';
+import { InputError, SandboxError } from '../errors.js';
 import { extractText } from '../sources/extract.js';
 import { hashText } from '../state/hash.js';
+import { ConfinedIo } from '../tools/confined-io.js';
 import { segmentText, type FactGrain, type Segment } from './segment.js';
 import { FactStore } from './store.js';
 import { FACTS_DB_PATH } from './store-schema.js';
@@ -16,7 +17,15 @@ export interface FactsSettings {
 }
 
 export interface ExtractionReport {
-  sources: { extracted: number; unchanged: number; removed: number; unreadable: string[]; tooLarge: string[] };
+  sources: {
+    extracted: number;
+    unchanged: number;
+    removed: number;
+    unreadable: string[];
+    tooLarge: string[];
+    /** Sources not read, with why: a hard link or a link (their content may be another file's); their facts are dropped. */
+    refused: string[];
+  };
   facts: { inserted: number; merged: number; reworded: number; tombstoned: number };
   bytes: number;
 }
@@ -42,7 +51,7 @@ export async function updateFacts(root: string, sources: readonly string[], sett
   await mkdir(path.dirname(factsDbFile(root)), { recursive: true });
   const store = await FactStore.open(factsDbFile(root));
   const report: ExtractionReport = {
-    sources: { extracted: 0, unchanged: 0, removed: 0, unreadable: [], tooLarge: [] },
+    sources: { extracted: 0, unchanged: 0, removed: 0, unreadable: [], tooLarge: [], refused: [] },
     facts: { inserted: 0, merged: 0, reworded: 0, tombstoned: 0 },
     bytes: 0,
   };
@@ -64,12 +73,24 @@ export async function updateFacts(root: string, sources: readonly string[], sett
       pending = [];
       pendingBytes = 0;
     };
+    // Read as the model's read_file reads: never through a link, never a hard link, whose
+    // content may be a denied or outside file's (facts reach the model).
+    const io = new ConfinedIo(root);
+    const refused = new Set<string>();
     for (const source of sources) {
-      if ((await stat(path.join(root, source))).size > settings.maxSourceBytes) {
+      if ((await lstat(path.join(root, source))).size > settings.maxSourceBytes) {
         report.sources.tooLarge.push(source);
         continue;
       }
-      const bytes = await readFile(path.join(root, source));
+      let bytes: Uint8Array;
+      try {
+        bytes = await io.readBytes(path.join(root, source));
+      } catch (error) {
+        if (!(error instanceof SandboxError)) throw error;
+        refused.add(source);
+        report.sources.refused.push(error.message);
+        continue;
+      }
       const sha256 = hashText(bytes);
       if (known.get(source) === sha256) {
         report.sources.unchanged++;
@@ -90,7 +111,7 @@ export async function updateFacts(root: string, sources: readonly string[], sett
       if (pendingBytes >= BATCH_CHARS) flush();
     }
     if (pending.length > 0) flush();
-    const present = new Set(sources);
+    const present = new Set(sources.filter((source) => !refused.has(source)));
     for (const source of known.keys()) {
       if (present.has(source)) continue;
       report.facts.tombstoned += store.removeSource(source, now);
