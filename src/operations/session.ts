@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { WorkspaceHandle } from './workspace-handle.js';
 import { autoCommit } from '../git/auto-commit.js';
@@ -9,6 +8,7 @@ import { humanEditBase } from '../state/human-edits.js';
 import type { WriteChange } from '../tools/context.js';
 import { RunSourceFacts } from './source-facts.js';
 import type { Tool } from '../tools/types.js';
+import { ConfinedIo } from '../tools/confined-io.js';
 import { DiskFs, OverlayFs, type WorkspaceFs } from '../tools/workspace-fs.js';
 import type { LaneWarning } from './search.js';
 import { searchAsModel } from './model-search.js';
@@ -172,7 +172,8 @@ export class Session {
     if (previous === undefined) return false;
     this.versions.changing(relPath, previous);
     if (this.run) await recordBefore(this.run, relPath, previous);
-    await rm(this.abs(relPath), { force: true });
+    // Confined like every other write: a folder swapped for a link since the read above is refused, never followed.
+    await new ConfinedIo(this.ws.root).remove(this.abs(relPath));
     if (this.run) await recordAfter(this.run, relPath, undefined);
     this.pages.remove(relPath);
     this.alsoChanged.add(relPath);
