@@ -47,12 +47,7 @@ export async function appendLog(
 ): Promise<string> {
   const io = new ConfinedIo(root);
   const file = path.join(root, logPath);
-  let existing = '';
-  try {
-    existing = Buffer.from(await io.readBytes(file)).toString('utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
+  const existing = (await io.readIfExists(file))?.toString('utf8') ?? '';
   const lead = existing === '' ? '# Log\n\n' : existing.endsWith('\n\n') ? '' : existing.endsWith('\n') ? '\n' : '\n\n';
   const entry = formatLogEntry(op, title, lines, date, runId);
   await io.write(file, `${existing}${lead}${entry}`);
