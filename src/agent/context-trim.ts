@@ -26,6 +26,11 @@ export interface TrimOptions {
   trimAboveChars: number;
   /** Keep source windows that no later write has followed (off when the context overflowed). */
   keepUnwrittenSourceReads: boolean;
+  /**
+   * The most characters the messages may take (the run's context budget less the system
+   * prompt, tool definitions and the reply). Above it a trim happens whatever the amount.
+   */
+  budgetChars?: number;
 }
 
 export type TrimMode = 'normal' | 'hard';
@@ -47,8 +52,22 @@ export const HARD_TRIM = {
   keepUnwrittenSourceReads: false,
 } as const;
 
-export function trimOptions(mode: TrimMode, preserveTools: ReadonlySet<string>): TrimOptions {
-  return { ...(mode === 'hard' ? HARD_TRIM : NORMAL_TRIM), preserveTools };
+export function trimOptions(mode: TrimMode, preserveTools: ReadonlySet<string>, budgetChars?: number): TrimOptions {
+  const base = { ...(mode === 'hard' ? HARD_TRIM : NORMAL_TRIM), preserveTools };
+  if (budgetChars === undefined) return base;
+  // A step is large (half the budget's worth, at most the usual) so trims stay rare within a small context.
+  return { ...base, budgetChars, trimAboveChars: Math.min(base.trimAboveChars, Math.floor(budgetChars / 2)) };
+}
+
+/** Characters the messages take as sent (content and call arguments); what a budget is checked against. */
+export function messageChars(messages: readonly Message[]): number {
+  let chars = 0;
+  for (const message of messages) {
+    if (message.role === 'user') chars += message.content.length;
+    else if (message.role === 'assistant') chars += message.text.length + message.toolCalls.reduce((sum, call) => sum + call.rawArguments.length + call.name.length, 0);
+    else chars += message.results.reduce((sum, result) => sum + result.content.length, 0);
+  }
+  return chars;
 }
 
 export interface TrimResult {
@@ -90,7 +109,8 @@ export function trimContext(messages: readonly Message[], options: TrimOptions):
         if (stub !== undefined) trimmable += result.content.length - stub.length;
       }
     });
-    if (trimmable < options.trimAboveChars) return { messages: [...messages], removedChars: 0, trimmedItems: 0 };
+    const overBudget = options.budgetChars !== undefined && messageChars(messages) > options.budgetChars;
+    if (trimmable < options.trimAboveChars && !overBudget) return { messages: [...messages], removedChars: 0, trimmedItems: 0 };
   }
   let removedChars = 0;
   let trimmedItems = 0;
@@ -130,7 +150,8 @@ function stubFor(result: ToolResult, call: ToolCall | undefined, options: TrimOp
   if (result.isError || options.preserveTools.has(result.name)) return undefined;
   if (result.content.length <= options.maxResultChars || result.content.startsWith(STUB_PREFIX)) return undefined;
   const what = call === undefined ? result.name : describeCall(call);
-  const stub = `${STUB_PREFIX}result of ${what}, ${formatCount(result.content.length)} chars — call again if needed]`;
+  const window = /^\[[^\]\n]*?(lines \d+-\d+)/.exec(result.content)?.[1];
+  const stub = `${STUB_PREFIX}result of ${what}, ${formatCount(result.content.length)} chars${window ? ` (${window})` : ''}, already used — call again to see it]`;
   return stub.length < result.content.length ? stub : undefined;
 }
 
@@ -154,6 +175,32 @@ export function shortenRefusedCalls(message: Message, results: readonly ToolResu
 }
 
 const STUB_ARGUMENT_CHARS = 200;
+
+/** Page text shorter than this stays in the conversation as written. */
+const WRITTEN_CONTENT_KEEP_CHARS = 300;
+
+/**
+ * The assistant message with the content of its accepted writes replaced by a stub saying
+ * where the text now is: the page is in the workspace, so re-sending it on every later turn
+ * only costs. Done before the message is first sent back, so the conversation's prefix
+ * never changes for it (the prompt cache keeps working). Refused writes keep their
+ * content: the model corrects them from what it sent.
+ */
+export function stubWrittenContent(message: Message, results: readonly ToolResult[], writeTools: ReadonlySet<string>): Message {
+  if (message.role !== 'assistant') return message;
+  const accepted = new Set(results.filter((result) => !result.isError && writeTools.has(result.name)).map((result) => result.callId));
+  let changed = false;
+  const toolCalls = message.toolCalls.map((call) => {
+    const content = call.arguments?.['content'];
+    const target = call.arguments?.['path'];
+    if (!accepted.has(call.id) || typeof content !== 'string' || typeof target !== 'string' || content.length <= WRITTEN_CONTENT_KEEP_CHARS) return call;
+    const how = call.name === 'append_to_file' ? 'appended to' : 'written to';
+    const args = { ...call.arguments, content: `${STUB_PREFIX}${formatCount(content.length)} chars ${how} ${target}; read_file(path="${target}") shows the page as it is now]` };
+    changed = true;
+    return { ...call, arguments: args, rawArguments: JSON.stringify(args) };
+  });
+  return changed ? { ...message, toolCalls } : message;
+}
 
 function shortenArguments(call: ToolCall, maxChars: number): ToolCall | undefined {
   if (call.arguments === undefined) return undefined;

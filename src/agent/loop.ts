@@ -1,7 +1,7 @@
 import { ProviderError } from '../errors.js';
 import type { Tool } from '../tools/types.js';
 import { mergeChanges, type ChangedFile } from './changes.js';
-import { shortenRefusedCalls, trimContext, trimOptions, type TrimMode } from './context-trim.js';
+import { messageChars, shortenRefusedCalls, stubWrittenContent, trimContext, trimOptions, type TrimMode } from './context-trim.js';
 import type { AgentEvent, AgentListener, AgentRunStatus } from './events.js';
 import { runToolCalls } from './tool-runner.js';
 import { DEFAULT_TURN_LIMITS, type TurnLimits } from './turn-limits.js';
@@ -39,6 +39,19 @@ export interface AgentOptions {
   signal?: AbortSignal;
   /** A budget this run shares with others running beside it (a command's total); checked like maxTokens/maxCost. */
   sharedBudget?: SharedBudget;
+  /**
+   * The model's context window in tokens: every request (estimated at 4 characters a token)
+   * plus its reply stays within it; old results are trimmed to fit. Unset: no bound.
+   */
+  contextTokens?: number;
+}
+
+/** The estimate every budget check uses. */
+export const CHARS_PER_TOKEN = 4;
+
+/** The reply's share of a small context window: at most a quarter. */
+export function replyTokens(maxOutputTokens: number, contextTokens: number | undefined): number {
+  return contextTokens === undefined ? maxOutputTokens : Math.min(maxOutputTokens, Math.floor(contextTokens / 4));
 }
 
 /** A budget several runs draw on at once, e.g. `wiki ingest --jobs 4 --max-tokens N`. */
@@ -85,6 +98,12 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
   const toolsByName = new Map(options.tools.map((tool) => [tool.definition.name, tool]));
   const definitions = options.tools.map((tool) => tool.definition);
   const preserved = new Set(options.tools.filter((tool) => tool.mutates).map((tool) => tool.definition.name));
+  const maxOutputTokens = replyTokens(options.maxOutputTokens, options.contextTokens);
+  // What the messages may take: the window less the reply, the system prompt and the tool definitions.
+  const budgetChars =
+    options.contextTokens === undefined
+      ? undefined
+      : Math.max(0, (options.contextTokens - maxOutputTokens) * CHARS_PER_TOKEN - options.system.length - JSON.stringify(definitions).length);
 
   let messages: Message[] = [{ role: 'user', content: options.userMessage }];
   let usage = emptyUsage();
@@ -106,7 +125,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
   };
 
   const trim = (mode: TrimMode, turn: number): number => {
-    const trimmed = trimContext(messages, trimOptions(mode, preserved));
+    const trimmed = trimContext(messages, trimOptions(mode, preserved, budgetChars));
     messages = trimmed.messages;
     if (trimmed.removedChars > 0) emit({ type: 'trimmed', turn, removedChars: trimmed.removedChars, mode });
     return trimmed.removedChars;
@@ -122,7 +141,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
     let retriedOverflow = false;
     for (;;) {
       try {
-        const request = { system: options.system, messages, tools: definitions, maxOutputTokens: options.maxOutputTokens };
+        const request = { system: options.system, messages, tools: definitions, maxOutputTokens };
         return { ok: true, response: await model.complete(signal === undefined ? request : { ...request, signal }) };
       } catch (thrown) {
         if (aborted() || (thrown instanceof ProviderError && thrown.kind === 'aborted')) {
@@ -171,6 +190,8 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
     const turn = turns + 1;
     emit({ type: 'turn_start', turn, maxTurns });
     trim('normal', turn);
+    // Still past the budget after a normal trim: only the last turn stays whole.
+    if (budgetChars !== undefined && messageChars(messages) > budgetChars) trim('hard', turn);
 
     const outcome = await callModel(turn);
     if (!outcome.ok) {
@@ -209,7 +230,9 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
       toolCalls += response.toolCalls.length;
       changed = mergeChanges(changed, batch.changed);
       // A refused call too large for any context (a 100 MB write) must not be re-sent on every later turn.
-      messages[messages.length - 1] = shortenRefusedCalls(messages.at(-1) as Message, batch.results, turnLimits.toolResultBytesPerTurn);
+      const asked = shortenRefusedCalls(messages.at(-1) as Message, batch.results, turnLimits.toolResultBytesPerTurn);
+      // Accepted page text lives in the workspace from now on, not in every later request.
+      messages[messages.length - 1] = stubWrittenContent(asked, batch.results, preserved);
       messages.push({ role: 'tool', results: batch.results });
       status = batch.interrupted || aborted() ? 'interrupted' : budgetStatus();
       continue;

@@ -90,5 +90,7 @@ export interface ChatResponse {
 export interface ChatModel {
   readonly provider: 'anthropic' | 'openai' | 'scripted';
   readonly model: string;
+  /** The model's context window in tokens, as far as known (absent: unknown, no bound). */
+  readonly contextWindow?: number;
   complete(request: ChatRequest): Promise<ChatResponse>;
 }

@@ -64,6 +64,12 @@ export const configSchema = z
     stream: z.boolean().default(true),
     /** Max output tokens per model response. */
     maxOutputTokens: z.number().int().min(256).default(8192),
+    /**
+     * The model's context window in tokens: every request and its reply stay within it (old
+     * tool results give way to stubs). Unset: 200k for Claude, 128k for OpenAI's models,
+     * 24k for a model behind another OpenAI-compatible server.
+     */
+    contextTokens: z.number().int().min(8000).optional(),
     /** How many page keys (with summaries) the system prompt lists before pointing to search. */
     promptPageLimit: z.number().int().min(0).default(300),
     /** Tokens the prompt's page list may take (estimated as characters / 4); the pages most relevant to the run come first. */

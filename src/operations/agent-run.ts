@@ -106,6 +106,7 @@ export async function runModelInSession(session: Session, options: ModelRunOptio
       transcript,
       signal: options.signal,
       sharedBudget: options.sharedBudget,
+      contextTokens: ws.config.config.contextTokens ?? options.model.contextWindow,
     });
     return { ...result, transcript: transcriptFile ? `.wiki/runs/${session.options.runId}.jsonl` : undefined, rejectedWrites };
   } finally {

@@ -2,7 +2,7 @@ import { getPath, loadConfig, parseConfigValue, setConfigValue, type EffectiveCo
 import { chooseProvider, sourceLabel, type ProviderChoice } from '../config/provider-choice.js';
 import { SECRET_ENV, configKeys } from '../config/schema.js';
 import { ConfigError } from '../errors.js';
-import { DEFAULT_MODELS } from '../providers/defaults.js';
+import { DEFAULT_BASE_URLS, DEFAULT_MODELS, defaultContextTokens } from '../providers/defaults.js';
 
 export interface ConfigEntry {
   key: string;
@@ -29,6 +29,7 @@ export function describeConfig(effective: EffectiveConfig, env: NodeJS.ProcessEn
     provider: provider.provider && { key: 'provider', value: provider.provider, source: provider.from },
     model: provider.provider && { key: 'model', value: DEFAULT_MODELS[provider.provider], source: `default for ${provider.provider}` },
     baseUrl: provider.baseUrl !== undefined ? { key: 'baseUrl', value: provider.baseUrl, source: provider.baseUrlFrom ?? 'default' } : undefined,
+    contextTokens: provider.provider && impliedContextTokens(provider),
   };
   const entries = configKeys().map((key): ConfigEntry => {
     const value = getPath(config, key);
@@ -37,6 +38,13 @@ export function describeConfig(effective: EffectiveConfig, env: NodeJS.ProcessEn
   });
   const secrets = SECRET_ENV.map((name) => ({ name, set: Boolean(env[name]) }));
   return { entries, secrets, provider };
+}
+
+function impliedContextTokens(provider: ProviderChoice): ConfigEntry | undefined {
+  if (provider.provider === undefined) return undefined;
+  const official = provider.baseUrl === undefined || provider.baseUrl.replace(/\/+$/, '') === DEFAULT_BASE_URLS[provider.provider].replace(/\/+$/, '');
+  const source = provider.provider === 'openai' && !official ? 'default for an OpenAI-compatible server' : `default for ${provider.provider}`;
+  return { key: 'contextTokens', value: defaultContextTokens(provider.provider, official), source };
 }
 
 /** `wiki config get KEY`: one entry of the report, refused for a key that does not exist. */

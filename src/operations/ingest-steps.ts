@@ -17,8 +17,8 @@ import { listRawSources } from '../sources/raw-files.js';
  * the job done, stale marks in a dry run, and the run that marks a deleted source's pages.
  */
 
-/** First window of the source handed to the model; the rest it reads with read_file. */
-const FIRST_WINDOW_CHARS = 24_000;
+/** Dry run only (no read_file on a file not yet copied): about one window of the source. */
+const FIRST_WINDOW_CHARS = 20_000;
 
 /** The first window of the source, read through the read_file tool so offsets match later reads. */
 export async function firstSourceWindow(session: Session, rawPath: string, copiedFrom: string | undefined): Promise<string> {
@@ -31,7 +31,8 @@ export async function firstSourceWindow(session: Session, rawPath: string, copie
   }
   const readTool = session.tools.find((t) => t.definition.name === 'read_file');
   if (!readTool) throw new Error('read_file tool missing');
-  const result = await readTool.run({ path: rawPath, offset: 0, limit: FIRST_WINDOW_CHARS });
+  // The tool's own default window, so the first window is cut like every later one.
+  const result = await readTool.run({ path: rawPath, offset: 0 });
   if (result.isError) throw new UsageError(`${rawPath}: ${result.content}`);
   return [
     'Here is the beginning of it, as `read_file` returns it. If the header shows a next offset, write the source page from',

@@ -1,6 +1,7 @@
 import { extractText, isExtractable } from '../sources/extract.js';
 import type { SearchResult } from '../search/types.js';
 import type { ToolContext, ValidationVerdict, WriteObserver } from '../tools/context.js';
+import { DEFAULT_READ_LIMIT } from '../tools/read-file.js';
 import { createTools } from '../tools/registry.js';
 import type { Tool } from '../tools/types.js';
 import type { WorkspaceFs } from '../tools/workspace-fs.js';
@@ -25,6 +26,15 @@ export interface SessionToolParts {
 }
 
 /**
+ * read_file's default window for a context window set in wiki.config.json: a fifth of the
+ * window (at 4 characters a token), so two windows, the prompt and a reply fit; never more
+ * than the usual default. Unset: the usual default.
+ */
+export function readLimitFor(contextTokens: number | undefined): number | undefined {
+  return contextTokens === undefined ? undefined : Math.min(DEFAULT_READ_LIMIT, Math.floor((contextTokens * 4) / 5));
+}
+
+/**
  * The five tools of a run. A write (check, write, bookkeeping) goes through the shared
  * mutex, so runs working at the same time never interleave between a page's check and its
  * write.
@@ -44,6 +54,7 @@ export function sessionTools(parts: SessionToolParts): Tool[] {
     textExtractor: async (p, bytes) => (isExtractable(p) ? (await extractText(p, bytes)).text : undefined),
     extractable: (p) => isExtractable(p),
     sourceFacts: parts.sourceFacts,
+    readLimit: readLimitFor(ws.config.config.contextTokens),
   };
   const tools = createTools(ctx);
   return parts.readOnly

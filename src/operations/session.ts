@@ -6,7 +6,7 @@ import type { SearchIndex } from '../search/index.js';
 import { beginRun, finishRun, recordAfter, recordBefore, type Run, type RunStatus } from '../state/history.js';
 import { humanEditBase } from '../state/human-edits.js';
 import type { WriteChange } from '../tools/context.js';
-import { RunSourceFacts } from './source-facts.js';
+import { RunSourceFacts, schemaAsksForFactIds } from './source-facts.js';
 import type { Tool } from '../tools/types.js';
 import { ConfinedIo } from '../tools/confined-io.js';
 import { DiskFs, OverlayFs, type WorkspaceFs } from '../tools/workspace-fs.js';
@@ -103,7 +103,7 @@ export class Session {
         noteFor: async (p, current) => this.humanEditNote(p, current),
         afterRead: (p, text) => this.versions.saw(p, text),
       },
-      sourceFacts: this.sourceFacts.lookup,
+      sourceFacts: schemaAsksForFactIds(ws.schema.text) ? this.sourceFacts.lookup : undefined,
     });
   }
 

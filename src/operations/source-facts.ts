@@ -7,6 +7,16 @@ import type { FactLines, SourceFacts } from '../tools/context.js';
  * first source window read and closed with the run. Without a store, or where SQLite
  * cannot load (ingest has already said so), windows simply show no fact ids.
  */
+/**
+ * Whether schema.md asks the model to cite facts as footnotes (`[^f-…]`): only then do
+ * source windows list the fact ids of their lines. Otherwise the ids would be payload the
+ * model has no use for (a few KB a window); facts.db, grounding and `wiki facts` work as
+ * before either way.
+ */
+export function schemaAsksForFactIds(schemaText: string): boolean {
+  return /\[\^f-/.test(schemaText);
+}
+
 export class RunSourceFacts {
   private store: Promise<FactStore | undefined> | undefined;
 

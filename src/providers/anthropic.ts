@@ -1,6 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { ChatModel, ChatRequest, ChatResponse } from '../agent/types.js';
 import { AnthropicStreamAccumulator, fromAnthropicMessage, toAnthropicParams } from './anthropic-wire.js';
+import { defaultContextTokens } from './defaults.js';
 import { guardedCall } from './request-guard.js';
 import { errorContext, sdkClientOptions, type ProviderErrorContext, type ProviderSettings } from './settings.js';
 
@@ -8,6 +9,7 @@ import { errorContext, sdkClientOptions, type ProviderErrorContext, type Provide
 export class AnthropicChatModel implements ChatModel {
   readonly provider = 'anthropic' as const;
   readonly model: string;
+  readonly contextWindow = defaultContextTokens('anthropic', true);
   readonly #client: Anthropic;
   readonly #settings: ProviderSettings;
   readonly #errors: ProviderErrorContext;

@@ -30,3 +30,18 @@ export const BASE_URL_VARIABLES: Record<ProviderName, string> = {
  * OpenAI-compatible servers ignore it, but the SDKs refuse to run without one.
  */
 export const PLACEHOLDER_KEY = 'not-needed';
+
+/**
+ * The context window a run keeps its requests within when wiki.config.json sets no
+ * `contextTokens`: Claude models take 200k tokens; OpenAI's own models at least 128k; a
+ * model behind an OpenAI-compatible server (Ollama, llama.cpp, vLLM…) is assumed small,
+ * since most local models are served with 32k or less.
+ */
+export const ANTHROPIC_CONTEXT_TOKENS = 200_000;
+export const OPENAI_CONTEXT_TOKENS = 128_000;
+export const COMPATIBLE_SERVER_CONTEXT_TOKENS = 24_000;
+
+export function defaultContextTokens(provider: ProviderName, officialEndpoint: boolean): number {
+  if (provider === 'anthropic') return ANTHROPIC_CONTEXT_TOKENS;
+  return officialEndpoint ? OPENAI_CONTEXT_TOKENS : COMPATIBLE_SERVER_CONTEXT_TOKENS;
+}

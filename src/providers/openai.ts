@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import type { ChatModel, ChatRequest, ChatResponse } from '../agent/types.js';
-import { DEFAULT_BASE_URLS } from './defaults.js';
+import { DEFAULT_BASE_URLS, defaultContextTokens } from './defaults.js';
 import { fromOpenAiCompletion, OpenAiStreamAccumulator, toOpenAiParams } from './openai-wire.js';
 import { guardedCall } from './request-guard.js';
 import { errorContext, sdkClientOptions, type ProviderErrorContext, type ProviderSettings } from './settings.js';
@@ -10,6 +10,7 @@ import { ProviderError } from '../errors.js';
 export class OpenAiChatModel implements ChatModel {
   readonly provider = 'openai' as const;
   readonly model: string;
+  readonly contextWindow: number;
   readonly #client: OpenAI;
   readonly #settings: ProviderSettings;
   readonly #errors: ProviderErrorContext;
@@ -19,12 +20,17 @@ export class OpenAiChatModel implements ChatModel {
     this.#settings = settings;
     this.#errors = errorContext('openai', settings);
     this.#client = new OpenAI(sdkClientOptions('openai', settings));
+    this.contextWindow = defaultContextTokens('openai', this.#officialEndpoint());
+  }
+
+  #officialEndpoint(): boolean {
+    return this.#settings.baseUrl === undefined || sameUrl(this.#settings.baseUrl, DEFAULT_BASE_URLS.openai);
   }
 
   async complete(request: ChatRequest): Promise<ChatResponse> {
     const params = toOpenAiParams(request, {
       model: this.model,
-      officialEndpoint: this.#settings.baseUrl === undefined || sameUrl(this.#settings.baseUrl, DEFAULT_BASE_URLS.openai),
+      officialEndpoint: this.#officialEndpoint(),
     });
     return guardedCall(
       {

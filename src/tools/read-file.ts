@@ -7,7 +7,7 @@ import { observerNote } from './page-write.js';
 import { resolveInSandbox } from './sandbox.js';
 import type { Tool, ToolOutcome } from './types.js';
 import { delimitSourceText, isSourcePath } from './source-delimiters.js';
-import { byteWindow, decodeText, looksBinary, textWindow } from './text-window.js';
+import { byteWindow, decodeText, LINE_MARK, looksBinary, numberLines, textWindow } from './text-window.js';
 
 export const DEFAULT_READ_LIMIT = 20_000;
 export const MAX_READ_LIMIT = 50_000;
@@ -21,8 +21,19 @@ const EXTRACTION_CACHE_SIZE = 8;
 const args = z.strictObject({
   path: z.string().describe('File path relative to the workspace root, e.g. raw/paper.md or wiki/concepts/attention.md'),
   offset: z.number().int().min(0).optional().describe('Where the window starts (characters; bytes for files over 8 MB). Default 0; use the "next offset" a previous read reported.'),
-  limit: z.number().int().min(1).optional().describe(`Window size (characters; bytes for files over 8 MB). Default ${DEFAULT_READ_LIMIT}; values above ${MAX_READ_LIMIT} are capped.`),
+  limit: z.number().int().min(1).optional().describe(`Window size (characters; bytes for files over 8 MB). Default ${DEFAULT_READ_LIMIT.toLocaleString('en-US')}; values above ${MAX_READ_LIMIT.toLocaleString('en-US')} are capped.`),
 });
+
+/** What read_file says of itself; `readLimit` is the run's default window. */
+export function readFileDescription(readLimit: number): string {
+  return (
+    'Read a text file anywhere in the workspace (sources in raw/, pages in wiki/, schema.md), one window at a time. ' +
+    `A window is about ${readLimit.toLocaleString('en-US')} characters unless you pass limit; it ends after a whole line, and a short rest of the file (under a quarter of a window) comes with it. ` +
+    'The first line states the window (characters and lines), the total size and the next offset to continue from, or "end of file". ' +
+    `In a source (raw/) every line starts with its line number and ${LINE_MARK} (e.g. "120${LINE_MARK}"), which is not part of the text: cite lines with those numbers (raw/x.md#L120-135). ` +
+    'PDF and HTML sources come back as extracted text. Binary files, .wiki/, .git/ and .env files cannot be read.'
+  );
+}
 
 export function createReadFileTool(ctx: ToolContext): Tool {
   // Extraction (a PDF parse) is costly; a run reads the same source window by window.
@@ -41,10 +52,7 @@ export function createReadFileTool(ctx: ToolContext): Tool {
 
   return defineTool({
     name: 'read_file',
-    description:
-      'Read a text file anywhere in the workspace (sources in raw/, pages in wiki/, schema.md), one window at a time. ' +
-      'The first line states the window, the total size and the next offset to continue from, or "end of file". ' +
-      'PDF and HTML sources come back as extracted text. Binary files, .wiki/, .git/ and .env files cannot be read.',
+    description: readFileDescription(Math.min(ctx.readLimit ?? DEFAULT_READ_LIMIT, MAX_READ_LIMIT)),
     args,
     mutates: false,
     async run({ path, offset, limit }): Promise<ToolOutcome> {
@@ -108,18 +116,21 @@ async function readTextWindow(
   const next = part.end >= part.total ? 'end of file' : `next offset: ${part.end}`;
   const lines = `lines ${part.lines.first}-${part.lines.last} of ${part.lines.total}`;
   const extra = notes.length > 0 ? `; ${notes.join('; ')}` : '';
-  const facts = isSourcePath(shown) && sourceFacts ? factsLine(await sourceFacts(shown, part.lines.first, part.lines.last)) : '';
-  return success(`[${shown}: characters ${part.start}-${part.end} of ${part.total}, ${lines}; ${next}${extra}]\n${asShown(shown, part.text)}${facts}`);
+  const source = isSourcePath(shown);
+  const facts = source && sourceFacts ? factsLine(await sourceFacts(shown, part.lines.first, part.lines.last)) : '';
+  // Sources are cited by line; pages are not, and a page's text goes back into writes, so it stays unnumbered.
+  const shownText = source ? numberLines(part.text, part.lines.first) : part.text;
+  return success(`[${shown}: characters ${part.start}-${part.end} of ${part.total}, ${lines}; ${next}${extra}]\n${asShown(shown, shownText)}${facts}`);
 }
 
 /**
- * The fact ids of the window's lines, after the source block: the model can then cite a
- * line range in a from-comment, or a fact as [^id], exactly.
+ * The fact ids of the window's lines, after the source block, for a schema that asks the
+ * model to cite facts as [^id]: the id's line number tells which sentence it is.
  */
 function factsLine(facts: readonly FactLines[]): string {
   if (facts.length === 0) return '';
-  const listed = facts.map((fact) => `L${fact.lineStart}${fact.lineEnd > fact.lineStart ? `-${fact.lineEnd}` : ''} ${fact.id}`);
-  return `\n[facts of these lines (line: id): ${listed.join(' · ')}]`;
+  const listed = facts.map((fact) => `${fact.lineStart} ${fact.id.replace(/^f-/, '')}`);
+  return `\n[fact ids by line, to cite as [^f-<id>] after a claim: ${listed.join(', ')}]`;
 }
 
 /** Sources are shown as delimited data (see source-delimiters.ts); pages and schema.md as they are. */

@@ -62,17 +62,46 @@ export interface TextWindow {
   lines: { first: number; last: number; total: number };
 }
 
-/** Characters [offset, offset + limit) of `text`, never splitting a surrogate pair. */
+/** A tail shorter than this share of a window joins the window before it: no round trip for a few lines. */
+const TAIL_SHARE = 0.25;
+
+/**
+ * About `limit` characters of `text` from `offset`, cut where a reader can resume cleanly:
+ * after the last whole line that fits (a line longer than half a window is cut at a space),
+ * never inside a surrogate pair; a tail shorter than a quarter of a window is included, so a
+ * window may run to 1.25 × `limit`. The next window starts at `end`.
+ */
 export function textWindow(text: string, offset: number, limit: number): TextWindow {
   let start = Math.min(offset, text.length);
   if (start > 0 && start < text.length && isLowSurrogate(text.charCodeAt(start)) && isHighSurrogate(text.charCodeAt(start - 1))) start++;
-  let end = Math.min(text.length, start + limit);
-  if (end < text.length && end > start + 1 && isHighSurrogate(text.charCodeAt(end - 1))) end--;
+  const end = windowEnd(text, start, limit);
   const first = countNewlines(text, 0, start) + 1;
   const last = first + countNewlines(text, start, Math.max(start, end - 1));
   const total = countNewlines(text, 0, text.length) + (text.length > 0 && !text.endsWith('\n') ? 1 : 0);
   return { start, end, total: text.length, text: text.slice(start, end), lines: { first, last, total: Math.max(total, 1) } };
 }
+
+function windowEnd(text: string, start: number, limit: number): number {
+  const hardEnd = start + limit;
+  if (text.length - hardEnd <= limit * TAIL_SHARE) return text.length;
+  const lineEnd = text.lastIndexOf('\n', hardEnd - 1);
+  if (lineEnd >= start + limit / 2) return lineEnd + 1;
+  const space = text.lastIndexOf(' ', hardEnd - 1);
+  if (space >= start + limit / 2) return space + 1;
+  return hardEnd > start + 1 && isHighSurrogate(text.charCodeAt(hardEnd - 1)) ? hardEnd - 1 : hardEnd;
+}
+
+/**
+ * The window's lines, each led by its 1-based number and `│` (`120│text`), so a citation
+ * (`#L120-135`) can be read off. `firstLine` is the number of the window's first line.
+ */
+export function numberLines(windowText: string, firstLine: number): string {
+  const lines = windowText.split('\n');
+  if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
+  return lines.map((line, index) => `${firstLine + index}${LINE_MARK}${line}`).join('\n');
+}
+
+export const LINE_MARK = '\u2502';
 
 function countNewlines(text: string, from: number, to: number): number {
   let count = 0;

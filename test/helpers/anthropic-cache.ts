@@ -11,6 +11,8 @@ import { createHash } from 'node:crypto';
 export interface CacheTurn {
   inputBytes: number;
   cachedBytes: number;
+  /** Bytes written to the cache by this request: from the end of what it read up to its last breakpoint. */
+  writtenBytes: number;
   breakpoints: number;
 }
 
@@ -43,7 +45,8 @@ export class AnthropicCacheSimulator {
       }
     }
     for (const at of breakpoints) this.#written.add(hashes[at] ?? '');
-    return { inputBytes: total, cachedBytes, breakpoints: breakpoints.length };
+    const lastBreakpoint = breakpoints.length > 0 ? (sizes[breakpoints[breakpoints.length - 1] ?? 0] ?? 0) : 0;
+    return { inputBytes: total, cachedBytes, writtenBytes: Math.max(0, lastBreakpoint - cachedBytes), breakpoints: breakpoints.length };
   }
 
   /** Whether a prefix of this body up to and including its system blocks was written before. */
