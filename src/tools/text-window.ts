@@ -97,8 +97,9 @@ function windowEnd(text: string, start: number, limit: number): number {
  */
 export function numberLines(windowText: string, firstLine: number): string {
   const lines = windowText.split('\n');
-  if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
-  return lines.map((line, index) => `${firstLine + index}${LINE_MARK}${line}`).join('\n');
+  const endsLine = lines.length > 1 && lines[lines.length - 1] === '';
+  if (endsLine) lines.pop();
+  return lines.map((line, index) => `${firstLine + index}${LINE_MARK}${line}`).join('\n') + (endsLine ? '\n' : '');
 }
 
 export const LINE_MARK = '\u2502';

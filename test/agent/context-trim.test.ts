@@ -51,7 +51,7 @@ describe('trimContext', () => {
     ];
     const { messages: trimmed, removedChars, trimmedItems } = trimContext(messages, EAGER);
     const contents = toolResults(trimmed).map((result) => result.content);
-    expect(contents[0]).toBe('[trimmed: result of read_file(wiki/x.md), 12,345 chars — call again if needed]');
+    expect(contents[0]).toBe('[trimmed: result of read_file(wiki/x.md), 12,345 chars, already used — call again to see it]');
     expect(contents[1]).toHaveLength(3_000);
     expect(contents[2]).toHaveLength(4_000);
     expect(removedChars).toBe(12_345 - (contents[0] ?? '').length);

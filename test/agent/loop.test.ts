@@ -391,7 +391,7 @@ describe('runAgent: oversized refused calls', () => {
   const cases = [
     { name: 'a refused call larger than the turn budget is stubbed in later requests', size: 200_000, kept: false },
     { name: 'a refused call within the budget is re-sent as the model wrote it', size: 5_000, kept: true },
-    { name: 'an accepted call is never changed', size: 500, kept: true },
+    { name: 'a short accepted write is re-sent as written', size: 300, kept: true },
   ];
   it.each(cases)('$name', async ({ size, kept }) => {
     const content = 'q'.repeat(size);
@@ -403,5 +403,18 @@ describe('runAgent: oversized refused calls', () => {
     const resent = JSON.stringify(model.requests[1]?.messages);
     expect(resent.includes(content)).toBe(kept);
     if (!kept) expect(resent).toContain(`[trimmed: ${size.toLocaleString('en-US')} chars sent earlier]`);
+  });
+
+  it('an accepted page write is re-sent as a stub that says where the text is and how to see it', async () => {
+    const content = 'page text. '.repeat(70);
+    const { model, run } = agent([{ toolCalls: [toolCall('write_file', { path: 'wiki/b.md', content })] }, { toolCalls: [toolCall('read_file', { path: 'x' })] }, { text: 'done' }], {
+      tools: [readFile, refusingWrite],
+    });
+    await run();
+    for (const request of model.requests.slice(1)) {
+      const resent = JSON.stringify(request.messages);
+      expect(resent).not.toContain('page text. page text.');
+      expect(resent).toContain(`[trimmed: ${content.length.toLocaleString('en-US')} chars written to wiki/b.md; read_file(path=\\"wiki/b.md\\") shows the page as it is now]`);
+    }
   });
 });

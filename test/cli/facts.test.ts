@@ -1,8 +1,8 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
 import { initWorkspace, runCli } from '../helpers/cli.js';
-import { startFakeLlmServer } from '../helpers/fake-llm-server.js';
+import { startFakeLlmServer, type RecordedRequest } from '../helpers/fake-llm-server.js';
 import { simpleIngest } from './cron-fixtures.js';
 import { describeWithSqlite } from '../helpers/sqlite.js';
 import { pageText } from '../search/helpers.js';
@@ -65,11 +65,13 @@ describeWithSqlite('wiki facts (through the built CLI)', () => {
   });
 });
 
-describeWithSqlite('the model sees the fact ids of the source window it reads', () => {
-  it('ingest: the first window and a later read_file window list their lines\' fact ids, the same ids `wiki facts` gives', async () => {
+describeWithSqlite('the model sees the fact ids of the source window it reads only when schema.md asks it to cite facts', () => {
+  const lines = ['# The bridge', '', 'The Golden Gate Bridge opened in 1937 after four years of work.', 'Its main span is 1,280 metres long.', '', '## Later', '', 'The bridge was painted International Orange in 1937.'];
+
+  async function ingestBridge(schemaAddition: string): Promise<{ workspace: string; requests: RecordedRequest[] }> {
     const workspace = await initWorkspace();
-    const lines = ['# The bridge', '', 'The Golden Gate Bridge opened in 1937 after four years of work.', 'Its main span is 1,280 metres long.', '', '## Later', '', 'The bridge was painted International Orange in 1937.'];
     await writeFile(path.join(workspace, 'raw', 'bridge.md'), `${lines.join('\n')}\n`);
+    if (schemaAddition) await appendFile(path.join(workspace, 'schema.md'), `\n${schemaAddition}\n`);
     const server = await startFakeLlmServer([
       { toolCalls: [{ name: 'read_file', arguments: { path: 'raw/bridge.md', offset: 60, limit: 400 } }] },
       ...simpleIngest('bridge'),
@@ -77,21 +79,31 @@ describeWithSqlite('the model sees the fact ids of the source window it reads', 
     try {
       const ingest = await runCli(['ingest', 'raw/bridge.md'], { cwd: workspace, env: server.env('anthropic') });
       expect(ingest.code, ingest.stderr).toBe(0);
-      const ids = async (query: string): Promise<string> => {
-        const result = await runCli(['facts', 'search', query, '--json'], { cwd: workspace });
-        return (JSON.parse(result.stdout) as { facts: { id: string }[] }).facts[0]?.id ?? 'none';
-      };
-      const [opened, span, orange] = [await ids('opened 1937'), await ids('main span'), await ids('International Orange')];
-      const first = JSON.stringify(server.requests[0]?.body);
-      expect(first).toContain(`L3 ${opened} · L4 ${span} · L8 ${orange}`);
-      // A window starting inside line 3 lists the facts of lines 3-8 only.
-      const later = server.requests[1]?.toolResults[0]?.content ?? '';
-      expect(later).toMatch(/\[facts of these lines \(line: id\): L3 f-[0-9a-f]{12} · L4 f-[0-9a-f]{12} · L8 f-[0-9a-f]{12}\]$/);
-      // The system prompt, where the cache prefix lies, carries no fact id.
-      expect(server.requests[0]?.system).not.toMatch(/f-[0-9a-f]{12}/);
+      return { workspace, requests: [...server.requests] };
     } finally {
       await server.close();
     }
+  }
+
+  it('by default no window carries fact ids, and the facts layer still works', async () => {
+    const { workspace, requests } = await ingestBridge('');
+    for (const request of requests) expect(JSON.stringify(request.body)).not.toMatch(/f-[0-9a-f]{12}|[0-9a-f]{12}\]/);
+    const result = await runCli(['facts', 'search', 'main span', '--json'], { cwd: workspace });
+    expect((JSON.parse(result.stdout) as { facts: { id: string }[] }).facts[0]?.id).toMatch(/^f-[0-9a-f]{12}$/);
+  });
+
+  it('a schema that asks for [^f-…] citations gets each window\'s fact ids by line, explained, the same ids `wiki facts` gives', async () => {
+    const { workspace, requests } = await ingestBridge('Cite the fact behind a claim as a footnote [^f-<id>] when the source window lists its id.');
+    const ids = async (query: string): Promise<string> => {
+      const result = await runCli(['facts', 'search', query, '--json'], { cwd: workspace });
+      return ((JSON.parse(result.stdout) as { facts: { id: string }[] }).facts[0]?.id ?? 'none').replace(/^f-/, '');
+    };
+    const [opened, span, orange] = [await ids('opened 1937'), await ids('main span'), await ids('International Orange')];
+    const first = requests[0]?.lastUserText ?? '';
+    expect(first).toContain(`[fact ids by line, to cite as [^f-<id>] after a claim: 3 ${opened}, 4 ${span}, 8 ${orange}]`);
+    // A window starting inside line 3 lists the facts of lines 3-8 only.
+    const later = requests[1]?.toolResults[0]?.content ?? '';
+    expect(later).toMatch(/\[fact ids by line, to cite as \[\^f-<id>\] after a claim: 3 [0-9a-f]{12}, 4 [0-9a-f]{12}, 8 [0-9a-f]{12}\]$/);
   });
 });
 

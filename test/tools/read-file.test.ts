@@ -24,8 +24,21 @@ function parts(content: string): { header: string; text: string } {
   const header = content.slice(0, newline);
   const body = content.slice(newline + 1);
   const delimited = /^<source-text path="raw\/[^"]+">\n([\s\S]*)\n<\/source-text>$/.exec(body);
-  if (/^\[raw\//.test(header)) expect(delimited).not.toBeNull();
-  return { header, text: delimited ? (delimited[1] ?? '') : body };
+  // Pages, and the byte windows of huge files, come unnumbered.
+  if (!/^\[raw\//.test(header) || /: bytes \d/.test(header)) return { header, text: delimited ? (delimited[1] ?? '') : body };
+  expect(delimited).not.toBeNull();
+  return { header, text: unnumbered(delimited?.[1] ?? '', Number(/lines (\d+)-/.exec(header)?.[1] ?? 1)) };
+}
+
+/** A source window's text without its line numbers, which must run on from `first`. */
+function unnumbered(text: string, first: number): string {
+  const lines = text.split('\n');
+  const last = lines.length > 1 && lines.at(-1) === '' ? lines.pop() : undefined;
+  const plain = lines.map((line, index) => {
+    expect(line.startsWith(`${first + index}\u2502`), `line ${index} of the window: ${line.slice(0, 20)}`).toBe(true);
+    return line.slice(`${first + index}\u2502`.length);
+  });
+  return plain.join('\n') + (last === undefined ? '' : '\n');
 }
 
 describe('read_file windows', () => {
@@ -47,13 +60,42 @@ describe('read_file windows', () => {
       offset = Number(next[1]);
     }
     expect(joined).toBe(text);
-    expect(headers[0]).toBe(`[raw/lines.txt: characters 0-100 of ${text.length}, lines 1-14 of 30; next offset: 100]`);
+    // Windows end after a whole line: 9 lines of 7 characters and 4 of 8 fit in 100.
+    expect(headers[0]).toBe(`[raw/lines.txt: characters 0-95 of ${text.length}, lines 1-13 of 30; next offset: 95]`);
     expect(headers.at(-1)).toMatch(/end of file\]$/);
-    expect(headers.length).toBe(Math.ceil(text.length / 100));
+  });
+
+  it('cuts a window after a whole line, never inside a word, and lets a short tail join the window before it', async () => {
+    const words = Array.from({ length: 400 }, (_, i) => `word${i}`);
+    const text = `${words.slice(0, 200).join(' ')}\n${words.slice(200).join(' ')}\n`;
+    await put('raw/words.md', text);
+    const { tools } = makeContext(ws);
+    // One line longer than half a window: cut at a space, not inside a word.
+    const first = parts((await call(tools, 'read_file', { path: 'raw/words.md', limit: 1000 })).content).text;
+    expect(first.endsWith(' ')).toBe(true);
+    expect(text.startsWith(first)).toBe(true);
+    // 100 characters left after a window of 1,600: under a quarter of a window, so they come with it.
+    await put('raw/tail.md', `${'a line of the tail file\n'.repeat(70)}`);
+    const whole = await call(tools, 'read_file', { path: 'raw/tail.md', limit: 1600 });
+    expect(whole.content).toMatch(/characters 0-1680 of 1680, lines 1-70 of 70; end of file\]/);
+  });
+
+  it('numbers the lines of a source window and states the default window in the tool description', async () => {
+    await put('raw/n.md', 'alpha\nbeta\ngamma\n');
+    await put('wiki/concepts/page.md', '---\ntitle: P\n---\n\nBody.\n');
+    const { tools } = makeContext(ws);
+    const window = await call(tools, 'read_file', { path: 'raw/n.md', offset: 6 });
+    expect(window.content).toBe('[raw/n.md: characters 6-17 of 17, lines 2-3 of 3; end of file]\n<source-text path="raw/n.md">\n2\u2502beta\n3\u2502gamma\n\n</source-text>');
+    // A page is not cited by line, and its text goes back into writes: not numbered.
+    const page = await call(tools, 'read_file', { path: 'wiki/concepts/page.md' });
+    expect(page.content.split('\n')[1]).toBe('---');
+    const description = tools['read_file']?.definition.description ?? '';
+    expect(description).toContain('about 20,000 characters');
+    expect(description).toContain('120\u2502');
   });
 
   it('uses the context default window and caps larger limits', async () => {
-    await put('raw/long.txt', 'x'.repeat(60_000));
+    await put('raw/long.txt', 'x'.repeat(80_000));
     const small = makeContext(ws, { readLimit: 1234 }).tools;
     expect(parts((await call(small, 'read_file', { path: 'raw/long.txt' })).content).text).toHaveLength(1234);
     const { tools } = makeContext(ws);
@@ -188,8 +230,8 @@ describe('read_file with a text extractor', () => {
     };
     const { tools } = makeContext(ws, { textExtractor });
     const first = await call(tools, 'read_file', { path: 'raw/paper.pdf', limit: 20 });
-    expect(first.content).toMatch(/^\[raw\/paper\.pdf: characters 0-20 of 190, lines 1-1 of 1; next offset: 20; extracted text\]\n<source-text path="raw\/paper\.pdf">\nExtracted 8 bytes\. E/);
-    await call(tools, 'read_file', { path: 'raw/paper.pdf', offset: 20, limit: 20 });
+    expect(first.content).toMatch(/^\[raw\/paper\.pdf: characters 0-19 of 190, lines 1-1 of 1; next offset: 19; extracted text\]\n<source-text path="raw\/paper\.pdf">\n1\u2502Extracted 8 bytes\. \n/);
+    await call(tools, 'read_file', { path: 'raw/paper.pdf', offset: 19, limit: 20 });
     expect(calls).toEqual(['raw/paper.pdf']);
     const plain = await call(tools, 'read_file', { path: 'raw/paper.md' });
     expect(plain.content).toContain('Attention lets a model weigh tokens.');
