@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: the performance figures the project reports, each beside a baseline
- * measured in the same run. `--only validator|access|lint-facts|ingest|loop|search` runs one part;
+ * measured in the same run. `--only validator|access|lint-facts|ingest|loop|replay|search` runs one part;
  * `--sizes 1000,10000` limits the search wiki sizes (default 1k, 10k, 50k).
  */
 import { pathToFileURL } from 'node:url';
@@ -8,9 +8,10 @@ import { runAccessBench, runLintFactsBench } from './bench-access-facts.js';
 import { runSearchBench } from './bench-search.js';
 import { runJobsBench } from './bench-jobs.js';
 import { runLoopBench } from './bench-loop.js';
+import { runReplayBench } from './bench-replay.js';
 import { runValidatorBench } from './bench-validator.js';
 
-const PARTS = ['validator', 'access', 'lint-facts', 'ingest', 'loop', 'search'] as const;
+const PARTS = ['validator', 'access', 'lint-facts', 'ingest', 'loop', 'replay', 'search'] as const;
 
 async function main(argv: string[]): Promise<void> {
   const only = valueOf(argv, '--only');
@@ -45,6 +46,11 @@ async function main(argv: string[]): Promise<void> {
   if (runs('loop')) {
     console.log('# Agent loop overhead\n');
     await runLoopBench();
+    console.log('');
+  }
+  if (runs('replay')) {
+    console.log('# A played run, replayed: request bytes and prompt cache\n');
+    await runReplayBench();
     console.log('');
   }
   if (runs('search')) {

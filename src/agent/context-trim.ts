@@ -59,15 +59,12 @@ export function trimOptions(mode: TrimMode, preserveTools: ReadonlySet<string>, 
   return { ...base, budgetChars, trimAboveChars: Math.min(base.trimAboveChars, Math.floor(budgetChars / 2)) };
 }
 
-/** Characters the messages take as sent (content and call arguments); what a budget is checked against. */
+/**
+ * Characters the messages take as JSON, escapes and structure included: close to what
+ * either wire format sends for them, and what a budget is checked against.
+ */
 export function messageChars(messages: readonly Message[]): number {
-  let chars = 0;
-  for (const message of messages) {
-    if (message.role === 'user') chars += message.content.length;
-    else if (message.role === 'assistant') chars += message.text.length + message.toolCalls.reduce((sum, call) => sum + call.rawArguments.length + call.name.length, 0);
-    else chars += message.results.reduce((sum, result) => sum + result.content.length, 0);
-  }
-  return chars;
+  return JSON.stringify(messages).length;
 }
 
 export interface TrimResult {

@@ -217,6 +217,31 @@ describe('runAgent: context trimming', () => {
     expect(Math.min(...removed)).toBeGreaterThanOrEqual(NORMAL_TRIM.trimAboveChars);
   });
 
+  it('with contextTokens, every request and its reply stay within the window, in few trims', async () => {
+    // Source windows (3,000 chars), each followed by a write of notes, as an ingest reads.
+    const window = fakeTool('read_file', { run: (args) => ({ content: `[raw/a.md: characters ${String(args['offset'])}-…]\n${'lorem ipsum '.repeat(250)}`, isError: false }) });
+    const script: Script = (_request, index) =>
+      index >= 40 ? { text: 'done' } : index % 2 === 0 ? { toolCalls: [toolCall('read_file', { path: 'raw/a.md', offset: index * 1500 })] } : { toolCalls: [toolCall('write_file', { path: 'wiki/a.md', content: 'notes. '.repeat(300) })] };
+    const contextTokens = 10_000;
+    const { model, events, run } = agent(script, { tools: [window, writeFile], maxTurns: 50, maxOutputTokens: 8192, contextTokens });
+    const result = await run();
+    expect(result.status).toBe('done');
+    for (const request of model.requests) {
+      // The reply gets at most a quarter of a small window.
+      expect(request.maxOutputTokens).toBe(2_500);
+      const chars = request.system.length + JSON.stringify(request.tools).length + JSON.stringify(request.messages).length;
+      expect(chars / 4 + request.maxOutputTokens).toBeLessThanOrEqual(contextTokens * 1.05);
+    }
+    // Few, large steps: far fewer trims than turns.
+    expect(events.filter((event) => event.type === 'trimmed').length).toBeLessThanOrEqual(8);
+  });
+
+  it('without contextTokens, the reply keeps maxOutputTokens and nothing is trimmed for size', async () => {
+    const { model, run } = agent([{ toolCalls: [toolCall('read_file', { path: 'a' })] }, { text: 'done' }], { tools: [readFile, writeFile], maxOutputTokens: 8192 });
+    await run();
+    expect(model.requests.map((request) => request.maxOutputTokens)).toEqual([8192, 8192]);
+  });
+
   it('retries a context overflow once after trimming harder, and succeeds', async () => {
     const big = fakeTool('read_file', { run: () => ({ content: 'y'.repeat(2_000), isError: false }) });
     let overflowed = false;

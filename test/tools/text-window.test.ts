@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { byteWindow, decodeText, looksBinary, textWindow } from '../../src/tools/text-window.js';
+import { byteWindow, decodeText, looksBinary, numberLines, textWindow } from '../../src/tools/text-window.js';
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
 
@@ -41,6 +41,36 @@ describe('textWindow', () => {
   });
   it('moves an offset inside a surrogate pair forward', () => {
     expect(textWindow('😀x', 1, 5).text).toBe('x');
+  });
+  it('ends after the last whole line that fits', () => {
+    const text = 'first line\nsecond line\nthird line\n'.repeat(10);
+    const window = textWindow(text, 0, 30);
+    expect(window.text).toBe('first line\nsecond line\n');
+    expect(window.lines).toMatchObject({ first: 1, last: 2 });
+    expect(textWindow(text, window.end, 30).text.startsWith('third line\n')).toBe(true);
+  });
+  it('cuts a line longer than half a window at a space, never inside a word', () => {
+    const text = 'Abstract generic types are proposed here. '.repeat(20);
+    const window = textWindow(text, 0, 100);
+    expect(window.text.endsWith(' ')).toBe(true);
+    expect(text.slice(window.end).startsWith('Abstract') || /^\w+/.test(text.slice(window.end))).toBe(true);
+    expect(/\w$/.test(text.slice(0, window.end).trimEnd()) && !/\w/.test(text[window.end - 1] ?? '')).toBe(true);
+  });
+  it('takes in a tail shorter than a quarter of a window, and leaves a longer one for the next', () => {
+    const line = 'x'.repeat(9) + '\n';
+    expect(textWindow(line.repeat(12), 0, 100).end).toBe(120);
+    expect(textWindow(line.repeat(13), 0, 100).end).toBe(100);
+  });
+  it('cuts a text with no space or newline at the limit', () => {
+    expect(textWindow('y'.repeat(500), 0, 100).end).toBe(100);
+  });
+});
+
+describe('numberLines', () => {
+  it('leads every line with its number and │, keeping a final newline', () => {
+    expect(numberLines('a\nb\n', 7)).toBe('7\u2502a\n8\u2502b\n');
+    expect(numberLines('partial', 3)).toBe('3\u2502partial');
+    expect(numberLines('a\n\nb', 1)).toBe('1\u2502a\n2\u2502\n3\u2502b');
   });
 });
 
