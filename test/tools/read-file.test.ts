@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { rawContentLines, rawLineCounter } from '../../src/sources/line-count.js';
 import { DiskFs } from '../../src/tools/workspace-fs.js';
 import { call, makeContext, makeWorkspace, recordingFs, type TempWorkspace } from './fixtures.js';
 
@@ -126,6 +127,23 @@ describe('read_file windows', () => {
     const past = await call(tools, 'read_file', { path: 'raw/paper.md', offset: 51 });
     expect(past).toMatchObject({ isError: true });
     expect(past.content).toContain('past the end of raw/paper.md (50 characters)');
+  });
+});
+
+describe('read_file numbering agrees with the citation check', () => {
+  it.each([
+    ['a trailing newline', 'one\ntwo\n\nfour\n'],
+    ['no trailing newline', 'one\ntwo\nthree'],
+    ['CRLF line ends', 'one\r\ntwo\r\n'],
+    ['a single blank line', '\n'],
+  ])('%s: the last numbered line is the line count `wiki lint` checks #L ranges against', async (_name, text) => {
+    await put('raw/cite.md', text);
+    const { tools } = makeContext(ws);
+    const result = await call(tools, 'read_file', { path: 'raw/cite.md' });
+    const numbers = [...result.content.matchAll(/^(\d+)\u2502/gm)].map((match) => Number(match[1]));
+    const total = rawLineCounter(rawContentLines(ws.root))('raw/cite.md');
+    expect(numbers.at(-1)).toBe(total);
+    expect(result.content).toContain(`of ${total}; end of file]`);
   });
 });
 
