@@ -47,6 +47,16 @@ async function lineCount(source: string): Promise<number> {
   return text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
 }
 
+/** The text of a page the model wrote in ingest-1 and never read back there: the page holds it, no request needs it. */
+const WRITTEN_PAGE_TEXT = 'Trust on first use (TOFU) is the model in which a client accepts whatever it receives';
+
+function expectWrittenTextNotResent(outcome: ReplayOutcome): void {
+  const ingest = outcome.commands.find((command) => command.recording === 'ingest-1');
+  expect(ingest?.bodies.length).toBeGreaterThan(2);
+  for (const body of ingest?.bodies ?? []) expect(JSON.stringify(body)).not.toContain(WRITTEN_PAGE_TEXT);
+  expect(JSON.stringify(ingest?.bodies)).toContain('chars written to wiki/concepts/trust-on-first-use.md; read_file(path=');
+}
+
 function expectCompleted(outcome: ReplayOutcome): void {
   for (const command of outcome.commands) {
     expect(command.code, `${command.recording}: ${command.stderr.slice(-800)}`).toBe(0);
@@ -71,6 +81,7 @@ describe('the played run, replayed', () => {
     // The fact ids nobody asked for are gone; every source line the model saw carries its number.
     const sent = JSON.stringify(outcome.commands.map((command) => command.bodies));
     expect(sent).not.toContain('[facts of these lines');
+    expectWrittenTextNotResent(outcome);
     for (const source of SOURCES) {
       const total = await lineCount(source);
       const shown = linesShown(outcome, source);
@@ -83,6 +94,7 @@ describe('the played run, replayed', () => {
     expectCompleted(outcome);
     const sizes = outcome.commands.flatMap((command) => command.bodies.map((body) => Buffer.byteLength(JSON.stringify(body))));
     console.info(`contextTokens 20000 (${api}): ${sizes.length} requests, largest ${Math.max(...sizes)} bytes`);
+    expectWrittenTextNotResent(outcome);
     expect(Math.max(...sizes)).toBeLessThanOrEqual(80_000);
     for (const body of outcome.commands.flatMap((command) => command.bodies)) {
       const reply = Number(body.max_tokens ?? body.max_completion_tokens ?? 0);
