@@ -22,7 +22,7 @@ function describe(label: string, outcome: ReplayOutcome): void {
   const statuses = outcome.commands.map((c) => `${c.recording} exit ${c.code}${c.addedReads > 0 ? ` (+${c.addedReads} reads)` : ''}`).join(', ');
   console.log(
     `  ${label.padEnd(22)} ${String(f.requests).padStart(3)} requests  total ${kb(f.totalBytes)}  largest ${kb(f.largestBytes)}  ` +
-      `cache-hit ${f.cacheHitRatio.toFixed(3)}  cache-weighted input ${kb(f.cacheWeightedBytes)}   [${statuses}]`,
+      `cache-hit ${f.cacheHitRatio.toFixed(3)} (after each command's first request ${f.laterTurnsHitRatio.toFixed(3)})  cache-weighted input ${kb(f.cacheWeightedBytes)}   [${statuses}]`,
   );
 }
 
@@ -46,7 +46,7 @@ export async function runReplayBench(options: { cli?: string; perRequest?: boole
   const baseline = JSON.parse(await readFile(path.join(PLAYED_RUN, 'baseline.json'), 'utf8')) as ReplayFigures & { measuredWith: string };
   console.log(
     `  before (${baseline.measuredWith}):\n  ${''.padEnd(22)} ${String(baseline.requests).padStart(3)} requests  total ${kb(baseline.totalBytes)}  largest ${kb(baseline.largestBytes)}  ` +
-      `cache-hit ${baseline.cacheHitRatio.toFixed(3)}  cache-weighted input ${kb(baseline.cacheWeightedBytes)}`,
+      `cache-hit ${baseline.cacheHitRatio.toFixed(3)} (after each command's first request ${baseline.laterTurnsHitRatio.toFixed(3)})  cache-weighted input ${kb(baseline.cacheWeightedBytes)}`,
   );
   const plain = await replayPlayedRun({ cli: options.cli });
   describe('default settings', plain);

@@ -81,7 +81,8 @@ export async function replayPlayedRun(options: ReplayOptions = {}): Promise<Repl
         await server.close();
       }
     }
-    return { commands, figures: replayFigures(commands.flatMap((command) => command.bodies)), root };
+    const firsts = new Set(commands.map((_, i) => commands.slice(0, i).reduce((sum, command) => sum + command.bodies.length, 0)));
+    return { commands, figures: replayFigures(commands.flatMap((command) => command.bodies), firsts), root };
   } finally {
     if (!options.keep) await rm(root, { recursive: true, force: true });
   }

@@ -133,17 +133,27 @@ export interface ReplayFigures {
   cacheHitRatio: number;
   /** Input bytes priced as Anthropic bills tokens: cache reads 0.1×, cache writes 1.25×, the rest 1×. */
   cacheWeightedBytes: number;
+  /**
+   * The hit ratio of the requests after the first of each command: the first carries the
+   * run's new context and source window, which no cache can hold yet.
+   */
+  laterTurnsHitRatio: number;
 }
 
-/** The figures of a sequence of Anthropic request bodies (one simulated cache across them). */
-export function replayFigures(bodies: ReadonlyArray<Record<string, unknown>>): ReplayFigures {
+/**
+ * The figures of a sequence of Anthropic request bodies (one simulated cache across them);
+ * `firsts` are the indexes of the bodies that open a command.
+ */
+export function replayFigures(bodies: ReadonlyArray<Record<string, unknown>>, firsts: ReadonlySet<number> = new Set([0])): ReplayFigures {
   const cache = new AnthropicCacheSimulator();
   let totalBytes = 0;
   let largestBytes = 0;
   let input = 0;
   let cached = 0;
   let weighted = 0;
-  for (const body of bodies) {
+  let laterInput = 0;
+  let laterCached = 0;
+  for (const [index, body] of bodies.entries()) {
     const bytes = Buffer.byteLength(JSON.stringify(body));
     totalBytes += bytes;
     largestBytes = Math.max(largestBytes, bytes);
@@ -151,6 +161,17 @@ export function replayFigures(bodies: ReadonlyArray<Record<string, unknown>>): R
     input += turn.inputBytes;
     cached += turn.cachedBytes;
     weighted += turn.cachedBytes * 0.1 + turn.writtenBytes * 1.25 + (turn.inputBytes - turn.cachedBytes - turn.writtenBytes);
+    if (!firsts.has(index)) {
+      laterInput += turn.inputBytes;
+      laterCached += turn.cachedBytes;
+    }
   }
-  return { requests: bodies.length, totalBytes, largestBytes, cacheHitRatio: input === 0 ? 0 : cached / input, cacheWeightedBytes: Math.round(weighted) };
+  return {
+    requests: bodies.length,
+    totalBytes,
+    largestBytes,
+    cacheHitRatio: input === 0 ? 0 : cached / input,
+    cacheWeightedBytes: Math.round(weighted),
+    laterTurnsHitRatio: laterInput === 0 ? 0 : laterCached / laterInput,
+  };
 }

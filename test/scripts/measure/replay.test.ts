@@ -72,6 +72,8 @@ describe('replayFigures', () => {
     const answer = 'assistant'.length + JSON.stringify({ text: 'answer' }).length;
     expect(figures.requests).toBe(2);
     expect(figures.cacheHitRatio).toBeCloseTo(systemBytes / (2 * systemBytes + 2 * question + answer), 6);
+    // Past the first request: the second alone.
+    expect(figures.laterTurnsHitRatio).toBeCloseTo(systemBytes / (systemBytes + question + answer), 6);
     // First: the system block written (1.25×), the message sent plain; second: the system block read (0.1×).
     expect(figures.cacheWeightedBytes).toBe(Math.round(systemBytes * 1.25 + systemBytes * 0.1 + 2 * question + answer));
   });
