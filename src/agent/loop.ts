@@ -1,6 +1,7 @@
 import { ProviderError } from '../errors.js';
 import type { Tool } from '../tools/types.js';
 import { mergeChanges, type ChangedFile } from './changes.js';
+import { messageBudgetChars, replyTokens } from './context-budget.js';
 import { messageChars, shortenRefusedCalls, stubWrittenContent, trimContext, trimOptions, type TrimMode } from './context-trim.js';
 import type { AgentEvent, AgentListener, AgentRunStatus } from './events.js';
 import { runToolCalls } from './tool-runner.js';
@@ -46,13 +47,6 @@ export interface AgentOptions {
   contextTokens?: number;
 }
 
-/** The estimate every budget check uses. */
-export const CHARS_PER_TOKEN = 4;
-
-/** The reply's share of a small context window: at most a quarter. */
-export function replyTokens(maxOutputTokens: number, contextTokens: number | undefined): number {
-  return contextTokens === undefined ? maxOutputTokens : Math.min(maxOutputTokens, Math.floor(contextTokens / 4));
-}
 
 /** A budget several runs draw on at once, e.g. `wiki ingest --jobs 4 --max-tokens N`. */
 export interface SharedBudget {
@@ -99,11 +93,7 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
   const definitions = options.tools.map((tool) => tool.definition);
   const preserved = new Set(options.tools.filter((tool) => tool.mutates).map((tool) => tool.definition.name));
   const maxOutputTokens = replyTokens(options.maxOutputTokens, options.contextTokens);
-  // What the messages may take: the window less the reply, the system prompt and the tool definitions.
-  const budgetChars =
-    options.contextTokens === undefined
-      ? undefined
-      : Math.max(0, (options.contextTokens - maxOutputTokens) * CHARS_PER_TOKEN - options.system.length - JSON.stringify(definitions).length);
+  const budgetChars = options.contextTokens === undefined ? undefined : messageBudgetChars(options.contextTokens, maxOutputTokens, options.system, definitions);
 
   let messages: Message[] = [{ role: 'user', content: options.userMessage }];
   let usage = emptyUsage();

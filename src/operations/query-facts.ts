@@ -1,3 +1,4 @@
+import { replyTokens } from '../agent/context-budget.js';
 import type { ChatModel } from '../agent/types.js';
 import { UsageError } from '../errors.js';
 import { factsDbFile } from '../facts/extract.js';
@@ -56,11 +57,12 @@ export async function answerFromFacts(
     const facts = retrieveFacts(store, trimmed, pageSources, FACT_LIMIT);
     if (facts.length === 0) return { question: trimmed, answer: 'no facts found', facts, cited: [], unknown: [], modelCalled: false };
     const listing = facts.map((fact) => `[^${fact.id}] ${fact.text} (${fact.sources.join(', ')})`).join('\n');
-    const response = await model().complete({
+    const chat = model();
+    const response = await chat.complete({
       system: SYSTEM,
       messages: [{ role: 'user', content: `Facts:\n${listing}\n\nQuestion: ${trimmed}` }],
       tools: [],
-      maxOutputTokens: config.config.maxOutputTokens,
+      maxOutputTokens: replyTokens(config.config.maxOutputTokens, config.config.contextTokens ?? chat.contextWindow),
       signal,
     });
     const answer = response.text.trim();
