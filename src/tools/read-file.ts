@@ -21,7 +21,7 @@ const EXTRACTION_CACHE_SIZE = 8;
 const args = z.strictObject({
   path: z.string().describe('File path relative to the workspace root, e.g. raw/paper.md or wiki/concepts/attention.md'),
   offset: z.number().int().min(0).optional().describe('Where the window starts (characters; bytes for files over 8 MB). Default 0; use the "next offset" a previous read reported.'),
-  limit: z.number().int().min(1).optional().describe(`Window size (characters; bytes for files over 8 MB). Default ${DEFAULT_READ_LIMIT.toLocaleString('en-US')}; values above ${MAX_READ_LIMIT.toLocaleString('en-US')} are capped.`),
+  limit: z.number().int().min(1).optional().describe(`Window size (characters; bytes for files over 8 MB). Default: the window this tool's description states (smaller when the run's context budget is small); values above ${MAX_READ_LIMIT.toLocaleString('en-US')} are capped.`),
 });
 
 /** What read_file says of itself; `readLimit` is the run's default window. */

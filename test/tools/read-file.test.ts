@@ -99,6 +99,10 @@ describe('read_file windows', () => {
     await put('raw/long.txt', 'x'.repeat(80_000));
     const small = makeContext(ws, { readLimit: 1234 }).tools;
     expect(parts((await call(small, 'read_file', { path: 'raw/long.txt' })).content).text).toHaveLength(1234);
+    // The description and the limit parameter tell the model one default (the played run saw 16,000 and 20,000).
+    const definition = JSON.stringify(small['read_file']?.definition);
+    expect(definition).toContain('about 1,234 characters');
+    expect(definition).not.toContain('20,000');
     const { tools } = makeContext(ws);
     const defaulted = await call(tools, 'read_file', { path: 'raw/long.txt' });
     expect(parts(defaulted.content).text).toHaveLength(20_000);
