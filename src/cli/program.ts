@@ -25,6 +25,8 @@ export function buildProgram(): Command {
     .option('--user <name>', 'see your scratch pages in wiki/user/<name>/ over the team\'s (default: WIKI_USER)')
     .addOption(new Option('--no-color', 'disable colour (NO_COLOR is respected too)'))
     .showHelpAfterError('(run with --help for usage)')
+    // Each command's --help lists the global options it accepts (--json, --quiet, --root, --user).
+    .configureHelp({ showGlobalOptions: true })
     .exitOverride()
     .addHelpText(
       'after',

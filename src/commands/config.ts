@@ -36,6 +36,10 @@ export function registerConfig(program: Command): void {
     .description('set KEY to VALUE in wiki.config.json (validated; VALUE is JSON or a string; null unsets)')
     .argument('<key>', 'dotted field path, e.g. search.weights.lexical')
     .argument('<value>', 'new value')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ wiki config set provider openai\n  $ wiki config set maxTurns 60\n  $ wiki config set search.weights.semantic 1.5\n  $ wiki config set query.seeds 3\n  $ wiki config set model null      (unset: back to the default)',
+    )
     .action(async (key: string, value: string, _opts: unknown, command: Command) => {
       const out = outputFor(command);
       const ws = await openWorkspace(command);

@@ -14,6 +14,7 @@ export function registerFacts(program: Command): void {
     .description('facts matching the words, best first (FTS5 BM25)')
     .argument('<query...>', 'words to search for')
     .option('-n, --limit <n>', 'how many facts', '10')
+    .addHelpText('after', '\nExamples:\n  $ wiki facts search "attention heads"\n  $ wiki facts search softmax scaling --limit 3 --json')
     .action(async (words: string[], opts: { limit: string }, command: Command) => {
       const out = outputFor(command);
       if (!/^\d+$/.test(opts.limit.trim())) throw new UsageError(`--limit must be a whole number (got "${opts.limit}")`);
@@ -52,6 +53,7 @@ export function registerFacts(program: Command): void {
   facts
     .command('rebuild')
     .description('recreate .wiki/facts.db from every source in raw/')
+    .addHelpText('after', '\nExamples:\n  $ wiki facts rebuild\n  $ wiki facts rebuild --json     (what was extracted, skipped and why)')
     .action(async (_opts: unknown, command: Command) => {
       const out = outputFor(command);
       const ws = await openWorkspace(command);

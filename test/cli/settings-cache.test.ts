@@ -88,7 +88,9 @@ describe('when the cache is not written', () => {
     await writeFile(path.join(root, '.wiki', 'cache'), 'a file where the cache folder would be');
     for (let run = 0; run < 2; run++) {
       const result = await runCli(['--root', root, 'search', 'anything', '--json']);
-      expect(result.code, result.stderr).toBe(0);
+      // It ran (no page matches: found: false, exit 1), and said nothing about the cache.
+      expect(result.code, result.stderr).toBe(1);
+      expect(JSON.parse(result.stdout)).toMatchObject({ found: false });
       expect(result.stderr).toBe('');
     }
   });
