@@ -49,6 +49,7 @@ export function renderIngest(report: IngestReport, c: Colors): string {
   }
   if (report.totals.sources > 1) lines.push(renderIngestTotals(report.totals, c));
   for (const s of report.skipped) lines.push(`${c.red('✗')} ${s.source} skipped: ${s.reason}`);
+  for (const u of report.unsupported) lines.push(`${c.dim('-')} ${u.path} skipped: ${u.reason}`);
   for (const source of report.upToDate) lines.push(`${c.dim('=')} ${source} is up to date (use --force to re-ingest)`);
   if (report.pending.length) lines.push(`${c.yellow('…')} stopped before ${report.pending.join(', ')}: run again to ingest ${report.pending.length === 1 ? 'it' : 'them'}`);
   for (const d of report.deletedSources) lines.push(`${c.yellow('-')} ${d.source} was deleted; marked stale: ${d.staleMarked.join(', ') || 'nothing'}`);
