@@ -1,5 +1,5 @@
 import type { AgentListener } from '../agent/events.js';
-import { newRunId } from '../agent/transcript.js';
+import { newRunId } from '../state/history.js';
 import type { ChatModel, Usage } from '../agent/types.js';
 import { acquireLock } from '../state/lock.js';
 import { countBySeverity, sortFindings, type Finding } from '../wiki/validate/finding.js';
@@ -58,7 +58,7 @@ export async function runLint(ws: WorkspaceHandle, options: LintRunOptions): Pro
         ? await Session.open(ws, {
             op: 'lint',
             title: options.fix ? 'repair' : 'review',
-            runId: newRunId('lint'),
+            runId: newRunId(),
             dryRun: options.dryRun,
             readOnly: !options.fix,
             overwriteEdits: options.overwriteEdits === true,

@@ -1,5 +1,5 @@
 import type { AgentListener } from '../agent/events.js';
-import { newRunId } from '../agent/transcript.js';
+import { newRunId } from '../state/history.js';
 import type { ChatModel, Usage } from '../agent/types.js';
 import { UsageError } from '../errors.js';
 import { acquireLock } from '../state/lock.js';
@@ -10,7 +10,7 @@ import { runModelInSession, type RunBudget } from './agent-run.js';
 import { lockOptions } from './ingest.js';
 import { renderEvidencePack } from '../retrieval/evidence-pack.js';
 import { retrieveEvidence, type QueryRetrieval } from './query-evidence.js';
-import { subjectKey } from './query-key.js';
+import { answerKeys } from './query-key.js';
 import { historyStatus, noModelOutcome, summariseRun, type RunOutcome } from './run-outcome.js';
 import type { LaneWarning } from './search.js';
 import { Session, sweepAbandonedTempFiles } from './session.js';
@@ -84,7 +84,7 @@ export async function queryWiki(ws: WorkspaceHandle, question: string, options: 
     const session = await Session.open(ws, {
       op: 'query',
       title: trimmed,
-      runId: newRunId('query'),
+      runId: newRunId(),
       dryRun: options.dryRun,
       readOnly: !options.save,
       overwriteEdits: options.overwriteEdits === true,
@@ -224,7 +224,7 @@ async function ensureSaved(
     await fileEvidenceOnModelPage(session, byModel, evidence);
     return { saved: { path: byModel, by: 'model' } };
   }
-  const key = freeKey(session, subjectKey(question) || 'answer');
+  const key = freeKey(session, answerKeys(question));
   const relPath = `${conceptFolder}/${key}.md`;
   const sources = [...new Set(cited.flatMap((k) => sourcesOf(session.pages.get(k)?.frontmatter ?? {})))].sort();
   const today = isoDate();
@@ -273,8 +273,12 @@ function withEvidence(body: string, evidence: QueryEvidence): string {
   return `${body}\n${lines.join('\n')}`.trimEnd();
 }
 
-function freeKey(session: Session, base: string): string {
-  if (!session.pages.has(base)) return base;
+/** The first of `candidates` no page has, else the first numbered (`-2`, `-3`…). */
+function freeKey(session: Session, candidates: readonly string[]): string {
+  const keys = candidates.length > 0 ? candidates : ['answer'];
+  const free = keys.find((key) => !session.pages.has(key));
+  if (free !== undefined) return free;
+  const base = keys[0] ?? 'answer';
   for (let n = 2; ; n++) if (!session.pages.has(`${base}-${n}`)) return `${base}-${n}`;
 }
 
