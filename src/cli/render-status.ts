@@ -35,6 +35,7 @@ export function renderStatus(report: StatusReport, c: Colors): string {
   } else {
     lines.push(`Provider: ${c.yellow('none')} — set ANTHROPIC_API_KEY or OPENAI_API_KEY (or OPENAI_BASE_URL for a local server)`);
   }
+  if (report.localServer) lines.push(`          ${report.localServer}`);
   lines.push(`Usage:    ${renderUsageTotals(report.usage, c)}`);
   lines.push(`Per source: ${renderMeanPerSource(report.ingestUsage, c)}`);
   lines.push(`Search:   ${renderSearchState(report.search, c)}`);

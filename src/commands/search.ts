@@ -43,7 +43,7 @@ export function registerSearch(program: Command): void {
       if (unknown) throw new UsageError(`unknown option '${unknown}'`, 'see wiki search --help; -word (one dash) leaves out pages holding the word');
       const query = words.join(' ');
       if (!query.trim()) throw new UsageError('the search query is empty', 'e.g. wiki search "attention heads"');
-      const ws = await openWorkspace(command);
+      const ws = await openWorkspace(command, {}, { modelFree: true });
       const [{ searchWorkspace }, { renderSearch, renderSearchFiles, renderSearchFull }] = await load('searchOperation', 'renderSearch');
       const explain = Boolean(opts.explain);
       const request = { query, limit, explain, minScore, withContent: Boolean(opts.full), user: userOf(command) };

@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { chooseProvider, type ProviderChoice } from '../config/provider-choice.js';
+import { localServerNote } from '../providers/local-server.js';
 import type { EffectiveConfig } from '../config/load.js';
 import { readSearchIndexState, type SearchIndexState } from '../search/live/state.js';
 import { sumTranscriptUsage, type UsageTotals } from '../usage/transcripts.js';
@@ -37,6 +38,8 @@ export interface StatusReport {
   };
   recentLog: LogEntry[];
   provider: ProviderChoice & { model: string | undefined };
+  /** With a local server: the model asked for and that no price is known. */
+  localServer?: string;
   /** Cumulative model usage and estimated cost over the run transcripts in .wiki/runs/. */
   usage: UsageTotals;
   /** The same over the ingest runs of sources alone (run history op `ingest`); `runs` is the number of source ingests. */
@@ -102,6 +105,7 @@ export async function workspaceStatus(root: string, schema: Schema, config: Effe
     raw: { total: raw.length, uncited: raw.filter((file) => !cited.has(file)), ...(await sourceStates(root, raw)), unsupported },
     recentLog: parseLogEntries(logText).slice(-5).reverse(),
     provider: { ...chooseProvider(config), model: config.config.model },
+    localServer: localServerNote(chooseProvider(config), config.config.model),
     usage: await sumTranscriptUsage(root),
     ingestUsage: await sumTranscriptUsage(root, new Set((await listRuns(root)).filter((run) => run.op === 'ingest').map((run) => run.runId))),
     search: await readSearchIndexState(root, config.config),
