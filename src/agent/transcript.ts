@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -21,16 +20,6 @@ export interface TranscriptWriter {
 /** Where a run's transcript lives: `.wiki/runs/<runId>.jsonl` under the workspace root. */
 export function transcriptPath(root: string, runId: string): string {
   return path.join(root, '.wiki', 'runs', `${runId}.jsonl`);
-}
-
-/**
- * A sortable, file-name-safe run id: `2026-11-21T10-22-33-123Z-ingest-1a2b`.
- * The random tail keeps two runs started in the same millisecond apart.
- */
-export function newRunId(op: string, now: Date = new Date()): string {
-  const stamp = now.toISOString().replace(/[:.]/g, '-');
-  const safeOp = op.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'run';
-  return `${stamp}-${safeOp}-${randomBytes(2).toString('hex')}`;
 }
 
 /** Default cap on one transcript line (limits.transcriptEventBytes). */

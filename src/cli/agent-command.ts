@@ -67,16 +67,27 @@ export function waitOption(): Option {
  * The provider SDKs are loaded here, not at start-up, so other commands start fast.
  */
 export async function lazyModel(ws: Workspace): Promise<{ get: () => ChatModel; pricer: (usage: Usage) => number | undefined }> {
-  const [{ createChatModel }, { makePricer }] = await load('providers', 'pricing');
+  const [{ createChatModel }, { makePricer }, { chooseProvider }, { isLocalServer }] = await load('providers', 'pricing', 'providerChoice', 'localServer');
   let model: ChatModel | undefined;
   const get = (): ChatModel => (model ??= createChatModel(ws.config, process.env));
+  // A local server's model has no list price, whatever name it answers to.
+  const local = isLocalServer(chooseProvider(ws.config));
   return {
     get,
     pricer: (usage) => {
       const current = get();
-      return makePricer(current.provider, current.model)(usage);
+      return local ? undefined : makePricer(current.provider, current.model)(usage);
     },
   };
+}
+
+/** Before a run against a local server: which model will be asked for, and that its cost is unknown. */
+async function noteLocalServer(ws: Workspace, out: Output): Promise<void> {
+  const [{ chooseProvider }, { localServerNote }] = await load('providerChoice', 'localServer');
+  const note = localServerNote(chooseProvider(ws.config), ws.config.config.model);
+  if (note === undefined) return;
+  if (ws.config.config.model === undefined) out.warn(note);
+  else out.info(note);
 }
 
 /**
@@ -178,6 +189,7 @@ export async function runAgentCommand<R>(
   const out = outputFor(cmd);
   const ws = await openWorkspace(cmd, configFlags(flags));
   const model = await lazyModel(ws);
+  await noteLocalServer(ws, out);
   const budget = budgetOf(ws);
   const unpriced = budget.maxCost === undefined ? undefined : await unpricedModel(ws);
   if (unpriced) out.warn(`--max-cost cannot be enforced: no price is known for ${unpriced}, so the run is not stopped by cost (use --max-tokens instead)`);

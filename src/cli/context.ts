@@ -44,12 +44,21 @@ export function outputFor(command: Command): Output {
  * Find the workspace, load schema.md and the effective configuration — from the settings
  * cache when both files are as last validated (config/settings.ts).
  */
-export async function openWorkspace(command: Command, flags: Record<string, unknown> = {}): Promise<Workspace> {
+export async function openWorkspace(command: Command, flags: Record<string, unknown> = {}, options: { modelFree?: boolean } = {}): Promise<Workspace> {
   const { root: explicitRoot } = globalOptions(command);
   // Loaded on first use, not at start-up: `--version`, `--help` and usage errors need none of it.
-  const [{ resolveWorkspaceRoot }, { loadSettings, saveSettings }] = await load('workspaceRoot', 'settings');
+  const [{ resolveWorkspaceRoot }, { loadSettings, saveSettings }, { withoutModelOverrides }, { readKeysFromDotenv }] = await load(
+    'workspaceRoot',
+    'settings',
+    'configSources',
+    'dotenv',
+  );
   const root = await resolveWorkspaceRoot(explicitRoot, process.cwd());
-  const { schema, config, unsaved } = await loadSettings(root, { flags: dropUndefined(flags) });
+  // An API key kept in the workspace's .env counts as set (the environment wins over it).
+  readKeysFromDotenv(root);
+  // A command that calls no model is not stopped by a bad WIKI_PROVIDER or WIKI_MODEL.
+  const env = options.modelFree ? withoutModelOverrides(process.env) : process.env;
+  const { schema, config, unsaved } = await loadSettings(root, { flags: dropUndefined(flags), env });
   // Freshly validated settings are kept when the command is done, and only if it ran: a
   // refused command (exit 2) and a dry run leave every byte of the workspace as it was.
   const dryRun = command.optsWithGlobals<{ dryRun?: boolean }>().dryRun === true;

@@ -24,6 +24,7 @@ const modules = {
   factsQueryOperation: () => import('../operations/query-facts.js'),
   renderFacts: () => import('./render-facts.js'),
   providerDefaults: () => import('../providers/defaults.js'),
+  localServer: () => import('../providers/local-server.js'),
   promoteOperation: () => import('../operations/promote.js'),
   progress: () => import('../progress/reporter.js'),
   jobBoard: () => import('../progress/job-board.js'),
@@ -32,6 +33,8 @@ const modules = {
   pricing: () => import('../usage/cost.js'),
   schemaLoader: () => import('../wiki/schema-loader.js'),
   settings: () => import('../config/settings.js'),
+  configSources: () => import('../config/sources.js'),
+  dotenv: () => import('../config/dotenv.js'),
   workspaceRoot: () => import('../wiki/workspace.js'),
 };
 

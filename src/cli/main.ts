@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { CommanderError } from 'commander';
+import { readArgv } from './argv.js';
 import { errorJson, exitCodeFor } from './errors.js';
 import { outliveClosedPipes } from './closed-pipes.js';
 import { buildProgram } from './program.js';
@@ -7,7 +8,10 @@ import { warnEachNoticeOnce } from './warn-once.js';
 
 async function main(argv: string[]): Promise<void> {
   try {
-    await buildProgram().parseAsync(argv);
+    const program = buildProgram();
+    const read = readArgv(program, argv);
+    if (read.help) program.outputHelp();
+    else await program.parseAsync(read.argv);
   } catch (error) {
     const code = exitCodeFor(error);
     process.exitCode = code;

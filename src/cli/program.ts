@@ -21,10 +21,12 @@ export function buildProgram(): Command {
     .version(packageVersion(), '-V, --version')
     .option('--root <dir>', 'workspace folder (default: nearest parent holding schema.md)')
     .option('--json', 'print one machine-readable JSON result on stdout')
-    .option('-q, --quiet', 'no progress output')
+    .option('-q, --quiet', 'no progress output (wiki query: the answer alone)')
     .option('--user <name>', 'see your scratch pages in wiki/user/<name>/ over the team\'s (default: WIKI_USER)')
     .addOption(new Option('--no-color', 'disable colour (NO_COLOR is respected too)'))
     .showHelpAfterError('(run with --help for usage)')
+    // Each command's --help lists the global options it accepts (--json, --quiet, --root, --user).
+    .configureHelp({ showGlobalOptions: true })
     .exitOverride()
     .addHelpText(
       'after',

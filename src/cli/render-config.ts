@@ -10,13 +10,15 @@ export function renderConfig(report: ConfigReport, c: Colors): string {
   const width = Math.max(...report.entries.map((e) => e.key.length));
   const lines = report.entries.map((e) => `${e.key.padEnd(width)}  ${renderConfigValue(e.value)}  ${c.dim(`(${e.source})`)}`);
   lines.push('');
-  for (const secret of report.secrets) lines.push(`${secret.name}: ${secret.set ? 'set' : 'not set'}`);
+  for (const secret of report.secrets) lines.push(`${secret.name}: ${secret.set ? `set${secret.from === '.env' ? ' (in the workspace\'s .env)' : ''}` : 'not set'}`);
+  if (!report.secrets.some((secret) => secret.set)) lines.push(c.dim('(set a key in the environment, or as KEY=value in .env at the workspace root; the environment wins)'));
   const p = report.provider;
   lines.push(
     p.provider
       ? `provider in use: ${p.provider} (${p.from})${p.baseUrl ? `, base URL ${p.baseUrl}` : ''}`
       : 'provider in use: none — set ANTHROPIC_API_KEY or OPENAI_API_KEY (or OPENAI_BASE_URL for a local server)',
   );
+  if (report.localServer) lines.push(report.localServer);
   return lines.join('\n');
 }
 

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { GraphSummary } from '../operations/graph.js';
 import { plural } from '../progress/format.js';
 
@@ -6,7 +5,4 @@ export function renderGraphSummary(summary: GraphSummary, where: string): string
   return `Wrote the ${summary.format} graph of ${plural(summary.nodes, 'page')} and ${plural(summary.edges, 'link')} (${plural(summary.orphans, 'orphan')}, ${summary.missing} missing) to ${where}`;
 }
 
-export function displayPath(absolute: string): string {
-  const relative = path.relative(process.cwd(), absolute);
-  return relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : absolute;
-}
+export { displayPath } from '../util/display-path.js';

@@ -6,7 +6,7 @@ import { renderRunSummary } from '../progress/summary.js';
 import type { Colors } from './output.js';
 
 /** The run summary (pages, turns, tokens, cost, duration), then why it stopped and any errors left. */
-export function renderOutcomeLines(outcome: RunOutcome, c: Colors, model?: string): string[] {
+export function renderOutcomeLines(outcome: RunOutcome, c: Colors, model?: string, omitPages = false): string[] {
   const summary = renderRunSummary(
     {
       status: outcome.status,
@@ -18,10 +18,16 @@ export function renderOutcomeLines(outcome: RunOutcome, c: Colors, model?: strin
       cost: outcome.cost,
       durationMs: outcome.durationMs,
       model: model || undefined,
+      omitPages,
     },
     c,
   );
-  const lines = summary.split('\n').map((line) => `  ${line}`);
+  return [...summary.split('\n').map((line) => `  ${line}`), ...renderOutcomeProblems(outcome, c)];
+}
+
+/** Why a run stopped (when it did not finish), the writes refused and the errors left: what must never go unsaid. */
+export function renderOutcomeProblems(outcome: RunOutcome, c: Colors): string[] {
+  const lines: string[] = [];
   const why = describeStatus(outcome);
   if (why) lines.push(`  ${c.red('!')} ${why}`);
   if (outcome.rejectedWrites.length > 0) {
@@ -43,6 +49,7 @@ export function renderIngest(report: IngestReport, c: Colors): string {
   }
   if (report.totals.sources > 1) lines.push(renderIngestTotals(report.totals, c));
   for (const s of report.skipped) lines.push(`${c.red('✗')} ${s.source} skipped: ${s.reason}`);
+  for (const u of report.unsupported) lines.push(`${c.dim('-')} ${u.path} skipped: ${u.reason}`);
   for (const source of report.upToDate) lines.push(`${c.dim('=')} ${source} is up to date (use --force to re-ingest)`);
   if (report.pending.length) lines.push(`${c.yellow('…')} stopped before ${report.pending.join(', ')}: run again to ingest ${report.pending.length === 1 ? 'it' : 'them'}`);
   for (const d of report.deletedSources) lines.push(`${c.yellow('-')} ${d.source} was deleted; marked stale: ${d.staleMarked.join(', ') || 'nothing'}`);
@@ -57,7 +64,19 @@ function renderIngestTotals(totals: IngestReport['totals'], c: Colors): string {
   return `${c.bold('Total')}: ${plural(totals.sources, 'source')} · ${formatTokens(totals.tokens)} tokens · ${formatTokens(totals.usage.cacheReadTokens)} cached · ${cost}`;
 }
 
-export function renderQuery(report: QueryReport, c: Colors): string {
+/** How much of a query's result to print: the answer alone (--quiet), answer and citations (default), or everything (--explain). */
+export interface QueryView {
+  quiet: boolean;
+  explain: boolean;
+}
+
+/**
+ * The answer, then `cited: …` and what was filed ("created wiki/concepts/x.md"); problems
+ * (a stopped run, refused writes, an answer citing nothing) always; the evidence chain and
+ * the run's turns, tokens and cost only with --explain; --quiet prints the answer alone.
+ */
+export function renderQuery(report: QueryReport, c: Colors, view: QueryView = { quiet: false, explain: false }): string {
+  if (view.quiet) return report.answer;
   if (report.state === 'nothing-in-wiki') {
     const lines = [c.yellow(report.answer), c.dim('no model was called; add sources with `wiki ingest`, or ask with other words')];
     if (report.notSaved) lines.push(c.yellow(`not saved: ${report.notSaved}`));
@@ -66,16 +85,19 @@ export function renderQuery(report: QueryReport, c: Colors): string {
   }
   const lines = [report.answer || c.dim('(no answer)'), ''];
   if (report.cited.length) lines.push(c.dim(`cited: ${report.cited.join(', ')}`));
-  if (report.evidence.chain.length) lines.push(c.dim('evidence chain:'), ...report.evidence.chain.map((line) => c.dim(`  ${line}`)));
+  if (view.explain && report.evidence.chain.length) lines.push(c.dim('evidence chain:'), ...report.evidence.chain.map((line) => c.dim(`  ${line}`)));
   if (report.evidence.searchFailed) lines.push(c.yellow(`no evidence pack: ${report.evidence.searchFailed}`));
   const dryRun = report.diff !== undefined;
-  if (report.saved) lines.push(c.green(`${dryRun ? 'would be saved' : 'saved'} as ${report.saved.path}${report.saved.by === 'wiki' ? ' (filed by wiki)' : ''}`));
+  if (report.saved) {
+    const verb = report.saved.created ? 'created' : 'updated';
+    lines.push(c.green(`${dryRun ? `would be ${verb}` : verb}: ${report.saved.path}${report.saved.by === 'wiki' ? ' (filed by wiki)' : ''}`));
+  }
   if (report.notSaved) lines.push(c.yellow(`not saved: ${report.notSaved}`));
   if (report.uncited.length) lines.push(c.yellow(`cited pages that do not exist: ${report.uncited.join(', ')}`));
-  if (!report.found) lines.push(c.yellow(`found: false — the answer cites no page of the wiki for “${report.question}”`));
+  if (!report.found && report.answer) lines.push(c.yellow(`found: false — the answer cites no page of the wiki for “${report.question}”`));
   for (const warning of report.warnings) lines.push(c.yellow(`warning: ${warning.message}`));
-  const meta = renderOutcomeLines({ ...report, created: [], updated: [] }, c);
+  const meta = view.explain ? renderOutcomeLines({ ...report, created: [], updated: [] }, c, undefined, true) : renderOutcomeProblems(report, c);
   lines.push(...meta.map((l) => l.trimStart()));
   if (dryRun) lines.push('', report.diff || '(dry run: nothing would change)', c.dim('dry run: nothing was written'));
-  return lines.join('\n');
+  return lines.join('\n').replace(/\n+$/, '');
 }

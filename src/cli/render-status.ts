@@ -9,9 +9,12 @@ export function renderStatus(report: StatusReport, c: Colors): string {
     .map(([type, count]) => `${type} ${count}`)
     .join(', ');
   lines.push(`Pages:    ${report.pages.total}${types ? ` (${types})` : ''}`);
-  lines.push(`Sources:  ${report.raw.total} in raw/, ${report.raw.uncited.length} not cited by any page`);
-  for (const file of report.raw.uncited.slice(0, 10)) lines.push(`            ${c.dim('·')} ${file}`);
-  if (report.raw.uncited.length > 10) lines.push(`            … and ${report.raw.uncited.length - 10} more`);
+  // Each source is listed once: by its state when it awaits an ingest, else as uncited.
+  const awaiting = new Set([...report.raw.pending, ...report.raw.changed]);
+  const uncited = report.raw.uncited.filter((file) => !awaiting.has(file));
+  lines.push(`Sources:  ${report.raw.total} in raw/${uncited.length ? `, ${uncited.length} ingested but not cited by any page` : ''}`);
+  for (const file of uncited.slice(0, 10)) lines.push(`            ${c.dim('·')} ${file}`);
+  if (uncited.length > 10) lines.push(`            … and ${uncited.length - 10} more`);
   const states: Array<[string, string[]]> = [
     ['not ingested yet', report.raw.pending],
     ['changed since their last ingest', report.raw.changed],
@@ -21,21 +24,26 @@ export function renderStatus(report: StatusReport, c: Colors): string {
     lines.push(`          ${c.yellow(`${files.length} ${label}`)}: ${files.slice(0, 10).join(', ')}${files.length > 10 ? `, … and ${files.length - 10} more` : ''}`);
   }
   if (report.raw.pending.length + report.raw.changed.length + report.raw.deleted.length > 0) lines.push(`          ${c.dim('run `wiki ingest raw/` to bring them in')}`);
+  for (const file of report.raw.unsupported) lines.push(`          ${c.dim('-')} ${file.path} skipped: ${file.reason}`);
   const p = report.provider;
   if (p.provider) {
-    const key = p.keyVariable ? `${p.keyVariable} ${p.keySet ? 'set' : c.yellow('not set')}` : '';
+    // Said once: when the key chose the provider, `from` already says it is set.
+    const keySaid = p.keyVariable !== undefined && p.from.includes(p.keyVariable);
+    const key = p.keyVariable && !keySaid ? `${p.keyVariable} ${p.keySet ? 'set' : c.yellow('not set')}` : '';
     const base = p.baseUrl ? `, base URL ${p.baseUrl} (${p.baseUrlFrom})` : '';
     lines.push(`Provider: ${p.provider} (${p.from})${p.model ? `, model ${p.model}` : ''}${base}${key ? `, ${key}` : ''}`);
   } else {
     lines.push(`Provider: ${c.yellow('none')} — set ANTHROPIC_API_KEY or OPENAI_API_KEY (or OPENAI_BASE_URL for a local server)`);
   }
+  if (report.localServer) lines.push(`          ${report.localServer}`);
   lines.push(`Usage:    ${renderUsageTotals(report.usage, c)}`);
   lines.push(`Per source: ${renderMeanPerSource(report.ingestUsage, c)}`);
   lines.push(`Search:   ${renderSearchState(report.search, c)}`);
   if (report.factsUnavailable) lines.push(c.yellow(`Grounded: unavailable — ${report.factsUnavailable}`));
-  if (report.grounding) {
+  if (report.grounding?.mean === null) lines.push(`Grounded: n/a ${c.dim('(no page cites a raw source yet)')}`);
+  else if (report.grounding) {
     const lowest = report.grounding.lowest.filter((p) => p.score < 1).map((p) => `${p.path} ${Math.round(p.score * 100)}%`);
-    lines.push(`Grounded: ${Math.round(report.grounding.mean * 100)}% of sentences on average over ${report.grounding.pages} page(s)${lowest.length ? ` ${c.dim(`(lowest: ${lowest.join(', ')})`)}` : ''}`);
+    lines.push(`Grounded: ${Math.round((report.grounding.mean ?? 0) * 100)}% of sentences on average over ${report.grounding.pages} page(s)${lowest.length ? ` ${c.dim(`(lowest: ${lowest.join(', ')})`)}` : ''}`);
   }
   if (report.coverage) {
     const { sources, low, threshold } = report.coverage;

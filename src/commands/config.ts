@@ -9,7 +9,7 @@ export function registerConfig(program: Command): void {
     .description('show the effective configuration and where each value comes from')
     .addHelpText(
       'after',
-      '\nPrecedence: flags > environment (WIKI_PROVIDER, WIKI_MODEL, WIKI_BASE_URL, WIKI_MAX_TURNS, WIKI_EMBEDDER) > wiki.config.json > defaults.\nAPI keys are read only from ANTHROPIC_API_KEY / OPENAI_API_KEY and are never printed.\n\nExamples:\n  $ wiki config\n  $ wiki config --json\n  $ wiki config get model\n  $ wiki config set provider openai\n  $ wiki config set search.weights.semantic 1.5\n  $ wiki config set model null      (unset)',
+      '\nPrecedence: flags > environment (WIKI_PROVIDER, WIKI_MODEL, WIKI_BASE_URL, WIKI_MAX_TURNS, WIKI_EMBEDDER) > wiki.config.json > defaults.\nAPI keys are read from ANTHROPIC_API_KEY / OPENAI_API_KEY in the environment, or in .env at the workspace root (the environment wins), and are never printed.\n\nExamples:\n  $ wiki config\n  $ wiki config --json\n  $ wiki config get model\n  $ wiki config set provider openai\n  $ wiki config set search.weights.semantic 1.5\n  $ wiki config set model null      (unset)',
     )
     .action(async (_opts: unknown, command: Command) => {
       const out = outputFor(command);
@@ -36,6 +36,10 @@ export function registerConfig(program: Command): void {
     .description('set KEY to VALUE in wiki.config.json (validated; VALUE is JSON or a string; null unsets)')
     .argument('<key>', 'dotted field path, e.g. search.weights.lexical')
     .argument('<value>', 'new value')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ wiki config set provider openai\n  $ wiki config set maxTurns 60\n  $ wiki config set search.weights.semantic 1.5\n  $ wiki config set query.seeds 3\n  $ wiki config set model null      (unset: back to the default)',
+    )
     .action(async (key: string, value: string, _opts: unknown, command: Command) => {
       const out = outputFor(command);
       const ws = await openWorkspace(command);

@@ -14,12 +14,13 @@ export function registerFacts(program: Command): void {
     .description('facts matching the words, best first (FTS5 BM25)')
     .argument('<query...>', 'words to search for')
     .option('-n, --limit <n>', 'how many facts', '10')
+    .addHelpText('after', '\nExamples:\n  $ wiki facts search "attention heads"\n  $ wiki facts search softmax scaling --limit 3 --json')
     .action(async (words: string[], opts: { limit: string }, command: Command) => {
       const out = outputFor(command);
       if (!/^\d+$/.test(opts.limit.trim())) throw new UsageError(`--limit must be a whole number (got "${opts.limit}")`);
       const query = words.join(' ');
       if (!query.trim()) throw new UsageError('the search query is empty', 'e.g. wiki facts search "attention heads"');
-      const ws = await openWorkspace(command);
+      const ws = await openWorkspace(command, {}, { modelFree: true });
       // Loaded here, not at start-up: the native database is for this command only.
       const [{ searchFacts }, { renderFactHits }] = await load('factsOperation', 'renderFacts');
       const hits = await searchFacts(ws.root, ws.config, query, Number(opts.limit));
@@ -32,7 +33,7 @@ export function registerFacts(program: Command): void {
     .argument('<id>', 'a fact id, e.g. f-1a2b3c4d5e6f')
     .action(async (id: string, _opts: unknown, command: Command) => {
       const out = outputFor(command);
-      const ws = await openWorkspace(command);
+      const ws = await openWorkspace(command, {}, { modelFree: true });
       const [{ showFact }, { renderFact }] = await load('factsOperation', 'renderFacts');
       const fact = await showFact(ws.root, ws.config, id.trim());
       out.result(fact, () => renderFact(fact, out.c));
@@ -43,7 +44,7 @@ export function registerFacts(program: Command): void {
     .description('facts, sources, duplicates merged, tombstoned')
     .action(async (_opts: unknown, command: Command) => {
       const out = outputFor(command);
-      const ws = await openWorkspace(command);
+      const ws = await openWorkspace(command, {}, { modelFree: true });
       const [{ factStats }, { renderFactStats }] = await load('factsOperation', 'renderFacts');
       const stats = await factStats(ws.root, ws.config);
       out.result(stats, () => renderFactStats(stats));
@@ -52,9 +53,10 @@ export function registerFacts(program: Command): void {
   facts
     .command('rebuild')
     .description('recreate .wiki/facts.db from every source in raw/')
+    .addHelpText('after', '\nExamples:\n  $ wiki facts rebuild\n  $ wiki facts rebuild --json     (what was extracted, skipped and why)')
     .action(async (_opts: unknown, command: Command) => {
       const out = outputFor(command);
-      const ws = await openWorkspace(command);
+      const ws = await openWorkspace(command, {}, { modelFree: true });
       const [{ rebuildWorkspaceFacts }, { renderExtraction }] = await load('factsOperation', 'renderFacts');
       const report = await rebuildWorkspaceFacts(ws.root, ws.config);
       out.result(report, () => renderExtraction(report));

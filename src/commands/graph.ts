@@ -36,7 +36,7 @@ export function registerGraph(program: Command): void {
           'add --out FILE',
         );
       }
-      const ws = await openWorkspace(command);
+      const ws = await openWorkspace(command, {}, { modelFree: true });
       const [{ graphWorkspace }] = await load('graphOperation');
       const result = await graphWorkspace(ws.root, ws.schema, {
         format: opts.format,

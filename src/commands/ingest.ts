@@ -18,7 +18,9 @@ export function registerIngest(program: Command): void {
   command
     .addHelpText(
       'after',
-      '\nExamples:\n  $ wiki ingest raw/attention.md\n  $ wiki ingest raw/                      (only what is new or changed)\n  $ wiki ingest raw/ --jobs 8             (eight sources at once)\n  $ wiki ingest ~/papers/*.pdf            (copied into raw/ first)\n  $ wiki ingest https://example.org/post  (saved under raw/ with its URL)\n  $ wiki ingest raw/notes.md --dry-run    (show the diff, change nothing)',
+      '\nA folder\'s files that are not sources (images, archives, Word documents) are listed once as skipped, with why.\n' +
+        'A large source starts with the read windows and turns it will need; a web page keeps its author and date.\n' +
+        '\nExamples:\n  $ wiki ingest raw/attention.md\n  $ wiki ingest raw/                      (only what is new or changed)\n  $ wiki ingest raw/ --jobs 8             (eight sources at once)\n  $ wiki ingest ~/papers/*.pdf            (copied into raw/ first)\n  $ wiki ingest https://example.org/post  (saved under raw/ with its URL)\n  $ wiki ingest raw/notes.md --dry-run    (show the diff, change nothing)',
     )
     .action(async (sources: string[], flags: IngestFlags, cmd: Command) => {
       const [{ ingestSources }, { renderIngest }, { createJobBoard }, { ingestExitCode }] = await load('ingestOperation', 'renderRun', 'jobBoard', 'exitCodes');

@@ -19,7 +19,7 @@ export function registerLint(program: Command): void {
   command
     .addHelpText(
       'after',
-      '\nWithout a configured provider, `wiki lint` runs the deterministic part only and says so.\nModel findings carry rule ids prefixed `llm-` (contradiction, stale-claim, missing-page, missing-link, summary-mismatch).\n\nExit codes: 0 no errors (warnings allowed unless --strict) · 1 errors found or left · 2 usage or workspace error\n\nExamples:\n  $ wiki lint\n  $ wiki lint --no-llm --strict --json\n  $ wiki lint --fix --no-llm      (cron-safe; a second run changes nothing)\n  $ wiki lint --fix --dry-run     (show the diff of the repairs, change nothing)',
+      '\nWithout a configured provider, `wiki lint` runs the deterministic part only and says so.\nModel findings carry rule ids prefixed `llm-` (contradiction, stale-claim, missing-page, missing-link, summary-mismatch); one about a page that does not exist is dropped with a note.\nWith --fix, the rule repairs run again after the model\'s rewrites (a repair it undid is redone, reported once).\n\nExit codes: 0 no errors (warnings allowed unless --strict) · 1 errors found or left · 2 usage or workspace error\n\nExamples:\n  $ wiki lint\n  $ wiki lint --no-llm --strict --json\n  $ wiki lint --fix --no-llm      (cron-safe; a second run changes nothing)\n  $ wiki lint --fix --dry-run     (show the diff of the repairs, change nothing)',
     )
     .action(async (opts: LintFlags, cmd: Command) => {
       const fix = Boolean(opts.fix);

@@ -11,9 +11,9 @@ export function registerPromote(program: Command): void {
     .action(async (key: string, _opts: Record<string, never>, command: Command) => {
       const out = outputFor(command);
       const user = userOf(command);
-      const ws = await openWorkspace(command);
+      const ws = await openWorkspace(command, {}, { modelFree: true });
       const [{ promotePage }] = await load('promoteOperation');
-      const report = await promotePage(ws.root, ws.schema, user, key.trim());
+      const report = await promotePage(ws.root, ws.schema, user, key.trim(), { hubThreshold: ws.config.config.index.hubThreshold });
       out.result(report, () =>
         [
           `Promoted [[${report.key}]]: ${report.from} → ${report.to}${report.replaced ? ' (replaced the team page)' : ''}`,

@@ -27,7 +27,8 @@ export function registerSearch(program: Command): void {
       'after',
       '\nQuery syntax: "exact phrase" (quoted inside the shell quotes) · -word or -"phrase" leaves out pages holding it\n' +
         '\nExamples:\n  $ wiki search "scaled dot-product attention"\n  $ wiki search attention heads --limit 5 --explain\n' +
-        '  $ wiki search \'"boundary layer" -turbulent\' --files\n  $ wiki search "transformer" --json --full',
+        '  $ wiki search \'"boundary layer" -turbulent\' --files\n  $ wiki search "transformer" --json --full\n' +
+        '\nExit codes: 0 pages found · 1 no page matches (found: false) · 2 usage or configuration error',
     )
     .action(async (words: string[], opts: SearchFlags, command: Command) => {
       const out = outputFor(command);
@@ -42,7 +43,7 @@ export function registerSearch(program: Command): void {
       if (unknown) throw new UsageError(`unknown option '${unknown}'`, 'see wiki search --help; -word (one dash) leaves out pages holding the word');
       const query = words.join(' ');
       if (!query.trim()) throw new UsageError('the search query is empty', 'e.g. wiki search "attention heads"');
-      const ws = await openWorkspace(command);
+      const ws = await openWorkspace(command, {}, { modelFree: true });
       const [{ searchWorkspace }, { renderSearch, renderSearchFiles, renderSearchFull }] = await load('searchOperation', 'renderSearch');
       const explain = Boolean(opts.explain);
       const request = { query, limit, explain, minScore, withContent: Boolean(opts.full), user: userOf(command) };
@@ -50,5 +51,7 @@ export function registerSearch(program: Command): void {
       if (opts.files) out.result({ files: response.results.map((r) => r.path) }, () => renderSearchFiles(response));
       else if (opts.full) out.result(response, () => renderSearchFull(response, out.c));
       else out.result(response, () => renderSearch(response, out.c, explain));
+      // Like `query`: nothing in the wiki on this is exit 1 (found: false), so scripts can tell.
+      if (!response.found) process.exitCode = 1;
     });
 }

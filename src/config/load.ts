@@ -157,7 +157,7 @@ function hasPath(value: Json, dotted: string): boolean {
   return getPath(value, dotted) !== undefined;
 }
 
-function setPath(target: Json, dotted: string, value: unknown): void {
+export function setPath(target: Json, dotted: string, value: unknown): void {
   const parts = dotted.split('.');
   let cur = target;
   for (const part of parts.slice(0, -1)) {

@@ -23,6 +23,16 @@ export const ENV_OVERRIDES: Record<string, { path: string; parse: (raw: string) 
   WIKI_EMBEDDER: { path: 'search.embedder.kind', parse: (v) => v },
 };
 
+/** Overrides that only choose the model: a command that calls no model (search, graph, facts) is not stopped by a bad one. */
+const MODEL_OVERRIDES: readonly string[] = ['WIKI_PROVIDER', 'WIKI_MODEL', 'WIKI_BASE_URL'];
+
+/** `env` without the overrides that only choose the model. */
+export function withoutModelOverrides(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const copy = { ...env };
+  for (const name of MODEL_OVERRIDES) delete copy[name];
+  return copy;
+}
+
 /** The override variables that take effect: set and not empty. */
 export function overridesSet(env: NodeJS.ProcessEnv): string[] {
   return Object.keys(ENV_OVERRIDES).filter((name) => {

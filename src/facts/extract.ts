@@ -104,7 +104,10 @@ export async function updateFacts(root: string, sources: readonly string[], sett
         report.sources.unreadable.push(source);
         continue;
       }
-      pending.push({ source, sha256, segments: segmentText(text, settings.grain) });
+      // A sentence decoded with replacement characters (a source that is not UTF-8) is not a fact
+      // of the source: its words are garbled, and it would ground nothing.
+      const segments = segmentText(text, settings.grain).filter((segment) => !segment.text.includes('\uFFFD'));
+      pending.push({ source, sha256, segments });
       pendingBytes += text.length;
       report.bytes += bytes.length;
       report.sources.extracted++;

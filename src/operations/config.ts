@@ -1,8 +1,10 @@
-import { getPath, loadConfig, parseConfigValue, setConfigValue, type EffectiveConfig } from '../config/load.js';
+import { getPath, loadConfig, parseConfigValue, setConfigValue, setPath, type EffectiveConfig } from '../config/load.js';
 import { chooseProvider, sourceLabel, type ProviderChoice } from '../config/provider-choice.js';
 import { SECRET_ENV, configKeys } from '../config/schema.js';
 import { ConfigError } from '../errors.js';
 import { DEFAULT_BASE_URLS, DEFAULT_MODELS, defaultContextTokens } from '../providers/defaults.js';
+import { localServerNote } from '../providers/local-server.js';
+import { isFromDotenv } from '../config/dotenv.js';
 
 export interface ConfigEntry {
   key: string;
@@ -13,8 +15,11 @@ export interface ConfigEntry {
 
 export interface ConfigReport {
   entries: ConfigEntry[];
-  secrets: Array<{ name: string; set: boolean }>;
+  /** `from`: where a set key comes from — the environment, or the workspace's .env. */
+  secrets: Array<{ name: string; set: boolean; from?: 'environment' | '.env' }>;
   provider: ProviderChoice;
+  /** With a local server: the model asked for and that no price is known. */
+  localServer?: string;
 }
 
 /**
@@ -36,8 +41,9 @@ export function describeConfig(effective: EffectiveConfig, env: NodeJS.ProcessEn
     if (value === undefined && implied[key]) return implied[key];
     return { key, value, source: sourceLabel(effective.sources[key], effective.envNames[key]) };
   });
-  const secrets = SECRET_ENV.map((name) => ({ name, set: Boolean(env[name]) }));
-  return { entries, secrets, provider };
+  const secrets = SECRET_ENV.map((name) => (env[name] ? { name, set: true, from: isFromDotenv(name) ? ('.env' as const) : ('environment' as const) } : { name, set: false }));
+  const localServer = localServerNote(provider, effective.config.model);
+  return { entries, secrets, provider, ...(localServer ? { localServer } : {}) };
 }
 
 function impliedContextTokens(provider: ProviderChoice): ConfigEntry | undefined {
@@ -47,11 +53,18 @@ function impliedContextTokens(provider: ProviderChoice): ConfigEntry | undefined
   return { key: 'contextTokens', value: defaultContextTokens(provider.provider, official), source };
 }
 
-/** `wiki config get KEY`: one entry of the report, refused for a key that does not exist. */
+/**
+ * `wiki config get KEY`: one entry of the report; a group such as `search.weights` answers
+ * with the object of its values and where they come from. Refused for a key that does not exist.
+ */
 export function configEntry(report: ConfigReport, key: string): ConfigEntry {
   const entry = report.entries.find((e) => e.key === key);
-  if (!entry) throw new ConfigError(`unknown config key "${key}"`, 'run `wiki config` to list the keys');
-  return entry;
+  if (entry) return entry;
+  const members = report.entries.filter((e) => e.key.startsWith(`${key}.`));
+  if (members.length === 0) throw new ConfigError(`unknown config key "${key}"`, 'run `wiki config` to list the keys');
+  const value: Record<string, unknown> = {};
+  for (const member of members) if (member.value !== undefined) setPath(value, member.key.slice(key.length + 1), member.value);
+  return { key, value, source: [...new Set(members.map((member) => member.source))].join(', ') };
 }
 
 export async function configReport(root: string): Promise<ConfigReport> {

@@ -4,6 +4,7 @@ import { factsDbFile, rebuildFacts, updateFacts, type ExtractionReport, type Fac
 import { FactStore } from '../facts/store.js';
 import type { Fact, FactHit, FactStats } from '../facts/store-schema.js';
 import { listRawSources } from '../sources/raw-files.js';
+import { splitRawFiles } from '../sources/source-kinds.js';
 
 export function factsSettings(config: EffectiveConfig): FactsSettings {
   const { grain, similarity, maxSourceBytes } = config.config.facts;
@@ -12,11 +13,16 @@ export function factsSettings(config: EffectiveConfig): FactsSettings {
 
 /** Extract facts from every raw/ source the store does not already hold at its current sha256. */
 export async function refreshFacts(root: string, config: EffectiveConfig): Promise<ExtractionReport> {
-  return updateFacts(root, await listRawSources(root), factsSettings(config));
+  return updateFacts(root, await rawSources(root), factsSettings(config));
+}
+
+/** The files of raw/ that are sources: an image or an archive has no sentences to extract. */
+async function rawSources(root: string): Promise<string[]> {
+  return splitRawFiles(await listRawSources(root)).sources;
 }
 
 export async function rebuildWorkspaceFacts(root: string, config: EffectiveConfig): Promise<ExtractionReport> {
-  return rebuildFacts(root, await listRawSources(root), factsSettings(config));
+  return rebuildFacts(root, await rawSources(root), factsSettings(config));
 }
 
 /** The store, brought in step with raw/ first, so a read never answers from stale facts. */

@@ -7,7 +7,9 @@ import { toJson } from '../graph/json.js';
 import { isSpecialPage, type Schema } from '../wiki/contract.js';
 import { loadPages } from '../wiki/pages.js';
 import { stateDir } from '../wiki/workspace.js';
-import { writeFileAtomic } from '../util/fs.js';
+import { InputError } from '../errors.js';
+import { displayPath } from '../util/display-path.js';
+import { fileInTheWay, writeFileAtomic } from '../util/fs.js';
 import { packageRoot } from '../util/package-root.js';
 import type { GraphFormat } from '../graph/formats.js';
 
@@ -64,7 +66,11 @@ export async function graphWorkspace(root: string, schema: Schema, options: Grap
     document = toJson(graph);
   }
   const out = options.stdout ? undefined : (options.out ?? defaultGraphOut(root, options.format));
-  if (out) await writeFileAtomic(out, document);
+  if (out) {
+    const file = await fileInTheWay(path.dirname(out));
+    if (file !== undefined) throw new InputError(`${displayPath(file)} is a file`, 'give --out a path in a folder, e.g. --out graph.html');
+    await writeFileAtomic(out, document);
+  }
   return {
     graph,
     document,

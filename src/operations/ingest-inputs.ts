@@ -4,6 +4,7 @@ import fg from 'fast-glob';
 import { InputError } from '../errors.js';
 import { extractText, isExtractable } from '../sources/extract.js';
 import { assertTextFile } from '../sources/read-window.js';
+import { isSourceFile, SOURCE_EXTENSIONS, splitRawFiles } from '../sources/source-kinds.js';
 import { hashFile } from '../state/hash.js';
 import { atomicTempPath, pathExists, toPosixRelative } from '../util/fs.js';
 
@@ -16,8 +17,6 @@ export interface ResolvedSource {
   url?: string;
 }
 
-export const SOURCE_EXTENSIONS = ['.md', '.markdown', '.txt', '.text', '.pdf', '.html', '.htm', '.rst', '.org', '.csv', '.json', '.tex'];
-
 const GLOB_CHARS = /[*?[\]{}]/;
 
 export interface InputPlan {
@@ -25,6 +24,8 @@ export interface InputPlan {
   sources: ResolvedSource[];
   /** URLs to fetch first (each becomes a raw file). */
   urls: string[];
+  /** Files of a folder given that are not sources (an image, an archive…), each with why. */
+  unsupported: Array<{ path: string; reason: string }>;
 }
 
 /**
@@ -35,6 +36,7 @@ export async function planInputs(root: string, args: string[], cwd: string): Pro
   if (args.length === 0) throw new InputError('no source given', 'e.g. `wiki ingest raw/paper.md` or `wiki ingest raw/`');
   const sources: ResolvedSource[] = [];
   const urls: string[] = [];
+  const unsupported: InputPlan['unsupported'] = [];
   const seen = new Set<string>();
   // Outside files planned for a raw/ name in this batch: a second file of the same name gets the next free one.
   const planned = new Map<string, string>();
@@ -69,12 +71,13 @@ export async function planInputs(root: string, args: string[], cwd: string): Pro
       throw new InputError(`${arg}: no such file`, 'check the path (it is relative to the current folder)');
     }
     if (info.isDirectory()) {
-      const files = (await fg('**/*', { cwd: absolute, onlyFiles: true, dot: false, absolute: true }))
-        .filter(isSourceFile)
-        .filter((file) => !toPosixRelative(root, file).startsWith('raw/assets/'))
-        .sort();
+      const all = (await fg('**/*', { cwd: absolute, onlyFiles: true, dot: false, absolute: true })).sort();
+      const split = splitRawFiles(all.map((file) => toPosixRelative(root, file)));
+      const files = all.filter((file) => split.sources.includes(toPosixRelative(root, file)));
+      for (const file of split.unsupported) if (!unsupported.some((u) => u.path === file.path)) unsupported.push(file);
       if (files.length === 0) {
-        throw new InputError(`${arg} is a folder with no source files in it`, `supported: ${SOURCE_EXTENSIONS.join(' ')}`);
+        const skipped = split.unsupported.length ? ` (skipped: ${split.unsupported.map((u) => u.path).join(', ')})` : '';
+        throw new InputError(`${arg} is a folder with no source files in it${skipped}`, `supported: ${SOURCE_EXTENSIONS.join(' ')}`);
       }
       for (const file of files) add(await resolveFile(root, file, planned));
       continue;
@@ -82,11 +85,7 @@ export async function planInputs(root: string, args: string[], cwd: string): Pro
     if (!info.isFile()) throw new InputError(`${arg} is not a regular file`);
     add(await resolveFile(root, absolute, planned));
   }
-  return { sources, urls };
-}
-
-function isSourceFile(file: string): boolean {
-  return SOURCE_EXTENSIONS.includes(path.extname(file).toLowerCase());
+  return { sources, urls, unsupported };
 }
 
 /** A file under raw/ is used in place; anything else is planned to be copied into raw/. */
@@ -142,6 +141,43 @@ export async function copyIntoRaw(root: string, sources: ResolvedSource[]): Prom
       throw error;
     }
   }
+}
+
+/** What a source's size means for its run: the read windows, the turns, the facts limit. */
+export interface SizeLimits {
+  /** Characters read_file gives a window by default. */
+  windowChars: number;
+  maxTurns: number;
+  /** facts.maxSourceBytes: larger sources get no facts. */
+  maxFactBytes: number;
+}
+
+/** Windows past which a source is worth a warning before its run starts. */
+const MANY_WINDOWS = 20;
+
+/**
+ * The warning a large source starts with: about how many windows it takes and how many
+ * turns at the least (one read each, and the answer), whether the turn limit is below that,
+ * and whether its facts are skipped for size. Undefined for a source of ordinary size.
+ */
+export async function sizeWarning(root: string, source: ResolvedSource, limits: SizeLimits): Promise<string | undefined> {
+  const bytes = (await stat(source.copiedFrom ?? path.join(root, source.rawPath))).size;
+  // Text is about one character a byte; PDF and HTML hold less text than bytes, so this is an upper bound.
+  const windows = Math.ceil(bytes / limits.windowChars);
+  const turns = windows + 1;
+  const parts: string[] = [];
+  if (windows >= MANY_WINDOWS || turns > limits.maxTurns) {
+    const limit = turns > limits.maxTurns ? ` — above the turn limit (${limits.maxTurns}): raise it with --max-turns ${turns + 10}, or split the source` : '';
+    parts.push(`it will need about ${windows} read windows and ${turns} turns at least${limit}`);
+  }
+  if (bytes > limits.maxFactBytes) {
+    parts.push(`its facts are skipped for size (over facts.maxSourceBytes, ${formatMegabytes(limits.maxFactBytes)}), so grounding and \`wiki facts\` will not cover it`);
+  }
+  return parts.length === 0 ? undefined : `${source.rawPath} is ${formatMegabytes(bytes)}: ${parts.join('; ')}`;
+}
+
+function formatMegabytes(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
 /** Refuse unreadable sources before anything is written (missing, empty, binary). */

@@ -43,6 +43,8 @@ export interface IngestReport {
   deletedSources: Array<{ source: string; staleMarked: string[] }>;
   /** Inputs that could not be read (binary, empty, a link out of the workspace…): reported, not ingested. */
   skipped: Array<{ source: string; reason: string }>;
+  /** Files of a folder given that are not sources (an image, an archive…): listed once, with why; never pending. */
+  unsupported: Array<{ path: string; reason: string }>;
   /** Unified diff of what would change (dry run only). */
   diff?: string;
   /** True when every run finished normally. */

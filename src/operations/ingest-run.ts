@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { SharedBudget } from '../agent/loop.js';
-import { newRunId } from '../agent/transcript.js';
+import { newRunId } from '../state/history.js';
 import { markStale, pagesToMarkStale, recordIngest, saveManifest, type Manifest } from '../state/manifest.js';
 import { isoDate } from '../util/dates.js';
 import { sourcesOf, stringField } from '../wiki/page.js';
@@ -45,7 +45,7 @@ export async function ingestOne(
   const { source } = item;
   const started = Date.now();
   const model = options.model();
-  const runId = newRunId('ingest');
+  const runId = newRunId();
   const session = await Session.open(
     ws,
     {

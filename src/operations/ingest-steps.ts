@@ -1,5 +1,5 @@
 import { readFile, stat } from 'node:fs/promises';
-import { newRunId } from '../agent/transcript.js';
+import { newRunId } from '../state/history.js';
 import { UsageError } from '../errors.js';
 import { extractText, isExtractable } from '../sources/extract.js';
 import { withStaleSince } from '../state/stale.js';
@@ -80,7 +80,7 @@ export async function handleDeletedSources(
   const session = await Session.open(ws, {
     op: 'ingest',
     title: gone.length === 1 ? `${gone[0]} deleted` : `${gone.length} sources deleted`,
-    runId: newRunId('ingest'),
+    runId: newRunId(),
     dryRun: false,
     readOnly: false,
     env: options.env,

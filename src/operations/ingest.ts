@@ -5,7 +5,8 @@ import { fetchUrlToRaw } from '../sources/fetch-url.js';
 import { acquireLock, type Lock } from '../state/lock.js';
 import { classifySource, hashFile, loadManifest } from '../state/manifest.js';
 import { refreshFacts } from './facts.js';
-import { checkReadable, copyIntoRaw, planInputs, type ResolvedSource } from './ingest-inputs.js';
+import { checkReadable, copyIntoRaw, planInputs, sizeWarning, type ResolvedSource } from './ingest-inputs.js';
+import { DEFAULT_READ_LIMIT } from '../tools/read-file.js';
 import { runIngestJobs } from './ingest-jobs.js';
 import type { IngestItem } from './ingest-run.js';
 import { handleDeletedSources } from './ingest-steps.js';
@@ -32,6 +33,9 @@ export async function ingestSources(ws: WorkspaceHandle, args: string[], options
     try {
       warnings.set(source.rawPath, await checkReadable(ws.root, source));
       readable.push(source);
+      const limits = { windowChars: DEFAULT_READ_LIMIT, maxTurns: ws.config.config.maxTurns, maxFactBytes: ws.config.config.facts.maxSourceBytes };
+      const large = await sizeWarning(ws.root, source, limits);
+      if (large) options.onNotice?.(large);
     } catch (error) {
       if (!(error instanceof WikiError) || error.exitCode !== 2) throw error;
       // Nothing usable at all is an input error of the command itself: exit 2, nothing written.
@@ -59,6 +63,7 @@ export async function ingestSources(ws: WorkspaceHandle, args: string[], options
       upToDate: [],
       deletedSources: [],
       skipped,
+      unsupported: plan.unsupported,
       ok: skipped.length === 0,
       interrupted: false,
       pending: [],

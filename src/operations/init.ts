@@ -2,7 +2,9 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { InputError } from '../errors.js';
 import { isoDate } from '../util/dates.js';
-import { pathExists } from '../util/fs.js';
+import { displayPath } from '../util/display-path.js';
+import { fileInTheWay, pathExists } from '../util/fs.js';
+import { findWorkspaceRoot } from '../wiki/workspace.js';
 import { packageRoot } from '../util/package-root.js';
 import { exampleFiles, writeExample } from './init-example.js';
 
@@ -28,6 +30,18 @@ const FOLDERS = ['raw', 'wiki/sources', 'wiki/concepts', 'wiki/entities'];
  */
 export async function initWorkspace(dir: string, options: { force?: boolean; today?: string; example?: boolean } = {}): Promise<InitResult> {
   const root = path.resolve(dir);
+  const file = await fileInTheWay(root);
+  if (file !== undefined) {
+    throw new InputError(`${displayPath(file)} is a file`, 'nothing was written; give `wiki init` a folder (new or existing)');
+  }
+  // A workspace inside another would be read by the outer one as pages and sources of its own.
+  const enclosing = await findWorkspaceRoot(path.dirname(root));
+  if (enclosing !== undefined) {
+    throw new InputError(
+      `${dir} is inside the workspace ${displayPath(enclosing)} (it holds schema.md)`,
+      'nothing was written; a workspace cannot hold another: init it in a folder outside that one',
+    );
+  }
   const existing: string[] = [];
   const targets = [...FILES.map((f) => f.target), ...(options.example ? await exampleFiles() : [])];
   for (const target of targets) {
@@ -56,3 +70,4 @@ export async function initWorkspace(dir: string, options: { force?: boolean; tod
   }
   return { root, created, overwritten: existing };
 }
+

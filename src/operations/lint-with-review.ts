@@ -1,5 +1,5 @@
 import type { AgentListener } from '../agent/events.js';
-import { newRunId } from '../agent/transcript.js';
+import { newRunId } from '../state/history.js';
 import type { ChatModel, Usage } from '../agent/types.js';
 import { acquireLock } from '../state/lock.js';
 import { countBySeverity, sortFindings, type Finding } from '../wiki/validate/finding.js';
@@ -58,7 +58,7 @@ export async function runLint(ws: WorkspaceHandle, options: LintRunOptions): Pro
         ? await Session.open(ws, {
             op: 'lint',
             title: options.fix ? 'repair' : 'review',
-            runId: newRunId('lint'),
+            runId: newRunId(),
             dryRun: options.dryRun,
             readOnly: !options.fix,
             overwriteEdits: options.overwriteEdits === true,
@@ -68,7 +68,7 @@ export async function runLint(ws: WorkspaceHandle, options: LintRunOptions): Pro
     // One log entry for the whole run: the repairs' lines wait for the model's, if any.
     const logLines: string[] = [];
     const fixOutcome = session && options.fix ? await applyFixes(ws.root, ws.schema.contract, ws.config.config, sessionSink(session, logLines)) : { changes: [], refused: [] };
-    const fixes = fixOutcome.changes;
+    let fixes = fixOutcome.changes;
     const planned = (): Array<{ path: string; after: string }> => (options.dryRun ? (session?.overlay?.changes() ?? []) : []);
     const before = await lintWorkspace(ws.root, ws.schema, ws.config.config, { fix: false, planned: planned(), evidence: Boolean(options.fix && model) });
     let review: RunOutcome | undefined;
@@ -86,7 +86,14 @@ export async function runLint(ws: WorkspaceHandle, options: LintRunOptions): Pro
         listener: options.listener,
         signal: options.signal,
       });
-      modelFindings = parseModelFindings(run.finalText);
+      modelFindings = await findingsOnExistingPages(session, parseModelFindings(run.finalText), options.onNotice);
+      // A rule repair the model's rewrite undid (a `created` it dropped) is done again after
+      // it, and reported once. Not in a dry run: the repairs read the disk, not the overlay.
+      if (options.fix && !options.dryRun && run.changed.length > 0) {
+        const again = await applyFixes(ws.root, ws.schema.contract, ws.config.config, sessionSink(session, logLines));
+        fixes = [...new Set([...fixes, ...again.changes])];
+        logLines.splice(0, logLines.length, ...new Set(logLines));
+      }
       const changes = session.pageChanges();
       const byModel = { created: changes.created.filter((p) => run.changed.some((c) => c.path === p)), updated: changes.updated.filter((p) => run.changed.some((c) => c.path === p)) };
       modelChanges.push(...byModel.created.map((p) => `${p}: created by the model`), ...byModel.updated.map((p) => `${p}: updated by the model`));
@@ -155,6 +162,29 @@ function reviewRequest(report: LintReport, fix: boolean): string {
       : 'Review the wiki as "Workflow: lint" says. Do not change anything; end with one FINDING line per problem you found.',
   );
   return lines.join('\n');
+}
+
+/**
+ * The model's findings about pages that exist (or that it created in this run); one about
+ * a page the wiki does not have is a hallucination, dropped with a note naming it.
+ */
+async function findingsOnExistingPages(session: Session, findings: Finding[], onNotice?: (message: string) => void): Promise<Finding[]> {
+  const kept: Finding[] = [];
+  const dropped: string[] = [];
+  for (const finding of findings) {
+    const target = finding.path.split('#')[0] ?? finding.path;
+    const exists = session.pages.has(target) || (isWorkspaceRelative(target) && (await session.readIfExists(target)) !== undefined);
+    if (exists) kept.push(finding);
+    else dropped.push(finding.path);
+  }
+  if (dropped.length > 0) {
+    onNotice?.(`dropped ${dropped.length} finding(s) of the model's review about pages that do not exist: ${[...new Set(dropped)].join(', ')}`);
+  }
+  return kept;
+}
+
+function isWorkspaceRelative(relPath: string): boolean {
+  return relPath !== '' && !relPath.startsWith('/') && !relPath.split('/').includes('..');
 }
 
 /** `FINDING <rule> <path> :: <message>` lines from the model's final message. */

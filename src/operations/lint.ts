@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { lstat, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { WikiConfig } from '../config/schema.js';
-import { newRunId } from '../agent/transcript.js';
+import { newRunId } from '../state/history.js';
 import { rawContentLines, rawLineCounter } from '../sources/line-count.js';
 import { acquireLock } from '../state/lock.js';
 import { isoDate } from '../util/dates.js';
@@ -124,7 +124,7 @@ function diskSink(root: string, contract: Contract): FixSink {
   return {
     write: (p, content) => applyIndexPlan(root, { writes: [{ path: p, content }], deletes: [] }),
     remove: (p) => applyIndexPlan(root, { writes: [], deletes: [p] }),
-    appendLog: (op, title, lines) => appendLog(root, contract.log, op, title, lines, undefined, newRunId('lint')),
+    appendLog: (op, title, lines) => appendLog(root, contract.log, op, title, lines, undefined, newRunId()),
   };
 }
 

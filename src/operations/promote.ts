@@ -13,6 +13,8 @@ import { PageIndex } from '../wiki/page-index.js';
 import { loadPages } from '../wiki/pages.js';
 import type { Finding } from '../wiki/validate/finding.js';
 import { validateWrite } from '../wiki/validate-write.js';
+import { refreshIndexFiles } from './index-refresh.js';
+import type { Run } from '../state/history.js';
 
 export interface PromoteReport {
   key: string;
@@ -31,7 +33,7 @@ export interface PromoteReport {
  * page before anything moves (links, fields, a key unique among the team's pages); a
  * refusal names every problem and changes nothing.
  */
-export async function promotePage(root: string, schema: Schema, user: string | undefined, key: string): Promise<PromoteReport> {
+export async function promotePage(root: string, schema: Schema, user: string | undefined, key: string, options: { hubThreshold: number }): Promise<PromoteReport> {
   if (user === undefined) throw new UsageError('promote moves one of your scratch pages; say whose', 'pass --user NAME or set WIKI_USER');
   const lock = await acquireLock(root, { command: 'promote', waitSeconds: 0 });
   lock.releaseOnExit();
@@ -57,7 +59,7 @@ export async function promotePage(root: string, schema: Schema, user: string | u
       throw new InputError(`${scratch.path} cannot become ${to}: ${problems}`, 'fix the scratch page, then promote it again');
     }
     const previous = (await io.readIfExists(resolveInRoot(root, to)))?.toString('utf8');
-    const runId = await movePage(root, io, schema, scratch.path, to, content, previous);
+    const runId = await movePage(root, io, schema, scratch.path, to, content, previous, options.hubThreshold);
     return { key, from: scratch.path, to, replaced: previous !== undefined, warnings: verdict.warnings, runId };
   } finally {
     await lock.release();
@@ -68,7 +70,16 @@ export async function promotePage(root: string, schema: Schema, user: string | u
  * The move, recorded as a run like any other change (before-images of both paths), so
  * `wiki undo` puts the scratch page back and the team's page as it was; logged with its run id.
  */
-async function movePage(root: string, io: ConfinedIo, schema: Schema, from: string, to: string, content: string, previous: string | undefined): Promise<string> {
+async function movePage(
+  root: string,
+  io: ConfinedIo,
+  schema: Schema,
+  from: string,
+  to: string,
+  content: string,
+  previous: string | undefined,
+  hubThreshold: number,
+): Promise<string> {
   const run = await beginRun(root, newRunId(), 'promote', `${keyFromPath(to)} (${from} → ${to})`);
   try {
     await recordBefore(run, to, previous);
@@ -77,6 +88,8 @@ async function movePage(root: string, io: ConfinedIo, schema: Schema, from: stri
     await recordAfter(run, to, content);
     await io.remove(path.join(root, from));
     await recordAfter(run, from, undefined);
+    // The team's page is in the index like any page a run writes (and leaves it with an undo).
+    await refreshIndex(root, io, schema, run, hubThreshold);
   } catch (error) {
     await finishRun(run, 'failed').catch(() => undefined);
     throw error;
@@ -91,4 +104,31 @@ async function movePage(root: string, io: ConfinedIo, schema: Schema, from: stri
     throw new SandboxError(`moved ${from} to ${to} (run ${run.runId}), but wrote no log entry: ${error.message}`, `make ${schema.contract.log} a regular file again; \`wiki undo ${run.runId}\` reverts the move`);
   }
   return run.runId;
+}
+
+/** index.md (and hub spokes) regenerated from the pages as they now stand, each change recorded in `run`. */
+async function refreshIndex(root: string, io: ConfinedIo, schema: Schema, run: Run, hubThreshold: number): Promise<void> {
+  const readIfExists = async (relPath: string): Promise<string | undefined> => (await io.readIfExists(resolveInRoot(root, relPath)))?.toString('utf8');
+  await refreshIndexFiles({
+    contract: schema.contract,
+    hubThreshold,
+    pages: PageIndex.fromPages(await loadPages(root, schema.contract), schema.contract),
+    readIfExists,
+    writeFile: async (relPath, text) => {
+      const before = await readIfExists(relPath);
+      if (before === text) return undefined;
+      await recordBefore(run, relPath, before);
+      await io.write(resolveInRoot(root, relPath), text);
+      await recordAfter(run, relPath, text);
+      return before === undefined ? 'created' : 'updated';
+    },
+    deleteFile: async (relPath) => {
+      const before = await readIfExists(relPath);
+      if (before === undefined) return false;
+      await recordBefore(run, relPath, before);
+      await io.remove(resolveInRoot(root, relPath));
+      await recordAfter(run, relPath, undefined);
+      return true;
+    },
+  });
 }

@@ -1,16 +1,16 @@
 import type { AgentListener } from '../agent/events.js';
-import { newRunId } from '../agent/transcript.js';
+import { newRunId } from '../state/history.js';
 import type { ChatModel, Usage } from '../agent/types.js';
 import { UsageError } from '../errors.js';
 import { acquireLock } from '../state/lock.js';
 import { isoDate } from '../util/dates.js';
-import { slugify } from '../wiki/keys.js';
 import { extractInlineLinks } from '../wiki/links.js';
 import { serialisePage, sourcesOf } from '../wiki/page.js';
 import { runModelInSession, type RunBudget } from './agent-run.js';
 import { lockOptions } from './ingest.js';
 import { renderEvidencePack } from '../retrieval/evidence-pack.js';
 import { retrieveEvidence, type QueryRetrieval } from './query-evidence.js';
+import { answerKeys } from './query-key.js';
 import { historyStatus, noModelOutcome, summariseRun, type RunOutcome } from './run-outcome.js';
 import type { LaneWarning } from './search.js';
 import { Session, sweepAbandonedTempFiles } from './session.js';
@@ -59,7 +59,8 @@ export interface QueryReport extends RunOutcome {
   cited: string[];
   /** Keys cited that do not exist (the answer keeps their text, unlinked, when saved). */
   uncited: string[];
-  saved?: { path: string; by: 'model' | 'wiki' };
+  /** The page the answer was filed as; `created` false when an existing page was updated. */
+  saved?: { path: string; by: 'model' | 'wiki'; created: boolean };
   /** With --save, why no page was written (the answer is still printed). */
   notSaved?: string;
   diff?: string;
@@ -83,7 +84,7 @@ export async function queryWiki(ws: WorkspaceHandle, question: string, options: 
     const session = await Session.open(ws, {
       op: 'query',
       title: trimmed,
-      runId: newRunId('query'),
+      runId: newRunId(),
       dryRun: options.dryRun,
       readOnly: !options.save,
       overwriteEdits: options.overwriteEdits === true,
@@ -130,6 +131,13 @@ export async function queryWiki(ws: WorkspaceHandle, question: string, options: 
       }
     }
     await session.finish(historyStatus(run.status));
+    // No answer came: the provider's own error is the result (its message, hint and exit
+    // code, like any provider error), never a report that the wiki lacks the answer.
+    if (run.status === 'provider_error' && run.error) {
+      const kept = [...changes.created, ...changes.updated];
+      if (kept.length > 0) options.onNotice?.(`pages written before the failure are kept: ${kept.join(', ')} (\`wiki undo\` restores them)`);
+      throw run.error;
+    }
     const report: QueryReport = {
       ...summariseRun(run, changes, findings, Date.now() - started, options.budget),
       question: trimmed,
@@ -141,7 +149,7 @@ export async function queryWiki(ws: WorkspaceHandle, question: string, options: 
       found: cited.length > 0,
       warnings: [...session.laneWarnings.values()],
     };
-    if (filing.saved) report.saved = filing.saved;
+    if (filing.saved) report.saved = { ...filing.saved, created: !changes.updated.includes(filing.saved.path) };
     if (filing.notSaved) report.notSaved = filing.notSaved;
     if (options.dryRun) report.diff = session.overlay?.unifiedDiff() ?? '';
     return report;
@@ -196,7 +204,7 @@ function nothingInWiki(
   return report;
 }
 
-type Filing = { saved?: NonNullable<QueryReport['saved']>; notSaved?: string };
+type Filing = { saved?: Omit<NonNullable<QueryReport['saved']>, 'created'>; notSaved?: string };
 
 /**
  * The answer must end up as a page: keep the model's page when it wrote one under
@@ -216,7 +224,7 @@ async function ensureSaved(
     await fileEvidenceOnModelPage(session, byModel, evidence);
     return { saved: { path: byModel, by: 'model' } };
   }
-  const key = freeKey(session, slugify(question) || 'answer');
+  const key = freeKey(session, answerKeys(question));
   const relPath = `${conceptFolder}/${key}.md`;
   const sources = [...new Set(cited.flatMap((k) => sourcesOf(session.pages.get(k)?.frontmatter ?? {})))].sort();
   const today = isoDate();
@@ -265,8 +273,12 @@ function withEvidence(body: string, evidence: QueryEvidence): string {
   return `${body}\n${lines.join('\n')}`.trimEnd();
 }
 
-function freeKey(session: Session, base: string): string {
-  if (!session.pages.has(base)) return base;
+/** The first of `candidates` no page has, else the first numbered (`-2`, `-3`…). */
+function freeKey(session: Session, candidates: readonly string[]): string {
+  const keys = candidates.length > 0 ? candidates : ['answer'];
+  const free = keys.find((key) => !session.pages.has(key));
+  if (free !== undefined) return free;
+  const base = keys[0] ?? 'answer';
   for (let n = 2; ; n++) if (!session.pages.has(`${base}-${n}`)) return `${base}-${n}`;
 }
 

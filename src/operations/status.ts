@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { chooseProvider, type ProviderChoice } from '../config/provider-choice.js';
+import { localServerNote } from '../providers/local-server.js';
 import type { EffectiveConfig } from '../config/load.js';
 import { readSearchIndexState, type SearchIndexState } from '../search/live/state.js';
 import { sumTranscriptUsage, type UsageTotals } from '../usage/transcripts.js';
@@ -13,6 +14,7 @@ import { sourcesOf } from '../wiki/page.js';
 import { loadPages } from '../wiki/pages.js';
 import { readPage } from '../wiki/page-read.js';
 import { listRawSources } from '../sources/raw-files.js';
+import { splitRawFiles } from '../sources/source-kinds.js';
 import { hasFactsStore } from '../facts/extract.js';
 import { sqliteProblem } from '../facts/sqlite.js';
 import { groundPages, type PageScore } from './grounding.js';
@@ -31,17 +33,21 @@ export interface StatusReport {
     changed: string[];
     /** Ingested once, gone from raw/ now. */
     deleted: string[];
+    /** Files under raw/ that are not sources (an image, an archive…), with why: skipped, never pending. */
+    unsupported: Array<{ path: string; reason: string }>;
   };
   recentLog: LogEntry[];
   provider: ProviderChoice & { model: string | undefined };
+  /** With a local server: the model asked for and that no price is known. */
+  localServer?: string;
   /** Cumulative model usage and estimated cost over the run transcripts in .wiki/runs/. */
   usage: UsageTotals;
   /** The same over the ingest runs of sources alone (run history op `ingest`); `runs` is the number of source ingests. */
   ingestUsage: UsageTotals;
   /** The persisted search index: built or not, pages, lanes and embedder, last update. */
   search: SearchIndexState;
-  /** Grounding of pages citing raw/ sources against their facts (absent without .wiki/facts.db). */
-  grounding?: { pages: number; mean: number; lowest: PageScore[] };
+  /** Grounding of pages citing raw/ sources against their facts (absent without .wiki/facts.db); `mean` null over no page. */
+  grounding?: { pages: number; mean: number | null; lowest: PageScore[] };
   /**
    * Source coverage (absent when no page cites line ranges): per raw source the share of its
    * text lines inside some from-range, lowest first; `low` those below `threshold`.
@@ -79,7 +85,7 @@ export async function workspaceStatus(root: string, schema: Schema, config: Effe
     byType[type] = (byType[type] ?? 0) + 1;
     for (const source of sourcesOf(page.frontmatter)) cited.add(source.replace(/^\.\//, '').split('#')[0] ?? source);
   }
-  const raw = await listRawSources(root);
+  const { sources: raw, unsupported } = splitRawFiles(await listRawSources(root));
   // Through the one page reader: a log that is a link (or behind one) shows as empty, never another file's lines.
   const logText = readPage(root, schema.contract.log) ?? '';
   // Status needs no facts: a store SQLite cannot open is reported, not fatal.
@@ -96,9 +102,10 @@ export async function workspaceStatus(root: string, schema: Schema, config: Effe
         : undefined,
     root,
     pages: { total: pages.length, byType },
-    raw: { total: raw.length, uncited: raw.filter((file) => !cited.has(file)), ...(await sourceStates(root, raw)) },
+    raw: { total: raw.length, uncited: raw.filter((file) => !cited.has(file)), ...(await sourceStates(root, raw)), unsupported },
     recentLog: parseLogEntries(logText).slice(-5).reverse(),
     provider: { ...chooseProvider(config), model: config.config.model },
+    localServer: localServerNote(chooseProvider(config), config.config.model),
     usage: await sumTranscriptUsage(root),
     ingestUsage: await sumTranscriptUsage(root, new Set((await listRuns(root)).filter((run) => run.op === 'ingest').map((run) => run.runId))),
     search: await readSearchIndexState(root, config.config),
@@ -106,7 +113,9 @@ export async function workspaceStatus(root: string, schema: Schema, config: Effe
 }
 
 function groundingSummary(pages: PageScore[]): NonNullable<StatusReport['grounding']> {
-  const mean = pages.length === 0 ? 1 : pages.reduce((sum, page) => sum + page.score, 0) / pages.length;
+  // No page cites a source yet: there is nothing to be grounded, not "100% over 0 pages".
+  if (pages.length === 0) return { pages: 0, mean: null, lowest: [] };
+  const mean = pages.reduce((sum, page) => sum + page.score, 0) / pages.length;
   const lowest = [...pages].sort((a, b) => a.score - b.score || a.path.localeCompare(b.path)).slice(0, 5);
   return { pages: pages.length, mean: Math.round(mean * 1000) / 1000, lowest };
 }

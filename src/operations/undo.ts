@@ -51,6 +51,8 @@ export interface UndoOptions {
   runId?: string;
   /** Workspace-relative log path (schema.md's `contract.log`). */
   logPath: string;
+  /** The generated files (index, hub spokes): a run that changed only those and the tool's state changed no page. */
+  isGenerated?: (path: string) => boolean;
   /** Undo even files changed since the run. */
   force?: boolean;
   /** Only plan: no lock, nothing written. */
@@ -116,8 +118,8 @@ async function finishPlan(
 }
 
 /** What undoing a run would do, read-only. Undefined when no run changed any file. */
-export async function planUndo(root: string, options: { runId?: string; logPath: string }): Promise<UndoPlan | undefined> {
-  const run = await pickRun(root, options.runId, options.logPath);
+export async function planUndo(root: string, options: Pick<UndoOptions, 'runId' | 'logPath' | 'isGenerated'>): Promise<UndoPlan | undefined> {
+  const run = await pickRun(root, options);
   if (!run) return undefined;
   const actions: UndoAction[] = [];
   const beforeImages = runBeforeImages(root, run.runId);
@@ -127,18 +129,52 @@ export async function planUndo(root: string, options: { runId?: string; logPath:
   return { run, actions, conflicts: actions.filter((a) => a.changedSinceRun).map((a) => a.path) };
 }
 
-async function pickRun(root: string, runId: string | undefined, logPath: string): Promise<RunRecord | undefined> {
+async function pickRun(root: string, options: Pick<UndoOptions, 'runId' | 'logPath' | 'isGenerated'>): Promise<RunRecord | undefined> {
+  const { runId } = options;
   if (runId !== undefined) {
     if (!isValidRunId(runId)) throw new UsageError(`not a run id: ${JSON.stringify(runId)}`, 'see the run ids with `wiki undo --dry-run` or in .wiki/history/');
     const run = await loadRun(root, runId);
     if (!run) {
       const recent = (await listRuns(root)).slice(-3).map((r) => r.runId);
-      throw new InputError(`no run ${runId} in .wiki/history/`, recent.length ? `recent runs: ${recent.join(', ')}` : 'no runs are recorded yet');
+      throw new InputError(`no run ${runId} in .wiki/history/`, recent.length ? `recent runs: ${recent.join(', ')} (see \`wiki undo --list\`)` : 'no runs are recorded yet');
     }
     return run;
   }
+  // The last run that changed pages: not a no-op `ingest --force` that only rewrote .wiki/sources.json.
   const runs = await listRuns(root);
-  return runs.reverse().find((run) => run.files.some((file) => file.path !== logPath));
+  return runs.reverse().find((run) => {
+    const pages = pagesChanged(run, options);
+    return pages.created.length + pages.updated.length > 0;
+  });
+}
+
+/** The pages a run created and changed: not the log, the generated index and spokes, nor the tool's own state in .wiki/. */
+export function pagesChanged(run: RunRecord, options: Pick<UndoOptions, 'logPath' | 'isGenerated'>): { created: string[]; updated: string[] } {
+  const pages = run.files.filter((file) => file.path !== options.logPath && !file.path.startsWith('.wiki/') && !(options.isGenerated?.(file.path) ?? false));
+  return { created: pages.filter((file) => !file.existedBefore).map((file) => file.path), updated: pages.filter((file) => file.existedBefore).map((file) => file.path) };
+}
+
+/** One recorded run as `wiki undo --list` shows it. */
+export interface RunSummaryLine {
+  runId: string;
+  op: string;
+  title: string;
+  startedAt: string;
+  status: RunRecord['status'];
+  created: string[];
+  updated: string[];
+  /** Other files it changed: the index, the tool's state. */
+  otherFiles: number;
+}
+
+/** The most recent runs, newest first, with the pages each changed. */
+export async function recentRuns(root: string, options: Pick<UndoOptions, 'logPath' | 'isGenerated'> & { limit: number }): Promise<RunSummaryLine[]> {
+  const runs = (await listRuns(root)).reverse().slice(0, options.limit);
+  return runs.map((run) => {
+    const { created, updated } = pagesChanged(run, options);
+    const otherFiles = run.files.filter((file) => file.path !== options.logPath).length - created.length - updated.length;
+    return { runId: run.runId, op: run.op, title: run.title, startedAt: run.startedAt, status: run.status, created, updated, otherFiles };
+  });
 }
 
 async function planFile(root: string, io: ConfinedIo, beforeImages: BeforeImages, run: RunRecord, file: RunFile, logPath: string): Promise<UndoAction> {

@@ -17,6 +17,8 @@ export interface RunSummary {
   durationMs: number;
   /** Named in "cost unknown for <model>". */
   model?: string;
+  /** Leave out the page lists (a command that says what it filed in its own words). */
+  omitPages?: boolean;
 }
 
 const STATUS_TEXT: Record<RunSummary['status'], string> = {
@@ -41,9 +43,11 @@ export function renderRunSummary(summary: RunSummary, c: Colors): string {
   const paint = summary.status === 'done' ? c.bold : summary.status === 'provider_error' ? c.red : c.yellow;
   lines.push(`${mark} ${paint(outcome)} · ${plural(summary.turns, 'turn')} of ${summary.maxTurns} · ${formatDuration(summary.durationMs)}`);
 
-  lines.push(...pageList('Created', summary.pagesCreated, c.green('+'), c));
-  lines.push(...pageList('Updated', summary.pagesUpdated, c.cyan('~'), c));
-  if (summary.pagesCreated.length === 0 && summary.pagesUpdated.length === 0) lines.push(c.dim('No pages changed.'));
+  if (!summary.omitPages) {
+    lines.push(...pageList('Created', summary.pagesCreated, c.green('+'), c));
+    lines.push(...pageList('Updated', summary.pagesUpdated, c.cyan('~'), c));
+    if (summary.pagesCreated.length === 0 && summary.pagesUpdated.length === 0) lines.push(c.dim('No pages changed.'));
+  }
 
   const u = summary.usage;
   lines.push(

@@ -65,7 +65,8 @@ export function decodeText(bytes: Uint8Array, label: string, declaredCharset?: s
   try {
     return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes), warnings };
   } catch {
-    warnings.push(`${label} is not valid UTF-8; decoded with replacement characters`);
+    const fix = /^https?:/i.test(label) ? '' : `; if it is Latin-1, convert it first: iconv -f latin1 -t utf-8 ${label} > utf8.tmp && mv utf8.tmp ${label}`;
+    warnings.push(`${label} is not valid UTF-8; decoded with replacement characters (their sentences are left out of the facts)${fix}`);
     return { text: new TextDecoder('utf-8').decode(bytes), warnings };
   }
 }

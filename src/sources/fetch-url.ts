@@ -6,6 +6,7 @@ import { toPosixRelative } from '../util/fs.js';
 import { slugify } from '../wiki/keys.js';
 import { publicOrSameHost, type Resolver } from './address-policy.js';
 import { saveImageAssets } from './assets.js';
+import type { Byline } from './byline.js';
 import {
   binaryError,
   charsetFromContentType,
@@ -136,8 +137,8 @@ async function saveHtml(
   }
   const assets = await saveImageAssets(imageSources(article.content), root, assetOptions);
   rewriteImageSources(article.content, assets.links);
-  const markdown = articleToMarkdown({ title, content: article.content });
-  const saved = await saveMarkdown(url, finalUrl, title, markdown, root, fetched, assets.saved, [...warnings, ...assets.warnings]);
+  const markdown = articleToMarkdown({ title, content: article.content, byline: article.byline });
+  const saved = await saveMarkdown(url, finalUrl, title, markdown, root, fetched, assets.saved, [...warnings, ...assets.warnings], article.byline);
   return saved;
 }
 
@@ -150,9 +151,12 @@ async function saveMarkdown(
   fetched: string,
   assets: string[],
   warnings: string[],
+  byline: Byline = {},
 ): Promise<FetchedSource> {
   const frontmatter: Record<string, string> = { url, title, fetched };
   if (finalUrl !== url) frontmatter.final_url = finalUrl;
+  if (byline.author) frontmatter.author = byline.author;
+  if (byline.published) frontmatter.published = byline.published;
   const document = `---\n${YAML.stringify(frontmatter, { lineWidth: 0 })}---\n\n${body.trimEnd()}\n`;
   const placed = await placeFile(
     path.join(root, 'raw'),

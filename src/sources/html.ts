@@ -1,6 +1,7 @@
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import TurndownService from 'turndown';
+import { bylineLine, readByline, type Byline } from './byline.js';
 
 /**
  * HTML → markdown: Readability picks the main content (dropping navigation, footers and
@@ -33,6 +34,8 @@ export interface Article {
   content: HtmlElement;
   /** False when Readability found no article and the whole body is used. */
   foundArticle: boolean;
+  /** Who wrote it and when, as the page says (kept in the text and the saved frontmatter). */
+  byline: Byline;
 }
 
 const NOISE = 'script, style, noscript, template, iframe, object, embed, canvas, svg, form, button, select, input, textarea';
@@ -64,20 +67,29 @@ export function extractArticle(html: string, baseUrl?: string): Article {
     const content = parseHtmlDocument(`<!doctype html><html><body>${articleHtml}</body></html>`).body;
     if (content) {
       removeAll(content, NOISE);
-      return { title: cleanTitle(parsed?.title) ?? pageTitle, content, foundArticle: true };
+      return { title: cleanTitle(parsed?.title) ?? pageTitle, content, foundArticle: true, byline: readByline(document, parsed) };
     }
   }
   const body = document.body ?? parseHtmlDocument('<!doctype html><html><body></body></html>').body;
   if (!body) throw new Error('linkedom produced no <body>');
+  const byline = readByline(document, parsed);
   removeAll(body, `${NOISE}, head`);
-  return { title: pageTitle, content: body, foundArticle: false };
+  return { title: pageTitle, content: body, foundArticle: false, byline };
 }
 
-/** Convert an article's content to markdown, headed by `# title` unless it already starts with it. */
-export function articleToMarkdown(article: Pick<Article, 'title' | 'content'>): string {
+/**
+ * Convert an article's content to markdown, headed by `# title` unless it already starts
+ * with it, then the byline (author and date) when the content does not already give it.
+ */
+export function articleToMarkdown(article: Pick<Article, 'title' | 'content'> & { byline?: Byline }): string {
   let markdown = tidy(turndown().turndown(article.content.innerHTML));
+  const line = article.byline && markdown.trim() !== '' && !(article.byline.author && markdown.includes(article.byline.author)) ? bylineLine(article.byline) : undefined;
   const title = article.title;
   if (title && !startsWithTitle(markdown, title)) markdown = `# ${escapeHeading(title)}\n\n${markdown}`;
+  if (line) {
+    const [first = '', ...rest] = markdown.trimStart().split('\n');
+    markdown = /^#{1,2}\s/.test(first) ? `${first}\n\n${line}\n${rest.join('\n')}` : `${line}\n\n${markdown.trimStart()}`;
+  }
   return markdown.trim() === '' ? '' : `${markdown.trim()}\n`;
 }
 

@@ -96,10 +96,13 @@ export class Run {
   }
 }
 
-/** A sortable, unique run id: UTC date and time plus a random suffix, e.g. 20260121-102233-3f9a. */
+/**
+ * THE run id, for every run (its transcript, its history, its log entry): UTC date and
+ * time plus a random suffix, e.g. 20260121-102233-3f9a2c; sortable and file-name-safe.
+ */
 export function newRunId(now: Date = new Date()): string {
   const iso = now.toISOString();
-  return `${iso.slice(0, 10).replace(/-/g, '')}-${iso.slice(11, 19).replace(/:/g, '')}-${randomBytes(2).toString('hex')}`;
+  return `${iso.slice(0, 10).replace(/-/g, '')}-${iso.slice(11, 19).replace(/:/g, '')}-${randomBytes(3).toString('hex')}`;
 }
 
 export function isValidRunId(runId: string): boolean {
@@ -111,7 +114,7 @@ export function historyDir(root: string): string {
 }
 
 function runDir(root: string, runId: string): string {
-  if (!isValidRunId(runId)) throw new UsageError(`not a run id: ${JSON.stringify(runId)}`, 'run ids look like 20260121-102233-3f9a (see `wiki undo --dry-run`)');
+  if (!isValidRunId(runId)) throw new UsageError(`not a run id: ${JSON.stringify(runId)}`, 'run ids look like 20260121-102233-3f9a2c (see `wiki undo --list`)');
   return path.join(historyDir(root), runId);
 }
 

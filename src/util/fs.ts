@@ -122,6 +122,18 @@ export async function isDirectory(filePath: string): Promise<boolean> {
   }
 }
 
+/**
+ * The file standing where `folder` or one of its parents must be a folder: the first path
+ * that exists on the way up from `folder`, when it is not a directory; undefined when the
+ * folder exists or can be made.
+ */
+export async function fileInTheWay(folder: string): Promise<string | undefined> {
+  for (let dir = path.resolve(folder); ; dir = path.dirname(dir)) {
+    if (await pathExists(dir)) return (await isDirectory(dir)) ? undefined : dir;
+    if (path.dirname(dir) === dir) return undefined;
+  }
+}
+
 /** A file's text, or undefined when it does not exist (any other failure throws). */
 export async function readTextIfExists(filePath: string): Promise<string | undefined> {
   return (await readBytesIfExists(filePath))?.toString('utf8');

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/agent/events.js';
 import { runAgent } from '../../src/agent/loop.js';
-import { createTranscript, newRunId, transcriptPath } from '../../src/agent/transcript.js';
+import { createTranscript, transcriptPath } from '../../src/agent/transcript.js';
+import { newRunId } from '../../src/state/history.js';
 import { ScriptedModel, toolCall } from '../helpers/scripted-model.js';
 import { fakeTool } from './fake-tools.js';
 
@@ -27,7 +28,7 @@ async function readLines(file: string): Promise<Array<Record<string, unknown>>> 
 
 describe('transcript', () => {
   it('records every event of a run as one JSON line with an ISO timestamp', async () => {
-    const file = transcriptPath(dir, newRunId('ingest'));
+    const file = transcriptPath(dir, newRunId());
     const transcript = await createTranscript(file);
     const events: AgentEvent[] = [];
     const model = new ScriptedModel([
@@ -78,29 +79,6 @@ describe('transcript', () => {
   it('fails to open where a file blocks the directory', async () => {
     await writeFile(path.join(dir, '.wiki'), 'not a directory');
     await expect(createTranscript(transcriptPath(dir, 'r'))).rejects.toThrow();
-  });
-});
-
-describe('newRunId', () => {
-  it('is a sortable, file-name-safe id: time, operation, random tail', () => {
-    const id = newRunId('ingest', new Date('2026-11-21T10:22:33.123Z'));
-    expect(id).toMatch(/^2026-11-21T10-22-33-123Z-ingest-[0-9a-f]{4}$/);
-  });
-
-  it('sorts by time', () => {
-    const earlier = newRunId('query', new Date('2026-11-21T09:59:59.999Z'));
-    const later = newRunId('ingest', new Date('2026-11-21T10:00:00.000Z'));
-    expect([later, earlier].sort()).toEqual([earlier, later]);
-  });
-
-  it('makes the operation name safe for a file name', () => {
-    expect(newRunId('Lint --fix!', new Date('2026-01-01T00:00:00.000Z'))).toMatch(/^2026-01-01T00-00-00-000Z-lint-fix-[0-9a-f]{4}$/);
-  });
-
-  it('differs between two runs started in the same millisecond', () => {
-    const now = new Date();
-    const ids = new Set(Array.from({ length: 20 }, () => newRunId('ingest', now)));
-    expect(ids.size).toBeGreaterThan(1);
   });
 });
 

@@ -169,6 +169,19 @@ describe('per-user scratch scope through the CLI', () => {
 });
 
 describe('wiki promote is a run that wiki undo reverts', () => {
+  it('keeps the index and the log like any run: the promoted page is indexed, the undo unindexes it', async () => {
+    const root = await accessWorkspace();
+    const promoted = await runCli(['--user', 'alice', 'promote', 'alice-idea', '--json'], { cwd: root });
+    expect(promoted.code, promoted.stderr).toBe(0);
+    const { runId } = JSON.parse(promoted.stdout) as { runId: string };
+    expect(await readFile(path.join(root, 'wiki/index.md'), 'utf8')).toContain('[[alice-idea]]');
+    expect(await readFile(path.join(root, 'wiki/log.md'), 'utf8')).toMatch(new RegExp(`\\] promote \\| alice-idea .*\\n- run: ${runId}`));
+    const lint = JSON.parse((await runCli(['lint', '--no-llm', '--json'], { cwd: root })).stdout) as { findings: Array<{ rule: string; path: string }> };
+    expect(lint.findings.filter((finding) => finding.path === 'wiki/concepts/alice-idea.md' && finding.rule === 'unindexed')).toEqual([]);
+    expect((await runCli(['undo', '--yes'], { cwd: root })).code).toBe(0);
+    expect(await readFile(path.join(root, 'wiki/index.md'), 'utf8')).not.toContain('[[alice-idea]]');
+  });
+
   it.each([
     { case: 'a new team page', before: undefined },
     { case: 'a team page it replaced', before: pageText('concept', 'alice-idea', { body: 'The team version of the idea.' }) },

@@ -133,12 +133,12 @@ describe.each(['anthropic', 'openai'] as const)('end to end through the %s wire 
     const answer = JSON.parse(query.stdout);
     expect(answer.cited).toEqual(['scaled-dot-product-attention']);
     expect(answer.uncited).toEqual(['made-up-page']);
-    expect(answer.saved).toEqual({ path: 'wiki/concepts/why-is-attention-scaled.md', by: 'wiki' });
+    expect(answer.saved).toEqual({ path: 'wiki/concepts/attention-scaled.md', by: 'wiki', created: true });
     const saved = parsePage(answer.saved.path, await readFile(path.join(root, answer.saved.path), 'utf8'));
     expect(saved.frontmatter.refs).toEqual(['scaled-dot-product-attention']);
     expect(saved.frontmatter.sources).toEqual(['raw/attention.md']);
     expect(saved.body).not.toContain('[[made-up-page]]');
-    expect(await readFile(path.join(root, 'wiki/index.md'), 'utf8')).toContain('[[why-is-attention-scaled]]');
+    expect(await readFile(path.join(root, 'wiki/index.md'), 'utf8')).toContain('[[attention-scaled]]');
     expect(await readFile(path.join(root, 'wiki/log.md'), 'utf8')).toMatch(/\] query \| why is attention scaled\?$/m);
 
     // Everything the runs wrote passes the deterministic lint.

@@ -79,7 +79,7 @@ describe('--dry-run', () => {
     const result = await runCli(['query', 'what is beta?', '--save', '--dry-run', '--json'], { cwd: root, env: server.env('anthropic') });
     expect(result.code).toBe(0);
     const report = JSON.parse(result.stdout);
-    expect(report.saved).toEqual({ path: 'wiki/concepts/what-is-beta.md', by: 'wiki' });
+    expect(report.saved).toEqual({ path: 'wiki/concepts/what-is-beta.md', by: 'wiki', created: true });
     expect(report.diff).toContain('+++ b/wiki/concepts/what-is-beta.md');
     expect(report.diff).toContain('+Beta is a dataset [[beta]].');
     expect(report.diff).toContain('+++ b/wiki/log.md');

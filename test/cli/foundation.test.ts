@@ -155,7 +155,7 @@ describe('wiki config', () => {
     expect(byKey.maxTurns).toMatchObject({ value: 40, source: 'wiki.config.json' });
     expect(byKey['search.k']).toMatchObject({ value: 60, source: 'default' });
     expect(report.secrets).toEqual([
-      { name: 'ANTHROPIC_API_KEY', set: true },
+      { name: 'ANTHROPIC_API_KEY', set: true, from: 'environment' },
       { name: 'OPENAI_API_KEY', set: false },
     ]);
     const human = await runCli(['config'], { cwd: root, env: { ANTHROPIC_API_KEY: 'sk-ant-very-secret' } });

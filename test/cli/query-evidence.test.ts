@@ -101,7 +101,7 @@ describe.each(['anthropic', 'openai'] as const)('wiki query, retrieval first (%s
     ]);
     const human = await startFakeLlmServer([{ text: 'A softmax over scores [[attention]].' }]);
     try {
-      const text = await runCli(['query', 'how does attention weigh tokens?'], { cwd: root, env: human.env(api) });
+      const text = await runCli(['query', 'how does attention weigh tokens?', '--explain'], { cwd: root, env: human.env(api) });
       expect(text.stdout).toMatch(/evidence chain:\n\s+attention --refs--> transformer/);
       expect(text.stdout).toContain('cited: attention');
     } finally {
@@ -172,7 +172,7 @@ describe('wiki query --save files the evidence with the page', () => {
     const result = await runCli(['query', 'how does attention weigh tokens?', '--save', '--json'], { cwd: root, env: server.env('anthropic') });
     expect(result.code, result.stderr).toBe(0);
     const report = JSON.parse(result.stdout) as QueryJson;
-    expect(report.saved).toEqual({ path: 'wiki/concepts/attention-weighting.md', by: 'model' });
+    expect(report.saved).toEqual({ path: 'wiki/concepts/attention-weighting.md', by: 'model', created: true });
     const saved = await readFile(path.join(root, report.saved!.path), 'utf8');
     expect(saved).toMatch(/^Softmax over scores, see \[\[attention\]\]\.\n\n## Evidence\n\nPages consulted: `attention`/m);
     expect(saved).toContain('- `attention --refs--> transformer`');

@@ -64,7 +64,7 @@ describe('wiki search', () => {
 
   it('answers a query of stopwords with no results, not a crash', async () => {
     const result = await runCli(['search', 'the of and', '--json'], { cwd: root });
-    expect(result.code).toBe(0);
+    expect(result.code).toBe(1);
     expect(JSON.parse(result.stdout)).toMatchObject({ query: 'the of and', results: [] });
     const human = await runCli(['search', 'the of and'], { cwd: root });
     expect(human.stdout).toMatch(/No pages match/);
@@ -79,7 +79,9 @@ describe('wiki search', () => {
   describe('query syntax and output modes', () => {
     const files = async (...args: string[]): Promise<string[]> => {
       const result = await runCli(['search', ...args, '--files'], { cwd: root });
-      expect(result.code).toBe(0);
+      const paths = result.stdout.split('\n').filter(Boolean);
+      // No hit is exit 1 (found: false), as for `query`.
+      expect(result.code).toBe(paths.length > 0 ? 0 : 1);
       return result.stdout.split('\n').filter(Boolean);
     };
 

@@ -59,10 +59,10 @@ describe('wiki config with the settings cache', () => {
     const secret = 'sk-ant-never-in-the-cache';
     const report = await configReport(root, { WIKI_MODEL: 'env-model', ANTHROPIC_API_KEY: secret });
     expect(entry(report, 'model')).toMatchObject({ value: 'env-model', source: expect.stringContaining('WIKI_MODEL') });
-    expect(report.secrets).toContainEqual({ name: 'ANTHROPIC_API_KEY', set: true });
+    expect(report.secrets).toContainEqual({ name: 'ANTHROPIC_API_KEY', set: true, from: 'environment' });
     const plain = await configReport(root, { ANTHROPIC_API_KEY: secret });
     expect(entry(plain, 'model')?.source).not.toContain('WIKI_MODEL');
-    expect(plain.secrets).toContainEqual({ name: 'ANTHROPIC_API_KEY', set: true });
+    expect(plain.secrets).toContainEqual({ name: 'ANTHROPIC_API_KEY', set: true, from: 'environment' });
     expect(await readFile(cacheFile(root), 'utf8')).not.toContain(secret);
     expect(await readFile(cacheFile(root), 'utf8')).not.toContain('env-model');
   });
@@ -88,7 +88,9 @@ describe('when the cache is not written', () => {
     await writeFile(path.join(root, '.wiki', 'cache'), 'a file where the cache folder would be');
     for (let run = 0; run < 2; run++) {
       const result = await runCli(['--root', root, 'search', 'anything', '--json']);
-      expect(result.code, result.stderr).toBe(0);
+      // It ran (no page matches: found: false, exit 1), and said nothing about the cache.
+      expect(result.code, result.stderr).toBe(1);
+      expect(JSON.parse(result.stdout)).toMatchObject({ found: false });
       expect(result.stderr).toBe('');
     }
   });

@@ -79,7 +79,7 @@ describe('wiki undo', () => {
         { path: CREATED, action: 'delete', changedSinceRun: false },
       ],
     });
-    expect(json.undoRunId).toMatch(/^\d{8}-\d{6}-[0-9a-f]{4}$/);
+    expect(json.undoRunId).toMatch(/^\d{8}-\d{6}-[0-9a-f]{6}$/);
   });
 
   it('without --yes and without a terminal, shows the plan and exits 2 with nothing changed', async () => {

@@ -101,7 +101,9 @@ describe('checkReadable', () => {
     await writeFile(path.join(root, 'raw/latin.txt'), Buffer.from('caf\xe9\n', 'latin1'));
     await expect(checkReadable(root, { rawPath: 'raw/empty.md' })).rejects.toThrow(/raw\/empty\.md is empty/);
     await expect(checkReadable(root, { rawPath: 'raw/blob.txt' })).rejects.toThrow(/binary/);
-    expect(await checkReadable(root, { rawPath: 'raw/latin.txt' })).toEqual(['raw/latin.txt is not valid UTF-8; decoded with replacement characters']);
+    expect(await checkReadable(root, { rawPath: 'raw/latin.txt' })).toEqual([
+      'raw/latin.txt is not valid UTF-8; decoded with replacement characters (their sentences are left out of the facts); if it is Latin-1, convert it first: iconv -f latin1 -t utf-8 raw/latin.txt > utf8.tmp && mv utf8.tmp raw/latin.txt',
+    ]);
     expect(await checkReadable(root, { rawPath: 'raw/b.md' })).toEqual([]);
   });
 

@@ -4,7 +4,8 @@ import path from 'node:path';
 import pc from 'picocolors';
 import { describe, expect, it } from 'vitest';
 import { runAgent } from '../../src/agent/loop.js';
-import { createTranscript, newRunId, transcriptPath } from '../../src/agent/transcript.js';
+import { createTranscript, transcriptPath } from '../../src/agent/transcript.js';
+import { newRunId } from '../../src/state/history.js';
 import { renderStatus } from '../../src/cli/render-status.js';
 import { loadConfig } from '../../src/config/load.js';
 import { initWorkspace } from '../../src/operations/init.js';
@@ -23,7 +24,7 @@ async function freshWorkspace(): Promise<string> {
 
 /** One real agent run with its transcript in .wiki/runs/, as an operation would leave it. */
 async function recordRun(root: string, steps: ScriptStep[], price?: ReturnType<typeof makePricer>): Promise<string> {
-  const file = transcriptPath(root, newRunId('ingest'));
+  const file = transcriptPath(root, newRunId());
   const transcript = await createTranscript(file);
   await runAgent({
     model: new ScriptedModel(steps),

@@ -78,7 +78,7 @@ describe('promote never writes through a link', () => {
     await writeFile(path.join(root, scratch), '---\ntitle: Idea\nsummary: An idea.\ntype: concept\nsources: [raw/paper.md]\ncreated: 2026-11-21\nupdated: 2026-11-21\n---\n\nAn idea.\n');
     await rename(path.join(root, LOG), path.join(root, 'wiki/log-moved.md'));
     await symlink(path.join(outside, 'log.md'), path.join(root, LOG));
-    const failure = await promotePage(root, await loadSchema(root), 'alice', 'idea').catch((error: unknown) => error);
+    const failure = await promotePage(root, await loadSchema(root), 'alice', 'idea', { hubThreshold: 300 }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(SandboxError);
     expect((failure as Error).message).toMatch(/^moved wiki\/user\/alice\/concepts\/idea\.md to wiki\/concepts\/idea\.md \(run .+\), but wrote no log entry/);
     expect(await readFile(path.join(root, 'wiki/concepts/idea.md'), 'utf8')).toContain('An idea.');

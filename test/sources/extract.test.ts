@@ -136,7 +136,9 @@ describe('extractText: text and markdown', () => {
     const result = await extractText('raw/old.txt', latin1);
     expect(result.format).toBe('text');
     expect(result.text).toBe('Caf\uFFFD au lait\nsecond line\n');
-    expect(result.warnings).toEqual(['raw/old.txt is not valid UTF-8; decoded with replacement characters']);
+    expect(result.warnings).toEqual([
+      'raw/old.txt is not valid UTF-8; decoded with replacement characters (their sentences are left out of the facts); if it is Latin-1, convert it first: iconv -f latin1 -t utf-8 raw/old.txt > utf8.tmp && mv utf8.tmp raw/old.txt',
+    ]);
   });
 
   it.each([

@@ -97,7 +97,7 @@ describe('run history', () => {
 
   it('makes run ids that sort by time, and refuses ids that are not folder names', async () => {
     const at = new Date(Date.UTC(2026, 0, 21, 10, 22, 33));
-    expect(newRunId(at)).toMatch(/^20260121-102233-[0-9a-f]{4}$/);
+    expect(newRunId(at)).toMatch(/^20260121-102233-[0-9a-f]{6}$/);
     expect(newRunId(at) < newRunId(new Date(Date.UTC(2026, 0, 21, 10, 22, 34)))).toBe(true);
     await expect(loadRun(await tempRoot(), '../etc')).rejects.toThrow(/not a run id/);
   });
@@ -170,3 +170,4 @@ describe('human-edit detection', () => {
     expect((await loadRun(root, 'run-1'))?.files[0]?.afterSha256).toBeNull();
   });
 });
+
