@@ -35,12 +35,13 @@ describe('keepJudged', () => {
 });
 
 describe('snippets read as prose', () => {
-  it('show [[key|label]] as its label and [[key]] as the key, without provenance comments, cut on a word', () => {
+  it('show [[key|label]] as its label and [[key]] as the key\'s words, without provenance comments, cut on a word', () => {
     const body = readableBody(
       'Intro line.\n\nThe essay by [[vannevar-bush|Vannevar Bush]] proposed the [[memex#Design]] and its trails, which later inspired hypertext systems and, through them, the first wiki of [[ward-cunningham]] many decades later in Portland. <!-- from: raw/memex-notes.md#L3-9 -->\n',
     );
     const snippet = makeSnippet(body, analyze('memex trails'));
     expect(snippet).toContain('The essay by Vannevar Bush proposed the memex and its trails');
+    expect(snippet).toContain('the first wiki of ward cunningham');
     expect(snippet).not.toMatch(/\[\[|<!--|from:/);
     expect(snippet.length).toBeLessThanOrEqual(200);
     expect(snippet).toMatch(/(\w|\.|…)$/);

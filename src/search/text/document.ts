@@ -44,10 +44,12 @@ export function plainBody(body: string): string {
 
 /**
  * Body text as a reader sees it, for snippets: provenance comments dropped, `[[key|label]]`
- * as its label and `[[key]]` (or `[[key#heading]]`) as the key.
+ * as its label and `[[key]]` (or `[[key#heading]]`) as the key's words, as in the index.
  */
 export function readableBody(body: string): string {
-  return body.replace(COMMENT, ' ').replace(WIKILINK, (_, target: string, label: string | undefined) => (label?.trim() ? label.trim() : target.trim()));
+  return body.replace(COMMENT, ' ').replace(WIKILINK, (_, target: string, label: string | undefined) =>
+    label?.trim() ? label.trim() : target.replace(/[-_/]+/g, ' ').trim(),
+  );
 }
 
 function firstHeading(body: string): string | undefined {
