@@ -11,9 +11,11 @@ export function renderSearch(response: SearchAnswer, c: Colors, explain: boolean
   const laneLine = LANES.map((lane) => `${lane} ${response.lanes[lane]}`).join(' · ');
   const degraded = LANES.some((lane) => response.lanes[lane] !== 'ok' && !response.lanes[lane].endsWith('weight is 0'));
   if (!response.found) lines.push(`No pages match “${response.query}” (found: false).`);
+  else if (!response.strong) lines.push(c.yellow(`No page is strongly about “${response.query}”; the closest pages, all weak:`));
   response.results.forEach((result, i) => {
     const rank = `${i + 1}.`.padStart(3);
-    lines.push(`${rank} ${c.bold(result.title)} ${c.dim(`[[${result.key}]]`)}  ${c.dim(result.score.toFixed(4))}`);
+    const strength = result.strength === undefined ? '' : `  ${result.strength === 'strong' ? c.green('strong') : c.dim('weak')}`;
+    lines.push(`${rank} ${c.bold(result.title)} ${c.dim(`[[${result.key}]]`)}  ${c.dim(result.score.toFixed(4))}${strength}`);
     lines.push(`    ${c.cyan(result.path)}`);
     if (result.summary) lines.push(`    ${result.summary}`);
     if (result.snippet && result.snippet !== result.summary) lines.push(`    ${c.dim(`“${result.snippet}”`)}`);
@@ -37,7 +39,7 @@ export function renderSearch(response: SearchAnswer, c: Colors, explain: boolean
   return lines.join('\n');
 }
 
-const STRENGTH_REASON = "from how well the lane finds this wiki's pages";
+const STRENGTH_REASON = "from how well the lane finds this wiki's pages and, under 50 pages, the wiki's size";
 
 /** The weights fusion used, saying so when the semantic one is not as configured. */
 function weightsLine(weights: SearchAnswer['weights'], semanticFactor: number): string {

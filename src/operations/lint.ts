@@ -142,6 +142,7 @@ export async function applyFixes(root: string, contract: Contract, config: WikiC
     contract,
     hubThreshold: config.index.hubThreshold,
     files,
+    rawExists: await sourceExistence(root, files.map((file) => parsePage(file.path, file.text, contract))),
     index: await readIndexFiles(root, contract),
     logText: textOf(files, contract.log),
   });

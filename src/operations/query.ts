@@ -164,10 +164,12 @@ function questionMessage(question: string, retrieval: Exclude<QueryRetrieval, { 
     retrieval.kind === 'pack'
       ? renderEvidencePack(retrieval.pack)
       : `The wiki's search failed before you were called (${retrieval.reason}); find the pages with your tools.`;
+  // The same ending as schema.md's query workflow (steps 4 and 5): the tool files the evidence itself.
   const task = save
-    ? 'Answer it from the wiki, then save the answer as a page in wiki/concepts/ (step 5 of the query workflow), ' +
-      'ending with an "## Evidence" section that lists the evidence chain lines you relied on.'
-    : 'Answer it from the wiki.';
+    ? 'Answer it from the wiki, citing every page you use as [[key]], then save the answer as a page in wiki/concepts/ ' +
+      '(step 5 of the query workflow). End the page with the answer: the tool adds its "## Evidence" section ' +
+      '(the pages consulted and the links followed), so do not write one.'
+    : 'Answer it from the wiki, citing every page you use as [[key]] (step 4 of the query workflow).';
   return [`Question: ${question}`, '', task, '', evidence].join('\n');
 }
 

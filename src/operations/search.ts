@@ -3,6 +3,7 @@ import { ConfigError, UsageError } from '../errors.js';
 import { openSearchIndex, type SearchIndex, type SearchResponse, type SearchResult } from '../search/index.js';
 import { LANES, type LaneName, type LaneStatus } from '../search/types.js';
 import { readingEachOnce } from '../search/live/read-page.js';
+import { anyStrong, keepJudged } from '../search/strength.js';
 import { readPage } from '../wiki/page-read.js';
 import { parseSimpleFrontmatter } from '../search/text/simple-frontmatter.js';
 import { splitFrontmatter } from '../wiki/frontmatter-split.js';
@@ -30,6 +31,8 @@ export interface SearchAnswer extends Omit<SearchResponse, 'results'> {
   /** The hits; each carries its page's whole text when asked (`--full`). */
   results: Array<SearchResult & { content?: string }>;
   found: boolean;
+  /** Whether some hit is strongly about the query (see search/strength.ts). */
+  strong: boolean;
   warnings: LaneWarning[];
   /** Pages left out of the search because each is a hard link (see hardLinkedPagesNotice). */
   hardLinked: string[];
@@ -60,10 +63,11 @@ export async function searchWorkspace(
     const response = await surfacedSearch(root, schema, index, query, { limit, minScore: request.minScore }, request.user);
     requireAnsweringLane(response.lanes);
     const info = index.info();
-    const explained = response.results.map(({ contributions, ...rest }) => (request.explain ? { ...rest, contributions } : rest));
+    // Weak hits far below the best are left out: the list ends where the wiki stops being about the query.
+    const explained = keepJudged(response.results).map(({ contributions, ...rest }) => (request.explain ? { ...rest, contributions } : rest));
     // --full reads through the search's own page reader: never through a link, never a hard link.
     const results = request.withContent ? explained.map((result) => ({ ...result, content: readPage(root, result.path) ?? '' })) : explained;
-    return { ...response, results, found: results.length > 0, warnings: laneWarnings(response.lanes, info.embedder), hardLinked: info.hardLinked };
+    return { ...response, results, found: results.length > 0, strong: anyStrong(results) && results.length > 0, warnings: laneWarnings(response.lanes, info.embedder), hardLinked: info.hardLinked };
   } finally {
     await index.close();
   }

@@ -12,6 +12,7 @@ import { ConfinedIo } from '../tools/confined-io.js';
 import { DiskFs, OverlayFs, type WorkspaceFs } from '../tools/workspace-fs.js';
 import type { LaneWarning } from './search.js';
 import { searchAsModel } from './model-search.js';
+import { keepJudged } from '../search/strength.js';
 import { ModelWriteCheck } from './model-write-check.js';
 import { removeAbandonedTempFiles } from '../util/fs.js';
 import { refreshIndexFiles } from './index-refresh.js';
@@ -93,7 +94,8 @@ export class Session {
         const stale = this.versions.staleWrite(p, previous);
         return stale ? { ok: false, errors: [stale], warnings: [] } : this.writeCheck.validate(p, content, previous);
       },
-      search: async (query, limit) => (await searchAsModel(this.search, this.pages, this.user, this.laneWarnings, query, limit)).results,
+      // The model is shown what the wiki holds on the query: weak hits far below the best are left out.
+      search: async (query, limit) => keepJudged((await searchAsModel(this.search, this.pages, this.user, this.laneWarnings, query, limit)).results),
       upsert: async (p, content) => {
         if (!options.dryRun) await this.search.upsertPage(p, content);
       },

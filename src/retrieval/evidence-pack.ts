@@ -62,9 +62,9 @@ export interface EvidencePack {
   found: boolean;
   /** Seeds in rank order, then depth-1 pages, then depth-2 pages. */
   pages: EvidencePage[];
-  /** The links followed between pages of the pack. */
+  /** The links followed from the seeds: for each page reached through a link, the one that first reached it. */
   edges: EvidenceEdge[];
-  /** The same edges as lines: `attention --refs--> transformer`. */
+  /** The first MAX_CHAIN_LINES of those edges as lines: `attention --refs--> transformer`. */
   chain: string[];
   /** Characters of the pack as rendered by `renderEvidencePack`. */
   chars: number;
@@ -83,11 +83,10 @@ interface Node {
 }
 
 export function buildEvidencePack(question: string, hits: readonly PackHit[], view: PackView, limits: PackLimits): EvidencePack {
-  const { nodes, edges } = expand(hits, view, limits);
-  const kept = fitHeaders(nodes, edges, limits.maxChars);
-  const keptKeys = new Set(kept.map((node) => node.page.key));
-  const keptEdges = edges.filter((edge) => keptKeys.has(edge.from) && keptKeys.has(edge.to));
-  const chain = keptEdges.map(chainLine);
+  const kept = fitHeaders(expand(hits, view, limits), limits.maxChars);
+  // The chain is the path followed: the edge that first reached each page, not every link among the pages.
+  const keptEdges = followedEdges(kept);
+  const chain = keptEdges.slice(0, MAX_CHAIN_LINES).map(chainLine);
   const terms = questionTerms(question);
   let left = limits.maxChars - fixedChars(kept, chain);
   const pages: EvidencePage[] = [];
@@ -104,6 +103,18 @@ export function buildEvidencePack(question: string, hits: readonly PackHit[], vi
   return pack;
 }
 
+/**
+ * The most lines of the evidence chain: past it, each page's header still says which link
+ * reached it. Ten lines are a path a model can follow; the old list of every link among
+ * a dozen pages ran to 87.
+ */
+export const MAX_CHAIN_LINES = 10;
+
+/** For each page reached through a link, that link, in pack order. */
+function followedEdges(nodes: readonly Node[]): EvidenceEdge[] {
+  return nodes.flatMap((node) => (node.via ? [node.via] : []));
+}
+
 /** The least passage room a page is given while the budget lasts. */
 const MIN_SHARE = 240;
 
@@ -113,7 +124,7 @@ function weightOf(node: Node): number {
 }
 
 /** Breadth first from the seeds: every depth-1 page before any depth-2 page, up to `maxPages`. */
-function expand(hits: readonly PackHit[], view: PackView, limits: PackLimits): { nodes: Node[]; edges: EvidenceEdge[] } {
+function expand(hits: readonly PackHit[], view: PackView, limits: PackLimits): Node[] {
   const nodes: Node[] = [];
   const byKey = new Map<string, Node>();
   for (const hit of hits.slice(0, limits.seeds)) {
@@ -123,29 +134,20 @@ function expand(hits: readonly PackHit[], view: PackView, limits: PackLimits): {
     nodes.push(node);
     byKey.set(page.key, node);
   }
-  const edges: EvidenceEdge[] = [];
-  const edgeSeen = new Set<string>();
   for (let depth = 0; depth < Math.min(limits.hops, 2); depth++) {
     for (const node of nodes.filter((candidate) => candidate.depth === depth)) {
       for (const link of node.page.links) {
-        if (link.target === node.page.key || edgeSeen.has(`${node.page.key}\n${link.target}`)) continue;
-        let target = byKey.get(link.target);
-        if (!target && nodes.length < limits.maxPages) {
-          const page = view.page(link.target);
-          if (page) {
-            const edge: EvidenceEdge = { from: node.page.key, to: page.key, kind: link.kind === 'ref' ? 'refs' : 'links' };
-            target = { page, depth: depth + 1, via: edge };
-            nodes.push(target);
-            byKey.set(page.key, target);
-          }
-        }
-        if (!target) continue;
-        edgeSeen.add(`${node.page.key}\n${link.target}`);
-        edges.push({ from: node.page.key, to: target.page.key, kind: link.kind === 'ref' ? 'refs' : 'links' });
+        if (link.target === node.page.key || byKey.has(link.target) || nodes.length >= limits.maxPages) continue;
+        const page = view.page(link.target);
+        if (!page || byKey.has(page.key)) continue;
+        const edge: EvidenceEdge = { from: node.page.key, to: page.key, kind: link.kind === 'ref' ? 'refs' : 'links' };
+        const target = { page, depth: depth + 1, via: edge };
+        nodes.push(target);
+        byKey.set(page.key, target);
       }
     }
   }
-  return { nodes, edges };
+  return nodes;
 }
 
 /**
@@ -153,14 +155,13 @@ function expand(hits: readonly PackHit[], view: PackView, limits: PackLimits): {
  * page only while its header leaves room for a passage of the best one (MIN_SHARE): on a
  * tight budget five bare headers tell the model less than one page with its best passage.
  */
-function fitHeaders(nodes: readonly Node[], edges: readonly EvidenceEdge[], maxChars: number): Node[] {
+function fitHeaders(nodes: readonly Node[], maxChars: number): Node[] {
   const kept: Node[] = [];
   const keptKeys = new Set<string>();
   let used = PREAMBLE.length + CHAIN_TITLE.length;
   for (const node of nodes) {
-    const key = node.page.key;
-    const joining = edges.filter((edge) => (edge.to === key && keptKeys.has(edge.from)) || (edge.from === key && keptKeys.has(edge.to)));
-    const cost = headerOf(evidencePage(node, [])).length + joining.reduce((sum, edge) => sum + chainLine(edge).length + 3, 0);
+    const followed = node.via && kept.filter((other) => other.via).length < MAX_CHAIN_LINES ? chainLine(node.via).length + 3 : 0;
+    const cost = headerOf(evidencePage(node, [])).length + followed;
     const fits = kept.length === 0 || used + cost + MIN_SHARE <= maxChars;
     // A linked page comes only with the page that led to it.
     if (!fits || (node.depth > 0 && !keptKeys.has(node.via?.from ?? ''))) continue;
@@ -201,7 +202,7 @@ const PREAMBLE =
   '[[links]] lead to (depth 1 and 2), and each page\'s passages that best match the question. ' +
   'Answer from this evidence when it suffices, citing every page you use as [[key]]; read a page with read_file only ' +
   'when the evidence lacks what the question needs.\n';
-const CHAIN_TITLE = '\n## Evidence chain (links followed)\n\n';
+const CHAIN_TITLE = '\n## Evidence chain (links followed from the search matches)\n\n';
 
 function headerOf(page: EvidencePage): string {
   const where = page.depth === 0 ? 'search match' : `depth ${page.depth}, via ${page.via ?? ''}`;

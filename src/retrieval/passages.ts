@@ -7,7 +7,7 @@ const MIN_PASSAGE = 80;
  * The paragraphs of a page body that best answer a question, within `maxChars`: those
  * holding the most distinct query terms first (earlier on a tie), returned in the page's
  * own order. A page that matches no term (one reached through a link) gives its opening
- * paragraphs instead. The last paragraph taken is cut to fit, ending in `…`.
+ * paragraphs instead. The last paragraph taken is cut to fit on a sentence boundary.
  */
 export function bestPassages(body: string, queryTerms: ReadonlySet<string>, maxChars: number): string[] {
   if (maxChars < MIN_PASSAGE) return [];
@@ -21,20 +21,59 @@ export function bestPassages(body: string, queryTerms: ReadonlySet<string>, maxC
     if (left < MIN_PASSAGE) break;
     // Passages are joined by a blank line, which the budget counts too.
     const room = left - 2;
-    const text = paragraph.text.length <= room ? paragraph.text : `${paragraph.text.slice(0, room - 1).trimEnd()}…`;
+    const text = paragraph.text.length <= room ? paragraph.text : cutToFit(paragraph.text, room);
+    if (text === '') continue;
     taken.push({ text, order: paragraph.order });
     left -= text.length + 2;
   }
   return taken.sort((a, b) => a.order - b.order).map((passage) => passage.text);
 }
 
-/** The body's paragraphs (blank-line separated), provenance comments and empty blocks left out. */
+/**
+ * The body's paragraphs (blank-line separated), provenance comments and empty blocks left
+ * out. A heading comes with the paragraph under it: a heading that matches the question
+ * brings the text that answers it, not a bare title.
+ */
 function paragraphsOf(body: string): string[] {
-  return body
+  const blocks = body
     .replace(/<!--[\s\S]*?-->/g, '')
     .split(/\n\s*\n/)
     .map((block) => block.trim())
     .filter((block) => block !== '');
+  const paragraphs: string[] = [];
+  let heading = '';
+  for (const block of blocks) {
+    if (/^#{1,6}\s/.test(block) && !block.includes('\n')) {
+      heading = heading ? `${heading}\n${block}` : block;
+      continue;
+    }
+    paragraphs.push(heading ? `${heading}\n${block}` : block);
+    heading = '';
+  }
+  if (heading) paragraphs.push(heading);
+  return paragraphs;
+}
+
+/** A sentence ends at . ! or ? (closing quotes or brackets after it allowed), then white space. */
+const SENTENCE_END = /[.!?。！？]["'”’)\]]*(?=\s|$)/g;
+
+/**
+ * `text` cut to at most `room` characters on a sentence boundary, so an excerpt never stops
+ * mid-thought; when not even its first sentence fits, cut on a word and marked `…`
+ * (empty when that leaves too little to say anything).
+ */
+function cutToFit(text: string, room: number): string {
+  let end = 0;
+  for (const match of text.matchAll(SENTENCE_END)) {
+    const after = (match.index ?? 0) + match[0].length;
+    if (after > room) break;
+    end = after;
+  }
+  if (end > 0) return text.slice(0, end).trimEnd();
+  const cut = text.slice(0, room - 1);
+  const space = cut.search(/\s\S*$/);
+  const words = (space > room / 2 ? cut.slice(0, space) : cut).trimEnd();
+  return words.length >= MIN_PASSAGE ? `${words}…` : '';
 }
 
 function distinctMatches(text: string, terms: ReadonlySet<string>): number {

@@ -13,7 +13,7 @@ import type { FeedbackParams, FusionMethod, SemanticScale } from './fusion/tunin
 import { smoothOverNeighbours, type SmoothingParams } from './fusion/neighbour-smoothing.js';
 import { fuseLaneScores, type FusedSlot, type LaneScores } from './fusion/score-fusion.js';
 import { fusedFeedbackSlots } from './fusion/fused-feedback.js';
-import { semanticWeightScale, type StrengthParams } from './fusion/semantic-strength.js';
+import { semanticWeightScale, smallWikiScale, type StrengthParams } from './fusion/semantic-strength.js';
 import { BestScores } from './lanes/lexical/best-scores.js';
 import { LANES, type LaneName, type LaneStatus } from './types.js';
 import { BulkBuild } from './build/bulk-build.js';
@@ -152,8 +152,9 @@ export class SearchEngine {
    * under score fusion (`fusion/semantic-strength.ts`), 1 when not measured or not scaled.
    */
   semanticWeightFactor(params: SearchParams): number {
-    if (params.fusion !== 'scores' || !params.semanticStrength || !('lane' in this.semantic)) return 1;
-    return semanticWeightScale(this.semantic.lane.strength, params.semanticStrength);
+    if (params.fusion !== 'scores' || !('lane' in this.semantic)) return 1;
+    const strength = params.semanticStrength ? semanticWeightScale(this.semantic.lane.strength, params.semanticStrength) : 1;
+    return strength * smallWikiScale(this.docs.liveCount);
   }
 
   /** The weight fusion gives each lane: as configured, the semantic one times `semanticWeightFactor`. */

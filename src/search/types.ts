@@ -6,6 +6,9 @@ export type LaneName = (typeof LANES)[number];
 /** `ok`, `skipped: <reason>` or `failed: <reason>`. */
 export type LaneStatus = 'ok' | `skipped: ${string}` | `failed: ${string}`;
 
+/** Whether a hit is strongly about the query: it holds the query's words and names them where it says what it is about. */
+export type HitStrength = 'strong' | 'weak';
+
 export interface SearchResult {
   key: string;
   path: string;
@@ -23,6 +26,10 @@ export interface SearchResult {
   contributions?: Partial<Record<LaneName, number>>;
   /** A short passage of the page around the query's words. */
   snippet: string;
+  /** How strongly the page is about the query (see search/strength.ts); absent when snippets are off. */
+  strength?: HitStrength;
+  /** The score as a share of the best hit's (1 for the best); absent when snippets are off. */
+  relative?: number;
   /** Keys this page links to (refs and inline links). */
   links: string[];
   /** Keys of the pages that link to this page. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_WRITE_LIMITS, type ToolContext } from './context.js';
 import { defineTool, failure } from './define.js';
-import { commitAndReport, currentContent, observerNote, writeTarget } from './page-write.js';
+import { checkAndSync, commitAndReport, currentContent, observerNote, writeTarget } from './page-write.js';
 import { normalizeWorkspacePath } from './paths.js';
 import type { Tool } from './types.js';
 
@@ -15,7 +15,9 @@ export function createAppendToFileTool(ctx: ToolContext): Tool {
     name: 'append_to_file',
     description:
       'Append markdown to the end of an existing page under wiki/, e.g. a new section. The whole page must still ' +
-      'validate afterwards (every [[link]] must name an existing page); otherwise nothing is appended and the reasons are returned.',
+      'validate afterwards (every [[link]] must name an existing page); otherwise nothing is appended and the reasons are returned. ' +
+      'The page\'s `refs`, `sources` and `updated` are kept in step with what you append (new [[links]] join refs, files cited in ' +
+      '<!-- from: --> comments join sources), so there is no need to rewrite the page for them.',
     args,
     mutates: true,
     async run({ path, content }, signal) {
@@ -43,7 +45,8 @@ export function createAppendToFileTool(ctx: ToolContext): Tool {
       const appended = separatorAfter(previous, content) + (content.endsWith('\n') ? content : `${content}\n`);
       const next = previous + appended;
 
-      const verdict = await ctx.validator.validate(target.relative, next, previous);
+      const checked = await checkAndSync(ctx, target.relative, next, previous);
+      const { verdict } = checked;
       if (!verdict.ok) {
         return failure(
           `rejected: nothing was appended to ${target.relative}, because the page would then be invalid:\n` +
@@ -51,19 +54,22 @@ export function createAppendToFileTool(ctx: ToolContext): Tool {
         );
       }
       const note = await observerNote(ctx, target.relative, previous);
+      // A frontmatter kept in step changes the head of the page too: the whole page is written.
+      const whole = checked.content !== next;
       return commitAndReport(
         ctx,
         target,
         previous,
-        next,
+        checked.content,
         'appended',
         {
-          summary: `appended ${appended.length} characters to ${target.relative} (now ${next.length})`,
+          summary: `appended ${appended.length} characters to ${target.relative} (now ${checked.content.length})`,
+          synced: checked.synced,
           warnings: verdict.warnings,
           note,
           failed: (message) => `append_to_file failed, ${target.relative} was not changed: ${message}`,
         },
-        appended,
+        whole ? undefined : appended,
         signal,
       );
     },

@@ -38,6 +38,8 @@ export interface ToolContext {
    * read from it can name the fact ids of its lines. Absent, or empty: no facts shown.
    */
   sourceFacts?: SourceFacts;
+  /** Today's date as pages write it (YYYY-MM-DD), for `updated`; absent: the local date now. */
+  today?: () => string;
 }
 
 export type SourceFacts = (source: string, first: number, last: number) => Promise<readonly FactLines[]>;

@@ -1,4 +1,4 @@
-import type { ToolContext, WriteChange } from './context.js';
+import type { ToolContext, ValidationVerdict, WriteChange } from './context.js';
 import { USER_SCOPE_ROOT } from '../wiki/access.js';
 import { isSpecialPage, type Contract } from '../wiki/contract.js';
 import { SandboxError } from '../errors.js';
@@ -7,6 +7,9 @@ import { resolveInSandbox, type SandboxPath } from './sandbox.js';
 import { failure, success } from './define.js';
 import type { ToolOutcome } from './types.js';
 import { unlessAborted } from '../util/abort.js';
+import { isoDate } from '../util/dates.js';
+import { describeSync, syncFrontmatter } from '../wiki/frontmatter-drift.js';
+import { parsePage } from '../wiki/page.js';
 
 /**
  * The steps write_file and append_to_file share: where a write may land, what is there now,
@@ -104,6 +107,8 @@ export async function commitWrite(
 export interface WriteReport {
   /** The answer's first line, e.g. `created wiki/concepts/a.md (120 characters)`. */
   summary: string;
+  /** What the tool kept in step in the frontmatter, e.g. `added to refs: a, b; updated: 2026-11-28`. */
+  synced?: string | undefined;
   warnings: readonly string[];
   /** The observer's note, taken before the write (see observerNote). */
   note: string | undefined;
@@ -129,6 +134,7 @@ export async function commitAndReport(
     return failure(report.failed((error as Error).message));
   }
   const lines = [report.summary];
+  if (report.synced) lines.push(`frontmatter kept in step with the body: ${report.synced}`);
   for (const warning of report.warnings) lines.push(`warning: ${warning}`);
   if (report.note) lines.push(`note: ${report.note}`);
   for (const extra of notes) lines.push(`note: ${extra}`);
@@ -142,4 +148,30 @@ export async function observerNote(ctx: ToolContext, relative: string, current?:
   } catch {
     return undefined;
   }
+}
+
+/** A checked page with its frontmatter put in step with its body (see syncFrontmatter). */
+export interface CheckedPage {
+  /** What to write: the model's page, with refs, sources and updated kept in step. */
+  content: string;
+  verdict: ValidationVerdict;
+  /** What the tool changed in the frontmatter, for the model (undefined: nothing). */
+  synced: string | undefined;
+}
+
+/**
+ * Validate `content` as the model sent it, then keep its frontmatter in step with the body
+ * (every linked page in `refs`, every cited file in `sources`, `updated` today) and validate
+ * that: the model's own mistakes are reported as it made them, and what the tool adds is
+ * checked like anything else. Returns the rejected verdict when either check fails.
+ */
+export async function checkAndSync(ctx: ToolContext, relative: string, content: string, previous: string | undefined): Promise<CheckedPage> {
+  const verdict = await ctx.validator.validate(relative, content, previous);
+  if (!verdict.ok) return { content, verdict, synced: undefined };
+  const sync = syncFrontmatter(content, parsePage(relative, content, ctx.contract), (ctx.today ?? isoDate)());
+  if (sync.text === content) return { content, verdict, synced: undefined };
+  const synced = describeSync(sync);
+  if (sync.text === previous) return { content: sync.text, verdict, synced };
+  const after = await ctx.validator.validate(relative, sync.text, previous);
+  return { content: sync.text, verdict: after, synced };
 }

@@ -4,7 +4,7 @@ import { defineTool, failure, success } from './define.js';
 import { formatSearchHits } from './search-hits.js';
 import type { Tool } from './types.js';
 
-export const DEFAULT_SEARCH_LIMIT = 10;
+export const DEFAULT_SEARCH_LIMIT = 5;
 export const MAX_SEARCH_LIMIT = 50;
 
 const args = z.strictObject({
@@ -17,9 +17,10 @@ export function createSearchWikiTool(ctx: ToolContext): Tool {
     name: 'search_wiki',
     description:
       'Search the wiki\'s pages (lexical, semantic and term matching combined). Returns the best pages, best first: ' +
-      'where the page is (concepts/attention = wiki/concepts/attention.md; link it as [[attention]]), title, summary, ' +
-      'a short snippet and links. Search before ' +
-      'creating a page, to update an existing one instead of duplicating it.',
+      'where the page is (concepts/attention = wiki/concepts/attention.md; link it as [[attention]]), whether it is strongly ' +
+      'or only weakly about the query (with its score as a share of the best), title, summary, a passage around the query\'s ' +
+      'words and links; weak pages far below the best are left out, and the answer says when no page is strongly about the ' +
+      'query. Search before creating a page, to update an existing one instead of duplicating it.',
     args,
     mutates: false,
     async run({ query, limit }) {

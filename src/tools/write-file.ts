@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_WRITE_LIMITS, type ToolContext } from './context.js';
 import { defineTool, failure, success } from './define.js';
-import { commitAndReport, currentContent, observerNote, pageFolders, writeTarget } from './page-write.js';
+import { checkAndSync, commitAndReport, currentContent, observerNote, pageFolders, writeTarget } from './page-write.js';
 import { normalizeWorkspacePath } from './paths.js';
 import type { Tool } from './types.js';
 
@@ -17,6 +17,8 @@ export function createWriteFileTool(ctx: ToolContext): Tool {
       'Create or replace a whole markdown page under wiki/. The page is validated first (frontmatter fields, key, ' +
       'every [[link]] and refs entry must name an existing page); if anything is wrong nothing is written and every ' +
       'reason is returned with the closest existing keys: fix them and send the whole page again. ' +
+      'The tool keeps `refs`, `sources` and `updated` in step with the body: every [[link]] joins refs, every file a ' +
+      '<!-- from: --> comment cites joins sources, updated becomes today (the result says what it added). ' +
       `Pages live in the type folders (${pageFolders(ctx.contract).join(', ')}); ${ctx.contract.index} is maintained by the tool; raw/ and schema.md are read-only.`,
     args,
     mutates: true,
@@ -33,7 +35,8 @@ export function createWriteFileTool(ctx: ToolContext): Tool {
       const previous = await currentContent(ctx, target);
       if (previous === content) return success(`unchanged: ${target.relative} already has exactly this content`);
 
-      const verdict = await ctx.validator.validate(target.relative, content, previous);
+      const checked = await checkAndSync(ctx, target.relative, content, previous);
+      const { verdict } = checked;
       if (!verdict.ok) {
         const reasons = verdict.errors.length > 0 ? verdict.errors : ['the validator rejected the page without giving a reason'];
         return failure(
@@ -41,6 +44,7 @@ export function createWriteFileTool(ctx: ToolContext): Tool {
             reasons.map((reason) => `- ${reason}`).join('\n'),
         );
       }
+      if (previous === checked.content) return success(`unchanged: ${target.relative} already has exactly this content (with its frontmatter in step)`);
 
       const change = previous === undefined ? 'created' : 'updated';
       const note = previous === undefined ? undefined : await observerNote(ctx, target.relative, previous);
@@ -48,10 +52,11 @@ export function createWriteFileTool(ctx: ToolContext): Tool {
         ctx,
         target,
         previous,
-        content,
+        checked.content,
         change,
         {
-          summary: `${change} ${target.relative} (${content.length} characters)`,
+          summary: `${change} ${target.relative} (${checked.content.length} characters)`,
+          synced: checked.synced,
           warnings: verdict.warnings,
           note,
           failed: (message) => `write_file failed, ${target.relative} was not written: ${message}`,

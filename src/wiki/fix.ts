@@ -1,9 +1,10 @@
 import { isSpecialPage, typeForPath, type Contract } from './contract.js';
 import { findCatalogRegion } from './catalog-region.js';
+import { frontmatterDrift } from './frontmatter-drift.js';
 import { planIndex, type IndexFiles } from './index-catalog.js';
 import { rewriteLinkTargets, rewriteRefs } from './link-rewrite.js';
 import { PageIndex } from './page-index.js';
-import { orderFrontmatter, parsePage, serialisePage, splitFrontmatter, type Frontmatter, type Page } from './page.js';
+import { orderFrontmatter, parsePage, refsOf, serialisePage, splitFrontmatter, type Frontmatter, type Page } from './page.js';
 import { indexedKeys, splitIndexLinks } from './validate/index-rules.js';
 import { finding, type Finding } from './validate/finding.js';
 import { unresolvedLinks } from './validate/link-rules.js';
@@ -39,6 +40,8 @@ export interface FixInput {
   index: IndexFiles;
   /** Text of log.md, undefined when missing. */
   logText: string | undefined;
+  /** Whether a cited file exists: only those join a page's `sources` (absent: none is added). */
+  rawExists?: (rawPath: string) => boolean;
 }
 
 export interface FixPlan {
@@ -71,7 +74,7 @@ export function planFixes(input: FixInput): FixPlan {
     const page = pages[i];
     if (!page) return;
     const repairable = !isSpecialPage(contract, page.path) && !page.parseError && file.invalidUtf8At === undefined;
-    let repaired = repairable ? repairPage(file, page, index, contract) : undefined;
+    let repaired = repairable ? repairPage(file, page, index, contract, input.rawExists ?? (() => false)) : undefined;
     const originalBytes = Buffer.byteLength(file.text, 'utf8');
     if (repaired && Buffer.byteLength(repaired.text, 'utf8') > maxRepairedBytes(originalBytes)) {
       refused.push(
@@ -106,7 +109,7 @@ interface RepairedPage {
   changes: string[];
 }
 
-function repairPage(file: FixFile, page: Page, index: PageIndex, contract: Contract): RepairedPage | undefined {
+function repairPage(file: FixFile, page: Page, index: PageIndex, contract: Contract, rawExists: (rawPath: string) => boolean): RepairedPage | undefined {
   const changes: string[] = [];
   const mapping = new Map<string, string>();
   const resolver = { resolves: (key: string) => index.has(key), closeMatches: () => [] };
@@ -120,6 +123,19 @@ function repairPage(file: FixFile, page: Page, index: PageIndex, contract: Contr
   }
 
   let frontmatter: Frontmatter = rewriteRefs(page.frontmatter, mapping);
+  // A link repaired above lands in refs as repaired.
+  const drift = frontmatterDrift(page, { resolves: (key) => index.has(mapping.get(key) ?? key), rawExists });
+  const refsNow = refsOf(frontmatter);
+  const missingRefs = [...new Set(drift.refs.map((key) => mapping.get(key) ?? key))].filter((key) => !refsNow.includes(key) && key !== page.key);
+  if (missingRefs.length > 0) {
+    frontmatter = { ...frontmatter, refs: [...listOf(frontmatter.refs), ...missingRefs] };
+    changes.push(`added to refs: ${missingRefs.join(', ')} (linked from the body)`);
+  }
+  const missingSources = drift.sources;
+  if (missingSources.length > 0) {
+    frontmatter = { ...frontmatter, sources: [...listOf(frontmatter.sources), ...missingSources] };
+    changes.push(`added to sources: ${missingSources.join(', ')} (cited in from-comments)`);
+  }
   const filled: string[] = [];
   const folderType = typeForPath(contract, page.path);
   if (isMissing(frontmatter.type) && folderType) {
@@ -141,6 +157,10 @@ function repairPage(file: FixFile, page: Page, index: PageIndex, contract: Contr
   // With a frontmatter block, `body` is exactly what followed it, so it is appended as is.
   const text = hadFrontmatter ? `${serialisePage(frontmatter, '')}${body}` : serialisePage(frontmatter, body);
   return { text, changes };
+}
+
+function listOf(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
 }
 
 function isMissing(value: unknown): boolean {

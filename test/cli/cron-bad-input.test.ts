@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { parsePage } from '../../src/wiki/page.js';
 import { hashTree, runCli, tempDir } from '../helpers/cli.js';
 import { type ScriptStep } from '../helpers/fake-llm-server.js';
-import { fakeServers, freshWorkspace, manifestSources, pageText, read, simpleIngest, unparseablePages, writeStep } from './cron-fixtures.js';
+import { fakeServers, freshWorkspace, manifestSources, pageText, read, simpleIngest, unparseablePages, writeStep, readAsSent } from './cron-fixtures.js';
 
 /**
  * Every bad input an unattended ingest can meet. Refused inputs exit 2 with a clear
@@ -164,7 +164,7 @@ describe('inputs that are handled', () => {
     expect(result.code).toBe(0);
     expect(server.requests[1]?.toolResults[0]?.content).toContain('title: [unclosed');
     expect(server.requests[2]?.toolResults[0]).toMatchObject({ isError: false, content: expect.stringMatching(/^updated wiki\/concepts\/broken-page\.md/) });
-    expect(await read(root, 'wiki/concepts/broken-page.md')).toBe(repaired);
+    expect(await readAsSent(root, 'wiki/concepts/broken-page.md')).toBe(repaired);
     expect(await unparseablePages(root)).toEqual([]);
   });
 });

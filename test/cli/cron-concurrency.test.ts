@@ -6,7 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, startCli, waitFor } from '../helpers/cli.js';
 import { type ScriptStep } from '../helpers/fake-llm-server.js';
-import { fakeServers, freshWorkspace, manifestSources, pageText, read, readJson, simpleIngest, sourceOf, tempFilesUnder, unparseablePages, writeStep } from './cron-fixtures.js';
+import { fakeServers, freshWorkspace, manifestSources, pageText, read, readJson, simpleIngest, sourceOf, tempFilesUnder, unparseablePages, writeStep, readAsSent } from './cron-fixtures.js';
 
 /**
  * Unattended runs meeting each other and being stopped: the workspace lock, SIGKILL at a
@@ -97,7 +97,7 @@ describe('SIGKILL in the middle of a run', () => {
 
     expect(await unparseablePages(root)).toEqual([]);
     expect(await tempFilesUnder(root)).toEqual([]);
-    expect(await read(root, 'wiki/sources/alpha.md')).toBe(pageText('source', 'alpha', { body: 'Written before the kill.' }));
+    expect(await readAsSent(root, 'wiki/sources/alpha.md')).toBe(pageText('source', 'alpha', { body: 'Written before the kill.' }));
     expect((await readJson<{ pid: number }>(path.join(root, '.wiki/lock'))).pid).toBe(pid);
     expect(await manifestSources(root)).toEqual([]); // not recorded as ingested: the next run does it again
 
@@ -174,7 +174,7 @@ describe.each([
     expect(log).toMatch(/^## \[\d{4}-\d{2}-\d{2}\] ingest-interrupted \| alpha$/m);
     expect(log).toMatch(/created: wiki\/sources\/alpha\.md/);
     expect(existsSync(path.join(root, '.wiki/lock'))).toBe(false);
-    expect(await read(root, 'wiki/sources/alpha.md')).toBe(pageText('source', 'alpha', { body: 'Kept after the interrupt.' }));
+    expect(await readAsSent(root, 'wiki/sources/alpha.md')).toBe(pageText('source', 'alpha', { body: 'Kept after the interrupt.' }));
     expect(await read(root, 'wiki/index.md')).toContain('[[alpha]]');
     expect(await unparseablePages(root)).toEqual([]);
     expect(await manifestSources(root)).toEqual([]);
@@ -200,7 +200,7 @@ describe('SIGINT during query --save', () => {
     const log = await read(root, 'wiki/log.md');
     expect(log).toMatch(/^## \[\d{4}-\d{2}-\d{2}\] query-interrupted \| what is alpha\?$/m);
     expect(log).toContain('created: wiki/concepts/alpha-answer.md');
-    expect(await read(root, 'wiki/concepts/alpha-answer.md')).toBe(pageText('concept', 'alpha-answer', { body: 'Half an answer.', sources: ['raw/alpha.md'] }));
+    expect(await readAsSent(root, 'wiki/concepts/alpha-answer.md')).toBe(pageText('concept', 'alpha-answer', { body: 'Half an answer.', sources: ['raw/alpha.md'] }));
     expect(existsSync(path.join(root, '.wiki/lock'))).toBe(false);
     expect(await unparseablePages(root)).toEqual([]);
   });

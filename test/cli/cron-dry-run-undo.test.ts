@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readBeforeImage } from '../../src/state/history.js';
 import { hashTree, runCli } from '../helpers/cli.js';
-import { fakeServers, freshWorkspace, manifestSources, pagePath, pageText, read, simpleIngest, writeStep } from './cron-fixtures.js';
+import { fakeServers, freshWorkspace, manifestSources, pagePath, pageText, read, simpleIngest, writeStep, readAsSent } from './cron-fixtures.js';
 
 /**
  * Trying a run without consequences (--dry-run leaves the workspace byte for byte as it
@@ -149,7 +149,7 @@ describe('a page edited by hand since wiki wrote it', () => {
     expect(readResult?.content).toContain('A paragraph a human added by hand.');
     const writeResult = server.requests[2]?.toolResults[0];
     expect(writeResult?.content).toMatch(/^updated wiki\/sources\/beta\.md[\s\S]*note: A human edited this page/);
-    expect(await read(root, betaPath)).toBe(rewritten);
+    expect(await readAsSent(root, betaPath)).toBe(rewritten);
 
     // The before-image of this run is the human's version.
     const runs = (await readdir(path.join(root, '.wiki/history'))).sort();

@@ -110,6 +110,17 @@ export async function manifestSources(root: string): Promise<string[]> {
   }
 }
 
+/**
+ * A page the model wrote, read back with its `updated` date as pageText writes it: the write
+ * tools move `updated` to the day of the write (checked here to be a date), so a comparison
+ * with what the model sent does not depend on the day the test runs.
+ */
+export async function readAsSent(root: string, relPath: string): Promise<string> {
+  const text = await read(root, relPath);
+  if (!/^updated: \d{4}-\d{2}-\d{2}$/m.test(text)) return text;
+  return text.replace(/^updated: \d{4}-\d{2}-\d{2}$/m, 'updated: 2026-11-21');
+}
+
 export function read(root: string, relPath: string): Promise<string> {
   return readFile(path.join(root, relPath), 'utf8');
 }

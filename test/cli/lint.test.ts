@@ -77,12 +77,15 @@ describe('wiki lint', () => {
     await addPage(root, 'attention', 'Used by [[transformers|the model]].');
     const first = await runCli(['lint', '--fix', '--no-llm'], { cwd: root });
     expect(first.code).toBe(0);
-    expect(first.stdout).toMatch(/Repaired \(2\):/);
+    // Two repairs, and each page's refs brought in step with its links.
+    expect(first.stdout).toMatch(/Repaired \(4\):/);
+    expect(first.stdout).toContain('wiki/concepts/attention.md: added to refs: transformer (linked from the body)');
+    expect(first.stdout).toContain('wiki/concepts/transformer.md: added to refs: attention (linked from the body)');
     expect(first.stdout).toContain('wiki/concepts/attention.md: link `[[transformers]]` → `[[transformer]]`');
     expect(first.stdout).toContain('wiki/index.md: listed 2 unindexed pages');
     expect(await readFile(path.join(root, 'wiki/concepts/attention.md'), 'utf8')).toContain('Used by [[transformer|the model]].');
     const logAfterFirst = await readFile(path.join(root, 'wiki/log.md'), 'utf8');
-    expect(logAfterFirst).toMatch(/^## \[\d{4}-\d{2}-\d{2}\] lint \| --fix applied 2 repairs$/m);
+    expect(logAfterFirst).toMatch(/^## \[\d{4}-\d{2}-\d{2}\] lint \| --fix applied 4 repairs$/m);
 
     const second = await runCli(['lint', '--fix', '--no-llm', '--json'], { cwd: root });
     expect(second.code).toBe(0);

@@ -110,6 +110,38 @@ describe.each(['anthropic', 'openai'] as const)('wiki query, retrieval first (%s
   });
 });
 
+/** The system prompt of a recorded request, for either wire format. */
+function systemText(body: Record<string, unknown>): string {
+  if (body.system !== undefined) {
+    const system = body.system as string | Array<{ text?: string }>;
+    return typeof system === 'string' ? system : system.map((block) => block.text ?? '').join('\n');
+  }
+  const messages = body.messages as Array<{ role: string; content: unknown }>;
+  return messages
+    .filter((message) => message.role === 'system')
+    .map((message) => (typeof message.content === 'string' ? message.content : JSON.stringify(message.content)))
+    .join('\n');
+}
+
+describe.each(['anthropic', 'openai'] as const)('wiki query --save: one ending asked for (%s wire)', (api) => {
+  it('the run message and the schema.md workflow in the system prompt agree: the answer ends the page, the tool adds the Evidence section', async () => {
+    const root = await evidenceWorkspace();
+    await patchConfig(root, { query: { seeds: 1 } });
+    server = await startFakeLlmServer([{ text: 'Attention is a softmax over scaled query-key scores [[attention]].' }]);
+    const result = await runCli(['query', 'how does attention weigh tokens?', '--save', '--json'], { cwd: root, env: server.env(api) });
+    expect(result.code, result.stderr).toBe(0);
+    const body = server.requests[0]!.body;
+    const ending = 'the tool adds';
+    expect(firstUserText(body)).toContain(`End the page with the answer: ${ending} its "## Evidence" section (the pages consulted and the links followed), so do not write one.`);
+    expect(systemText(body)).toMatch(/End the page with the answer: the tool adds an\s+`## Evidence` section \(the pages consulted and the links followed\), so do not write one\./);
+    expect(firstUserText(body)).not.toMatch(/lists the evidence chain lines you relied on/);
+    // The chain is the path followed from the seeds, a few lines at most.
+    const chain = firstUserText(body).split('\n').filter((line) => / --(refs|links)--> /.test(line) && line.startsWith('- '));
+    expect(chain.length).toBeGreaterThan(0);
+    expect(chain.length).toBeLessThanOrEqual(10);
+  });
+});
+
 describe('wiki query: the pack holds what this user may see', () => {
   it('--user alice: her scratch page shadows the team page of the same key; another user\'s scratch page never comes', async () => {
     const root = await evidenceWorkspace();
@@ -151,6 +183,8 @@ describe('wiki query: nothing in the wiki', () => {
 describe('wiki query --save files the evidence with the page', () => {
   it('the page wiki files carries the chain and the pages consulted', async () => {
     const root = await evidenceWorkspace();
+    // One seed, so that the pages behind it come through its links: the chain is the links followed.
+    await patchConfig(root, { query: { seeds: 1 } });
     server = await startFakeLlmServer([{ text: 'Attention is a softmax over scaled query-key scores [[attention]].' }]);
     const result = await runCli(['query', 'how does attention weigh tokens?', '--save', '--json'], { cwd: root, env: server.env('anthropic') });
     expect(result.code, result.stderr).toBe(0);
@@ -165,6 +199,7 @@ describe('wiki query --save files the evidence with the page', () => {
 
   it('a page the model saved itself gets the evidence section too', async () => {
     const root = await evidenceWorkspace();
+    await patchConfig(root, { query: { seeds: 1 } });
     server = await startFakeLlmServer([
       writeStep('concept', 'attention-weighting', { sources: ['raw/attention-paper.md'], body: 'Softmax over scores, see [[attention]].' }),
       { text: 'Softmax over scores [[attention]].' },

@@ -1,4 +1,5 @@
 import { mkdir, writeFile } from 'node:fs/promises';
+import { SMALL_WIKI_PAGES } from '../../src/search/fusion/semantic-strength.js';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { initWorkspace, runCli } from '../helpers/cli.js';
@@ -139,11 +140,15 @@ describe('wiki search: the weights fusion used', () => {
     semanticWeightFactor: number;
   }
 
-  it('--explain shows them; in a wiki too small to measure the semantic lane, as configured', async () => {
-    const result = await runCli(['search', 'sourdough starter', '--explain'], { cwd: root });
-    expect(result.stdout).toMatch(/^weights: lexical 1 · semantic 1\.5 · token 0\.2$/m);
+  it('--explain shows them; in a wiki too small to measure the semantic lane, scaled by its size alone', async () => {
     const json = JSON.parse((await runCli(['--json', 'search', 'sourdough starter'], { cwd: root })).stdout) as WeightsJson;
-    expect(json).toMatchObject({ weights: { lexical: 1, semantic: 1.5, token: 0.2 }, semanticWeightFactor: 1 });
+    const pages = Number(/(\d+) pages indexed/.exec((await runCli(['status'], { cwd: root })).stdout)?.[1]);
+    expect(pages).toBeLessThan(SMALL_WIKI_PAGES);
+    expect(json.semanticWeightFactor).toBeCloseTo(pages / SMALL_WIKI_PAGES, 12);
+    expect(json.weights).toMatchObject({ lexical: 1, token: 0.2 });
+    expect(json.weights.semantic).toBeCloseTo(1.5 * json.semanticWeightFactor, 12);
+    const result = await runCli(['search', 'sourdough starter', '--explain'], { cwd: root });
+    expect(result.stdout).toContain(`(semantic: the configured weight × ${String(Number((pages / SMALL_WIKI_PAGES).toFixed(3)))}, from how well the lane finds this wiki's pages and, under 50 pages, the wiki's size)`);
   });
 
   it('where the lane was measured, --explain, --json and wiki status say what the configured semantic weight was multiplied by', async () => {
@@ -158,8 +163,8 @@ describe('wiki search: the weights fusion used', () => {
     expect(json.weights.semantic).toBeCloseTo(1.5 * factor, 12);
     const shown = String(Number(factor.toFixed(3)));
     const explained = await runCli(['search', 'attention heads', '--explain'], { cwd: faceted });
-    expect(explained.stdout).toContain(`(semantic: the configured weight × ${shown}, from how well the lane finds this wiki's pages)`);
+    expect(explained.stdout).toContain(`(semantic: the configured weight × ${shown}, from how well the lane finds this wiki's pages and, under 50 pages, the wiki's size)`);
     const status = await runCli(['status'], { cwd: faceted });
-    expect(status.stdout).toContain(`semantic weight × ${shown} (from how well the lane finds this wiki's pages)`);
+    expect(status.stdout).toContain(`semantic weight × ${shown} (from how well the lane finds this wiki's pages and, under 50 pages, the wiki's size)`);
   });
 });

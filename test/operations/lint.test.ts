@@ -57,6 +57,7 @@ describe('lintWorkspace', () => {
     const before = await snapshot(root);
     const report = await lintWorkspace(root, await loadSchema(root), config, { fix: false });
     expect(report.findings.map((f) => `${f.rule} ${f.path}`)).toEqual([
+      'frontmatter-drift wiki/concepts/transformer.md', // links [[paper]], not in refs
       'missing-source wiki/concepts/transformer.md',
       'orphan wiki/concepts/transformer.md', // paper's link to it is misspelled
       'unindexed wiki/concepts/transformer.md',
@@ -64,7 +65,7 @@ describe('lintWorkspace', () => {
       'unindexed wiki/sources/paper.md',
       'broken-link wiki/sources/paper.md',
     ]);
-    expect(report).toMatchObject({ errors: 3, warnings: 3, changes: [] });
+    expect(report).toMatchObject({ errors: 3, warnings: 4, changes: [] });
     expect(await snapshot(root)).toEqual(before);
   });
 
@@ -78,12 +79,13 @@ describe('lintWorkspace', () => {
     const first = await lintWorkspace(root, schema, config, { fix: true });
     expect(first.changes).toContain('wiki/sources/paper.md: link `[[transformers]]` → `[[transformer]]`');
     expect(first.changes).toContain('wiki/index.md: listed 2 unindexed pages');
+    expect(first.changes).toContain('wiki/concepts/transformer.md: added to refs: paper (linked from the body)');
     expect(first.findings.map((f) => f.rule)).toEqual(['missing-source', 'broken-link']);
     expect(first.errors).toBe(2);
 
     const after = await snapshot(root);
     const transformer = after['wiki/concepts/transformer.md'] ?? '';
-    expect(transformer).toMatch(/^---\ntitle: Transformer\nsummary: A model\.\ntype: concept\nsources: \[raw\/paper\.md, raw\/gone\.md\]\ncreated: \d{4}-\d{2}-\d{2}\nupdated: 2026-01-15\n---\n/);
+    expect(transformer).toMatch(/^---\ntitle: Transformer\nsummary: A model\.\ntype: concept\nrefs: \[paper\]\nsources: \[raw\/paper\.md, raw\/gone\.md\]\ncreated: \d{4}-\d{2}-\d{2}\nupdated: 2026-01-15\n---\n/);
     expect(splitFrontmatter(transformer).body).toBe(splitFrontmatter(before['wiki/concepts/transformer.md'] ?? '').body);
 
     const log = parseLogEntries(after['wiki/log.md'] ?? '');

@@ -71,8 +71,10 @@ describe('searchWorkspace', () => {
     await quasar();
     reads.clear();
     expect(await quasar()).toMatchObject({ links: ['blazar'], backlinks: ['pulsar'] });
-    // The holders outside the hits asked for (their snippets read them) are not read at all.
-    for (const holder of ['blazar', 'magnetar']) expect(reads.has(`wiki/concepts/${holder}.md`), holder).toBe(false);
+    // The holders outside the hits asked for (their snippets read them) are not read at all; the
+    // pool asks for one hit more than shown, which may be blazar (its snippet read once, no more).
+    expect(reads.has('wiki/concepts/magnetar.md'), 'magnetar').toBe(false);
+    expect(reads.get('wiki/concepts/blazar.md') ?? 0, 'blazar').toBeLessThanOrEqual(1);
 
     // Edited in place, same size, as an editor saves: the next search sees it in the holders' check too.
     for (const name of ['blazar', 'pulsar']) {

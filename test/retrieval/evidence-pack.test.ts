@@ -38,11 +38,24 @@ describe('buildEvidencePack', () => {
       'attention --refs--> transformer',
       'attention --links--> multi-head-attention',
       'transformer --refs--> positional-encoding',
-      'transformer --refs--> attention',
     ]);
+    // Only the links followed: the link back from transformer to attention reached no new page.
+    expect(pack.edges.map((edge) => edge.to)).toEqual(['transformer', 'multi-head-attention', 'positional-encoding']);
     expect(pack.pages[3]?.via).toBe('transformer --refs--> positional-encoding');
     expect(renderEvidencePack(pack)).not.toContain('SECRET');
     expect(pack.pages[0]?.passages[0]).toBe('Attention weighs every token by softmax over query-key scores.');
+  });
+
+  it('lists at most ten chain lines on a densely linked wiki, one per page reached, never every link among them', () => {
+    const keys = Array.from({ length: 14 }, (_, i) => `topic-${i}`);
+    const dense = keys.map((key) => page(key, keys.filter((other) => other !== key), `The ${key} page on attention.`));
+    const denseView: PackView = { page: (key) => dense.find((p) => p.key === key), body: (p) => p.body };
+    const pack = buildEvidencePack('attention', [{ key: 'topic-0' }, { key: 'topic-1' }, { key: 'topic-2' }], denseView, { ...LIMITS, maxPages: 12 });
+    expect(pack.pages).toHaveLength(12);
+    expect(pack.chain.length).toBeLessThanOrEqual(10);
+    expect(pack.edges).toHaveLength(9);
+    expect(new Set(pack.edges.map((edge) => edge.to)).size).toBe(9);
+    expect(renderEvidencePack(pack).split('\n').filter((line) => line.startsWith('- topic-')).length).toBe(pack.chain.length);
   });
 
   it.each([
@@ -91,5 +104,19 @@ describe('bestPassages', () => {
     expect(bestPassages(body, questionTerms('rank fusion of BM25'), 100)).toEqual(['Rank fusion joins BM25 and LSA ranks.']);
     expect(bestPassages(body, questionTerms('zebra'), 1000)[0]).toBe('Opening words.');
     expect(bestPassages(body, questionTerms('zebra'), 10)).toEqual([]);
+  });
+
+  it('ends a cut excerpt on a sentence boundary, never mid-word', () => {
+    const paragraph =
+      'The checksum database serves go.sum lines for every public module. It is a transparent log, so a client can audit it. ' +
+      'When it cannot be reached the go command fails hard, unless the module is listed in GONOSUMDB. Private modules must be listed there.';
+    const [excerpt = ''] = bestPassages(paragraph, questionTerms('checksum database failure'), 200);
+    expect(excerpt).toBe('The checksum database serves go.sum lines for every public module. It is a transparent log, so a client can audit it.');
+    expect(excerpt.length).toBeLessThanOrEqual(200);
+  });
+
+  it('brings the paragraph under a heading that matches the question, not the bare heading', () => {
+    const body = '## Failure handling\n\nThe go command stops when the database cannot answer.\n\n## History\n\nProposed in 2019 for failure cases.';
+    expect(bestPassages(body, questionTerms('failure handling'), 1000)[0]).toBe('## Failure handling\nThe go command stops when the database cannot answer.');
   });
 });

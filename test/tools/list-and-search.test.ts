@@ -70,22 +70,22 @@ describe('list_directory', () => {
 });
 
 describe('search_wiki', () => {
-  it('passes the query and limit through and returns compact hits', async () => {
+  it('passes the query and limit through (five by default) and returns compact hits', async () => {
     const { tools, ports } = makeContext(ws);
     const result = await call(tools, 'search_wiki', { query: '  attention  ' });
     expect(result.content).toBe('concepts/attention - Attention: Weighting inputs by relevance.\n  "attention weights"');
     await call(tools, 'search_wiki', { query: 'x', limit: 3 });
     await call(tools, 'search_wiki', { query: 'x', limit: 500 });
     expect(ports.searches).toEqual([
-      { query: 'attention', limit: 10 },
+      { query: 'attention', limit: 5 },
       { query: 'x', limit: 3 },
       { query: 'x', limit: 50 },
     ]);
   });
 
-  it('returns ten realistic hits in at most 2 KB, without scores or lanes', async () => {
-    const long = (n: number, word: string) => Array.from({ length: n }, (_, i) => `${word}${i}`).join(' ');
-    const hits = Array.from({ length: 10 }, (_, i) => ({
+  const long = (n: number, word: string) => Array.from({ length: n }, (_, i) => `${word}${i}`).join(' ');
+  const realistic = (strength: 'strong' | 'weak') =>
+    Array.from({ length: 5 }, (_, i) => ({
       key: `attention-variant-${i}`,
       path: `wiki/concepts/attention-variant-${i}.md`,
       title: `Attention, variant ${i} of the family`,
@@ -93,17 +93,31 @@ describe('search_wiki', () => {
       score: 0.0327,
       lanes: { lexical: 1, semantic: 2, terms: 3 },
       contributions: { lexical: 0.016, semantic: 0.0161, terms: 0.0158 },
-      snippet: long(60, 'passage'),
+      snippet: `${long(25, 'passage')}.`,
       links: ['attention', 'transformer', 'softmax', 'multi-head-attention', 'query-key-value', 'positional-encoding'],
       backlinks: ['attention-is-all-you-need', 'bert', 'gpt'],
+      strength: i === 0 ? 'strong' : strength,
+      relative: 1 - i / 10,
     }));
+
+  it('returns five realistic hits in under 2.5 KB: strength and share of the best, a whole passage, no lanes', async () => {
+    const hits = realistic('weak');
     const { tools } = makeContext(ws, { search: { search: async () => hits, upsert: async () => {} } });
     const result = await call(tools, 'search_wiki', { query: 'attention' });
-    expect(Buffer.byteLength(result.content)).toBeLessThanOrEqual(2_048);
-    expect(Buffer.byteLength(JSON.stringify(hits))).toBeGreaterThan(5_000);
-    expect(result.content).not.toMatch(/score|lexical|semantic|0\.03/);
-    for (const hit of hits) expect(result.content).toContain(`concepts/${hit.key} - ${hit.title}`);
-    expect(result.content).toContain('-> attention, transformer, softmax +3');
+    expect(Buffer.byteLength(result.content)).toBeLessThanOrEqual(2_560);
+    expect(result.content).not.toMatch(/lexical|semantic|0\.03/);
+    expect(result.content).toContain('concepts/attention-variant-0 (strong, 1.00) - Attention, variant 0 of the family: summary0');
+    expect(result.content).toContain('concepts/attention-variant-3 (weak, 0.70) - Attention, variant 3 of the family');
+    expect(result.content).toContain(`"${long(25, 'passage')}."`);
+    expect(result.content).toContain('-> attention, transformer, softmax, multi-head-attention +2');
+    expect(result.content).not.toContain('No page is strongly about');
+  });
+
+  it('says when no page is strongly about the query', async () => {
+    const hits = realistic('weak').map((hit) => ({ ...hit, strength: 'weak' as const }));
+    const { tools } = makeContext(ws, { search: { search: async () => hits, upsert: async () => {} } });
+    const result = await call(tools, 'search_wiki', { query: 'attention' });
+    expect(result.content.split('\n')[0]).toBe('No page is strongly about "attention"; the closest pages, all weak:');
   });
 
   it('says so when nothing matches', async () => {

@@ -103,7 +103,7 @@ describe('planFixes', () => {
     );
     expect(changes).toContain('wiki/concepts/transformer.md: set type: concept (from the folder)');
     expect(changes).toContain('wiki/concepts/transformer.md: set created: 2026-01-10, updated: 2026-01-20 (from file times)');
-    expect(files['wiki/entities/new-team.md']).toBe('---\ntype: entity\ncreated: 2026-01-10\nupdated: 2026-01-20\n---\n\nNo frontmatter at all, links [[google-brain]].\n');
+    expect(files['wiki/entities/new-team.md']).toBe('---\ntype: entity\nrefs: [google-brain]\ncreated: 2026-01-10\nupdated: 2026-01-20\n---\n\nNo frontmatter at all, links [[google-brain]].\n');
   });
 
   it('never changes a page whose frontmatter does not parse', () => {
@@ -161,6 +161,24 @@ describe('planFixes', () => {
     }
     files['wiki/index.md'] = indexFor(files);
     expect(planFixes(input(files))).toEqual({ writes: [], deletes: [], changes: [], refused: [] });
+  });
+
+  it('adds body links missing from refs and cited files missing from sources, once (drift on older pages)', () => {
+    const files = healthyWiki();
+    files['wiki/concepts/transformer.md'] = page(
+      { title: 'Transformer', summary: 'S.', refs: '[attention-paper]', sources: '[]', created: '2026-01-01', updated: '2026-01-02' },
+      'From [[attention-paper]] and [[google-brain|Brain]] and [[gone]]. <!-- from: raw/attention.md#L1-2 --> <!-- from: raw/missing.md -->',
+    );
+    files['wiki/index.md'] = indexFor(files);
+    const withRaw = { ...input(files), rawExists: (raw: string) => raw === 'raw/attention.md' };
+    const plan = planFixes(withRaw);
+    const text = plan.writes.find((w) => w.path === 'wiki/concepts/transformer.md')?.content ?? '';
+    expect(text.split('---\n')[1]).toContain('refs: [attention-paper, google-brain]\nsources: [raw/attention.md]\ncreated: 2026-01-01\nupdated: 2026-01-02\n');
+    expect(plan.changes).toContain('wiki/concepts/transformer.md: added to refs: google-brain (linked from the body)');
+    expect(plan.changes).toContain('wiki/concepts/transformer.md: added to sources: raw/attention.md (cited in from-comments)');
+    const fixed = { ...files, ...Object.fromEntries(plan.writes.map((w) => [w.path, w.content])) };
+    expect(planFixes({ ...input(fixed), rawExists: withRaw.rawExists }).changes).toEqual([]);
+    expect(lint(fixed).filter((f) => f.rule === 'frontmatter-drift')).toEqual([]);
   });
 
   it('starts a log when log.md is missing', () => {

@@ -25,11 +25,11 @@ export function healthyWiki(): Record<string, string> {
       'Vaswani et al. (2017) propose the [[transformer]].',
     ),
     'wiki/concepts/transformer.md': page(
-      { title: 'Transformer', summary: 'A sequence model built from attention.', sources: '[raw/attention.md]' },
+      { title: 'Transformer', summary: 'A sequence model built from attention.', refs: '[attention-paper, google-brain]', sources: '[raw/attention.md]' },
       'Introduced in [[attention-paper]]; see also [[google-brain|Google Brain]].',
     ),
     'wiki/entities/google-brain.md': page(
-      { title: 'Google Brain', summary: 'A research team at Google.', sources: '[raw/attention.md]' },
+      { title: 'Google Brain', summary: 'A research team at Google.', refs: '[transformer]', sources: '[raw/attention.md]' },
       'Authors of the [[transformer]] paper.',
     ),
     'wiki/log.md': '---\ntitle: Log\nsummary: Chronology.\n---\n\n# Log\n\n## [2026-01-31] init | workspace created\n',

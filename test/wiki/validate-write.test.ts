@@ -34,6 +34,19 @@ describe('validateWrite', () => {
     expect(result.ok).toBe(true);
   });
 
+  it('refuses a from-comment citing a denied file even when it exists, as it refuses a missing one', () => {
+    const exists = { ...ctx, rawExists: () => true };
+    for (const cited of ['.env', 'raw/sub/.env', 'raw/missing.md']) {
+      const rawExists = cited === 'raw/missing.md' ? ctx.rawExists : exists.rawExists;
+      const result = validateWrite(
+        wikiIndex(),
+        { path: 'wiki/concepts/transformer.md', content: page({ title: 'Transformer', summary: 'S.', sources: SRC }, `A claim. <!-- from: ${cited}#L1 -->`) },
+        { ...ctx, rawExists },
+      );
+      expect(rules(result.errors)).toEqual(['bad-citation']);
+    }
+  });
+
   it('rejects a link to a missing page, naming up to three close keys', () => {
     const result = validateWrite(
       wikiIndex(),

@@ -265,6 +265,32 @@ const cases: RuleCase[] = [
     fires: [],
   },
   {
+    rule: 'frontmatter-drift',
+    name: 'fires on body links missing from refs and cited files missing from sources',
+    files: {
+      'wiki/concepts/transformer.md': page(
+        { title: 'Transformer', summary: 'S.', refs: '[attention-paper]', sources: '[]' },
+        'From [[attention-paper]] and [[google-brain|Brain]].\n\nIt attends. <!-- from: raw/attention.md#L1-2 --> <!-- from: raw/gone.md -->',
+      ),
+    },
+    fires: [
+      { path: 'wiki/concepts/transformer.md', message: /cite raw\/attention\.md, not in `sources`/ },
+      { path: 'wiki/concepts/transformer.md', message: /links to \[\[google-brain\]\], not in `refs`/ },
+    ],
+  },
+  {
+    rule: 'frontmatter-drift',
+    name: 'near miss: refs and sources in step (fragments, self links, broken links and a hand-kept string refs aside)',
+    files: {
+      'wiki/concepts/transformer.md': page(
+        { title: 'Transformer', summary: 'S.', refs: '[attention-paper, google-brain]', sources: '[./raw/attention.md]' },
+        'See [[attention-paper#Method]], [[google-brain|Brain]], [[transformer]] and [[nowhere]]. <!-- from: raw/attention.md#L3-4 -->',
+      ),
+      'wiki/entities/google-brain.md': page({ title: 'Google Brain', summary: 'A team.', refs: 'transformer', sources: SRC }, 'Wrote the [[transformer]] and [[attention-paper]].'),
+    },
+    fires: [],
+  },
+  {
     rule: 'log-format',
     name: 'fires on a heading that is not an entry, and on an impossible date',
     files: { 'wiki/log.md': '# Log\n\n## 2026-01-31 ingest paper\n\n## [2026-02-30] query | q\n' },
@@ -302,7 +328,7 @@ describe('validateWiki', () => {
       if (expected.line !== undefined) expect(found?.line).toBe(expected.line);
       if (expected.message) expect(found?.message).toMatch(expected.message);
       expect(found?.fix).toBeTruthy();
-      expect(found?.severity).toBe(['orphan', 'unindexed', 'empty-page', 'near-duplicate', 'log-format'].includes(rule) ? 'warning' : 'error');
+      expect(found?.severity).toBe(['orphan', 'unindexed', 'empty-page', 'near-duplicate', 'log-format', 'frontmatter-drift'].includes(rule) ? 'warning' : 'error');
     });
   });
 

@@ -82,6 +82,20 @@ export function semanticWeightScale(strength: number | undefined, params: Streng
   return (Math.min(strength, 1) / params.reference) ** params.exponent;
 }
 
+/**
+ * Below this many pages the semantic lane's weight shrinks in proportion: a small wiki's
+ * embedder (trained on it, or general) barely tells its pages apart, so its near-equal
+ * cosines add about the same to every page and their small differences overturn the
+ * lexical order (a page titled exactly as the query ranked fourth on a nine-page wiki).
+ * The lexical lane then decides; the semantic lane still finds a page no word matches.
+ * The evaluation collections (1,400 pages and more) are far above it.
+ */
+export const SMALL_WIKI_PAGES = 50;
+
+export function smallWikiScale(pages: number): number {
+  return pages >= SMALL_WIKI_PAGES ? 1 : Math.max(pages, 1) / SMALL_WIKI_PAGES;
+}
+
 /** 1 + how many of `scores` (by slot, or at `slots`) are above the score of `target` (0: `target` not scored above 0). */
 export function rankOf(target: number, scores: ArrayLike<number>, slots?: ArrayLike<number>): number {
   let own = 0;

@@ -6,7 +6,8 @@ import { isSpecialPage, type Contract } from '../../wiki/contract.js';
 import { splitFrontmatter } from '../../wiki/frontmatter-split.js';
 import { keyFromPath } from '../../wiki/keys.js';
 import type { PageStat } from './doc-record.js';
-import { documentText, pageDocument, plainBody } from '../text/document.js';
+import { documentText, pageDocument, readableBody } from '../text/document.js';
+import { hitStrength, pageTerms } from '../strength.js';
 import { candidatesFor, hasConstraints, parseQuery, QueryFilter } from '../text/query-syntax.js';
 import type { SearchEngine, SearchParams } from '../engine.js';
 import { readingEachOnce } from './read-page.js';
@@ -143,19 +144,31 @@ export class LiveSearchIndex implements SearchIndex {
       .filter(({ score, record }) => score >= (options.minScore ?? -Infinity) && (!filter || filter.accepts(searchableText(record.path, textOf(record.path)))))
       .slice(0, limit);
     const backlinks = this.engine.docs.backlinksOf(found.pages.map(({ record }) => record.key));
-    const results: SearchResult[] = found.pages.map(({ record, score, lanes, contributions }) => ({
-      key: record.key,
-      path: record.path,
-      title: record.title,
-      summary: record.summary,
-      score,
-      lanes,
-      contributions,
-      snippet: options.snippets === false ? record.summary : snippetFor(textOf(record.path), found.terms, record.summary),
-      links: record.links,
-      backlinks: backlinks.get(record.key) ?? [],
-    }));
     const { params } = this.state;
+    const best = found.pages[0]?.score ?? 0;
+    const results: SearchResult[] = found.pages.map(({ record, score, lanes, contributions }) => {
+      const result: SearchResult = {
+        key: record.key,
+        path: record.path,
+        title: record.title,
+        summary: record.summary,
+        score,
+        lanes,
+        contributions,
+        snippet: record.summary,
+        links: record.links,
+        backlinks: backlinks.get(record.key) ?? [],
+      };
+      if (options.snippets === false) return result;
+      const content = textOf(record.path);
+      const body = content === undefined ? '' : readableBody(splitFrontmatter(content).body);
+      result.snippet = (body && makeSnippet(body, found.terms)) || record.summary;
+      // Tags are left out of what a page is named: they are broad (`go`, `person`) and shared by many pages.
+      const head = `${record.title}\n${record.key.replace(/-/g, ' ')}`;
+      result.strength = hitStrength(found.terms, pageTerms(head, [record.summary, ...record.tags, body].join('\n')));
+      result.relative = best > 0 ? score / best : 0;
+      return result;
+    });
     return { query: text, results, lanes: found.lanes, weights: this.engine.effectiveWeights(params), semanticWeightFactor: this.engine.semanticWeightFactor(params) };
   }
 
@@ -259,16 +272,6 @@ export class LiveSearchIndex implements SearchIndex {
 /** What a query's phrases and exclusions are matched against: the page as the index reads it. */
 function searchableText(pagePath: string, content: string | undefined): string {
   return content === undefined ? '' : documentText(pageDocument(pagePath, content));
-}
-
-/**
- * The page's passage for the query terms. Pages are read synchronously (readPage: never
- * through a link swapped in, never a hard link): a result page is small, and a dozen reads
- * through the thread pool cost a search more than the reading itself.
- */
-function snippetFor(content: string | undefined, terms: readonly string[], fallback: string): string {
-  if (content === undefined) return fallback;
-  return makeSnippet(plainBody(splitFrontmatter(content).body), terms) || fallback;
 }
 
 /** A file name's length, first character and fourth-last character (of `text` at `from`) as one number. */

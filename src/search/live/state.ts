@@ -6,7 +6,7 @@ import { embedderSetting } from '../lanes/semantic/embedder-factory.js';
 import { INDEX_FILE, searchDirectory, type SnapshotMeta } from './snapshot-file.js';
 import { readSnapshotMeta } from './store.js';
 import { LANES, type LaneName, type LaneStatus } from '../types.js';
-import { semanticWeightScale } from '../fusion/semantic-strength.js';
+import { semanticWeightScale, smallWikiScale } from '../fusion/semantic-strength.js';
 import { DEFAULT_TUNING } from '../fusion/tuning.js';
 
 /**
@@ -53,7 +53,7 @@ export async function readSearchIndexState(root: string, config: WikiConfig, env
   try {
     const meta = (await readSnapshotMeta(handle)) as Partial<SnapshotMeta> | undefined;
     if (!meta || meta.analyzer !== ANALYZER_VERSION) return { ...state, problem: 'from another version; rebuilt on the next search' };
-    const factor = setting.kind === 'builtin' ? semanticWeightScale(meta.semanticStrength, DEFAULT_TUNING.semanticStrength) : 1;
+    const factor = setting.kind === 'off' ? 1 : (setting.kind === 'builtin' ? semanticWeightScale(meta.semanticStrength, DEFAULT_TUNING.semanticStrength) : 1) * smallWikiScale(meta.pages ?? Infinity);
     return { ...state, built: true, pages: meta.pages, builtAt: meta.builtAt, updatedAt: meta.updatedAt, ...(factor === 1 ? {} : { semanticWeightFactor: factor }) };
   } catch {
     return { ...state, problem: 'unreadable; rebuilt on the next search' };

@@ -42,6 +42,16 @@ export function plainBody(body: string): string {
   });
 }
 
+/**
+ * Body text as a reader sees it, for snippets: provenance comments dropped, `[[key|label]]`
+ * as its label and `[[key]]` (or `[[key#heading]]`) as the key's words, as in the index.
+ */
+export function readableBody(body: string): string {
+  return body.replace(COMMENT, ' ').replace(WIKILINK, (_, target: string, label: string | undefined) =>
+    label?.trim() ? label.trim() : target.replace(/[-_/]+/g, ' ').trim(),
+  );
+}
+
 function firstHeading(body: string): string | undefined {
   const match = /^#\s+(.+)$/m.exec(body);
   return match?.[1]?.trim();

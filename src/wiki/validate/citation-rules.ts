@@ -1,6 +1,6 @@
 import type { Page } from '../page.js';
 import { finding, type Finding } from './finding.js';
-import { sourceFilePath } from './page-rules.js';
+import { isDeniedPath, sourceFilePath } from './page-rules.js';
 
 /** `<!-- from: raw/x.md#L10-40 -->` (or `#L12`): a passage tied to lines of a raw file. */
 const FROM_COMMENT = /<!--\s*from:\s*([^\s#>]+)(#[^\s>]*)?\s*-->/g;
@@ -41,7 +41,8 @@ export function citationFindings(page: Page, rawExists: (rawPath: string) => boo
   const findings: Finding[] = [];
   for (const citation of citationsOf(page)) {
     const file = sourceFilePath(citation.file);
-    if (file === undefined || !rawExists(file)) {
+    // A denied file (.env, keys…) answers like a missing one, as in `sources`.
+    if (file === undefined || isDeniedPath(file) || !rawExists(file)) {
       findings.push(
         finding('bad-citation', page.path, `<!-- from: ${citation.file} --> names no file in the workspace`, {
           line: citation.line,

@@ -5,6 +5,7 @@ import { sortFindings, type Finding } from './finding.js';
 import { deadIndexEntryFindings, indexedKeys, orphanFinding, splitIndexLinks, unindexedFinding } from './index-rules.js';
 import { brokenLinkFindings, duplicateKeyFindings, type LinkResolver } from './link-rules.js';
 import { citationFindings } from './citation-rules.js';
+import { frontmatterDriftFindings } from './drift-rules.js';
 import { logFormatFindings } from './log-format.js';
 import { nearDuplicateFindings } from './near-duplicate.js';
 import { scopeOf } from '../access.js';
@@ -69,6 +70,7 @@ export function validateWiki(input: ValidateWikiInput): Finding[] {
     } else {
       findings.push(...contentPageFindings(page, contract, rawExists));
       findings.push(...citationFindings(page, rawExists, input.rawLineCount ?? (() => undefined)));
+      findings.push(...frontmatterDriftFindings(page, { resolves: resolver.resolves, rawExists }));
       findings.push(...brokenLinkFindings(page, page.links, resolver));
       // Scratch pages are not catalogued (see index-catalog.ts): listed for this rule.
       const isListed = listed.has(page.key) || scopeOf(page.path) !== undefined;

@@ -119,7 +119,8 @@ export function sourceFilePath(entry: string): string | undefined {
   return normal.replace(/^\.\//, '');
 }
 
-function isDeniedPath(file: string): boolean {
+/** A path the sandbox never reads (.env, keys…): as a source or citation it answers like a missing file. */
+export function isDeniedPath(file: string): boolean {
   return file.split('/').some((segment) => deniedSegmentReason(segment) !== undefined);
 }
 
