@@ -37,7 +37,8 @@ export type RuleId =
   | 'unreadable-page'
   | 'linked-folder'
   | 'oversized-repair'
-  | 'low-coverage';
+  | 'low-coverage'
+  | 'merge-conflict';
 
 export const RULE_SEVERITY: Record<RuleId, Finding['severity']> = {
   frontmatter: 'error',
@@ -66,6 +67,7 @@ export const RULE_SEVERITY: Record<RuleId, Finding['severity']> = {
   'linked-folder': 'warning',
   'oversized-repair': 'warning',
   'low-coverage': 'warning',
+  'merge-conflict': 'error',
 };
 
 export function finding(rule: RuleId, path: string, message: string, extra: { line?: number | undefined; fix?: string } = {}): Finding {

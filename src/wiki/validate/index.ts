@@ -5,6 +5,7 @@ import { sortFindings, type Finding } from './finding.js';
 import { deadIndexEntryFindings, indexedKeys, orphanFinding, splitIndexLinks, unindexedFinding } from './index-rules.js';
 import { brokenLinkFindings, duplicateKeyFindings, type LinkResolver } from './link-rules.js';
 import { citationFindings } from './citation-rules.js';
+import { conflictMarkerFindings } from './conflict-markers.js';
 import { logFormatFindings } from './log-format.js';
 import { nearDuplicateFindings } from './near-duplicate.js';
 import { scopeOf } from '../access.js';
@@ -57,6 +58,7 @@ export function validateWiki(input: ValidateWikiInput): Finding[] {
   const listed = indexedKeys(indexLinks.catalog, contract, index);
 
   for (const page of index.pages()) {
+    findings.push(...conflictMarkerFindings(page));
     if (page.path === contract.log) {
       findings.push(...frontmatterFindings(page));
     } else if (page.path === contract.index) {
