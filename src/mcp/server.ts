@@ -20,6 +20,11 @@ export interface WikiMcpOptions {
   viewer?: Viewer;
   /** Where diagnostics go; never stdout, which carries the protocol. */
   log?: (line: string) => void;
+  /**
+   * Pages and search index kept by the caller and shared by many servers (`wiki serve`
+   * makes one server per request); closing the server then leaves them open.
+   */
+  shared?: { pages: LivePages; search: LazySearch };
 }
 
 export interface WikiMcpServer {
@@ -46,14 +51,15 @@ export function defaultViewer(workspace: McpWorkspace): Viewer {
 /** An MCP server exposing the workspace's wiki through five read-only tools. */
 export function createWikiMcpServer(workspace: McpWorkspace, options: WikiMcpOptions = {}): WikiMcpServer {
   const log = options.log ?? (() => undefined);
-  const search = new LazySearch(workspace.root, workspace.schema, workspace.config, options.env ?? process.env, log);
+  const search = options.shared?.search ?? new LazySearch(workspace.root, workspace.schema, workspace.config, options.env ?? process.env, log);
   const server = new McpServer(
     { name: 'wiki', title: 'wiki', version: packageVersion() },
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
   );
-  const pages = new LivePages(workspace.root, workspace.schema.contract);
+  const pages = options.shared?.pages ?? new LivePages(workspace.root, workspace.schema.contract);
   const viewer = options.viewer ?? defaultViewer(workspace);
   registerWikiTools(server, { ...workspace, pages, search, log, viewer, maxChars: workspace.config.mcp.maxChars });
+  if (options.shared) return { server, close: async () => undefined };
   // Read the pages once the handshake is done, so the first call does not pay for it
   // (seconds on a 10k-page wiki) and `initialize` is never held up by it.
   server.server.oninitialized = () => {
