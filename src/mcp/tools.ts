@@ -14,7 +14,7 @@ import type { LazySearch } from './lazy-search.js';
 import type { LivePages } from './live-pages.js';
 import { lintPage } from './lint-views.js';
 import { keyRefusal, listPages, pageDetail } from './page-views.js';
-import { ServedPages } from './served-pages.js';
+import { servedView, type ServedPages } from './served-pages.js';
 import { servedFindings, servedSearch } from './served-search.js';
 
 export const MCP_TOOL_NAMES = ['search_wiki', 'read_page', 'list_pages', 'lint_report', 'ask_wiki'] as const;
@@ -218,7 +218,7 @@ const askArgs = z.strictObject({
 });
 
 async function servedPages(ctx: McpToolContext): Promise<ServedPages> {
-  return new ServedPages(await ctx.pages.current(), ctx.schema.contract, ctx.viewer);
+  return servedView(await ctx.pages.current(), ctx.schema.contract, ctx.viewer);
 }
 
 /**
