@@ -1,4 +1,5 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import type { WikiConfig } from '../config/schema.js';
 import { packageVersion } from '../util/package-root.js';
 import { capRank, type Viewer } from '../wiki/access.js';
@@ -24,7 +25,7 @@ export interface WikiMcpOptions {
    * Pages and search index kept by the caller and shared by many servers (`wiki serve`
    * makes one server per request); closing the server then leaves them open.
    */
-  shared?: { pages: LivePages; search: LazySearch };
+  shared?: { pages: LivePages; search: LazySearch; validator: jsonSchemaValidator };
 }
 
 export interface WikiMcpServer {
@@ -54,7 +55,8 @@ export function createWikiMcpServer(workspace: McpWorkspace, options: WikiMcpOpt
   const search = options.shared?.search ?? new LazySearch(workspace.root, workspace.schema, workspace.config, options.env ?? process.env, log);
   const server = new McpServer(
     { name: 'wiki', title: 'wiki', version: packageVersion() },
-    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+    // A shared validator: each server would otherwise build its own (about a millisecond), for nothing a read-only server uses.
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS, ...(options.shared ? { jsonSchemaValidator: options.shared.validator } : {}) },
   );
   const pages = options.shared?.pages ?? new LivePages(workspace.root, workspace.schema.contract);
   const viewer = options.viewer ?? defaultViewer(workspace);

@@ -2,6 +2,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { MAX_MESSAGE_BYTES } from '../mcp/jsonrpc-guard.js';
 import { LazySearch } from '../mcp/lazy-search.js';
 import { LivePages } from '../mcp/live-pages.js';
@@ -49,7 +50,7 @@ export async function startWikiServe(workspace: McpWorkspace, options: ServeOpti
   const search = new LazySearch(workspace.root, workspace.schema, workspace.config, options.env, log, { rescanAfterMs: Number.MAX_SAFE_INTEGER });
   const freshness = new Freshness(workspace.root, pages, search, log, options.fullCheckMs);
   const limiter = new RateLimiter(options.rateLimit);
-  const shared = { pages, search };
+  const shared = { pages, search, validator: new AjvJsonSchemaValidator() };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const started = performance.now();
