@@ -140,3 +140,32 @@ describe('two clones ingesting different sources', () => {
     expect(lint.findings.filter((finding) => finding.rule === 'merge-conflict')).toHaveLength(1);
   }, 180_000);
 });
+
+describe('a workspace from before the committed record', () => {
+  it('is migrated on its first run: the record written from .wiki/sources.json, .gitattributes completed, nothing re-ingested', async () => {
+    const root = await freshWorkspace();
+    await writeFile(path.join(root, 'raw/alpha.md'), '# Alpha\n\nAlpha particles are helium nuclei.\n');
+    const server = await serve(perSourceScript);
+    expect((await runCli(['ingest', 'raw/'], { cwd: root, env: server.env('anthropic') })).code).toBe(0);
+    // Put it back as an older version left it: the manifest only in .wiki/, no attributes.
+    const record = await readSourceRecord(root);
+    const { rm } = await import('node:fs/promises');
+    const legacy = Object.fromEntries(
+      Object.values(record.sources).map((line) => [line.path, { sha256: line.sha256, size: line.size, ingestedAt: line.ingestedAt, runId: line.runId, pages: { created: line.created, updated: line.updated } }]),
+    );
+    await writeFile(path.join(root, '.wiki/sources.json'), JSON.stringify({ version: 1, sources: legacy }));
+    await rm(path.join(root, 'wiki.sources.jsonl'));
+    await rm(path.join(root, '.gitattributes'));
+
+    const status = await runCli(['status', '--json'], { cwd: root });
+    expect(status.code, status.stderr).toBe(0);
+    expect((JSON.parse(status.stdout) as { raw: { pending: string[] } }).raw.pending).toEqual([]);
+    expect((await readSourceRecord(root)).lines).toEqual(record.lines);
+    expect(await readFile(path.join(root, '.gitattributes'), 'utf8')).toMatch(/^wiki\.sources\.jsonl merge=union$/m);
+    expect(existsSync(path.join(root, '.wiki/sources.json'))).toBe(false);
+    expect(existsSync(path.join(root, '.wiki/sources.json.migrated'))).toBe(true);
+    const again = await serve(perSourceScript);
+    expect((await runCli(['ingest', 'raw/'], { cwd: root, env: again.env('anthropic') })).code).toBe(0);
+    expect(again.requests).toHaveLength(0);
+  }, 120_000);
+});
