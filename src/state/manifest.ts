@@ -102,6 +102,8 @@ export async function saveManifest(root: string, manifest: Manifest, run?: Run):
     recorded[checkRelativePath(source)] = { sha256: entry.sha256, size: entry.size, ingestedAt: entry.ingestedAt, runId: entry.runId, pages: entry.pages };
   }
   const text = serialiseSourceRecord(recorded);
+  // Never write what the strict reader would refuse next time (a source outside raw/, say).
+  parseSourceRecord(text, MANIFEST_PATH);
   const io = new ConfinedIo(root);
   const target = resolveInRoot(root, MANIFEST_PATH);
   if (run) await recordBefore(run, MANIFEST_PATH, await io.readIfExists(target));

@@ -182,6 +182,14 @@ describe('loadManifest and saveManifest', () => {
     await expect(readFile(path.join(root, MANIFEST_PATH), 'utf8')).rejects.toThrow(/ENOENT/);
   });
 
+  it('never writes a record its reader would refuse', async () => {
+    const root = await tempRoot();
+    await saveManifest(root, manifest);
+    const before = await readFile(path.join(root, MANIFEST_PATH), 'utf8');
+    await expect(saveManifest(root, recordIngest(manifest, 'schema.md', entry(SHA_A)))).rejects.toThrow(/source path under raw\//);
+    expect(await readFile(path.join(root, MANIFEST_PATH), 'utf8')).toBe(before);
+  });
+
   it('with a run, keeps the previous record as a before-image so undo forgets the ingest', async () => {
     const root = await tempRoot();
     const run = await beginRun(root, 'run-1', 'ingest', 'paper');
