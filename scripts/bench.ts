@@ -1,17 +1,18 @@
 /**
  * `npm run bench`: the performance figures the project reports, each beside a baseline
- * measured in the same run. `--only validator|access|lint-facts|ingest|loop|replay|search` runs one part;
- * `--sizes 1000,10000` limits the search wiki sizes (default 1k, 10k, 50k).
+ * measured in the same run. `--only validator|access|lint-facts|ingest|loop|replay|search|serve` runs one part;
+ * `--sizes 1000,10000` limits the search wiki sizes (default 1k, 10k, 50k; `serve`: 10k).
  */
 import { pathToFileURL } from 'node:url';
 import { runAccessBench, runLintFactsBench } from './bench-access-facts.js';
 import { runSearchBench } from './bench-search.js';
+import { runServeBench } from './bench-serve.js';
 import { runJobsBench } from './bench-jobs.js';
 import { runLoopBench } from './bench-loop.js';
 import { runReplayBench } from './bench-replay.js';
 import { runValidatorBench } from './bench-validator.js';
 
-const PARTS = ['validator', 'access', 'lint-facts', 'ingest', 'loop', 'replay', 'search'] as const;
+const PARTS = ['validator', 'access', 'lint-facts', 'ingest', 'loop', 'replay', 'search', 'serve'] as const;
 
 async function main(argv: string[]): Promise<void> {
   const only = valueOf(argv, '--only');
@@ -56,6 +57,11 @@ async function main(argv: string[]): Promise<void> {
   if (runs('search')) {
     console.log('# Search\n');
     await runSearchBench(sizes && sizes.length > 0 ? sizes : undefined);
+    console.log('');
+  }
+  if (runs('serve')) {
+    console.log('# wiki serve: warm search over HTTP\n');
+    await runServeBench(sizes && sizes.length > 0 ? sizes : undefined);
   }
 }
 

@@ -8,6 +8,7 @@ import { registerQuery } from '../commands/query.js';
 import { registerSearch } from '../commands/search.js';
 import { registerLint } from '../commands/lint.js';
 import { registerMcp } from '../commands/mcp.js';
+import { registerServe } from '../commands/serve.js';
 import { registerPromote } from '../commands/promote.js';
 import { userOf } from './context.js';
 import { registerStatus } from '../commands/status.js';
@@ -43,6 +44,7 @@ export function buildProgram(): Command {
   registerGraph(program);
   registerUndo(program);
   registerMcp(program);
+  registerServe(program);
   registerPromote(program);
   for (const command of program.commands) command.exitOverride();
   // `--user` reaches every layer as WIKI_USER, the one place runs look for the user.

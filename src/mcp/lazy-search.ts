@@ -16,16 +16,23 @@ export class LazySearch {
   private opening: Promise<SearchIndex> | undefined;
   /** Hard-linked pages the operator was already told about. */
   private readonly told = new Set<string>();
+  /** A watcher saw a page change since the index last refreshed. */
+  private changed = false;
 
+  /**
+   * `rescanAfterMs`: how old the index's last scan of the files may be before a search
+   * rescans them (the index's default unless given; a watched server gives a long one).
+   */
   constructor(
     private readonly root: string,
     private readonly schema: Schema,
     private readonly config: WikiConfig,
     private readonly env: NodeJS.ProcessEnv,
     private readonly log: (line: string) => void,
+    private readonly options: { rescanAfterMs?: number } = {},
   ) {}
 
-  index(): Promise<SearchIndex> {
+  async index(): Promise<SearchIndex> {
     if (!this.opening) {
       this.opening = this.open();
       // A failed open is retried by the next search instead of being remembered.
@@ -33,17 +40,39 @@ export class LazySearch {
         this.opening = undefined;
       });
     }
-    return this.opening;
+    const index = await this.opening;
+    if (this.changed) {
+      this.changed = false;
+      // Queued before this caller's search, which runs after it (the index serialises them).
+      void index.refresh().catch((error: unknown) => {
+        this.changed = true;
+        this.log(`wiki: could not refresh the search index: ${(error as Error).message}`);
+      });
+    }
+    return index;
+  }
+
+  /** A page changed on disk: the next search brings the index in line first. */
+  markChanged(): void {
+    this.changed = true;
+  }
+
+  /** Bring an open index in line with the files now (the periodic full check); nothing when it is not open. */
+  async refreshIfOpen(): Promise<void> {
+    const index = await this.opening?.catch(() => undefined);
+    if (!index) return;
+    this.changed = false;
+    await index.refresh();
   }
 
   private async open(): Promise<SearchIndex> {
     try {
-      return await openSearchIndex(this.root, this.schema, this.config, { env: this.env });
+      return await openSearchIndex(this.root, this.schema, this.config, { env: this.env, rescanAfterMs: this.options.rescanAfterMs });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === undefined || !READ_ONLY_CODES.has(code)) throw error;
       this.log(`wiki mcp: cannot save the search index in .wiki/search (${code}); keeping it in memory`);
-      return openSearchIndex(this.root, this.schema, this.config, { env: this.env, persist: false });
+      return openSearchIndex(this.root, this.schema, this.config, { env: this.env, persist: false, rescanAfterMs: this.options.rescanAfterMs });
     }
   }
 

@@ -22,22 +22,36 @@ export class LivePages {
   private readonly index: PageIndex;
   private readonly seen = new Map<string, FileStamp>();
   private queue: Promise<unknown> = Promise.resolve();
+  /** Whether the files may have changed since the last rescan (always, unless watched). */
+  private changed = true;
 
+  /**
+   * `watched`: a watcher calls `markChanged()` when a page changes (serve/freshness.ts), so
+   * a call rescans only after a change; otherwise every call rescans.
+   */
   constructor(
     private readonly root: string,
     private readonly contract: Contract,
+    private readonly options: { watched?: boolean } = {},
   ) {
     this.index = new PageIndex(contract);
   }
 
-  /** The page index brought in line with the files. Calls are serialised; each rescans. */
+  /** The page index brought in line with the files. Calls are serialised. */
   current(): Promise<PageIndex> {
-    const next = this.queue.then(() => this.rescan());
+    const next = this.queue.then(() => (this.changed || !this.options.watched ? this.rescan() : this.index));
     this.queue = next.catch(() => undefined);
     return next;
   }
 
+  /** Something under wiki/ changed: the next call rescans. */
+  markChanged(): void {
+    this.changed = true;
+  }
+
   private async rescan(): Promise<PageIndex> {
+    // Cleared before the listing: a change reported while it runs is rescanned next time.
+    this.changed = false;
     const listed = listPageFiles(this.root);
     const present = new Set<string>();
     for (let i = 0; i < listed.length; i += READ_BATCH) {

@@ -9,6 +9,9 @@ import type { PageIndex } from '../wiki/page-index.js';
  * link list, a backlink, a close match, nor in a lint finding.
  */
 export class ServedPages {
+  /** Lists over every page, made once per view: a view lives while the index is unchanged (`servedView`). */
+  private memo: { pages?: Page[]; hiddenNames?: string[]; total?: number } = {};
+
   constructor(
     private readonly index: PageIndex,
     private readonly contract: Contract,
@@ -41,7 +44,8 @@ export class ServedPages {
   }
 
   pages(): Page[] {
-    return this.index.pages().filter((page) => this.serves(page));
+    this.memo.pages ??= this.index.pages().filter((page) => this.serves(page));
+    return this.memo.pages;
   }
 
   backlinks(key: string): string[] {
@@ -67,16 +71,22 @@ export class ServedPages {
 
   /** How many pages the caller may not see. */
   hiddenCount(): number {
-    return this.index.pages().length - this.pages().length;
+    return this.totalCount() - this.pages().length;
   }
 
   /** How many pages there are, seen or not. */
   totalCount(): number {
-    return this.index.pages().length;
+    this.memo.total ??= this.index.pages().length;
+    return this.memo.total;
   }
 
   /** Path, key and title of every page the caller may not see (keys also held by a visible page excepted). */
   hiddenNames(): string[] {
+    this.memo.hiddenNames ??= this.listHiddenNames();
+    return this.memo.hiddenNames;
+  }
+
+  private listHiddenNames(): string[] {
     const names: string[] = [];
     for (const page of this.index.pages()) {
       if (this.serves(page)) continue;
@@ -95,4 +105,22 @@ export class ServedPages {
       .filter((page): page is Page => page !== undefined && this.serves(page));
     return visible.find((page) => page.path.startsWith('wiki/user/')) ?? visible[0];
   }
+}
+
+const views = new WeakMap<PageIndex, Map<string, { version: number; view: ServedPages }>>();
+
+/**
+ * The view of `index` for `viewer`, the same object while the index is unchanged: a server
+ * answering many calls over a large wiki lists the pages hidden from each caller once per
+ * change, not once per call.
+ */
+export function servedView(index: PageIndex, contract: Contract, viewer: Viewer): ServedPages {
+  let byViewer = views.get(index);
+  if (!byViewer) views.set(index, (byViewer = new Map()));
+  const key = `${viewer.maxRank ?? '-'}\u0000${viewer.user ?? ''}`;
+  const cached = byViewer.get(key);
+  if (cached && cached.version === index.version) return cached.view;
+  const view = new ServedPages(index, contract, viewer);
+  byViewer.set(key, { version: index.version, view });
+  return view;
 }

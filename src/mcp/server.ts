@@ -1,4 +1,5 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import type { WikiConfig } from '../config/schema.js';
 import { packageVersion } from '../util/package-root.js';
 import { capRank, type Viewer } from '../wiki/access.js';
@@ -20,6 +21,11 @@ export interface WikiMcpOptions {
   viewer?: Viewer;
   /** Where diagnostics go; never stdout, which carries the protocol. */
   log?: (line: string) => void;
+  /**
+   * Pages and search index kept by the caller and shared by many servers (`wiki serve`
+   * makes one server per request); closing the server then leaves them open.
+   */
+  shared?: { pages: LivePages; search: LazySearch; validator: jsonSchemaValidator };
 }
 
 export interface WikiMcpServer {
@@ -46,14 +52,16 @@ export function defaultViewer(workspace: McpWorkspace): Viewer {
 /** An MCP server exposing the workspace's wiki through five read-only tools. */
 export function createWikiMcpServer(workspace: McpWorkspace, options: WikiMcpOptions = {}): WikiMcpServer {
   const log = options.log ?? (() => undefined);
-  const search = new LazySearch(workspace.root, workspace.schema, workspace.config, options.env ?? process.env, log);
+  const search = options.shared?.search ?? new LazySearch(workspace.root, workspace.schema, workspace.config, options.env ?? process.env, log);
   const server = new McpServer(
     { name: 'wiki', title: 'wiki', version: packageVersion() },
-    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+    // A shared validator: each server would otherwise build its own (about a millisecond), for nothing a read-only server uses.
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS, ...(options.shared ? { jsonSchemaValidator: options.shared.validator } : {}) },
   );
-  const pages = new LivePages(workspace.root, workspace.schema.contract);
+  const pages = options.shared?.pages ?? new LivePages(workspace.root, workspace.schema.contract);
   const viewer = options.viewer ?? defaultViewer(workspace);
   registerWikiTools(server, { ...workspace, pages, search, log, viewer, maxChars: workspace.config.mcp.maxChars });
+  if (options.shared) return { server, close: async () => undefined };
   // Read the pages once the handshake is done, so the first call does not pay for it
   // (seconds on a 10k-page wiki) and `initialize` is never held up by it.
   server.server.oninitialized = () => {

@@ -2,7 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { WikiConfig } from '../config/schema.js';
-import { isWikiError } from '../errors.js';
+import { isWikiError, UsageError } from '../errors.js';
 import { laneWarnings, requireAnsweringLane } from '../operations/search.js';
 import { lintWorkspace } from '../operations/lint.js';
 import { wrongKindOfStateFile } from '../state/wrong-kind.js';
@@ -14,7 +14,7 @@ import type { LazySearch } from './lazy-search.js';
 import type { LivePages } from './live-pages.js';
 import { lintPage } from './lint-views.js';
 import { keyRefusal, listPages, pageDetail } from './page-views.js';
-import { ServedPages } from './served-pages.js';
+import { servedView, type ServedPages } from './served-pages.js';
 import { servedFindings, servedSearch } from './served-search.js';
 
 export const MCP_TOOL_NAMES = ['search_wiki', 'read_page', 'list_pages', 'lint_report', 'ask_wiki'] as const;
@@ -101,7 +101,7 @@ export function registerWikiTools(server: McpServer, ctx: McpToolContext): void 
         const index = await ctx.search.index();
         const answer = await servedSearch(index, served, args.query, args.limit ?? DEFAULT_SEARCH_LIMIT);
         ctx.search.tellLeftOut(index);
-        requireAnsweringLane(answer.lanes);
+        requireLanes(answer.lanes);
         const warnings = laneWarnings(answer.lanes, index.info().embedder);
         return json(ctx, { found: answer.results.length > 0, ...answer, warnings });
       }),
@@ -207,7 +207,7 @@ export function registerWikiTools(server: McpServer, ctx: McpToolContext): void 
         const index = await ctx.search.index();
         const answer = await askWiki(index, served, ctx.schema.contract, args.question, ctx.maxChars, ctx.config.query);
         ctx.search.tellLeftOut(index);
-        requireAnsweringLane(answer.lanes);
+        requireLanes(answer.lanes);
         return json(ctx, { ...answer, warnings: laneWarnings(answer.lanes, index.info().embedder) });
       }),
   );
@@ -218,18 +218,48 @@ const askArgs = z.strictObject({
 });
 
 async function servedPages(ctx: McpToolContext): Promise<ServedPages> {
-  return new ServedPages(await ctx.pages.current(), ctx.schema.contract, ctx.viewer);
+  return servedView(await ctx.pages.current(), ctx.schema.contract, ctx.viewer);
+}
+
+/**
+ * What a tool error means, in `_meta.outcome`, so a client tells apart what its text says:
+ * `not_configured` (search set up with no lane), `failing` (a lane, the index or the disk
+ * failed: trying later may help), `invalid` (the arguments). A real no-match is no error
+ * but an answer with `found: false`; a caller refused is refused before any tool runs.
+ */
+export type ToolOutcome = 'not_configured' | 'failing' | 'invalid';
+
+class OutcomeError extends Error {
+  constructor(
+    override readonly cause: unknown,
+    readonly outcome: ToolOutcome,
+  ) {
+    super(cause instanceof Error ? cause.message : String(cause));
+  }
+}
+
+/** `requireAnsweringLane`, its refusal marked: not configured when no lane failed, else failing. */
+function requireLanes(lanes: Parameters<typeof requireAnsweringLane>[0]): void {
+  try {
+    requireAnsweringLane(lanes);
+  } catch (error) {
+    throw new OutcomeError(error, Object.values(lanes).some((state) => state.startsWith('failed')) ? 'failing' : 'not_configured');
+  }
 }
 
 /** A tool's failure goes back to the client as a tool error; an unexpected one is logged too. */
 async function guarded(ctx: McpToolContext, tool: string, run: () => Promise<CallToolResult>): Promise<CallToolResult> {
   try {
     return await run();
-  } catch (error) {
-    if (isWikiError(error)) return toolError(error.hint ? `${error.message} — ${error.hint}` : error.message);
+  } catch (thrown) {
+    const outcome = thrown instanceof OutcomeError ? thrown.outcome : undefined;
+    const error = thrown instanceof OutcomeError ? thrown.cause : thrown;
+    if (isWikiError(error)) {
+      return toolError(error.hint ? `${error.message} — ${error.hint}` : error.message, outcome ?? (error instanceof UsageError ? 'invalid' : 'failing'));
+    }
     const message = wrongKindOfStateFile(error) ?? (error instanceof Error ? error.message : String(error));
     ctx.log(`wiki mcp: ${tool} failed: ${message}`);
-    return toolError(`${tool} failed: ${message}`);
+    return toolError(`${tool} failed: ${message}`, 'failing');
   }
 }
 
@@ -238,6 +268,6 @@ function json(ctx: McpToolContext, value: Record<string, unknown>): CallToolResu
   return { content: [{ type: 'text', text: fitToBudget(value, ctx.maxChars) }] };
 }
 
-function toolError(message: string): CallToolResult {
-  return { content: [{ type: 'text', text: message }], isError: true };
+function toolError(message: string, outcome: ToolOutcome = 'invalid'): CallToolResult {
+  return { content: [{ type: 'text', text: message }], isError: true, _meta: { outcome } };
 }

@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { SharedBudget } from '../agent/loop.js';
 import { newRunId } from '../state/history.js';
-import { markStale, pagesToMarkStale, recordIngest, saveManifest, type Manifest } from '../state/manifest.js';
+import { MANIFEST_PATH, markStale, pagesToMarkStale, recordIngest, saveManifest, type Manifest } from '../state/manifest.js';
 import { isoDate } from '../util/dates.js';
 import { sourcesOf, stringField } from '../wiki/page.js';
 import type { Finding } from '../wiki/validate/finding.js';
@@ -136,6 +136,8 @@ export async function ingestOne(
         pages: changes,
       });
       await saveManifest(ws.root, manifest.value, session.run);
+      // The record travels with the pages it names: committed with them.
+      session.alsoChanged.add(MANIFEST_PATH);
     }
     if (outcome.status === 'done' && entry) {
       const notice = await session.autoCommit(entry.split('\n')[0] ?? entry);

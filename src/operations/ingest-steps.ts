@@ -3,7 +3,7 @@ import { newRunId } from '../state/history.js';
 import { UsageError } from '../errors.js';
 import { extractText, isExtractable } from '../sources/extract.js';
 import { withStaleSince } from '../state/stale.js';
-import { deletedSources, forgetSource, markStale, pagesToMarkStale, saveManifest, type Manifest } from '../state/manifest.js';
+import { deletedSources, forgetSource, MANIFEST_PATH, markStale, pagesToMarkStale, saveManifest, type Manifest } from '../state/manifest.js';
 import { delimitSourceText } from '../tools/source-delimiters.js';
 import { isoDate } from '../util/dates.js';
 import { sourcesOf } from '../wiki/page.js';
@@ -98,6 +98,7 @@ export async function handleDeletedSources(
     next = forgetSource(next, source);
   }
   await saveManifest(ws.root, next, session.run);
+  session.alsoChanged.add(MANIFEST_PATH);
   await session.refreshIndex();
   const entry = await session.appendLog('ingest', session.options.title, lines);
   const notice = await session.autoCommit(entry.split('\n')[0] ?? entry);

@@ -57,7 +57,7 @@ export async function ingestSources(ws: WorkspaceHandle, args: string[], options
     }
     if (!options.dryRun) await copyIntoRaw(ws.root, sources);
 
-    let manifest = await loadManifest(ws.root);
+    let manifest = await loadManifest(ws.root, { migrate: !options.dryRun });
     const report: IngestReport = {
       ingested: [],
       upToDate: [],

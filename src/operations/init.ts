@@ -2,6 +2,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { InputError } from '../errors.js';
 import { isoDate } from '../util/dates.js';
+import { ensureMergeAttributes } from '../git/attributes.js';
 import { displayPath } from '../util/display-path.js';
 import { fileInTheWay, pathExists } from '../util/fs.js';
 import { findWorkspaceRoot } from '../wiki/workspace.js';
@@ -65,6 +66,9 @@ export async function initWorkspace(dir: string, options: { force?: boolean; tod
     await writeFile(path.join(root, target), text);
     if (!existing.includes(target)) created.push(target);
   }
+  // Added to, never overwritten: a repository's own attributes stay.
+  const hadAttributes = await pathExists(path.join(root, '.gitattributes'));
+  if ((await ensureMergeAttributes(root)) && !hadAttributes) created.push('.gitattributes');
   if (options.example) {
     for (const file of await writeExample(root, today)) if (!existing.includes(file)) created.push(file);
   }

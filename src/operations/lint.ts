@@ -11,7 +11,8 @@ import { isSpecialPage, type Schema, type Contract } from '../wiki/contract.js';
 import { planFixes, type FixFile } from '../wiki/fix.js';
 import { applyIndexPlan, readIndexFiles } from '../wiki/index-catalog.js';
 import { appendLog } from '../wiki/log.js';
-import { loadLogLedger } from '../wiki/log-ledger.js';
+import { loadLogLedger, withTeamRuns } from '../wiki/log-ledger.js';
+import { loadManifest } from '../state/manifest.js';
 import { parsePage, sourcesOf, type Page } from '../wiki/page.js';
 import { listPageFiles } from '../wiki/page-files.js';
 import { readPageBytes } from '../wiki/page-read.js';
@@ -92,7 +93,7 @@ export async function lintWorkspace(
     logText: textOf(files, contract.log),
     rawExists: await sourceExistence(root, pages),
     rawLineCount: rawLineCounter(rawLines),
-    logLedger: await loadLogLedger(root),
+    logLedger: withTeamRuns(await loadLogLedger(root), textOf(files, contract.log), await recordedRuns(root)),
   });
   findings.push(...encodingFindings(files), ...read.refused, ...refused);
   const grounding = await groundPages(
@@ -257,4 +258,13 @@ async function sourceExistence(root: string, pages: Page[]): Promise<(rawPath: s
     }),
   );
   return (rawPath) => existing.has(rawPath);
+}
+
+/** The runs the committed ingest record names; none when it cannot be read (`wiki status` reports why). */
+async function recordedRuns(root: string): Promise<Set<string>> {
+  try {
+    return new Set(Object.values((await loadManifest(root, { migrate: false })).sources).map((entry) => entry.runId));
+  } catch {
+    return new Set();
+  }
 }

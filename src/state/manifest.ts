@@ -1,20 +1,31 @@
+import { mkdir, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { SandboxError } from '../errors.js';
+import { ensureMergeAttributes } from '../git/attributes.js';
+import { ConfinedIo } from '../tools/confined-io.js';
 import type { FileStamp } from '../util/file-stamp.js';
-import { readTextIfExists, writeFileAtomic } from '../util/fs.js';
+import { writeFileAtomic } from '../util/fs.js';
 import { stateDir } from '../wiki/workspace.js';
 import { recordAfter, recordBefore, type Run } from './history.js';
 import { readStateJson } from './json-file.js';
 import { checkRelativePath, resolveInRoot } from './paths.js';
+import { parseSourceRecord, serialiseSourceRecord, type RecordedSource } from './source-record.js';
 
 export { hashFile } from './hash.js';
 export { markStale, type MarkStaleResult } from './stale.js';
 
 /**
- * `.wiki/sources.json`: what was ingested from each raw source, so an unchanged source is
- * not sent to the model again and a changed or deleted one can mark its pages stale.
+ * What was ingested from each raw source, so an unchanged source is not sent to the model
+ * again and a changed or deleted one can mark its pages stale. Its source of truth is the
+ * committed record `wiki.sources.jsonl` (state/source-record.ts), which travels with the
+ * wiki through git; the stamps `wiki status` trusts instead of hashing are this machine's
+ * and stay in `.wiki/cache/source-stamps.json`.
  */
-export const MANIFEST_PATH = '.wiki/sources.json';
+export const MANIFEST_PATH = 'wiki.sources.jsonl';
+/** Where the manifest lived before it was committed; migrated on first use. */
+export const LEGACY_MANIFEST_PATH = '.wiki/sources.json';
+const STAMPS_FILE = 'cache/source-stamps.json';
 
 export interface SourceEntry {
   sha256: string;
@@ -56,25 +67,103 @@ export function emptyManifest(): Manifest {
   return { version: 1, sources: {} };
 }
 
-export async function loadManifest(root: string): Promise<Manifest> {
-  const value = await readStateJson(
-    manifestFile(root),
+/**
+ * The manifest: the committed record with this machine's stamps. A workspace from before
+ * the record (only `.wiki/sources.json`) is migrated: the record is written from it and the
+ * old file renamed to `.wiki/sources.json.migrated` (unless `migrate` is false: a dry run).
+ */
+export async function loadManifest(root: string, options: { migrate?: boolean } = {}): Promise<Manifest> {
+  const text = await readRecordText(root);
+  if (text !== undefined) return withStamps(parseSourceRecord(text, MANIFEST_PATH), await loadStamps(root));
+  const legacy = await readStateJson(
+    path.join(root, LEGACY_MANIFEST_PATH),
     manifestSchema,
-    MANIFEST_PATH,
+    LEGACY_MANIFEST_PATH,
     'delete it to re-ingest every source from scratch',
   );
-  return value ?? emptyManifest();
+  if (!legacy) return emptyManifest();
+  // Checked as strictly as the record: what is migrated must read back.
+  const migrated = parseSourceRecord(serialiseSourceRecord(legacy.sources), LEGACY_MANIFEST_PATH);
+  if (options.migrate !== false) {
+    await saveManifest(root, legacy);
+    await rename(path.join(root, LEGACY_MANIFEST_PATH), path.join(root, `${LEGACY_MANIFEST_PATH}.migrated`));
+    await ensureMergeAttributes(root);
+  }
+  return withStamps(migrated, stampsOf(legacy));
 }
 
 /**
- * Write the manifest atomically. With a run, its before-image is kept too, so undoing an
- * ingest also forgets that the source was ingested.
+ * Write the manifest: the record atomically (with a run, its before-image is kept too, so
+ * undoing an ingest also forgets that the source was ingested), then the local stamps.
  */
 export async function saveManifest(root: string, manifest: Manifest, run?: Run): Promise<void> {
-  const text = `${JSON.stringify(sortedManifest(manifest), null, 2)}\n`;
-  if (run) await recordBefore(run, MANIFEST_PATH, await readTextIfExists(resolveInRoot(root, MANIFEST_PATH)));
-  await writeFileAtomic(manifestFile(root), text);
+  const recorded: Record<string, RecordedSource> = {};
+  for (const [source, entry] of Object.entries(manifest.sources)) {
+    recorded[checkRelativePath(source)] = { sha256: entry.sha256, size: entry.size, ingestedAt: entry.ingestedAt, runId: entry.runId, pages: entry.pages };
+  }
+  const text = serialiseSourceRecord(recorded);
+  // Never write what the strict reader would refuse next time (a source outside raw/, say).
+  parseSourceRecord(text, MANIFEST_PATH);
+  const io = new ConfinedIo(root);
+  const target = resolveInRoot(root, MANIFEST_PATH);
+  if (run) await recordBefore(run, MANIFEST_PATH, await io.readIfExists(target));
+  await io.write(target, text);
   if (run) await recordAfter(run, MANIFEST_PATH, text);
+  await saveStamps(root, stampsOf(manifest)).catch(() => undefined);
+}
+
+/** The record's text; undefined when there is none. Read in place, never through a link. */
+async function readRecordText(root: string): Promise<string | undefined> {
+  try {
+    return (await new ConfinedIo(root).readIfExists(resolveInRoot(root, MANIFEST_PATH)))?.toString('utf8');
+  } catch (error) {
+    if (error instanceof SandboxError) throw new SandboxError(`${MANIFEST_PATH}: ${error.message}`, 'make it a regular file in the workspace (e.g. `git checkout -- wiki.sources.jsonl`)');
+    throw error;
+  }
+}
+
+interface SourceStamp {
+  sha256: string;
+  size: number;
+  mtimeMs: number;
+  seenAt: number;
+}
+
+const stampsSchema = z.object({
+  version: z.literal(1),
+  stamps: z.record(z.string(), z.object({ sha256: z.string(), size: z.number(), mtimeMs: z.number(), seenAt: z.number() })),
+});
+
+/** This machine's stamps; a cache, so anything unreadable is no stamps at all. */
+async function loadStamps(root: string): Promise<Record<string, SourceStamp>> {
+  try {
+    return (await readStateJson(path.join(stateDir(root), STAMPS_FILE), stampsSchema, STAMPS_FILE, ''))?.stamps ?? {};
+  } catch {
+    return {};
+  }
+}
+
+async function saveStamps(root: string, stamps: Record<string, SourceStamp>): Promise<void> {
+  await mkdir(path.join(stateDir(root), 'cache'), { recursive: true });
+  await writeFileAtomic(path.join(stateDir(root), STAMPS_FILE), `${JSON.stringify({ version: 1, stamps })}\n`);
+}
+
+function stampsOf(manifest: Manifest): Record<string, SourceStamp> {
+  const stamps: Record<string, SourceStamp> = {};
+  for (const [source, entry] of Object.entries(manifest.sources)) {
+    if (entry.mtimeMs !== undefined && entry.seenAt !== undefined) stamps[source] = { sha256: entry.sha256, size: entry.size, mtimeMs: entry.mtimeMs, seenAt: entry.seenAt };
+  }
+  return stamps;
+}
+
+/** The record's entries, each with its stamp when the stamp was taken of the same content. */
+function withStamps(sources: Record<string, RecordedSource>, stamps: Record<string, SourceStamp>): Manifest {
+  const entries: Record<string, SourceEntry> = {};
+  for (const [source, entry] of Object.entries(sources)) {
+    const stamp = stamps[source];
+    entries[source] = stamp && stamp.sha256 === entry.sha256 && stamp.size === entry.size ? { ...entry, mtimeMs: stamp.mtimeMs, seenAt: stamp.seenAt } : entry;
+  }
+  return { version: 1, sources: entries };
 }
 
 /** The change-detector stamp of a source's entry, undefined when the entry has none. */
@@ -124,19 +213,6 @@ export function pagesToMarkStale(
   const rewritten = new Set(rewrittenPaths);
   const candidates = [...(entry?.pages.created ?? []), ...(entry?.pages.updated ?? []), ...pagesCitingSource];
   return uniqueSorted(candidates.filter((page) => !rewritten.has(page)));
-}
-
-function manifestFile(root: string): string {
-  return path.join(stateDir(root), 'sources.json');
-}
-
-function sortedManifest(manifest: Manifest): Manifest {
-  const sources: Record<string, SourceEntry> = {};
-  for (const key of Object.keys(manifest.sources).sort()) {
-    const entry = manifest.sources[key];
-    if (entry) sources[key] = entry;
-  }
-  return { version: 1, sources };
 }
 
 function uniqueSorted(values: readonly string[]): string[] {

@@ -51,3 +51,19 @@ export async function loadLogLedger(root: string): Promise<Set<string> | undefin
   }
   return keys;
 }
+
+/**
+ * The ledger with the entries of `runIds` added: runs a teammate's clone made, named in the
+ * committed ingest record, whose log entries arrived with a `git merge` and so are in no
+ * local ledger. Undefined stays undefined (no ledger: nothing is checked).
+ */
+export function withTeamRuns(ledger: Set<string> | undefined, logText: string | undefined, runIds: ReadonlySet<string>): Set<string> | undefined {
+  if (!ledger || logText === undefined || runIds.size === 0) return ledger;
+  const lines = logText.split('\n').map((line) => line.replace(/\r$/, ''));
+  lines.forEach((line, i) => {
+    if (!LOG_HEADING.test(line)) return;
+    const runId = RUN_LINE.exec(lines[i + 1] ?? '')?.[1];
+    if (runId !== undefined && runIds.has(runId)) ledger.add(ledgerKey(runId, line));
+  });
+  return ledger;
+}

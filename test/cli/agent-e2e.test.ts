@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parsePage } from '../../src/wiki/page.js';
 import { initWorkspace, runCli } from '../helpers/cli.js';
 import { startFakeLlmServer, type FakeLlmServer, type ScriptStep } from '../helpers/fake-llm-server.js';
+import { readSourceRecord } from '../helpers/source-record.js';
 
 const SOURCE = `# Attention Is All You Need
 
@@ -114,7 +115,7 @@ describe.each(['anthropic', 'openai'] as const)('end to end through the %s wire 
     expect(index).toContain('[[scaled-dot-product-attention]]');
     const log = await readFile(path.join(root, 'wiki/log.md'), 'utf8');
     expect(log).toMatch(/^## \[\d{4}-\d{2}-\d{2}\] ingest \| Attention Is All You Need$/m);
-    const manifest = JSON.parse(await readFile(path.join(root, '.wiki/sources.json'), 'utf8'));
+    const manifest = await readSourceRecord(root);
     expect(Object.keys(manifest.sources)).toEqual(['raw/attention.md']);
 
     // Re-running on the unchanged source makes no model call.

@@ -7,6 +7,7 @@ import { parsePage } from '../../src/wiki/page.js';
 import { hashTree, runCli, tempDir } from '../helpers/cli.js';
 import { type ScriptStep } from '../helpers/fake-llm-server.js';
 import { fakeServers, freshWorkspace, manifestSources, pageText, read, simpleIngest, unparseablePages, writeStep, readAsSent } from './cron-fixtures.js';
+import { readSourceRecord } from '../helpers/source-record.js';
 
 /**
  * Every bad input an unattended ingest can meet. Refused inputs exit 2 with a clear
@@ -104,7 +105,7 @@ describe('an unknown model', () => {
     const after = await hashTree(root);
     // Only machine state may differ (the run's transcript and history record, for diagnosis), never the manifest.
     const changed = [...after.keys()].filter((file) => before.get(file) !== after.get(file));
-    expect(changed.filter((file) => !file.startsWith('.wiki/') || file === '.wiki/sources.json')).toEqual([]);
+    expect(changed.filter((file) => !file.startsWith('.wiki/') || file === 'wiki.sources.jsonl')).toEqual([]);
   });
 });
 
@@ -213,7 +214,8 @@ describe('a hostile source', () => {
     expect(existsSync(path.join(root, 'wiki/concepts/abs.md'))).toBe(false);
     const after = await hashTree(root);
     for (const file of ['schema.md', '.env', '.env.local', 'raw/hostile.md', 'wiki.config.json']) expect(after.get(file)).toBe(before.get(file));
-    expect([...after.keys()].filter((file) => !before.has(file) && !file.startsWith('wiki/') && !file.startsWith('.wiki/'))).toEqual([]);
+    // New files only in wiki/, machine state, and the committed ingest record.
+    expect([...after.keys()].filter((file) => !before.has(file) && !file.startsWith('wiki/') && !file.startsWith('.wiki/'))).toEqual(['wiki.sources.jsonl']);
     for (const request of server.requests) expect(JSON.stringify(request.body)).not.toContain(secret);
     expect(parsePage('wiki/sources/hostile.md', await read(root, 'wiki/sources/hostile.md')).parseError).toBeUndefined();
   });
@@ -251,7 +253,7 @@ describe('a 50 MB text source', () => {
     for (const request of server.requests) expect(JSON.stringify(request.body).length).toBeLessThan(100_000);
     expect(server.requests[0]?.lastUserText).toMatch(/bytes 0-\d+ of 524\d{5}; next offset: \d+/);
     expect(server.requests[1]?.toolResults[0]?.content).toMatch(/^\[raw\/huge\.txt: bytes 3000000\d-\d+ of 524\d{5}; next offset/);
-    const manifest = JSON.parse(await read(root, '.wiki/sources.json')) as { sources: Record<string, { sha256: string; size: number }> };
+    const manifest = await readSourceRecord(root);
     expect(manifest.sources['raw/huge.txt']).toMatchObject({ sha256: await sha256OfFile(file), size: (await stat(file)).size });
   }, 180_000);
 });

@@ -115,13 +115,13 @@ describe('wiki undo after an ingest', () => {
       'wiki/sources/alpha.md': 'delete',
       'wiki/sources/beta.md': 'restore',
       'wiki/index.md': 'restore',
-      '.wiki/sources.json': 'restore',
+      'wiki.sources.jsonl': 'restore',
     });
 
     const after = await hashTree(root);
     const differing = [...new Set([...before.keys(), ...after.keys()])].filter((file) => before.get(file) !== after.get(file));
     // Only the append-only log and machine state (history, written.json, search index, transcripts) differ.
-    expect(differing.filter((file) => !file.startsWith('.wiki/') || file === '.wiki/sources.json')).toEqual(['wiki/log.md']);
+    expect(differing.filter((file) => !file.startsWith('.wiki/') || file === 'wiki.sources.jsonl')).toEqual(['wiki/log.md']);
     expect(await manifestSources(root)).toEqual(['raw/beta.md']);
     const log = await read(root, 'wiki/log.md');
     expect(log).toMatch(/^## \[\d{4}-\d{2}-\d{2}\] undo \| \S+ \(ingest: raw\/alpha\.md\)$/m);

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { parsePage } from '../../src/wiki/page.js';
 import { cloneWorkspace, initWorkspace } from '../helpers/cli.js';
 import type { RecordedRequest, ScriptStep } from '../helpers/fake-llm-server.js';
+import { readSourceRecord } from '../helpers/source-record.js';
 
 let template: Promise<string> | undefined;
 
@@ -104,7 +105,7 @@ export async function patchConfig(root: string, patch: Record<string, unknown>):
 
 export async function manifestSources(root: string): Promise<string[]> {
   try {
-    return Object.keys((await readJson<{ sources: Record<string, unknown> }>(path.join(root, '.wiki/sources.json'))).sources);
+    return Object.keys((await readSourceRecord(root)).sources);
   } catch {
     return [];
   }

@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { parsePage } from '../../src/wiki/page.js';
 import { runCli } from '../helpers/cli.js';
 import { type FakeLlmServer, type RecordedRequest, type ScriptStep } from '../helpers/fake-llm-server.js';
-import { fakeServers, freshWorkspace, manifestSources, pageText, patchConfig, read, readJson, sourceOf, unparseablePages, writeStep } from './cron-fixtures.js';
+import { fakeServers, freshWorkspace, manifestSources, pageText, patchConfig, read, sourceOf, unparseablePages, writeStep } from './cron-fixtures.js';
+import { readSourceRecord } from '../helpers/source-record.js';
 
 /**
  * Idempotent ingest: the manifest decides what reaches the model. Unchanged sources cost
@@ -154,7 +155,7 @@ describe('a deleted source', () => {
     expect(human.code).toBe(0);
     expect(human.stdout).toContain('raw/alpha.md was deleted; marked stale: wiki/sources/alpha.md');
     expect(server.requests).toHaveLength(0);
-    expect(await readJson(path.join(root, '.wiki/sources.json'))).toMatchObject({ sources: { 'raw/beta.md': {} } });
+    expect(await readSourceRecord(root)).toMatchObject({ sources: { 'raw/beta.md': {} } });
   });
 });
 
@@ -179,9 +180,9 @@ describe('a deleted source with git.autoCommit on', () => {
     await rm(path.join(root, 'raw/alpha.md'));
     const result = await runCli(['ingest', 'raw/'], { cwd: root, env: server.env('anthropic') });
     expect(result.code).toBe(0);
-    expect(result.stderr).toMatch(/git: committed 2 file\(s\)/);
+    expect(result.stderr).toMatch(/git: committed 3 file\(s\)/);
     expect(git(root, 'log', '-1', '--format=%s')).toMatch(/^## \[\d{4}-\d{2}-\d{2}\] ingest \| raw\/alpha\.md deleted$/);
-    expect(git(root, 'show', '--name-only', '--format=', 'HEAD').split('\n').sort()).toEqual(['wiki/log.md', 'wiki/sources/alpha.md']);
+    expect(git(root, 'show', '--name-only', '--format=', 'HEAD').split('\n').sort()).toEqual(['wiki.sources.jsonl', 'wiki/log.md', 'wiki/sources/alpha.md']);
     // The user's own deletion of the source is theirs to commit.
     expect(git(root, 'status', '--porcelain')).toBe('D raw/alpha.md');
   });

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { connectWiki, type McpSession } from '../mcp/client.js';
+import { readSourceRecord } from '../helpers/source-record.js';
 
 /** `wiki init --example`: a living wiki before any key is set, checked through the CLI. */
 let root: string;
@@ -96,7 +97,7 @@ describe('wiki init --example', () => {
     const fixed = await runCli(['lint', '--fix', '--no-llm', '--json'], { cwd: root });
     expect(fixed.code).toBe(0);
     expect(await readFile(path.join(root, 'wiki/index.md'), 'utf8')).toBe(index);
-    const manifest = JSON.parse(await readFile(path.join(root, '.wiki/sources.json'), 'utf8')) as { sources: Record<string, unknown> };
+    const manifest = await readSourceRecord(root);
     expect(Object.keys(manifest.sources).sort()).toEqual(['raw/memex-notes.md', 'raw/wiki-origins.md', 'raw/zettelkasten-notes.md']);
   });
 

@@ -74,7 +74,7 @@ describe.each(['anthropic'] as const)('a hostile ingest through the CLI (%s wire
     await writeFile(path.join(root, '.git/config'), `[remote "origin"]\n\turl = https://${GIT_SECRET}@example.com/x.git\n`);
     await writeFile(path.join(root, 'raw/hostile.md'), '# Hostile\n\nA source that asks for everything.\n');
     const outsideWiki = async (): Promise<Map<string, string>> =>
-      new Map([...(await hashTree(parent))].filter(([file]) => !file.startsWith('ws/wiki/') && !file.startsWith('ws/.wiki/')));
+      new Map([...(await hashTree(parent))].filter(([file]) => !file.startsWith('ws/wiki/') && !file.startsWith('ws/.wiki/') && file !== 'ws/wiki.sources.jsonl'));
     const before = await outsideWiki();
 
     const server = await startFakeLlmServer(hostileScript(), { chunkSize: 4 * MB });
@@ -100,7 +100,7 @@ describe.each(['anthropic'] as const)('a hostile ingest through the CLI (%s wire
     expect(server.requests[4]?.toolResults[0]?.content).toContain('limits.appendBytes');
     expect(Math.max(...sent.map((body) => body.length))).toBeLessThan(8 * MB);
 
-    // Nothing changed outside wiki/ and .wiki/ (the tool's own state).
+    // Nothing changed outside wiki/, .wiki/ and the ingest record (the tool's own state).
     expect(await outsideWiki()).toEqual(before);
     await expect(stat('/tmp/hostile-planted.md')).rejects.toThrow();
 

@@ -139,9 +139,10 @@ describe('git auto-commit', () => {
     llm = await startFakeLlmServer(writeSourcePageScript('a', 'A', 'raw/a.md'));
     const result = await runCli(['ingest', 'raw/a.md'], { cwd: root, env: llm.env('anthropic') });
     expect(result.code).toBe(0);
-    expect(result.stderr).toMatch(/git: committed 3 file\(s\)/);
+    expect(result.stderr).toMatch(/git: committed 4 file\(s\)/);
     expect(git(root, 'log', '-1', '--format=%s')).toMatch(/^## \[\d{4}-\d{2}-\d{2}\] ingest \| A$/);
     expect(git(root, 'show', '--name-only', '--format=', 'HEAD').split('\n').sort()).toEqual([
+      'wiki.sources.jsonl',
       'wiki/index.md',
       'wiki/log.md',
       'wiki/sources/a.md',

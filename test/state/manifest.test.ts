@@ -15,6 +15,7 @@ import {
   emptyManifest,
   forgetSource,
   hashFile,
+  LEGACY_MANIFEST_PATH,
   loadManifest,
   markStale,
   MANIFEST_PATH,
@@ -129,29 +130,67 @@ describe('pagesToMarkStale', () => {
 });
 
 describe('loadManifest and saveManifest', () => {
-  it('reads an empty manifest when there is none, and round-trips what was saved', async () => {
+  it('reads an empty manifest when there is none, and round-trips what was saved as one sorted line per source', async () => {
     const root = await tempRoot();
     expect(await loadManifest(root)).toEqual(emptyManifest());
     await saveManifest(root, manifest);
     expect(await loadManifest(root)).toEqual(manifest);
-    const text = await readFile(path.join(root, MANIFEST_PATH), 'utf8');
-    expect(Object.keys((JSON.parse(text) as Manifest).sources)).toEqual(['raw/notes.txt', 'raw/paper.md']);
+    const lines = (await readFile(path.join(root, MANIFEST_PATH), 'utf8')).trimEnd().split('\n');
+    expect(lines.map((line) => (JSON.parse(line) as { path: string }).path)).toEqual(['raw/notes.txt', 'raw/paper.md']);
+  });
+
+  it('keeps the file stamps of this machine out of the committed record, and gives them back only for the same content', async () => {
+    const root = await tempRoot();
+    const stamped = recordIngest(emptyManifest(), 'raw/paper.md', { ...entry(SHA_A), mtimeMs: 1234, seenAt: 5678 });
+    await saveManifest(root, stamped);
+    expect(await readFile(path.join(root, MANIFEST_PATH), 'utf8')).not.toMatch(/1234|5678|mtime/);
+    expect((await loadManifest(root)).sources['raw/paper.md']).toMatchObject({ mtimeMs: 1234, seenAt: 5678 });
+    // A teammate's record for other content (after a pull): the local stamp vouches for nothing.
+    await writeFile(path.join(root, MANIFEST_PATH), `${JSON.stringify({ path: 'raw/paper.md', sha256: SHA_B, size: 10, ingestedAt: '2026-01-22T10:00:00.000Z', runId: 'run-2', created: [], updated: [] })}\n`);
+    expect((await loadManifest(root)).sources['raw/paper.md']).not.toHaveProperty('mtimeMs');
+  });
+
+  it('migrates a workspace whose manifest is the old .wiki/sources.json: the record is written, the old file set aside', async () => {
+    const root = await tempRoot();
+    await write(root, LEGACY_MANIFEST_PATH, JSON.stringify(manifest));
+    expect(await loadManifest(root, { migrate: false })).toEqual(manifest);
+    await expect(readFile(path.join(root, MANIFEST_PATH), 'utf8')).rejects.toThrow(/ENOENT/);
+    expect(await loadManifest(root)).toEqual(manifest);
+    expect(await loadManifest(root)).toEqual(manifest);
+    await expect(readFile(path.join(root, LEGACY_MANIFEST_PATH), 'utf8')).rejects.toThrow(/ENOENT/);
+    expect(await readFile(path.join(root, `${LEGACY_MANIFEST_PATH}.migrated`), 'utf8')).toBe(JSON.stringify(manifest));
+    expect(await readFile(path.join(root, '.gitattributes'), 'utf8')).toMatch(/^wiki\.sources\.jsonl merge=union$/m);
   });
 
   it.each([
     ['not JSON', '{', /not valid JSON/],
     ['a wrong sha', JSON.stringify({ version: 1, sources: { 'raw/a.md': { ...entry('xyz') } } }), /sources\.raw\/a\.md\.sha256/],
     ['an unknown version', JSON.stringify({ version: 2, sources: {} }), /version/],
-  ])('reports a manifest that is %s as a configuration error', async (_case, text, message) => {
+  ])('reports an old manifest that is %s as a configuration error', async (_case, text, message) => {
     const root = await tempRoot();
-    await write(root, MANIFEST_PATH, text);
+    await write(root, LEGACY_MANIFEST_PATH, text);
     const error = await loadManifest(root).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as ConfigError).message).toMatch(message);
     expect((error as ConfigError).hint).toMatch(/delete it/);
   });
 
-  it('with a run, keeps the previous manifest as a before-image so undo forgets the ingest', async () => {
+  it('refuses to migrate an old manifest naming a path outside raw/', async () => {
+    const root = await tempRoot();
+    await write(root, LEGACY_MANIFEST_PATH, JSON.stringify({ version: 1, sources: { 'wiki/index.md': entry(SHA_A) } }));
+    await expect(loadManifest(root)).rejects.toThrow(/source path under raw\//);
+    await expect(readFile(path.join(root, MANIFEST_PATH), 'utf8')).rejects.toThrow(/ENOENT/);
+  });
+
+  it('never writes a record its reader would refuse', async () => {
+    const root = await tempRoot();
+    await saveManifest(root, manifest);
+    const before = await readFile(path.join(root, MANIFEST_PATH), 'utf8');
+    await expect(saveManifest(root, recordIngest(manifest, 'schema.md', entry(SHA_A)))).rejects.toThrow(/source path under raw\//);
+    expect(await readFile(path.join(root, MANIFEST_PATH), 'utf8')).toBe(before);
+  });
+
+  it('with a run, keeps the previous record as a before-image so undo forgets the ingest', async () => {
     const root = await tempRoot();
     const run = await beginRun(root, 'run-1', 'ingest', 'paper');
     await saveManifest(root, manifest, run);
@@ -163,7 +202,8 @@ describe('loadManifest and saveManifest', () => {
     ]);
     const second = await beginRun(root, 'run-2', 'ingest', 'other');
     await saveManifest(root, emptyManifest(), second);
-    expect(JSON.parse((await readBeforeImage(root, 'run-2', MANIFEST_PATH))?.toString('utf8') ?? '')).toEqual(next);
+    const before = (await readBeforeImage(root, 'run-2', MANIFEST_PATH))?.toString('utf8') ?? '';
+    expect(before.trimEnd().split('\n').map((line) => (JSON.parse(line) as { path: string }).path)).toEqual(Object.keys(next.sources).sort());
   });
 });
 

@@ -38,7 +38,8 @@ export type RuleId =
   | 'linked-folder'
   | 'oversized-repair'
   | 'low-coverage'
-  | 'frontmatter-drift';
+  | 'frontmatter-drift'
+  | 'merge-conflict';
 
 export const RULE_SEVERITY: Record<RuleId, Finding['severity']> = {
   frontmatter: 'error',
@@ -68,6 +69,7 @@ export const RULE_SEVERITY: Record<RuleId, Finding['severity']> = {
   'oversized-repair': 'warning',
   'low-coverage': 'warning',
   'frontmatter-drift': 'warning',
+  'merge-conflict': 'error',
 };
 
 export function finding(rule: RuleId, path: string, message: string, extra: { line?: number | undefined; fix?: string } = {}): Finding {

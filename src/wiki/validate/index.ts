@@ -6,6 +6,7 @@ import { deadIndexEntryFindings, indexedKeys, orphanFinding, splitIndexLinks, un
 import { brokenLinkFindings, duplicateKeyFindings, type LinkResolver } from './link-rules.js';
 import { citationFindings } from './citation-rules.js';
 import { frontmatterDriftFindings } from './drift-rules.js';
+import { conflictMarkerFindings } from './conflict-markers.js';
 import { logFormatFindings } from './log-format.js';
 import { nearDuplicateFindings } from './near-duplicate.js';
 import { scopeOf } from '../access.js';
@@ -58,6 +59,7 @@ export function validateWiki(input: ValidateWikiInput): Finding[] {
   const listed = indexedKeys(indexLinks.catalog, contract, index);
 
   for (const page of index.pages()) {
+    findings.push(...conflictMarkerFindings(page));
     if (page.path === contract.log) {
       findings.push(...frontmatterFindings(page));
     } else if (page.path === contract.index) {
