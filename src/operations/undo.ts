@@ -15,6 +15,7 @@ import {
   type RunRecord,
 } from '../state/history.js';
 import { acquireLock } from '../state/lock.js';
+import { MANIFEST_PATH } from '../state/manifest.js';
 import { resolveInRoot } from '../state/paths.js';
 import { ConfinedIo } from '../tools/confined-io.js';
 import { appendLog } from '../wiki/log.js';
@@ -140,7 +141,7 @@ async function pickRun(root: string, options: Pick<UndoOptions, 'runId' | 'logPa
     }
     return run;
   }
-  // The last run that changed pages: not a no-op `ingest --force` that only rewrote .wiki/sources.json.
+  // The last run that changed pages: not a no-op `ingest --force` that only rewrote the source record.
   const runs = await listRuns(root);
   return runs.reverse().find((run) => {
     const pages = pagesChanged(run, options);
@@ -148,9 +149,10 @@ async function pickRun(root: string, options: Pick<UndoOptions, 'runId' | 'logPa
   });
 }
 
-/** The pages a run created and changed: not the log, the generated index and spokes, nor the tool's own state in .wiki/. */
+/** The pages a run created and changed: not the log, the generated index and spokes, nor the tool's own state (.wiki/, the source record). */
 export function pagesChanged(run: RunRecord, options: Pick<UndoOptions, 'logPath' | 'isGenerated'>): { created: string[]; updated: string[] } {
-  const pages = run.files.filter((file) => file.path !== options.logPath && !file.path.startsWith('.wiki/') && !(options.isGenerated?.(file.path) ?? false));
+  const isToolState = (file: string): boolean => file.startsWith('.wiki/') || file === MANIFEST_PATH;
+  const pages = run.files.filter((file) => file.path !== options.logPath && !isToolState(file.path) && !(options.isGenerated?.(file.path) ?? false));
   return { created: pages.filter((file) => !file.existedBefore).map((file) => file.path), updated: pages.filter((file) => file.existedBefore).map((file) => file.path) };
 }
 

@@ -38,7 +38,7 @@ describe('wiki undo and runs', () => {
     expect(plan.code, plan.stderr).toBe(0);
     expect(plan.stdout).toMatch(/Would undo run \d{8}-\d{6}-[0-9a-f]{6} \(ingest: /);
     expect(plan.stdout).toMatch(/delete\s+wiki\/sources\/alpha\.md/);
-    expect(plan.stdout).not.toMatch(/^\s+restore\s+\.wiki\/sources\.json$/m);
+    expect(plan.stdout).not.toMatch(/^\s+restore\s+wiki\.sources\.jsonl$/m);
   });
 
   it('undo --list shows the recent runs, newest first, with what each changed', async () => {
