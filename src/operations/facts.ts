@@ -7,7 +7,7 @@ import { listRawSources } from '../sources/raw-files.js';
 
 export function factsSettings(config: EffectiveConfig): FactsSettings {
   const { grain, similarity, maxSourceBytes } = config.config.facts;
-  return { grain, similarity, maxSourceBytes };
+  return { grain, similarity, maxSourceBytes, deny: config.config.sandbox.deny };
 }
 
 /** Extract facts from every raw/ source the store does not already hold at its current sha256. */

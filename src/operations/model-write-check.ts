@@ -31,7 +31,7 @@ export class ModelWriteCheck {
     private readonly root: string,
     private readonly contract: Contract,
     private readonly pages: PageIndex,
-    private readonly options: { overwriteEdits: boolean; dryRun: boolean; writtenThisRun: (relPath: string) => boolean },
+    private readonly options: { overwriteEdits: boolean; dryRun: boolean; writtenThisRun: (relPath: string) => boolean; deny?: readonly string[] },
   ) {
     this.rawLineCount = rawLineCounter(rawContentLines(root));
   }
@@ -41,7 +41,7 @@ export class ModelWriteCheck {
   async validate(relPath: string, content: string, previous: string | undefined): Promise<ValidationVerdict> {
     const { contract, rawExists } = this;
     const current = previous === undefined ? undefined : this.parsed(relPath, previous);
-    const verdict = validateWrite(this.pages, { path: relPath, content }, { contract, rawExists, rawLineCount: this.rawLineCount });
+    const verdict = validateWrite(this.pages, { path: relPath, content }, { contract, rawExists, deny: this.options.deny, rawLineCount: this.rawLineCount });
     this.parses.set(relPath, { content, page: verdict.page });
     const humanEdit = previous === undefined || this.options.writtenThisRun(relPath) ? undefined : await humanEditBase(this.root, relPath, previous);
     const carried = previous === undefined ? [] : await carriedHumanLines(this.root, relPath);

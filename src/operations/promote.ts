@@ -31,7 +31,7 @@ export interface PromoteReport {
  * page before anything moves (links, fields, a key unique among the team's pages); a
  * refusal names every problem and changes nothing.
  */
-export async function promotePage(root: string, schema: Schema, user: string | undefined, key: string): Promise<PromoteReport> {
+export async function promotePage(root: string, schema: Schema, user: string | undefined, key: string, options: { deny?: readonly string[] } = {}): Promise<PromoteReport> {
   if (user === undefined) throw new UsageError('promote moves one of your scratch pages; say whose', 'pass --user NAME or set WIKI_USER');
   const lock = await acquireLock(root, { command: 'promote', waitSeconds: 0 });
   lock.releaseOnExit();
@@ -51,6 +51,7 @@ export async function promotePage(root: string, schema: Schema, user: string | u
     const verdict = validateWrite(PageIndex.fromPages(team, schema.contract), { path: to, content }, {
       contract: schema.contract,
       rawExists: (raw) => existsSync(path.join(root, raw.split('#')[0] ?? raw)),
+      deny: options.deny,
     });
     if (!verdict.ok) {
       const problems = verdict.errors.map((error) => `${error.message}${error.fix ? ` (${error.fix})` : ''}`).join('; ');

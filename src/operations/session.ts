@@ -79,6 +79,7 @@ export class Session {
       overwriteEdits: options.overwriteEdits === true,
       dryRun: options.dryRun,
       writtenThisRun: (relPath) => this.changed.has(relPath),
+      deny: ws.config.config.sandbox.deny,
     });
     this.sourceFacts = new RunSourceFacts(ws.root);
     this.overlay = options.dryRun ? new OverlayFs(ws.root, new DiskFs(ws.root)) : undefined;
@@ -202,6 +203,7 @@ export class Session {
       const verdict = validateWrite(this.pages, { path: relPath, content }, {
         contract: this.ws.schema.contract,
         rawExists: (raw) => existsSync(this.abs(raw.split('#')[0] ?? raw)),
+        deny: this.ws.config.config.sandbox.deny,
       });
       findings.push(...verdict.errors, ...verdict.warnings);
     }

@@ -1,6 +1,6 @@
 import { distance } from 'fastest-levenshtein';
 import type { ToolContext } from './context.js';
-import { deniedSegmentReason } from './paths.js';
+import { deniedPathReason } from './paths.js';
 import { resolveInSandbox } from './sandbox.js';
 
 const MAX_SUGGESTIONS = 5;
@@ -36,15 +36,15 @@ async function visibleNames(ctx: ToolContext, folder: string): Promise<string[] 
     const info = await ctx.fs.stat(target.absolute);
     if (info?.kind !== 'dir') return undefined;
     const entries = await ctx.fs.list(target.absolute);
-    return entries.map((entry) => entry.name).filter((entry) => !isHiddenName(entry, ctx.deny));
+    return entries.map((entry) => entry.name).filter((entry) => !isHiddenEntry(target.relative, entry, ctx.deny));
   } catch {
     return undefined;
   }
 }
 
-/** Hidden from listings and suggestions: dotfiles (.wiki, .git, .env*) and denied folders. */
-export function isHiddenName(name: string, deny: readonly string[] = []): boolean {
-  return name.startsWith('.') || deniedSegmentReason(name, deny) !== undefined;
+/** Hidden from listings and suggestions: dotfiles (.wiki, .git, .env*) and denied files and folders. */
+export function isHiddenEntry(folder: string, name: string, deny: readonly string[] = []): boolean {
+  return name.startsWith('.') || deniedPathReason(folder === '' ? name : `${folder}/${name}`, deny) !== undefined;
 }
 
 export function closestNames(wanted: string, names: readonly string[]): string[] {
