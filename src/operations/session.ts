@@ -86,6 +86,7 @@ export class Session {
     this.fs = this.overlay ?? new DiskFs(ws.root);
     this.tools = sessionTools({
       ws,
+      pages,
       fs: this.fs,
       user: this.user,
       readOnly: options.readOnly,

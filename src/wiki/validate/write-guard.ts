@@ -1,4 +1,5 @@
 import { diffArrays } from 'diff';
+import { declaredAccessFields } from '../access.js';
 import { isSpecialPage, type Contract } from '../contract.js';
 import { splitFrontmatter } from '../frontmatter-split.js';
 import type { PageIndex } from '../page-index.js';
@@ -63,7 +64,7 @@ export function modelWriteFindings(candidate: Page, previousText: string | undef
  * parse, the value its text declares counts.
  */
 function ownerFieldFindings(candidate: Page, previous: Page | undefined, previousText: string | undefined): Finding[] {
-  const before: Record<string, unknown> = previous?.parseError && previousText !== undefined ? declaredInText(previousText) : (previous?.frontmatter ?? {});
+  const before: Record<string, unknown> = previous?.parseError && previousText !== undefined ? declaredAccessFields(splitFrontmatter(previousText).yaml ?? previousText) : (previous?.frontmatter ?? {});
   const findings: Finding[] = [];
   for (const field of OWNER_FIELDS) {
     const value = before[field] ?? undefined;
@@ -77,16 +78,6 @@ function ownerFieldFindings(candidate: Page, previous: Page | undefined, previou
   return findings;
 }
 
-/** The owner fields a page's frontmatter text declares, read line by line (for text that does not parse). */
-function declaredInText(text: string): Record<string, string> {
-  const declared: Record<string, string> = {};
-  const frontmatter = splitFrontmatter(text).yaml ?? text;
-  for (const field of OWNER_FIELDS) {
-    const match = new RegExp(`^${field}[ \\t]*:[ \\t]*["']?([A-Za-z0-9_-]+)`, 'm').exec(frontmatter);
-    if (match?.[1] !== undefined) declared[field] = match[1];
-  }
-  return declared;
-}
 
 function toolOwnedFieldFindings(candidate: Page, previous: Page | undefined): Finding[] {
   const findings: Finding[] = [];
