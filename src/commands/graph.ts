@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Option, type Command } from 'commander';
-import { openWorkspace, outputFor } from '../cli/context.js';
+import { openWorkspace, outputFor, userOf } from '../cli/context.js';
 import { displayPath, renderGraphSummary } from '../cli/render-graph.js';
 import { UsageError } from '../errors.js';
 import { GRAPH_FORMATS, type GraphFormat } from '../graph/formats.js';
@@ -38,7 +38,10 @@ export function registerGraph(program: Command): void {
       }
       const ws = await openWorkspace(command, {}, { modelFree: true });
       const [{ graphWorkspace }] = await load('graphOperation');
+      const [{ capRank }] = await load('access');
+      const viewer = { user: userOf(command), maxRank: capRank(ws.schema.contract, ws.config.config.mcp.maxVisibility) ?? 0 };
       const result = await graphWorkspace(ws.root, ws.schema, {
+        viewer,
         format: opts.format,
         stdout: toStdout,
         out: opts.out && opts.out !== '-' ? path.resolve(process.cwd(), opts.out) : undefined,

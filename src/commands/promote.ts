@@ -13,7 +13,7 @@ export function registerPromote(program: Command): void {
       const user = userOf(command);
       const ws = await openWorkspace(command, {}, { modelFree: true });
       const [{ promotePage }] = await load('promoteOperation');
-      const report = await promotePage(ws.root, ws.schema, user, key.trim(), { hubThreshold: ws.config.config.index.hubThreshold });
+      const report = await promotePage(ws.root, ws.schema, user, key.trim(), { hubThreshold: ws.config.config.index.hubThreshold, deny: ws.config.config.sandbox.deny });
       out.result(report, () =>
         [
           `Promoted [[${report.key}]]: ${report.from} → ${report.to}${report.replaced ? ' (replaced the team page)' : ''}`,

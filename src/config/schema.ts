@@ -119,8 +119,22 @@ export const configSchema = z
     git: z.object({ autoCommit: z.boolean().default(false) }).strict().prefault({}),
     sandbox: z
       .object({
-        /** Extra names no tool may read or write (one path segment each, `*` and `?` wildcards), e.g. "secrets", "*.p12". */
-        deny: z.array(z.string().min(1).regex(/^[^/\\]+\/?$/, 'one file or folder name per entry (wildcards * and ?), no /')).default([]),
+        /**
+         * Extra files and folders no tool may read or write, gitignore-style: a bare name
+         * ("secrets", "*.p12") at any depth, a path with `/` from the workspace root
+         * ("private/secret.md", "private/**", "**\/drafts"); `*`, `?` and `**` wildcards.
+         */
+        deny: z
+          .array(
+            z
+              .string()
+              .min(1)
+              .refine((entry) => !entry.includes('\\'), 'use / between folders, not \\')
+              .refine((entry) => !entry.startsWith('!'), 'exceptions (!pattern) are not supported: list only what to deny')
+              .refine((entry) => !entry.split('/').includes('..'), 'a pattern names paths inside the workspace: no ".."')
+              .refine((entry) => entry.replace(/\/+/g, '') !== '', 'name a file or folder, not the workspace root'),
+          )
+          .default([]),
       })
       .strict()
       .prefault({}),

@@ -5,6 +5,7 @@ import { InputError, SandboxError } from '../errors.js';
 import { extractText } from '../sources/extract.js';
 import { hashText } from '../state/hash.js';
 import { ConfinedIo } from '../tools/confined-io.js';
+import { deniedPathReason } from '../tools/paths.js';
 import { segmentText, type FactGrain, type Segment } from './segment.js';
 import { FactStore } from './store.js';
 import { FACTS_DB_PATH } from './store-schema.js';
@@ -14,6 +15,8 @@ export interface FactsSettings {
   similarity: number;
   /** Larger sources are left out (listed as `tooLarge`), so one huge file cannot stall an ingest. */
   maxSourceBytes: number;
+  /** sandbox.deny (wiki.config.json): with the built-in deny list, files whose lines never become facts. */
+  deny?: readonly string[];
 }
 
 export interface ExtractionReport {
@@ -23,7 +26,10 @@ export interface ExtractionReport {
     removed: number;
     unreadable: string[];
     tooLarge: string[];
-    /** Sources not read, with why: a hard link or a link (their content may be another file's); their facts are dropped. */
+    /**
+     * Sources not read, with why: denied (built-in list or sandbox.deny, as read_file refuses
+     * them), a hard link or a link (their content may be another file's); their facts are dropped.
+     */
     refused: string[];
   };
   facts: { inserted: number; merged: number; reworded: number; tombstoned: number };
@@ -78,6 +84,12 @@ export async function updateFacts(root: string, sources: readonly string[], sett
     const io = new ConfinedIo(root);
     const refused = new Set<string>();
     for (const source of sources) {
+      const denied = deniedPathReason(source, settings.deny);
+      if (denied !== undefined) {
+        refused.add(source);
+        report.sources.refused.push(`${source}: ${denied}`);
+        continue;
+      }
       if ((await lstat(path.join(root, source))).size > settings.maxSourceBytes) {
         report.sources.tooLarge.push(source);
         continue;

@@ -30,6 +30,11 @@ export async function servedSearch(
     response = await index.search(query, { limit: pool });
     visible = response.results.filter((result) => served.servesPath(result.path));
   }
+  // The semantic lane scores every page for any word it knows, and it learned the words of
+  // hidden pages too: a word only a hidden page holds would bring unrelated visible pages
+  // where an unknown word brings none. So while pages are withheld, an answer needs a
+  // served page holding a query word (lexical or token lane), else it is found: false.
+  if (served.hiddenCount() > 0 && !visible.some((result) => result.lanes.lexical !== undefined || result.lanes.token !== undefined)) visible = [];
   const results = visible
     .slice(0, limit)
     .map(({ contributions: _shares, ...result }) => ({

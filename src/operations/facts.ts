@@ -8,7 +8,7 @@ import { splitRawFiles } from '../sources/source-kinds.js';
 
 export function factsSettings(config: EffectiveConfig): FactsSettings {
   const { grain, similarity, maxSourceBytes } = config.config.facts;
-  return { grain, similarity, maxSourceBytes };
+  return { grain, similarity, maxSourceBytes, deny: config.config.sandbox.deny };
 }
 
 /** Extract facts from every raw/ source the store does not already hold at its current sha256. */

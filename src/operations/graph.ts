@@ -6,6 +6,10 @@ import { toHtml } from '../graph/html.js';
 import { toJson } from '../graph/json.js';
 import { isSpecialPage, type Schema } from '../wiki/contract.js';
 import { loadPages } from '../wiki/pages.js';
+import { PageIndex } from '../wiki/page-index.js';
+import type { Viewer } from '../wiki/access.js';
+import { servedBody } from '../mcp/page-views.js';
+import { ServedPages } from '../mcp/served-pages.js';
 import { stateDir } from '../wiki/workspace.js';
 import { InputError } from '../errors.js';
 import { displayPath } from '../util/display-path.js';
@@ -21,6 +25,12 @@ export interface GraphOptions {
   out?: string;
   /** Write to stdout instead of a file: the caller prints `document`. */
   stdout?: boolean;
+  /**
+   * Who the graph is for (wiki/access.ts): a graph is a file that leaves the workspace, like
+   * an answer of `wiki mcp`, so it holds what `wiki mcp` would serve this user: no `never`
+   * page, no other user's scratch page, nothing above the cap (mcp.maxVisibility).
+   */
+  viewer: Viewer;
 }
 
 export interface GraphSummary {
@@ -49,7 +59,12 @@ export function defaultGraphOut(root: string, format: GraphFormat): string | und
 }
 
 export async function graphWorkspace(root: string, schema: Schema, options: GraphOptions): Promise<GraphResult> {
-  const pages = await loadPages(root, schema.contract);
+  const all = await loadPages(root, schema.contract);
+  const served = new ServedPages(PageIndex.fromPages(all, schema.contract), schema.contract, options.viewer);
+  // A link to a withheld page is no edge and no missing link: its key is not shown either.
+  const pages = all
+    .filter((page) => served.serves(page))
+    .map((page) => ({ ...page, links: page.links.filter((link) => !served.exists(link.target) || served.has(link.target)) }));
   const graph = buildGraph(pages, schema.contract);
   const name = path.basename(root);
   let document: string;
@@ -57,7 +72,7 @@ export async function graphWorkspace(root: string, schema: Schema, options: Grap
     const template = await readFile(path.join(packageRoot(), 'templates', 'graph.html'), 'utf8');
     const texts = new Map<string, string>();
     for (const page of pages) {
-      if (!isSpecialPage(schema.contract, page.path) && !texts.has(page.key)) texts.set(page.key, page.body);
+      if (!isSpecialPage(schema.contract, page.path) && !texts.has(page.key)) texts.set(page.key, servedBody(page, served));
     }
     document = toHtml(graph, { template, title: `${name} · wiki graph`, texts });
   } else if (options.format === 'dot') {

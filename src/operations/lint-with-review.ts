@@ -9,6 +9,7 @@ import { groundingRepairRequest } from './grounding.js';
 import { applyFixes, lintWorkspace, type FixSink, type LintReport } from './lint.js';
 import { summariseRun, type RunOutcome } from './run-outcome.js';
 import { Session } from './session.js';
+import { hiddenFromModel } from './session-tools.js';
 import type { WorkspaceHandle } from './workspace-handle.js';
 
 /** Rule ids the model may report (schema.md's lint workflow); anything else becomes `llm-other`. */
@@ -75,8 +76,11 @@ export async function runLint(ws: WorkspaceHandle, options: LintRunOptions): Pro
     let modelFindings: Finding[] = [];
     const modelChanges: string[] = [];
     if (session && model) {
-      const fixedFirst = { ...before, changes: fixes };
-      const repairs = options.fix && before.groundingEvidence ? await groundingRepairRequest(ws.root, before.findings, before.groundingEvidence) : '';
+      // The model is shown findings only about pages it may see (wiki/access.ts): lint checks
+      // every scope, but another user's scratch page or a `never` page is not quoted to it.
+      const seen = before.findings.filter((f) => !hiddenFromModel(ws.schema.contract, session.pages, session.user, f.path));
+      const fixedFirst = { ...before, findings: seen, ...countBySeverity(seen), changes: fixes };
+      const repairs = options.fix && before.groundingEvidence ? await groundingRepairRequest(ws.root, seen, before.groundingEvidence) : '';
       const run = await runModelInSession(session, {
         model,
         operation: options.fix ? 'lint-fix' : 'lint',

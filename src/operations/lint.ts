@@ -92,6 +92,7 @@ export async function lintWorkspace(
     indexText: textOf(files, contract.index),
     logText: textOf(files, contract.log),
     rawExists: await sourceExistence(root, pages),
+    deny: config.sandbox.deny,
     rawLineCount: rawLineCounter(rawLines),
     logLedger: withTeamRuns(await loadLogLedger(root), textOf(files, contract.log), await recordedRuns(root)),
   });

@@ -1,5 +1,5 @@
 import type { SearchIndex, SearchResponse } from '../search/index.js';
-import { isSurfaced, scopeOf } from '../wiki/access.js';
+import { isSeenBy, scopeOf } from '../wiki/access.js';
 import type { Page } from '../wiki/page.js';
 import type { PageIndex } from '../wiki/page-index.js';
 import { laneWarnings, requireAnsweringLane, type LaneWarning } from './search.js';
@@ -14,9 +14,8 @@ export function shownToModel(pages: PageIndex, user: string | undefined): (page:
 }
 
 function isShown(page: Page, ownKeys: ReadonlySet<string>, user: string | undefined): boolean {
-  if (!isSurfaced(page)) return false;
-  const scope = scopeOf(page.path);
-  return scope === undefined ? !ownKeys.has(page.key) : scope === user;
+  if (!isSeenBy(page, user)) return false;
+  return scopeOf(page.path) !== undefined || !ownKeys.has(page.key);
 }
 
 /**

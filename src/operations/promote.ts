@@ -6,7 +6,8 @@ import { acquireLock } from '../state/lock.js';
 import { resolveInRoot } from '../state/paths.js';
 import { ConfinedIo } from '../tools/confined-io.js';
 import { scopeOf, USER_SCOPE_ROOT } from '../wiki/access.js';
-import type { Schema } from '../wiki/contract.js';
+import { isSpecialPage, type Schema } from '../wiki/contract.js';
+import { scratchFolders } from '../tools/page-write.js';
 import { keyFromPath } from '../wiki/keys.js';
 import { appendLog } from '../wiki/log.js';
 import { PageIndex } from '../wiki/page-index.js';
@@ -33,17 +34,26 @@ export interface PromoteReport {
  * page before anything moves (links, fields, a key unique among the team's pages); a
  * refusal names every problem and changes nothing.
  */
-export async function promotePage(root: string, schema: Schema, user: string | undefined, key: string, options: { hubThreshold: number }): Promise<PromoteReport> {
+export async function promotePage(root: string, schema: Schema, user: string | undefined, key: string, options: { hubThreshold: number; deny?: readonly string[] }): Promise<PromoteReport> {
   if (user === undefined) throw new UsageError('promote moves one of your scratch pages; say whose', 'pass --user NAME or set WIKI_USER');
   const lock = await acquireLock(root, { command: 'promote', waitSeconds: 0 });
   lock.releaseOnExit();
   try {
     const pages = await loadPages(root, schema.contract);
-    const scratch = pages.find((page) => page.key === key && scopeOf(page.path) === user);
+    const mine = pages.filter((page) => page.key === key && scopeOf(page.path) === user);
+    const scratch = mine.find((page) => scratchFolders(schema.contract, user).some((folder) => page.path.startsWith(`${folder}/`))) ?? mine[0];
     if (!scratch) {
       throw new InputError(`you have no scratch page with the key "${key}"`, `scratch pages live in ${USER_SCOPE_ROOT}${user}/`);
     }
     const to = `wiki/${scratch.path.slice(`${USER_SCOPE_ROOT}${user}/`.length)}`;
+    // Only a page in a scratch type folder moves, and only into the team's type folder: never
+    // over index.md, log.md or another user's scratch scope (which the lane check would allow).
+    if (!scratchFolders(schema.contract, user).some((folder) => scratch.path.startsWith(`${folder}/`)) || isSpecialPage(schema.contract, to) || scopeOf(to) !== undefined) {
+      throw new InputError(
+        `${scratch.path} is not in a page folder of your scratch scope, so it cannot be promoted to ${to}`,
+        `scratch pages live in ${scratchFolders(schema.contract, user).map((folder) => `${folder}/`).join(', ')}; move it into one of them`,
+      );
+    }
     const team = pages.filter((page) => page.path !== scratch.path && scopeOf(page.path) === undefined);
     const clash = team.find((page) => page.key === key && page.path !== to);
     if (clash) throw new InputError(`the team already has a page with the key "${key}" at ${clash.path}`, `rename your scratch page, or move it to ${clash.path.replace(/^wiki\//, `${USER_SCOPE_ROOT}${user}/`)} to replace that page`);
@@ -53,6 +63,7 @@ export async function promotePage(root: string, schema: Schema, user: string | u
     const verdict = validateWrite(PageIndex.fromPages(team, schema.contract), { path: to, content }, {
       contract: schema.contract,
       rawExists: (raw) => existsSync(path.join(root, raw.split('#')[0] ?? raw)),
+      deny: options.deny,
     });
     if (!verdict.ok) {
       const problems = verdict.errors.map((error) => `${error.message}${error.fix ? ` (${error.fix})` : ''}`).join('; ');

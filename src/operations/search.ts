@@ -7,7 +7,7 @@ import { anyStrong, keepJudged } from '../search/strength.js';
 import { readPage } from '../wiki/page-read.js';
 import { parseSimpleFrontmatter } from '../search/text/simple-frontmatter.js';
 import { splitFrontmatter } from '../wiki/frontmatter-split.js';
-import { isSurfaced, scopeOf, USER_SCOPE_ROOT } from '../wiki/access.js';
+import { inScopeOf, isSeenBy, scopeOf, USER_SCOPE_ROOT } from '../wiki/access.js';
 import { keyFromPath } from '../wiki/keys.js';
 import { listPageFiles } from '../wiki/page-files.js';
 import type { Schema } from '../wiki/contract.js';
@@ -161,16 +161,15 @@ async function isSurfacedTo(
   pageText: (pagePath: string) => string | undefined,
   user: string | undefined,
 ): Promise<boolean> {
-  const scope = scopeOf(pagePath);
-  if (scope !== undefined && scope !== user) return false;
+  if (!inScopeOf(pagePath, user)) return false;
   const text = pageText(pagePath);
   if (text === undefined) return false;
   const { yaml } = splitFrontmatter(text);
-  if (yaml === undefined) return true;
-  const simple = parseSimpleFrontmatter(yaml);
-  if (simple !== undefined) return isSurfaced({ frontmatter: simple });
+  if (yaml === undefined && !text.trimStart().startsWith('---')) return true;
+  const simple = yaml === undefined ? undefined : parseSimpleFrontmatter(yaml);
+  if (simple !== undefined) return isSeenBy({ path: pagePath, frontmatter: simple }, user);
   const { parsePage } = await import('../wiki/page.js');
-  return isSurfaced(parsePage(pagePath, text, schema.contract));
+  return isSeenBy(parsePage(pagePath, text, schema.contract), user);
 }
 
 /** Keys of the pages in `user`'s scratch folder (none when it does not exist). */

@@ -6,6 +6,10 @@ import { createTools } from '../tools/registry.js';
 import type { Tool } from '../tools/types.js';
 import type { WorkspaceFs } from '../tools/workspace-fs.js';
 import type { Mutex } from '../util/mutex.js';
+import { inScopeOf, isSeenBy } from '../wiki/access.js';
+import type { Contract } from '../wiki/contract.js';
+import type { PageIndex } from '../wiki/page-index.js';
+import { parsePage } from '../wiki/page.js';
 import type { WorkspaceHandle } from './workspace-handle.js';
 
 /** The parts of a run the five tools are wired to. */
@@ -23,6 +27,8 @@ export interface SessionToolParts {
   upsert(relPath: string, content: string): Promise<void>;
   observer: WriteObserver;
   sourceFacts: ToolContext['sourceFacts'];
+  /** The pages as this run sees them, for who sees what (hiddenFromModel). */
+  pages: PageIndex;
 }
 
 /**
@@ -48,6 +54,7 @@ export function sessionTools(parts: SessionToolParts): Tool[] {
     user: parts.user,
     validator: { validate: (p, content, previous) => parts.validate(p, content, previous) },
     deny: ws.config.config.sandbox.deny,
+    hides: (p, text) => hiddenFromModel(ws.schema.contract, parts.pages, parts.user, p, text),
     writeLimits: ws.config.config.limits,
     search: { search: (query, limit) => parts.search(query, limit), upsert: (p, content) => parts.upsert(p, content) },
     observer: parts.observer,
@@ -60,4 +67,16 @@ export function sessionTools(parts: SessionToolParts): Tool[] {
   return parts.readOnly
     ? tools.filter((tool) => !tool.mutates)
     : tools.map((tool) => (tool.mutates ? { ...tool, run: (args, signal) => parts.changes.run(() => tool.run(args, signal)) } : tool));
+}
+
+/**
+ * Whether the model working for `user` may not see `relPath` (the rule of wiki/access.ts):
+ * another user's scratch folder or page, or a page not surfaced, judged by `text` when the
+ * page was just read, else by the page as this run knows it.
+ */
+export function hiddenFromModel(contract: Contract, pages: PageIndex, user: string | undefined, relPath: string, text?: string): boolean {
+  if (!inScopeOf(relPath, user)) return true;
+  if (!relPath.startsWith('wiki/') || !relPath.toLowerCase().endsWith('.md')) return false;
+  const page = text !== undefined ? parsePage(relPath, text, contract) : pages.atPath(relPath);
+  return page !== undefined && !isSeenBy(page, user);
 }

@@ -80,12 +80,14 @@ export class Session {
       overwriteEdits: options.overwriteEdits === true,
       dryRun: options.dryRun,
       writtenThisRun: (relPath) => this.changed.has(relPath),
+      deny: ws.config.config.sandbox.deny,
     });
     this.sourceFacts = new RunSourceFacts(ws.root);
     this.overlay = options.dryRun ? new OverlayFs(ws.root, new DiskFs(ws.root)) : undefined;
     this.fs = this.overlay ?? new DiskFs(ws.root);
     this.tools = sessionTools({
       ws,
+      pages,
       fs: this.fs,
       user: this.user,
       readOnly: options.readOnly,
@@ -204,6 +206,7 @@ export class Session {
       const verdict = validateWrite(this.pages, { path: relPath, content }, {
         contract: this.ws.schema.contract,
         rawExists: (raw) => existsSync(this.abs(raw.split('#')[0] ?? raw)),
+        deny: this.ws.config.config.sandbox.deny,
       });
       findings.push(...verdict.errors, ...verdict.warnings);
     }

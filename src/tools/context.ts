@@ -19,6 +19,12 @@ export interface ToolContext {
   observer?: WriteObserver;
   /** Extra sandbox.deny patterns from wiki.config.json, on top of the built-in deny list. */
   deny?: readonly string[];
+  /**
+   * Who sees what (wiki/access.ts) for the model's reads: whether `path` (a page or a
+   * folder; `text`, a page's content when it was just read) is hidden from this run's
+   * model. A hidden path answers exactly as an absent one. Absent: nothing is hidden.
+   */
+  hides?: (path: string, text?: string) => boolean;
   /** Size caps on what the model may write (bytes); absent: DEFAULT_WRITE_LIMITS. */
   writeLimits?: WriteLimits;
   /** Default read_file window in characters (default 20,000; never above 50,000). */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ToolContext } from './context.js';
 import { defineTool, failure, success } from './define.js';
-import { isHiddenName, missingPathMessage } from './missing-path-hint.js';
+import { isHiddenEntry, missingPathMessage } from './missing-path-hint.js';
 import { resolveInSandbox } from './sandbox.js';
 import type { Tool } from './types.js';
 import type { DirEntry } from './workspace-fs.js';
@@ -28,11 +28,11 @@ export function createListDirectoryTool(ctx: ToolContext): Tool {
     async run({ path }, signal) {
       const target = await resolveInSandbox(ctx.root, path.trim() === '' ? '.' : path, 'read', ctx.deny);
       const shown = target.relative || '.';
-      const info = await ctx.fs.stat(target.absolute);
+      const info = ctx.hides?.(target.relative) ? undefined : await ctx.fs.stat(target.absolute);
       if (!info) return failure(await missingPathMessage(ctx, target.relative));
       if (info.kind !== 'dir') return failure(`${shown} is a file, not a folder; use read_file("${shown}") to read it`);
       const entries = (await ctx.fs.list(target.absolute, signal))
-        .filter((entry) => !isHiddenName(entry.name, ctx.deny))
+        .filter((entry) => !isHiddenEntry(ctx, target.relative, entry.name))
         .map(({ name, kind, size }): DirEntry => ({ name, kind, size: kind === 'file' ? size : 0 }))
         .sort(directoriesFirst);
       const listed = entries.slice(0, MAX_LISTED_ENTRIES);

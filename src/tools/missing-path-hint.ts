@@ -1,6 +1,6 @@
 import { distance } from 'fastest-levenshtein';
 import type { ToolContext } from './context.js';
-import { deniedSegmentReason } from './paths.js';
+import { deniedPathReason } from './paths.js';
 import { resolveInSandbox } from './sandbox.js';
 
 const MAX_SUGGESTIONS = 5;
@@ -32,19 +32,24 @@ export async function missingPathMessage(ctx: ToolContext, relative: string): Pr
 
 async function visibleNames(ctx: ToolContext, folder: string): Promise<string[] | undefined> {
   try {
+    if (folder !== '' && ctx.hides?.(folder)) return undefined;
     const target = await resolveInSandbox(ctx.root, folder === '' ? '.' : folder, 'read', ctx.deny);
     const info = await ctx.fs.stat(target.absolute);
     if (info?.kind !== 'dir') return undefined;
     const entries = await ctx.fs.list(target.absolute);
-    return entries.map((entry) => entry.name).filter((entry) => !isHiddenName(entry, ctx.deny));
+    return entries.map((entry) => entry.name).filter((entry) => !isHiddenEntry(ctx, target.relative, entry));
   } catch {
     return undefined;
   }
 }
 
-/** Hidden from listings and suggestions: dotfiles (.wiki, .git, .env*) and denied folders. */
-export function isHiddenName(name: string, deny: readonly string[] = []): boolean {
-  return name.startsWith('.') || deniedSegmentReason(name, deny) !== undefined;
+/**
+ * Hidden from listings and suggestions: dotfiles (.wiki, .git, .env*), denied files and
+ * folders, and what the model may not see (other users' scratch folders, `never` pages).
+ */
+export function isHiddenEntry(ctx: Pick<ToolContext, 'deny' | 'hides'>, folder: string, name: string): boolean {
+  const relPath = folder === '' ? name : `${folder}/${name}`;
+  return name.startsWith('.') || deniedPathReason(relPath, ctx.deny) !== undefined || ctx.hides?.(relPath) === true;
 }
 
 export function closestNames(wanted: string, names: readonly string[]): string[] {

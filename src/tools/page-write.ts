@@ -34,7 +34,7 @@ export async function writeTarget(ctx: ToolContext, requested: string): Promise<
   if (!isMarkdown(target.relative)) {
     throw new SandboxError(`only markdown pages can be written, so the path must end in .md (got ${target.relative})`);
   }
-  const folders = [...pageFolders(ctx.contract), ...(ctx.user ? [`${USER_SCOPE_ROOT}${ctx.user}`] : [])];
+  const folders = [...pageFolders(ctx.contract), ...(ctx.user ? scratchFolders(ctx.contract, ctx.user) : [])];
   if (!folders.some((folder) => target.relative.startsWith(`${folder}/`))) {
     throw new SandboxError(`${target.relative} is outside the page folders; put the page in one of ${folders.map((f) => `${f}/`).join(', ')} (by its type)`);
   }
@@ -44,6 +44,17 @@ export async function writeTarget(ctx: ToolContext, requested: string): Promise<
 /** The folders pages may be written to: one per type of the contract. */
 export function pageFolders(contract: Contract): string[] {
   return Object.values(contract.types).map((type) => type.folder);
+}
+
+/**
+ * A user's scratch scope holds pages only, in the team's type folders under
+ * `wiki/user/<name>/` (wiki/user/alice/concepts/…): never another user's scope nested in
+ * it, nor a log.md or index.md that `wiki promote` would carry over the team's.
+ */
+export function scratchFolders(contract: Contract, user: string): string[] {
+  return pageFolders(contract)
+    .filter((folder) => folder.startsWith('wiki/'))
+    .map((folder) => `${USER_SCOPE_ROOT}${user}/${folder.slice('wiki/'.length)}`);
 }
 
 /** Current content, `undefined` when the file does not exist; a directory, or a file that is not UTF-8, is refused. */

@@ -9,10 +9,45 @@ const MAX_PATH_CHARS = 4096;
 const MAX_PATH_SEGMENTS = 64;
 const EXAMPLE = 'give a path relative to the workspace root with / separators, e.g. wiki/concepts/attention.md or raw/paper.md';
 
-/** Folders and files no tool may touch, matched against every segment of a path. */
+/**
+ * Why no tool may touch `relative` (a canonical workspace-relative path), or undefined.
+ * Checked: every segment against the built-in names and the bare `sandbox.deny` entries
+ * (matched at any depth, as in .gitignore), the built-in credential paths of two segments
+ * (`.docker/config.json`, `.config/gh`) at any depth, and the `sandbox.deny` entries
+ * holding a `/` against the path from the workspace root (gitignore-style: `*` and `?`
+ * within a segment, `**` across segments; a matched folder denies all it holds).
+ */
+export function deniedPathReason(relative: string, extraDeny: readonly string[] = []): string | undefined {
+  const segments = relative === '' ? [] : relative.split('/');
+  const bare = extraDeny.filter((pattern) => !isAnchoredPattern(pattern));
+  for (const segment of segments) {
+    const reason = deniedSegmentReason(segment, bare);
+    if (reason) return reason;
+  }
+  const names = segments.map(comparableName);
+  for (const secret of SECRET_PATHS) {
+    for (let at = 0; at + secret.length <= names.length; at++) {
+      if (secret.every((part, i) => names[at + i] === part)) return `${secret.join('/')} may hold credentials and is never readable`;
+    }
+  }
+  for (const pattern of extraDeny) {
+    if (!isAnchoredPattern(pattern)) continue;
+    const glob = pathGlob(pattern);
+    for (let depth = 1; depth <= names.length; depth++) {
+      if (glob.test(names.slice(0, depth).join('/'))) return `${segments.slice(0, depth).join('/')} matches "${pattern}" in sandbox.deny (wiki.config.json) and is off limits`;
+    }
+  }
+  return undefined;
+}
+
+/** Windows ignores trailing dots and spaces, and common file systems ignore case. */
+function comparableName(segment: string): string {
+  return segment.replace(/[. ]+$/, '').toLowerCase();
+}
+
+/** Folders and files no tool may touch, matched against every segment of a path (see deniedPathReason for whole paths). */
 export function deniedSegmentReason(segment: string, extraDeny: readonly string[] = []): string | undefined {
-  // Windows ignores trailing dots and spaces, and common file systems ignore case.
-  const name = segment.replace(/[. ]+$/, '').toLowerCase();
+  const name = comparableName(segment);
   if (name === '.wiki') return '.wiki/ holds the tool’s machine state and is off limits';
   if (name === '.git') return '.git/ is version-control state and is off limits';
   if (name.startsWith('.env')) return `${segment} may hold secrets (.env files are never readable)`;
@@ -20,13 +55,47 @@ export function deniedSegmentReason(segment: string, extraDeny: readonly string[
   if (SECRET_NAMES.has(name) || SECRET_SUFFIXES.some((suffix) => name.endsWith(suffix)) || name.startsWith('id_rsa')) {
     return `${segment} may hold credentials and is never readable`;
   }
-  const pattern = extraDeny.find((glob) => segmentGlob(glob).test(name));
+  const pattern = extraDeny.find((glob) => !isAnchoredPattern(glob) && segmentGlob(glob).test(name));
   if (pattern !== undefined) return `${segment} matches "${pattern}" in sandbox.deny (wiki.config.json) and is off limits`;
   return undefined;
 }
 
-const SECRET_NAMES = new Set(['.npmrc', '.netrc', '.pypirc', '.ssh', '.aws']);
+const SECRET_NAMES = new Set(['.npmrc', '.netrc', '.pypirc', '.ssh', '.aws', '.git-credentials', '.gitconfig', '.pgpass', '.kube', '.vault-token', '.gnupg']);
 const SECRET_SUFFIXES = ['.pem', '.key'];
+/** Credential files named by a folder and a name, matched at any depth. */
+const SECRET_PATHS = [
+  ['.docker', 'config.json'],
+  ['.config', 'gh'],
+];
+
+/** A sandbox.deny entry with a `/` other than a trailing one names a path from the workspace root. */
+function isAnchoredPattern(pattern: string): boolean {
+  return pattern.replace(/\/+$/, '').includes('/');
+}
+
+/** An anchored sandbox.deny entry as a RegExp over a lower-case path: `*`, `?` within a segment, `**` across segments. */
+function pathGlob(pattern: string): RegExp {
+  const cached = globCache.get(`/${pattern}`);
+  if (cached) return cached;
+  const parts = pattern.replace(/^\/+/, '').replace(/\/+$/, '').toLowerCase().split('/').filter((part) => part !== '');
+  let source = '';
+  parts.forEach((part, i) => {
+    const last = i === parts.length - 1;
+    if (part === '**') {
+      // `a/**` is the folder a and all it holds; `**/b` and `a/**/b` any depth, none included.
+      source += last ? (i === 0 ? '.*' : '(?:/.*)?') : i === 0 ? '(?:.*/)?' : '(?:/.*)?/';
+      return;
+    }
+    if (i > 0 && parts[i - 1] !== '**') source += '/';
+    source += part
+      .split('')
+      .map((char) => (char === '*' ? '[^/]*' : char === '?' ? '[^/]' : char.replace(/[\\^$.|+()[\]{}]/g, '\\$&')))
+      .join('');
+  });
+  const compiled = new RegExp(`^${source}$`, 's');
+  globCache.set(`/${pattern}`, compiled);
+  return compiled;
+}
 
 /** A sandbox.deny entry (`*` and `?` wildcards, matched against one path segment, any case) as a RegExp. */
 function segmentGlob(glob: string): RegExp {

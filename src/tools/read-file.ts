@@ -58,8 +58,10 @@ export function createReadFileTool(ctx: ToolContext): Tool {
     async run({ path, offset, limit }): Promise<ToolOutcome> {
       const target = await resolveInSandbox(ctx.root, path, 'read', ctx.deny);
       const shown = target.relative || '.';
+      const absent = async (): Promise<ToolOutcome> => failure(await missingPathMessage(ctx, target.relative));
+      if (ctx.hides?.(target.relative)) return absent();
       const info = await ctx.fs.stat(target.absolute);
-      if (!info) return failure(await missingPathMessage(ctx, target.relative));
+      if (!info) return absent();
       if (info.kind === 'dir') return failure(`${shown} is a directory; use list_directory("${shown}") to see what it holds`);
       if (info.kind === 'symlink') return failure(`${shown} is a symbolic link to something that does not exist`);
       if (info.kind !== 'file') return failure(`${shown} is not a regular file (a device, socket or pipe); only files can be read`);
@@ -84,6 +86,7 @@ export function createReadFileTool(ctx: ToolContext): Tool {
         const bytes = await ctx.fs.readBytes(target.absolute);
         if (looksBinary(bytes)) return binaryRefusal(shown, info.size);
         const decoded = decodeText(bytes);
+        if (ctx.hides?.(target.relative, decoded.text)) return absent();
         ctx.observer?.afterRead?.(target.relative, bytes);
         await addNote(decoded.replaced === 0 ? decoded.text : undefined);
         if (decoded.replaced > 0) notes.push(`not valid UTF-8: ${decoded.replaced} invalid byte sequence(s) shown as \uFFFD`);

@@ -2,7 +2,7 @@ import { realpathSync } from 'node:fs';
 import { lstat, readlink } from 'node:fs/promises';
 import path from 'node:path';
 import { SandboxError } from '../errors.js';
-import { deniedSegmentReason, normalizeWorkspacePath } from './paths.js';
+import { deniedPathReason, normalizeWorkspacePath } from './paths.js';
 import { isInsideRoot } from '../util/fs.js';
 
 /**
@@ -81,10 +81,8 @@ async function realRootOf(root: string): Promise<string> {
 }
 
 function checkSegments(relative: string, segments: string[], mode: AccessMode, deny: readonly string[]): void {
-  for (const segment of segments) {
-    const reason = deniedSegmentReason(segment, deny);
-    if (reason) throw new SandboxError(`cannot ${mode} ${relative}: ${reason}`);
-  }
+  const reason = deniedPathReason(segments.join('/'), deny);
+  if (reason) throw new SandboxError(`cannot ${mode} ${relative}: ${reason}`);
 }
 
 function checkWritablePlace(relative: string, segments: string[]): void {

@@ -15,6 +15,28 @@ export function usageModeOf(frontmatter: Frontmatter): UsageMode {
   return typeof value === 'string' && (USAGE_MODES as readonly string[]).includes(value) ? (value as UsageMode) : 'auto';
 }
 
+/**
+ * The `usage_mode` and `visibility` a frontmatter text declares, read line by line: what a
+ * frontmatter YAML cannot parse (a stray colon in a summary) still says about who sees it.
+ */
+export function declaredAccessFields(frontmatterText: string): Record<string, string> {
+  const declared: Record<string, string> = {};
+  for (const field of ['usage_mode', 'visibility']) {
+    const match = new RegExp(`^${field}[ \\t]*:[ \\t]*["']?([A-Za-z0-9_-]+)`, 'm').exec(frontmatterText);
+    if (match?.[1] !== undefined) declared[field] = match[1];
+  }
+  return declared;
+}
+
+/**
+ * The frontmatter a page whose YAML does not parse counts as having: empty, except that a
+ * `usage_mode: never` its text declares still holds, so a hidden page fails closed (its
+ * `visibility` needs nothing: such a page has no rank and is never served).
+ */
+export function unparsedFrontmatter(frontmatterText: string): Frontmatter {
+  return declaredAccessFields(frontmatterText).usage_mode === 'never' ? { usage_mode: 'never' } : {};
+}
+
 /** A `never` page is a valid link target and is linted, but no list or search shows it. */
 export function isSurfaced(page: Pick<Page, 'frontmatter'>): boolean {
   return usageModeOf(page.frontmatter) !== 'never';
@@ -61,11 +83,31 @@ export interface Viewer {
   maxRank?: number | undefined;
 }
 
-/** Whether `viewer` may be shown `page` at all: surfaced, in a scope it owns, and within its cap. */
-export function isVisibleTo(contract: Contract, page: Page, viewer: Viewer): boolean {
-  if (!isSurfaced(page)) return false;
-  const scope = scopeOf(page.path);
-  if (scope !== undefined && scope !== viewer.user) return false;
+/**
+ * Whether `relPath` (a page, or a folder on the way to one) lies where `user` may look:
+ * anywhere but another user's scratch folder `wiki/user/<other>/` and what it holds.
+ */
+export function inScopeOf(relPath: string, user: string | undefined): boolean {
+  if (!relPath.startsWith(USER_SCOPE_ROOT)) return true;
+  const name = relPath.slice(USER_SCOPE_ROOT.length).split('/')[0] ?? '';
+  return name === '' || name === user;
+}
+
+/** isVisibleTo for a viewer without a cap (the wiki's own model and CLI): surfaced and in scope. */
+export function isSeenBy(page: Pick<Page, 'path' | 'frontmatter'>, user: string | undefined): boolean {
+  return isSurfaced(page) && inScopeOf(page.path, user);
+}
+
+/**
+ * THE visibility rule, for every reader: the model's prompt, tools and search, `wiki
+ * search`, lint's model review, `wiki graph` and `wiki mcp`. A page is seen only when it
+ * is surfaced (not `usage_mode: never`, also when its YAML does not parse) and lies in no
+ * other user's scratch scope; a viewer with a cap (other agents, the graph) also needs the
+ * page's visibility at or below it (a page whose frontmatter does not parse has no rank).
+ * Callers add only the shadowing of a team page by the user's own scratch page of that key.
+ */
+export function isVisibleTo(contract: Contract, page: Pick<Page, 'path' | 'frontmatter' | 'parseError'>, viewer: Viewer): boolean {
+  if (!isSeenBy(page, viewer.user)) return false;
   if (viewer.maxRank === undefined) return true;
   const rank = visibilityRank(contract, page);
   return rank !== undefined && rank <= viewer.maxRank;

@@ -1,4 +1,5 @@
 import YAML from 'yaml';
+import { unparsedFrontmatter } from './access.js';
 import { typeForPath, type Contract } from './contract.js';
 import { asFrontmatter, refsOf, useYamlLibrary, type Frontmatter } from './frontmatter-fields.js';
 import { readFrontmatter } from './frontmatter.js';
@@ -64,9 +65,11 @@ export function parsePage(pagePath: string, text: string, contract?: Contract): 
       frontmatter = asFrontmatter(readFrontmatter(text).data);
     } catch (error) {
       parseError = firstLine((error as Error).message);
+      frontmatter = unparsedFrontmatter(yaml);
     }
   } else if (text.trimStart().startsWith('---')) {
     parseError = 'frontmatter block is not closed with a `---` line';
+    frontmatter = unparsedFrontmatter(text);
   }
   const key = keyFromPath(pagePath);
   const declaredType = typeof frontmatter.type === 'string' ? frontmatter.type : undefined;

@@ -12,6 +12,7 @@ import {
   frontmatterFindings,
   keyPatternFindings,
   requiredFieldFindings,
+  readableSource,
   sourceFindings,
 } from './validate/page-rules.js';
 
@@ -24,6 +25,8 @@ export interface WriteCandidate {
 export interface WriteContext {
   contract: Contract;
   rawExists: (rawPath: string) => boolean;
+  /** sandbox.deny (wiki.config.json): files that answer as absent, beside the built-in deny list. */
+  deny?: readonly string[];
   /** Lines of a raw file, for from-comments (undefined: not checked). */
   rawLineCount?: (rawPath: string) => number | undefined;
 }
@@ -43,7 +46,8 @@ export interface WriteValidation {
  * index lookups — no scan of the wiki — so it can run on every write.
  */
 export function validateWrite(index: PageIndex, candidate: WriteCandidate, ctx: WriteContext): WriteValidation {
-  const { contract, rawExists } = ctx;
+  const { contract } = ctx;
+  const rawExists = readableSource(ctx.rawExists, ctx.deny);
   const page = parsePage(candidate.path, candidate.content, contract);
   const findings: Finding[] = [...frontmatterFindings(page)];
   if (!isSpecialPage(contract, page.path)) {

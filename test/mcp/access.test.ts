@@ -122,6 +122,19 @@ describe('wiki mcp at the default cap (internal)', () => {
     expect(transformer.backlinks).toContain('roadmap');
   });
 
+  it('answers a word only a withheld page holds exactly as an unknown word (no semantic-lane oracle)', async () => {
+    for (const [word, unknown] of [['zanzibar', 'xylophonic'], ['quokka', 'xylophonia']] as const) {
+      const hidden = await session.json<SearchAnswer>('search_wiki', { query: word });
+      const absent = await session.json<SearchAnswer>('search_wiki', { query: unknown });
+      expect({ ...hidden, query: '' }).toEqual({ ...absent, query: '' });
+      expect(hidden).toMatchObject({ found: false, results: [] });
+      const asked = await session.json<AskAnswer>('ask_wiki', { question: word });
+      expect(asked).toMatchObject({ found: false, pages: [], citations: [] });
+    }
+    // Good work: a served word still finds its pages, semantic neighbours included.
+    expect((await session.json<SearchAnswer>('search_wiki', { query: 'transformer' })).found).toBe(true);
+  });
+
   it('answers a hidden key as a key that does not exist, and a search for it as found: false with the query echoed', async () => {
     for (const key of ['classified-plan', 'hidden-draft', 'unreadable-level', 'bob-idea']) {
       const answer = await session.json<{ found: boolean; key: string; closeMatches: string[] }>('read_page', { key });

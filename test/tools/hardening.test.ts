@@ -27,6 +27,20 @@ beforeAll(async () => {
     'raw/id_rsa.pub': `ssh-rsa ${SECRET}\n`,
     'raw/private/notes.md': `${SECRET}\n`,
     'raw/wallet.p12': `${SECRET}\n`,
+    '.git-credentials': `https://u:${SECRET}@github.com\n`,
+    '.gitconfig': `[credential]\n\thelper = store ${SECRET}\n`,
+    '.pgpass': `db:5432:*:u:${SECRET}\n`,
+    '.kube/config': `token: ${SECRET}\n`,
+    '.docker/config.json': `{"auths":{"x":{"auth":"${SECRET}"}}}\n`,
+    '.config/gh/hosts.yml': `oauth_token: ${SECRET}\n`,
+    '.vault-token': `${SECRET}\n`,
+    '.gnupg/private-keys-v1.d/k.key': `${SECRET}\n`,
+    'home/.docker/config.json': `{"auth":"${SECRET}"}\n`,
+    'notes/secret.md': `${SECRET}\n`,
+    'vault/deep/plan.md': `${SECRET}\n`,
+    'drafts/a/b/todo.md': `${SECRET}\n`,
+    'notes/public.md': 'Public notes.\n',
+    'vault-public/plan.md': 'A plan anyone may read.\n',
   };
   for (const [file, content] of Object.entries(secrets)) {
     await mkdir(path.dirname(path.join(root, file)), { recursive: true });
@@ -41,7 +55,7 @@ beforeAll(async () => {
 afterAll(async () => ws.cleanup());
 
 describe('more secrets are denied (built-in list and sandbox.deny)', () => {
-  const extraDeny = ['private', '*.p12'];
+  const extraDeny = ['private', '*.p12', 'notes/secret.md', 'vault/**', '**/b'];
   it.each([
     ['.npmrc'],
     ['.netrc'],
@@ -54,6 +68,19 @@ describe('more secrets are denied (built-in list and sandbox.deny)', () => {
     ['raw/id_rsa.pub'],
     ['raw/private/notes.md'],
     ['raw/wallet.p12'],
+    ['.git-credentials'],
+    ['.gitconfig'],
+    ['.pgpass'],
+    ['.kube/config'],
+    ['.docker/config.json'],
+    ['home/.docker/config.json'],
+    ['.config/gh/hosts.yml'],
+    ['.vault-token'],
+    ['.gnupg/private-keys-v1.d/k.key'],
+    ['notes/secret.md'],
+    ['NOTES/Secret.md'],
+    ['vault/deep/plan.md'],
+    ['drafts/a/b/todo.md'],
   ])('read_file(%s) is refused without its content', async (file) => {
     const { tools } = makeContext(ws, { deny: extraDeny });
     const result = await call(tools, "read_file", { path: file });
@@ -66,6 +93,20 @@ describe('more secrets are denied (built-in list and sandbox.deny)', () => {
     const { tools } = makeContext(ws, { deny: extraDeny });
     const result = await call(tools, "list_directory", { path: folder });
     expect(result.isError).toBe(true);
+  });
+
+  it('gitignore-style entries deny only what they name', async () => {
+    const { tools } = makeContext(ws, { deny: extraDeny });
+    for (const file of ['notes/public.md', 'vault-public/plan.md']) {
+      const result = await call(tools, 'read_file', { path: file });
+      expect(result.isError, file).toBe(false);
+    }
+    const notes = await call(tools, 'list_directory', { path: 'notes' });
+    expect(notes.content).toContain('"public.md"');
+    expect(notes.content).not.toContain('"secret.md"');
+    const rootListing = await call(tools, 'list_directory', { path: '.' });
+    expect(rootListing.content).toContain('"vault-public"');
+    expect(rootListing.content).not.toContain('"vault"');
   });
 
   it('listings leave denied names out', async () => {
@@ -91,7 +132,11 @@ describe('more secrets are denied (built-in list and sandbox.deny)', () => {
 
   it.each([
     [{ sandbox: { deny: ['secrets', '*.p12'] } }, true],
-    [{ sandbox: { deny: ['a/b'] } }, false],
+    [{ sandbox: { deny: ['private/secret.md', 'private/**', '**/drafts', '/top.md', 'folder/'] } }, true],
+    [{ sandbox: { deny: ['!keep.md'] } }, false],
+    [{ sandbox: { deny: ['../outside'] } }, false],
+    [{ sandbox: { deny: ['a\\b'] } }, false],
+    [{ sandbox: { deny: ['/'] } }, false],
     [{ sandbox: { deny: [''] } }, false],
     [{}, true],
   ])('config %j is accepted: %s', (config, ok) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { terminalSafe } from '../../src/util/terminal-text.js';
+import { ownColors, ownSequence, terminalSafe } from '../../src/util/terminal-text.js';
 
 describe('terminalSafe strips what could drive the terminal', () => {
   it.each([
@@ -14,16 +14,31 @@ describe('terminalSafe strips what could drive the terminal', () => {
     ['bare ESC + char', 'a\x1bcb', 'ab'],
     ['bell, backspace, NUL, DEL', 'a\x07\x08\x00\x7fb', 'ab'],
     ['unterminated OSC', 'a\x1b]0;rest of line', 'a'],
+    ['a colour code in page text', 'a\x1b[31mred\x1b[39mb', 'aredb'],
+    ['conceal (hides what follows)', 'a\x1b[8mhidden', 'ahidden'],
+    ['carriage return and line erase (overwrite the line)', 'safe\r\x1b[2Kforged', 'safeforged'],
+    ['cursor up', 'a\x1b[1Ab', 'ab'],
+    ['a forged mark of our own (wrong nonce)', 'a\x000123456789abcdef01234567\x1b[31mb\x00', 'a0123456789abcdef01234567b'],
   ])('%s', (_what, input, expected) => {
     expect(terminalSafe(input)).toBe(expected);
   });
 
   it.each([
     ['newline and tab', 'a\n\tb'],
-    ['our colours', '\x1b[31merror:\x1b[39m x'],
-    ['the live line reset', '\r\x1b[2Kworking'],
     ['plain unicode', 'Café — naïve ✓'],
   ])('keeps %s', (_what, input) => {
     expect(terminalSafe(input)).toBe(input);
+  });
+
+  it('keeps the tool\'s own sequences, and only those', () => {
+    expect(terminalSafe(`${ownSequence('\x1b[31m')}error:${ownSequence('\x1b[39m')} x`)).toBe('\x1b[31merror:\x1b[39m x');
+    expect(terminalSafe(`${ownSequence('\r\x1b[2K')}working`)).toBe('\r\x1b[2Kworking');
+  });
+
+  it('colours the tool\'s words and strips the codes page text brings inside them', () => {
+    const c = ownColors(true);
+    expect(terminalSafe(c.red(`title \x1b[8mhidden`))).toBe('\x1b[31mtitle hidden\x1b[39m');
+    expect(terminalSafe(c.bold(`a ${c.dim('b')} c`))).toBe('\x1b[1ma \x1b[2mb\x1b[22m\x1b[1m c\x1b[22m');
+    expect(ownColors(false).red('x')).toBe('x');
   });
 });

@@ -4,7 +4,7 @@ import { extractInlineLinks } from '../../wiki/links.js';
 import { parseFrontmatterYaml, refsOf, stringField, tagsOf, type Frontmatter } from '../../wiki/frontmatter-fields.js';
 import { splitFrontmatter } from '../../wiki/frontmatter-split.js';
 import { parseSimpleFrontmatter } from './simple-frontmatter.js';
-import { isSurfaced } from '../../wiki/access.js';
+import { isSurfaced, unparsedFrontmatter } from '../../wiki/access.js';
 
 /** What the search index keeps of one page, derived from its text alone. */
 export interface PageDocument {
@@ -62,7 +62,8 @@ function firstHeading(body: string): string | undefined {
  * same split, YAML reading and link rules as `parsePage`) but without gray-matter, which
  * doubles the cost of a full build and keeps a cached copy of every text it has seen.
  * Frontmatter in the simple form pages are written with skips the YAML parser (same
- * result). A frontmatter that does not parse counts as empty, as in `parsePage`.
+ * result). A frontmatter that does not parse counts as empty but for a `usage_mode: never`
+ * its text declares, as in `parsePage`.
  */
 export function pageDocument(pagePath: string, content: string): PageDocument {
   const { yaml, body } = splitFrontmatter(content);
@@ -71,8 +72,10 @@ export function pageDocument(pagePath: string, content: string): PageDocument {
     try {
       frontmatter = parseSimpleFrontmatter(yaml) ?? parseFrontmatterYaml(yaml);
     } catch {
-      frontmatter = {};
+      frontmatter = unparsedFrontmatter(yaml);
     }
+  } else if (content.trimStart().startsWith('---')) {
+    frontmatter = unparsedFrontmatter(content);
   }
   const key = keyFromPath(pagePath);
   const targets = [...refsOf(frontmatter), ...(body.includes('[[') ? extractInlineLinks(body).map((link) => link.target) : [])];

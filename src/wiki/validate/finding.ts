@@ -28,6 +28,7 @@ export type RuleId =
   | 'log-entry'
   | 'bad-citation'
   | 'tool-owned-field'
+  | 'owner-field'
   | 'dropped-source'
   | 'human-edit'
   | 'access-field'
@@ -58,6 +59,7 @@ export const RULE_SEVERITY: Record<RuleId, Finding['severity']> = {
   'log-entry': 'warning',
   'bad-citation': 'error',
   'tool-owned-field': 'error',
+  'owner-field': 'error',
   'dropped-source': 'error',
   'human-edit': 'error',
   'access-field': 'error',

@@ -10,7 +10,7 @@ import { conflictMarkerFindings } from './conflict-markers.js';
 import { logFormatFindings } from './log-format.js';
 import { nearDuplicateFindings } from './near-duplicate.js';
 import { scopeOf } from '../access.js';
-import { contentPageFindings, frontmatterFindings } from './page-rules.js';
+import { contentPageFindings, frontmatterFindings, readableSource } from './page-rules.js';
 
 export type { Finding } from './finding.js';
 
@@ -24,6 +24,8 @@ export interface ValidateWikiInput {
   logText: string | undefined;
   /** Whether a workspace-relative path names an existing file. */
   rawExists: (rawPath: string) => boolean;
+  /** sandbox.deny (wiki.config.json): files that answer as absent, beside the built-in deny list. */
+  deny?: readonly string[];
   /** Lines of a raw file, for from-comments (undefined or absent: not checked). */
   rawLineCount?: (rawPath: string) => number | undefined;
   /** The log entries the tool recorded (see log-ledger.ts); undefined: not checked. */
@@ -35,7 +37,8 @@ export interface ValidateWikiInput {
  * throws on a malformed page; findings come back sorted by path, line and rule.
  */
 export function validateWiki(input: ValidateWikiInput): Finding[] {
-  const { contract, indexText, logText, rawExists } = input;
+  const { contract, indexText, logText } = input;
+  const rawExists = readableSource(input.rawExists, input.deny);
   const pages = withSpecialPages(input);
   const index = PageIndex.fromPages(pages, contract);
   const suggestions = new Map<string, string[]>();

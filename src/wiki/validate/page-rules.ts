@@ -3,7 +3,7 @@ import { folderForType, requiredFields, typeForPath, type Contract } from '../co
 import { matchesKeyPattern, slugify } from '../keys.js';
 import { sourcesOf, type Page } from '../page.js';
 import { accessFieldFindings } from './access-rules.js';
-import { deniedSegmentReason } from '../../tools/paths.js';
+import { deniedPathReason } from '../../tools/paths.js';
 import { finding, type Finding } from './finding.js';
 
 /**
@@ -119,9 +119,18 @@ export function sourceFilePath(entry: string): string | undefined {
   return normal.replace(/^\.\//, '');
 }
 
-/** A path the sandbox never reads (.env, keys…): as a source or citation it answers like a missing file. */
-export function isDeniedPath(file: string): boolean {
-  return file.split('/').some((segment) => deniedSegmentReason(segment) !== undefined);
+/** A file no tool may read (built-in deny list and `deny`, sandbox.deny): it answers as an absent one. */
+export function isDeniedPath(file: string, deny: readonly string[] = []): boolean {
+  return deniedPathReason(file, deny) !== undefined;
+}
+
+/**
+ * `rawExists` as the validator asks it: a denied file (built-in list or sandbox.deny) does
+ * not exist, so neither `sources` nor a from-comment (nor its line range) tells a denied
+ * file from an absent one.
+ */
+export function readableSource(rawExists: (rawPath: string) => boolean, deny: readonly string[] = []): (rawPath: string) => boolean {
+  return (rawPath) => !isDeniedPath(rawPath, deny) && rawExists(rawPath);
 }
 
 export function sourceFindings(page: Page, contract: Contract, rawExists: (rawPath: string) => boolean): Finding[] {
