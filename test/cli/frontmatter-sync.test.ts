@@ -2,7 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isoDate } from '../../src/util/dates.js';
-import { initWorkspace, runCli } from '../helpers/cli.js';
+import { initWorkspace, runCli, tempDir } from '../helpers/cli.js';
 import type { ScriptStep } from '../helpers/fake-llm-server.js';
 import { fakeServers } from '../helpers/use-fake-llm.js';
 
@@ -100,7 +100,7 @@ describe('lint and drift on pages written before', () => {
   });
 
   it('finds no drift on the example wiki `wiki init --example` writes', async () => {
-    const root = await initWorkspace();
+    const root = await tempDir();
     const example = path.join(root, 'example');
     const init = await runCli(['init', example, '--example'], { cwd: root });
     expect(init.code).toBe(0);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { startFakeLlmServer, type FakeLlmServer } from '../helpers/fake-llm-server.js';
-import { freshWorkspace, pageText } from './cron-fixtures.js';
+import { freshWorkspace, pageText, patchConfig } from './cron-fixtures.js';
 
 /**
  * What `wiki query` prints: the answer and `cited: …` by default, the evidence chain and
@@ -51,6 +51,8 @@ describe('wiki query prints what happened, briefly', () => {
 
   it('--explain adds the evidence chain and the turns, tokens and cost; never "No pages changed."', async () => {
     const root = await workspace();
+    // One seed, so the chain shows the link followed from it (links between seeds are not listed).
+    await patchConfig(root, { query: { seeds: 1 } });
     server = await startFakeLlmServer([{ text: ANSWER }]);
     const result = await runCli(['query', QUESTION, '--explain'], { cwd: root, env: server.env('openai') });
     expect(result.code, result.stderr).toBe(0);

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { readdir, readFile } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parsePage } from '../../src/wiki/page.js';
-import { initWorkspace, runCli } from '../helpers/cli.js';
+import { runCli, tempDir } from '../helpers/cli.js';
 import type { ScriptStep } from '../helpers/fake-llm-server.js';
 import { fakeServers } from '../helpers/use-fake-llm.js';
 
@@ -24,7 +24,7 @@ let example: string;
 let pages: Array<{ key: string; title: string }>;
 
 beforeAll(async () => {
-  const root = await initWorkspace();
+  const root = await tempDir();
   example = path.join(root, 'example');
   expect((await runCli(['init', example, '--example'], { cwd: root })).code).toBe(0);
   pages = [];
