@@ -3,6 +3,7 @@ import { newRunId } from '../agent/transcript.js';
 import { UsageError } from '../errors.js';
 import { extractText, isExtractable } from '../sources/extract.js';
 import { withStaleSince } from '../state/stale.js';
+import { STALE_MARK_PLACE } from '../state/write-places.js';
 import { deletedSources, forgetSource, markStale, pagesToMarkStale, saveManifest, type Manifest } from '../state/manifest.js';
 import { delimitSourceText } from '../tools/source-delimiters.js';
 import { isoDate } from '../util/dates.js';
@@ -53,6 +54,7 @@ export function citedFromFolder(session: Session, folder: string, rawPath: strin
 export async function markStaleInOverlay(session: Session, pagePaths: string[]): Promise<string[]> {
   const marked: string[] = [];
   for (const pagePath of [...new Set(pagePaths)].sort()) {
+    if (!STALE_MARK_PLACE.allows(pagePath)) continue;
     const abs = session.abs(pagePath);
     if (!(await session.fs.exists(abs))) continue;
     const updated = withStaleSince(pagePath, await session.fs.readText(abs), isoDate());
@@ -93,7 +95,7 @@ export async function handleDeletedSources(
     await session.reloadPages(result.marked);
     for (const page of result.marked) session.alsoChanged.add(page);
     deleted.push({ source, staleMarked: result.marked });
-    lines.push(`deleted: ${source}`, `marked stale: ${result.marked.join(', ') || 'nothing'}`);
+    lines.push(`deleted: ${source}`, `marked stale: ${result.marked.join(', ') || 'nothing'}`, ...result.refused.map((why) => `not marked stale: ${why}`));
     next = forgetSource(next, source);
   }
   await saveManifest(ws.root, next, session.run);
