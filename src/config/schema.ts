@@ -128,6 +128,10 @@ export const configSchema = z
         toolCallsPerTurn: z.number().int().min(1).max(10_000).default(64),
         /** Bytes of tool results returned to the model per turn; later read results are withheld with an error. */
         toolResultBytesPerTurn: z.number().int().min(16 * 1024).default(512 * 1024),
+        /** search_wiki calls run per model turn; the rest are answered with an error and not run. */
+        searchesPerTurn: z.number().int().min(1).max(10_000).default(16),
+        /** Longest search_wiki query, in characters; a longer one is refused. */
+        searchQueryChars: z.number().int().min(64).default(2000),
         /** Largest transcript line (.wiki/runs/*.jsonl) in bytes; longer events have their long strings cut, with a marker. */
         transcriptEventBytes: z.number().int().min(16 * 1024).default(2 * 1024 * 1024),
       })

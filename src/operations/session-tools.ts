@@ -39,6 +39,7 @@ export function sessionTools(parts: SessionToolParts): Tool[] {
     validator: { validate: (p, content, previous) => parts.validate(p, content, previous) },
     deny: ws.config.config.sandbox.deny,
     writeLimits: ws.config.config.limits,
+    searchQueryChars: ws.config.config.limits.searchQueryChars,
     search: { search: (query, limit) => parts.search(query, limit), upsert: (p, content) => parts.upsert(p, content) },
     observer: parts.observer,
     textExtractor: async (p, bytes) => (isExtractable(p) ? (await extractText(p, bytes)).text : undefined),
