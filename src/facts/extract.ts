@@ -3,6 +3,7 @@ import { lstat, mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { InputError, SandboxError } from '../errors.js';
 import { extractText } from '../sources/extract.js';
+import type { SourceLimits } from '../sources/limits.js';
 import { hashText } from '../state/hash.js';
 import { ConfinedIo } from '../tools/confined-io.js';
 import { segmentText, type FactGrain, type Segment } from './segment.js';
@@ -14,6 +15,8 @@ export interface FactsSettings {
   similarity: number;
   /** Larger sources are left out (listed as `tooLarge`), so one huge file cannot stall an ingest. */
   maxSourceBytes: number;
+  /** Bounds on reading one source (HTML depth, PDF size inside); a source past one is unreadable. Default DEFAULT_SOURCE_LIMITS. */
+  sourceLimits?: SourceLimits;
 }
 
 export interface ExtractionReport {
@@ -98,7 +101,7 @@ export async function updateFacts(root: string, sources: readonly string[], sett
       }
       let text: string;
       try {
-        text = (await extractText(source, bytes)).text;
+        text = (await extractText(source, bytes, settings.sourceLimits)).text;
       } catch (error) {
         if (!(error instanceof InputError)) throw error;
         report.sources.unreadable.push(source);

@@ -3,11 +3,12 @@ import { UsageError } from '../errors.js';
 import { factsDbFile, rebuildFacts, updateFacts, type ExtractionReport, type FactsSettings } from '../facts/extract.js';
 import { FactStore } from '../facts/store.js';
 import type { Fact, FactHit, FactStats } from '../facts/store-schema.js';
+import { sourceLimitsOf } from '../sources/limits.js';
 import { listRawSources } from '../sources/raw-files.js';
 
 export function factsSettings(config: EffectiveConfig): FactsSettings {
   const { grain, similarity, maxSourceBytes } = config.config.facts;
-  return { grain, similarity, maxSourceBytes };
+  return { grain, similarity, maxSourceBytes, sourceLimits: sourceLimitsOf(config.config.limits) };
 }
 
 /** Extract facts from every raw/ source the store does not already hold at its current sha256. */

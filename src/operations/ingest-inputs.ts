@@ -3,6 +3,8 @@ import path from 'node:path';
 import fg from 'fast-glob';
 import { InputError } from '../errors.js';
 import { extractText, isExtractable } from '../sources/extract.js';
+import type { SourceLimits } from '../sources/limits.js';
+import { walkSourceTree } from '../sources/raw-files.js';
 import { assertTextFile } from '../sources/read-window.js';
 import { hashFile } from '../state/hash.js';
 import { atomicTempPath, pathExists, toPosixRelative } from '../util/fs.js';
@@ -25,6 +27,8 @@ export interface InputPlan {
   sources: ResolvedSource[];
   /** URLs to fetch first (each becomes a raw file). */
   urls: string[];
+  /** Links to folders inside a folder argument: not followed, reported as skipped. */
+  skipped: Array<{ source: string; reason: string }>;
 }
 
 /**
@@ -35,6 +39,7 @@ export async function planInputs(root: string, args: string[], cwd: string): Pro
   if (args.length === 0) throw new InputError('no source given', 'e.g. `wiki ingest raw/paper.md` or `wiki ingest raw/`');
   const sources: ResolvedSource[] = [];
   const urls: string[] = [];
+  const skipped: InputPlan['skipped'] = [];
   const seen = new Set<string>();
   // Outside files planned for a raw/ name in this batch: a second file of the same name gets the next free one.
   const planned = new Map<string, string>();
@@ -54,7 +59,8 @@ export async function planInputs(root: string, args: string[], cwd: string): Pro
     }
     const absolute = path.resolve(cwd, arg);
     if (GLOB_CHARS.test(arg) && !(await pathExists(absolute))) {
-      const matches = (await fg(arg, { cwd, onlyFiles: true, dot: false, absolute: true })).sort();
+      // Links to folders are not followed: one leading back up would make the walk endless.
+      const matches = (await fg(arg, { cwd, onlyFiles: true, dot: false, absolute: true, followSymbolicLinks: false })).sort();
       const usable = matches.filter(isSourceFile);
       if (usable.length === 0) {
         throw new InputError(`${arg}: the pattern matches no source files`, `supported: ${SOURCE_EXTENSIONS.join(' ')}`);
@@ -69,11 +75,15 @@ export async function planInputs(root: string, args: string[], cwd: string): Pro
       throw new InputError(`${arg}: no such file`, 'check the path (it is relative to the current folder)');
     }
     if (info.isDirectory()) {
-      const files = (await fg('**/*', { cwd: absolute, onlyFiles: true, dot: false, absolute: true }))
+      const tree = await walkSourceTree(absolute);
+      for (const folder of tree.linkedFolders) {
+        skipped.push({ source: toPosixRelative(cwd, folder), reason: `${toPosixRelative(cwd, folder)} is a link to a folder; links to folders are not followed (one may lead back up and never end). Move or copy the files in instead` });
+      }
+      const files = tree.files
         .filter(isSourceFile)
         .filter((file) => !toPosixRelative(root, file).startsWith('raw/assets/'))
         .sort();
-      if (files.length === 0) {
+      if (files.length === 0 && tree.linkedFolders.length === 0) {
         throw new InputError(`${arg} is a folder with no source files in it`, `supported: ${SOURCE_EXTENSIONS.join(' ')}`);
       }
       for (const file of files) add(await resolveFile(root, file, planned));
@@ -82,7 +92,7 @@ export async function planInputs(root: string, args: string[], cwd: string): Pro
     if (!info.isFile()) throw new InputError(`${arg} is not a regular file`);
     add(await resolveFile(root, absolute, planned));
   }
-  return { sources, urls };
+  return { sources, urls, skipped };
 }
 
 function isSourceFile(file: string): boolean {
@@ -145,7 +155,7 @@ export async function copyIntoRaw(root: string, sources: ResolvedSource[]): Prom
 }
 
 /** Refuse unreadable sources before anything is written (missing, empty, binary). */
-export async function checkReadable(root: string, source: ResolvedSource): Promise<string[]> {
+export async function checkReadable(root: string, source: ResolvedSource, limits?: SourceLimits): Promise<string[]> {
   const file = source.copiedFrom ?? path.join(root, source.rawPath);
   if (!source.copiedFrom && (await lstat(file)).isSymbolicLink()) {
     const target = await realpath(file).catch(() => undefined);
@@ -153,7 +163,7 @@ export async function checkReadable(root: string, source: ResolvedSource): Promi
     if (!inside) throw new InputError(`${source.rawPath} is a symbolic link to ${target === undefined ? 'nothing' : 'a file outside the workspace'}`, 'copy the file itself into raw/');
   }
   if (isExtractable(source.rawPath)) {
-    return (await extractText(source.rawPath, await readFile(file))).warnings;
+    return (await extractText(source.rawPath, await readFile(file), limits)).warnings;
   }
   await assertTextFile(file, source.copiedFrom ?? source.rawPath);
   const head = await readHead(file, CHECKED_HEAD_BYTES);

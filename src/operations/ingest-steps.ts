@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { newRunId } from '../agent/transcript.js';
 import { UsageError } from '../errors.js';
 import { extractText, isExtractable } from '../sources/extract.js';
+import { sourceLimitsOf } from '../sources/limits.js';
 import { withStaleSince } from '../state/stale.js';
 import { STALE_MARK_PLACE } from '../state/write-places.js';
 import { deletedSources, forgetSource, markStale, pagesToMarkStale, saveManifest, type Manifest } from '../state/manifest.js';
@@ -25,7 +26,7 @@ const FIRST_WINDOW_CHARS = 24_000;
 export async function firstSourceWindow(session: Session, rawPath: string, copiedFrom: string | undefined): Promise<string> {
   if (copiedFrom && session.options.dryRun) {
     const bytes = isExtractable(rawPath) ? await readFile(copiedFrom) : await readHead(copiedFrom, FIRST_WINDOW_CHARS * 4);
-    const text = (await extractText(rawPath, bytes)).text;
+    const text = (await extractText(rawPath, bytes, sourceLimitsOf(session.ws.config.config.limits))).text;
     const head = text.slice(0, FIRST_WINDOW_CHARS);
     const more = text.length > head.length || (await stat(copiedFrom)).size > bytes.length;
     return `(dry run: the file is not copied into raw/ yet)\n\n${delimitSourceText(rawPath, head)}${more ? '\n\n[… more not shown]' : ''}`;

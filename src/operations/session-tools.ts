@@ -1,4 +1,5 @@
 import { extractText, isExtractable } from '../sources/extract.js';
+import { sourceLimitsOf } from '../sources/limits.js';
 import type { SearchResult } from '../search/types.js';
 import type { ToolContext, ValidationVerdict, WriteObserver } from '../tools/context.js';
 import { createTools } from '../tools/registry.js';
@@ -42,7 +43,7 @@ export function sessionTools(parts: SessionToolParts): Tool[] {
     searchQueryChars: ws.config.config.limits.searchQueryChars,
     search: { search: (query, limit) => parts.search(query, limit), upsert: (p, content) => parts.upsert(p, content) },
     observer: parts.observer,
-    textExtractor: async (p, bytes) => (isExtractable(p) ? (await extractText(p, bytes)).text : undefined),
+    textExtractor: async (p, bytes) => (isExtractable(p) ? (await extractText(p, bytes, sourceLimitsOf(ws.config.config.limits))).text : undefined),
     extractable: (p) => isExtractable(p),
     sourceFacts: parts.sourceFacts,
   };

@@ -134,8 +134,8 @@ describe('size caps on writes', () => {
   });
 
   it.each([
-    [{}, { pageWriteBytes: 1024 * 1024, appendBytes: 64 * 1024, toolCallsPerTurn: 64, toolResultBytesPerTurn: 512 * 1024, searchesPerTurn: 16, searchQueryChars: 2000, transcriptEventBytes: 2 * 1024 * 1024 }],
-    [{ limits: { pageWriteBytes: 2048 } }, { pageWriteBytes: 2048, appendBytes: 64 * 1024, toolCallsPerTurn: 64, toolResultBytesPerTurn: 512 * 1024, searchesPerTurn: 16, searchQueryChars: 2000, transcriptEventBytes: 2 * 1024 * 1024 }],
+    [{}, { pageWriteBytes: 1024 * 1024, appendBytes: 64 * 1024, toolCallsPerTurn: 64, toolResultBytesPerTurn: 512 * 1024, htmlDepth: 256, pdfInflatedBytes: 256 * 1024 * 1024, pdfPages: 2000, searchesPerTurn: 16, searchQueryChars: 2000, transcriptEventBytes: 2 * 1024 * 1024 }],
+    [{ limits: { pageWriteBytes: 2048 } }, { pageWriteBytes: 2048, appendBytes: 64 * 1024, toolCallsPerTurn: 64, toolResultBytesPerTurn: 512 * 1024, htmlDepth: 256, pdfInflatedBytes: 256 * 1024 * 1024, pdfPages: 2000, searchesPerTurn: 16, searchQueryChars: 2000, transcriptEventBytes: 2 * 1024 * 1024 }],
   ])('config %j gives limits %j', (config, expected) => {
     expect(configSchema.parse(config).limits).toEqual(expected);
   });
