@@ -19,6 +19,7 @@ import { MANIFEST_PATH } from '../state/manifest.js';
 import { resolveInRoot } from '../state/paths.js';
 import { isWikiFile } from '../state/write-places.js';
 import { ConfinedIo, type WritePlace } from '../tools/confined-io.js';
+import { removeAbandonedTempFiles } from '../util/fs.js';
 import { appendLog } from '../wiki/log.js';
 
 /**
@@ -187,6 +188,8 @@ async function planFile(root: string, io: ConfinedIo, beforeImages: BeforeImages
 async function applyUndo(root: string, plan: UndoPlan, logPath: string): Promise<string> {
   const { run } = plan;
   const title = `${run.runId} (${run.op}: ${run.title})`;
+  // Temp files of writes a killed or failed run left behind go with its changes.
+  await removeAbandonedTempFiles(root, ['wiki', 'raw']);
   const undoRun = await beginRun(root, newRunId(), 'undo', title);
   const beforeImages = runBeforeImages(root, run.runId);
   // Every read, write and removal inside the workspace, never through a link (confined-io.ts), only where runs write.

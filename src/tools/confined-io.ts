@@ -1,7 +1,7 @@
 import { closeSync, constants, existsSync, fstatSync, openSync, readFileSync, type Stats } from 'node:fs';
 import { lstat, open, readdir, realpath, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { SandboxError } from '../errors.js';
+import { DiskFullError, isDiskFull, SandboxError } from '../errors.js';
 import { writeFileAtomic } from '../util/fs.js';
 import { isInsideRoot } from '../util/fs.js';
 import { openFolderByDescriptors, openFolderByPath, swappedLink, type OpenFolder } from './confined-folders.js';
@@ -130,6 +130,9 @@ export class ConfinedIo {
     try {
       await writeFileAtomic(folder.child(name), content);
       await folder.verify();
+    } catch (error) {
+      // Named as the workspace knows it, not by the descriptor path it was written through.
+      throw isDiskFull(error) ? new DiskFullError(shown) : error;
     } finally {
       await folder.close();
     }
