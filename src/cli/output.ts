@@ -1,8 +1,6 @@
-import { ownColors, terminalSafe } from '../util/terminal-text.js';
+import pc from 'picocolors';
+import { terminalSafe } from '../util/terminal-text.js';
 import type { Colors } from '../util/colors.js';
-
-/** Back to the start of the line and erase it: the one sequence a status line may begin with. */
-const CLEAR_LINE = '\r\x1b[2K';
 
 export type { Colors } from '../util/colors.js';
 
@@ -28,7 +26,7 @@ export class Output {
     this.json = options.json;
     this.quiet = options.quiet;
     this.isTty = Boolean(stderr.isTTY) && !options.json && !options.quiet;
-    this.c = ownColors(options.color && !process.env.NO_COLOR && Boolean(stdout.isTTY || process.env.FORCE_COLOR));
+    this.c = pc.createColors(options.color && !process.env.NO_COLOR && Boolean(stdout.isTTY || process.env.FORCE_COLOR));
   }
 
   /** The command's result: JSON when --json, otherwise the human rendering. */
@@ -52,16 +50,9 @@ export class Output {
     this.stderr.write(`${this.c.yellow('warning:')} ${terminalSafe(line)}\n`);
   }
 
-  /** Always shown on stderr, as it is (a plan to confirm, a prompt's preamble). */
-  notice(text: string): void {
-    this.stderr.write(`${terminalSafe(text)}${text.endsWith('\n') ? '' : '\n'}`);
-  }
-
-  /** The live status line on stderr: it may start by returning to and erasing the line (ours). */
+  /** Raw stderr write for live status lines. */
   status(text: string): void {
-    if (!this.isTty) return;
-    const reset = text.startsWith(CLEAR_LINE) ? CLEAR_LINE : '';
-    this.stderr.write(`${reset}${terminalSafe(text.slice(reset.length))}`);
+    if (this.isTty) this.stderr.write(terminalSafe(text));
   }
 
   /** Lines of the live block last drawn by statusBlock. */

@@ -50,7 +50,7 @@ export function registerUndo(program: Command): void {
           onPlan: (plan) => {
             for (const path of plan.conflicts) out.warn(`${path} changed since run ${plan.run.runId}`);
             if (!flags.dryRun && !out.json && !out.quiet) {
-              out.notice(renderUndoPlan(plan, out.c));
+              process.stderr.write(`${renderUndoPlan(plan, out.c)}\n`);
               planShown = true;
             }
           },
@@ -59,7 +59,7 @@ export function registerUndo(program: Command): void {
             if (!process.stdin.isTTY) {
               throw new UsageError('not confirmed: stdin is not a terminal', 'pass --yes to confirm (see the plan with `wiki undo --dry-run`)');
             }
-            if (!planShown) out.notice(renderUndoPlan(plan, out.c));
+            if (!planShown) process.stderr.write(`${renderUndoPlan(plan, out.c)}\n`);
             return ask('Undo these changes? [y/N] ');
           },
         });
