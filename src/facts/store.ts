@@ -1,14 +1,18 @@
+import { existsSync } from 'node:fs';
 import { loadSqlite, type Database, type Statement } from './sqlite.js';
 import { isStopWord } from './word-tokens.js';
 import type { Segment } from './segment.js';
 import { couldBeSimilar, editSimilarity, factId, normalizeFact } from './normalize.js';
-import { SCHEMA, type Fact, type FactHit, type FactRow, type FactStats, type UpsertResult } from './store-schema.js';
+import { SCHEMA, SCHEMA_TABLES, type Fact, type FactHit, type FactRow, type FactStats, type UpsertResult } from './store-schema.js';
 
 /**
  * `.wiki/facts.db`: every fact extracted from raw/, with its provenance, lineage and
  * tombstone, and an FTS5 index over the live ones (tables in `store-schema.ts`). Derived
  * data: `wiki facts rebuild` recreates it from raw/ at any time.
  */
+
+/** How long a statement waits for another process's transaction on the store to end. */
+const BUSY_TIMEOUT_MS = 120_000;
 
 export class FactStore {
   private readonly statements = new Map<string, Statement>();
@@ -18,9 +22,26 @@ export class FactStore {
   /** Open (or, unless read-only, create) the store; SQLite is loaded on first use (`sqlite.ts`). */
   static async open(file: string, options: { readonly?: boolean } = {}): Promise<FactStore> {
     const open = await loadSqlite();
-    const db = open(file, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
-    if (!options.readonly) db.exec(SCHEMA);
+    // A writer beside this one (an ingest's refresh, a `facts search`'s) is waited for, not failed with "database is locked".
+    const db = open(file, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false, timeout: BUSY_TIMEOUT_MS });
+    // All tables or none: a store cut off while being made (a full disk, a kill) is never half a schema.
+    if (!options.readonly) db.transaction(() => db.exec(SCHEMA))();
     return new FactStore(db);
+  }
+
+  /**
+   * The store for reading, or undefined when there is none to read: no file, or one without
+   * the whole schema (made by an older run cut off halfway), which counts as absent rather
+   * than failing every reader with "no such table"; the next ingest or rebuild completes it.
+   */
+  static async openExisting(file: string): Promise<FactStore | undefined> {
+    if (!existsSync(file)) return undefined;
+    const store = await FactStore.open(file, { readonly: true });
+    const marks = SCHEMA_TABLES.map(() => '?').join(', ');
+    const { n } = store.db.prepare(`SELECT COUNT(*) AS n FROM sqlite_master WHERE name IN (${marks})`).get(...SCHEMA_TABLES) as { n: number };
+    if (n === SCHEMA_TABLES.length) return store;
+    store.close();
+    return undefined;
   }
 
   /** Prepared once per store: preparing is most of a small statement's cost. */
