@@ -154,7 +154,7 @@ export class FactStore {
     const hits: FactHit[] = [];
     for (const row of rows) {
       const from = this.sourcesOf(row.id);
-      if (sources && !from.some((s) => sources.includes(s))) continue;
+      if (sources && !from.some((s) => sources.includes(citedFile(s)))) continue;
       hits.push({ id: row.id, text: row.text, score: -row.rank, sources: from });
       if (hits.length >= limit) break;
     }
@@ -213,8 +213,14 @@ export class FactStore {
     };
   }
 
+  /** Where a fact is stated, each as `raw/x.md#L12` (or `#L12-14`), as `facts show` gives it. */
   private sourcesOf(id: string): string[] {
-    return (this.prepare('SELECT DISTINCT source FROM provenance WHERE fact_id = ? ORDER BY source').all(id) as { source: string }[]).map((r) => r.source);
+    const rows = this.prepare('SELECT DISTINCT source, line_start, line_end FROM provenance WHERE fact_id = ? ORDER BY source, line_start, line_end').all(id) as {
+      source: string;
+      line_start: number;
+      line_end: number;
+    }[];
+    return rows.map((r) => citeLines(r.source, r.line_start, r.line_end));
   }
 
   private revive(row: FactRow): void {
@@ -269,6 +275,17 @@ function closestOf(norm: string, candidates: Iterable<FactRow>, threshold: numbe
     }
   }
   return best;
+}
+
+/** `raw/x.md#L12` for one line, `raw/x.md#L12-14` for several: the form of a citation comment. */
+export function citeLines(source: string, lineStart: number, lineEnd: number): string {
+  return `${source}#L${lineStart === lineEnd ? lineStart : `${lineStart}-${lineEnd}`}`;
+}
+
+/** The file of a `citeLines` citation. */
+function citedFile(cited: string): string {
+  const hash = cited.lastIndexOf('#L');
+  return hash < 0 ? cited : cited.slice(0, hash);
 }
 
 /** Free text → an FTS5 query of its words OR-ed, so punctuation in a question cannot be syntax. */

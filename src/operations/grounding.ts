@@ -1,6 +1,6 @@
 import { factsDbFile } from '../facts/extract.js';
 import { GroundingCache, groundPage, type CandidateFact } from '../facts/grounding.js';
-import { FactStore } from '../facts/store.js';
+import { citeLines, FactStore } from '../facts/store.js';
 import { finding, type Finding } from '../wiki/validate/finding.js';
 import { sourcesOf, type Page } from '../wiki/page.js';
 import { sourceFilePath } from '../wiki/validate/page-rules.js';
@@ -79,7 +79,7 @@ export async function factPlaces(root: string, ids: readonly string[]): Promise<
     return new Map(
       ids.map((id) => [
         id,
-        (store.get(id)?.provenance ?? []).map((p) => `${p.source}#L${p.lineStart}${p.lineEnd > p.lineStart ? `-${p.lineEnd}` : ''}`),
+        (store.get(id)?.provenance ?? []).map((p) => citeLines(p.source, p.lineStart, p.lineEnd)),
       ]),
     );
   } finally {
