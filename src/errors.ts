@@ -14,6 +14,22 @@ export abstract class WikiError extends Error {
   }
 }
 
+/** The disk (or the user's quota) is full: a write could not be made. Nothing half-written is kept. */
+export class DiskFullError extends WikiError {
+  readonly exitCode = 1 as const;
+  readonly path: string;
+  constructor(filePath: string) {
+    super(`disk full: could not write ${filePath}`, 'free some space and run the command again; files are never left half-written, and `wiki undo` puts back what a run had changed');
+    this.path = filePath;
+  }
+}
+
+/** Whether `error` says the disk or quota is full (ENOSPC, EDQUOT). */
+export function isDiskFull(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return error instanceof DiskFullError || code === 'ENOSPC' || code === 'EDQUOT';
+}
+
 /** Bad flags or arguments. */
 export class UsageError extends WikiError {
   readonly exitCode = 2 as const;

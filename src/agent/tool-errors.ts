@@ -52,6 +52,13 @@ export function overCallLimitMessage(name: string, limit: number, asked: number)
   );
 }
 
+export function overSearchLimitMessage(limit: number, asked: number): string {
+  return (
+    `search_wiki was not run: this turn asked for ${asked} searches, and at most ${limit} run per turn ` +
+    `(limits.searchesPerTurn in wiki.config.json). Read the results you have, then search again next turn if you still need to.`
+  );
+}
+
 export function overResultBudgetMessage(name: string, bytes: number, limit: number): string {
   return (
     `The result of this ${name} call (${bytes} bytes) was not returned: this turn's tool results reached the ` +

@@ -7,13 +7,14 @@ import {
   notRunMessage,
   oversizedArgumentsMessage,
   overCallLimitMessage,
+  overSearchLimitMessage,
   overResultBudgetMessage,
   stoppedMessage,
   toolThrewMessage,
   unknownToolMessage,
   unparsableArgumentsMessage,
 } from './tool-errors.js';
-import { DEFAULT_TURN_LIMITS, PARALLEL_TOOL_CALLS, type TurnLimits } from './turn-limits.js';
+import { DEFAULT_TURN_LIMITS, PARALLEL_TOOL_CALLS, SEARCH_TOOL, type TurnLimits } from './turn-limits.js';
 import type { ToolCall, ToolResult } from './types.js';
 
 export interface ToolRunHooks {
@@ -65,6 +66,9 @@ export async function runToolCalls(
   };
 
   const runnable = calls.slice(0, limits.toolCallsPerTurn);
+  // Searches past the per-turn count, in call order: answered at once, never run.
+  const searchIndexes = runnable.flatMap((call, index) => (call.name === SEARCH_TOOL ? [index] : []));
+  const overSearches = new Set(limits.searchesPerTurn === undefined ? [] : searchIndexes.slice(limits.searchesPerTurn));
   for (const group of scheduleGroups(runnable, tools)) {
     if (hooks.signal?.aborted === true) {
       interrupted = true;
@@ -77,6 +81,9 @@ export async function runToolCalls(
       if (hooks.signal?.aborted === true) {
         interrupted = true;
         return { index, outcome: { content: notRunMessage(call), isError: true }, durationMs: 0 };
+      }
+      if (overSearches.has(index)) {
+        return { index, outcome: { content: overSearchLimitMessage(limits.searchesPerTurn ?? 0, searchIndexes.length), isError: true }, durationMs: 0 };
       }
       const started = performance.now();
       const outcome = await executeCall(call, tools, hooks.signal);

@@ -9,9 +9,17 @@ export interface TurnLimits {
   toolCallsPerTurn: number;
   /** UTF-8 bytes of tool results returned per turn, in call order; later read results are withheld. */
   toolResultBytesPerTurn: number;
+  /**
+   * search_wiki calls run per turn (each searches the whole wiki, the costliest read); the
+   * rest are answered with an error and not run. Absent: only toolCallsPerTurn applies.
+   */
+  searchesPerTurn?: number;
 }
 
-export const DEFAULT_TURN_LIMITS: TurnLimits = { toolCallsPerTurn: 64, toolResultBytesPerTurn: 512 * 1024 };
+/** The tool whose calls `searchesPerTurn` counts. */
+export const SEARCH_TOOL = 'search_wiki';
+
+export const DEFAULT_TURN_LIMITS: TurnLimits = { toolCallsPerTurn: 64, toolResultBytesPerTurn: 512 * 1024, searchesPerTurn: 16 };
 
 /** Read-only calls of one turn run at most this many at once (each may load a file of up to 64 MB). */
 export const PARALLEL_TOOL_CALLS = 8;

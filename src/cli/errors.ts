@@ -1,6 +1,6 @@
 import { CommanderError } from 'commander';
 import pc from 'picocolors';
-import { isWikiError, type ExitCode } from '../errors.js';
+import { DiskFullError, isDiskFull, isWikiError, type ExitCode } from '../errors.js';
 import { wrongKindOfStateFile } from '../state/wrong-kind.js';
 import { terminalSafe } from '../util/terminal-text.js';
 
@@ -19,6 +19,11 @@ export function exitCodeFor(error: unknown, stderr: NodeJS.WritableStream = proc
     stderr.write(`${colors.red('error:')} ${terminalSafe(`${error.message}${hint}`)}\n`);
     return error.exitCode;
   }
+  if (isDiskFull(error)) {
+    // A full disk met outside the atomic writer (the facts store, a transcript): still say so, with the path when known.
+    const where = (error as NodeJS.ErrnoException).path;
+    return exitCodeFor(new DiskFullError(where ?? 'a file in the workspace'), stderr);
+  }
   const wrongKind = wrongKindOfStateFile(error);
   if (wrongKind) {
     stderr.write(`${colors.red('error:')} ${terminalSafe(wrongKind)}\n`);
@@ -36,6 +41,7 @@ export function exitCodeFor(error: unknown, stderr: NodeJS.WritableStream = proc
  * parse stderr: `{"error":{"message","hint","exitCode","type"}}`.
  */
 export function errorJson(error: unknown, exitCode: number): string {
+  if (isDiskFull(error) && !isWikiError(error)) error = new DiskFullError((error as NodeJS.ErrnoException).path ?? 'a file in the workspace');
   const message = wrongKindOfStateFile(error) ?? (error instanceof Error ? error.message : String(error));
   const hint = isWikiError(error) ? (error.hint ?? null) : null;
   const type = error instanceof Error ? error.name : 'Error';

@@ -1,5 +1,6 @@
 import type { ExtractionReport } from '../facts/extract.js';
 import type { Fact, FactHit, FactStats } from '../facts/store-schema.js';
+import { citeLines } from '../facts/store.js';
 import type { FactsAnswer } from '../operations/query-facts.js';
 import type { Colors } from './output.js';
 
@@ -14,8 +15,7 @@ export function renderFact(fact: Fact, c: Colors): string {
   if (fact.tombstonedAt) lines.push(`tombstoned   ${fact.tombstonedAt}`);
   lines.push('provenance');
   for (const p of fact.provenance) {
-    const range = p.lineStart === p.lineEnd ? `L${p.lineStart}` : `L${p.lineStart}-${p.lineEnd}`;
-    lines.push(`  ${p.source}#${range}${p.heading ? ` ${c.dim(`(${p.heading})`)}` : ''}  ${c.dim(`sha256 ${p.sha256.slice(0, 12)}`)}`);
+    lines.push(`  ${citeLines(p.source, p.lineStart, p.lineEnd)}${p.heading ? ` ${c.dim(`(${p.heading})`)}` : ''}  ${c.dim(`sha256 ${p.sha256.slice(0, 12)}`)}`);
   }
   if (fact.provenance.length === 0) lines.push(`  ${c.dim('(none: no source states it any more)')}`);
   if (fact.lineage.length > 0) {

@@ -58,7 +58,7 @@ export function registerFacts(program: Command): void {
       const out = outputFor(command);
       const ws = await openWorkspace(command, {}, { modelFree: true });
       const [{ rebuildWorkspaceFacts }, { renderExtraction }] = await load('factsOperation', 'renderFacts');
-      const report = await rebuildWorkspaceFacts(ws.root, ws.config);
+      const report = await rebuildWorkspaceFacts(ws.root, ws.config, { onNotice: (message) => out.info(message) });
       out.result(report, () => renderExtraction(report));
     });
 }

@@ -148,6 +148,16 @@ export const configSchema = z
         toolCallsPerTurn: z.number().int().min(1).max(10_000).default(64),
         /** Bytes of tool results returned to the model per turn; later read results are withheld with an error. */
         toolResultBytesPerTurn: z.number().int().min(16 * 1024).default(512 * 1024),
+        /** Deepest element nesting of an HTML source; a deeper one is refused (its reader is quadratic in depth). */
+        htmlDepth: z.number().int().min(8).default(256),
+        /** Bytes a PDF's compressed streams may inflate to (images aside); a PDF past it is refused. */
+        pdfInflatedBytes: z.number().int().min(1024).default(256 * 1024 * 1024),
+        /** Pages a PDF may have; a longer one is refused. */
+        pdfPages: z.number().int().min(1).default(2000),
+        /** search_wiki calls run per model turn; the rest are answered with an error and not run. */
+        searchesPerTurn: z.number().int().min(1).max(10_000).default(16),
+        /** Longest search_wiki query, in characters; a longer one is refused. */
+        searchQueryChars: z.number().int().min(64).default(2000),
         /** Largest transcript line (.wiki/runs/*.jsonl) in bytes; longer events have their long strings cut, with a marker. */
         transcriptEventBytes: z.number().int().min(16 * 1024).default(2 * 1024 * 1024),
       })

@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
-import { lstat, mkdir, rm } from 'node:fs/promises';
+import { lstat, mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { InputError, SandboxError } from '../errors.js';
 import { extractText } from '../sources/extract.js';
+import type { SourceLimits } from '../sources/limits.js';
 import { hashText } from '../state/hash.js';
 import { ConfinedIo } from '../tools/confined-io.js';
 import { deniedPathReason } from '../tools/paths.js';
@@ -17,6 +18,8 @@ export interface FactsSettings {
   maxSourceBytes: number;
   /** sandbox.deny (wiki.config.json): with the built-in deny list, files whose lines never become facts. */
   deny?: readonly string[];
+  /** Bounds on reading one source (HTML depth, PDF size inside); a source past one is unreadable. Default DEFAULT_SOURCE_LIMITS. */
+  sourceLimits?: SourceLimits;
 }
 
 export interface ExtractionReport {
@@ -53,9 +56,15 @@ export function hasFactsStore(root: string): boolean {
  * whose sha256 the store already holds is not read further, a new or changed one is
  * segmented and upserted, and one the store knows but `sources` lacks is removed.
  */
-export async function updateFacts(root: string, sources: readonly string[], settings: FactsSettings, now = new Date().toISOString()): Promise<ExtractionReport> {
-  await mkdir(path.dirname(factsDbFile(root)), { recursive: true });
-  const store = await FactStore.open(factsDbFile(root));
+export async function updateFacts(
+  root: string,
+  sources: readonly string[],
+  settings: FactsSettings,
+  now = new Date().toISOString(),
+  dbFile = factsDbFile(root),
+): Promise<ExtractionReport> {
+  await mkdir(path.dirname(dbFile), { recursive: true });
+  const store = await FactStore.open(dbFile);
   const report: ExtractionReport = {
     sources: { extracted: 0, unchanged: 0, removed: 0, unreadable: [], tooLarge: [], refused: [] },
     facts: { inserted: 0, merged: 0, reworded: 0, tombstoned: 0 },
@@ -110,7 +119,7 @@ export async function updateFacts(root: string, sources: readonly string[], sett
       }
       let text: string;
       try {
-        text = (await extractText(source, bytes)).text;
+        text = (await extractText(source, bytes, settings.sourceLimits)).text;
       } catch (error) {
         if (!(error instanceof InputError)) throw error;
         report.sources.unreadable.push(source);
@@ -138,8 +147,22 @@ export async function updateFacts(root: string, sources: readonly string[], sett
   return report;
 }
 
-/** Drop the store and extract every source again. */
+/**
+ * Extract every source again into a new store beside the old one, then put it in the old
+ * one's place in one rename: a reader or writer beside the rebuild keeps the whole old store
+ * until then (never a deleted or half-made one), and a rebuild cut off leaves the old store.
+ */
 export async function rebuildFacts(root: string, sources: readonly string[], settings: FactsSettings): Promise<ExtractionReport> {
-  for (const suffix of ['', '-journal', '-wal', '-shm']) await rm(`${factsDbFile(root)}${suffix}`, { force: true });
-  return updateFacts(root, sources, settings);
+  const target = factsDbFile(root);
+  const fresh = `${target}.rebuild-${process.pid}`;
+  for (const suffix of ['', '-journal']) await rm(`${fresh}${suffix}`, { force: true });
+  try {
+    const report = await updateFacts(root, sources, settings, undefined, fresh);
+    await rename(fresh, target);
+    for (const suffix of ['-journal', '-wal', '-shm']) await rm(`${target}${suffix}`, { force: true });
+    return report;
+  } catch (error) {
+    for (const suffix of ['', '-journal']) await rm(`${fresh}${suffix}`, { force: true });
+    throw error;
+  }
 }

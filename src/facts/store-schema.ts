@@ -4,6 +4,9 @@
  */
 export const FACTS_DB_PATH = '.wiki/facts.db';
 
+/** The tables SCHEMA makes: a store holding fewer is incomplete. */
+export const SCHEMA_TABLES = ['facts', 'provenance', 'lineage', 'sources', 'counters', 'facts_fts'] as const;
+
 export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS facts (
   id TEXT PRIMARY KEY,

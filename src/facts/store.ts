@@ -1,14 +1,18 @@
+import { existsSync } from 'node:fs';
 import { loadSqlite, type Database, type Statement } from './sqlite.js';
 import { isStopWord } from './word-tokens.js';
 import type { Segment } from './segment.js';
 import { couldBeSimilar, editSimilarity, factId, normalizeFact } from './normalize.js';
-import { SCHEMA, type Fact, type FactHit, type FactRow, type FactStats, type UpsertResult } from './store-schema.js';
+import { SCHEMA, SCHEMA_TABLES, type Fact, type FactHit, type FactRow, type FactStats, type UpsertResult } from './store-schema.js';
 
 /**
  * `.wiki/facts.db`: every fact extracted from raw/, with its provenance, lineage and
  * tombstone, and an FTS5 index over the live ones (tables in `store-schema.ts`). Derived
  * data: `wiki facts rebuild` recreates it from raw/ at any time.
  */
+
+/** How long a statement waits for another process's transaction on the store to end. */
+const BUSY_TIMEOUT_MS = 120_000;
 
 export class FactStore {
   private readonly statements = new Map<string, Statement>();
@@ -18,9 +22,26 @@ export class FactStore {
   /** Open (or, unless read-only, create) the store; SQLite is loaded on first use (`sqlite.ts`). */
   static async open(file: string, options: { readonly?: boolean } = {}): Promise<FactStore> {
     const open = await loadSqlite();
-    const db = open(file, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
-    if (!options.readonly) db.exec(SCHEMA);
+    // A writer beside this one (an ingest's refresh, a `facts search`'s) is waited for, not failed with "database is locked".
+    const db = open(file, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false, timeout: BUSY_TIMEOUT_MS });
+    // All tables or none: a store cut off while being made (a full disk, a kill) is never half a schema.
+    if (!options.readonly) db.transaction(() => db.exec(SCHEMA))();
     return new FactStore(db);
+  }
+
+  /**
+   * The store for reading, or undefined when there is none to read: no file, or one without
+   * the whole schema (made by an older run cut off halfway), which counts as absent rather
+   * than failing every reader with "no such table"; the next ingest or rebuild completes it.
+   */
+  static async openExisting(file: string): Promise<FactStore | undefined> {
+    if (!existsSync(file)) return undefined;
+    const store = await FactStore.open(file, { readonly: true });
+    const marks = SCHEMA_TABLES.map(() => '?').join(', ');
+    const { n } = store.db.prepare(`SELECT COUNT(*) AS n FROM sqlite_master WHERE name IN (${marks})`).get(...SCHEMA_TABLES) as { n: number };
+    if (n === SCHEMA_TABLES.length) return store;
+    store.close();
+    return undefined;
   }
 
   /** Prepared once per store: preparing is most of a small statement's cost. */
@@ -133,7 +154,7 @@ export class FactStore {
     const hits: FactHit[] = [];
     for (const row of rows) {
       const from = this.sourcesOf(row.id);
-      if (sources && !from.some((s) => sources.includes(s))) continue;
+      if (sources && !from.some((s) => sources.includes(citedFile(s)))) continue;
       hits.push({ id: row.id, text: row.text, score: -row.rank, sources: from });
       if (hits.length >= limit) break;
     }
@@ -192,8 +213,14 @@ export class FactStore {
     };
   }
 
+  /** Where a fact is stated, each as `raw/x.md#L12` (or `#L12-14`), as `facts show` gives it. */
   private sourcesOf(id: string): string[] {
-    return (this.prepare('SELECT DISTINCT source FROM provenance WHERE fact_id = ? ORDER BY source').all(id) as { source: string }[]).map((r) => r.source);
+    const rows = this.prepare('SELECT DISTINCT source, line_start, line_end FROM provenance WHERE fact_id = ? ORDER BY source, line_start, line_end').all(id) as {
+      source: string;
+      line_start: number;
+      line_end: number;
+    }[];
+    return rows.map((r) => citeLines(r.source, r.line_start, r.line_end));
   }
 
   private revive(row: FactRow): void {
@@ -248,6 +275,17 @@ function closestOf(norm: string, candidates: Iterable<FactRow>, threshold: numbe
     }
   }
   return best;
+}
+
+/** `raw/x.md#L12` for one line, `raw/x.md#L12-14` for several: the form of a citation comment. */
+export function citeLines(source: string, lineStart: number, lineEnd: number): string {
+  return `${source}#L${lineStart === lineEnd ? lineStart : `${lineStart}-${lineEnd}`}`;
+}
+
+/** The file of a `citeLines` citation. */
+function citedFile(cited: string): string {
+  const hash = cited.lastIndexOf('#L');
+  return hash < 0 ? cited : cited.slice(0, hash);
 }
 
 /** Free text → an FTS5 query of its words OR-ed, so punctuation in a question cannot be syntax. */

@@ -98,7 +98,7 @@ export async function runModelInSession(session: Session, options: ModelRunOptio
       tools: session.tools,
       maxTurns: options.budget.maxTurns,
       maxOutputTokens: options.budget.maxOutputTokens,
-      turnLimits: { toolCallsPerTurn: limits.toolCallsPerTurn, toolResultBytesPerTurn: limits.toolResultBytesPerTurn },
+      turnLimits: { toolCallsPerTurn: limits.toolCallsPerTurn, toolResultBytesPerTurn: limits.toolResultBytesPerTurn, searchesPerTurn: limits.searchesPerTurn },
       maxTokens: options.budget.maxTokens,
       maxCost: options.budget.maxCost,
       price: options.price,

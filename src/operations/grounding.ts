@@ -1,6 +1,6 @@
-import { factsDbFile, hasFactsStore } from '../facts/extract.js';
+import { factsDbFile } from '../facts/extract.js';
 import { GroundingCache, groundPage, type CandidateFact } from '../facts/grounding.js';
-import { FactStore } from '../facts/store.js';
+import { citeLines, FactStore } from '../facts/store.js';
 import { finding, type Finding } from '../wiki/validate/finding.js';
 import { sourcesOf, type Page } from '../wiki/page.js';
 import { sourceFilePath } from '../wiki/validate/page-rules.js';
@@ -28,8 +28,8 @@ export interface GroundingReport {
  * it there is nothing to check against and the report is empty.
  */
 export async function groundPages(root: string, pages: readonly Page[], options: { evidence?: boolean } = {}): Promise<GroundingReport | undefined> {
-  if (!hasFactsStore(root)) return undefined;
-  const store = await FactStore.open(factsDbFile(root), { readonly: true });
+  const store = await FactStore.openExisting(factsDbFile(root));
+  if (!store) return undefined;
   const report: GroundingReport = { findings: [], pages: [], closest: {} };
   const cache = new GroundingCache();
   // Many pages cite the same sources: one query per set of sources, not one per page.
@@ -73,13 +73,13 @@ function round(value: number): number {
 
 /** Where each fact is stated (`raw/x.md#L4`, `raw/x.md#L4-5`), for a model asked to repair a sentence. */
 export async function factPlaces(root: string, ids: readonly string[]): Promise<Map<string, string[]>> {
-  if (ids.length === 0 || !hasFactsStore(root)) return new Map();
-  const store = await FactStore.open(factsDbFile(root), { readonly: true });
+  const store = ids.length === 0 ? undefined : await FactStore.openExisting(factsDbFile(root));
+  if (!store) return new Map();
   try {
     return new Map(
       ids.map((id) => [
         id,
-        (store.get(id)?.provenance ?? []).map((p) => `${p.source}#L${p.lineStart}${p.lineEnd > p.lineStart ? `-${p.lineEnd}` : ''}`),
+        (store.get(id)?.provenance ?? []).map((p) => citeLines(p.source, p.lineStart, p.lineEnd)),
       ]),
     );
   } finally {

@@ -3,6 +3,8 @@ import path from 'node:path';
 import fg from 'fast-glob';
 import { InputError } from '../errors.js';
 import { extractText, isExtractable } from '../sources/extract.js';
+import type { SourceLimits } from '../sources/limits.js';
+import { walkSourceTree } from '../sources/raw-files.js';
 import { assertTextFile } from '../sources/read-window.js';
 import { isSourceFile, SOURCE_EXTENSIONS, splitRawFiles } from '../sources/source-kinds.js';
 import { hashFile } from '../state/hash.js';
@@ -26,6 +28,8 @@ export interface InputPlan {
   urls: string[];
   /** Files of a folder given that are not sources (an image, an archive…), each with why. */
   unsupported: Array<{ path: string; reason: string }>;
+  /** Links to folders inside a folder argument: not followed, reported as skipped. */
+  skipped: Array<{ source: string; reason: string }>;
 }
 
 /**
@@ -37,6 +41,7 @@ export async function planInputs(root: string, args: string[], cwd: string): Pro
   const sources: ResolvedSource[] = [];
   const urls: string[] = [];
   const unsupported: InputPlan['unsupported'] = [];
+  const skipped: InputPlan['skipped'] = [];
   const seen = new Set<string>();
   // Outside files planned for a raw/ name in this batch: a second file of the same name gets the next free one.
   const planned = new Map<string, string>();
@@ -56,7 +61,8 @@ export async function planInputs(root: string, args: string[], cwd: string): Pro
     }
     const absolute = path.resolve(cwd, arg);
     if (GLOB_CHARS.test(arg) && !(await pathExists(absolute))) {
-      const matches = (await fg(arg, { cwd, onlyFiles: true, dot: false, absolute: true })).sort();
+      // Links to folders are not followed: one leading back up would make the walk endless.
+      const matches = (await fg(arg, { cwd, onlyFiles: true, dot: false, absolute: true, followSymbolicLinks: false })).sort();
       const usable = matches.filter(isSourceFile);
       if (usable.length === 0) {
         throw new InputError(`${arg}: the pattern matches no source files`, `supported: ${SOURCE_EXTENSIONS.join(' ')}`);
@@ -71,13 +77,16 @@ export async function planInputs(root: string, args: string[], cwd: string): Pro
       throw new InputError(`${arg}: no such file`, 'check the path (it is relative to the current folder)');
     }
     if (info.isDirectory()) {
-      const all = (await fg('**/*', { cwd: absolute, onlyFiles: true, dot: false, absolute: true })).sort();
-      const split = splitRawFiles(all.map((file) => toPosixRelative(root, file)));
-      const files = all.filter((file) => split.sources.includes(toPosixRelative(root, file)));
+      const tree = await walkSourceTree(absolute);
+      for (const folder of tree.linkedFolders) {
+        skipped.push({ source: toPosixRelative(cwd, folder), reason: `${toPosixRelative(cwd, folder)} is a link to a folder; links to folders are not followed (one may lead back up and never end). Move or copy the files in instead` });
+      }
+      const split = splitRawFiles(tree.files.map((file) => toPosixRelative(root, file)));
+      const files = tree.files.filter((file) => split.sources.includes(toPosixRelative(root, file)));
       for (const file of split.unsupported) if (!unsupported.some((u) => u.path === file.path)) unsupported.push(file);
-      if (files.length === 0) {
-        const skipped = split.unsupported.length ? ` (skipped: ${split.unsupported.map((u) => u.path).join(', ')})` : '';
-        throw new InputError(`${arg} is a folder with no source files in it${skipped}`, `supported: ${SOURCE_EXTENSIONS.join(' ')}`);
+      if (files.length === 0 && tree.linkedFolders.length === 0) {
+        const notSources = split.unsupported.length ? ` (skipped: ${split.unsupported.map((u) => u.path).join(', ')})` : '';
+        throw new InputError(`${arg} is a folder with no source files in it${notSources}`, `supported: ${SOURCE_EXTENSIONS.join(' ')}`);
       }
       for (const file of files) add(await resolveFile(root, file, planned));
       continue;
@@ -85,7 +94,7 @@ export async function planInputs(root: string, args: string[], cwd: string): Pro
     if (!info.isFile()) throw new InputError(`${arg} is not a regular file`);
     add(await resolveFile(root, absolute, planned));
   }
-  return { sources, urls, unsupported };
+  return { sources, urls, unsupported, skipped };
 }
 
 /** A file under raw/ is used in place; anything else is planned to be copied into raw/. */
@@ -181,7 +190,7 @@ function formatMegabytes(bytes: number): string {
 }
 
 /** Refuse unreadable sources before anything is written (missing, empty, binary). */
-export async function checkReadable(root: string, source: ResolvedSource): Promise<string[]> {
+export async function checkReadable(root: string, source: ResolvedSource, limits?: SourceLimits): Promise<string[]> {
   const file = source.copiedFrom ?? path.join(root, source.rawPath);
   if (!source.copiedFrom && (await lstat(file)).isSymbolicLink()) {
     const target = await realpath(file).catch(() => undefined);
@@ -189,7 +198,7 @@ export async function checkReadable(root: string, source: ResolvedSource): Promi
     if (!inside) throw new InputError(`${source.rawPath} is a symbolic link to ${target === undefined ? 'nothing' : 'a file outside the workspace'}`, 'copy the file itself into raw/');
   }
   if (isExtractable(source.rawPath)) {
-    return (await extractText(source.rawPath, await readFile(file))).warnings;
+    return (await extractText(source.rawPath, await readFile(file), limits)).warnings;
   }
   await assertTextFile(file, source.copiedFrom ?? source.rawPath);
   const head = await readHead(file, CHECKED_HEAD_BYTES);

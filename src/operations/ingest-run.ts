@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { SharedBudget } from '../agent/loop.js';
 import { newRunId } from '../state/history.js';
+import { STALE_MARK_PLACE } from '../state/write-places.js';
 import { MANIFEST_PATH, markStale, pagesToMarkStale, recordIngest, saveManifest, type Manifest } from '../state/manifest.js';
 import { isoDate } from '../util/dates.js';
 import { sourcesOf, stringField } from '../wiki/page.js';
@@ -88,8 +89,10 @@ export async function ingestOne(
       if (options.dryRun) staleMarked = await markStaleInOverlay(session, toMark);
       else {
         // Runs beside this one that never saw these pages keep the version before the mark.
-        for (const page of toMark) session.versions.changing(page, await session.readIfExists(page));
-        staleMarked = (await markStale(ws.root, toMark, isoDate(), session.run)).marked;
+        for (const page of toMark.filter(STALE_MARK_PLACE.allows)) session.versions.changing(page, await session.readIfExists(page));
+        const marking = await markStale(ws.root, toMark, isoDate(), session.run);
+        staleMarked = marking.marked;
+        for (const why of marking.refused) warnings.push(`not marked stale: ${why}`);
       }
       await session.reloadPages(staleMarked);
     }

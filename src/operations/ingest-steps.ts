@@ -2,7 +2,9 @@ import { readFile, stat } from 'node:fs/promises';
 import { newRunId } from '../state/history.js';
 import { UsageError } from '../errors.js';
 import { extractText, isExtractable } from '../sources/extract.js';
+import { sourceLimitsOf } from '../sources/limits.js';
 import { withStaleSince } from '../state/stale.js';
+import { STALE_MARK_PLACE } from '../state/write-places.js';
 import { deletedSources, forgetSource, MANIFEST_PATH, markStale, pagesToMarkStale, saveManifest, type Manifest } from '../state/manifest.js';
 import { delimitSourceText } from '../tools/source-delimiters.js';
 import { isoDate } from '../util/dates.js';
@@ -24,7 +26,7 @@ const FIRST_WINDOW_CHARS = 20_000;
 export async function firstSourceWindow(session: Session, rawPath: string, copiedFrom: string | undefined): Promise<string> {
   if (copiedFrom && session.options.dryRun) {
     const bytes = isExtractable(rawPath) ? await readFile(copiedFrom) : await readHead(copiedFrom, FIRST_WINDOW_CHARS * 4);
-    const text = (await extractText(rawPath, bytes)).text;
+    const text = (await extractText(rawPath, bytes, sourceLimitsOf(session.ws.config.config.limits))).text;
     const head = text.slice(0, FIRST_WINDOW_CHARS);
     const more = text.length > head.length || (await stat(copiedFrom)).size > bytes.length;
     return `(dry run: the file is not copied into raw/ yet)\n\n${delimitSourceText(rawPath, head)}${more ? '\n\n[… more not shown]' : ''}`;
@@ -54,6 +56,7 @@ export function citedFromFolder(session: Session, folder: string, rawPath: strin
 export async function markStaleInOverlay(session: Session, pagePaths: string[]): Promise<string[]> {
   const marked: string[] = [];
   for (const pagePath of [...new Set(pagePaths)].sort()) {
+    if (!STALE_MARK_PLACE.allows(pagePath)) continue;
     const abs = session.abs(pagePath);
     if (!(await session.fs.exists(abs))) continue;
     const updated = withStaleSince(pagePath, await session.fs.readText(abs), isoDate());
@@ -94,7 +97,7 @@ export async function handleDeletedSources(
     await session.reloadPages(result.marked);
     for (const page of result.marked) session.alsoChanged.add(page);
     deleted.push({ source, staleMarked: result.marked });
-    lines.push(`deleted: ${source}`, `marked stale: ${result.marked.join(', ') || 'nothing'}`);
+    lines.push(`deleted: ${source}`, `marked stale: ${result.marked.join(', ') || 'nothing'}`, ...result.refused.map((why) => `not marked stale: ${why}`));
     next = forgetSource(next, source);
   }
   await saveManifest(ws.root, next, session.run);

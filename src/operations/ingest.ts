@@ -15,6 +15,7 @@ import { sweepAbandonedTempFiles, type Session } from './session.js';
 import type { WorkspaceHandle } from './workspace-handle.js';
 import { SharedWorkspace } from './shared-workspace.js';
 import { sqliteProblem } from '../facts/sqlite.js';
+import { sourceLimitsOf } from '../sources/limits.js';
 
 /**
  * `wiki ingest`: one agent run per new or changed source, each followed by the
@@ -27,11 +28,11 @@ export async function ingestSources(ws: WorkspaceHandle, args: string[], options
   }
   const warnings = new Map<string, string[]>();
   // One bad input is reported and skipped; the rest of the batch goes on and the command exits 1.
-  const skipped: IngestReport['skipped'] = [];
+  const skipped: IngestReport['skipped'] = [...plan.skipped];
   const readable: ResolvedSource[] = [];
   for (const source of plan.sources) {
     try {
-      warnings.set(source.rawPath, await checkReadable(ws.root, source));
+      warnings.set(source.rawPath, await checkReadable(ws.root, source, sourceLimitsOf(ws.config.config.limits)));
       readable.push(source);
       const limits = { windowChars: DEFAULT_READ_LIMIT, maxTurns: ws.config.config.maxTurns, maxFactBytes: ws.config.config.facts.maxSourceBytes };
       const large = await sizeWarning(ws.root, source, limits);
@@ -39,7 +40,7 @@ export async function ingestSources(ws: WorkspaceHandle, args: string[], options
     } catch (error) {
       if (!(error instanceof WikiError) || error.exitCode !== 2) throw error;
       // Nothing usable at all is an input error of the command itself: exit 2, nothing written.
-      if (readable.length === 0 && plan.urls.length === 0 && skipped.length === plan.sources.length - 1) throw error;
+      if (readable.length === 0 && plan.urls.length === 0 && skipped.length === plan.skipped.length + plan.sources.length - 1) throw error;
       skipped.push({ source: source.copiedFrom ?? source.rawPath, reason: error.message });
     }
   }

@@ -1,4 +1,5 @@
 import { extractText, isExtractable } from '../sources/extract.js';
+import { sourceLimitsOf } from '../sources/limits.js';
 import type { SearchResult } from '../search/types.js';
 import type { ToolContext, ValidationVerdict, WriteObserver } from '../tools/context.js';
 import { DEFAULT_READ_LIMIT } from '../tools/read-file.js';
@@ -56,9 +57,10 @@ export function sessionTools(parts: SessionToolParts): Tool[] {
     deny: ws.config.config.sandbox.deny,
     hides: (p, text) => hiddenFromModel(ws.schema.contract, parts.pages, parts.user, p, text),
     writeLimits: ws.config.config.limits,
+    searchQueryChars: ws.config.config.limits.searchQueryChars,
     search: { search: (query, limit) => parts.search(query, limit), upsert: (p, content) => parts.upsert(p, content) },
     observer: parts.observer,
-    textExtractor: async (p, bytes) => (isExtractable(p) ? (await extractText(p, bytes)).text : undefined),
+    textExtractor: async (p, bytes) => (isExtractable(p) ? (await extractText(p, bytes, sourceLimitsOf(ws.config.config.limits))).text : undefined),
     extractable: (p) => isExtractable(p),
     sourceFacts: parts.sourceFacts,
     readLimit: readLimitFor(ws.config.config.contextTokens),

@@ -1,4 +1,4 @@
-import { factsDbFile, hasFactsStore } from '../facts/extract.js';
+import { factsDbFile } from '../facts/extract.js';
 import { FactStore } from '../facts/store.js';
 import type { FactLines, SourceFacts } from '../tools/context.js';
 
@@ -28,9 +28,7 @@ export class RunSourceFacts {
   };
 
   private open(): Promise<FactStore | undefined> {
-    this.store ??= hasFactsStore(this.root)
-      ? FactStore.open(factsDbFile(this.root), { readonly: true }).catch(() => undefined)
-      : Promise.resolve(undefined);
+    this.store ??= FactStore.openExisting(factsDbFile(this.root)).catch(() => undefined);
     return this.store;
   }
 

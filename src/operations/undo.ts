@@ -17,7 +17,9 @@ import {
 import { acquireLock } from '../state/lock.js';
 import { MANIFEST_PATH } from '../state/manifest.js';
 import { resolveInRoot } from '../state/paths.js';
-import { ConfinedIo } from '../tools/confined-io.js';
+import { isWikiFile } from '../state/write-places.js';
+import { ConfinedIo, type WritePlace } from '../tools/confined-io.js';
+import { removeAbandonedTempFiles } from '../util/fs.js';
 import { appendLog } from '../wiki/log.js';
 
 /**
@@ -28,6 +30,16 @@ import { appendLog } from '../wiki/log.js';
  * later runs may have appended after the undone one), so it is never restored; the undo
  * appends its own entry instead.
  */
+/**
+ * Undo puts back what runs write — files under wiki/ and the ingest record — and nothing
+ * else: `.wiki/history/` is a folder anyone can edit, and a crafted record naming
+ * `.git/config` or `schema.md` must not become a write there.
+ */
+const UNDO_PLACE: WritePlace = {
+  what: `undo restores only files under wiki/ and ${MANIFEST_PATH}`,
+  allows: (relative) => isWikiFile(relative) || relative === MANIFEST_PATH,
+};
+
 export type UndoActionKind = 'restore' | 'delete' | 'skip';
 
 export interface UndoAction {
@@ -126,6 +138,13 @@ export async function planUndo(root: string, options: Pick<UndoOptions, 'runId' 
   const beforeImages = runBeforeImages(root, run.runId);
   // Read as the sandbox reads: a file that is a link (or behind one) is refused, never followed.
   const io = new ConfinedIo(root);
+  const outside = run.files.find((file) => !UNDO_PLACE.allows(file.path));
+  if (outside) {
+    throw new ConfigError(
+      `the history of run ${run.runId} is damaged: it names ${outside.path}, which no run writes (${UNDO_PLACE.what})`,
+      `nothing was changed; delete .wiki/history/${run.runId} if you did not make it`,
+    );
+  }
   for (const file of run.files) actions.push(await planFile(root, io, beforeImages, run, file, options.logPath));
   return { run, actions, conflicts: actions.filter((a) => a.changedSinceRun).map((a) => a.path) };
 }
@@ -206,10 +225,12 @@ async function planFile(root: string, io: ConfinedIo, beforeImages: BeforeImages
 async function applyUndo(root: string, plan: UndoPlan, logPath: string): Promise<string> {
   const { run } = plan;
   const title = `${run.runId} (${run.op}: ${run.title})`;
+  // Temp files of writes a killed or failed run left behind go with its changes.
+  await removeAbandonedTempFiles(root, ['wiki', 'raw']);
   const undoRun = await beginRun(root, newRunId(), 'undo', title);
   const beforeImages = runBeforeImages(root, run.runId);
-  // Every read, write and removal inside the workspace, never through a link (confined-io.ts).
-  const io = new ConfinedIo(root);
+  // Every read, write and removal inside the workspace, never through a link (confined-io.ts), only where runs write.
+  const io = new ConfinedIo(root, { place: UNDO_PLACE });
   const lines: string[] = [];
   try {
     for (const action of plan.actions) {

@@ -10,7 +10,8 @@ import { InputError } from '../errors.js';
  * carrier-grade NAT, multicast and reserved ranges are refused, so a page cannot make the
  * tool reach into the network it runs in.
  */
-export type AddressCheck = (url: URL) => Promise<void>;
+/** Resolves to the address to connect to (one the check approved), or undefined for the user's own host, reached as the system resolves it. */
+export type AddressCheck = (url: URL) => Promise<string | undefined>;
 
 const NOT_PUBLIC = new BlockList();
 for (const [network, prefix] of [
@@ -59,18 +60,29 @@ const systemResolver: Resolver = async (hostname) => (await lookup(hostname, { a
 /** The check for one ingest of `userUrl`: its own host and port, or public addresses only. */
 export function publicOrSameHost(userUrl: string, resolve: Resolver = systemResolver): AddressCheck {
   const own = hostAndPort(new URL(userUrl));
+  let ownAddress: Promise<string> | undefined;
   return async (url) => {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
       throw new InputError(`${url.href}: only http and https links are followed`);
     }
-    if (hostAndPort(url) === own) return;
     const hostname = url.hostname.replace(/^\[|\]$/g, '');
-    let addresses: string[];
-    try {
-      addresses = isIP(hostname) ? [hostname] : await resolve(hostname);
-    } catch {
-      throw new InputError(`${url.href}: host not found`);
+    const lookup = async (): Promise<string[]> => {
+      try {
+        return isIP(hostname) ? [hostname] : await resolve(hostname);
+      } catch {
+        throw new InputError(`${url.href}: host not found`);
+      }
+    };
+    if (hostAndPort(url) === own) {
+      // The user's own host may be anywhere, but it stays where it first was: every request
+      // to it (the page, its redirects, its images) connects to the address of the first.
+      ownAddress ??= lookup().then((addresses) => {
+        if (addresses[0] === undefined) throw new InputError(`${url.href}: host not found`);
+        return addresses[0];
+      });
+      return ownAddress;
     }
+    const addresses = await lookup();
     const blocked = addresses.find((address) => !isPublicAddress(address));
     if (blocked !== undefined || addresses.length === 0) {
       throw new InputError(
@@ -78,6 +90,7 @@ export function publicOrSameHost(userUrl: string, resolve: Resolver = systemReso
           `and only the page's own host (${own}) or public addresses are followed`,
       );
     }
+    return addresses[0];
   };
 }
 

@@ -10,6 +10,7 @@ import {
   startsWithPdfMagic,
 } from './decode.js';
 import { articleToMarkdown, extractArticle, type Article } from './html.js';
+import { DEFAULT_SOURCE_LIMITS, type SourceLimits } from './limits.js';
 import { extractPdf } from './pdf.js';
 
 export type SourceFormat = 'text' | 'markdown' | 'pdf' | 'html';
@@ -40,15 +41,15 @@ export function isExtractable(relPath: string): boolean {
  * not valid UTF-8 is decoded with replacement characters and a warning.
  * Throws InputError for empty, binary, encrypted or damaged files.
  */
-export async function extractText(relPath: string, bytes: Uint8Array): Promise<ExtractedText> {
+export async function extractText(relPath: string, bytes: Uint8Array, limits: SourceLimits = DEFAULT_SOURCE_LIMITS): Promise<ExtractedText> {
   if (bytes.length === 0) throw emptyError(relPath);
   const format = detectFormat(relPath, bytes);
   if (format === 'pdf') {
-    const pdf = await extractPdf(relPath, bytes);
+    const pdf = await extractPdf(relPath, bytes, limits);
     return withTitle({ text: pdf.text, format, warnings: pdf.warnings }, pdf.title);
   }
   if (looksBinary(bytes)) throw binaryError(relPath);
-  if (format === 'html') return extractHtml(relPath, bytes);
+  if (format === 'html') return extractHtml(relPath, bytes, limits);
   const decoded = decodeText(bytes, relPath);
   if (decoded.text.trim() === '') throw emptyError(relPath);
   return { text: decoded.text, format, warnings: decoded.warnings };
@@ -58,17 +59,21 @@ export async function extractText(relPath: string, bytes: Uint8Array): Promise<E
  * HTML bytes decoded (in `charset` when the server declared one, else the page's own) and cut
  * to the main article, with the warnings that go with it; a file and a fetched page alike.
  */
-export function readHtmlArticle(label: string, bytes: Uint8Array, options: { charset?: string; baseUrl?: string } = {}): { article: Article; warnings: string[] } {
+export function readHtmlArticle(
+  label: string,
+  bytes: Uint8Array,
+  options: { charset?: string; baseUrl?: string; limits?: SourceLimits } = {},
+): { article: Article; warnings: string[] } {
   const decoded = decodeText(bytes, label, options.charset ?? sniffHtmlCharset(bytes));
-  const article = extractArticle(decoded.text, options.baseUrl);
+  const article = extractArticle(decoded.text, { label, baseUrl: options.baseUrl, maxDepth: (options.limits ?? DEFAULT_SOURCE_LIMITS).htmlDepth });
   const warnings = [...decoded.warnings];
   if (!article.foundArticle) warnings.push(`${label}: no main article found; converted the whole page`);
   return { article, warnings };
 }
 
 /** HTML bytes → markdown of the main content. */
-function extractHtml(label: string, bytes: Uint8Array): ExtractedText {
-  const { article, warnings } = readHtmlArticle(label, bytes);
+function extractHtml(label: string, bytes: Uint8Array, limits: SourceLimits): ExtractedText {
+  const { article, warnings } = readHtmlArticle(label, bytes, { limits });
   const markdown = articleToMarkdown(article);
   if (markdown.trim() === '') throw new InputError(`${label} has no readable text`);
   return withTitle({ text: markdown, format: 'html', warnings }, article.title);

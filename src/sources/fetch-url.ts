@@ -5,6 +5,7 @@ import { isoDate } from '../util/dates.js';
 import { toPosixRelative } from '../util/fs.js';
 import { slugify } from '../wiki/keys.js';
 import { publicOrSameHost, type Resolver } from './address-policy.js';
+import { pinnedGet, type GetImpl } from './pinned-get.js';
 import { saveImageAssets } from './assets.js';
 import type { Byline } from './byline.js';
 import {
@@ -32,7 +33,8 @@ export interface FetchUrlOptions {
   /** At most this many images are saved per page (default 50). */
   maxAssets?: number;
   now?: Date;
-  fetchImpl?: typeof fetch;
+  /** The GET (default: pinnedGet, connecting to the address the check approved). */
+  getImpl?: GetImpl;
   /** Host name → addresses, to judge whether a host is public (default: the system resolver). */
   resolve?: Resolver;
 }
@@ -81,7 +83,7 @@ export async function fetchUrlToRaw(url: string, root: string, options: FetchUrl
   if (!isUrl(url)) throw new InputError(`${url} is not an http or https URL`);
   const request: RequestOptions = {
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-    fetchImpl: options.fetchImpl ?? fetch,
+    getImpl: options.getImpl ?? pinnedGet,
     accept: ACCEPT,
     checkAddress: publicOrSameHost(url, options.resolve),
   };

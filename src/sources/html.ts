@@ -1,6 +1,7 @@
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import TurndownService from 'turndown';
+import { InputError } from '../errors.js';
 import { bylineLine, readByline, type Byline } from './byline.js';
 
 /**
@@ -21,7 +22,15 @@ export interface HtmlElement {
   remove(): void;
 }
 
+/** The links of the element tree, for a walk without recursion. */
+interface TreeNode {
+  readonly firstElementChild: TreeNode | null;
+  readonly nextElementSibling: TreeNode | null;
+  readonly parentElement: TreeNode | null;
+}
+
 interface HtmlDocument {
+  readonly documentElement: TreeNode | null;
   readonly title: string;
   readonly body: HtmlElement | null;
   querySelector(selectors: string): HtmlElement | null;
@@ -48,8 +57,17 @@ export function parseHtmlDocument(html: string): HtmlDocument {
  * Pick the article out of `html`. With `baseUrl`, relative link and image URLs are made
  * absolute first (honouring `<base href>`), so the result can be saved anywhere.
  */
-export function extractArticle(html: string, baseUrl?: string): Article {
+export function extractArticle(html: string, options: { label: string; baseUrl?: string; maxDepth: number }): Article {
+  const { baseUrl } = options;
   const document = parseHtmlDocument(html);
+  // Before anything recursive reads it: Readability and turndown are quadratic in depth and overflow the stack past a few thousand levels.
+  const depth = elementDepth(document);
+  if (depth > options.maxDepth) {
+    throw new InputError(
+      `${options.label} nests its elements ${depth} levels deep, over the ${options.maxDepth} allowed (limits.htmlDepth in wiki.config.json); it was not read`,
+      'pages this deep are built to exhaust a reader; raise the limit only for a file you trust',
+    );
+  }
   prepare(document, baseUrl);
   const pageTitle = cleanTitle(document.title) ?? cleanTitle(document.querySelector('h1')?.textContent);
 
@@ -125,6 +143,27 @@ export function dropInlineImages(content: HtmlElement): number {
     }
   }
   return dropped;
+}
+
+/** The deepest element nesting of a parsed document, walked without recursion. */
+function elementDepth(document: HtmlDocument): number {
+  let node: TreeNode | null = document.documentElement;
+  let depth = 0;
+  let deepest = 0;
+  while (node) {
+    deepest = Math.max(deepest, depth);
+    if (node.firstElementChild) {
+      node = node.firstElementChild;
+      depth += 1;
+      continue;
+    }
+    while (node && !node.nextElementSibling) {
+      node = node.parentElement;
+      depth -= 1;
+    }
+    if (node) node = node.nextElementSibling;
+  }
+  return deepest;
 }
 
 function prepare(document: HtmlDocument, baseUrl: string | undefined): void {

@@ -1,5 +1,6 @@
 import { InputError } from '../errors.js';
 import type { AddressCheck } from './address-policy.js';
+import type { GetImpl } from './pinned-get.js';
 
 /**
  * One HTTP GET with a deadline covering headers and body, and a byte cap enforced while
@@ -8,9 +9,10 @@ import type { AddressCheck } from './address-policy.js';
 
 export interface RequestOptions {
   timeoutMs: number;
-  fetchImpl: typeof fetch;
+  /** The GET itself; it connects to the address the check returned (pinned-get.ts). */
+  getImpl: GetImpl;
   accept: string;
-  /** Asked before every request, redirects included; throws to refuse an address. */
+  /** Asked before every request, redirects included; throws to refuse an address, returns the one to connect to. */
   checkAddress: AddressCheck;
 }
 
@@ -42,13 +44,10 @@ export async function openUrl(url: string, options: RequestOptions): Promise<Ope
   let current = new URL(url);
   let response: Response;
   for (let redirects = 0; ; redirects += 1) {
-    await options.checkAddress(current);
+    // The connection goes to the address the check approved, not to a second lookup's answer.
+    const address = await options.checkAddress(current);
     try {
-      response = await options.fetchImpl(current.href, {
-        redirect: 'manual',
-        signal,
-        headers: { accept: options.accept, 'user-agent': USER_AGENT },
-      });
+      response = await options.getImpl(current, { signal, address, headers: { accept: options.accept, 'user-agent': USER_AGENT } });
     } catch (error) {
       throw requestFailure(url, error, signal, options.timeoutMs);
     }
@@ -126,7 +125,9 @@ function requestFailure(url: string, error: unknown, signal: AbortSignal, timeou
   if (signal.aborted) {
     return new InputError(`${url} did not finish loading within ${formatSeconds(timeoutMs)}; nothing was saved`);
   }
-  const cause = (error as { cause?: { code?: string; message?: string } } | undefined)?.cause;
+  // fetch wraps the socket's error as `cause`; a plain request throws it as is.
+  const failure = error as { code?: string; message?: string; cause?: { code?: string; message?: string } } | undefined;
+  const cause = failure?.cause ?? failure;
   switch (cause?.code) {
     case 'ECONNREFUSED':
       return new InputError(`${url}: connection refused`);

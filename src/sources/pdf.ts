@@ -3,6 +3,8 @@ import path from 'node:path';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { TextItem, TextMarkedContent } from 'pdfjs-dist/types/src/display/api.js';
 import { InputError } from '../errors.js';
+import { DEFAULT_SOURCE_LIMITS, type SourceLimits } from './limits.js';
+import { checkPdfInflation } from './pdf-inflation.js';
 
 export interface ExtractedPdf {
   /** Page texts, each opened by `<!-- page N -->` so provenance can cite `raw/x.pdf#page=N`. */
@@ -23,7 +25,8 @@ export function pageMarker(n: number): string {
  * (its "fake worker"), reading CMaps and standard-font data from the installed package:
  * nothing is fetched from the network.
  */
-export async function extractPdf(relPath: string, bytes: Uint8Array): Promise<ExtractedPdf> {
+export async function extractPdf(relPath: string, bytes: Uint8Array, limits: SourceLimits = DEFAULT_SOURCE_LIMITS): Promise<ExtractedPdf> {
+  await checkPdfInflation(relPath, bytes, limits.pdfInflatedBytes);
   const assets = pdfjsAssetDirs();
   const task = getDocument({
     // pdf.js may take ownership of the buffer; hand it a copy so the caller's bytes stay usable.
@@ -45,6 +48,9 @@ export async function extractPdf(relPath: string, bytes: Uint8Array): Promise<Ex
     throw openFailure(relPath, error);
   }
   try {
+    if (document.numPages > limits.pdfPages) {
+      throw new InputError(`${relPath} has ${document.numPages} pages, over the ${limits.pdfPages} allowed (limits.pdfPages in wiki.config.json); it was not read`, 'split it, or raise the limit for a file you trust');
+    }
     const warnings: string[] = [];
     const pages: string[] = [];
     for (let n = 1; n <= document.numPages; n++) {

@@ -1,14 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { UsageError } from '../errors.js';
+import { SandboxError, UsageError } from '../errors.js';
 import { writeFileAtomic } from '../util/fs.js';
 import { stateDir } from '../wiki/workspace.js';
 import { hashText } from './hash.js';
 import { readStateJson, writeStateJson } from './json-file.js';
 import { checkRelativePath } from './paths.js';
-import { INLINE_IMAGE_MAX_BYTES, JOURNAL_FILE, readJournal, RunJournal, type RunFile } from './run-journal.js';
+import { INLINE_IMAGE_MAX_BYTES, JOURNAL_FILE, parseJournal, readJournal, RunJournal, type RunFile } from './run-journal.js';
+import { ConfinedIo } from '../tools/confined-io.js';
 import { pruneWrittenCopies } from './written-copies.js';
 import { foldWrittenLog, setWrittenEntry, writtenEntries, writtenEntrySchema, type WrittenEntry } from './written.js';
 
@@ -238,15 +239,22 @@ export type BeforeImages = (relPath: string) => Promise<Buffer | undefined>;
 /** A run's before-images, as the bytes stored (histories written as text read the same); the journal is read once for all of them. */
 export function runBeforeImages(root: string, runId: string): BeforeImages {
   const dir = runDir(root, runId);
+  // Read as the sandbox reads: a before-image (or a history folder) that is a link, or a hard
+  // link, is refused, never followed — else a crafted history copies an outside file into wiki/.
+  const io = new ConfinedIo(root);
   let inline: Map<string, Buffer> | undefined;
   return async (relPath) => {
     const clean = checkRelativePath(relPath);
-    inline ??= readJournal(path.join(dir, JOURNAL_FILE))?.images ?? new Map<string, Buffer>();
+    if (!inline) {
+      const journal = await io.readIfExists(path.join(dir, JOURNAL_FILE));
+      inline = journal ? parseJournal(journal.toString('utf8')).images : new Map<string, Buffer>();
+    }
     const image = inline.get(clean);
     if (image) return image;
     try {
-      return await readFile(beforeImagePath(dir, clean));
-    } catch {
+      return await io.readIfExists(beforeImagePath(dir, clean));
+    } catch (error) {
+      if (error instanceof SandboxError) throw error;
       return undefined;
     }
   };

@@ -79,6 +79,11 @@ export function readJournal(file: string): JournalContent | undefined {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
+  return parseJournal(text);
+}
+
+/** A journal's text replayed (a torn last line skipped). */
+export function parseJournal(text: string): JournalContent {
   // By path, in first-change order (a Map keeps insertion order): a big run's journal is read in one pass.
   const files = new Map<string, RunFile>();
   const images = new Map<string, Buffer>();

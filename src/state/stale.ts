@@ -1,10 +1,12 @@
-import { readBytesIfExists, writeFileAtomic } from '../util/fs.js';
+import path from 'node:path';
+import { SandboxError } from '../errors.js';
+import { ConfinedIo } from '../tools/confined-io.js';
 import { parsePage, serialisePage, splitFrontmatter } from '../wiki/page.js';
 import { hashText } from './hash.js';
 import { invalidUtf8Offset } from '../util/utf8.js';
 import { recordAfter, recordBefore, type Run } from './history.js';
 import { lastWritten, setWrittenEntry } from './written.js';
-import { resolveInRoot } from './paths.js';
+import { STALE_MARK_PLACE } from './write-places.js';
 
 export interface MarkStaleResult {
   /** Pages that now carry `stale_since`. */
@@ -17,6 +19,11 @@ export interface MarkStaleResult {
   unparseable: string[];
   /** Pages that are not valid UTF-8; not touched (a rewrite would replace their bytes), for lint to report. */
   notUtf8: string[];
+  /**
+   * Paths not marked, each with why: not a page under wiki/ (a crafted source record
+   * may name `schema.md`, `raw/…`, `.git/config`), or reached through a link.
+   */
+  refused: string[];
 }
 
 /**
@@ -38,38 +45,54 @@ export function withStaleSince(pagePath: string, text: string, date: string): st
 }
 
 export async function markStale(root: string, pagePaths: readonly string[], date: string, run?: Run): Promise<MarkStaleResult> {
-  const result: MarkStaleResult = { marked: [], alreadyStale: [], missing: [], unparseable: [], notUtf8: [] };
+  const result: MarkStaleResult = { marked: [], alreadyStale: [], missing: [], unparseable: [], notUtf8: [], refused: [] };
+  // Read and written as the sandbox does, only pages: never through a link, never elsewhere.
+  const io = new ConfinedIo(root, { place: STALE_MARK_PLACE });
   for (const pagePath of [...new Set(pagePaths)].sort()) {
-    const bytes = await readBytesIfExists(resolveInRoot(root, pagePath));
-    if (bytes === undefined) {
-      result.missing.push(pagePath);
+    if (!STALE_MARK_PLACE.allows(pagePath)) {
+      result.refused.push(`${pagePath}: ${STALE_MARK_PLACE.what}`);
       continue;
     }
-    if (invalidUtf8Offset(bytes) !== undefined) {
-      result.notUtf8.push(pagePath);
-      continue;
+    try {
+      await markOne(root, io, pagePath, date, run, result);
+    } catch (error) {
+      if (!(error instanceof SandboxError)) throw error;
+      result.refused.push(`${pagePath}: ${error.message}`);
     }
-    const text = bytes.toString('utf8');
-    const marking = withStaleSince(pagePath, text, date);
-    if (marking === 'unparseable') {
-      result.unparseable.push(pagePath);
-      continue;
-    }
-    if (marking === 'already-stale') {
-      result.alreadyStale.push(pagePath);
-      continue;
-    }
-    const updated = marking;
-    // A page last written by hand stays flagged as hand-edited after gaining the field.
-    const previous = await lastWritten(root, pagePath);
-    const wasOurs = previous !== undefined && previous.sha256 === hashText(text);
-    if (run) await recordBefore(run, pagePath, text);
-    await writeFileAtomic(resolveInRoot(root, pagePath), updated);
-    if (run) await recordAfter(run, pagePath, updated, wasOurs ? {} : { written: previous ?? null });
-    else if (wasOurs) {
-      await setWrittenEntry(root, pagePath, { ...previous, sha256: hashText(updated), writtenAt: new Date().toISOString() }, updated);
-    }
-    result.marked.push(pagePath);
   }
   return result;
+}
+
+async function markOne(root: string, io: ConfinedIo, pagePath: string, date: string, run: Run | undefined, result: MarkStaleResult): Promise<void> {
+  const target = path.join(root, ...pagePath.split('/'));
+  const bytes = await io.readIfExists(target);
+  if (bytes === undefined) {
+    result.missing.push(pagePath);
+    return;
+  }
+  if (invalidUtf8Offset(bytes) !== undefined) {
+    result.notUtf8.push(pagePath);
+    return;
+  }
+  const text = bytes.toString('utf8');
+  const marking = withStaleSince(pagePath, text, date);
+  if (marking === 'unparseable') {
+    result.unparseable.push(pagePath);
+    return;
+  }
+  if (marking === 'already-stale') {
+    result.alreadyStale.push(pagePath);
+    return;
+  }
+  const updated = marking;
+  // A page last written by hand stays flagged as hand-edited after gaining the field.
+  const previous = await lastWritten(root, pagePath);
+  const wasOurs = previous !== undefined && previous.sha256 === hashText(text);
+  if (run) await recordBefore(run, pagePath, text);
+  await io.write(target, updated);
+  if (run) await recordAfter(run, pagePath, updated, wasOurs ? {} : { written: previous ?? null });
+  else if (wasOurs) {
+    await setWrittenEntry(root, pagePath, { ...previous, sha256: hashText(updated), writtenAt: new Date().toISOString() }, updated);
+  }
+  result.marked.push(pagePath);
 }

@@ -1,7 +1,7 @@
 import { closeSync, constants, existsSync, fstatSync, openSync, readFileSync, type Stats } from 'node:fs';
 import { lstat, open, readdir, realpath, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { SandboxError } from '../errors.js';
+import { DiskFullError, isDiskFull, SandboxError } from '../errors.js';
 import { writeFileAtomic } from '../util/fs.js';
 import { isInsideRoot } from '../util/fs.js';
 import { openFolderByDescriptors, openFolderByPath, swappedLink, type OpenFolder } from './confined-folders.js';
@@ -29,6 +29,12 @@ const FILE_FLAGS = O_RDONLY | (O_NOFOLLOW ?? 0) | (O_NONBLOCK ?? 0);
 const SYNC_READ_MAX_BYTES = 1024 * 1024;
 const DESCRIPTOR_PATHS = process.platform === 'linux' && existsSync('/proc/self/fd');
 
+/** The places a writer may write or remove, as workspace-relative `/` paths; `what` says which, in a refusal. */
+export interface WritePlace {
+  what: string;
+  allows(relative: string): boolean;
+}
+
 export interface ConfinedEntry {
   name: string;
   kind: 'file' | 'dir' | 'symlink' | 'other';
@@ -40,10 +46,16 @@ export class ConfinedIo {
   private readonly resolvedRoot: string;
   private readonly byDescriptors: boolean;
 
-  /** `descriptorPaths: false` uses the check-after-open way even where descriptor paths exist (for tests). */
-  constructor(root: string, options: { descriptorPaths?: boolean } = {}) {
+  private readonly place: WritePlace | undefined;
+
+  /**
+   * `descriptorPaths: false` uses the check-after-open way even where descriptor paths exist (for tests).
+   * `place`: where writes and removals may go (write-places.ts); anywhere inside the root when absent.
+   */
+  constructor(root: string, options: { descriptorPaths?: boolean; place?: WritePlace } = {}) {
     this.resolvedRoot = path.resolve(root);
     this.byDescriptors = DESCRIPTOR_PATHS && options.descriptorPaths !== false;
+    this.place = options.place;
   }
 
   /** A regular single-link file's bytes, or `length` bytes from `start`. */
@@ -112,11 +124,15 @@ export class ConfinedIo {
 
   /** Replace or create the file atomically inside its verified folder (folders are created as needed, never through a link). */
   async write(absolute: string, content: string | Uint8Array): Promise<void> {
-    const { realRoot, segments, name } = await this.locateFile(absolute);
+    const { realRoot, segments, name, shown } = await this.locateFile(absolute);
+    this.checkPlace(shown);
     const folder = await this.openFolder(realRoot, segments, true);
     try {
       await writeFileAtomic(folder.child(name), content);
       await folder.verify();
+    } catch (error) {
+      // Named as the workspace knows it, not by the descriptor path it was written through.
+      throw isDiskFull(error) ? new DiskFullError(shown) : error;
     } finally {
       await folder.close();
     }
@@ -146,7 +162,8 @@ export class ConfinedIo {
 
   /** Delete the file (a link is deleted, never followed) inside its folder, reached never through a link; a missing one is no error. */
   async remove(absolute: string): Promise<void> {
-    const { realRoot, segments, name } = await this.locateFile(absolute);
+    const { realRoot, segments, name, shown } = await this.locateFile(absolute);
+    this.checkPlace(shown);
     let folder: OpenFolder;
     try {
       folder = await this.openFolder(realRoot, segments, false);
@@ -160,6 +177,10 @@ export class ConfinedIo {
     } finally {
       await folder.close();
     }
+  }
+
+  private checkPlace(shown: string): void {
+    if (this.place && !this.place.allows(shown)) throw new SandboxError(`refused to write ${shown}: ${this.place.what}`);
   }
 
   private async openFile(absolute: string): Promise<FileHandle> {

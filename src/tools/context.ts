@@ -27,6 +27,8 @@ export interface ToolContext {
   hides?: (path: string, text?: string) => boolean;
   /** Size caps on what the model may write (bytes); absent: DEFAULT_WRITE_LIMITS. */
   writeLimits?: WriteLimits;
+  /** Longest search_wiki query in characters (limits.searchQueryChars; default DEFAULT_SEARCH_QUERY_CHARS). */
+  searchQueryChars?: number;
   /** Default read_file window in characters (default 20,000; never above 50,000). */
   readLimit?: number;
   /**

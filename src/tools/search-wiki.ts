@@ -6,6 +6,8 @@ import type { Tool } from './types.js';
 
 export const DEFAULT_SEARCH_LIMIT = 5;
 export const MAX_SEARCH_LIMIT = 50;
+/** Longest query searched, in characters (a question or a few names fit many times over). */
+export const DEFAULT_SEARCH_QUERY_CHARS = 2000;
 
 const args = z.strictObject({
   query: z.string().describe('Words to look for: a concept, name or question'),
@@ -25,6 +27,11 @@ export function createSearchWikiTool(ctx: ToolContext): Tool {
     mutates: false,
     async run({ query, limit }) {
       if (query.trim() === '') return failure('query is empty; give some words to search for');
+      const maxChars = ctx.searchQueryChars ?? DEFAULT_SEARCH_QUERY_CHARS;
+      // Refused before any work: a huge query costs the search in proportion to its words.
+      if (query.length > maxChars) {
+        return failure(`query is ${query.length} characters, over the ${maxChars} allowed (limits.searchQueryChars in wiki.config.json); search for a few words or a short question`);
+      }
       const results = await ctx.search.search(query.trim(), Math.min(limit ?? DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT));
       return success(formatSearchHits(query.trim(), results));
     },

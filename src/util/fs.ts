@@ -3,6 +3,7 @@ import { closeSync, fchmodSync, fdatasync, mkdirSync, openSync, renameSync, rmSy
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import path from 'node:path';
+import { DiskFullError, isDiskFull } from '../errors.js';
 import { processExists } from './process.js';
 
 const flushData = promisify(fdatasync);
@@ -22,19 +23,25 @@ export async function writeFileAtomic(filePath: string, content: string | Uint8A
   const temp = atomicTempPath(filePath);
   const mode = existingMode(filePath);
   // 'wx': never through a link or over a file someone put at the temp name.
-  const fd = openNew(temp);
+  let fd: number;
   try {
-    if (mode !== undefined) fchmodSync(fd, mode);
-    writeAll(fd, content);
-    if (options.durable !== false) await flushData(fd);
-  } finally {
-    closeSync(fd);
+    fd = openNew(temp);
+  } catch (error) {
+    throw isDiskFull(error) ? new DiskFullError(filePath) : error;
   }
   try {
+    try {
+      if (mode !== undefined) fchmodSync(fd, mode);
+      writeAll(fd, content);
+      if (options.durable !== false) await flushData(fd);
+    } finally {
+      closeSync(fd);
+    }
     renameSync(temp, filePath);
   } catch (error) {
+    // A write cut short (a full disk above all) leaves no temp file behind.
     rmSync(temp, { force: true });
-    throw error;
+    throw isDiskFull(error) ? new DiskFullError(filePath) : error;
   }
 }
 

@@ -1,4 +1,5 @@
 import { distance } from 'fastest-levenshtein';
+import { latinSkeleton } from './confusables.js';
 
 /**
  * How alike two page names are. Models (and people) drift between "Mid-Cap Fund" and
@@ -17,11 +18,9 @@ export function singularise(word: string): string {
   return word;
 }
 
-/** A name's words: lowercase ASCII, accents and apostrophes dropped, each singularised. */
+/** A name's words: lowercase ASCII, accents and apostrophes dropped, look-alike letters of other scripts read as Latin, each singularised. */
 export function nameTokens(name: string): string[] {
-  return name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
+  return latinSkeleton(name.normalize('NFKD').replace(/[\u0300-\u036f]/g, ''))
     .toLowerCase()
     .replace(/['’]/g, '')
     .split(/[^a-z0-9]+/)

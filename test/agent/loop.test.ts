@@ -355,12 +355,11 @@ describe('runAgent: interruption and provider errors', () => {
 
   it('cancels a pending model request on abort', async () => {
     const controller = new AbortController();
-    const { model, run } = agent([{ text: 'slow', delayMs: 10_000 }], { signal: controller.signal });
+    const { model, run } = agent([{ text: 'slow', delayMs: 3_600_000 }], { signal: controller.signal });
     setTimeout(() => controller.abort(), 20);
-    const started = Date.now();
+    // The model would answer in an hour: the run ending at all shows the request was cancelled.
     const result = await run();
     expect(result.status).toBe('interrupted');
-    expect(Date.now() - started).toBeLessThan(2_000);
     expect(model.requests[0]?.hadSignal).toBe(true);
   });
 

@@ -29,13 +29,10 @@ describe('runToolCalls', () => {
     const timeline = newTimeline();
     const tools = toolMap(fakeTool('read', { delayMs: 60, timeline }));
     const calls = ['a', 'b', 'c'].map((label) => toolCall('read', { path: label }));
-    const started = performance.now();
     await runToolCalls(calls, tools);
-    const elapsed = performance.now() - started;
     // Every read started before the first one finished: they overlapped.
     const firstEnd = timeline.entries.findIndex((entry) => entry.phase === 'end');
     expect(timeline.entries.slice(0, firstEnd).map((entry) => entry.label).sort()).toEqual(['a', 'b', 'c']);
-    expect(elapsed).toBeLessThan(3 * 60);
   });
 
   it('runs writes one at a time, in call order, after the reads before them', async () => {

@@ -146,5 +146,5 @@ describe.each(['anthropic', 'openai'] as const)('a day with an adversarial model
     expect(await read(root, 'wiki/log.md')).not.toContain('all fine');
     operations++;
     await check('after lint --fix');
-  }, 120_000);
+  });
 });

@@ -30,8 +30,12 @@ describeWithSqlite('wiki facts (through the built CLI)', () => {
 
     const search = await runCli(['facts', 'search', 'main span', '--json'], { cwd: root });
     expect(search.code).toBe(0);
-    const hits = (JSON.parse(search.stdout) as { facts: { id: string; text: string }[] }).facts;
+    const hits = (JSON.parse(search.stdout) as { facts: { id: string; text: string; sources: string[] }[] }).facts;
     expect(hits.map((h) => h.text)).toEqual(['Its main span is 1,280 metres long.']);
+    // Each source with the line that states the fact, as `facts show` gives it.
+    expect(hits[0]!.sources).toEqual(['raw/bridge.md#L4']);
+    const human = await runCli(['facts', 'search', 'main span'], { cwd: root });
+    expect(human.stdout).toContain('raw/bridge.md#L4');
 
     const show = await runCli(['facts', 'show', hits[0]!.id], { cwd: root });
     expect(show.code).toBe(0);
@@ -168,7 +172,7 @@ describeWithSqlite('query --facts: the model gets only facts, with ids, and its 
       // Every line of the facts block is one fact with its id and source; the zebra shares no word with the question.
       const factLines = (request.lastUserText ?? '').split('\n').filter((line) => line.startsWith('[^'));
       expect(factLines.length).toBeGreaterThan(0);
-      for (const line of factLines) expect(line).toMatch(/^\[\^f-[0-9a-f]{12}\] .+ \(raw\/bridge\.md\)$/);
+      for (const line of factLines) expect(line).toMatch(/^\[\^f-[0-9a-f]{12}\] .+ \(raw\/bridge\.md#L\d+(-\d+)?\)$/);
       expect(request.lastUserText).toContain('The Golden Gate Bridge opened in 1937 after four years of work.');
       expect(request.lastUserText).not.toContain('zebra');
       const report = JSON.parse(result.stdout) as { cited: string[]; unknown: string[]; modelCalled: boolean; facts: { id: string }[] };

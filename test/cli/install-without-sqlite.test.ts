@@ -29,7 +29,7 @@ beforeAll(async () => {
     await symlink(path.join(REPO_ROOT, 'node_modules', name), path.join(installed, 'node_modules', name), 'dir');
   }
   cli = path.join(installed, manifest.bin.wiki);
-}, 60_000);
+});
 
 /** A user's own WIKI_SQLITE_BINDING would name another addon, and another fix. */
 const NO_BINDING = { WIKI_SQLITE_BINDING: undefined };
@@ -49,5 +49,5 @@ describe('an install that left the optional SQLite addon out', () => {
       expect(result.code, `wiki ${command.join(' ')}`).toBe(2);
       expect(result.stderr).toMatch(/^error: the facts store \(\.wiki\/facts\.db\) needs SQLite, and better-sqlite3's native addon could not be loaded: Cannot find package 'better-sqlite3'[^\n]* — run `npm install` in the folder wiki is installed in[^\n]+\n$/);
     }
-  }, 120_000);
+  });
 });

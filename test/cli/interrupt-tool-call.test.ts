@@ -16,8 +16,6 @@ import { fakeServers, freshWorkspace, pageText, patchConfig, read, readJson } fr
 
 const serve = fakeServers();
 const STALL = 'stall-the-embedder';
-/** Generous: the run must end far sooner than any request timeout (set to 10 minutes below). */
-const EXIT_BOUND_MS = 15_000;
 
 let embeddings: http.Server | undefined;
 afterEach(async () => {
@@ -62,14 +60,14 @@ describe('SIGINT during a tool call', () => {
     const endpoint = await startEmbeddings();
     await patchConfig(root, { requestTimeoutMs: 600_000, search: { embedder: { kind: 'openai', baseUrl: endpoint.url, model: 'test-embed' } } });
     const server = await serve((request) => (request.toolResults.length > 0 ? { text: 'Done.' } : { toolCalls: [call] }));
-    const run = startCli(['ingest', 'raw/alpha.md'], { cwd: root, env: server.env('anthropic'), timeoutMs: 120_000 });
-    await waitFor(endpoint.stalled, 'the call to stall on the embeddings endpoint', 60_000);
+    const run = startCli(['ingest', 'raw/alpha.md'], { cwd: root, env: server.env('anthropic'), timeoutMs: 280_000 });
+    await waitFor(endpoint.stalled, 'the call to stall on the embeddings endpoint');
     expect(existsSync(path.join(root, '.wiki/lock'))).toBe(true);
 
-    const sent = Date.now();
+    // The stalled request would only end at its 10-minute timeout, past this test's: exit 130
+    // (not a kill by the harness) shows the interrupt stopped it.
     run.child.kill('SIGINT');
     const result = await run.done;
-    expect(Date.now() - sent).toBeLessThan(EXIT_BOUND_MS);
 
     expect(result.code).toBe(130);
     expect(result.stderr).toContain('SIGINT received');
@@ -80,7 +78,7 @@ describe('SIGINT during a tool call', () => {
     expect(record.status).toBe('interrupted');
     // The model was not asked again: the stopped call's non-result never reached it.
     expect(server.requests).toHaveLength(1);
-  }, 120_000);
+  });
 });
 
 describe('a 2,000-level path from the model', () => {
@@ -99,7 +97,7 @@ describe('a 2,000-level path from the model', () => {
             ],
           },
     );
-    const result = await runCli(['query', 'what is deep?'], { cwd: root, env: server.env('anthropic'), timeoutMs: EXIT_BOUND_MS });
+    const result = await runCli(['query', 'what is deep?'], { cwd: root, env: server.env('anthropic')});
     expect(result.code).toBe(0);
     const results = server.requests[1]?.toolResults ?? [];
     expect(results).toHaveLength(2);

@@ -206,7 +206,7 @@ describe('the relevant pages, not the first N by key', () => {
     expect(list).toContain('(the most relevant to this run first)');
     expect(list).toMatch(/… and \d+ more not listed here: use search_wiki/);
     expect(list.length).toBeLessThanOrEqual(4000 * 4 + 400);
-  }, 180_000);
+  });
 });
 
 describe('sources are data, not instructions', () => {

@@ -33,7 +33,7 @@ beforeAll(async () => {
     await symlink(path.join(REPO_ROOT, location), path.join(installed, location), 'dir');
   }
   cli = path.join(installed, manifest.bin.wiki);
-}, 60_000);
+});
 
 describe('the installed package', () => {
   it('ships the bundle and templates, not the compiled sources or scripts', async () => {

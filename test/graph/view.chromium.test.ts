@@ -58,7 +58,7 @@ beforeAll(async () => {
   });
   await page.goto(pathToFileURL(path.join(root, 'view.html')).href);
   await page.waitForFunction(() => document.body.dataset.settled === 'true', undefined, { timeout: 20_000 });
-}, 60_000);
+});
 
 afterAll(async () => {
   await browser?.close();

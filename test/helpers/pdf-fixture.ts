@@ -1,3 +1,5 @@
+import { deflateSync } from 'node:zlib';
+
 /**
  * A tiny PDF writer so tests need no binary fixtures: each page shows its lines in
  * Helvetica (a standard Type 1 font, so no font file is embedded), one line under the other.
@@ -11,6 +13,11 @@ export interface PdfFixtureOptions {
    * without the password cannot open the file (the content itself is not encrypted).
    */
   passwordProtected?: boolean;
+  /**
+   * Compress each page's content stream (FlateDecode), after padding it with this many bytes
+   * of blank lines: a small file that inflates large, as a hostile PDF does.
+   */
+  inflatedPadding?: number;
 }
 
 const LINE_HEIGHT = 16;
@@ -28,8 +35,10 @@ export function makePdf(pages: string[][], options: PdfFixtureOptions = {}): Uin
   const font = add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
   const pageIds: number[] = [];
   for (const lines of pages) {
-    const stream = contentStream(lines);
-    const contents = add(`<< /Length ${Buffer.byteLength(stream, 'latin1')} >>\nstream\n${stream}\nendstream`);
+    const plain = contentStream(lines);
+    const stream = options.inflatedPadding === undefined ? plain : deflateSync(Buffer.from(`${plain}\n${'\n'.repeat(options.inflatedPadding)}`, 'latin1')).toString('latin1');
+    const filter = options.inflatedPadding === undefined ? '' : ' /Filter /FlateDecode';
+    const contents = add(`<< /Length ${Buffer.byteLength(stream, 'latin1')}${filter} >>\nstream\n${stream}\nendstream`);
     pageIds.push(
       add(
         `<< /Type /Page /Parent ${pageTree} 0 R /MediaBox [0 0 612 792] ` +

@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { InputError } from '../../src/errors.js';
 import { isPublicAddress, publicOrSameHost } from '../../src/sources/address-policy.js';
 import { fetchUrlToRaw } from '../../src/sources/fetch-url.js';
+import { pinnedGet, type GetImpl } from '../../src/sources/pinned-get.js';
 
 const DOT_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 
@@ -56,7 +57,7 @@ describe('publicOrSameHost', () => {
   ];
   it.each(cases)('$url → allowed: $allowed', async ({ url, allowed }) => {
     const outcome = check(new URL(url));
-    if (allowed) await expect(outcome).resolves.toBeUndefined();
+    if (allowed) await expect(outcome).resolves.toEqual(expect.any(String));
     else await expect(outcome).rejects.toThrow(InputError);
   });
 });
@@ -159,5 +160,44 @@ describe('URL ingest follows only what it should', () => {
     await expect(fetchUrlToRaw(`${pageBase}${where}`, root)).rejects.toThrow(message);
     expect(strangerRequests).toEqual([]);
     expect(await readdir(root)).toEqual([]);
+  });
+});
+
+describe('DNS rebinding: the fetch connects to the address the check approved', () => {
+  it('the check answers with the address it judged, for another host and for the page’s own', async () => {
+    const answers = [['93.184.216.34'], ['127.0.0.1']];
+    let own = 0;
+    const check = publicOrSameHost('http://page.test/article', async (hostname) => (hostname === 'page.test' ? [`192.168.0.${++own}`] : (answers.shift() ?? [])));
+    expect(await check(new URL('http://rebind.test/x.png'))).toBe('93.184.216.34');
+    // The same name now answers loopback: refused, never connected to.
+    await expect(check(new URL('http://rebind.test/y.png'))).rejects.toThrow('a non-public address (127.0.0.1)');
+    // The user's own host may be private, but it stays where it first was.
+    expect(await check(new URL('http://page.test/article'))).toBe('192.168.0.1');
+    expect(await check(new URL('http://page.test/img.png'))).toBe('192.168.0.1');
+    expect(own).toBe(1);
+  });
+
+  it('the transport connects to the pinned address, not to what the name resolves to', async () => {
+    // `.invalid` never resolves: reaching the server proves no second lookup was made.
+    const port = (stranger.address() as AddressInfo).port;
+    const response = await pinnedGet(new URL(`http://rebound.invalid:${port}/img/pinned.png`), { signal: AbortSignal.timeout(60_000), headers: {}, address: '127.0.0.1' });
+    expect(response.status).toBe(200);
+    expect(Buffer.from(await response.arrayBuffer())).toEqual(DOT_PNG);
+    expect(strangerRequests).toEqual(['/img/pinned.png']);
+  });
+
+  it('an image whose name the check saw as public is fetched from that address, never from the loopback the system resolver gives', async () => {
+    const seen: Array<{ url: string; address: string | undefined }> = [];
+    // The system resolves `localhost` to loopback; the check is told it is public (a rebinding name).
+    const spy: GetImpl = (url, init) => {
+      seen.push({ url: url.href, address: init.address });
+      return url.hostname === 'localhost' ? Promise.reject(Object.assign(new Error('unreachable in a test'), { code: 'ECONNREFUSED' })) : pinnedGet(url, init);
+    };
+    const result = await fetchUrlToRaw(`${pageBase}/article`, root, { getImpl: spy, resolve: async (hostname) => (hostname === 'localhost' ? ['93.184.216.34'] : []) });
+    const rebound = seen.filter((request) => new URL(request.url).hostname === 'localhost');
+    expect(rebound.length).toBeGreaterThan(0);
+    for (const request of rebound) expect(request.address).toBe('93.184.216.34');
+    expect(strangerRequests).toEqual([]);
+    expect(result.assets).toEqual(['raw/assets/dot.png', 'raw/assets/to-own-dot.png']);
   });
 });

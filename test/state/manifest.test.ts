@@ -253,7 +253,7 @@ describe('markStale', () => {
     const relPath = 'wiki/concepts/attention.md';
     await write(root, relPath, `---\ntitle: Attention\nsummary: What attention is\ntags: [a, b]\nupdated: 2026-01-01\nextra: kept\n---\n${body}`);
     const result = await markStale(root, [relPath], '2026-02-03');
-    expect(result).toEqual({ marked: [relPath], alreadyStale: [], missing: [], unparseable: [], notUtf8: [] });
+    expect(result).toEqual({ marked: [relPath], alreadyStale: [], missing: [], unparseable: [], notUtf8: [], refused: [] });
     const after = await readFile(path.join(root, relPath), 'utf8');
     expect(splitFrontmatter(after).body).toBe(body);
     expect(parsePage(relPath, after).frontmatter).toEqual({
@@ -275,7 +275,7 @@ describe('markStale', () => {
     await write(root, 'wiki/broken.md', broken);
     await writeFile(path.join(root, 'wiki/latin1.md'), latin1);
     const result = await markStale(root, ['wiki/stale.md', 'wiki/broken.md', 'wiki/gone.md', 'wiki/stale.md', 'wiki/latin1.md'], '2026-02-03');
-    expect(result).toEqual({ marked: [], alreadyStale: ['wiki/stale.md'], missing: ['wiki/gone.md'], unparseable: ['wiki/broken.md'], notUtf8: ['wiki/latin1.md'] });
+    expect(result).toEqual({ marked: [], alreadyStale: ['wiki/stale.md'], missing: ['wiki/gone.md'], unparseable: ['wiki/broken.md'], notUtf8: ['wiki/latin1.md'], refused: [] });
     expect(await readFile(path.join(root, 'wiki/stale.md'), 'utf8')).toBe(stale);
     expect(await readFile(path.join(root, 'wiki/broken.md'), 'utf8')).toBe(broken);
     expect((await readFile(path.join(root, 'wiki/latin1.md'))).equals(latin1)).toBe(true);

@@ -77,7 +77,7 @@ describe('a swap between check and use', () => {
     // The attack really ran alongside the calls, and the tools kept working between swaps.
     expect(flips).toBeGreaterThan(0);
     expect(succeeded).toBeGreaterThan(0);
-  }, 120_000);
+  });
 
   it('an MCP read_page and a raw confined read never return outside content while the page flips', async () => {
     const stop = path.join(ws.base, 'stop');
@@ -97,7 +97,7 @@ describe('a swap between check and use', () => {
       await swapper.done;
     }
     expect(leaks).toEqual([]);
-  }, 120_000);
+  });
 });
 
 describe.each([

@@ -25,6 +25,25 @@ describe('canonicalName', () => {
   });
 });
 
+describe('canonicalName of look-alike spellings', () => {
+  it.each([
+    ['Cyrillic look-alikes', 'Ѕеlf-аttеntіоn'],
+    ['Cyrillic and Greek mixed in', 'Sеlf-αttentiοn'],
+    ['fullwidth', 'Ｓｅｌｆ-ａｔｔｅｎｔｉｏｎ'],
+    ['a zero-width space', 'Self-atten\u200btion'],
+    ['NFD accents', 'Se\u0301lf-attention'],
+  ])('%s read as the Latin title', (_what, spoof) => {
+    expect(canonicalName(spoof)).toBe(canonicalName('Self-attention'));
+  });
+
+  it('leaves genuine words of other scripts alone: a Russian title never collapses into a few Latin letters', () => {
+    // (An empty form is never compared, as before: such titles are told apart by their keys.)
+    expect(canonicalName('Сеть внимания')).toBe('');
+    expect(canonicalName('Сеть памяти')).toBe('');
+    expect(canonicalName('Внимание')).toBe('');
+  });
+});
+
 describe('isNearName', () => {
   it.each<[string, string, boolean]>([
     ['mid-cap-fund', 'mid-cap-funds', true],

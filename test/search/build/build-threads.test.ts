@@ -112,5 +112,5 @@ describe('a full build shared with the worker', () => {
       expect(Buffer.from(sharedSections[name] ?? []).equals(Buffer.from(bytes)), name).toBe(true);
     }
     expect(sharedResults).toEqual(aloneResults);
-  }, 60_000);
+  });
 });
