@@ -60,20 +60,17 @@ describeWithSqlite('wiki facts rebuild beside an ingest', () => {
     await waitFor(() => server.requests.length > 0, 'the ingest to call the model');
     const rebuild = startCli(['facts', 'rebuild'], { cwd: root });
     await waitFor(() => rebuild.stderr().includes('waiting for the workspace lock (ingest, pid'), 'the rebuild to queue for the lock');
-    let ingestFinished = false;
-    let rebuildFinishedFirst: boolean | undefined;
-    void rebuild.done.then(() => (rebuildFinishedFirst ??= !ingestFinished));
     expect((await readJson<{ command: string }>(path.join(root, '.wiki/lock'))).command).toBe('ingest');
 
     gate.resolve();
     const ingested = await ingest.done;
-    ingestFinished = true;
     expect(ingested.stderr).not.toMatch(/database is locked/);
     expect(ingested.code).toBe(0);
     const rebuilt = await rebuild.done;
     expect(rebuilt.stderr).not.toMatch(/database is locked/);
     expect(rebuilt.code).toBe(0);
-    expect(rebuildFinishedFirst).toBe(false);
+    // Which process exits first after the lock changes hands is the machine's business; what
+    // matters is that the rebuild queued (above) and neither failed.
     const search = await runCli(['facts', 'search', 'first letter', '--json'], { cwd: root });
     expect(search.code).toBe(0);
     expect((JSON.parse(search.stdout) as { facts: unknown[] }).facts).toHaveLength(1);

@@ -4,10 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { fakeServers, freshWorkspace, pageText, read, readJson, simpleIngest, writeStep } from './cron-fixtures.js';
+import { fakeServers, freshWorkspace, pageText, read, simpleIngest, writeStep } from './cron-fixtures.js';
 
 /**
- * The tool's own state files (`.wiki/sources.json`, `.wiki/history/`) are files anyone with
+ * The tool's own state files (the committed record `wiki.sources.jsonl`, `.wiki/history/`) are files anyone with
  * the folder can edit. Neither may steer a write out of the wiki: stale marking writes only
  * pages, through the confined writer; undo restores only what runs write, never from a link.
  */
@@ -34,14 +34,19 @@ async function ingestedThenCrafted(root: string, api: 'anthropic' | 'openai', cr
   await writeFile(path.join(root, 'raw/alpha.md'), '# Alpha\n\nThe first version.\n');
   const first = await serve([...simpleIngest('alpha').slice(0, 1), writeStep('concept', 'kept', { sources: ['raw/alpha.md'] }), { text: 'Done.' }]);
   expect((await runCli(['ingest', 'raw/alpha.md'], { cwd: root, env: first.env(api) })).code).toBe(0);
-  const manifestFile = path.join(root, '.wiki/sources.json');
-  const manifest = await readJson<{ sources: Record<string, { pages: { created: string[] } }> }>(manifestFile);
-  manifest.sources['raw/alpha.md']!.pages.created.push(...crafted);
-  await writeFile(manifestFile, JSON.stringify(manifest, null, 2));
+  const recordFile = path.join(root, 'wiki.sources.jsonl');
+  const lines = (await readFile(recordFile, 'utf8')).split('\n').filter((line) => line !== '');
+  const crafted_ = lines.map((line) => {
+    const entry = JSON.parse(line) as { path: string; created: string[] };
+    if (entry.path === 'raw/alpha.md') entry.created.push(...crafted);
+    return JSON.stringify(entry);
+  });
+  await writeFile(recordFile, `${crafted_.join('\n')}\n`);
 }
 
-describe.each(['anthropic', 'openai'] as const)('a crafted .wiki/sources.json (%s)', (api) => {
-  it('a changed source: stale marking writes only wiki pages, says what it refused, and marks the page that draws on it', async () => {
+describe.each(['anthropic', 'openai'] as const)('a crafted source record, wiki.sources.jsonl (%s)', (api) => {
+  // Paths that pass the reader are pages under wiki/: stale marking's own place check (below, a swapped folder) is the second wall.
+  it('naming files outside wiki/: the record is refused as it is read, naming the line, and nothing is written', async () => {
     const { root } = await workspaceBesideOutside();
     await writeFile(path.join(root, 'raw/other.md'), '# Other\n\nAnother source.\n');
     const crafted = ['schema.md', 'raw/other.md', '.git/config', '../outside.md', 'wiki/concepts/.hidden.md'];
@@ -50,24 +55,21 @@ describe.each(['anthropic', 'openai'] as const)('a crafted .wiki/sources.json (%
 
     await writeFile(path.join(root, 'raw/alpha.md'), '# Alpha\n\nThe second version.\n');
     const second = await serve(simpleIngest('alpha', { body: 'Rewritten.' }));
-    const result = await runCli(['ingest', 'raw/alpha.md', '--json'], { cwd: root, env: second.env(api) });
-    expect(result.code).toBe(0);
-
+    const result = await runCli(['ingest', 'raw/alpha.md'], { cwd: root, env: second.env(api) });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/wiki\.sources\.jsonl.*line 1/);
+    expect(result.stderr).not.toMatch(/unexpected/);
+    expect(second.requests).toHaveLength(0);
     expect(await read(root, 'schema.md')).toBe(schemaBefore);
     expect(await read(root, 'raw/other.md')).toBe('# Other\n\nAnother source.\n');
     expect(await read(root, '.git/config')).toBe(GIT_CONFIG);
-    // Good work goes on: the page drawing on the changed source is marked.
-    expect(await read(root, 'wiki/concepts/kept.md')).toMatch(/^stale_since: \d{4}-\d\d-\d\d$/m);
-    const ingested = (JSON.parse(result.stdout) as { ingested: { staleMarked: string[]; warnings: string[] }[] }).ingested[0]!;
-    expect(ingested.staleMarked).toEqual(['wiki/concepts/kept.md']);
-    for (const refused of crafted) expect(ingested.warnings).toContain(`not marked stale: ${refused}: stale marking writes only pages under wiki/`);
   });
 });
 
 describe('a deleted source whose record names a page behind a swapped folder', () => {
   it('stale marking never writes through the link: the outside page is untouched, the page inside is marked', async () => {
     const { root, outside } = await workspaceBesideOutside();
-    await ingestedThenCrafted(root, 'anthropic', ['wiki/entities/out.md', '.git/config']);
+    await ingestedThenCrafted(root, 'anthropic', ['wiki/entities/out.md']);
     // Another source, ingested and unchanged: `ingest raw/` then has nothing for the model.
     await writeFile(path.join(root, 'raw/beta.md'), '# Beta\n\nStays.\n');
     const server = await serve(simpleIngest('beta'));
@@ -83,7 +85,6 @@ describe('a deleted source whose record names a page behind a swapped folder', (
     expect(await read(root, 'wiki/concepts/kept.md')).toMatch(/^stale_since: \d{4}-\d\d-\d\d$/m);
     const log = await read(root, 'wiki/log.md');
     expect(log).toMatch(/not marked stale: wiki\/entities\/out\.md: .*symbolic link/);
-    expect(log).toContain('not marked stale: .git/config: stale marking writes only pages under wiki/');
   });
 });
 
@@ -155,7 +156,8 @@ describe('a crafted .wiki/history', () => {
     const result = await runCli(['undo', '--yes'], { cwd: root });
     expect(result.code).toBe(0);
     expect(await read(root, 'wiki/sources/alpha.md').catch(() => undefined)).toBeUndefined();
-    const manifest = await readJson<{ sources: Record<string, unknown> }>(path.join(root, '.wiki/sources.json')).catch(() => ({ sources: {} }));
-    expect(Object.keys(manifest.sources)).toEqual([]);
+    // The record is restored to before the ingest: no line for raw/alpha.md (the file may be gone or empty).
+    const record = await read(root, 'wiki.sources.jsonl').catch(() => '');
+    expect(record).not.toContain('raw/alpha.md');
   });
 });
