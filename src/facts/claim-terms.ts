@@ -1,0 +1,134 @@
+import { stem } from '../search/text/analyze.js';
+import { isStopWord } from './word-tokens.js';
+
+/**
+ * What the grounding check compares between a page's claim and its evidence: content-word
+ * stems (so inflection, voice and word order do not matter), numbers as values (1,000 =
+ * 1000), dates as dates whatever their format, capitalised names and negation. Numbers that
+ * are part of a name ("RFC 9110", "Go 1.13"), version strings, hashes and other identifiers
+ * are not values and are left out.
+ */
+export interface ClaimTerms {
+  /** Distinct content-word stems. */
+  words: string[];
+  /** Numeric values stated (dates' parts excluded). */
+  numbers: number[];
+  /** Dates stated, `YYYY-MM-DD` or `YYYY-MM` when the day is not given. */
+  dates: string[];
+  /** Stems of capitalised words past the sentence's first word (names, titles, acronyms). */
+  names: string[];
+  negated: boolean;
+  /** Words that turn a clause around without negating the claim ("rather than", "only", "instead"). */
+  contrasted: boolean;
+}
+
+const NEGATIONS = new Set(['not', 'no', 'never', 'none', 'nor', 'neither', 'cannot', 'nothing', 'nobody', 'nowhere']);
+const CONTRASTS = new Set(['rather', 'instead', 'only', 'but', 'unlike', 'except', 'without', 'fail', 'fails', 'failed', 'lack', 'lacks', 'absent', 'neither', 'nor', 'avoid', 'avoids', 'prevent', 'prevents', 'refuse', 'refuses', 'reject', 'rejects', 'opposite', 'unless', 'unable']);
+/** Function words the shared stop list lacks (reflexives, fillers): they carry no claim. */
+const MORE_STOP_WORDS = new Set(['itself', 'themselves', 'himself', 'herself', 'myself', 'ourselves', 'yourself', 'just', 'even', 'still', 'thus', 'therefore', 'hence', 'however', 'yet', 'already', 'because', 'while', 'whether', 'if', 'when', 'where', 'what', 'how', 'why', 'them', 'him', 'me', 'us', 'my', 'mine', 'ours', 'theirs', 'via', 'per', 'etc', 'e.g', 'i.e', 'eg', 'ie', 'like', 'much', 'many', 'well', 'often', 'usually', 'instead', 'rather', 'only']);
+/** Words starting with "un" that do not turn a statement around. */
+const NOT_NEGATIVE_UN = new Set(['under', 'until', 'unit', 'union', 'uniqu', 'univers', 'understand', 'underli', 'undergo', 'unifi', 'uniform']);
+const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+/** Words before a number that say how much, not whose number it is. */
+const QUANTIFIERS = new Set(['about', 'around', 'roughly', 'nearly', 'approximately', 'almost', 'some', 'over', 'under', 'only', 'just', 'exactly', 'since', 'until', 'till', 'circa', 'ca', 'up', 'at', 'least', 'most', 'more', 'less', 'fewer', 'than', 'per', 'every', 'each', 'top', 'first', 'last']);
+const NUMBER_WORDS: Record<string, number> = {
+  zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19, twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90, hundred: 100, thousand: 1000, dozen: 12, once: 1, twice: 2, single: 1, double: 2, half: 0.5, million: 1e6, billion: 1e9,
+};
+const SCALES: Record<string, number> = { thousand: 1e3, million: 1e6, billion: 1e9, trillion: 1e12 };
+
+const MONTH = '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?';
+const DATE_PATTERNS: Array<{ pattern: RegExp; parts: (m: RegExpExecArray) => [string, string, string | undefined] }> = [
+  { pattern: /\b(\d{4})-(\d{2})-(\d{2})\b/g, parts: (m) => [m[1] ?? '', m[2] ?? '', m[3]] },
+  { pattern: new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?[ -]${MONTH}[ ,-]+(\\d{4})\\b`, 'gi'), parts: (m) => [m[3] ?? '', monthNumber(m[2]), m[1]] },
+  { pattern: new RegExp(`\\b${MONTH} (\\d{1,2})(?:st|nd|rd|th)?,? (\\d{4})\\b`, 'gi'), parts: (m) => [m[3] ?? '', monthNumber(m[1]), m[2]] },
+  { pattern: new RegExp(`\\b${MONTH},? (\\d{4})\\b`, 'gi'), parts: (m) => [m[2] ?? '', monthNumber(m[1]), undefined] },
+];
+
+function monthNumber(name: string | undefined): string {
+  const index = MONTHS.findIndex((month) => month.startsWith((name ?? '').toLowerCase().replace(/\.$/, '').slice(0, 3)));
+  return String(index + 1).padStart(2, '0');
+}
+
+/** Dates in `text`, normalised, and the text with them blanked (their digits are not numbers). */
+export function extractDates(text: string): { dates: string[]; rest: string } {
+  const dates: string[] = [];
+  let rest = text;
+  for (const { pattern, parts } of DATE_PATTERNS) {
+    rest = rest.replace(pattern, (...args: unknown[]) => {
+      const match = args.slice(0, -2) as unknown as RegExpExecArray;
+      const [year, month, day] = parts(match);
+      dates.push(day === undefined ? `${year}-${month}` : `${year}-${month}-${day.padStart(2, '0')}`);
+      return ` ${year} `; // the year stays a number: "in 1945" is supported by "July 1945"
+    });
+  }
+  return { dates, rest };
+}
+
+const CHUNK_EDGE = /^[("'“‘[{<*_~]+|[)"'”’\]}>.,;:!?*_~]+$/gu;
+const PLAIN_NUMBER = /^[~≈<>±+-]?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(%|\s*percent)?$/;
+const ENUMERATOR = /^\(?\d{1,2}\)[,.;:]?$/;
+const VERSION = /^v?\d+(?:\.\d+){2,}$/;
+const CAPITALISED = /^\p{Lu}/u;
+const WORD = /[\p{L}\p{N}]+/gu;
+
+/** Analyse one text (a claim or a line of evidence). `evidence` reads spelled-out numbers as values too. */
+export function claimTerms(text: string, evidence = false): ClaimTerms {
+  const { dates, rest } = extractDates(text);
+  const chunks = rest.split(/\s+|(?<=\d)[–—-](?=\d)/u).filter(Boolean);
+  const numbers: number[] = [];
+  const names: string[] = [];
+  const words = new Set<string>();
+  let negated = false;
+  let contrasted = false;
+  let first = true;
+  chunks.forEach((rawChunk, index) => {
+    const chunk = rawChunk.replace(/['’]s$/u, '').replace(CHUNK_EDGE, '');
+    if (chunk === '') return;
+    if (/n['’]t$/iu.test(chunk)) negated = true;
+    const number = PLAIN_NUMBER.exec(chunk);
+    if (number && !VERSION.test(chunk)) {
+      // "(1)" enumerates; "RFC 9110" names.
+      if (!evidence && !ENUMERATOR.test(rawChunk) && !isPartOfName(chunks, index)) {
+        const value = Number(`${(number[1] ?? '').replace(/,/g, '')}${number[2] ?? ''}`);
+        const scale = SCALES[(chunks[index + 1] ?? '').toLowerCase().replace(CHUNK_EDGE, '')];
+        numbers.push(scale ? value * scale : value);
+        if (scale) numbers.push(value);
+      }
+      first = false;
+      return;
+    }
+    for (const piece of chunk.match(WORD) ?? []) {
+      const lower = piece.toLowerCase();
+      if (NEGATIONS.has(lower)) negated = true;
+      if (CONTRASTS.has(lower) || (lower.startsWith('un') && lower.length > 5 && !NOT_NEGATIVE_UN.has(stem(lower)))) contrasted = true;
+      if (evidence && NUMBER_WORDS[lower] !== undefined) numbers.push(NUMBER_WORDS[lower]);
+      if (/^\d/.test(piece) || piece.length === 1 || isStopWord(lower) || MORE_STOP_WORDS.has(lower) || NEGATIONS.has(lower)) {
+        first = false;
+        continue;
+      }
+      const stemmed = stem(lower);
+      words.add(stemmed);
+      if (!first && piece.length > 1 && CAPITALISED.test(piece) && !MONTHS.includes(lower)) names.push(stemmed);
+      first = false;
+    }
+    // A colon or a full stop starts a new clause whose first word is capitalised anyway.
+    if (/[:.!?]$/.test(rawChunk)) first = true;
+  });
+  // Evidence is read generously: every run of digits is a number it states, identifiers' included.
+  if (evidence) for (const digits of rest.match(/\d+(?:[.,]\d+)*/g) ?? []) numbers.push(...evidenceValues(digits));
+  return { words: [...words], numbers, dates, names: [...new Set(names)], negated, contrasted };
+}
+
+function evidenceValues(digits: string): number[] {
+  const plain = Number(digits.replace(/,(?=\d{3}\b)/g, ''));
+  const parts = digits.split(/[.,]/).map(Number);
+  return Number.isNaN(plain) ? parts : [plain, ...parts];
+}
+
+/** "RFC 9110", "Go 1.13", "Section 4": a number right after a capitalised word that is not a quantifier or a month. */
+function isPartOfName(chunks: readonly string[], index: number): boolean {
+  const previous = (chunks[index - 1] ?? '').replace(CHUNK_EDGE, '');
+  if (!CAPITALISED.test(previous) || /[.,;:]$/.test(chunks[index - 1] ?? '')) return false;
+  const lower = previous.toLowerCase();
+  return !QUANTIFIERS.has(lower) && !isStopWord(lower) && !MONTHS.some((month) => month.startsWith(lower.slice(0, 3)) && lower.length >= 3);
+}
