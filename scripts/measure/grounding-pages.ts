@@ -106,10 +106,12 @@ export function alterClaim(body: string, line: number, checked: string, kind: Al
     if (!match) return undefined;
     altered = `${text.slice(0, match.index)}${value + 7}${text.slice(match.index + match[0].length)}`;
   } else if (kind === 'name') {
-    const words = checked.split(/\s+/).slice(1).map((w) => w.replace(/[^\p{L}-]/gu, ''));
-    const name = words.find((w) => /^\p{Lu}\p{Ll}{2,}/u.test(w) && text.includes(w));
+    // A word the check reads as a name, where it stands in prose (not in code or a link).
+    const names = new Set(terms.names);
+    const words = checked.split(/\s+/).map((w) => w.replace(/[^\p{L}]/gu, '')).filter((w) => /^\p{Lu}\p{Ll}{2,}$/u.test(w));
+    const name = words.find((w) => names.has(claimTerms(w).words[0] ?? '') && new RegExp(`(?<![\`\\[|\\w])${w}(?![\`\\]\\w])`).test(text));
     if (!name) return undefined;
-    altered = text.replace(new RegExp(`\\b${name}\\b`), SWAPPED_NAME);
+    altered = text.replace(new RegExp(`(?<![\`\\[|\\w])${name}(?![\`\\]\\w])`), SWAPPED_NAME);
   } else {
     if (terms.negated) return undefined;
     const verb = AUXILIARY.exec(checked);

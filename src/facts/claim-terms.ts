@@ -18,11 +18,15 @@ export interface ClaimTerms {
   /** Stems of capitalised words past the sentence's first word (names, titles, acronyms). */
   names: string[];
   negated: boolean;
+  /** Stems of the content words a negation governs (the three words after "not", "never", "doesn't" …). */
+  negatedWords: string[];
   /** Words that turn a clause around without negating the claim ("rather than", "only", "instead"). */
   contrasted: boolean;
 }
 
 const NEGATIONS = new Set(['not', 'no', 'never', 'none', 'nor', 'neither', 'cannot', 'nothing', 'nobody', 'nowhere']);
+/** Chunks after a negation that it governs. */
+const NEGATION_SCOPE = 3;
 const CONTRASTS = new Set(['rather', 'instead', 'only', 'but', 'unlike', 'except', 'without', 'fail', 'fails', 'failed', 'lack', 'lacks', 'absent', 'neither', 'nor', 'avoid', 'avoids', 'prevent', 'prevents', 'refuse', 'refuses', 'reject', 'rejects', 'opposite', 'unless', 'unable']);
 /** Function words the shared stop list lacks (reflexives, fillers): they carry no claim. */
 const MORE_STOP_WORDS = new Set(['itself', 'themselves', 'himself', 'herself', 'myself', 'ourselves', 'yourself', 'just', 'even', 'still', 'thus', 'therefore', 'hence', 'however', 'yet', 'already', 'because', 'while', 'whether', 'if', 'when', 'where', 'what', 'how', 'why', 'them', 'him', 'me', 'us', 'my', 'mine', 'ours', 'theirs', 'via', 'per', 'etc', 'e.g', 'i.e', 'eg', 'ie', 'like', 'much', 'many', 'well', 'often', 'usually', 'instead', 'rather', 'only']);
@@ -81,10 +85,18 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
   let negated = false;
   let contrasted = false;
   let first = true;
+  const negatedWords = new Set<string>();
+  /** How many more chunks the last negation governs. */
+  let scope = 0;
   chunks.forEach((rawChunk, index) => {
     const chunk = rawChunk.replace(/['’]s$/u, '').replace(CHUNK_EDGE, '');
+    const inScope = scope > 0;
+    if (scope > 0) scope--;
     if (chunk === '') return;
-    if (/n['’]t$/iu.test(chunk)) negated = true;
+    if (/n['’]t$/iu.test(chunk)) {
+      negated = true;
+      scope = NEGATION_SCOPE;
+    }
     const number = PLAIN_NUMBER.exec(chunk);
     if (number && !VERSION.test(chunk)) {
       // "(1)" enumerates; "RFC 9110" names.
@@ -99,7 +111,10 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
     }
     for (const piece of chunk.match(WORD) ?? []) {
       const lower = piece.toLowerCase();
-      if (NEGATIONS.has(lower)) negated = true;
+      if (NEGATIONS.has(lower)) {
+        negated = true;
+        scope = NEGATION_SCOPE;
+      }
       if (CONTRASTS.has(lower) || (lower.startsWith('un') && lower.length > 5 && !NOT_NEGATIVE_UN.has(stem(lower)))) contrasted = true;
       if (evidence && NUMBER_WORDS[lower] !== undefined) numbers.push(NUMBER_WORDS[lower]);
       if (/^\d/.test(piece) || piece.length === 1 || isStopWord(lower) || MORE_STOP_WORDS.has(lower) || NEGATIONS.has(lower)) {
@@ -108,15 +123,17 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
       }
       const stemmed = stem(lower);
       words.add(stemmed);
+      if (inScope) negatedWords.add(stemmed);
       if (!first && piece.length > 1 && CAPITALISED.test(piece) && !MONTHS.includes(lower)) names.push(stemmed);
       first = false;
     }
-    // A colon or a full stop starts a new clause whose first word is capitalised anyway.
-    if (/[:.!?]$/.test(rawChunk)) first = true;
+    // A full stop starts a new sentence whose first word is capitalised anyway (after a colon a
+    // capital is read as a name: checked only against all of the sources' words, a plain word passes).
+    if (/[.!?]["')\]’”*_]*$/.test(rawChunk)) first = true;
   });
   // Evidence is read generously: every run of digits is a number it states, identifiers' included.
   if (evidence) for (const digits of rest.match(/\d+(?:[.,]\d+)*/g) ?? []) numbers.push(...evidenceValues(digits));
-  return { words: [...words], numbers, dates, names: [...new Set(names)], negated, contrasted };
+  return { words: [...words], numbers, dates, names: [...new Set(names)], negated, negatedWords: [...negatedWords], contrasted };
 }
 
 function evidenceValues(digits: string): number[] {

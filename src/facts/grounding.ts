@@ -245,7 +245,18 @@ function check(
     evidence === 'its cited lines'
       ? ranked.filter((r, index) => index < 2 || r.overlap >= Math.min(NEAR_WORDS, terms.words.length)).map((r) => r.item)
       : ranked.filter((r, index) => index < 1 || r.overlap >= 0.5 * terms.words.length).map((r) => r.item);
-  if (terms.negated && !near.some((item) => item.terms.negated || item.terms.contrasted)) return { kind: 'ungrounded', reason: `it negates what ${evidence} say${evidence.endsWith('s') ? '' : 's'}` };
+  if (terms.negated) {
+    // What the claim says is not so: somewhere its evidence must say it is not so too (or turn it around);
+    // where the evidence states those words only plainly, the claim negates it.
+    const units = [...pool, ...ranked.map((r) => r.item)];
+    const scoped = terms.negatedWords.filter((word) => units.some((item) => item.words.has(word)));
+    if (scoped.length > 0) {
+      const denied = scoped.some((word) => units.some((item) => item.words.has(word) && (item.terms.negatedWords.includes(word) || item.terms.negated)));
+      if (!denied) return { kind: 'ungrounded', reason: `it negates what ${evidence} say${evidence.endsWith('s') ? '' : 's'}` };
+    } else if (!near.some((item) => item.terms.negated || item.terms.contrasted)) {
+      return { kind: 'ungrounded', reason: `it negates what ${evidence} say${evidence.endsWith('s') ? '' : 's'}` };
+    }
+  }
   // A negation it drops, only when its closest fact says the same words negated and nothing says them plainly.
   const best = ranked[0];
   if (evidence !== 'its cited lines' && !terms.negated && !terms.contrasted && best && best.item.terms.negated && best.overlap >= SAME_WORDS * terms.words.length) {
