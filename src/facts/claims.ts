@@ -41,7 +41,7 @@ const MARKDOWN_LINK = /!?\[([^\]\n]*)\]\([^)\n]*\)/g;
 const INLINE_CODE = /(`+)([^`\n]+?)\1/g;
 const POINTER = /^(?:see|see also|for more|more in|related|source|sources)\b/i;
 /** A sentence about the wiki itself ("this wiki is stricter", "this page collects …") states nothing a source could. */
-const ABOUT_THE_WIKI = /\b(?:this|our) (?:wiki|page|note|notes|section|summary)\b/i;
+const ABOUT_THE_WIKI = /\b(?:this|our) (?:wiki|page|note|notes|section|summary)\b|\bthe wiki (?:has|holds|contains|lacks|says)\b/i;
 
 const CITE = '\uE000';
 const LINK = '\uE001';

@@ -17,6 +17,8 @@ export interface PageScore {
   /** Share of the page's claim sentences its sources' facts support. */
   score: number;
   sentences: number;
+  /** Claim sentences flagged (each a `ungrounded`, `miscited` or `unsupported-number` finding of lint). */
+  flagged: number;
 }
 
 export interface GroundingReport {
@@ -53,7 +55,7 @@ export async function groundPages(root: string, pages: readonly Page[], options:
         .filter((s): s is string => s !== undefined && s.startsWith('raw/'));
       if (sources.length === 0) continue;
       const grounding = groundPage(page.body, factsOf(sources), cache, typeof page.frontmatter.title === 'string' ? page.frontmatter.title : '', (file) => sourceLines.get(file));
-      report.pages.push({ path: page.path, score: round(grounding.score), sentences: grounding.sentences.length });
+      report.pages.push({ path: page.path, score: round(grounding.score), sentences: grounding.sentences.length, flagged: grounding.sentences.filter((s) => s.problem).length });
       for (const sentence of grounding.sentences) {
         if (!sentence.problem) continue;
         const line = page.bodyLine + sentence.line - 1;
@@ -145,18 +147,22 @@ export async function factPlaces(root: string, ids: readonly string[]): Promise<
  * fact says — or drop it — and cite the fact. Empty when there is nothing to repair.
  */
 export async function groundingRepairRequest(root: string, findings: readonly Finding[], evidence: Record<string, CandidateFact[]>): Promise<string> {
-  const flagged = findings.filter((f) => (f.rule === 'ungrounded' || f.rule === 'unsupported-number' || f.rule === 'miscited') && evidence[`${f.path}:${f.line}`]);
+  const flagged = findings.filter((f) => f.rule === 'ungrounded' || f.rule === 'unsupported-number' || f.rule === 'miscited');
   if (flagged.length === 0) return '';
-  const ids = [...new Set(flagged.flatMap((f) => (evidence[`${f.path}:${f.line}`] ?? []).map((fact) => fact.id)))];
+  // A miscited sentence's finding quotes its cited lines already; an uncited one gets its closest facts.
+  const uncited = flagged.filter((f) => f.rule !== 'miscited' && !f.message.includes('its cited lines') && evidence[`${f.path}:${f.line}`]);
+  const ids = [...new Set(uncited.flatMap((f) => (evidence[`${f.path}:${f.line}`] ?? []).map((fact) => fact.id)))];
   const places = await factPlaces(root, ids);
   const lines = [
-    'Sentences their sources do not support, each with the closest facts of those sources (best first). Rewrite each so it says what a fact says, with a <!-- from: … --> comment giving the fact\'s place, or remove it:',
+    'Sentences the checks could not match with their evidence. Read the cited lines (read_file) for each: if the sentence says something they do not, correct it and keep its <!-- from: … --> citation accurate; ' +
+      'if it is right (a paraphrase the check missed), leave it and give a KEEP line for it. The closest facts of an uncited sentence:',
   ];
-  for (const f of flagged) {
-    lines.push(`- ${f.path}:${f.line} [${f.rule}] ${f.message}`);
+  for (const f of uncited) {
+    lines.push(`- ${f.path}:${f.line}`);
     for (const fact of evidence[`${f.path}:${f.line}`] ?? []) {
-      lines.push(`  - [^${fact.id}] "${fact.text}" (${(places.get(fact.id) ?? []).join(', ') || 'no live provenance'})`);
+      lines.push(`  - "${fact.text}" (${(places.get(fact.id) ?? []).join(', ') || 'no live provenance'})`);
     }
   }
+  if (uncited.length === 0) lines.push('(none: every flagged sentence cites its lines)');
   return lines.join('\n');
 }
