@@ -1,7 +1,7 @@
-import { cp, readFile } from 'node:fs/promises';
+import { cp, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { initWorkspace, REPO_ROOT, runCli } from '../helpers/cli.js';
+import { initWorkspace, REPO_ROOT, runCli, tempDir } from '../helpers/cli.js';
 import type { ScriptStep } from '../helpers/fake-llm-server.js';
 import { fakeServers } from '../helpers/use-fake-llm.js';
 
@@ -76,5 +76,33 @@ describe('wiki lint --fix on a real model-written wiki', () => {
     expect(again.code).toBe(0);
     expect(second.requests[0]?.lastUserText ?? '').not.toContain(` ${kept} —`);
     expect((JSON.parse(again.stdout) as { batch: string }).batch).toMatch(/1 kept earlier, not sent/);
+  });
+});
+
+describe('wiki lint --fix on a stale page', () => {
+  it('the model updates the page from its changed source and the tool clears the stale mark (logged)', async () => {
+    const parent = await tempDir();
+    expect((await runCli(['init', '--example', 'w'], { cwd: parent })).code).toBe(0);
+    const root = path.join(parent, 'w');
+    const rel = 'wiki/entities/niklas-luhmann.md';
+    const stale = (await readFile(path.join(root, rel), 'utf8')).replace('updated: ', 'stale_since: 2026-11-20\nupdated: ');
+    await writeFile(path.join(root, rel), stale);
+    const rewritten = stale.replace('some seventy books', 'some seventy books and several hundred articles');
+    const server = await startServer((request) => {
+      if (request.index === 0) {
+        expect(request.lastUserText).toMatch(/stale-page wiki\/entities\/niklas-luhmann\.md — stale since 2026-11-20: raw\/zettelkasten-notes\.md changed/);
+        return { toolCalls: [{ name: 'read_file', arguments: { path: 'raw/zettelkasten-notes.md' } }] };
+      }
+      if (request.index === 1) return { toolCalls: [{ name: 'write_file', arguments: { path: rel, content: rewritten } }] };
+      return { text: 'Updated the stale page from its source.' };
+    });
+    const result = await runCli(['lint', '--fix', '--json'], { cwd: root, env: server.env('anthropic') });
+    expect(result.code).toBe(0);
+    const after = await readFile(path.join(root, rel), 'utf8');
+    expect(after).toContain('several hundred articles');
+    expect(after).not.toContain('stale_since');
+    const report = JSON.parse(result.stdout) as { findings: Array<{ rule: string }> };
+    expect(report.findings.filter((f) => f.rule === 'stale-page')).toEqual([]);
+    expect(await readFile(path.join(root, 'wiki/log.md'), 'utf8')).toMatch(/stale mark cleared: wiki\/entities\/niklas-luhmann\.md/);
   });
 });
