@@ -98,7 +98,7 @@ export function alterClaim(body: string, line: number, checked: string, kind: Al
   const terms = claimTerms(checked);
   let altered: string | undefined;
   if (kind === 'number') {
-    const value = terms.numbers[0];
+    const value = terms.numbers.find((n) => !terms.namedNumbers.includes(n));
     if (value === undefined) return undefined;
     const literal = new RegExp(`(?<![\\w.,])${value.toLocaleString('en').replace(/[.,]/g, '[.,]?')}(?![\\w]|[.,]\\d)`);
     const plain = new RegExp(`(?<![\\w.,])${String(value).replace('.', '\\.')}(?![\\w]|[.,]\\d)`);

@@ -11,8 +11,10 @@ import { isStopWord } from './word-tokens.js';
 export interface ClaimTerms {
   /** Distinct content-word stems. */
   words: string[];
-  /** Numeric values stated (dates' parts excluded). */
+  /** Numeric values stated (dates' parts excluded), those that are part of a name ("RFC 9110", "Go 1.13") included. */
   numbers: number[];
+  /** The numbers that are part of a name: any place in the sources that states them supports them. */
+  namedNumbers: number[];
   /** Dates stated, `YYYY-MM-DD` or `YYYY-MM` when the day is not given. */
   dates: string[];
   /** Stems of capitalised words past the sentence's first word (names, titles, acronyms). */
@@ -70,6 +72,8 @@ export function extractDates(text: string): { dates: string[]; rest: string } {
 
 const CHUNK_EDGE = /^[("'“‘[{<*_~]+|[)"'”’\]}>.,;:!?*_~]+$/gu;
 const PLAIN_NUMBER = /^[~≈<>±+-]?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(%|\s*percent)?$/;
+/** "2-dimensional", "30-year": a number joined to the word it measures. */
+const MEASURE_WORD = /^(\d+)(\.\d+)?(?=-\p{L}{3,}$)/u;
 const ENUMERATOR = /^\(?\d{1,2}\)[,.;:]?$/;
 const VERSION = /^v?\d+(?:\.\d+){2,}$/;
 const CAPITALISED = /^\p{Lu}/u;
@@ -80,6 +84,7 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
   const { dates, rest } = extractDates(text);
   const chunks = rest.split(/\s+|(?<=\d)[–—-](?=\d)/u).filter(Boolean);
   const numbers: number[] = [];
+  const namedNumbers: number[] = [];
   const names: string[] = [];
   const words = new Set<string>();
   let negated = false;
@@ -97,11 +102,19 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
       negated = true;
       scope = NEGATION_SCOPE;
     }
-    const number = PLAIN_NUMBER.exec(chunk);
+    const number = PLAIN_NUMBER.exec(chunk) ?? (evidence ? null : MEASURE_WORD.exec(chunk));
+    if (!evidence && !number && /^[^/\\]*[=()[\]][^/\\]*$/.test(chunk)) {
+      // "k=7.5", "17(1957)": the numbers between the marks.
+      for (const part of chunk.split(/[=()[\]]+/)) {
+        const inner = PLAIN_NUMBER.exec(part.replace(CHUNK_EDGE, ''));
+        if (inner && !VERSION.test(part)) numbers.push(Number(`${(inner[1] ?? '').replace(/,/g, '')}${inner[2] ?? ''}`));
+      }
+    }
     if (number && !VERSION.test(chunk)) {
-      // "(1)" enumerates; "RFC 9110" names.
-      if (!evidence && !ENUMERATOR.test(rawChunk) && !isPartOfName(chunks, index)) {
+      if (!evidence) {
         const value = Number(`${(number[1] ?? '').replace(/,/g, '')}${number[2] ?? ''}`);
+        // "RFC 9110" names and "(1)" enumerates: stated anywhere in the sources is enough for those.
+        if (isPartOfName(chunks, index) || ENUMERATOR.test(rawChunk)) namedNumbers.push(value);
         const scale = SCALES[(chunks[index + 1] ?? '').toLowerCase().replace(CHUNK_EDGE, '')];
         numbers.push(scale ? value * scale : value);
         if (scale) numbers.push(value);
@@ -133,7 +146,7 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
   });
   // Evidence is read generously: every run of digits is a number it states, identifiers' included.
   if (evidence) for (const digits of rest.match(/\d+(?:[.,]\d+)*/g) ?? []) numbers.push(...evidenceValues(digits));
-  return { words: [...words], numbers, dates, names: [...new Set(names)], negated, negatedWords: [...negatedWords], contrasted };
+  return { words: [...words], numbers, dates, names: [...new Set(names)], namedNumbers, negated, negatedWords: [...negatedWords], contrasted };
 }
 
 function evidenceValues(digits: string): number[] {

@@ -54,7 +54,7 @@ export interface PageGrounding {
 /** Share of a claim's content words its evidence must hold. */
 export const SUPPORT_THRESHOLD = 0.5;
 /** The same for a claim checked against its cited lines: the citation already says where it comes from. */
-export const CITED_SUPPORT_THRESHOLD = 0.4;
+export const CITED_SUPPORT_THRESHOLD = 0.3;
 /** Lines either side of a cited range whose facts count as the citation's. */
 export const CITATION_SLACK = 3;
 /** How many of the closest facts an uncited claim is matched against. */
@@ -81,6 +81,8 @@ interface Evidence {
   bySource: Map<string, SourceLines>;
   /** Every word the facts hold: a name none of them mentions is not from the sources. */
   words: Set<string>;
+  /** Every number they state: a number that is part of a name ("RFC 9110") is checked against all of them. */
+  numbers: Set<number>;
   /** Which facts hold each word: an uncited claim's closest facts are counted from its words'. */
   postings: Map<string, Analysed[]>;
 }
@@ -158,7 +160,8 @@ export class GroundingCache {
         bySource.set(item.fact.source, lines);
       }
       for (const lines of bySource.values()) lines.facts.sort((a, b) => (a.fact.lineStart ?? 0) - (b.fact.lineStart ?? 0));
-      result = { all, bySource, words, postings };
+      const numbers = new Set(all.flatMap((item) => item.terms.numbers));
+      result = { all, bySource, words, numbers, postings };
       this.analysed.set(facts, result);
     }
     return result;
@@ -199,7 +202,7 @@ function groundClaim(claim: Claim, terms: ClaimTerms, evidence: Evidence, lines:
     result.candidates = cited.map((item) => item.fact);
     result.closest = ranked[0]?.item.fact;
     result.support = support(terms.words, wordsOf(cited));
-    const problem = check(terms, cited, ranked, result.support, evidence.words, 'its cited lines');
+    const problem = check(terms, cited, ranked, result.support, evidence.words, evidence.numbers, 'its cited lines');
     if (problem) result.problem = problem.kind === 'unsupported-number' ? problem : { kind: 'miscited', reason: problem.reason };
     return result;
   }
@@ -209,7 +212,7 @@ function groundClaim(claim: Claim, terms: ClaimTerms, evidence: Evidence, lines:
   result.closest = closest[0]?.fact;
   result.support = support(terms.words, wordsOf(closest));
   const numberPool = ranked.slice(0, NUMBER_CANDIDATES).map((r) => r.item);
-  const problem = check(terms, numberPool, ranked.slice(0, CLOSEST), result.support, evidence.words, 'its closest fact');
+  const problem = check(terms, numberPool, ranked.slice(0, CLOSEST), result.support, evidence.words, evidence.numbers, 'its closest fact');
   if (problem) result.problem = problem;
   return result;
 }
@@ -225,9 +228,11 @@ function check(
   ranked: ReadonlyArray<{ item: Analysed; overlap: number }>,
   supportShare: number,
   sourceWords: ReadonlySet<string>,
+  sourceNumbers: ReadonlySet<number>,
   evidence: string,
 ): GroundingProblem | undefined {
   const numbers = new Set(pool.flatMap((item) => item.terms.numbers));
+  for (const n of terms.namedNumbers) if (sourceNumbers.has(n)) numbers.add(n);
   const dates = pool.flatMap((item) => item.terms.dates);
   const missing = [
     ...terms.numbers.filter((n) => !numbers.has(n) && !numbers.has(n / 100) && !numbers.has(n * 100)).map(formatNumber),
@@ -236,8 +241,12 @@ function check(
   if (missing.length > 0) return { kind: 'unsupported-number', numbers: [...new Set(missing)] };
   const poolWords = wordsOf(pool);
   // A name the evidence does not mention, and that its sources do not mention anywhere.
-  const unnamed = terms.names.filter((name) => !holds(poolWords, name) && !holds(sourceWords, name));
-  if (unnamed.length > 0) return { kind: 'ungrounded', reason: `it names ${unnamed.join(', ')}, which its sources never mention` };
+  // Against cited lines a name may come from elsewhere in its sources (a person named once at the top);
+  // an uncited claim's names must be in its closest facts, as its other words.
+  const cited = evidence === 'its cited lines';
+  const closestWords = cited ? poolWords : wordsOf(ranked.slice(0, 1).map((r) => r.item));
+  const unnamed = terms.names.filter((name) => !holds(closestWords, name) && !(cited && holds(sourceWords, name)));
+  if (unnamed.length > 0) return { kind: 'ungrounded', reason: cited ? `it names ${unnamed.join(', ')}, which its sources never mention` : `its closest fact does not name ${unnamed.join(', ')}` };
   if (supportShare < (evidence === 'its cited lines' ? CITED_SUPPORT_THRESHOLD : SUPPORT_THRESHOLD)) return { kind: 'ungrounded', reason: evidence === 'its cited lines' ? 'its cited lines say nothing like it' : 'no fact of its sources says this' };
   // A negation the claim adds: no evidence near it (sharing two of its words) negates or turns anything around.
   // Cited lines are many small pieces (a sentence may be split over lines): any near one counts there.
@@ -246,14 +255,15 @@ function check(
       ? ranked.filter((r, index) => index < 2 || r.overlap >= Math.min(NEAR_WORDS, terms.words.length)).map((r) => r.item)
       : ranked.filter((r, index) => index < 1 || r.overlap >= 0.5 * terms.words.length).map((r) => r.item);
   if (terms.negated) {
-    // What the claim says is not so: somewhere its evidence must say it is not so too (or turn it around);
-    // where the evidence states those words only plainly, the claim negates it.
-    const units = [...pool, ...ranked.map((r) => r.item)];
+    // What the claim says is not so: its evidence must say it is not so too. Against cited lines
+    // (many small pieces, a sentence split over lines) any piece holding the word and a negation
+    // will do, or a near one turning it around; against facts, the closest fact must.
+    const units = cited ? [...pool, ...ranked.map((r) => r.item)] : ranked.slice(0, 1).map((r) => r.item);
     const scoped = terms.negatedWords.filter((word) => units.some((item) => item.words.has(word)));
+    const denies = (item: Analysed, word: string): boolean => item.terms.negatedWords.includes(word) || (cited && item.terms.negated);
     if (scoped.length > 0) {
-      const denied = scoped.some((word) => units.some((item) => item.words.has(word) && (item.terms.negatedWords.includes(word) || item.terms.negated)));
-      if (!denied) return { kind: 'ungrounded', reason: `it negates what ${evidence} say${evidence.endsWith('s') ? '' : 's'}` };
-    } else if (!near.some((item) => item.terms.negated || item.terms.contrasted)) {
+      if (!scoped.some((word) => units.some((item) => item.words.has(word) && denies(item, word)))) return { kind: 'ungrounded', reason: `it negates what ${evidence} say${evidence.endsWith('s') ? '' : 's'}` };
+    } else if (!(cited ? near : units).some((item) => item.terms.negated || (cited && item.terms.contrasted))) {
       return { kind: 'ungrounded', reason: `it negates what ${evidence} say${evidence.endsWith('s') ? '' : 's'}` };
     }
   }

@@ -63,8 +63,11 @@ describe('claimTerms', () => {
     expect(claimTerms('August 9, 2016 and 2016-08-09').dates).toEqual(['2016-08-09', '2016-08-09']);
   });
 
-  it('does not read identifiers as numbers: names with numbers, versions, hashes, enumerators', () => {
-    expect(claimTerms('RFC 9110 and Go 1.13 replaced v1.5.2 at commit 3f9a2c1e, as step (2) says').numbers).toEqual([]);
+  it('does not read versions and hashes as numbers; a number in a name or an enumerator is one any place in the sources may state', () => {
+    const terms = claimTerms('RFC 9110 and Go 1.13 replaced v1.5.2 at commit 3f9a2c1e, as step (2) says');
+    expect(terms.numbers).toEqual([9110, 1.13, 2]);
+    expect(terms.namedNumbers).toEqual([9110, 1.13, 2]);
+    expect(claimTerms('the error is about 30 percent at k=2.0').numbers).toEqual([30, 2]);
   });
 
   it('reads contractions and curly apostrophes as negation', () => {
@@ -99,6 +102,13 @@ describe('groundPage with cited lines', () => {
     const wrong = check('Pelicans nest under the roadway of the bridge every spring. <!-- from: raw/notes.md#L3 -->');
     expect(wrong?.problem?.kind).toBe('miscited');
     expect(wrong?.candidates.map((c) => c.text)).toContain('Luhmann kept roughly 90,000 handwritten cards in wooden drawers.');
+  });
+
+  it('does not flag identifiers as numbers: a link key, a version string, a hash; a document number in a name its source states elsewhere', () => {
+    const lines = ['# RFC 9110', '', 'HTTP semantics are defined in one document.', '', 'The semantics document replaced older documents.'];
+    const readHttp = (file: string): readonly string[] | undefined => (file === 'raw/http.md' ? lines : undefined);
+    const body = 'HTTP semantics, see [[rfc-9110]], are defined in one document as of version 1.2.3 (commit 3f9a2c1). <!-- from: raw/http.md#L5 -->';
+    expect(groundPage(body, [{ id: 'f-1', text: 'RFC 9110', source: 'raw/http.md', lineStart: 1, lineEnd: 1 }], undefined, '', readHttp).sentences[0]?.problem).toBeUndefined();
   });
 
   it('reads the cited lines, not the nearest facts of the whole source', () => {
