@@ -74,6 +74,8 @@ const CHUNK_EDGE = /^[("'“‘[{<*_~]+|[)"'”’\]}>.,;:!?*_~]+$/gu;
 const PLAIN_NUMBER = /^[~≈<>±+-]?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(%|\s*percent)?$/;
 /** "2-dimensional", "30-year": a number joined to the word it measures. */
 const MEASURE_WORD = /^(\d+)(\.\d+)?(?=-\p{L}{3,}$)/u;
+/** A commit or content hash: seven or more hex digits with both letters and digits. */
+const HASH = /^(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,}$/i;
 const ENUMERATOR = /^\(?\d{1,2}\)[,.;:]?$/;
 const VERSION = /^v?\d+(?:\.\d+){2,}$/;
 const CAPITALISED = /^\p{Lu}/u;
@@ -103,7 +105,13 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
       scope = NEGATION_SCOPE;
     }
     const number = PLAIN_NUMBER.exec(chunk) ?? (evidence ? null : MEASURE_WORD.exec(chunk));
-    if (!evidence && !number && /^[^/\\]*[=()[\]][^/\\]*$/.test(chunk)) {
+    if (!evidence && !number && /\d/.test(chunk) && /\p{L}/u.test(chunk) && !VERSION.test(chunk) && !HASH.test(chunk) && !/[/\\@:]/.test(chunk)) {
+      // An identifier's digits ("S100A9", "SHA256", "Ang-1"): stated anywhere in the sources is enough.
+      for (const digits of chunk.match(/\d+(?:\.\d+)?/g) ?? []) {
+        numbers.push(Number(digits));
+        namedNumbers.push(Number(digits));
+      }
+    } else if (!evidence && !number && /^[^/\\]*[=()[\]][^/\\]*$/.test(chunk)) {
       // "k=7.5", "17(1957)": the numbers between the marks.
       for (const part of chunk.split(/[=()[\]]+/)) {
         const inner = PLAIN_NUMBER.exec(part.replace(CHUNK_EDGE, ''));
@@ -115,9 +123,11 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
         const value = Number(`${(number[1] ?? '').replace(/,/g, '')}${number[2] ?? ''}`);
         // "RFC 9110" names and "(1)" enumerates: stated anywhere in the sources is enough for those.
         if (isPartOfName(chunks, index) || ENUMERATOR.test(rawChunk)) namedNumbers.push(value);
+        numbers.push(value);
+      } else {
+        // "3 million" in evidence also states 3,000,000.
         const scale = SCALES[(chunks[index + 1] ?? '').toLowerCase().replace(CHUNK_EDGE, '')];
-        numbers.push(scale ? value * scale : value);
-        if (scale) numbers.push(value);
+        if (scale) numbers.push(Number(`${(number[1] ?? '').replace(/,/g, '')}${number[2] ?? ''}`) * scale);
       }
       first = false;
       return;
