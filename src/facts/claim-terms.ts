@@ -29,6 +29,8 @@ export interface ClaimTerms {
 const NEGATIONS = new Set(['not', 'no', 'never', 'none', 'nor', 'neither', 'cannot', 'nothing', 'nobody', 'nowhere']);
 /** Chunks after a negation that it governs. */
 const NEGATION_SCOPE = 3;
+/** In evidence a negation is read as governing more of its clause: a paraphrase may move the words. */
+const EVIDENCE_NEGATION_SCOPE = 8;
 const CONTRASTS = new Set(['rather', 'instead', 'only', 'but', 'unlike', 'except', 'without', 'fail', 'fails', 'failed', 'lack', 'lacks', 'absent', 'neither', 'nor', 'avoid', 'avoids', 'prevent', 'prevents', 'refuse', 'refuses', 'reject', 'rejects', 'opposite', 'unless', 'unable']);
 /** Function words the shared stop list lacks (reflexives, fillers): they carry no claim. */
 const MORE_STOP_WORDS = new Set(['itself', 'themselves', 'himself', 'herself', 'myself', 'ourselves', 'yourself', 'just', 'even', 'still', 'thus', 'therefore', 'hence', 'however', 'yet', 'already', 'because', 'while', 'whether', 'if', 'when', 'where', 'what', 'how', 'why', 'them', 'him', 'me', 'us', 'my', 'mine', 'ours', 'theirs', 'via', 'per', 'etc', 'e.g', 'i.e', 'eg', 'ie', 'like', 'much', 'many', 'well', 'often', 'usually', 'instead', 'rather', 'only']);
@@ -95,6 +97,8 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
   const negatedWords = new Set<string>();
   /** How many more chunks the last negation governs. */
   let scope = 0;
+  /** The last few content stems: what a negation in evidence may be about. */
+  const recent: string[] = [];
   chunks.forEach((rawChunk, index) => {
     const chunk = rawChunk.replace(/['’]s$/u, '').replace(CHUNK_EDGE, '');
     const inScope = scope > 0;
@@ -102,7 +106,8 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
     if (chunk === '') return;
     if (/n['’]t$/iu.test(chunk)) {
       negated = true;
-      scope = NEGATION_SCOPE;
+      scope = evidence ? EVIDENCE_NEGATION_SCOPE : NEGATION_SCOPE;
+      if (evidence) for (const word of recent) negatedWords.add(word);
     }
     const number = PLAIN_NUMBER.exec(chunk) ?? (evidence ? null : MEASURE_WORD.exec(chunk));
     if (!evidence && !number && /\d/.test(chunk) && /\p{L}/u.test(chunk) && !VERSION.test(chunk) && !HASH.test(chunk) && !/[/\\@:]/.test(chunk)) {
@@ -136,7 +141,9 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
       const lower = piece.toLowerCase();
       if (NEGATIONS.has(lower)) {
         negated = true;
-        scope = NEGATION_SCOPE;
+        scope = evidence ? EVIDENCE_NEGATION_SCOPE : NEGATION_SCOPE;
+        // "none of the cards are filed" / "cards are not filed": in evidence the subject before counts too.
+        if (evidence) for (const word of recent) negatedWords.add(word);
       }
       if (CONTRASTS.has(lower) || (lower.startsWith('un') && lower.length > 5 && !NOT_NEGATIVE_UN.has(stem(lower)))) contrasted = true;
       if (evidence && NUMBER_WORDS[lower] !== undefined) numbers.push(NUMBER_WORDS[lower]);
@@ -147,6 +154,8 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
       const stemmed = stem(lower);
       words.add(stemmed);
       if (inScope) negatedWords.add(stemmed);
+      recent.push(stemmed);
+      if (recent.length > 2) recent.shift();
       if (!first && piece.length > 1 && CAPITALISED.test(piece) && !MONTHS.includes(lower)) names.push(stemmed);
       first = false;
     }

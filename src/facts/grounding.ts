@@ -260,7 +260,7 @@ function check(
     // will do, or a near one turning it around; against facts, the closest fact must.
     const units = cited ? [...pool, ...ranked.map((r) => r.item)] : ranked.slice(0, 1).map((r) => r.item);
     const scoped = terms.negatedWords.filter((word) => units.some((item) => item.words.has(word)));
-    const denies = (item: Analysed, word: string): boolean => item.terms.negatedWords.includes(word) || (cited && item.terms.negated);
+    const denies = (item: Analysed, word: string): boolean => item.terms.negatedWords.includes(word);
     if (scoped.length > 0) {
       if (!scoped.some((word) => units.some((item) => item.words.has(word) && denies(item, word)))) return { kind: 'ungrounded', reason: `it negates what ${evidence} say${evidence.endsWith('s') ? '' : 's'}` };
     } else if (!(cited ? near : units).some((item) => item.terms.negated || (cited && item.terms.contrasted))) {

@@ -17,7 +17,7 @@ describe('grounding on real model-written pages', () => {
     expect(m.altered.name.flagged).toBe(m.altered.name.planted);
   }, 120_000);
 
-  it('the played wiki: under 10% of claim sentences flagged; changed numbers and swapped names caught at 90% or more, added negations at 60% or more', async () => {
+  it('the played wiki: under 10% of claim sentences flagged; changed numbers and swapped names caught at 90% or more, added negations at 70% or more', async () => {
     const m = await measureWikiFolder(path.join(REPO_ROOT, 'test/fixtures/played-wiki'));
     expect(m.claims).toBeGreaterThan(350);
     expect(m.flagged / m.claims).toBeLessThan(0.1);
@@ -25,6 +25,6 @@ describe('grounding on real model-written pages', () => {
       expect(m.altered[kind].planted).toBeGreaterThan(15);
       expect(m.altered[kind].flagged / m.altered[kind].planted).toBeGreaterThanOrEqual(0.9);
     }
-    expect(m.altered.negation.flagged / m.altered.negation.planted).toBeGreaterThanOrEqual(0.6);
+    expect(m.altered.negation.flagged / m.altered.negation.planted).toBeGreaterThanOrEqual(0.7);
   }, 300_000);
 });
