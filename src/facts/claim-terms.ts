@@ -59,6 +59,8 @@ function monthNumber(name: string | undefined): string {
 
 /** Dates in `text`, normalised, and the text with them blanked (their digits are not numbers). */
 export function extractDates(text: string): { dates: string[]; rest: string } {
+  // Every date pattern holds a digit: most text has none worth scanning for.
+  if (!/\d/.test(text)) return { dates: [], rest: text };
   const dates: string[] = [];
   let rest = text;
   for (const { pattern, parts } of DATE_PATTERNS) {
@@ -78,6 +80,8 @@ const PLAIN_NUMBER = /^[~≈<>±+-]?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(%|\s*percen
 const MEASURE_WORD = /^(\d+)(\.\d+)?(?=-\p{L}{3,}$)/u;
 /** A commit or content hash: seven or more hex digits with both letters and digits. */
 const HASH = /^(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,}$/i;
+/** A lower-case ASCII word, with a comma, semicolon or full stop after it at most. */
+const PLAIN_WORD = /^([a-z]+)([.,;]?)$/;
 const ENUMERATOR = /^\(?\d{1,2}\)[,.;:]?$/;
 const VERSION = /^v?\d+(?:\.\d+){2,}$/;
 const CAPITALISED = /^\p{Lu}/u;
@@ -100,9 +104,30 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
   /** The last few content stems: what a negation in evidence may be about. */
   const recent: string[] = [];
   chunks.forEach((rawChunk, index) => {
-    const chunk = rawChunk.replace(/['’]s$/u, '').replace(CHUNK_EDGE, '');
     const inScope = scope > 0;
     if (scope > 0) scope--;
+    // Most chunks are a plain lower-case word, maybe with a comma or full stop: no regex work for those.
+    const plain = PLAIN_WORD.exec(rawChunk);
+    if (plain) {
+      const lower = plain[1] ?? '';
+      if (NEGATIONS.has(lower)) {
+        negated = true;
+        scope = evidence ? EVIDENCE_NEGATION_SCOPE : NEGATION_SCOPE;
+        if (evidence) for (const word of recent) negatedWords.add(word);
+      }
+      if (CONTRASTS.has(lower) || (lower.startsWith('un') && lower.length > 5 && !NOT_NEGATIVE_UN.has(stem(lower)))) contrasted = true;
+      if (evidence && NUMBER_WORDS[lower] !== undefined) numbers.push(NUMBER_WORDS[lower]);
+      if (lower.length > 1 && !isStopWord(lower) && !MORE_STOP_WORDS.has(lower) && !NEGATIONS.has(lower)) {
+        const stemmed = stem(lower);
+        words.add(stemmed);
+        if (inScope) negatedWords.add(stemmed);
+        recent.push(stemmed);
+        if (recent.length > 2) recent.shift();
+      }
+      first = (plain[2] ?? '') === '.';
+      return;
+    }
+    const chunk = rawChunk.replace(/['’]s$/u, '').replace(CHUNK_EDGE, '');
     if (chunk === '') return;
     if (/n['’]t$/iu.test(chunk)) {
       negated = true;

@@ -76,6 +76,15 @@ export class GroundingCache {
   }
   private readonly analysed = new WeakMap<readonly CandidateFact[], Evidence>();
 
+  private readonly claimTerms = new Map<string, ClaimTerms>();
+
+  /** A claim's terms (read strictly, not as evidence), analysed once per lint: pages repeat sentences. */
+  claimTermsOf(text: string): ClaimTerms {
+    let terms = this.claimTerms.get(text);
+    if (!terms) this.claimTerms.set(text, (terms = claimTerms(text)));
+    return terms;
+  }
+
   termsOf(text: string): ClaimTerms {
     let terms = this.terms.get(text);
     if (!terms) this.terms.set(text, (terms = claimTerms(text, true)));

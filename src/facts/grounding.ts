@@ -1,5 +1,5 @@
 import { claimsOf, type Claim, type ClaimCitation } from './claims.js';
-import { claimTerms, type ClaimTerms } from './claim-terms.js';
+import type { ClaimTerms } from './claim-terms.js';
 import { citedFacts, citedLines, sentencesOf, type Analysed, type CandidateFact, type Evidence, GroundingCache, type SourceLinesReader } from './grounding-evidence.js';
 
 export { CITATION_SLACK, GroundingCache, type CandidateFact, type SourceLinesReader } from './grounding-evidence.js';
@@ -74,10 +74,11 @@ export function groundPage(
   sourceLines?: SourceLinesReader,
 ): PageGrounding {
   const evidence = cache.analyse(facts);
-  const topicWords = new Set(claimTerms(topic).words.concat(claimTerms(topic).names));
+  const topicTerms = cache.claimTermsOf(topic);
+  const topicWords = new Set(topicTerms.words.concat(topicTerms.names));
   const sentences: SentenceGrounding[] = [];
   for (const claim of claimsOf(body)) {
-    const all = claimTerms(claim.checked);
+    const all = cache.claimTermsOf(claim.checked);
     const terms = { ...all, words: all.words.filter((word) => !topicWords.has(word)), names: all.names.filter((name) => !topicWords.has(name)) };
     if (all.words.length < MIN_WORDS && terms.numbers.length === 0 && terms.dates.length === 0) continue;
     sentences.push(groundClaim(claim, terms, evidence, sourceLines ? citedLines(claim.citations, sourceLines, cache) : undefined, cache));
@@ -99,7 +100,7 @@ function groundClaim(claim: Claim, terms: ClaimTerms, evidence: Evidence, lines:
     if (problem) result.problem = problem.kind === 'unsupported-number' ? problem : { kind: 'miscited', reason: problem.reason };
     return result;
   }
-  const ranked = rank(terms, reached(terms, evidence.postings));
+  const ranked = rankByPostings(terms, evidence.postings);
   const closest = ranked.slice(0, CLOSEST).map((r) => r.item);
   result.candidates = closest.map((item) => item.fact);
   result.closest = closest[0]?.fact;
@@ -180,11 +181,24 @@ function rank(terms: ClaimTerms, facts: readonly Analysed[]): Array<{ item: Anal
   return scored.sort((a, b) => b.overlap - a.overlap || (a.item.fact.id < b.item.fact.id ? -1 : a.item.fact.id > b.item.fact.id ? 1 : 0));
 }
 
-/** The facts sharing a word with the claim, in the order first reached. */
-function reached(terms: ClaimTerms, postings: ReadonlyMap<string, Analysed[]>): Analysed[] {
-  const found = new Set<Analysed>();
-  for (const word of terms.words) for (const item of postings.get(word) ?? []) found.add(item);
-  return [...found];
+/** The facts sharing a word with the claim, by how many they share (counted from the words' postings), most first, ties by id. */
+function rankByPostings(terms: ClaimTerms, postings: ReadonlyMap<string, Analysed[]>): Array<{ item: Analysed; overlap: number }> {
+  const counts = new Map<Analysed, number>();
+  for (const word of terms.words) for (const item of postings.get(word) ?? []) counts.set(item, (counts.get(item) ?? 0) + 1);
+  // Only the best few are ever read: kept sorted as they come, not a sort of every fact reached.
+  const top: Array<{ item: Analysed; overlap: number }> = [];
+  const before = (a: { item: Analysed; overlap: number }, b: { item: Analysed; overlap: number }): boolean => a.overlap > b.overlap || (a.overlap === b.overlap && a.item.fact.id < b.item.fact.id);
+  for (const [item, overlap] of counts) {
+    const entry = { item, overlap };
+    if (top.length === NUMBER_CANDIDATES && !before(entry, top[NUMBER_CANDIDATES - 1] as { item: Analysed; overlap: number })) continue;
+    let slot = Math.min(top.length, NUMBER_CANDIDATES - 1);
+    while (slot > 0 && before(entry, top[slot - 1] as { item: Analysed; overlap: number })) {
+      top[slot] = top[slot - 1] as { item: Analysed; overlap: number };
+      slot--;
+    }
+    top[slot] = entry;
+  }
+  return top;
 }
 
 function wordsOf(items: readonly Analysed[]): Set<string> {
