@@ -221,11 +221,33 @@ function support(words: readonly string[], evidence: ReadonlySet<string>): numbe
 function holds(words: ReadonlySet<string>, word: string): boolean {
   if (words.has(word)) return true;
   if (word.length < PREFIX_MIN) return false;
-  for (const other of words) {
+  // Both words start with the same PREFIX_MIN letters: look only among those (a large set is indexed once).
+  const candidates = words.size > PREFIX_INDEX_FROM ? (prefixIndex(words).get(word.slice(0, PREFIX_MIN)) ?? []) : words;
+  for (const other of candidates) {
     if (other.length < PREFIX_MIN) continue;
     if (other.length > word.length ? other.startsWith(word) : word.startsWith(other)) return true;
   }
   return false;
+}
+
+/** Sets larger than this get a prefix index when searched. */
+const PREFIX_INDEX_FROM = 64;
+const prefixIndexes = new WeakMap<ReadonlySet<string>, Map<string, string[]>>();
+
+function prefixIndex(words: ReadonlySet<string>): Map<string, string[]> {
+  let index = prefixIndexes.get(words);
+  if (!index) {
+    index = new Map();
+    for (const other of words) {
+      if (other.length < PREFIX_MIN) continue;
+      const key = other.slice(0, PREFIX_MIN);
+      const list = index.get(key);
+      if (list) list.push(other);
+      else index.set(key, [other]);
+    }
+    prefixIndexes.set(words, index);
+  }
+  return index;
 }
 
 function formatNumber(value: number): string {
