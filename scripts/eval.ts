@@ -13,6 +13,7 @@ import {
 } from './measure/eval-run.js';
 import { measureFacts, type FactsMeasurement } from './measure/facts.js';
 import { meansByRelevantCount } from './measure/metrics.js';
+import { measureWikiFolder, type PageGroundingMeasurement } from './measure/grounding-pages.js';
 import { packageRoot } from '../src/util/package-root.js';
 
 /**
@@ -35,7 +36,8 @@ const HELP = `usage: npm run eval -- [--set NAME] [--data DIR] [--search JSON] [
   --fused-only   skip the lanes-alone runs
   --seeds N      each row the mean over N training seeds of the built-in embedder (default 1)
   --by-relevant  nDCG@10 of each row by the number of documents judged relevant to the query
-  --facts        only the facts measurements (extraction over all four collections, grounding precision)`;
+  --facts        only the facts measurements (extraction over all four collections, grounding precision)
+  --grounding    only the grounding of real pages (the sample wiki and test/fixtures/played-wiki)`;
 
 const FACT_SETS = [...DEVELOPMENT_SETS, ...HELD_OUT_SETS];
 
@@ -132,6 +134,25 @@ function formatFacts(set: string, m: FactsMeasurement): string {
   ].join('\n           ');
 }
 
+/** The model-written wiki kept as a test fixture (three public design documents and the pages written from them). */
+const PLAYED_WIKI = path.join(packageRoot(), 'test', 'fixtures', 'played-wiki');
+
+function formatPageGrounding(name: string, m: PageGroundingMeasurement): string {
+  const rules = Object.entries(m.byRule).map(([rule, n]) => `${rule} ${n}`).join(', ') || 'none';
+  const lines = [`${name.padEnd(10)} ${m.pages} pages, ${m.claims} claim sentences: flagged ${percent(m.flagged, m.claims)} (${m.flagged}; ${rules})`];
+  for (const [kind, a] of Object.entries(m.altered)) {
+    const rules = Object.entries(a.byRule).map(([rule, n]) => `${rule} ${percent(n, a.planted)}`).join(', ');
+    lines.push(`${''.padEnd(10)} ${kind} altered: flagged ${percent(a.flagged, a.planted)} of ${a.planted}${rules ? ` (${rules})` : ''}`);
+  }
+  return lines.join('\n');
+}
+
+async function evaluatePageGrounding(): Promise<void> {
+  console.log('\ngrounding of real pages: claim sentences flagged as written (target ≤ 5%), and each supported claim altered (target ≥ 90% flagged)');
+  console.log(formatPageGrounding('example', await measureWikiFolder('example')));
+  if (existsSync(PLAYED_WIKI)) console.log(formatPageGrounding('played', await measureWikiFolder(PLAYED_WIKI)));
+}
+
 async function evaluateFacts(dataDir: string): Promise<void> {
   console.log('\nfacts: extraction over each collection as raw sources, then grounding of planted pages (target: altered ≥ 90%, supported ≤ 10%)');
   for (const set of FACT_SETS) {
@@ -152,6 +173,7 @@ export async function main(argv: string[]): Promise<void> {
       seeds: { type: 'string' },
       'by-relevant': { type: 'boolean' },
       facts: { type: 'boolean' },
+      grounding: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -160,7 +182,12 @@ export async function main(argv: string[]): Promise<void> {
     return;
   }
   const dataDir = path.resolve(values.data ?? path.join(packageRoot(), '..', 'shared', 'eval'));
+  if (values.grounding) {
+    await evaluatePageGrounding();
+    return;
+  }
   if (values.facts) {
+    await evaluatePageGrounding();
     await evaluateFacts(dataDir);
     return;
   }
@@ -179,7 +206,10 @@ export async function main(argv: string[]): Promise<void> {
   const summaries: SetSummary[] = [];
   for (const set of sets) summaries.push(await evaluateSet(dataDir, set, variants, { seeds, byRelevant: values['by-relevant'] ?? false }));
   printSummary(summaries);
-  if (!values.set) await evaluateFacts(dataDir);
+  if (!values.set) {
+    await evaluatePageGrounding();
+    await evaluateFacts(dataDir);
+  }
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {

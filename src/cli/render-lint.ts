@@ -2,6 +2,29 @@ import type { LintReport } from '../operations/lint.js';
 import type { LintRunReport } from '../operations/lint-with-review.js';
 import type { Finding } from '../wiki/validate/finding.js';
 import type { Colors } from './output.js';
+import { renderOutcomeLines } from './render-run.js';
+import { GROUNDING_RULES } from '../operations/lint-batch.js';
+
+/** How the human report is cut: by default about 50 lines, every finding with --all, one rule's with --rule. */
+export interface LintView {
+  /** Every finding, messages in full. */
+  all?: boolean;
+  /** Only these rules' findings (each in full). */
+  rules?: readonly string[];
+}
+
+/** Findings shown per rule by default (errors get more room). */
+const SHOWN_PER_WARNING_RULE = 3;
+const SHOWN_PER_ERROR_RULE = 10;
+/** About this many lines of findings by default. */
+const DEFAULT_LINES = 45;
+/** A finding's message is cut to this many characters by default (grounding findings quote their evidence). */
+const SHORT_MESSAGE = 180;
+
+/** The findings a view keeps (`--rule` filters; everything else is shown or summarised). */
+export function viewFindings(findings: readonly Finding[], view: LintView): Finding[] {
+  return view.rules && view.rules.length > 0 ? findings.filter((f) => view.rules?.includes(f.rule)) : [...findings];
+}
 
 /** The `--json` document: every finding with all six fields (null when not known). */
 export function lintJson(report: LintReport, withChanges: boolean): Record<string, unknown> {
@@ -20,29 +43,53 @@ export function lintJson(report: LintReport, withChanges: boolean): Record<strin
   return doc;
 }
 
-/** Human report: repairs first, then findings grouped by rule (errors' rules first), then totals. */
-export function renderLint(report: LintReport, c: Colors, options: { fix: boolean; strict: boolean }): string {
+/**
+ * Human report: repairs first, then findings grouped by rule, errors' rules first, each
+ * with its count and how to fix it. By default a few findings of each rule (about 50 lines
+ * in all, messages cut short) and how to see the rest; `--all` or `--rule R` shows them all.
+ */
+export function renderLint(report: LintReport, c: Colors, options: { fix: boolean; strict: boolean; view?: LintView }): string {
+  const view = options.view ?? {};
+  const full = Boolean(view.all) || Boolean(view.rules && view.rules.length > 0);
   const lines: string[] = [];
   if (options.fix) {
     if (report.changes.length === 0) lines.push(c.dim('--fix: nothing to repair'));
     else {
       lines.push(c.bold(`Repaired (${report.changes.length}):`));
-      for (const change of report.changes) lines.push(`  ${c.green('✓')} ${change}`);
+      const shown = full ? report.changes : report.changes.slice(0, 10);
+      for (const change of shown) lines.push(`  ${c.green('✓')} ${change}`);
+      if (shown.length < report.changes.length) lines.push(c.dim(`  … and ${report.changes.length - shown.length} more (--all)`));
     }
     lines.push('');
   }
-  for (const [rule, findings] of groupByRule(report.findings)) {
-    const severity = findings[0]?.severity ?? 'warning';
+  const findings = viewFindings(report.findings, view);
+  let budget = DEFAULT_LINES;
+  const hidden: string[] = [];
+  for (const [rule, group] of groupByRule(findings)) {
+    const severity = group[0]?.severity ?? 'warning';
     const label = severity === 'error' ? c.red(rule) : c.yellow(rule);
-    lines.push(`${label} ${c.dim(`(${findings.length} ${severity === 'error' ? 'error' : 'warning'}${findings.length === 1 ? '' : 's'})`)}`);
-    for (const f of findings) {
-      lines.push(`  ${f.path}${f.line !== undefined ? `:${f.line}` : ''}  ${f.message}`);
-      if (f.fix) lines.push(`    ${c.dim(`fix: ${f.fix}`)}`);
+    lines.push(`${label} ${c.dim(`(${group.length} ${severity === 'error' ? 'error' : 'warning'}${group.length === 1 ? '' : 's'})`)}`);
+    const room = full ? group.length : Math.max(1, Math.min(severity === 'error' ? SHOWN_PER_ERROR_RULE : SHOWN_PER_WARNING_RULE, budget));
+    const shown = group.slice(0, room);
+    for (const f of shown) lines.push(`  ${f.path}${f.line !== undefined ? `:${f.line}` : ''}  ${full ? f.message : short(f.message)}`);
+    // One fix per rule when they all say the same; each its own otherwise.
+    const fixes = [...new Set(shown.map((f) => f.fix).filter((fix): fix is string => Boolean(fix)))];
+    if (fixes.length === 1) lines.push(`    ${c.dim(`fix: ${fixes[0]}`)}`);
+    else for (const fix of fixes.slice(0, full ? fixes.length : 2)) lines.push(`    ${c.dim(`fix: ${fix}`)}`);
+    if (shown.length < group.length) {
+      lines.push(c.dim(`  … and ${group.length - shown.length} more (wiki lint --rule ${rule})`));
+      hidden.push(rule);
     }
+    budget -= shown.length + 2;
     lines.push('');
   }
+  if (hidden.length > 0) lines.push(c.dim(`Showing some findings of ${hidden.length} rule(s): \`wiki lint --all\` lists every finding, \`--rule RULE\` one rule's, \`--json\` all of them for scripts.`));
   lines.push(summaryLine(report, c, options));
   return lines.join('\n');
+}
+
+function short(message: string): string {
+  return message.length <= SHORT_MESSAGE ? message : `${message.slice(0, SHORT_MESSAGE - 1)}…`;
 }
 
 function groupByRule(findings: Finding[]): Array<[string, Finding[]]> {
@@ -52,7 +99,8 @@ function groupByRule(findings: Finding[]): Array<[string, Finding[]]> {
     if (list) list.push(f);
     else groups.set(f.rule, [f]);
   }
-  const rank = (list: Finding[]): number => (list[0]?.severity === 'error' ? 0 : 1);
+  // Errors, then the wiki's structure, then grounding (many, each a sentence to read).
+  const rank = (list: Finding[]): number => (list[0]?.severity === 'error' ? 0 : GROUNDING_RULES.has(list[0]?.rule ?? '') ? 2 : 1);
   return [...groups].sort(([ra, a], [rb, b]) => rank(a) - rank(b) || (ra < rb ? -1 : ra > rb ? 1 : 0));
 }
 
@@ -68,17 +116,19 @@ function summaryLine(report: LintReport, c: Colors, { fix, strict }: { fix: bool
 }
 
 /** `wiki lint --json`: the findings, with the model review and the dry run's diff when there are. */
-export function lintRunJson(report: LintRunReport, fix: boolean): Record<string, unknown> {
-  const json = lintJson(report, fix);
+export function lintRunJson(report: LintRunReport, fix: boolean, view: LintView = {}): Record<string, unknown> {
+  const json = lintJson(view.rules && view.rules.length > 0 ? { ...report, findings: viewFindings(report.findings, view) } : report, fix);
+  if (report.batch) json.batch = report.batch;
   if (report.review) json.review = report.review;
   if (report.diff !== undefined) json.diff = report.diff;
   return json;
 }
 
 /** `wiki lint`: the findings, then the model review's outcome and the dry run's diff. */
-export function renderLintRun(report: LintRunReport, c: Colors, options: { fix: boolean; strict: boolean }): string {
+export function renderLintRun(report: LintRunReport, c: Colors, options: { fix: boolean; strict: boolean; view?: LintView }): string {
   const text = renderLint(report, c, options);
-  const review = report.review ? `\nmodel review: ${report.review.status}, ${report.review.turns} turn(s), ${report.review.tokens} tokens` : '';
+  // Tokens and cost as ingest and query print them.
+  const review = report.review ? `\n${c.bold('model review')}${report.batch ? ` ${c.dim(`(${report.batch})`)}` : ''}\n${renderOutcomeLines(report.review, c).join('\n')}` : '';
   const diff =
     report.diff !== undefined
       ? `\n${report.diff || '(dry run: nothing would change)'}\ndry run: nothing was written; the findings above are those left after the planned repairs`

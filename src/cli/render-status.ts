@@ -42,8 +42,17 @@ export function renderStatus(report: StatusReport, c: Colors): string {
   if (report.factsUnavailable) lines.push(c.yellow(`Grounded: unavailable — ${report.factsUnavailable}`));
   if (report.grounding?.mean === null) lines.push(`Grounded: n/a ${c.dim('(no page cites a raw source yet)')}`);
   else if (report.grounding) {
-    const lowest = report.grounding.lowest.filter((p) => p.score < 1).map((p) => `${p.path} ${Math.round(p.score * 100)}%`);
-    lines.push(`Grounded: ${Math.round((report.grounding.mean ?? 0) * 100)}% of sentences on average over ${report.grounding.pages} page(s)${lowest.length ? ` ${c.dim(`(lowest: ${lowest.join(', ')})`)}` : ''}`);
+    const g = report.grounding;
+    const lowest = g.lowest.filter((p) => p.score < 1).map((p) => `${p.path} ${Math.round(p.score * 100)}%`);
+    // The same count `wiki lint` reports: claim sentences matched with their cited lines (or, uncited, their sources' facts).
+    lines.push(
+      `Grounded: ${Math.round(g.share * 100)}% of ${g.claims} claim sentence(s) on ${g.pages} page(s) match their cited lines or their sources' facts; ${g.flagged} flagged by \`wiki lint\`${lowest.length ? ` ${c.dim(`(lowest: ${lowest.join(', ')})`)}` : ''}`,
+    );
+  }
+  if (report.stale.length > 0) {
+    const shown = report.stale.slice(0, 10).map((page) => `${page.path} since ${page.since} (${page.sources.join(', ') || 'a source'} changed)`);
+    lines.push(`Stale:    ${c.yellow(`${report.stale.length} page(s)`)} marked since a source changed: ${shown.join('; ')}${report.stale.length > 10 ? `; … and ${report.stale.length - 10} more` : ''}`);
+    lines.push(`          ${c.dim('run `wiki lint --fix` (with a model) to update them from the changed lines')}`);
   }
   if (report.coverage) {
     const { sources, low, threshold } = report.coverage;

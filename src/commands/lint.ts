@@ -6,6 +6,8 @@ interface LintFlags extends AgentFlags {
   fix?: boolean;
   llm: boolean;
   strict?: boolean;
+  all?: boolean;
+  rule?: string;
 }
 
 export function registerLint(program: Command): void {
@@ -14,12 +16,14 @@ export function registerLint(program: Command): void {
     .description('check the wiki against schema.md (broken links, unindexed and orphan pages, missing fields and sources, duplicates, log format), then have the model review what rules cannot see')
     .option('--fix', 'repair: the safe deterministic fixes (index catalog, unique near-match links, derivable fields, field order), then the model fixes what it can')
     .option('--no-llm', 'run only the deterministic checks and fixes (no model; cron-safe)')
-    .option('--strict', 'count warnings as failures (exit 1)');
+    .option('--strict', 'count warnings as failures (exit 1)')
+    .option('--all', 'list every finding in full (by default a few of each rule, about 50 lines)')
+    .option('--rule <rules>', 'list only these rules\' findings, in full (comma-separated, e.g. miscited,orphan); the exit code still counts all');
   addAgentOptions(command, { dryRun: true });
   command
     .addHelpText(
       'after',
-      '\nWithout a configured provider, `wiki lint` runs the deterministic part only and says so.\nModel findings carry rule ids prefixed `llm-` (contradiction, stale-claim, missing-page, missing-link, summary-mismatch); one about a page that does not exist is dropped with a note.\nWith --fix, the rule repairs run again after the model\'s rewrites (a repair it undid is redone, reported once).\n\nExit codes: 0 no errors (warnings allowed unless --strict) · 1 errors found or left · 2 usage or workspace error\n\nExamples:\n  $ wiki lint\n  $ wiki lint --no-llm --strict --json\n  $ wiki lint --fix --no-llm      (cron-safe; a second run changes nothing)\n  $ wiki lint --fix --dry-run     (show the diff of the repairs, change nothing)',
+      '\nWithout a configured provider, `wiki lint` runs the deterministic part only and says so.\nModel findings carry rule ids prefixed `llm-` (contradiction, stale-claim, missing-page, missing-link, summary-mismatch); one about a page that does not exist is dropped with a note.\nWith --fix, the rule repairs run again after the model\'s rewrites (a repair it undid is redone, reported once).\n\nExit codes: 0 no errors (warnings allowed unless --strict) · 1 errors found or left · 2 usage or workspace error\n\nExamples:\n  $ wiki lint\n  $ wiki lint --rule miscited      (every sentence its cited lines do not support)\n  $ wiki lint --no-llm --strict --json\n  $ wiki lint --fix --no-llm      (cron-safe; a second run changes nothing)\n  $ wiki lint --fix --dry-run     (show the diff of the repairs, change nothing)',
     )
     .action(async (opts: LintFlags, cmd: Command) => {
       const fix = Boolean(opts.fix);
@@ -50,7 +54,8 @@ export function registerLint(program: Command): void {
           );
         },
         (report, out) => {
-          out.result(lintRunJson(report, fix), () => renderLintRun(report, out.c, { fix, strict }));
+          const view = { all: Boolean(opts.all), rules: opts.rule ? opts.rule.split(',').map((r) => r.trim()).filter(Boolean) : undefined };
+          out.result(lintRunJson(report, fix, view), () => renderLintRun(report, out.c, { fix, strict, view }));
           return { exitCode: lintExitCode(report, strict) };
         },
       );

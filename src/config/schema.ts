@@ -98,6 +98,14 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
+    /** `wiki lint` with a model. */
+    lint: z
+      .object({
+        /** The most findings one model run is handed (errors first, then structure, then grounding); the rest wait for the next run. */
+        fixBatch: z.number().int().min(1).max(500).default(30),
+      })
+      .strict()
+      .prefault({}),
     /** What `wiki mcp` serves to other agents. */
     mcp: z
       .object({

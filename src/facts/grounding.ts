@@ -1,26 +1,41 @@
-import { segmentText } from './segment.js';
-import { Vocabulary, type Tokens } from './word-tokens.js';
+import { claimsOf, type Claim, type ClaimCitation } from './claims.js';
+import type { ClaimTerms } from './claim-terms.js';
+import { citedFacts, citedLines, sentencesOf, type Analysed, type CandidateFact, type Evidence, GroundingCache, type SourceLinesReader } from './grounding-evidence.js';
+
+export { CITATION_SLACK, GroundingCache, type CandidateFact, type SourceLinesReader } from './grounding-evidence.js';
 
 /**
- * The grounding check: each claim-like sentence of a page against the facts of the
- * sources it cites. Pure: the caller hands in the page body and the candidate facts.
+ * The grounding check: each claim of a page against its evidence. A claim that cites lines
+ * (`<!-- from: raw/x.md#L10-20 -->`) is checked against those lines (a
+ * few lines of slack either side); a claim without a citation against the facts of its
+ * page's sources. Pure: the caller hands in the page body and the candidate facts, with
+ * where each is stated when known.
+ *
+ * Paraphrase is support: words are compared as stems, in any order, a shorter stem
+ * matching a longer one it begins ("verifi" ~ "verification"). What is flagged is what
+ * the evidence does not say: a number or date it does not hold, a name it does not
+ * mention, a negation it lacks, or too few of the claim's words at all.
  */
 
-export interface CandidateFact {
-  id: string;
-  text: string;
-}
+export type GroundingProblem =
+  | { kind: 'ungrounded'; reason: string }
+  | { kind: 'unsupported-number'; numbers: string[] }
+  | { kind: 'miscited'; reason: string };
 
 export interface SentenceGrounding {
   text: string;
   /** 1-based line in the page body. */
   line: number;
+  /** Share of the claim's content words its evidence holds. */
   support: number;
-  closest?: CandidateFact;
-  /** The facts holding most of its words, best first (at most five): what a repair draws on. */
+  /** What the claim cites (empty: none). */
+  citations: ClaimCitation[];
+  /** Whether it was checked against its cited lines (false: against its page's sources' facts, as an uncited claim, also when no fact stands on its cited lines). */
+  againstCitedLines: boolean;
+  /** The facts its citation's lines state (for a cited claim), or the closest facts (for an uncited one), best first. */
   candidates: CandidateFact[];
-  /** Why it is not supported, or undefined when it is. */
-  problem?: { kind: 'ungrounded'; reason: string } | { kind: 'unsupported-number'; numbers: string[] };
+  closest?: CandidateFact;
+  problem?: GroundingProblem;
 }
 
 export interface PageGrounding {
@@ -29,170 +44,212 @@ export interface PageGrounding {
   score: number;
 }
 
-/** Share of a sentence's content words its best fact must hold to support it. */
-export const SUPPORT_THRESHOLD = 0.6;
-/** How many of the best facts a sentence's numbers are looked for in. */
+/** Share of a claim's content words its evidence must hold. */
+export const SUPPORT_THRESHOLD = 0.5;
+/** The same for a claim checked against its cited lines: the citation already says where it comes from. */
+export const CITED_SUPPORT_THRESHOLD = 0.3;
+/** How many of the closest facts an uncited claim is matched against. */
+const CLOSEST = 3;
+/** How many of the closest facts its numbers may come from. */
 const NUMBER_CANDIDATES = 5;
-
-const LIST_LINE = /^\s*(?:[-*+]|\d+[.)])\s/;
-const LINK_LINE = /^\s*\[\[/;
-
-/** Lines of a body that are not claims: link lists, bare links, block quotes of other pages. */
-function blankNonClaims(body: string): string {
-  return body
-    .split('\n')
-    .map((line) => {
-      if (!LIST_LINE.test(line) && !LINK_LINE.test(line)) return line;
-      const withoutLinks = line.replace(/\[\[[^\]]*\]\]|\[[^\]]*\]\([^)]*\)/g, '');
-      const words = withoutLinks.match(/\p{L}+/gu) ?? [];
-      return withoutLinks !== line && words.length < 4 ? '' : line;
-    })
-    .join('\n');
-}
-
-/** The candidate facts of one set of sources, tokenised and indexed by word: built once per set per lint. */
-interface IndexedFact {
-  fact: CandidateFact;
-  tokens: Tokens;
-}
-
-interface FactIndex {
-  facts: readonly IndexedFact[];
-  /** Which facts hold each word id: a sentence's support is counted from its words' postings. */
-  postings: ReadonlyMap<number, readonly number[]>;
-  /** Fact indices by id (then position): the order ties are broken in. */
-  byId: readonly number[];
-  /** Each fact's place in `byId`: ties compared as one integer. */
-  rank: Uint32Array;
-  /** Scratch counts, one per fact, zero between sentences. */
-  held: Uint32Array;
-  /** Scratch: the facts a sentence's words reach, in the order reached. */
-  touched: Uint32Array;
-}
+/** Overlap above which a negated fact saying the same words is the claim's opposite. */
+const SAME_WORDS = 0.8;
+/** Words a piece of evidence must share with a claim to count as near it (with the two closest). */
+const NEAR_WORDS = 2;
+/** A claim with fewer content words states nothing checkable. */
+const MIN_WORDS = 3;
+/** A stem shorter than this matches only itself. */
+const PREFIX_MIN = 4;
 
 /**
- * What one lint keeps across pages: each fact tokenised once, each set of sources' facts
- * indexed once (many pages cite the same sources), each token analysed once.
+ * Ground every claim of `body`. `topic` (the page's title) names what the page is about:
+ * its words count as held wherever a claim uses them, as a source says "it" where the
+ * page names its subject.
  */
-export class GroundingCache {
-  readonly vocabulary = new Vocabulary();
-  private readonly factTokens = new Map<string, Tokens>();
-  private readonly indexes = new WeakMap<readonly CandidateFact[], FactIndex>();
-
-  tokens(text: string): Tokens {
-    return this.vocabulary.tokens(text);
+export function groundPage(
+  body: string,
+  facts: readonly CandidateFact[],
+  cache: GroundingCache = new GroundingCache(),
+  topic = '',
+  sourceLines?: SourceLinesReader,
+): PageGrounding {
+  const evidence = cache.analyse(facts);
+  const topicTerms = cache.claimTermsOf(topic);
+  const topicWords = new Set(topicTerms.words.concat(topicTerms.names));
+  const sentences: SentenceGrounding[] = [];
+  for (const claim of claimsOf(body)) {
+    const all = cache.claimTermsOf(claim.checked);
+    const terms = { ...all, words: all.words.filter((word) => !topicWords.has(word)), names: all.names.filter((name) => !topicWords.has(name)) };
+    if (all.words.length < MIN_WORDS && terms.numbers.length === 0 && terms.dates.length === 0) continue;
+    sentences.push(groundClaim(claim, terms, evidence, sourceLines ? citedLines(claim.citations, sourceLines, cache) : undefined, cache));
   }
-
-  /** The index of `facts`, kept for as long as the caller keeps that same array. */
-  indexOf(facts: readonly CandidateFact[]): FactIndex {
-    let index = this.indexes.get(facts);
-    if (!index) {
-      index = this.build(facts);
-      this.indexes.set(facts, index);
-    }
-    return index;
-  }
-
-  private build(candidates: readonly CandidateFact[]): FactIndex {
-    const facts = candidates.map((fact) => {
-      let tokens = this.factTokens.get(fact.text);
-      if (!tokens) {
-        tokens = this.tokens(fact.text);
-        this.factTokens.set(fact.text, tokens);
-      }
-      return { fact, tokens };
-    });
-    const postings = new Map<number, number[]>();
-    facts.forEach(({ tokens }, index) => {
-      for (const word of tokens.words) {
-        const list = postings.get(word);
-        if (list) list.push(index);
-        else postings.set(word, [index]);
-      }
-    });
-    const byId = facts.map((_, index) => index).sort((a, b) => compareIds(facts[a]?.fact.id ?? '', facts[b]?.fact.id ?? '') || a - b);
-    const rank = new Uint32Array(facts.length);
-    byId.forEach((at, place) => (rank[at] = place));
-    return { facts, postings, byId, rank, held: new Uint32Array(facts.length), touched: new Uint32Array(facts.length) };
-  }
-}
-
-const compareIds = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-
-export function groundPage(body: string, facts: readonly CandidateFact[], cache: GroundingCache = new GroundingCache()): PageGrounding {
-  const index = cache.indexOf(facts);
-  const sentences = segmentText(blankNonClaims(body), 'sentence').map((segment) =>
-    groundSentence(segment.text, segment.lineStart, cache.tokens(segment.text), index, cache.vocabulary),
-  );
   const supported = sentences.filter((s) => s.problem === undefined).length;
   return { sentences, score: sentences.length === 0 ? 1 : supported / sentences.length };
 }
 
-function groundSentence(text: string, line: number, sentence: Tokens, index: FactIndex, vocabulary: Vocabulary): SentenceGrounding {
-  const { top, support } = bestFacts(sentence, index, NUMBER_CANDIDATES);
-  const scored = top.map((at) => index.facts[at] as IndexedFact);
-  const best = scored[0];
-  const result: SentenceGrounding = { text, line, support, candidates: scored.map((c) => c.fact) };
-  if (best) result.closest = best.fact;
-  const missingNumbers = sentence.numbers.filter((n) => !scored.some((c) => c.tokens.numbers.includes(n)));
-  if (missingNumbers.length > 0) {
-    result.problem = { kind: 'unsupported-number', numbers: missingNumbers };
-  } else if (!best || support < SUPPORT_THRESHOLD) {
-    result.problem = { kind: 'ungrounded', reason: 'no fact of its sources says this' };
-  } else if (best.tokens.negated !== sentence.negated) {
-    result.problem = { kind: 'ungrounded', reason: sentence.negated ? 'it negates what its closest fact says' : 'its closest fact says the opposite' };
-  } else {
-    const missingNames = sentence.names.filter((name) => !best.tokens.words.includes(name));
-    if (missingNames.length > 0) result.problem = { kind: 'ungrounded', reason: `its closest fact does not name ${missingNames.map((id) => vocabulary.stemOf(id)).join(', ')}` };
+function groundClaim(claim: Claim, terms: ClaimTerms, evidence: Evidence, lines: Analysed[] | undefined, cache: GroundingCache): SentenceGrounding {
+  const cited = lines && lines.length > 0 ? lines : citedFacts(claim.citations, evidence.bySource);
+  const result: SentenceGrounding = { text: claim.text, line: claim.line, support: 0, citations: claim.citations, againstCitedLines: cited.length > 0, candidates: [] };
+  if (cited.length > 0) {
+    // Sentences of the cited prose (a sentence may run over several lines), and each line (code included).
+    const ranked = rank(terms, lines && lines.length > 0 ? [...sentencesOf(lines, cache), ...lines] : cited);
+    result.candidates = cited.map((item) => item.fact);
+    result.closest = ranked[0]?.item.fact;
+    result.support = support(terms.words, wordsOf(cited));
+    const problem = check(terms, cited, ranked, result.support, evidence.words, evidence.numbers, 'its cited lines');
+    if (problem) result.problem = problem.kind === 'unsupported-number' ? problem : { kind: 'miscited', reason: problem.reason };
+    return result;
   }
+  const ranked = rankByPostings(terms, evidence.postings);
+  const closest = ranked.slice(0, CLOSEST).map((r) => r.item);
+  result.candidates = closest.map((item) => item.fact);
+  result.closest = closest[0]?.fact;
+  result.support = support(terms.words, wordsOf(closest));
+  const numberPool = ranked.slice(0, NUMBER_CANDIDATES).map((r) => r.item);
+  const problem = check(terms, numberPool, ranked.slice(0, CLOSEST), result.support, evidence.words, evidence.numbers, 'its closest fact');
+  if (problem) result.problem = problem;
   return result;
 }
 
 /**
- * The `count` facts that hold most of the sentence's words (recall), best first, ties by id
- * then position, and the best one's support (0 when there is none). Only the facts sharing
- * a word with the sentence are counted and ranked (by count, which orders them as their
- * recall does); the rest all score alike and fill what is left in id order.
+ * The first problem of a claim against `pool` (its evidence), or undefined: numbers and
+ * dates first (a changed figure is the surest sign), then names, then too little support,
+ * then a negation its closest evidence lacks (or the reverse, word for word).
  */
-function bestFacts(sentence: Tokens, index: FactIndex, count: number): { top: number[]; support: number } {
-  const { postings, byId, rank, held, touched } = index;
-  let touchedCount = 0;
-  for (const word of sentence.words) {
-    const list = postings.get(word);
-    if (!list) continue;
-    for (const at of list) {
-      if (held[at] === 0) touched[touchedCount++] = at;
-      held[at] = (held[at] as number) + 1;
+function check(
+  terms: ClaimTerms,
+  pool: readonly Analysed[],
+  ranked: ReadonlyArray<{ item: Analysed; overlap: number }>,
+  supportShare: number,
+  sourceWords: ReadonlySet<string>,
+  sourceNumbers: ReadonlySet<number>,
+  evidence: string,
+): GroundingProblem | undefined {
+  const numbers = new Set(pool.flatMap((item) => item.terms.numbers));
+  for (const n of terms.namedNumbers) if (sourceNumbers.has(n)) numbers.add(n);
+  const dates = pool.flatMap((item) => item.terms.dates);
+  const missing = [
+    ...terms.numbers.filter((n) => !numbers.has(n) && !numbers.has(n / 100) && !numbers.has(n * 100)).map(formatNumber),
+    ...terms.dates.filter((date) => !dates.some((d) => d.startsWith(date) || date.startsWith(d))),
+  ];
+  if (missing.length > 0) return { kind: 'unsupported-number', numbers: [...new Set(missing)] };
+  const poolWords = wordsOf(pool);
+  // A name the evidence does not mention, and that its sources do not mention anywhere.
+  // Against cited lines a name may come from elsewhere in its sources (a person named once at the top);
+  // an uncited claim's names must be in its closest facts, as its other words.
+  const cited = evidence === 'its cited lines';
+  const closestWords = cited ? poolWords : wordsOf(ranked.slice(0, 1).map((r) => r.item));
+  const unnamed = terms.names.filter((name) => !holds(closestWords, name) && !(cited && holds(sourceWords, name)));
+  if (unnamed.length > 0) return { kind: 'ungrounded', reason: cited ? `it names ${unnamed.join(', ')}, which its sources never mention` : `its closest fact does not name ${unnamed.join(', ')}` };
+  if (supportShare < (evidence === 'its cited lines' ? CITED_SUPPORT_THRESHOLD : SUPPORT_THRESHOLD)) return { kind: 'ungrounded', reason: evidence === 'its cited lines' ? 'its cited lines say nothing like it' : 'no fact of its sources says this' };
+  // A negation the claim adds: no evidence near it (sharing two of its words) negates or turns anything around.
+  // Cited lines are many small pieces (a sentence may be split over lines): any near one counts there.
+  const near =
+    evidence === 'its cited lines'
+      ? ranked.filter((r, index) => index < 2 || r.overlap >= Math.min(NEAR_WORDS, terms.words.length)).map((r) => r.item)
+      : ranked.filter((r, index) => index < 1 || r.overlap >= 0.5 * terms.words.length).map((r) => r.item);
+  if (terms.negated) {
+    // What the claim says is not so: its evidence must say it is not so too. Against cited lines
+    // (many small pieces, a sentence split over lines) any piece holding the word and a negation
+    // will do, or a near one turning it around; against facts, the closest fact must.
+    const units = cited ? [...pool, ...ranked.map((r) => r.item)] : ranked.slice(0, 1).map((r) => r.item);
+    const scoped = terms.negatedWords.filter((word) => units.some((item) => item.words.has(word)));
+    const denies = (item: Analysed, word: string): boolean => item.terms.negatedWords.includes(word);
+    if (scoped.length > 0) {
+      if (!scoped.some((word) => units.some((item) => item.words.has(word) && denies(item, word)))) return { kind: 'ungrounded', reason: `it negates what ${evidence} say${evidence.endsWith('s') ? '' : 's'}` };
+    } else if (!(cited ? near : units).some((item) => item.terms.negated || (cited && item.terms.contrasted))) {
+      return { kind: 'ungrounded', reason: `it negates what ${evidence} say${evidence.endsWith('s') ? '' : 's'}` };
     }
   }
-  // The best `count` touched facts, kept sorted: more words held first, then lower rank.
-  const top: number[] = [];
-  for (let k = 0; k < touchedCount; k++) {
-    const at = touched[k] as number;
-    const full = top.length === count;
-    if (full && !outranks(at, top[count - 1] as number, held, rank)) continue;
-    let slot = full ? count - 1 : top.length;
-    while (slot > 0 && outranks(at, top[slot - 1] as number, held, rank)) {
-      top[slot] = top[slot - 1] as number;
-      slot--;
+  // A negation it drops, only when its closest fact says the same words negated and nothing says them plainly.
+  const best = ranked[0];
+  if (evidence !== 'its cited lines' && !terms.negated && !terms.contrasted && best && best.item.terms.negated && best.overlap >= SAME_WORDS * terms.words.length) {
+    if (!near.some((item) => !item.terms.negated && item !== best.item && overlapOf(terms.words, item.words) >= SAME_WORDS * terms.words.length)) {
+      return { kind: 'ungrounded', reason: `${evidence} says the opposite` };
     }
-    top[slot] = at;
   }
-  const size = sentence.words.length;
-  // Facts sharing no word: support 0 (1 for a sentence with no content words, which every fact holds),
-  // below every touched fact, so they follow in id order.
-  const support = top.length > 0 ? (held[top[0] as number] as number) / size : byId.length > 0 && size === 0 ? 1 : 0;
-  for (let k = 0; k < byId.length && top.length < count; k++) {
-    const at = byId[k] as number;
-    if (held[at] === 0) top.push(at);
-  }
-  for (let k = 0; k < touchedCount; k++) held[touched[k] as number] = 0;
-  return { top, support };
+  return undefined;
 }
 
-/** Whether fact `a` ranks above fact `b`: more of the sentence's words held, then first by id. */
-function outranks(a: number, b: number, held: Uint32Array, rank: Uint32Array): boolean {
-  const words = held[a] as number;
-  const other = held[b] as number;
-  return words > other || (words === other && (rank[a] as number) < (rank[b] as number));
+/** Facts by how many of the claim's words they hold, most first (ties by id), those holding none left out. */
+function rank(terms: ClaimTerms, facts: readonly Analysed[]): Array<{ item: Analysed; overlap: number }> {
+  const scored: Array<{ item: Analysed; overlap: number }> = [];
+  for (const item of facts) {
+    const overlap = overlapOf(terms.words, item.words);
+    if (overlap > 0) scored.push({ item, overlap });
+  }
+  return scored.sort((a, b) => b.overlap - a.overlap || (a.item.fact.id < b.item.fact.id ? -1 : a.item.fact.id > b.item.fact.id ? 1 : 0));
+}
+
+/** The facts sharing a word with the claim, by how many they share (counted from the words' postings), most first, ties by id. */
+function rankByPostings(terms: ClaimTerms, postings: ReadonlyMap<string, Analysed[]>): Array<{ item: Analysed; overlap: number }> {
+  const counts = new Map<Analysed, number>();
+  for (const word of terms.words) for (const item of postings.get(word) ?? []) counts.set(item, (counts.get(item) ?? 0) + 1);
+  // Only the best few are ever read: kept sorted as they come, not a sort of every fact reached.
+  const top: Array<{ item: Analysed; overlap: number }> = [];
+  const before = (a: { item: Analysed; overlap: number }, b: { item: Analysed; overlap: number }): boolean => a.overlap > b.overlap || (a.overlap === b.overlap && a.item.fact.id < b.item.fact.id);
+  for (const [item, overlap] of counts) {
+    const entry = { item, overlap };
+    if (top.length === NUMBER_CANDIDATES && !before(entry, top[NUMBER_CANDIDATES - 1] as { item: Analysed; overlap: number })) continue;
+    let slot = Math.min(top.length, NUMBER_CANDIDATES - 1);
+    while (slot > 0 && before(entry, top[slot - 1] as { item: Analysed; overlap: number })) {
+      top[slot] = top[slot - 1] as { item: Analysed; overlap: number };
+      slot--;
+    }
+    top[slot] = entry;
+  }
+  return top;
+}
+
+function wordsOf(items: readonly Analysed[]): Set<string> {
+  const words = new Set<string>();
+  for (const item of items) for (const word of item.terms.words) words.add(word);
+  return words;
+}
+
+function overlapOf(words: readonly string[], other: ReadonlySet<string>): number {
+  let count = 0;
+  for (const word of words) if (other.has(word)) count++;
+  return count;
+}
+
+function support(words: readonly string[], evidence: ReadonlySet<string>): number {
+  return words.length === 0 ? 1 : words.filter((word) => holds(evidence, word)).length / words.length;
+}
+
+/** Whether `words` holds `word`, or a word one of them begins with the other ("verifi" ~ "verif"). */
+function holds(words: ReadonlySet<string>, word: string): boolean {
+  if (words.has(word)) return true;
+  if (word.length < PREFIX_MIN) return false;
+  // Both words start with the same PREFIX_MIN letters: look only among those (a large set is indexed once).
+  const candidates = words.size > PREFIX_INDEX_FROM ? (prefixIndex(words).get(word.slice(0, PREFIX_MIN)) ?? []) : words;
+  for (const other of candidates) {
+    if (other.length < PREFIX_MIN) continue;
+    if (other.length > word.length ? other.startsWith(word) : word.startsWith(other)) return true;
+  }
+  return false;
+}
+
+/** Sets larger than this get a prefix index when searched. */
+const PREFIX_INDEX_FROM = 64;
+const prefixIndexes = new WeakMap<ReadonlySet<string>, Map<string, string[]>>();
+
+function prefixIndex(words: ReadonlySet<string>): Map<string, string[]> {
+  let index = prefixIndexes.get(words);
+  if (!index) {
+    index = new Map();
+    for (const other of words) {
+      if (other.length < PREFIX_MIN) continue;
+      const key = other.slice(0, PREFIX_MIN);
+      const list = index.get(key);
+      if (list) list.push(other);
+      else index.set(key, [other]);
+    }
+    prefixIndexes.set(words, index);
+  }
+  return index;
+}
+
+function formatNumber(value: number): string {
+  return Number.isInteger(value) && Math.abs(value) >= 10000 ? value.toLocaleString('en') : String(value);
 }

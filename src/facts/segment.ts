@@ -45,6 +45,11 @@ export function segmentText(text: string, grain: FactGrain): Segment[] {
   return segments;
 }
 
+/** The sentences of `text`, each with the index of the paragraph (or list item) it is in. */
+export function sentencesByParagraph(text: string): Array<Segment & { paragraph: number }> {
+  return paragraphsOf(text).flatMap((paragraph, index) => sentencesOf(paragraph).map((sentence) => ({ ...sentence, paragraph: index })));
+}
+
 function paragraphsOf(text: string): Paragraph[] {
   const lines = text.split(/\r?\n/);
   const paragraphs: Paragraph[] = [];
@@ -130,7 +135,8 @@ function sentencesOf(paragraph: Paragraph): Segment[] {
   const segments: Segment[] = [];
   let start = 0;
   // Lower-case text (old abstracts, transcripts) ends sentences too; abbreviations are what must not.
-  const boundary = /([.!?]+)(["')\]’”]*)(\s+)(?=["'(\[“‘]?[\p{L}\p{N}])/gu;
+  // U+E001/U+E002 stand for a link or code span a page's claims were read with (claims.ts).
+  const boundary = /([.!?]+)(["')\]’”]*)(\s+)(?=["'(\[“‘]?[\p{L}\p{N}\uE001\uE002])/gu;
   const emit = (end: number): void => {
     const piece = joined.slice(start, end);
     const lead = piece.length - piece.trimStart().length;

@@ -169,6 +169,16 @@ export class FactStore {
     return this.prepare(sql).all(...sources) as { id: string; text: string }[];
   }
 
+  /** Every live fact stated by one of `sources`, once per place it is stated there: what a citation's lines are matched with. */
+  factPlacesOfSources(sources: readonly string[]): { id: string; text: string; source: string; lineStart: number; lineEnd: number }[] {
+    if (sources.length === 0) return [];
+    const marks = sources.map(() => '?').join(', ');
+    const sql =
+      'SELECT f.id, f.text, p.source, p.line_start AS lineStart, p.line_end AS lineEnd FROM facts f JOIN provenance p ON p.fact_id = f.id ' +
+      `WHERE p.source IN (${marks}) AND f.tombstoned_at IS NULL ORDER BY p.source, p.line_start, f.id`;
+    return this.prepare(sql).all(...sources) as { id: string; text: string; source: string; lineStart: number; lineEnd: number }[];
+  }
+
   /** The live facts `source` states on lines `first`–`last` (any overlap), in line order. */
   factLinesOfSource(source: string, first: number, last: number): { id: string; lineStart: number; lineEnd: number }[] {
     return this.prepare(

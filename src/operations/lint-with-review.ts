@@ -7,6 +7,8 @@ import { runModelInSession, type RunBudget } from './agent-run.js';
 import { lockOptions } from './ingest.js';
 import { groundingRepairRequest } from './grounding.js';
 import { applyFixes, lintWorkspace, type FixSink, type LintReport } from './lint.js';
+import { withoutStaleSince } from '../state/stale.js';
+import { loadKept, parseKeeps, planBatch, rememberKept, type LintBatch } from './lint-batch.js';
 import { summariseRun, type RunOutcome } from './run-outcome.js';
 import { Session } from './session.js';
 import { hiddenFromModel } from './session-tools.js';
@@ -14,9 +16,6 @@ import type { WorkspaceHandle } from './workspace-handle.js';
 
 /** Rule ids the model may report (schema.md's lint workflow); anything else becomes `llm-other`. */
 const MODEL_RULES = new Set(['contradiction', 'stale-claim', 'missing-page', 'missing-link', 'summary-mismatch']);
-
-/** How many deterministic findings the model is shown. */
-const REPORT_LIMIT = 200;
 
 export interface LintRunOptions {
   fix: boolean;
@@ -39,6 +38,8 @@ export interface LintRunReport extends LintReport {
   review?: RunOutcome;
   /** Unified diff of what --fix would change (dry run only). */
   diff?: string;
+  /** What the model run was handed and what is left for the next one. */
+  batch?: string;
 }
 
 /**
@@ -75,22 +76,26 @@ export async function runLint(ws: WorkspaceHandle, options: LintRunOptions): Pro
     let review: RunOutcome | undefined;
     let modelFindings: Finding[] = [];
     const modelChanges: string[] = [];
+    let batchNote: string | undefined;
     if (session && model) {
       // The model is shown findings only about pages it may see (wiki/access.ts): lint checks
       // every scope, but another user's scratch page or a `never` page is not quoted to it.
       const seen = before.findings.filter((f) => !hiddenFromModel(ws.schema.contract, session.pages, session.user, f.path));
-      const fixedFirst = { ...before, findings: seen, ...countBySeverity(seen), changes: fixes };
-      const repairs = options.fix && before.groundingEvidence ? await groundingRepairRequest(ws.root, seen, before.groundingEvidence) : '';
+      const kept = await loadKept(ws.root);
+      const batch = planBatch(ws.root, seen, kept, ws.config.config.lint.fixBatch);
+      const repairs = options.fix && before.groundingEvidence ? await groundingRepairRequest(ws.root, batch.findings, before.groundingEvidence) : '';
       const run = await runModelInSession(session, {
         model,
         operation: options.fix ? 'lint-fix' : 'lint',
-        userMessage: [reviewRequest(fixedFirst, options.fix), repairs].filter(Boolean).join('\n\n'),
+        userMessage: [reviewRequest({ ...before, findings: seen, ...countBySeverity(seen) }, batch, fixes.length, options.fix), repairs].filter(Boolean).join('\n\n'),
         budget: options.budget,
         price: options.price,
         listener: options.listener,
         signal: options.signal,
       });
       modelFindings = await findingsOnExistingPages(session, parseModelFindings(run.finalText), options.onNotice);
+      const keptNow = options.fix && !options.dryRun ? await rememberKept(ws.root, kept, batch.findings, parseKeeps(run.finalText)) : 0;
+      batchNote = describeBatch(batch, keptNow);
       // A rule repair the model's rewrite undid (a `created` it dropped) is done again after
       // it, and reported once. Not in a dry run: the repairs read the disk, not the overlay.
       if (options.fix && !options.dryRun && run.changed.length > 0) {
@@ -101,6 +106,17 @@ export async function runLint(ws: WorkspaceHandle, options: LintRunOptions): Pro
       const changes = session.pageChanges();
       const byModel = { created: changes.created.filter((p) => run.changed.some((c) => c.path === p)), updated: changes.updated.filter((p) => run.changed.some((c) => c.path === p)) };
       modelChanges.push(...byModel.created.map((p) => `${p}: created by the model`), ...byModel.updated.map((p) => `${p}: updated by the model`));
+      // A stale page the model rewrote from its changed source is current again: the tool clears its mark.
+      const refreshed: string[] = [];
+      if (options.fix) {
+        for (const f of batch.findings.filter((x) => x.rule === 'stale-page' && byModel.updated.includes(x.path))) {
+          const cleared = withoutStaleSince(f.path, await session.fs.readText(session.abs(f.path)));
+          if (cleared === undefined) continue;
+          await session.writeFile(f.path, cleared);
+          refreshed.push(f.path);
+        }
+      }
+      if (refreshed.length > 0) logLines.push(`stale mark cleared: ${refreshed.join(', ')}`);
       const touched = await session.revalidateTouched();
       if (byModel.created.length > 0 || byModel.updated.length > 0) {
         await session.refreshIndex();
@@ -132,6 +148,7 @@ export async function runLint(ws: WorkspaceHandle, options: LintRunOptions): Pro
     if (after.grounding) report.grounding = after.grounding;
     if (after.coverage) report.coverage = after.coverage;
     if (review) report.review = review;
+    if (batchNote) report.batch = batchNote;
     if (diff !== undefined) report.diff = diff;
     return report;
   } finally {
@@ -149,20 +166,29 @@ function sessionSink(session: Session, logLines: string[]): FixSink {
   };
 }
 
-function reviewRequest(report: LintReport, fix: boolean): string {
+function describeBatch(batch: LintBatch, keptNow: number): string {
+  const parts = [`handed ${batch.findings.length} finding(s), errors first`];
+  if (keptNow > 0) parts.push(`kept ${keptNow} sentence(s) with a reason (not sent again until the page or its cited lines change)`);
+  if (batch.keptEarlier > 0) parts.push(`${batch.keptEarlier} kept earlier, not sent`);
+  parts.push(batch.remaining > 0 ? `${batch.remaining} left for the next run` : 'none left');
+  return parts.join('; ');
+}
+
+/** The findings the model is handed this run (at most lint.fixBatch, most important first), one line each. */
+function reviewRequest(report: LintReport, batch: LintBatch, repaired: number, fix: boolean): string {
   const lines = [
-    `The deterministic checks found ${report.errors} error(s) and ${report.warnings} warning(s)${report.changes.length ? ` after ${report.changes.length} automatic repair(s)` : ''}:`,
+    `The deterministic checks found ${report.errors} error(s) and ${report.warnings} warning(s)${repaired ? ` after ${repaired} automatic repair(s)` : ''}. ` +
+      `This run handles ${batch.findings.length} of them, the most important first${batch.remaining ? ` (${batch.remaining} more wait for a later run)` : ''}:`,
     '',
   ];
-  for (const f of report.findings.slice(0, REPORT_LIMIT)) {
-    lines.push(`- [${f.severity}] ${f.rule} ${f.path}${f.line ? `:${f.line}` : ''} — ${f.message}`);
-  }
-  if (report.findings.length > REPORT_LIMIT) lines.push(`- … and ${report.findings.length - REPORT_LIMIT} more`);
-  if (report.findings.length === 0) lines.push('(none)');
+  for (const f of batch.findings) lines.push(`- [${f.severity}] ${f.rule} ${f.path}${f.line ? `:${f.line}` : ''} — ${f.message}`);
+  if (batch.findings.length === 0) lines.push('(none)');
   lines.push(
     '',
     fix
-      ? 'Review the wiki as "Workflow: lint" says, fix what you can with the tools, and end with one FINDING line per problem you found (fixed or not).'
+      ? 'Review the wiki as "Workflow: lint" says and fix what you can with the tools. End with one FINDING line per problem you found and did not fix (a problem you fixed is no finding), ' +
+          'and one `KEEP <path>:<line> :: <why>` line per flagged sentence you checked and left as it is because it is right. ' +
+          'For a stale-page finding, read the lines the page cites in the changed source and update the page so it says what the source says now.'
       : 'Review the wiki as "Workflow: lint" says. Do not change anything; end with one FINDING line per problem you found.',
   );
   return lines.join('\n');

@@ -23,6 +23,7 @@ import { citationsOf } from '../wiki/validate/citation-rules.js';
 import { lowCoverageFindings, measureCoverage, type SourceCoverage } from '../wiki/validate/coverage.js';
 import type { CandidateFact } from '../facts/grounding.js';
 import { groundPages, type PageScore } from './grounding.js';
+import { staleFindings, stalePages } from '../wiki/validate/stale-rules.js';
 
 export interface LintReport {
   findings: Finding[];
@@ -97,6 +98,7 @@ export async function lintWorkspace(
     logLedger: withTeamRuns(await loadLogLedger(root), textOf(files, contract.log), await recordedRuns(root)),
   });
   findings.push(...encodingFindings(files), ...read.refused, ...refused);
+  findings.push(...(await staleWarnings(root, pages.filter((page) => !isSpecialPage(contract, page.path)))));
   const grounding = await groundPages(
     root,
     pages.filter((page) => !isSpecialPage(contract, page.path)),
@@ -113,6 +115,14 @@ export async function lintWorkspace(
     coverage: coverage.sources.length > 0 ? coverage.sources : undefined,
     groundingEvidence: grounding && options.evidence ? grounding.closest : undefined,
   };
+}
+
+/** `stale-page` warnings: pages a changed source left marked, naming the source and since when. */
+async function staleWarnings(root: string, pages: readonly Page[]): Promise<Finding[]> {
+  if (!pages.some((page) => page.frontmatter.stale_since)) return [];
+  const manifest = await loadManifest(root);
+  const rawExists = await sourceExistence(root, pages);
+  return staleFindings(stalePages(pages, (source) => manifest.sources[source], rawExists), rawExists);
 }
 
 /** Where repairs go: straight to disk, or through a run session (history for undo, dry-run overlay). */
@@ -240,7 +250,7 @@ async function readPageFilesWithTimes(root: string): Promise<FixFile[]> {
 }
 
 /** Check every cited source once, so the pure validator can ask synchronously. */
-async function sourceExistence(root: string, pages: Page[]): Promise<(rawPath: string) => boolean> {
+async function sourceExistence(root: string, pages: readonly Page[]): Promise<(rawPath: string) => boolean> {
   const cited = new Set<string>();
   for (const page of pages) {
     for (const entry of [...sourcesOf(page.frontmatter), ...citationsOf(page).map((citation) => citation.file)]) {

@@ -18,6 +18,7 @@ import { splitRawFiles } from '../sources/source-kinds.js';
 import { hasFactsStore } from '../facts/extract.js';
 import { sqliteProblem } from '../facts/sqlite.js';
 import { groundPages, type PageScore } from './grounding.js';
+import { stalePages, type StalePage } from '../wiki/validate/stale-rules.js';
 import { rawContentLines } from '../sources/line-count.js';
 import { lowCoverageFindings, measureCoverage, type SourceCoverage } from '../wiki/validate/coverage.js';
 
@@ -47,7 +48,19 @@ export interface StatusReport {
   /** The persisted search index: built or not, pages, lanes and embedder, last update. */
   search: SearchIndexState;
   /** Grounding of pages citing raw/ sources against their facts (absent without .wiki/facts.db); `mean` null over no page. */
-  grounding?: { pages: number; mean: number | null; lowest: PageScore[] };
+  grounding?: {
+    pages: number;
+    /** Claim sentences checked (as `wiki lint` counts them) and how many of them lint flags. */
+    claims: number;
+    flagged: number;
+    /** Share of claim sentences supported, over all pages (what `Grounded:` shows). */
+    share: number;
+    /** Mean of the pages' shares (kept for scripts that read it). */
+    mean: number | null;
+    lowest: PageScore[];
+  };
+  /** Pages marked `stale_since` (a source changed and the ingest did not rewrite them), with the sources that changed. */
+  stale: StalePage[];
   /**
    * Source coverage (absent when no page cites line ranges): per raw source the share of its
    * text lines inside some from-range, lowest first; `low` those below `threshold`.
@@ -86,6 +99,9 @@ export async function workspaceStatus(root: string, schema: Schema, config: Effe
     for (const source of sourcesOf(page.frontmatter)) cited.add(source.replace(/^\.\//, '').split('#')[0] ?? source);
   }
   const { sources: raw, unsupported } = splitRawFiles(await listRawSources(root));
+  const manifest = await loadManifest(root);
+  const rawSet = new Set(raw);
+  const stale = stalePages(pages, (source) => manifest.sources[source], (source) => rawSet.has(source));
   // Through the one page reader: a log that is a link (or behind one) shows as empty, never another file's lines.
   const logText = readPage(root, schema.contract.log) ?? '';
   // Status needs no facts: a store SQLite cannot open is reported, not fatal.
@@ -95,6 +111,7 @@ export async function workspaceStatus(root: string, schema: Schema, config: Effe
   const threshold = config.config.coverage.warnBelow;
   return {
     grounding: grounding ? groundingSummary(grounding.pages) : undefined,
+    stale,
     factsUnavailable,
     coverage:
       coverage.sources.length > 0
@@ -114,8 +131,11 @@ export async function workspaceStatus(root: string, schema: Schema, config: Effe
 
 function groundingSummary(pages: PageScore[]): NonNullable<StatusReport['grounding']> {
   // No page cites a source yet: there is nothing to be grounded, not "100% over 0 pages".
-  if (pages.length === 0) return { pages: 0, mean: null, lowest: [] };
+  if (pages.length === 0) return { pages: 0, claims: 0, flagged: 0, share: 1, mean: null, lowest: [] };
   const mean = pages.reduce((sum, page) => sum + page.score, 0) / pages.length;
   const lowest = [...pages].sort((a, b) => a.score - b.score || a.path.localeCompare(b.path)).slice(0, 5);
-  return { pages: pages.length, mean: Math.round(mean * 1000) / 1000, lowest };
+  const claims = pages.reduce((sum, page) => sum + page.sentences, 0);
+  const flagged = pages.reduce((sum, page) => sum + page.flagged, 0);
+  const share = claims === 0 ? 1 : (claims - flagged) / claims;
+  return { pages: pages.length, claims, flagged, share: Math.round(share * 1000) / 1000, mean: Math.round(mean * 1000) / 1000, lowest };
 }

@@ -44,6 +44,15 @@ export function withStaleSince(pagePath: string, text: string, date: string): st
   return serialisePage({ ...page.frontmatter, stale_since: date }, '') + body;
 }
 
+/** The page text without `stale_since` (the body kept byte for byte), or undefined when it has none or does not parse. */
+export function withoutStaleSince(pagePath: string, text: string): string | undefined {
+  const page = parsePage(pagePath, text);
+  if (page.parseError || page.frontmatter.stale_since === undefined) return undefined;
+  const { stale_since: _cleared, ...rest } = page.frontmatter;
+  const { body } = splitFrontmatter(text);
+  return serialisePage(rest, '') + body;
+}
+
 export async function markStale(root: string, pagePaths: readonly string[], date: string, run?: Run): Promise<MarkStaleResult> {
   const result: MarkStaleResult = { marked: [], alreadyStale: [], missing: [], unparseable: [], notUtf8: [], refused: [] };
   // Read and written as the sandbox does, only pages: never through a link, never elsewhere.

@@ -34,6 +34,8 @@ export type RuleId =
   | 'access-field'
   | 'ungrounded'
   | 'unsupported-number'
+  | 'miscited'
+  | 'stale-page'
   | 'encoding'
   | 'unreadable-page'
   | 'linked-folder'
@@ -65,6 +67,8 @@ export const RULE_SEVERITY: Record<RuleId, Finding['severity']> = {
   'access-field': 'error',
   ungrounded: 'warning',
   'unsupported-number': 'warning',
+  miscited: 'warning',
+  'stale-page': 'warning',
   encoding: 'error',
   'unreadable-page': 'error',
   'linked-folder': 'warning',

@@ -1,0 +1,208 @@
+import { stem } from '../search/text/analyze.js';
+import { isStopWord } from './word-tokens.js';
+
+/**
+ * What the grounding check compares between a page's claim and its evidence: content-word
+ * stems (so inflection, voice and word order do not matter), numbers as values (1,000 =
+ * 1000), dates as dates whatever their format, capitalised names and negation. Numbers that
+ * are part of a name ("RFC 9110", "Go 1.13"), version strings, hashes and other identifiers
+ * are not values and are left out.
+ */
+export interface ClaimTerms {
+  /** Distinct content-word stems. */
+  words: string[];
+  /** Numeric values stated (dates' parts excluded), those that are part of a name ("RFC 9110", "Go 1.13") included. */
+  numbers: number[];
+  /** The numbers that are part of a name: any place in the sources that states them supports them. */
+  namedNumbers: number[];
+  /** Dates stated, `YYYY-MM-DD` or `YYYY-MM` when the day is not given. */
+  dates: string[];
+  /** Stems of capitalised words past the sentence's first word (names, titles, acronyms). */
+  names: string[];
+  negated: boolean;
+  /** Stems of the content words a negation governs (the three words after "not", "never", "doesn't" …). */
+  negatedWords: string[];
+  /** Words that turn a clause around without negating the claim ("rather than", "only", "instead"). */
+  contrasted: boolean;
+}
+
+const NEGATIONS = new Set(['not', 'no', 'never', 'none', 'nor', 'neither', 'cannot', 'nothing', 'nobody', 'nowhere']);
+/** Chunks after a negation that it governs. */
+const NEGATION_SCOPE = 3;
+/** In evidence a negation is read as governing more of its clause: a paraphrase may move the words. */
+const EVIDENCE_NEGATION_SCOPE = 8;
+const CONTRASTS = new Set(['rather', 'instead', 'only', 'but', 'unlike', 'except', 'without', 'fail', 'fails', 'failed', 'lack', 'lacks', 'absent', 'neither', 'nor', 'avoid', 'avoids', 'prevent', 'prevents', 'refuse', 'refuses', 'reject', 'rejects', 'opposite', 'unless', 'unable']);
+/** Function words the shared stop list lacks (reflexives, fillers): they carry no claim. */
+const MORE_STOP_WORDS = new Set(['itself', 'themselves', 'himself', 'herself', 'myself', 'ourselves', 'yourself', 'just', 'even', 'still', 'thus', 'therefore', 'hence', 'however', 'yet', 'already', 'because', 'while', 'whether', 'if', 'when', 'where', 'what', 'how', 'why', 'them', 'him', 'me', 'us', 'my', 'mine', 'ours', 'theirs', 'via', 'per', 'etc', 'e.g', 'i.e', 'eg', 'ie', 'like', 'much', 'many', 'well', 'often', 'usually', 'instead', 'rather', 'only']);
+/** Words starting with "un" that do not turn a statement around. */
+const NOT_NEGATIVE_UN = new Set(['under', 'until', 'unit', 'union', 'uniqu', 'univers', 'understand', 'underli', 'undergo', 'unifi', 'uniform']);
+const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+/** Words before a number that say how much, not whose number it is. */
+const QUANTIFIERS = new Set(['about', 'around', 'roughly', 'nearly', 'approximately', 'almost', 'some', 'over', 'under', 'only', 'just', 'exactly', 'since', 'until', 'till', 'circa', 'ca', 'up', 'at', 'least', 'most', 'more', 'less', 'fewer', 'than', 'per', 'every', 'each', 'top', 'first', 'last']);
+const NUMBER_WORDS: Record<string, number> = {
+  zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19, twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90, hundred: 100, thousand: 1000, dozen: 12, once: 1, twice: 2, single: 1, double: 2, half: 0.5, million: 1e6, billion: 1e9,
+};
+const SCALES: Record<string, number> = { thousand: 1e3, million: 1e6, billion: 1e9, trillion: 1e12 };
+
+const MONTH = '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?';
+const DATE_PATTERNS: Array<{ pattern: RegExp; parts: (m: RegExpExecArray) => [string, string, string | undefined] }> = [
+  { pattern: /\b(\d{4})-(\d{2})-(\d{2})\b/g, parts: (m) => [m[1] ?? '', m[2] ?? '', m[3]] },
+  { pattern: new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?[ -]${MONTH}[ ,-]+(\\d{4})\\b`, 'gi'), parts: (m) => [m[3] ?? '', monthNumber(m[2]), m[1]] },
+  { pattern: new RegExp(`\\b${MONTH} (\\d{1,2})(?:st|nd|rd|th)?,? (\\d{4})\\b`, 'gi'), parts: (m) => [m[3] ?? '', monthNumber(m[1]), m[2]] },
+  { pattern: new RegExp(`\\b${MONTH},? (\\d{4})\\b`, 'gi'), parts: (m) => [m[2] ?? '', monthNumber(m[1]), undefined] },
+];
+
+function monthNumber(name: string | undefined): string {
+  const index = MONTHS.findIndex((month) => month.startsWith((name ?? '').toLowerCase().replace(/\.$/, '').slice(0, 3)));
+  return String(index + 1).padStart(2, '0');
+}
+
+/** Dates in `text`, normalised, and the text with them blanked (their digits are not numbers). */
+export function extractDates(text: string): { dates: string[]; rest: string } {
+  // Every date pattern holds a digit: most text has none worth scanning for.
+  if (!/\d/.test(text)) return { dates: [], rest: text };
+  const dates: string[] = [];
+  let rest = text;
+  for (const { pattern, parts } of DATE_PATTERNS) {
+    rest = rest.replace(pattern, (...args: unknown[]) => {
+      const match = args.slice(0, -2) as unknown as RegExpExecArray;
+      const [year, month, day] = parts(match);
+      dates.push(day === undefined ? `${year}-${month}` : `${year}-${month}-${day.padStart(2, '0')}`);
+      return ` ${year} `; // the year stays a number: "in 1945" is supported by "July 1945"
+    });
+  }
+  return { dates, rest };
+}
+
+const CHUNK_EDGE = /^[("'“‘[{<*_~]+|[)"'”’\]}>.,;:!?*_~]+$/gu;
+const PLAIN_NUMBER = /^[~≈<>±+-]?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(%|\s*percent)?$/;
+/** "2-dimensional", "30-year": a number joined to the word it measures. */
+const MEASURE_WORD = /^(\d+)(\.\d+)?(?=-\p{L}{3,}$)/u;
+/** A commit or content hash: seven or more hex digits with both letters and digits. */
+const HASH = /^(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,}$/i;
+/** A lower-case ASCII word, with a comma, semicolon or full stop after it at most. */
+const PLAIN_WORD = /^([a-z]+)([.,;]?)$/;
+const ENUMERATOR = /^\(?\d{1,2}\)[,.;:]?$/;
+const VERSION = /^v?\d+(?:\.\d+){2,}$/;
+const CAPITALISED = /^\p{Lu}/u;
+const WORD = /[\p{L}\p{N}]+/gu;
+
+/** Analyse one text (a claim or a line of evidence). `evidence` reads spelled-out numbers as values too. */
+export function claimTerms(text: string, evidence = false): ClaimTerms {
+  const { dates, rest } = extractDates(text);
+  const chunks = rest.split(/\s+|(?<=\d)[–—-](?=\d)/u).filter(Boolean);
+  const numbers: number[] = [];
+  const namedNumbers: number[] = [];
+  const names: string[] = [];
+  const words = new Set<string>();
+  let negated = false;
+  let contrasted = false;
+  let first = true;
+  const negatedWords = new Set<string>();
+  /** How many more chunks the last negation governs. */
+  let scope = 0;
+  /** The last few content stems: what a negation in evidence may be about. */
+  const recent: string[] = [];
+  chunks.forEach((rawChunk, index) => {
+    const inScope = scope > 0;
+    if (scope > 0) scope--;
+    // Most chunks are a plain lower-case word, maybe with a comma or full stop: no regex work for those.
+    const plain = PLAIN_WORD.exec(rawChunk);
+    if (plain) {
+      const lower = plain[1] ?? '';
+      if (NEGATIONS.has(lower)) {
+        negated = true;
+        scope = evidence ? EVIDENCE_NEGATION_SCOPE : NEGATION_SCOPE;
+        if (evidence) for (const word of recent) negatedWords.add(word);
+      }
+      if (CONTRASTS.has(lower) || (lower.startsWith('un') && lower.length > 5 && !NOT_NEGATIVE_UN.has(stem(lower)))) contrasted = true;
+      if (evidence && NUMBER_WORDS[lower] !== undefined) numbers.push(NUMBER_WORDS[lower]);
+      if (lower.length > 1 && !isStopWord(lower) && !MORE_STOP_WORDS.has(lower) && !NEGATIONS.has(lower)) {
+        const stemmed = stem(lower);
+        words.add(stemmed);
+        if (inScope) negatedWords.add(stemmed);
+        recent.push(stemmed);
+        if (recent.length > 2) recent.shift();
+      }
+      first = (plain[2] ?? '') === '.';
+      return;
+    }
+    const chunk = rawChunk.replace(/['’]s$/u, '').replace(CHUNK_EDGE, '');
+    if (chunk === '') return;
+    if (/n['’]t$/iu.test(chunk)) {
+      negated = true;
+      scope = evidence ? EVIDENCE_NEGATION_SCOPE : NEGATION_SCOPE;
+      if (evidence) for (const word of recent) negatedWords.add(word);
+    }
+    const number = PLAIN_NUMBER.exec(chunk) ?? (evidence ? null : MEASURE_WORD.exec(chunk));
+    if (!evidence && !number && /\d/.test(chunk) && /\p{L}/u.test(chunk) && !VERSION.test(chunk) && !HASH.test(chunk) && !/[/\\@:]/.test(chunk)) {
+      // An identifier's digits ("S100A9", "SHA256", "Ang-1"): stated anywhere in the sources is enough.
+      for (const digits of chunk.match(/\d+(?:\.\d+)?/g) ?? []) {
+        numbers.push(Number(digits));
+        namedNumbers.push(Number(digits));
+      }
+    } else if (!evidence && !number && /^[^/\\]*[=()[\]][^/\\]*$/.test(chunk)) {
+      // "k=7.5", "17(1957)": the numbers between the marks.
+      for (const part of chunk.split(/[=()[\]]+/)) {
+        const inner = PLAIN_NUMBER.exec(part.replace(CHUNK_EDGE, ''));
+        if (inner && !VERSION.test(part)) numbers.push(Number(`${(inner[1] ?? '').replace(/,/g, '')}${inner[2] ?? ''}`));
+      }
+    }
+    if (number && !VERSION.test(chunk)) {
+      if (!evidence) {
+        const value = Number(`${(number[1] ?? '').replace(/,/g, '')}${number[2] ?? ''}`);
+        // "RFC 9110" names and "(1)" enumerates: stated anywhere in the sources is enough for those.
+        if (isPartOfName(chunks, index) || ENUMERATOR.test(rawChunk)) namedNumbers.push(value);
+        numbers.push(value);
+      } else {
+        // "3 million" in evidence also states 3,000,000.
+        const scale = SCALES[(chunks[index + 1] ?? '').toLowerCase().replace(CHUNK_EDGE, '')];
+        if (scale) numbers.push(Number(`${(number[1] ?? '').replace(/,/g, '')}${number[2] ?? ''}`) * scale);
+      }
+      first = false;
+      return;
+    }
+    for (const piece of chunk.match(WORD) ?? []) {
+      const lower = piece.toLowerCase();
+      if (NEGATIONS.has(lower)) {
+        negated = true;
+        scope = evidence ? EVIDENCE_NEGATION_SCOPE : NEGATION_SCOPE;
+        // "none of the cards are filed" / "cards are not filed": in evidence the subject before counts too.
+        if (evidence) for (const word of recent) negatedWords.add(word);
+      }
+      if (CONTRASTS.has(lower) || (lower.startsWith('un') && lower.length > 5 && !NOT_NEGATIVE_UN.has(stem(lower)))) contrasted = true;
+      if (evidence && NUMBER_WORDS[lower] !== undefined) numbers.push(NUMBER_WORDS[lower]);
+      if (/^\d/.test(piece) || piece.length === 1 || isStopWord(lower) || MORE_STOP_WORDS.has(lower) || NEGATIONS.has(lower)) {
+        first = false;
+        continue;
+      }
+      const stemmed = stem(lower);
+      words.add(stemmed);
+      if (inScope) negatedWords.add(stemmed);
+      recent.push(stemmed);
+      if (recent.length > 2) recent.shift();
+      if (!first && piece.length > 1 && CAPITALISED.test(piece) && !MONTHS.includes(lower)) names.push(stemmed);
+      first = false;
+    }
+    // A full stop starts a new sentence whose first word is capitalised anyway (after a colon a
+    // capital is read as a name: checked only against all of the sources' words, a plain word passes).
+    if (/[.!?]["')\]’”*_]*$/.test(rawChunk)) first = true;
+  });
+  // Evidence is read generously: every run of digits is a number it states, identifiers' included.
+  if (evidence) for (const digits of rest.match(/\d+(?:[.,]\d+)*/g) ?? []) numbers.push(...evidenceValues(digits));
+  return { words: [...words], numbers, dates, names: [...new Set(names)], namedNumbers, negated, negatedWords: [...negatedWords], contrasted };
+}
+
+function evidenceValues(digits: string): number[] {
+  const plain = Number(digits.replace(/,(?=\d{3}\b)/g, ''));
+  const parts = digits.split(/[.,]/).map(Number);
+  return Number.isNaN(plain) ? parts : [plain, ...parts];
+}
+
+/** "RFC 9110", "Go 1.13", "Section 4": a number right after a capitalised word that is not a quantifier or a month. */
+function isPartOfName(chunks: readonly string[], index: number): boolean {
+  const previous = (chunks[index - 1] ?? '').replace(CHUNK_EDGE, '');
+  if (!CAPITALISED.test(previous) || /[.,;:]$/.test(chunks[index - 1] ?? '')) return false;
+  const lower = previous.toLowerCase();
+  return !QUANTIFIERS.has(lower) && !isStopWord(lower) && !MONTHS.some((month) => month.startsWith(lower.slice(0, 3)) && lower.length >= 3);
+}

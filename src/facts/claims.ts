@@ -1,0 +1,140 @@
+import { sentencesByParagraph } from './segment.js';
+
+/**
+ * The claims of a page body: its sentences that state something, each with the raw lines
+ * it cites. Not claims: headings, code (fenced or inline), tables, link keys and labels,
+ * "See …" pointers, and what the tool itself writes (a saved answer's `## Evidence`
+ * section, `<!-- wiki:…:start -->` … `<!-- wiki:…:end -->` blocks).
+ *
+ * A sentence cites what its own `<!-- from: raw/x.md#L10-20 -->` comment names; a sentence
+ * without one takes the next citation in its paragraph (a paragraph cited once at its end);
+ * a citation standing alone on a line, or ending a line that ends with a colon, covers the
+ * uncited sentences after it up to the next heading.
+ */
+
+export interface ClaimCitation {
+  file: string;
+  /** 1-based inclusive line range, when the citation gives one. */
+  first?: number;
+  last?: number;
+}
+
+export interface Claim {
+  /** The sentence as a reader sees it (links shown by their labels, code kept). */
+  text: string;
+  /** The sentence without link keys, labels and code: what is compared with evidence. */
+  checked: string;
+  /** 1-based line in the body. */
+  line: number;
+  citations: ClaimCitation[];
+}
+
+const FROM_COMMENT = /([.!?]["')\]’”]*)?[ \t]*<!--\s*from:\s*([^\s#>]+)(#[^\s>]*)?\s*-->/g;
+const LINE_RANGE = /^#L(\d+)(?:-L?(\d+))?$/;
+const FENCE = /^\s{0,3}(`{3,}|~{3,})/;
+const HEADING = /^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$/;
+const TOOL_BLOCK_START = /<!--\s*wiki:([\w-]+):start\s*-->/;
+/** Sections the tool writes under a page (a saved answer's evidence). */
+const TOOL_SECTION = /^evidence\b/i;
+const WIKI_LINK = /\[\[([^\]|\n]*)(?:\|([^\]\n]*))?\]\]/g;
+const MARKDOWN_LINK = /!?\[([^\]\n]*)\]\([^)\n]*\)/g;
+const INLINE_CODE = /(`+)([^`\n]+?)\1/g;
+const POINTER = /^(?:see|see also|for more|more in|related|source|sources)\b/i;
+/** A sentence about the wiki itself ("this wiki is stricter", "this page collects …") states nothing a source could. */
+const ABOUT_THE_WIKI = /\b(?:this|our) (?:wiki|page|note|notes|section|summary)\b|\bthe wiki (?:has|holds|contains|lacks|says)\b/i;
+
+const CITE = '\uE000';
+const LINK = '\uE001';
+const CODE = '\uE002';
+const SLOT_BASE = 0xe100;
+
+export function claimsOf(body: string): Claim[] {
+  const citations: ClaimCitation[] = [];
+  const shown: string[] = [];
+  const slot = (index: number): string => String.fromCharCode(SLOT_BASE + (index % 0x1700));
+  const lines = body.split('\n');
+  /** Per 0-based line, the citations a block citation above it gives its uncited sentences. */
+  const blockAt: Array<number[] | undefined> = [];
+  let block: number[] | undefined;
+  let fence: string | undefined;
+  let toolBlock: string | undefined;
+  let toolSectionLevel: number | undefined;
+  const prepared = lines.map((line, index) => {
+    if (fence !== undefined) {
+      if (line.trim().startsWith(fence)) fence = undefined;
+      return line;
+    }
+    if (toolBlock !== undefined) {
+      if (line.includes(`<!-- wiki:${toolBlock}:end -->`)) toolBlock = undefined;
+      return '';
+    }
+    const opened = FENCE.exec(line);
+    if (opened?.[1]) {
+      fence = opened[1];
+      return line;
+    }
+    const tool = TOOL_BLOCK_START.exec(line);
+    if (tool?.[1]) {
+      if (!line.includes(`<!-- wiki:${tool[1]}:end -->`)) toolBlock = tool[1];
+      return '';
+    }
+    const heading = HEADING.exec(line);
+    if (heading) {
+      const level = heading[1]?.length ?? 1;
+      if (toolSectionLevel !== undefined && level <= toolSectionLevel) toolSectionLevel = undefined;
+      if (toolSectionLevel === undefined && TOOL_SECTION.test(heading[2] ?? '')) toolSectionLevel = level;
+      block = undefined;
+      return line;
+    }
+    if (toolSectionLevel !== undefined) return '';
+    const cited: number[] = [];
+    let text = line.replace(FROM_COMMENT, (_whole, punctuation: string | undefined, file: string, fragment: string | undefined) => {
+      const [, first, last] = LINE_RANGE.exec(fragment ?? '') ?? [];
+      const citation: ClaimCitation = { file };
+      if (first !== undefined) {
+        citation.first = Number(first);
+        citation.last = last === undefined ? Number(first) : Number(last);
+      }
+      cited.push(citations.push(citation) - 1);
+      // Before the sentence's full stop, so the citation stays with the sentence it ends.
+      return ` ${CITE}${slot(citations.length - 1)}${punctuation ?? ''}`;
+    });
+    const bare = text.replace(new RegExp(`${CITE}[\\s\\S]`, 'g'), '').trim();
+    if (cited.length > 0 && bare === '') block = cited;
+    else if (cited.length > 0 && /:$/.test(bare)) block = cited.slice(-1);
+    if (bare === '') text = '';
+    text = text
+      .replace(INLINE_CODE, (_whole, _ticks: string, code: string) => `${CODE}${slot(shown.push(`\`${code}\``) - 1)}`)
+      .replace(WIKI_LINK, (_whole, key: string, label: string | undefined) => `${LINK}${slot(shown.push((label ?? key).trim()) - 1)}`)
+      .replace(MARKDOWN_LINK, (_whole, label: string) => `${LINK}${slot(shown.push(label.trim()) - 1)}`);
+    blockAt[index] = block;
+    return text;
+  });
+  const segments = sentencesByParagraph(prepared.join('\n'));
+  const own = segments.map((segment) => [...segment.text.matchAll(new RegExp(`${CITE}([\\s\\S])`, 'g'))].map((m) => (m[1] ?? '').charCodeAt(0) - SLOT_BASE));
+  const claims: Claim[] = [];
+  segments.forEach((segment, index) => {
+    const text = display(segment.text, shown);
+    if (POINTER.test(text) || ABOUT_THE_WIKI.test(text)) return;
+    let cites = own[index] ?? [];
+    for (let next = index + 1; cites.length === 0 && next < segments.length && segments[next]?.paragraph === segment.paragraph; next++) cites = own[next] ?? [];
+    if (cites.length === 0) cites = blockAt[segment.lineStart - 1] ?? [];
+    claims.push({
+      text,
+      checked: segment.text.replace(new RegExp(`[${CITE}${LINK}${CODE}][\\s\\S]`, 'g'), ' ').replace(/\s+/g, ' ').trim(),
+      line: segment.lineStart,
+      citations: cites.map((at) => citations[at]).filter((c): c is ClaimCitation => c !== undefined),
+    });
+  });
+  return claims;
+}
+
+/** The sentence as written: links by their labels, code as code, citations left out. */
+function display(text: string, shown: readonly string[]): string {
+  return text
+    .replace(new RegExp(`${CITE}[\\s\\S]`, 'g'), '')
+    .replace(new RegExp(`[${LINK}${CODE}]([\\s\\S])`, 'g'), (_whole, at: string) => shown[at.charCodeAt(0) - SLOT_BASE] ?? '')
+    .replace(/\s+([.,;:!?])/g, '$1')
+    .replace(/\s+/g, ' ')
+    .trim();
+}

@@ -1,0 +1,40 @@
+import type { Page } from '../page.js';
+import { sourcesOf } from '../page.js';
+import { citationsOf } from './citation-rules.js';
+import { finding, type Finding } from './finding.js';
+import { sourceFilePath } from './page-rules.js';
+
+/** What lint knows of a raw source's last ingest (from the manifest), or undefined when none / deleted. */
+export type SourceIngest = (rawPath: string) => { ingestedAt: string } | undefined;
+
+export interface StalePage {
+  path: string;
+  /** The `stale_since` date. */
+  since: string;
+  /** The page's sources that changed (re-ingested on or after that date) or are gone; all its sources when none is known. */
+  sources: string[];
+}
+
+/** Pages carrying `stale_since` (a source of theirs changed and the ingest did not rewrite them), with the sources that changed. */
+export function stalePages(pages: readonly Page[], ingest: SourceIngest, exists: (rawPath: string) => boolean): StalePage[] {
+  const stale: StalePage[] = [];
+  for (const page of pages) {
+    const mark = page.frontmatter.stale_since;
+    if (mark === undefined || mark === null || mark === '') continue;
+    const since = mark instanceof Date ? mark.toISOString().slice(0, 10) : String(mark);
+    const sources = [...new Set([...sourcesOf(page.frontmatter), ...citationsOf(page).map((c) => c.file)].map(sourceFilePath).filter((s): s is string => s !== undefined && s.startsWith('raw/')))].sort();
+    const changed = sources.filter((source) => !exists(source) || (ingest(source)?.ingestedAt.slice(0, 10) ?? '') >= since.slice(0, 10));
+    stale.push({ path: page.path, since, sources: changed.length > 0 ? changed : sources });
+  }
+  return stale;
+}
+
+/** One `stale-page` warning per stale page, naming what changed and since when. */
+export function staleFindings(stale: readonly StalePage[], exists: (rawPath: string) => boolean): Finding[] {
+  return stale.map((page) => {
+    const what = page.sources.length === 0 ? 'a source of it changed' : page.sources.map((s) => `${s} ${exists(s) ? 'changed' : 'was deleted'}`).join(', ');
+    return finding('stale-page', page.path, `stale since ${page.since}: ${what}, and the page was not rewritten from it`, {
+      fix: '`wiki lint --fix` (with a model) updates it from the changed lines and clears the mark; or check it by hand and remove `stale_since`',
+    });
+  });
+}

@@ -1,0 +1,108 @@
+import { cp, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { initWorkspace, REPO_ROOT, runCli, tempDir } from '../helpers/cli.js';
+import type { ScriptStep } from '../helpers/fake-llm-server.js';
+import { fakeServers } from '../helpers/use-fake-llm.js';
+
+const PLAYED = path.join(REPO_ROOT, 'test/fixtures/played-wiki');
+const startServer = fakeServers();
+
+/** The played wiki (19 model-written pages, three long sources) in a fresh workspace, its facts built. */
+async function playedWorkspace(): Promise<string> {
+  const root = await initWorkspace();
+  await cp(path.join(PLAYED, 'wiki'), path.join(root, 'wiki'), { recursive: true, force: true });
+  await cp(path.join(PLAYED, 'raw'), path.join(root, 'raw'), { recursive: true });
+  await cp(path.join(PLAYED, 'schema.md'), path.join(root, 'schema.md'));
+  expect((await runCli(['facts', 'rebuild'], { cwd: root })).code).toBe(0);
+  return root;
+}
+
+/** A model that reads one page and one source, then ends, keeping the first flagged sentence it was handed. */
+function reviewScript(keep: (firstRequest: string) => string): (request: { index: number; lastUserText: string | undefined }) => ScriptStep {
+  let first = '';
+  return (request) => {
+    if (request.index === 0) first = request.lastUserText ?? '';
+    if (request.index === 0) return { toolCalls: [{ name: 'read_file', arguments: { path: 'wiki/entities/go-checksum-database.md' } }] };
+    if (request.index === 1) return { toolCalls: [{ name: 'read_file', arguments: { path: 'raw/go-checksum-database.md' } }] };
+    return { text: `Checked the flagged sentences.\n${keep(first)}` };
+  };
+}
+
+const bytes = (body: unknown): number => Buffer.byteLength(JSON.stringify(body));
+
+describe('wiki lint --fix on a real model-written wiki', () => {
+  it('hands the model a bounded batch: the first request is at most 60 KB, the whole run well under 150k input tokens, and says what is left', async () => {
+    const root = await playedWorkspace();
+    const server = await startServer(reviewScript(() => ''));
+    const result = await runCli(['lint', '--fix', '--json'], { cwd: root, env: server.env('anthropic') });
+    expect(result.code).toBe(0);
+    const first = server.requests[0];
+    expect(first).toBeDefined();
+    expect(bytes(first?.body)).toBeLessThanOrEqual(60 * 1024);
+    const handed = (first?.lastUserText ?? '').split('\n').filter((line) => /^- \[(error|warning)\] /.test(line));
+    expect(handed.length).toBeGreaterThan(0);
+    expect(handed.length).toBeLessThanOrEqual(30);
+    // Input over the whole run, estimated at four characters a token.
+    const input = server.requests.reduce((sum, request) => sum + bytes(request.body), 0) / 4;
+    expect(input).toBeLessThan(150_000);
+    const report = JSON.parse(result.stdout) as { batch?: string; review?: { tokens: number } };
+    expect(report.batch).toMatch(/handed \d+ finding\(s\), errors first/);
+    expect(report.review?.tokens).toBeGreaterThan(0);
+  });
+
+  it('does not send a sentence the model kept again until its page changes, and the human report prints tokens and cost', async () => {
+    const root = await playedWorkspace();
+    let kept = '';
+    const first = await startServer(
+      reviewScript((request) => {
+        const line = request.split('\n').find((l) => /^- \[warning\] (miscited|ungrounded|unsupported-number) /.test(l)) ?? '';
+        const [, place = ''] = /^- \[warning\] \S+ (\S+) —/.exec(line) ?? [];
+        kept = place;
+        return `KEEP ${place} :: a fair paraphrase of the cited lines`;
+      }),
+    );
+    const run = await runCli(['lint', '--fix'], { cwd: root, env: first.env('anthropic') });
+    expect(run.code).toBe(0);
+    expect(kept).toMatch(/^wiki\/.+\.md:\d+$/);
+    expect(run.stdout).toMatch(/model review/);
+    expect(run.stdout).toMatch(/Tokens: .*input/);
+    expect(run.stdout).toMatch(/Cost: /);
+    expect(run.stdout).toMatch(/kept 1 sentence/);
+    expect(JSON.parse(await readFile(path.join(root, '.wiki/lint-kept.json'), 'utf8')).kept).toBeTruthy();
+
+    const second = await startServer(reviewScript(() => ''));
+    const again = await runCli(['lint', '--fix', '--json'], { cwd: root, env: second.env('anthropic') });
+    expect(again.code).toBe(0);
+    expect(second.requests[0]?.lastUserText ?? '').not.toContain(` ${kept} —`);
+    expect((JSON.parse(again.stdout) as { batch: string }).batch).toMatch(/1 kept earlier, not sent/);
+  });
+});
+
+describe('wiki lint --fix on a stale page', () => {
+  it('the model updates the page from its changed source and the tool clears the stale mark (logged)', async () => {
+    const parent = await tempDir();
+    expect((await runCli(['init', '--example', 'w'], { cwd: parent })).code).toBe(0);
+    const root = path.join(parent, 'w');
+    const rel = 'wiki/entities/niklas-luhmann.md';
+    const stale = (await readFile(path.join(root, rel), 'utf8')).replace('updated: ', 'stale_since: 2026-11-20\nupdated: ');
+    await writeFile(path.join(root, rel), stale);
+    const rewritten = stale.replace('some seventy books', 'some seventy books and several hundred articles');
+    const server = await startServer((request) => {
+      if (request.index === 0) {
+        expect(request.lastUserText).toMatch(/stale-page wiki\/entities\/niklas-luhmann\.md — stale since 2026-11-20: raw\/zettelkasten-notes\.md changed/);
+        return { toolCalls: [{ name: 'read_file', arguments: { path: 'raw/zettelkasten-notes.md' } }] };
+      }
+      if (request.index === 1) return { toolCalls: [{ name: 'write_file', arguments: { path: rel, content: rewritten } }] };
+      return { text: 'Updated the stale page from its source.' };
+    });
+    const result = await runCli(['lint', '--fix', '--json'], { cwd: root, env: server.env('anthropic') });
+    expect(result.code).toBe(0);
+    const after = await readFile(path.join(root, rel), 'utf8');
+    expect(after).toContain('several hundred articles');
+    expect(after).not.toContain('stale_since');
+    const report = JSON.parse(result.stdout) as { findings: Array<{ rule: string }> };
+    expect(report.findings.filter((f) => f.rule === 'stale-page')).toEqual([]);
+    expect(await readFile(path.join(root, 'wiki/log.md'), 'utf8')).toMatch(/stale mark cleared: wiki\/entities\/niklas-luhmann\.md/);
+  });
+});

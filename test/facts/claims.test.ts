@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import { claimsOf } from '../../src/facts/claims.js';
+import { claimTerms } from '../../src/facts/claim-terms.js';
+import { groundPage } from '../../src/facts/grounding.js';
+
+describe('claimsOf', () => {
+  it('gives each sentence its own citation, a paragraph cited once at its end to all its sentences, a lone citation to the list under it', () => {
+    const body = [
+      'First claim about lines ten to twenty. <!-- from: raw/a.md#L10-20 --> Second claim about thirty. <!-- from: raw/a.md#L30 -->',
+      '',
+      'One uncited sentence here. Then a cited sentence ends it. <!-- from: raw/a.md#L40-41 -->',
+      '',
+      '<!-- from: raw/b.md#L5-9 -->',
+      '- A listed claim without its own citation.',
+      '- Another listed claim with one. <!-- from: raw/b.md#L7 -->',
+      '',
+      '## Next',
+      '',
+      'A sentence under a new heading stays uncited.',
+    ].join('\n');
+    expect(claimsOf(body).map((c) => [c.text, c.citations.map((x) => `${x.file}#${x.first}-${x.last}`)])).toEqual([
+      ['First claim about lines ten to twenty.', ['raw/a.md#10-20']],
+      ['Second claim about thirty.', ['raw/a.md#30-30']],
+      ['One uncited sentence here.', ['raw/a.md#40-41']],
+      ['Then a cited sentence ends it.', ['raw/a.md#40-41']],
+      ['A listed claim without its own citation.', ['raw/b.md#5-9']],
+      ['Another listed claim with one.', ['raw/b.md#7-7']],
+      ['A sentence under a new heading stays uncited.', []],
+    ]);
+  });
+
+  it('leaves out what is not a claim: code, tables, link keys, pointers, the tool-written Evidence section and blocks', () => {
+    const body = [
+      '```',
+      'Not 99 claims in a code block at all.',
+      '```',
+      '| key | value |',
+      '| --- | --- |',
+      '| rfc-9110 | 9110 |',
+      'See [[rfc-9110]] and [[http-semantics|HTTP semantics]] for more.',
+      'This wiki keeps its pages short and linked.',
+      '<!-- wiki:catalog:start -->',
+      'A generated line that reads like a claim.',
+      '<!-- wiki:catalog:end -->',
+      'The `fetch` call in [[http-client]] returns a response object.',
+      '',
+      '## Evidence',
+      '',
+      'Pages consulted: `saved-answer-key`',
+      '- `wiki/concepts/x.md:12 some evidence chain line of text`',
+    ].join('\n');
+    const claims = claimsOf(body);
+    expect(claims.map((c) => c.text)).toEqual(['The `fetch` call in http-client returns a response object.']);
+    expect(claims[0]?.checked).toBe('The call in returns a response object.');
+  });
+});
+
+describe('claimTerms', () => {
+  it('reads numbers as values and dates as dates, whatever their format', () => {
+    expect(claimTerms('About 1,000 cards').numbers).toEqual([1000]);
+    expect(claimTerms('it started on 9 August 2016').dates).toEqual(['2016-08-09']);
+    expect(claimTerms('09-Aug-2016').dates).toEqual(['2016-08-09']);
+    expect(claimTerms('August 9, 2016 and 2016-08-09').dates).toEqual(['2016-08-09', '2016-08-09']);
+  });
+
+  it('does not read versions and hashes as numbers; a number in a name or an enumerator is one any place in the sources may state', () => {
+    const terms = claimTerms('RFC 9110 and Go 1.13 replaced v1.5.2 at commit 3f9a2c1e, as step (2) says');
+    expect(terms.numbers).toEqual([9110, 1.13, 2]);
+    expect(terms.namedNumbers).toEqual([9110, 1.13, 2]);
+    expect(claimTerms('the error is about 30 percent at k=2.0').numbers).toEqual([30, 2]);
+  });
+
+  it('reads contractions and curly apostrophes as negation', () => {
+    expect(claimTerms('that doesn’t help').negated).toBe(true);
+    expect(claimTerms('it can’t').negated).toBe(true);
+    expect(claimTerms('it can help').negated).toBe(false);
+  });
+});
+
+describe('groundPage with cited lines', () => {
+  const source = [
+    '# Notes',
+    '',
+    'Luhmann kept roughly 90,000 handwritten cards in wooden drawers.',
+    'Cards are not filed by topic but given a fixed number, such as 21/3d7a.',
+    'A new card that continues a thought is placed behind it with a branching number.',
+    'So a line of thought can grow in the middle of the box without renumbering anything.',
+    'Ward Cunningham started the WikiWikiWeb on 25 March 1995.',
+  ];
+  const read = (file: string): readonly string[] | undefined => (file === 'raw/notes.md' ? source : undefined);
+  const check = (sentence: string) => groundPage(sentence, [], undefined, '', read).sentences[0];
+
+  it('supports a paraphrase of its cited lines (reordered, inflected, other voice)', () => {
+    expect(check('About 90,000 cards, filed by a fixed branching number rather than by topic, so a thought can grow anywhere without renumbering. <!-- from: raw/notes.md#L3-6 -->')?.problem).toBeUndefined();
+    expect(check('The WikiWikiWeb was started by Ward Cunningham on 1995-03-25. <!-- from: raw/notes.md#L7 -->')?.problem).toBeUndefined();
+  });
+
+  it('flags a changed number, a swapped name and an added negation, quoting what its lines say', () => {
+    expect(check('About 90,007 cards were kept in wooden drawers. <!-- from: raw/notes.md#L3 -->')?.problem).toEqual({ kind: 'unsupported-number', numbers: ['90,007'] });
+    expect(check('Okonkwo started the WikiWikiWeb on 25 March 1995 as a site. <!-- from: raw/notes.md#L7 -->')?.problem).toBeUndefined(); // the first word is not read as a name
+    expect(check('The WikiWikiWeb was started by Okonkwo on 25 March 1995. <!-- from: raw/notes.md#L7 -->')?.problem?.kind).toBe('miscited');
+    const wrong = check('Pelicans nest under the roadway of the bridge every spring. <!-- from: raw/notes.md#L3 -->');
+    expect(wrong?.problem?.kind).toBe('miscited');
+    expect(wrong?.candidates.map((c) => c.text)).toContain('Luhmann kept roughly 90,000 handwritten cards in wooden drawers.');
+  });
+
+  it('does not flag identifiers as numbers: a link key, a version string, a hash; a document number in a name its source states elsewhere', () => {
+    const lines = ['# RFC 9110', '', 'HTTP semantics are defined in one document.', '', 'The semantics document replaced older documents.'];
+    const readHttp = (file: string): readonly string[] | undefined => (file === 'raw/http.md' ? lines : undefined);
+    const body = 'HTTP semantics, see [[rfc-9110]], are defined in one document as of version 1.2.3 (commit 3f9a2c1). <!-- from: raw/http.md#L5 -->';
+    expect(groundPage(body, [{ id: 'f-1', text: 'RFC 9110', source: 'raw/http.md', lineStart: 1, lineEnd: 1 }], undefined, '', readHttp).sentences[0]?.problem).toBeUndefined();
+  });
+
+  it('reads the cited lines, not the nearest facts of the whole source', () => {
+    // Line 7 says it; lines 3–4 (with the slack, up to line 7) do too — but lines 1–2 of another file do not.
+    expect(check('Ward Cunningham started the WikiWikiWeb in 1995. <!-- from: raw/other.md#L1-2 -->')?.againstCitedLines).toBe(false);
+    expect(check('Ward Cunningham started the WikiWikiWeb in 1995. <!-- from: raw/notes.md#L7 -->')?.againstCitedLines).toBe(true);
+  });
+});

@@ -1,0 +1,30 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { measureWikiFolder } from '../../scripts/measure/grounding-pages.js';
+import { REPO_ROOT } from '../helpers/cli.js';
+
+/**
+ * Grounding on pages a (played) capable model wrote through the CLI from three long public
+ * documents (test/fixtures/played-wiki): few false alarms on accurate pages, and the
+ * deliberate alterations caught. The same figures `npm run eval -- --grounding` prints.
+ */
+describe('grounding on real model-written pages', () => {
+  it('the sample wiki: no claim flagged, after a facts rebuild too; its altered numbers and names all flagged', async () => {
+    const m = await measureWikiFolder('example');
+    expect(m.claims).toBeGreaterThan(20);
+    expect(m.flagged).toBe(0);
+    expect(m.altered.number.flagged).toBe(m.altered.number.planted);
+    expect(m.altered.name.flagged).toBe(m.altered.name.planted);
+  }, 120_000);
+
+  it('the played wiki: under 10% of claim sentences flagged; changed numbers and swapped names caught at 90% or more, added negations at 70% or more', async () => {
+    const m = await measureWikiFolder(path.join(REPO_ROOT, 'test/fixtures/played-wiki'));
+    expect(m.claims).toBeGreaterThan(350);
+    expect(m.flagged / m.claims).toBeLessThan(0.1);
+    for (const kind of ['number', 'name'] as const) {
+      expect(m.altered[kind].planted).toBeGreaterThan(15);
+      expect(m.altered[kind].flagged / m.altered[kind].planted).toBeGreaterThanOrEqual(0.9);
+    }
+    expect(m.altered.negation.flagged / m.altered.negation.planted).toBeGreaterThanOrEqual(0.7);
+  }, 300_000);
+});
