@@ -40,7 +40,8 @@ function withinBudget(outcome: ReplayOutcome): string {
   if (bounded.length === 0) return '  no command ran under a contextTokens setting';
   const over = bounded.reduce((sum, c) => sum + c.bodies.filter((body) => Buffer.byteLength(JSON.stringify(body)) > (c.contextTokens ?? 0) * BYTES_PER_TOKEN).length, 0);
   const limits = [...new Set(bounded.map((c) => c.contextTokens))].map((tokens) => `${tokens} (${kb((tokens ?? 0) * BYTES_PER_TOKEN).trim()})`).join(', ');
-  return `  under contextTokens ${limits} [${bounded.map((c) => c.recording).join(', ')}]: ${over} request(s) over it; every command exited 0: ${outcome.commands.every((c) => c.code === 0)}`;
+  const largest = Math.max(...bounded.flatMap((c) => c.bodies.map((body) => Buffer.byteLength(JSON.stringify(body)))));
+  return `  under contextTokens ${limits} [${bounded.map((c) => c.recording).join(', ')}]: largest ${kb(largest).trim()}, ${over} request(s) over it; every command exited 0: ${outcome.commands.every((c) => c.code === 0)}`;
 }
 
 async function printBaseline(fixture: string): Promise<ReplayFigures | undefined> {
