@@ -1,4 +1,4 @@
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { startFakeLlmServer, type WireApi } from '../../test/helpers/fake-llm-server.js';
@@ -7,15 +7,33 @@ import { loadAnswers, replayFigures, replayScript, type ReplayFigures } from './
 import { timedNode } from './timed-node.js';
 
 /**
- * A played run (test/fixtures/played-run) replayed through the built CLI, one recorded
- * command after another in one workspace made by `wiki init` plus the recorded sources.
+ * A played run (a fixture folder such as test/fixtures/played-run) replayed through the
+ * built CLI, one recorded command after another in one workspace made by `wiki init` plus
+ * the fixture's raw/ sources.
  */
 export const PLAYED_RUN = path.join(packageRoot(), 'test', 'fixtures', 'played-run');
+/** The run played after numbered windows, the context budget and frontmatter sync (contextTokens 20000 from its second command). */
+export const PLAYED_RUN_AFTER = path.join(packageRoot(), 'test', 'fixtures', 'played-run-after');
+
+type SettingValue = string | number | boolean;
 
 interface PlayedRunManifest {
   /** The model the player stood in for (its name sets the provider's defaults). */
   model: string;
-  runs: Array<{ recording: string; args: string[] }>;
+  /**
+   * `config`: settings the player set with `wiki config set` before this command; they stay
+   * for the commands after it, as they did in the recording.
+   */
+  runs: Array<{ recording: string; args: string[]; config?: Record<string, SettingValue> }>;
+}
+
+/** A `wiki config set` the replay made; a build that does not know the key refuses it and runs on its defaults. */
+export interface AppliedSetting {
+  key: string;
+  value: SettingValue;
+  applied: boolean;
+  /** The CLI's message when it refused. */
+  refusal?: string;
 }
 
 export interface ReplayedCommand {
@@ -27,6 +45,12 @@ export interface ReplayedCommand {
   bodies: Array<Record<string, unknown>>;
   addedReads: number;
   problems: string[];
+  /** Tool answers that were errors (a refused write, a failed read), as the model saw them. */
+  toolErrors: string[];
+  /** Settings made just before this command (the fixture's and the options'). */
+  settings: AppliedSetting[];
+  /** The contextTokens this command ran with, when one was set and the build accepted it. */
+  contextTokens?: number;
 }
 
 export interface ReplayOutcome {
@@ -38,11 +62,12 @@ export interface ReplayOutcome {
 }
 
 export interface ReplayOptions {
+  /** The fixture folder: runs.json, raw/, one folder of ans-N.txt per recording (default: PLAYED_RUN). */
   fixture?: string;
   /** The built command to run (default: this package's bundle). */
   cli?: string;
   api?: WireApi;
-  /** Written into wiki.config.json as `contextTokens` before the run. */
+  /** Set (`wiki config set contextTokens N`) before the first command; a fixture's own settings come after it. */
   contextTokens?: number;
   /** Only the first this-many recorded commands. */
   commands?: number;
@@ -65,18 +90,26 @@ export async function replayPlayedRun(options: ReplayOptions = {}): Promise<Repl
     const init = await timedNode([cli, 'init', root], { env: env({}) });
     if (init.code !== 0) throw new Error(`wiki init failed: ${init.stderr}`);
     await cp(path.join(fixture, 'raw'), path.join(root, 'raw'), { recursive: true });
-    if (options.contextTokens !== undefined) {
-      const configPath = path.join(root, 'wiki.config.json');
-      const config = JSON.parse(await readFile(configPath, 'utf8')) as Record<string, unknown>;
-      await writeFile(configPath, `${JSON.stringify({ ...config, contextTokens: options.contextTokens }, null, 2)}\n`);
-    }
+    const configSet = async (key: string, value: SettingValue): Promise<AppliedSetting> => {
+      const result = await timedNode([cli, 'config', 'set', key, JSON.stringify(value)], { cwd: root, env: env({}) });
+      return result.code === 0 ? { key, value, applied: true } : { key, value, applied: false, refusal: result.stderr.trim().split('\n')[0] };
+    };
+    let pending: AppliedSetting[] = options.contextTokens === undefined ? [] : [await configSet('contextTokens', options.contextTokens)];
+    let contextTokens: number | undefined = pending.find((s) => s.applied) ? options.contextTokens : undefined;
     const commands: ReplayedCommand[] = [];
     for (const run of manifest.runs.slice(0, options.commands ?? manifest.runs.length)) {
+      for (const [key, value] of Object.entries(run.config ?? {})) {
+        const setting = await configSet(key, value);
+        pending.push(setting);
+        if (key === 'contextTokens' && setting.applied && typeof value === 'number') contextTokens = value;
+      }
+      const settings = pending;
+      pending = [];
       const replay = replayScript(await loadAnswers(path.join(fixture, run.recording)));
       const server = await startFakeLlmServer(replay.script, { model: manifest.model });
       try {
         const result = await timedNode([cli, ...run.args], { cwd: root, env: env({ ...server.env(api), WIKI_MODEL: manifest.model }) });
-        commands.push({ recording: run.recording, code: result.code, stdout: result.stdout, stderr: result.stderr, bodies: server.requests.map((r) => r.body), addedReads: replay.addedReads(), problems: [...server.problems] });
+        commands.push({ recording: run.recording, code: result.code, stdout: result.stdout, stderr: result.stderr, bodies: server.requests.map((r) => r.body), addedReads: replay.addedReads(), problems: [...server.problems], toolErrors: server.requests.flatMap((r) => r.toolResults.filter((t) => t.isError).map((t) => t.content)), settings, contextTokens });
       } finally {
         await server.close();
       }
@@ -86,4 +119,15 @@ export async function replayPlayedRun(options: ReplayOptions = {}): Promise<Repl
   } finally {
     if (!options.keep) await rm(root, { recursive: true, force: true });
   }
+}
+
+/** The fixture's sources as the workspace holds them: raw/NAME. */
+export async function fixtureSources(fixture: string): Promise<string[]> {
+  return (await readdir(path.join(fixture, 'raw'))).sort().map((name) => `raw/${name}`);
+}
+
+/** Lines in a fixture's source, as read_file numbers them (a trailing newline ends the last line). */
+export async function sourceLineCount(fixture: string, source: string): Promise<number> {
+  const text = await readFile(path.join(fixture, source), 'utf8');
+  return text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
 }

@@ -175,3 +175,23 @@ export function replayFigures(bodies: ReadonlyArray<Record<string, unknown>>, fi
     laterTurnsHitRatio: laterInput === 0 ? 0 : laterCached / laterInput,
   };
 }
+
+/** The line numbers of `source` the model was shown in `bodies` (read_file's numbered `<source-text>` windows). */
+export function linesShown(bodies: ReadonlyArray<Record<string, unknown>>, source: string): Set<number> {
+  const shown = new Set<number>();
+  const open = `<source-text path="${source}">`;
+  for (const piece of bodies.flatMap(strings)) {
+    for (let at = piece.indexOf(open); at >= 0; at = piece.indexOf(open, at + 1)) {
+      const block = piece.slice(at, piece.indexOf('</source-text>', at));
+      for (const match of block.matchAll(/^(\d+)\u2502/gm)) shown.add(Number(match[1]));
+    }
+  }
+  return shown;
+}
+
+function strings(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.flatMap(strings);
+  if (typeof value === 'object' && value !== null) return Object.values(value).flatMap(strings);
+  return [];
+}

@@ -1,7 +1,8 @@
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PLAYED_RUN, replayPlayedRun, type ReplayOutcome } from '../../scripts/measure/replay-run.js';
+import { PLAYED_RUN, replayPlayedRun, sourceLineCount, type ReplayOutcome } from '../../scripts/measure/replay-run.js';
+import { linesShown as linesShownIn } from '../../scripts/measure/replay.js';
 import { runCli } from '../helpers/cli.js';
 
 /**
@@ -20,32 +21,12 @@ interface Baseline {
 
 const SOURCES = ['raw/go-checksum-database.md', 'raw/go-subtests.md', 'raw/rust-async-await.md'];
 
-/** The line numbers of `source` the model was shown, over every request of the run. */
 function linesShown(outcome: ReplayOutcome, source: string): Set<number> {
-  const shown = new Set<number>();
-  const open = `<source-text path="${source}">`;
-  for (const body of outcome.commands.flatMap((command) => command.bodies)) {
-    const text = JSON.parse(JSON.stringify(body)) as unknown;
-    for (const piece of strings(text)) {
-      for (let at = piece.indexOf(open); at >= 0; at = piece.indexOf(open, at + 1)) {
-        const block = piece.slice(at, piece.indexOf('</source-text>', at));
-        for (const match of block.matchAll(/^(\d+)\u2502/gm)) shown.add(Number(match[1]));
-      }
-    }
-  }
-  return shown;
-}
-
-function strings(value: unknown): string[] {
-  if (typeof value === 'string') return [value];
-  if (Array.isArray(value)) return value.flatMap(strings);
-  if (typeof value === 'object' && value !== null) return Object.values(value).flatMap(strings);
-  return [];
+  return linesShownIn(outcome.commands.flatMap((command) => command.bodies), source);
 }
 
 async function lineCount(source: string): Promise<number> {
-  const text = await readFile(path.join(PLAYED_RUN, source), 'utf8');
-  return text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+  return sourceLineCount(PLAYED_RUN, source);
 }
 
 /** The text of a page the model wrote in ingest-1 and never read back there: the page holds it, no request needs it. */
@@ -62,6 +43,7 @@ function expectCompleted(outcome: ReplayOutcome): void {
   for (const command of outcome.commands) {
     expect(command.code, `${command.recording}: ${command.stderr.slice(-800)}`).toBe(0);
     expect(command.problems).toEqual([]);
+    expect(command.settings.filter((setting) => !setting.applied)).toEqual([]);
   }
 }
 

@@ -83,7 +83,8 @@ function prefixBlocks(body: Record<string, unknown>): PrefixBlock[] {
   else for (const block of (system as unknown[] | undefined) ?? []) add('system', block);
   for (const message of (body.messages as Array<{ role: string; content: unknown }> | undefined) ?? []) {
     if (typeof message.content === 'string') add('messages', message.content, message.role);
-    else for (const block of message.content as unknown[]) add('messages', block, message.role);
+    // An OpenAI body (the replay measures its bytes only) may carry null content beside tool_calls.
+    else if (Array.isArray(message.content)) for (const block of message.content as unknown[]) add('messages', block, message.role);
   }
   return blocks;
 }
