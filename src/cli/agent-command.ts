@@ -66,7 +66,7 @@ export function waitOption(): Option {
  * The model, created on first use so runs that need none (all up to date) need no key.
  * The provider SDKs are loaded here, not at start-up, so other commands start fast.
  */
-export async function lazyModel(ws: Workspace): Promise<{ get: () => ChatModel; pricer: (usage: Usage) => number | undefined }> {
+export async function lazyModel(ws: Workspace): Promise<{ get: () => ChatModel; pricer: (usage: Usage) => number | undefined; localServer: boolean }> {
   const [{ createChatModel }, { makePricer }, { chooseProvider }, { isLocalServer }] = await load('providers', 'pricing', 'providerChoice', 'localServer');
   let model: ChatModel | undefined;
   const get = (): ChatModel => (model ??= createChatModel(ws.config, process.env));
@@ -74,6 +74,7 @@ export async function lazyModel(ws: Workspace): Promise<{ get: () => ChatModel; 
   const local = isLocalServer(chooseProvider(ws.config));
   return {
     get,
+    localServer: local,
     pricer: (usage) => {
       const current = get();
       return local ? undefined : makePricer(current.provider, current.model)(usage);
@@ -184,7 +185,7 @@ export async function runAgentCommand<R>(
   cmd: Command,
   flags: AgentFlags,
   operation: (ctx: AgentRunContext) => Promise<R>,
-  finish: (report: R, out: Output) => { exitCode?: number },
+  finish: (report: R, out: Output, pricing: { localServer: boolean }) => { exitCode?: number },
 ): Promise<void> {
   const out = outputFor(cmd);
   const ws = await openWorkspace(cmd, configFlags(flags));
@@ -205,7 +206,7 @@ export async function runAgentCommand<R>(
       overwriteEdits: Boolean(flags.overwriteEdits),
       onNotice: (message) => out.warn(message),
     });
-    const { exitCode } = finish(report, out);
+    const { exitCode } = finish(report, out, { localServer: model.localServer });
     const signalCode = exitCodeForSignal(interrupt.received());
     if (signalCode) process.exitCode = signalCode;
     else if (exitCode) process.exitCode = exitCode;

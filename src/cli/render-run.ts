@@ -6,7 +6,12 @@ import { renderRunSummary } from '../progress/summary.js';
 import type { Colors } from './output.js';
 
 /** The run summary (pages, turns, tokens, cost, duration), then why it stopped and any errors left. */
-export function renderOutcomeLines(outcome: RunOutcome, c: Colors, model?: string, omitPages = false): string[] {
+/** How the run's model is priced: a keyless local server has no list price. */
+export interface Pricing {
+  localServer: boolean;
+}
+
+export function renderOutcomeLines(outcome: RunOutcome, c: Colors, pricing?: Pricing, omitPages = false): string[] {
   const summary = renderRunSummary(
     {
       status: outcome.status,
@@ -17,7 +22,7 @@ export function renderOutcomeLines(outcome: RunOutcome, c: Colors, model?: strin
       usage: outcome.usage,
       cost: outcome.cost,
       durationMs: outcome.durationMs,
-      model: model || undefined,
+      localServer: pricing?.localServer,
       omitPages,
     },
     c,
@@ -39,15 +44,15 @@ export function renderOutcomeProblems(outcome: RunOutcome, c: Colors): string[] 
   return lines;
 }
 
-export function renderIngest(report: IngestReport, c: Colors): string {
+export function renderIngest(report: IngestReport, c: Colors, pricing?: Pricing): string {
   const lines: string[] = [];
   for (const s of report.ingested) {
     lines.push(`${c.bold(s.source)}${s.copiedFrom ? c.dim(` (copied from ${s.copiedFrom})`) : ''}${s.state === 'changed' ? c.dim(' (changed)') : ''}`);
     for (const w of s.warnings) lines.push(`  ${c.yellow('warning')} ${w}`);
-    lines.push(...renderOutcomeLines(s, c));
+    lines.push(...renderOutcomeLines(s, c, pricing));
     if (s.staleMarked.length) lines.push(`  marked stale: ${s.staleMarked.join(', ')}`);
   }
-  if (report.totals.sources > 1) lines.push(renderIngestTotals(report.totals, c));
+  if (report.totals.sources > 1) lines.push(renderIngestTotals(report.totals, c, pricing));
   for (const s of report.skipped) lines.push(`${c.red('✗')} ${s.source} skipped: ${s.reason}`);
   for (const u of report.unsupported) lines.push(`${c.dim('-')} ${u.path} skipped: ${u.reason}`);
   for (const source of report.upToDate) lines.push(`${c.dim('=')} ${source} is up to date (use --force to re-ingest)`);
@@ -59,8 +64,8 @@ export function renderIngest(report: IngestReport, c: Colors): string {
 }
 
 /** The command's total over its sources: tokens, cache reads, estimated cost, and the mean per source. */
-function renderIngestTotals(totals: IngestReport['totals'], c: Colors): string {
-  const cost = totals.cost === undefined ? c.dim('cost unknown') : `~${formatCost(totals.cost)} (~${formatCost(totals.cost / totals.sources)} a source)`;
+function renderIngestTotals(totals: IngestReport['totals'], c: Colors, pricing?: Pricing): string {
+  const cost = totals.cost === undefined ? c.dim(pricing?.localServer ? 'cost: unknown (local server)' : 'cost unknown') : `~${formatCost(totals.cost)} (~${formatCost(totals.cost / totals.sources)} a source)`;
   return `${c.bold('Total')}: ${plural(totals.sources, 'source')} · ${formatTokens(totals.tokens)} tokens · ${formatTokens(totals.usage.cacheReadTokens)} cached · ${cost}`;
 }
 
@@ -68,6 +73,7 @@ function renderIngestTotals(totals: IngestReport['totals'], c: Colors): string {
 export interface QueryView {
   quiet: boolean;
   explain: boolean;
+  pricing?: Pricing;
 }
 
 /**
@@ -96,7 +102,7 @@ export function renderQuery(report: QueryReport, c: Colors, view: QueryView = { 
   if (report.uncited.length) lines.push(c.yellow(`cited pages that do not exist: ${report.uncited.join(', ')}`));
   if (!report.found && report.answer) lines.push(c.yellow(`found: false — the answer cites no page of the wiki for “${report.question}”`));
   for (const warning of report.warnings) lines.push(c.yellow(`warning: ${warning.message}`));
-  const meta = view.explain ? renderOutcomeLines({ ...report, created: [], updated: [] }, c, undefined, true) : renderOutcomeProblems(report, c);
+  const meta = view.explain ? renderOutcomeLines({ ...report, created: [], updated: [] }, c, view.pricing, true) : renderOutcomeProblems(report, c);
   lines.push(...meta.map((l) => l.trimStart()));
   if (dryRun) lines.push('', report.diff || '(dry run: nothing would change)', c.dim('dry run: nothing was written'));
   return lines.join('\n').replace(/\n+$/, '');

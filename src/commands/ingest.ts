@@ -61,8 +61,8 @@ export function registerIngest(program: Command): void {
             board.finish();
           }
         },
-        (report, out) => {
-          out.result(report, () => renderIngest(report, out.c));
+        (report, out, pricing) => {
+          out.result(report, () => renderIngest(report, out.c, pricing));
           return { exitCode: ingestExitCode(report) };
         },
       );

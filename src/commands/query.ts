@@ -44,8 +44,8 @@ export function registerQuery(program: Command): void {
               onNotice,
             }),
           ),
-        (report, out) => {
-          out.result(report, () => renderQuery(report, out.c, { quiet: out.quiet, explain: Boolean(flags.explain) }));
+        (report, out, pricing) => {
+          out.result(report, () => renderQuery(report, out.c, { quiet: out.quiet, explain: Boolean(flags.explain), pricing }));
           if (out.quiet && !out.json) for (const line of renderOutcomeProblems(report, out.c)) out.warn(line.trim());
           const failed = report.status !== 'done' || report.state === 'nothing-in-wiki' || report.notSaved !== undefined;
           return { exitCode: report.status !== 'done' ? (report.errorExitCode ?? 1) : failed ? 1 : 0 };

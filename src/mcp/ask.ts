@@ -1,5 +1,6 @@
 import type { WikiConfig } from '../config/schema.js';
-import { buildEvidencePack, type EvidenceEdge, type EvidencePage } from '../retrieval/evidence-pack.js';
+import { buildEvidencePack, type EvidenceEdge, type EvidencePage, type PackView } from '../retrieval/evidence-pack.js';
+import { subjectSeeds } from '../retrieval/subjects.js';
 import type { SearchIndex, SearchResponse } from '../search/index.js';
 import { isSpecialPage, spokePagePath, type Contract } from '../wiki/contract.js';
 import { servedBody } from './page-views.js';
@@ -39,18 +40,21 @@ export async function askWiki(
   settings: WikiConfig['query'],
 ): Promise<AskAnswer> {
   const hits = await servedSearch(index, served, question, settings.seeds);
-  const pack = buildEvidencePack(
-    question,
-    hits.results,
-    {
-      page: (key) => {
-        const page = served.get(key);
-        return page && !isSpecialPage(contract, page.path) ? page : undefined;
-      },
-      body: (page) => servedBody(page, served),
+  const view: PackView = {
+    page: (key) => {
+      const page = served.get(key);
+      return page && !isSpecialPage(contract, page.path) ? page : undefined;
     },
-    { seeds: settings.seeds, hops: settings.hops, maxPages: settings.maxPages, maxChars: Math.floor(maxChars * PACK_SHARE) },
-  );
+    body: (page) => servedBody(page, served),
+  };
+  // Every subject the question names gets its best pages, as in `wiki query`.
+  const seeds = await subjectSeeds(question, hits.results, view, settings.seeds, async (query, limit) => (await servedSearch(index, served, query, limit)).results);
+  const pack = buildEvidencePack(question, seeds, view, {
+    seeds: seeds.length,
+    hops: settings.hops,
+    maxPages: settings.maxPages,
+    maxChars: Math.floor(maxChars * PACK_SHARE),
+  });
   const keys = pack.pages.map((page) => page.key);
   return {
     question,

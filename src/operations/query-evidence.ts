@@ -1,6 +1,7 @@
 import type { WikiConfig } from '../config/schema.js';
 import { isWikiError } from '../errors.js';
 import { buildEvidencePack, type EvidencePack, type PackView } from '../retrieval/evidence-pack.js';
+import { subjectSeeds } from '../retrieval/subjects.js';
 import { charsForTokens } from '../util/tokens.js';
 import { isSpecialPage } from '../wiki/contract.js';
 import type { Page } from '../wiki/page.js';
@@ -12,20 +13,25 @@ export type QueryRetrieval = { kind: 'pack'; pack: EvidencePack } | { kind: 'no-
 
 /**
  * Retrieval-first: the hybrid search over the question, as the model would see it (no
- * `never` pages, no other user's scratch scope), then the links from the best hits, into
+ * `never` pages, no other user's scratch scope), and over each part of it those hits leave
+ * out (a second subject), then the links from the best hits, into
  * an evidence pack within `query.packTokens`. When no lane could answer, the model still
  * runs with its own tools and is told the search failed; an empty list would lie.
  */
 export async function retrieveEvidence(session: Session, question: string, settings: WikiConfig['query']): Promise<QueryRetrieval> {
-  let hits;
+  const view = sessionView(session);
+  const searchFor = async (query: string, limit: number) =>
+    (await searchAsModel(session.search, session.pages, session.user, session.laneWarnings, query, limit)).results;
+  let seeds;
   try {
-    hits = await searchAsModel(session.search, session.pages, session.user, session.laneWarnings, question, settings.seeds);
+    // Every subject the question names gets its best pages (retrieval/subjects.ts).
+    seeds = await subjectSeeds(question, await searchFor(question, settings.seeds), view, settings.seeds, searchFor);
   } catch (error) {
     if (isWikiError(error)) return { kind: 'search-failed', reason: error.message };
     throw error;
   }
-  const pack = buildEvidencePack(question, hits.results, sessionView(session), {
-    seeds: settings.seeds,
+  const pack = buildEvidencePack(question, seeds, view, {
+    seeds: seeds.length,
     hops: settings.hops,
     maxPages: settings.maxPages,
     maxChars: charsForTokens(settings.packTokens),

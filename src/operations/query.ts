@@ -8,7 +8,7 @@ import { extractInlineLinks } from '../wiki/links.js';
 import { serialisePage, sourcesOf } from '../wiki/page.js';
 import { runModelInSession, type RunBudget } from './agent-run.js';
 import { lockOptions } from './ingest.js';
-import { renderEvidencePack } from '../retrieval/evidence-pack.js';
+import { chainAmong, renderEvidencePack, type EvidenceLink } from '../retrieval/evidence-pack.js';
 import { retrieveEvidence, type QueryRetrieval } from './query-evidence.js';
 import { answerKeys } from './query-key.js';
 import { historyStatus, noModelOutcome, summariseRun, type RunOutcome } from './run-outcome.js';
@@ -108,10 +108,13 @@ export async function queryWiki(ws: WorkspaceHandle, question: string, options: 
     });
     const answer = run.finalText.trim();
     const linked = [...new Set(extractInlineLinks(answer).map((l) => l.target))];
-    const cited = linked.filter((key) => session.pages.has(key));
-    const uncited = linked.filter((key) => !session.pages.has(key));
+    // The page the model saved this answer as is not a citation of itself.
+    const ownPage = options.save ? modelSavedPage(session) : undefined;
+    const ownKey = ownPage === undefined ? undefined : session.pages.atPath(ownPage)?.key;
+    const cited = linked.filter((key) => key !== ownKey && session.pages.has(key));
+    const uncited = linked.filter((key) => key !== ownKey && !session.pages.has(key));
     let filing: Filing = {};
-    if (options.save && run.status === 'done' && answer) filing = await ensureSaved(session, trimmed, answer, cited, uncited, evidence);
+    if (options.save && run.status === 'done' && answer) filing = await ensureSaved(session, trimmed, answer, cited, uncited);
     else if (options.save) filing = { notSaved: run.status === 'done' ? 'the model gave no answer' : 'the run did not finish' };
     const changes = session.pageChanges();
     const findings = await session.revalidateTouched();
@@ -168,7 +171,7 @@ function questionMessage(question: string, retrieval: Exclude<QueryRetrieval, { 
   const task = save
     ? 'Answer it from the wiki, citing every page you use as [[key]], then save the answer as a page in wiki/concepts/ ' +
       '(step 5 of the query workflow). End the page with the answer: the tool adds its "## Evidence" section ' +
-      '(the pages consulted and the links followed), so do not write one.'
+      '(the pages the answer cites and the links among them), so do not write one.'
     : 'Answer it from the wiki, citing every page you use as [[key]] (step 4 of the query workflow).';
   return [`Question: ${question}`, '', task, '', evidence].join('\n');
 }
@@ -212,16 +215,10 @@ type Filing = { saved?: Omit<NonNullable<QueryReport['saved']>, 'created'>; notS
  * The answer must end up as a page: keep the model's page when it wrote one under
  * wiki/concepts/, otherwise write it here with refs to the cited pages and their sources.
  */
-async function ensureSaved(
-  session: Session,
-  question: string,
-  answer: string,
-  cited: string[],
-  uncited: string[],
-  evidence: QueryEvidence,
-): Promise<Filing> {
-  const conceptFolder = session.ws.schema.contract.types.concept?.folder ?? 'wiki/concepts';
-  const byModel = [...session.changed.keys()].find((p) => p.startsWith(`${conceptFolder}/`) && p.endsWith('.md'));
+async function ensureSaved(session: Session, question: string, answer: string, cited: string[], uncited: string[]): Promise<Filing> {
+  const conceptFolder = conceptFolderOf(session);
+  const evidence = citedEvidence(session, cited);
+  const byModel = modelSavedPage(session);
   if (byModel) {
     await fileEvidenceOnModelPage(session, byModel, evidence);
     return { saved: { path: byModel, by: 'model' } };
@@ -253,11 +250,32 @@ async function ensureSaved(
   return { saved: { path: relPath, by: 'wiki' } };
 }
 
+function conceptFolderOf(session: Session): string {
+  return session.ws.schema.contract.types.concept?.folder ?? 'wiki/concepts';
+}
+
+/** The page the model wrote under the concepts folder in this run: the answer it saved. */
+function modelSavedPage(session: Session): string | undefined {
+  const conceptFolder = conceptFolderOf(session);
+  return [...session.changed.keys()].find((p) => p.startsWith(`${conceptFolder}/`) && p.endsWith('.md'));
+}
+
+/** What the saved page's Evidence section lists: the pages the answer cites, and the links among them. */
+interface CitedEvidence {
+  pages: string[];
+  chain: string[];
+}
+
+function citedEvidence(session: Session, cited: readonly string[]): CitedEvidence {
+  const linksOf = (key: string): readonly EvidenceLink[] => session.pages.get(key)?.links ?? [];
+  return { pages: [...cited], chain: chainAmong(cited, linksOf) };
+}
+
 /**
  * The page the model saved gets the evidence too, unless it already has an Evidence
  * section; an addition the page checks refuse is left out (the model's page stands).
  */
-async function fileEvidenceOnModelPage(session: Session, relPath: string, evidence: QueryEvidence): Promise<void> {
+async function fileEvidenceOnModelPage(session: Session, relPath: string, evidence: CitedEvidence): Promise<void> {
   const text = await session.fs.readText(session.abs(relPath));
   if (/^## Evidence\s*$/m.test(text)) return;
   const content = `${withEvidence(text.trimEnd(), evidence)}\n`;
@@ -266,11 +284,11 @@ async function fileEvidenceOnModelPage(session: Session, relPath: string, eviden
   if (verdict.ok) await session.writeFile(relPath, content);
 }
 
-/** The answer, then the evidence chain it was drawn from as plain lines (no new links to validate). */
-function withEvidence(body: string, evidence: QueryEvidence): string {
+/** The answer, then the pages it cites and the links among them as plain lines (no new links to validate). */
+function withEvidence(body: string, evidence: CitedEvidence): string {
   if (evidence.chain.length === 0 && evidence.pages.length === 0) return body;
   const lines = ['', '## Evidence', ''];
-  if (evidence.pages.length > 0) lines.push(`Pages consulted: ${evidence.pages.map((page) => `\`${page.key}\``).join(', ')}`, '');
+  if (evidence.pages.length > 0) lines.push(`Pages cited: ${evidence.pages.map((key) => `\`${key}\``).join(', ')}`, '');
   lines.push(...evidence.chain.map((line) => `- \`${line}\``));
   return `${body}\n${lines.join('\n')}`.trimEnd();
 }

@@ -17,6 +17,8 @@ export interface RunSummary {
   durationMs: number;
   /** Named in "cost unknown for <model>". */
   model?: string;
+  /** The run used a keyless local server: its cost is unknown because no list price applies. */
+  localServer?: boolean;
   /** Leave out the page lists (a command that says what it filed in its own words). */
   omitPages?: boolean;
 }
@@ -56,6 +58,8 @@ export function renderRunSummary(summary: RunSummary, c: Colors): string {
   );
   if (summary.cost !== undefined) {
     lines.push(`Cost:    ~${formatCost(summary.cost)} ${c.dim('(estimated from list prices)')}`);
+  } else if (summary.localServer) {
+    lines.push(`Cost:    ${c.dim('unknown (local server)')}`);
   } else {
     lines.push(`Cost:    ${c.dim(`unknown for ${summary.model ?? 'this model'} (no price on file)`)}`);
   }

@@ -110,6 +110,36 @@ export function buildEvidencePack(question: string, hits: readonly PackHit[], vi
  */
 export const MAX_CHAIN_LINES = 10;
 
+/** A page's link as the pack reads it: `ref` from the frontmatter, anything else from the body. */
+export interface EvidenceLink {
+  target: string;
+  kind: string;
+}
+
+function edgeKind(link: EvidenceLink): EdgeKind {
+  return link.kind === 'ref' ? 'refs' : 'links';
+}
+
+/**
+ * The links among `keys` (the pages an answer cites), as chain lines: in the order of
+ * `keys`, each page's links to a page of `keys` not yet reached, the first link to each
+ * page only, at most MAX_CHAIN_LINES. Empty when no cited page links to another.
+ */
+export function chainAmong(keys: readonly string[], linksOf: (key: string) => readonly EvidenceLink[]): string[] {
+  const wanted = new Set(keys);
+  const reached = new Set<string>();
+  const lines: string[] = [];
+  for (const from of keys) {
+    for (const link of linksOf(from)) {
+      if (link.target === from || !wanted.has(link.target) || reached.has(link.target)) continue;
+      reached.add(link.target);
+      lines.push(chainLine({ from, to: link.target, kind: edgeKind(link) }));
+      if (lines.length >= MAX_CHAIN_LINES) return lines;
+    }
+  }
+  return lines;
+}
+
 /** For each page reached through a link, that link, in pack order. */
 function followedEdges(nodes: readonly Node[]): EvidenceEdge[] {
   return nodes.flatMap((node) => (node.via ? [node.via] : []));
@@ -140,7 +170,7 @@ function expand(hits: readonly PackHit[], view: PackView, limits: PackLimits): N
         if (link.target === node.page.key || byKey.has(link.target) || nodes.length >= limits.maxPages) continue;
         const page = view.page(link.target);
         if (!page || byKey.has(page.key)) continue;
-        const edge: EvidenceEdge = { from: node.page.key, to: page.key, kind: link.kind === 'ref' ? 'refs' : 'links' };
+        const edge: EvidenceEdge = { from: node.page.key, to: page.key, kind: edgeKind(link) };
         const target = { page, depth: depth + 1, via: edge };
         nodes.push(target);
         byKey.set(page.key, target);

@@ -8,8 +8,12 @@ import type { HitStrength, SearchResult } from './types.js';
  * holds the query's words and names them where it says what it is.
  *
  * A hit is strong when the page holds the query's terms (all of up to two, three in four
- * of more) and its title or key names at least half of them; every other hit is weak
- * (a page that mentions the words in passing, or one only the semantic lane found).
+ * of more) and what it is named (title, key) is about the query: it names at least half
+ * of the query's terms, or the query names at least two terms and half of the page's name
+ * (a model's long keyword query, "Go workspace module version selection go.work MVS
+ * replace", names `minimal-version-selection` and `go-workspace` without being half of
+ * either). Every other hit is weak (a page that mentions the words in passing, one whose
+ * name shares a single word with the query, or one only the semantic lane found).
  */
 export interface PageTerms {
   /** Every term of the page (title, key, summary, tags and body). */
@@ -27,7 +31,9 @@ export function hitStrength(queryTerms: readonly string[], page: PageTerms): Hit
   const held = wanted.filter((term) => page.all.has(term)).length;
   const need = wanted.length <= 2 ? wanted.length : Math.ceil(wanted.length * 0.75);
   const named = wanted.filter((term) => page.head.has(term)).length;
-  return held >= need && named >= Math.ceil(wanted.length / 2) ? 'strong' : 'weak';
+  const namesHalfTheQuery = named >= Math.ceil(wanted.length / 2);
+  const queryNamesThePage = named >= 2 && named >= Math.ceil(page.head.size / 2);
+  return held >= need && (namesHalfTheQuery || queryNamesThePage) ? 'strong' : 'weak';
 }
 
 /** The terms of a page: `head` what it is named (title, key), `rest` the rest of its text. */

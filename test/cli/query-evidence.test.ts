@@ -132,8 +132,8 @@ describe.each(['anthropic', 'openai'] as const)('wiki query --save: one ending a
     expect(result.code, result.stderr).toBe(0);
     const body = server.requests[0]!.body;
     const ending = 'the tool adds';
-    expect(firstUserText(body)).toContain(`End the page with the answer: ${ending} its "## Evidence" section (the pages consulted and the links followed), so do not write one.`);
-    expect(systemText(body)).toMatch(/End the page with the answer: the tool adds an\s+`## Evidence` section \(the pages consulted and the links followed\), so do not write one\./);
+    expect(firstUserText(body)).toContain(`End the page with the answer: ${ending} its "## Evidence" section (the pages the answer cites and the links among them), so do not write one.`);
+    expect(systemText(body)).toMatch(/End the page with the answer: the tool adds an\s+`## Evidence` section \(the pages the answer cites and the links among them\), so do not write one\./);
     expect(firstUserText(body)).not.toMatch(/lists the evidence chain lines you relied on/);
     // The chain is the path followed from the seeds, a few lines at most.
     const chain = firstUserText(body).split('\n').filter((line) => / --(refs|links)--> /.test(line) && line.startsWith('- '));
@@ -180,36 +180,62 @@ describe('wiki query: nothing in the wiki', () => {
   });
 });
 
-describe('wiki query --save files the evidence with the page', () => {
-  it('the page wiki files carries the chain and the pages consulted', async () => {
+describe('wiki query --save files the evidence the answer cites', () => {
+  it('the page wiki files lists the pages the answer cites and the links among them, not the rest of the pack', async () => {
     const root = await evidenceWorkspace();
-    // One seed, so that the pages behind it come through its links: the chain is the links followed.
+    // One seed, so that the pack holds the pages behind it too (transformer, multi-head-attention, positional-encoding).
     await patchConfig(root, { query: { seeds: 1 } });
-    server = await startFakeLlmServer([{ text: 'Attention is a softmax over scaled query-key scores [[attention]].' }]);
+    server = await startFakeLlmServer([{ text: 'A softmax over scaled query-key scores [[attention]], stacked in the [[transformer]].' }]);
     const result = await runCli(['query', 'how does attention weigh tokens?', '--save', '--json'], { cwd: root, env: server.env('anthropic') });
     expect(result.code, result.stderr).toBe(0);
     const report = JSON.parse(result.stdout) as QueryJson;
     expect(report.saved?.by).toBe('wiki');
+    expect(report.evidence.pages.map((page) => page.key)).toContain('multi-head-attention');
     const saved = await readFile(path.join(root, report.saved!.path), 'utf8');
-    expect(saved).toMatch(/## Evidence\n\nPages consulted: `attention`, /);
-    expect(saved).toContain('- `attention --refs--> transformer`');
-    expect(saved).toMatch(/^refs: \[attention\]$/m);
+    expect(saved).toMatch(/## Evidence\n\nPages cited: `attention`, `transformer`\n\n- `attention --refs--> transformer`$/m);
+    expect(saved).not.toMatch(/multi-head-attention|positional-encoding|Pages consulted/);
+    expect(saved).toMatch(/^refs: \[attention, transformer\]$/m);
     expect(server.requests).toHaveLength(1);
   });
+});
 
-  it('a page the model saved itself gets the evidence section too', async () => {
+describe.each(['anthropic', 'openai'] as const)('wiki query --save: the model searched, read and saved (%s wire)', (api) => {
+  it('the Evidence section lists the pages it cites, also those it found itself, and cited: leaves the saved page out', async () => {
     const root = await evidenceWorkspace();
     await patchConfig(root, { query: { seeds: 1 } });
+    // A page the pack does not reach (nothing links to it): the model finds it with its tools.
+    await writeFile(
+      path.join(root, 'wiki/concepts/softmax.md'),
+      pageText('concept', 'softmax', { refs: ['attention'], sources: ['raw/attention-paper.md'], body: 'Softmax turns scores into weights that sum to one; used by [[attention]].' }),
+    );
     server = await startFakeLlmServer([
-      writeStep('concept', 'attention-weighting', { sources: ['raw/attention-paper.md'], body: 'Softmax over scores, see [[attention]].' }),
-      { text: 'Softmax over scores [[attention]].' },
+      { toolCalls: [{ name: 'search_wiki', arguments: { query: 'softmax weights' } }, { name: 'read_file', arguments: { path: 'wiki/concepts/softmax.md' } }] },
+      writeStep('concept', 'attention-weighting', { sources: ['raw/attention-paper.md'], body: 'A [[softmax]] over scores, see [[attention]].' }),
+      { text: 'A [[softmax]] over scaled scores [[attention]]; saved as [[attention-weighting]].' },
     ]);
-    const result = await runCli(['query', 'how does attention weigh tokens?', '--save', '--json'], { cwd: root, env: server.env('anthropic') });
+    const result = await runCli(['query', 'how does attention weigh tokens?', '--save', '--json'], { cwd: root, env: server.env(api) });
     expect(result.code, result.stderr).toBe(0);
     const report = JSON.parse(result.stdout) as QueryJson;
     expect(report.saved).toEqual({ path: 'wiki/concepts/attention-weighting.md', by: 'model', created: true });
+    expect(report.evidence.pages.map((page) => page.key)).not.toContain('softmax');
+    expect(report.cited).toEqual(['softmax', 'attention']);
     const saved = await readFile(path.join(root, report.saved!.path), 'utf8');
-    expect(saved).toMatch(/^Softmax over scores, see \[\[attention\]\]\.\n\n## Evidence\n\nPages consulted: `attention`/m);
-    expect(saved).toContain('- `attention --refs--> transformer`');
+    expect(saved).toMatch(/^A \[\[softmax\]\] over scores, see \[\[attention\]\]\.\n\n## Evidence\n\nPages cited: `softmax`, `attention`\n\n- `softmax --refs--> attention`$/m);
+    expect(saved).not.toMatch(/transformer|multi-head-attention|attention-weighting`/);
+    const text = await runCli(['query', 'how does attention weigh tokens?', '--save'], {
+      cwd: root,
+      env: (await restart([
+        writeStep('concept', 'attention-weighting-2', { sources: ['raw/attention-paper.md'], body: 'Weights by [[softmax]].' }),
+        { text: 'Weights by [[softmax]]; saved as [[attention-weighting-2]].' },
+      ])).env(api),
+    });
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(/^cited: softmax$/m);
   });
 });
+
+async function restart(steps: Parameters<typeof startFakeLlmServer>[0]): Promise<FakeLlmServer> {
+  await server?.close();
+  server = await startFakeLlmServer(steps);
+  return server;
+}

@@ -38,6 +38,25 @@ describe('a local OpenAI-compatible server with no model set', () => {
     expect(config.stdout).toMatch(/cost: unknown \(local server\)/);
   });
 
+  it('the end-of-run summary says cost: unknown (local server), after an ingest and after a query --explain', async () => {
+    const root = await workspaceWithPage();
+    await writeFile(path.join(root, 'raw/beta.md'), '# Beta\n\nBeta is the second letter.\n');
+    server = await startFakeLlmServer([
+      { toolCalls: [{ name: 'write_file', arguments: { path: 'wiki/sources/beta.md', content: pageText('source', 'beta') } }] },
+      { text: 'Ingested raw/beta.md.' },
+      { text: 'The first letter [[alpha]].' },
+    ]);
+    const env = { ...server.env('openai'), OPENAI_API_KEY: undefined };
+    const ingest = await runCli(['ingest', 'raw/beta.md'], { cwd: root, env });
+    expect(ingest.code, ingest.stderr).toBe(0);
+    expect(ingest.stdout).toMatch(/Cost: +unknown \(local server\)/);
+    expect(ingest.stdout).not.toMatch(/unknown for|no price on file/);
+    const query = await runCli(['query', 'what is alpha?', '--explain'], { cwd: root, env });
+    expect(query.code, query.stderr).toBe(0);
+    expect(query.stdout).toMatch(/Cost: +unknown \(local server\)/);
+    expect(query.stdout).not.toMatch(/unknown for|no price on file/);
+  });
+
   it('with a key (a hosted endpoint) nothing of the kind is said', async () => {
     const root = await workspaceWithPage();
     server = await startFakeLlmServer([{ text: 'The first letter [[alpha]].' }]);

@@ -39,6 +39,12 @@ describe('renderRunSummary', () => {
     expect(text).not.toContain('$');
   });
 
+  it('says the cost is unknown because of a local server, whatever name the model answers to', () => {
+    const text = renderRunSummary({ ...base, cost: undefined, model: 'llama3.1:8b', localServer: true }, plain);
+    expect(text).toContain('Cost:    unknown (local server)');
+    expect(text).not.toMatch(/unknown for|no price on file/);
+  });
+
   it.each([
     ['max_turns', '! stopped at the turn limit · 40 turns of 40'],
     ['budget_tokens', '! stopped: token budget reached'],

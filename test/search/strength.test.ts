@@ -19,6 +19,33 @@ describe('hitStrength', () => {
   });
 });
 
+describe('hitStrength for a model\'s long keyword queries (the played runs\' search_wiki calls)', () => {
+  const wsQuery = 'Go workspace module version selection go.work MVS replace';
+  const mvs = 'minimal version selection and MVS pick the module version; in a Go workspace go.work lists modules; a replace wins.';
+
+  it('is strong for the pages the keywords name, though no title names half of them', () => {
+    expect(strength(wsQuery, 'Minimal version selection (MVS)\nminimal version selection', mvs)).toBe('strong');
+    expect(strength(wsQuery, 'Go workspace (go.work)\ngo workspace', mvs)).toBe('strong');
+    expect(strength('Go checksum database trust failure hard failure verification', 'Go checksum database\ngo checksum database', 'Trust nothing: a failure to verify is a hard failure.')).toBe('strong');
+    expect(strength('Rust pattern matching let-else if-let refutable pattern', 'let-else statement\nlet else', 'A Rust refutable pattern, matching as if-let does.')).toBe('strong');
+  });
+
+  it('stays weak for a page whose name shares one keyword, or that lacks the words', () => {
+    expect(strength(wsQuery, 'Replace directive\nreplace directive', mvs)).toBe('weak');
+    expect(strength(wsQuery, 'The go command (cmd/go)\ngo command', mvs)).toBe('weak');
+    expect(strength(wsQuery, 'Build list\nbuild list', mvs)).toBe('weak');
+    // Named, but about little of what is asked: cancellation, timeouts and select are absent.
+    expect(strength('Rust async cancellation timeout select macro', 'Async/await in Rust\nasync await', 'Rust async functions return futures; dropping one cancels it.')).toBe('weak');
+    expect(strength('Python asyncio event loop scheduling', 'Rust RFC 3137: let-else statements\nrust let else rfc', 'An event in the loop.')).toBe('weak');
+  });
+
+  it('judges queries of up to four terms as before: the title names half of them', () => {
+    expect(strength('Go checksum', 'Go checksum database\ngo checksum database', 'Go checksum database.')).toBe('strong');
+    expect(strength('module proxy caching rules', 'Go module proxy\ngo module proxy', 'module proxy caching rules')).toBe('strong');
+    expect(strength('module caching rules today', 'Go module proxy\ngo module proxy', 'module caching rules today')).toBe('weak');
+  });
+});
+
 describe('keepJudged', () => {
   it('keeps every strong hit and the best, and drops weak hits below the floor', () => {
     const hits = [
