@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readBeforeImage } from '../../src/state/history.js';
@@ -152,8 +152,9 @@ describe('a page edited by hand since wiki wrote it', () => {
     expect(await readAsSent(root, betaPath)).toBe(rewritten);
 
     // The before-image of this run is the human's version.
-    const runs = (await readdir(path.join(root, '.wiki/history'))).sort();
-    const latest = runs.at(-1) ?? '';
+    // The newest run as undo sees it (run ids of one second do not sort by time: their tail is random).
+    const listed = JSON.parse((await runCli(['undo', '--list', '--json'], { cwd: root })).stdout) as { runs: Array<{ runId: string }> };
+    const latest = listed.runs[0]?.runId ?? '';
     expect((await readBeforeImage(root, latest, betaPath))?.toString('utf8')).toBe(edited);
 
     const undo = await runCli(['undo', '--yes'], { cwd: root });
