@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { timedNode, type TimedRun } from './measure/timed-node.js';
 import { pathToFileURL } from 'node:url';
-import { initWorkspace } from '../src/operations/init.js';
+import { initWorkspace } from '../src/operations/workspace/init.js';
 import { packageRoot } from '../src/util/package-root.js';
 
 /**

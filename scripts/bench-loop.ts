@@ -7,9 +7,9 @@ import { Session as InspectorSession } from 'node:inspector/promises';
 import { runAgent } from '../src/agent/loop.js';
 import type { ChatModel, ChatRequest, ChatResponse, ToolCall } from '../src/agent/types.js';
 import { loadSettings } from '../src/config/settings.js';
-import { runModelInSession } from '../src/operations/agent-run.js';
-import { initWorkspace } from '../src/operations/init.js';
-import { Session } from '../src/operations/session.js';
+import { runModelInSession } from '../src/operations/run/agent-run.js';
+import { initWorkspace } from '../src/operations/workspace/init.js';
+import { Session } from '../src/operations/run/session.js';
 import { syntheticWiki, writeSyntheticWiki } from './measure/synthetic.js';
 
 /**

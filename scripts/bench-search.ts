@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { initWorkspace } from '../src/operations/init.js';
+import { initWorkspace } from '../src/operations/workspace/init.js';
 import { benchHybrid, benchMiniSearch, type BenchResult } from './measure/bench-run.js';
 import { syntheticWiki, writeSyntheticWiki } from './measure/synthetic.js';
 import { timedNode } from './measure/timed-node.js';

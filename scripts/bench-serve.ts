@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { initWorkspace } from '../src/operations/init.js';
+import { initWorkspace } from '../src/operations/workspace/init.js';
 import { addToken } from '../src/serve/tokens.js';
 import { packageRoot } from '../src/util/package-root.js';
 import { syntheticWiki, writeSyntheticWiki } from './measure/synthetic.js';

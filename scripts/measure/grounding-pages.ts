@@ -2,11 +2,11 @@ import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { updateFacts } from '../../src/facts/extract.js';
-import { initWorkspace } from '../../src/operations/init.js';
+import { initWorkspace } from '../../src/operations/workspace/init.js';
 import { listRawSources } from '../../src/sources/raw-files.js';
 import { claimsOf } from '../../src/facts/claims.js';
 import { claimTerms } from '../../src/facts/claim-terms.js';
-import { groundPages } from '../../src/operations/grounding.js';
+import { groundPages } from '../../src/operations/lint/grounding.js';
 import { listPageFiles } from '../../src/wiki/page-files.js';
 import { parsePage, type Page } from '../../src/wiki/page.js';
 

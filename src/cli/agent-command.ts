@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import type { ChatModel, Usage } from '../agent/types.js';
 import { UsageError } from '../errors.js';
-import type { RunBudget } from '../operations/agent-run.js';
+import type { RunBudget } from '../operations/run/agent-run.js';
 import { LockError, parseWaitSeconds } from '../state/lock.js';
 import { openWorkspace, outputFor, type Workspace } from './context.js';
 import { load } from './lazy.js';

@@ -1,5 +1,5 @@
-import type { IngestReport } from '../operations/ingest-report.js';
-import type { LintRunReport } from '../operations/lint-with-review.js';
+import type { IngestReport } from '../operations/ingest/ingest-report.js';
+import type { LintRunReport } from '../operations/lint/lint-with-review.js';
 
 /**
  * The exit-code policy of the commands whose run can succeed while finding or leaving

@@ -1,4 +1,4 @@
-import type { ConfigEntry, ConfigReport } from '../operations/config.js';
+import type { ConfigEntry, ConfigReport } from '../operations/workspace/config.js';
 import type { Colors } from './output.js';
 
 /** A value as the user would type it back into `wiki config set`; nothing set reads as such. */

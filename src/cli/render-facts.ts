@@ -1,7 +1,7 @@
 import type { ExtractionReport } from '../facts/extract.js';
 import type { Fact, FactHit, FactStats } from '../facts/store-schema.js';
 import { citeLines } from '../facts/store.js';
-import type { FactsAnswer } from '../operations/query-facts.js';
+import type { FactsAnswer } from '../operations/query/query-facts.js';
 import type { Colors } from './output.js';
 
 export function renderFactHits(hits: FactHit[], c: Colors): string {

@@ -1,4 +1,4 @@
-import type { GraphSummary } from '../operations/graph.js';
+import type { GraphSummary } from '../operations/inspect/graph.js';
 import { plural } from '../progress/format.js';
 
 export function renderGraphSummary(summary: GraphSummary, where: string): string {

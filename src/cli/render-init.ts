@@ -1,4 +1,4 @@
-import type { InitResult } from '../operations/init.js';
+import type { InitResult } from '../operations/workspace/init.js';
 import type { Colors } from './output.js';
 
 /** A path as one shell word: printed steps must work when pasted, spaces and all. */

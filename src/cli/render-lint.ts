@@ -1,9 +1,9 @@
-import type { LintReport } from '../operations/lint.js';
-import type { LintRunReport } from '../operations/lint-with-review.js';
+import type { LintReport } from '../operations/lint/lint.js';
+import type { LintRunReport } from '../operations/lint/lint-with-review.js';
 import type { Finding } from '../wiki/validate/finding.js';
 import type { Colors } from './output.js';
 import { renderOutcomeLines } from './render-run.js';
-import { GROUNDING_RULES } from '../operations/lint-batch.js';
+import { GROUNDING_RULES } from '../operations/lint/lint-batch.js';
 
 /** How the human report is cut: by default about 50 lines, every finding with --all, one rule's with --rule. */
 export interface LintView {

@@ -1,6 +1,6 @@
-import type { IngestReport } from '../operations/ingest-report.js';
-import type { QueryReport } from '../operations/query.js';
-import { describeStatus, type RunOutcome } from '../operations/run-outcome.js';
+import type { IngestReport } from '../operations/ingest/ingest-report.js';
+import type { QueryReport } from '../operations/query/query.js';
+import { describeStatus, type RunOutcome } from '../operations/run/run-outcome.js';
 import { formatCost, formatTokens, plural } from '../progress/format.js';
 import { renderRunSummary } from '../progress/summary.js';
 import type { Colors } from './output.js';

@@ -1,4 +1,4 @@
-import type { SearchAnswer } from '../operations/search.js';
+import type { SearchAnswer } from '../operations/inspect/search.js';
 import type { SearchIndexState } from '../search/live/state.js';
 import { hardLinkedPagesNotice } from '../search/live/read-page.js';
 import { LANES } from '../search/types.js';

@@ -1,4 +1,4 @@
-import type { StatusReport } from '../operations/status.js';
+import type { StatusReport } from '../operations/inspect/status.js';
 import { renderMeanPerSource, renderUsageTotals } from '../progress/usage-totals.js';
 import { renderSearchState } from './render-search.js';
 import type { Colors } from './output.js';

@@ -1,4 +1,4 @@
-import type { RunSummaryLine, UndoAction, UndoPlan, UndoResult } from '../operations/undo.js';
+import type { RunSummaryLine, UndoAction, UndoPlan, UndoResult } from '../operations/history/undo.js';
 import { formatStart } from '../state/lock.js';
 import type { Colors } from './output.js';
 

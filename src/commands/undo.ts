@@ -4,7 +4,7 @@ import { exitIfInterruptedWhileWaiting, interruptible, waitOption } from '../cli
 import { globalOptions, outputFor } from '../cli/context.js';
 import { renderRunList, renderUndoPlan, renderUndoResult } from '../cli/render-undo.js';
 import { UsageError } from '../errors.js';
-import type { UndoResult } from '../operations/undo.js';
+import type { UndoResult } from '../operations/history/undo.js';
 import { isSpecialPage } from '../wiki/contract.js';
 import { resolveWorkspaceRoot } from '../wiki/workspace.js';
 import { load } from '../cli/lazy.js';

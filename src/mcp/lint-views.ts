@@ -1,4 +1,4 @@
-import type { LintReport } from '../operations/lint.js';
+import type { LintReport } from '../operations/lint/lint.js';
 import type { Finding } from '../wiki/validate/finding.js';
 
 /** What `lint_report` returns: the totals, and one window of the findings. */

@@ -1,6 +1,6 @@
 import type { SearchIndex, SearchResponse, SearchResult } from '../search/index.js';
 import type { Finding } from '../wiki/validate/finding.js';
-import { nextPool } from '../operations/search.js';
+import { nextPool } from '../operations/inspect/search.js';
 import type { ServedPages } from './served-pages.js';
 
 /** The most hits asked of the index to make up for pages the caller may not see. */

@@ -5,7 +5,7 @@ import { checkRelativePath } from './paths.js';
 /**
  * The committed record of what was ingested (`wiki.sources.jsonl` at the workspace root):
  * one JSON line per source, sorted by path, so that git merges two people's ingests of
- * different sources line by line (and `.gitattributes` unions it: see operations/init.ts).
+ * different sources line by line (and `.gitattributes` unions it: see operations/workspace/init.ts).
  * It holds only what travels between clones — path, sha256, size, when and by which run,
  * the pages produced — never a machine's file times (those stay in `.wiki/`).
  *

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildGraph, type PageGraph } from '../../src/graph/build.js';
-import { initWorkspace } from '../../src/operations/init.js';
+import { initWorkspace } from '../../src/operations/workspace/init.js';
 import { parsePage } from '../../src/wiki/page.js';
 import { loadPages } from '../../src/wiki/pages.js';
 import { parseSchema } from '../../src/wiki/schema-loader.js';

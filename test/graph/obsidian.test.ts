@@ -5,7 +5,7 @@ import path from 'node:path';
 import fg from 'fast-glob';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildGraph } from '../../src/graph/build.js';
-import { initWorkspace } from '../../src/operations/init.js';
+import { initWorkspace } from '../../src/operations/workspace/init.js';
 import { refsOf } from '../../src/wiki/page.js';
 import { listPagePaths, loadPages } from '../../src/wiki/pages.js';
 import { parseSchema } from '../../src/wiki/schema-loader.js';

@@ -8,7 +8,7 @@ import { quote, toDot } from '../../src/graph/dot.js';
 import { escapeHtml, scriptSafeJson, toHtml, type HtmlGraphData } from '../../src/graph/html.js';
 import { toJson } from '../../src/graph/json.js';
 import { typeColors } from '../../src/graph/palette.js';
-import { initWorkspace } from '../../src/operations/init.js';
+import { initWorkspace } from '../../src/operations/workspace/init.js';
 import { loadPages } from '../../src/wiki/pages.js';
 import { parseSchema } from '../../src/wiki/schema-loader.js';
 import type { Page } from '../../src/wiki/page.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { lintPage } from '../../src/mcp/lint-views.js';
-import type { LintReport } from '../../src/operations/lint.js';
+import type { LintReport } from '../../src/operations/lint/lint.js';
 import type { Finding } from '../../src/wiki/validate/finding.js';
 
 const warning = (rule: string, path: string): Finding => ({ rule, severity: 'warning', path, message: `${rule} in ${path}` });

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { LivePages, readServedPage } from '../../src/mcp/live-pages.js';
-import { initWorkspace } from '../../src/operations/init.js';
+import { initWorkspace } from '../../src/operations/workspace/init.js';
 import { stringField } from '../../src/wiki/page.js';
 import { loadSchema } from '../../src/wiki/schema-loader.js';
 

@@ -2,7 +2,7 @@ import { mkdtemp, mkdir, writeFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { configSchema, type WikiConfig } from '../../src/config/schema.js';
-import { initWorkspace } from '../../src/operations/init.js';
+import { initWorkspace } from '../../src/operations/workspace/init.js';
 import { serialisePage } from '../../src/wiki/page.js';
 import { loadSchema } from '../../src/wiki/schema-loader.js';
 import type { Schema } from '../../src/wiki/contract.js';

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { undo } from '../../src/operations/undo.js';
+import { undo } from '../../src/operations/history/undo.js';
 import { beginRun, finishRun, loadRun, recordAfter, recordBefore } from '../../src/state/history.js';
 import { humanEditedPaths } from '../../src/state/human-edits.js';
 import { lastWritten } from '../../src/state/written.js';

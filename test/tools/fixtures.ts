@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { lstat, mkdir, mkdtemp, readdir, readFile, readlink, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { initWorkspace } from '../../src/operations/init.js';
+import { initWorkspace } from '../../src/operations/workspace/init.js';
 import type { ToolContext, ValidationVerdict, WriteChange } from '../../src/tools/context.js';
 import { createTools } from '../../src/tools/registry.js';
 import type { Tool, ToolOutcome } from '../../src/tools/types.js';

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { configSchema } from '../../src/config/schema.js';
-import { initWorkspace } from '../../src/operations/init.js';
+import { initWorkspace } from '../../src/operations/workspace/init.js';
 import { CATALOG_END, CATALOG_START, replaceCatalog } from '../../src/wiki/catalog-region.js';
 import { planIndex, regenerateIndex, renderCatalog } from '../../src/wiki/index-catalog.js';
 import { parsePage, type Page } from '../../src/wiki/page.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { openSearchIndex, type SearchIndex } from '../../../src/search/index.js';
-import { surfacedSearch } from '../../../src/operations/search.js';
+import { surfacedSearch } from '../../../src/operations/inspect/search.js';
 import { seededRandom } from '../../../src/search/kernels/linalg.js';
 import { configWith, pageText, workspaceWith } from '../helpers.js';
 

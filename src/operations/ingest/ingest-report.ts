@@ -1,0 +1,64 @@
+import type { AgentListener } from '../../agent/events.js';
+import type { ChatModel, Usage } from '../../agent/types.js';
+import type { ExtractionReport } from '../../facts/extract.js';
+import type { RunBudget } from '../run/agent-run.js';
+import type { RunOutcome } from '../run/run-outcome.js';
+
+/** What `wiki ingest` is asked (IngestOptions) and what it reports, per source and in all. */
+
+export interface IngestOptions {
+  cwd: string;
+  force: boolean;
+  dryRun: boolean;
+  /** The model may drop what a human changed on a page (`--overwrite-edits`). */
+  overwriteEdits?: boolean;
+  waitSeconds: number;
+  /** `maxTokens` / `maxCost` bound the whole command, every job's calls together. */
+  budget: RunBudget;
+  /** Each source's own budget (ingest.maxTokensPerSource / maxCostPerSource in wiki.config.json). */
+  perSource?: { maxTokens?: number | undefined; maxCost?: number | undefined };
+  /** Sources ingested at once (`--jobs`; default ingest.jobs in wiki.config.json). */
+  jobs?: number;
+  /** Created lazily: a run where every source is up to date needs no model or key. */
+  model: () => ChatModel;
+  price?: (usage: Usage) => number | undefined;
+  listenerFor?: (source: string) => AgentListener | undefined;
+  signal?: AbortSignal;
+  onNotice?: (message: string) => void;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface SourceOutcome extends RunOutcome {
+  source: string;
+  state: 'new' | 'changed' | 'forced';
+  copiedFrom?: string;
+  url?: string;
+  warnings: string[];
+  staleMarked: string[];
+}
+
+export interface IngestReport {
+  ingested: SourceOutcome[];
+  upToDate: string[];
+  deletedSources: Array<{ source: string; staleMarked: string[] }>;
+  /** Inputs that could not be read (binary, empty, a link out of the workspace…): reported, not ingested. */
+  skipped: Array<{ source: string; reason: string }>;
+  /** Files of a folder given that are not sources (an image, an archive…): listed once, with why; never pending. */
+  unsupported: Array<{ path: string; reason: string }>;
+  /** Unified diff of what would change (dry run only). */
+  diff?: string;
+  /** True when every run finished normally. */
+  ok: boolean;
+  interrupted: boolean;
+  /**
+   * New or changed sources not attempted because the command stopped early (interrupted,
+   * the run's token or cost budget spent, the provider failing); the next run picks them up.
+   */
+  pending: string[];
+  /** What fact extraction did over raw/ (absent in a dry run). */
+  facts?: ExtractionReport;
+  /** Why facts were not extracted: SQLite could not be loaded (and how to fix it). */
+  factsUnavailable?: string;
+  /** Model usage of every source run together; `cost` undefined when any run's price was unknown. */
+  totals: { sources: number; usage: Usage; tokens: number; cost: number | undefined };
+}

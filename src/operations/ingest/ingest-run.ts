@@ -1,0 +1,172 @@
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { SharedBudget } from '../../agent/loop.js';
+import { newRunId } from '../../state/history.js';
+import { STALE_MARK_PLACE } from '../../state/write-places.js';
+import { MANIFEST_PATH, markStale, pagesToMarkStale, recordIngest, saveManifest, type Manifest } from '../../state/manifest.js';
+import { isoDate } from '../../util/dates.js';
+import { sourcesOf, stringField } from '../../wiki/page.js';
+import type { Finding } from '../../wiki/validate/finding.js';
+import { runModelInSession, type RunBudget } from '../run/agent-run.js';
+import type { IngestOptions, SourceOutcome } from './ingest-report.js';
+import type { ResolvedSource } from './ingest-inputs.js';
+import { citedFromFolder, firstSourceWindow, markStaleInOverlay } from './ingest-steps.js';
+import { historyStatus, summariseRun } from '../run/run-outcome.js';
+import { sourceRelevanceText } from '../prompt/prompt-relevance.js';
+import { Session } from '../run/session.js';
+import type { WorkspaceHandle } from '../run/workspace-handle.js';
+import type { SharedWorkspace } from '../run/shared-workspace.js';
+
+export interface IngestItem {
+  source: ResolvedSource;
+  sha256: string;
+  /** When hashing `sha256` began (ms since epoch): the stamp's seenAt. */
+  hashedAt: number;
+  state: SourceOutcome['state'];
+}
+
+/** The manifest as the command's runs leave it, one after-step at a time. */
+export interface ManifestCell {
+  value: Manifest;
+}
+
+/**
+ * One source's ingest: its own agent run (own history run, transcript and log entry), then
+ * the deterministic after-steps — stale marks, index.md, re-validation, log, manifest, git —
+ * which go through the shared mutex, so runs working beside it never interleave there.
+ */
+export async function ingestOne(
+  ws: WorkspaceHandle,
+  shared: SharedWorkspace,
+  item: IngestItem,
+  manifest: ManifestCell,
+  options: IngestOptions & { sharedBudget?: SharedBudget; commandLimits?: Pick<RunBudget, 'maxTokens' | 'maxCost'> },
+  warnings: string[],
+): Promise<{ outcome: SourceOutcome; session: Session }> {
+  const { source } = item;
+  const started = Date.now();
+  const model = options.model();
+  const runId = newRunId();
+  const session = await Session.open(
+    ws,
+    {
+      op: 'ingest',
+      title: source.rawPath,
+      runId,
+      dryRun: options.dryRun,
+      readOnly: false,
+      overwriteEdits: options.overwriteEdits === true,
+      env: options.env,
+    },
+    shared,
+  );
+  const readPath = source.rawPath;
+  const firstWindow = await firstSourceWindow(session, readPath, source.copiedFrom);
+  const userMessage = [
+    `Ingest the source \`${readPath}\`${source.url ? ` (fetched from ${source.url})` : ''}${item.state === 'changed' ? ' — it has CHANGED since it was last ingested: update the pages that draw on it' : ''}.`,
+    '',
+    firstWindow,
+  ].join('\n');
+  const listener = options.listenerFor?.(source.rawPath);
+  const run = await runModelInSession(session, {
+    model,
+    operation: 'ingest',
+    userMessage,
+    relevantTo: sourceRelevanceText(readPath, firstWindow),
+    budget: options.budget,
+    price: options.price,
+    listener,
+    signal: options.signal,
+    sharedBudget: options.sharedBudget,
+  });
+
+  return shared.changes.run(async () => {
+    const changes = session.pageChanges();
+    let staleMarked: string[] = [];
+    if (item.state === 'changed') {
+      const citing = session.contentPages().filter((p) => sourcesOf(p.frontmatter).some((s) => s.split('#')[0] === source.rawPath));
+      const toMark = pagesToMarkStale(manifest.value, source.rawPath, [...changes.created, ...changes.updated], citing.map((p) => p.path));
+      if (options.dryRun) staleMarked = await markStaleInOverlay(session, toMark);
+      else {
+        // Runs beside this one that never saw these pages keep the version before the mark.
+        for (const page of toMark.filter(STALE_MARK_PLACE.allows)) session.versions.changing(page, await session.readIfExists(page));
+        const marking = await markStale(ws.root, toMark, isoDate(), session.run);
+        staleMarked = marking.marked;
+        for (const why of marking.refused) warnings.push(`not marked stale: ${why}`);
+      }
+      await session.reloadPages(staleMarked);
+    }
+    // A run the provider failed before the model did anything changed nothing: no index or log
+    // upkeep, so a cron job retrying against a misconfigured or unreachable provider leaves no trace.
+    const untouched = run.status === 'provider_error' && run.turns === 0 && changes.created.length + changes.updated.length === 0;
+    if (!untouched) await session.refreshIndex();
+    const findings: Finding[] = await session.revalidateTouched();
+    // A contract without a source type has no source folder: then any content page may cite it.
+    const sourceFolder = ws.schema.contract.types.source?.folder ?? 'wiki';
+    const sourcePage = changes.created.concat(changes.updated).find((p) => p.startsWith(`${sourceFolder}/`));
+    const title = (sourcePage && stringField(session.pages.atPath(sourcePage)?.frontmatter ?? {}, 'title')) || source.rawPath;
+    const outcome: SourceOutcome = {
+      ...summariseRun(run, changes, findings, Date.now() - started, limitsThatStopped(run.status, options)),
+      source: source.rawPath,
+      state: item.state,
+      warnings,
+      staleMarked,
+      copiedFrom: source.copiedFrom,
+      url: source.url,
+    };
+    if ((run.status === 'budget_tokens' || run.status === 'budget_cost') && options.sharedBudget?.exhausted() !== run.status) {
+      outcome.budgetSetting = run.status === 'budget_tokens' ? 'ingest.maxTokensPerSource in wiki.config.json' : 'ingest.maxCostPerSource in wiki.config.json';
+    }
+    if (outcome.status === 'done' && !citedFromFolder(session, sourceFolder, source.rawPath)) {
+      outcome.status = 'incomplete';
+      const rejected = outcome.rejectedWrites.length;
+      outcome.error = `no page in ${sourceFolder}/ cites ${source.rawPath}${rejected ? ` (${rejected} write(s) were rejected)` : ''}`;
+    }
+    const op = outcome.status === 'interrupted' ? 'ingest-interrupted' : outcome.status === 'incomplete' ? 'ingest-incomplete' : 'ingest';
+    const entry = untouched ? undefined : await session.appendLog(op, title, logLines(outcome));
+    if (source.copiedFrom || source.url) session.alsoChanged.add(source.rawPath);
+    for (const page of staleMarked) session.alsoChanged.add(page);
+    if (outcome.status === 'done' && !options.dryRun) {
+      const info = await stat(path.join(ws.root, source.rawPath));
+      manifest.value = recordIngest(manifest.value, source.rawPath, {
+        sha256: item.sha256,
+        // A later edit (even during this run) has an mtime after hashedAt: the stamp then proves nothing.
+        size: info.size,
+        mtimeMs: info.mtimeMs,
+        seenAt: item.hashedAt,
+        ingestedAt: new Date().toISOString(),
+        runId,
+        pages: changes,
+      });
+      await saveManifest(ws.root, manifest.value, session.run);
+      // The record travels with the pages it names: committed with them.
+      session.alsoChanged.add(MANIFEST_PATH);
+    }
+    if (outcome.status === 'done' && entry) {
+      const notice = await session.autoCommit(entry.split('\n')[0] ?? entry);
+      if (notice) options.onNotice?.(notice);
+    }
+    await session.finish(historyStatus(outcome.status));
+    return { outcome, session };
+  });
+}
+
+/** The budget a run is reported against: the command's when that is what stopped it, else the source's own. */
+function limitsThatStopped(
+  status: string,
+  options: { budget: RunBudget; sharedBudget?: SharedBudget; commandLimits?: Pick<RunBudget, 'maxTokens' | 'maxCost'> },
+): RunBudget {
+  const byCommand = (status === 'budget_tokens' || status === 'budget_cost') && options.sharedBudget?.exhausted() === status;
+  if (!byCommand) return options.budget;
+  return { maxTurns: options.budget.maxTurns, maxOutputTokens: options.budget.maxOutputTokens, ...options.commandLimits };
+}
+
+function logLines(outcome: SourceOutcome): string[] {
+  const lines = [`source: ${outcome.source}${outcome.url ? ` (${outcome.url})` : ''}`];
+  if (outcome.created.length) lines.push(`created: ${outcome.created.join(', ')}`);
+  if (outcome.updated.length) lines.push(`updated: ${outcome.updated.join(', ')}`);
+  if (outcome.staleMarked.length) lines.push(`marked stale: ${outcome.staleMarked.join(', ')}`);
+  if (outcome.rejectedWrites.length) lines.push(`rejected writes: ${outcome.rejectedWrites.length}`);
+  lines.push(`status: ${outcome.status}, ${outcome.turns} turn(s), ${outcome.tokens} tokens`);
+  return lines;
+}

@@ -1,0 +1,130 @@
+import path from 'node:path';
+import { emptyUsage } from '../../agent/types.js';
+import { UsageError, WikiError } from '../../errors.js';
+import { fetchUrlToRaw } from '../../sources/fetch-url.js';
+import { acquireLock, type Lock } from '../../state/lock.js';
+import { classifySource, hashFile, loadManifest } from '../../state/manifest.js';
+import { refreshFacts } from '../inspect/facts.js';
+import { checkReadable, copyIntoRaw, planInputs, sizeWarning, type ResolvedSource } from './ingest-inputs.js';
+import { DEFAULT_READ_LIMIT } from '../../tools/read-file.js';
+import { runIngestJobs } from './ingest-jobs.js';
+import type { IngestItem } from './ingest-run.js';
+import { handleDeletedSources } from './ingest-steps.js';
+import type { IngestOptions, IngestReport } from './ingest-report.js';
+import { sweepAbandonedTempFiles, type Session } from '../run/session.js';
+import type { WorkspaceHandle } from '../run/workspace-handle.js';
+import { SharedWorkspace } from '../run/shared-workspace.js';
+import { sqliteProblem } from '../../facts/sqlite.js';
+import { sourceLimitsOf } from '../../sources/limits.js';
+
+/**
+ * `wiki ingest`: one agent run per new or changed source, each followed by the
+ * deterministic after-steps (re-validate, index, log, manifest, stale marks).
+ */
+export async function ingestSources(ws: WorkspaceHandle, args: string[], options: IngestOptions): Promise<IngestReport> {
+  const plan = await planInputs(ws.root, args, options.cwd);
+  if (options.dryRun && plan.urls.length > 0) {
+    throw new UsageError('--dry-run cannot fetch URLs', 'fetch first with `wiki ingest URL`, or drop --dry-run');
+  }
+  const warnings = new Map<string, string[]>();
+  // One bad input is reported and skipped; the rest of the batch goes on and the command exits 1.
+  const skipped: IngestReport['skipped'] = [...plan.skipped];
+  const readable: ResolvedSource[] = [];
+  for (const source of plan.sources) {
+    try {
+      warnings.set(source.rawPath, await checkReadable(ws.root, source, sourceLimitsOf(ws.config.config.limits)));
+      readable.push(source);
+      const limits = { windowChars: DEFAULT_READ_LIMIT, maxTurns: ws.config.config.maxTurns, maxFactBytes: ws.config.config.facts.maxSourceBytes };
+      const large = await sizeWarning(ws.root, source, limits);
+      if (large) options.onNotice?.(large);
+    } catch (error) {
+      if (!(error instanceof WikiError) || error.exitCode !== 2) throw error;
+      // Nothing usable at all is an input error of the command itself: exit 2, nothing written.
+      if (readable.length === 0 && plan.urls.length === 0 && skipped.length === plan.skipped.length + plan.sources.length - 1) throw error;
+      skipped.push({ source: source.copiedFrom ?? source.rawPath, reason: error.message });
+    }
+  }
+
+  const lock = options.dryRun ? undefined : await acquireLock(ws.root, lockOptions('ingest', options));
+  lock?.releaseOnExit();
+  try {
+    if (lock) await sweepAbandonedTempFiles(ws.root);
+    const sources: ResolvedSource[] = readable;
+    for (const url of plan.urls) {
+      const fetched = await fetchUrlToRaw(url, ws.root);
+      for (const w of fetched.warnings) options.onNotice?.(`${url}: ${w}`);
+      sources.push({ rawPath: fetched.rawPath, url });
+      warnings.set(fetched.rawPath, fetched.warnings);
+    }
+    if (!options.dryRun) await copyIntoRaw(ws.root, sources);
+
+    let manifest = await loadManifest(ws.root, { migrate: !options.dryRun });
+    const report: IngestReport = {
+      ingested: [],
+      upToDate: [],
+      deletedSources: [],
+      skipped,
+      unsupported: plan.unsupported,
+      ok: skipped.length === 0,
+      interrupted: false,
+      pending: [],
+      totals: { sources: 0, usage: emptyUsage(), tokens: 0, cost: 0 },
+    };
+    const todo: IngestItem[] = [];
+    for (const source of sources) {
+      const file = source.copiedFrom ?? path.join(ws.root, source.rawPath);
+      const hashedAt = Date.now();
+      const sha256 = await hashFile(file);
+      const state = classifySource(manifest, source.rawPath, sha256);
+      if (state === 'unchanged' && !options.force) report.upToDate.push(source.rawPath);
+      else todo.push({ source, sha256, hashedAt, state: state === 'unchanged' ? 'forced' : state });
+    }
+
+    if (!options.dryRun) {
+      const handled = await handleDeletedSources(ws, manifest, options);
+      manifest = handled.manifest;
+      report.deletedSources.push(...handled.deleted);
+    }
+    // Deterministic, no model: every source's sentences are facts before any page is written.
+    // A machine where SQLite cannot load still ingests: the pages need no facts; the report says what was left out.
+    if (!options.dryRun) {
+      const unavailable = await sqliteProblem();
+      if (unavailable) {
+        report.factsUnavailable = unavailable;
+        options.onNotice?.(`facts not extracted: ${unavailable}`);
+      } else report.facts = await refreshFacts(ws.root, ws.config);
+    }
+
+    const jobs = options.dryRun ? 1 : Math.max(1, options.jobs ?? ws.config.config.ingest.jobs);
+    const shared = await SharedWorkspace.open(ws, { env: options.env ?? process.env, persist: !options.dryRun });
+    let diffSession: Session | undefined;
+    try {
+      const cell = { value: manifest };
+      diffSession = await runIngestJobs(ws, shared, todo, cell, { ...options, jobs }, (raw) => warnings.get(raw) ?? [], report);
+    } finally {
+      await shared.close();
+    }
+    if (options.dryRun) {
+      report.diff = diffSession?.overlay?.unifiedDiff() ?? '';
+      if (todo.length > 1) options.onNotice?.(`dry run: showed the first of ${todo.length} sources to ingest`);
+    }
+    return report;
+  } finally {
+    await lock?.release();
+  }
+}
+
+export function lockOptions(
+  command: string,
+  options: { waitSeconds: number; onNotice?: (message: string) => void; signal?: AbortSignal },
+): Parameters<typeof acquireLock>[1] {
+  return {
+    command,
+    waitSeconds: options.waitSeconds,
+    onNotice: options.onNotice,
+    signal: options.signal,
+  };
+}
+
+export type { Lock };
+export type { IngestOptions, IngestReport, SourceOutcome } from './ingest-report.js';

@@ -1,0 +1,141 @@
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { chooseProvider, type ProviderChoice } from '../../config/provider-choice.js';
+import { localServerNote } from '../../providers/local-server.js';
+import type { EffectiveConfig } from '../../config/load.js';
+import { readSearchIndexState, type SearchIndexState } from '../../search/live/state.js';
+import { sumTranscriptUsage, type UsageTotals } from '../../usage/transcripts.js';
+import { isSpecialPage, type Schema } from '../../wiki/contract.js';
+import { parseLogEntries, type LogEntry } from '../../wiki/log.js';
+import { listRuns } from '../../state/history.js';
+import { classifySource, deletedSources, entryStamp, hashFile, loadManifest } from '../../state/manifest.js';
+import { unchangedSince } from '../../util/file-stamp.js';
+import { sourcesOf } from '../../wiki/page.js';
+import { loadPages } from '../../wiki/pages.js';
+import { readPage } from '../../wiki/page-read.js';
+import { listRawSources } from '../../sources/raw-files.js';
+import { splitRawFiles } from '../../sources/source-kinds.js';
+import { hasFactsStore } from '../../facts/extract.js';
+import { sqliteProblem } from '../../facts/sqlite.js';
+import { groundPages, type PageScore } from '../lint/grounding.js';
+import { stalePages, type StalePage } from '../../wiki/validate/stale-rules.js';
+import { rawContentLines } from '../../sources/line-count.js';
+import { lowCoverageFindings, measureCoverage, type SourceCoverage } from '../../wiki/validate/coverage.js';
+
+export interface StatusReport {
+  root: string;
+  pages: { total: number; byType: Record<string, number> };
+  raw: {
+    total: number;
+    uncited: string[];
+    /** Not ingested yet (or whose last ingest did not finish its job). */
+    pending: string[];
+    /** Changed since their last ingest (by sha256). */
+    changed: string[];
+    /** Ingested once, gone from raw/ now. */
+    deleted: string[];
+    /** Files under raw/ that are not sources (an image, an archive…), with why: skipped, never pending. */
+    unsupported: Array<{ path: string; reason: string }>;
+  };
+  recentLog: LogEntry[];
+  provider: ProviderChoice & { model: string | undefined };
+  /** With a local server: the model asked for and that no price is known. */
+  localServer?: string;
+  /** Cumulative model usage and estimated cost over the run transcripts in .wiki/runs/. */
+  usage: UsageTotals;
+  /** The same over the ingest runs of sources alone (run history op `ingest`); `runs` is the number of source ingests. */
+  ingestUsage: UsageTotals;
+  /** The persisted search index: built or not, pages, lanes and embedder, last update. */
+  search: SearchIndexState;
+  /** Grounding of pages citing raw/ sources against their facts (absent without .wiki/facts.db); `mean` null over no page. */
+  grounding?: {
+    pages: number;
+    /** Claim sentences checked (as `wiki lint` counts them) and how many of them lint flags. */
+    claims: number;
+    flagged: number;
+    /** Share of claim sentences supported, over all pages (what `Grounded:` shows). */
+    share: number;
+    /** Mean of the pages' shares (kept for scripts that read it). */
+    mean: number | null;
+    lowest: PageScore[];
+  };
+  /** Pages marked `stale_since` (a source changed and the ingest did not rewrite them), with the sources that changed. */
+  stale: StalePage[];
+  /**
+   * Source coverage (absent when no page cites line ranges): per raw source the share of its
+   * text lines inside some from-range, lowest first; `low` those below `threshold`.
+   */
+  coverage?: { threshold: number; sources: SourceCoverage[]; low: string[]; unmeasured: string[] };
+  /** Why grounding is not shown: `.wiki/facts.db` exists but SQLite cannot be loaded. */
+  factsUnavailable?: string;
+}
+
+/** Each raw source against the manifest: pending, changed since its ingest, or deleted. */
+export async function sourceStates(root: string, raw: readonly string[]): Promise<Pick<StatusReport['raw'], 'pending' | 'changed' | 'deleted'>> {
+  const manifest = await loadManifest(root);
+  const pending: string[] = [];
+  const changed: string[] = [];
+  for (const file of raw) {
+    const entry = manifest.sources[file];
+    if (!entry) {
+      pending.push(file);
+      continue;
+    }
+    // Hash only what the stamp cannot vouch for: on a large raw/ most sources are unchanged.
+    const absolute = path.join(root, file);
+    if (unchangedSince(entryStamp(entry), await stat(absolute))) continue;
+    if (classifySource(manifest, file, await hashFile(absolute)) === 'changed') changed.push(file);
+  }
+  return { pending, changed, deleted: deletedSources(manifest, raw) };
+}
+
+export async function workspaceStatus(root: string, schema: Schema, config: EffectiveConfig): Promise<StatusReport> {
+  const pages = (await loadPages(root, schema.contract)).filter((p) => !isSpecialPage(schema.contract, p.path));
+  const byType: Record<string, number> = Object.fromEntries(Object.keys(schema.contract.types).map((t) => [t, 0]));
+  const cited = new Set<string>();
+  for (const page of pages) {
+    const type = page.type ?? 'untyped';
+    byType[type] = (byType[type] ?? 0) + 1;
+    for (const source of sourcesOf(page.frontmatter)) cited.add(source.replace(/^\.\//, '').split('#')[0] ?? source);
+  }
+  const { sources: raw, unsupported } = splitRawFiles(await listRawSources(root));
+  const manifest = await loadManifest(root);
+  const rawSet = new Set(raw);
+  const stale = stalePages(pages, (source) => manifest.sources[source], (source) => rawSet.has(source));
+  // Through the one page reader: a log that is a link (or behind one) shows as empty, never another file's lines.
+  const logText = readPage(root, schema.contract.log) ?? '';
+  // Status needs no facts: a store SQLite cannot open is reported, not fatal.
+  const factsUnavailable = hasFactsStore(root) ? await sqliteProblem() : undefined;
+  const grounding = factsUnavailable ? undefined : await groundPages(root, pages);
+  const coverage = measureCoverage(pages, schema.contract, rawContentLines(root));
+  const threshold = config.config.coverage.warnBelow;
+  return {
+    grounding: grounding ? groundingSummary(grounding.pages) : undefined,
+    stale,
+    factsUnavailable,
+    coverage:
+      coverage.sources.length > 0
+        ? { threshold, ...coverage, low: lowCoverageFindings(coverage.sources, threshold).map((finding) => finding.path) }
+        : undefined,
+    root,
+    pages: { total: pages.length, byType },
+    raw: { total: raw.length, uncited: raw.filter((file) => !cited.has(file)), ...(await sourceStates(root, raw)), unsupported },
+    recentLog: parseLogEntries(logText).slice(-5).reverse(),
+    provider: { ...chooseProvider(config), model: config.config.model },
+    localServer: localServerNote(chooseProvider(config), config.config.model),
+    usage: await sumTranscriptUsage(root),
+    ingestUsage: await sumTranscriptUsage(root, new Set((await listRuns(root)).filter((run) => run.op === 'ingest').map((run) => run.runId))),
+    search: await readSearchIndexState(root, config.config),
+  };
+}
+
+function groundingSummary(pages: PageScore[]): NonNullable<StatusReport['grounding']> {
+  // No page cites a source yet: there is nothing to be grounded, not "100% over 0 pages".
+  if (pages.length === 0) return { pages: 0, claims: 0, flagged: 0, share: 1, mean: null, lowest: [] };
+  const mean = pages.reduce((sum, page) => sum + page.score, 0) / pages.length;
+  const lowest = [...pages].sort((a, b) => a.score - b.score || a.path.localeCompare(b.path)).slice(0, 5);
+  const claims = pages.reduce((sum, page) => sum + page.sentences, 0);
+  const flagged = pages.reduce((sum, page) => sum + page.flagged, 0);
+  const share = claims === 0 ? 1 : (claims - flagged) / claims;
+  return { pages: pages.length, claims, flagged, share: Math.round(share * 1000) / 1000, mean: Math.round(mean * 1000) / 1000, lowest };
+}

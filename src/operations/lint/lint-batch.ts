@@ -1,0 +1,100 @@
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import { readTextIfExists, writeFileAtomic } from '../../util/fs.js';
+import { readPage } from '../../wiki/page-read.js';
+import type { Finding } from '../../wiki/validate/finding.js';
+
+/**
+ * What one `lint` model run is handed: at most `lint.fixBatch` findings, the most important
+ * first (errors, then the wiki's structure, then grounding), leaving out the sentences the
+ * model kept earlier with a reason — until their page or the lines they cite change.
+ */
+
+export const GROUNDING_RULES = new Set(['ungrounded', 'unsupported-number', 'miscited']);
+
+/** Where kept sentences are remembered: derived state, safe to delete (they are then sent again). */
+export const KEPT_FILE = '.wiki/lint-kept.json';
+
+interface KeptEntry {
+  path: string;
+  line?: number;
+  reason: string;
+  at: string;
+}
+
+interface KeptFile {
+  version: 1;
+  kept: Record<string, KeptEntry>;
+}
+
+export interface LintBatch {
+  /** The findings handed to the model, most important first. */
+  findings: Finding[];
+  /** Findings left for a later run. */
+  remaining: number;
+  /** Findings not handed over because the model kept them earlier (page and cited lines unchanged). */
+  keptEarlier: number;
+}
+
+/** Errors, then structure (every other rule), then grounding; the model's own findings are never handed back. */
+export function orderForModel(findings: readonly Finding[]): Finding[] {
+  const rank = (f: Finding): number => (f.severity === 'error' ? 0 : GROUNDING_RULES.has(f.rule) ? 2 : 1);
+  return findings.filter((f) => !f.rule.startsWith('llm-')).map((f, index) => ({ f, index })).sort((a, b) => rank(a.f) - rank(b.f) || a.index - b.index).map(({ f }) => f);
+}
+
+/**
+ * A grounding finding's identity for "kept": its page's text and its message (which holds
+ * the sentence and what its cited lines say), so an edit to either sends it again.
+ */
+export function keptKey(finding: Finding, pageText: string): string {
+  return createHash('sha256').update(`${finding.rule}\n${finding.path}\n${finding.message}\n${pageText}`).digest('hex').slice(0, 24);
+}
+
+export async function loadKept(root: string): Promise<KeptFile> {
+  try {
+    const parsed = JSON.parse((await readTextIfExists(path.join(root, KEPT_FILE))) ?? '') as KeptFile;
+    return parsed.version === 1 && typeof parsed.kept === 'object' && parsed.kept !== null ? parsed : { version: 1, kept: {} };
+  } catch {
+    return { version: 1, kept: {} };
+  }
+}
+
+export function planBatch(root: string, findings: readonly Finding[], kept: KeptFile, size: number): LintBatch {
+  const pages = new Map<string, string>();
+  const pageText = (page: string): string => {
+    let text = pages.get(page);
+    if (text === undefined) pages.set(page, (text = readPage(root, page) ?? ''));
+    return text;
+  };
+  let keptEarlier = 0;
+  const open = orderForModel(findings).filter((f) => {
+    if (!GROUNDING_RULES.has(f.rule) || !kept.kept[keptKey(f, pageText(f.path))]) return true;
+    keptEarlier++;
+    return false;
+  });
+  return { findings: open.slice(0, size), remaining: Math.max(0, open.length - size), keptEarlier };
+}
+
+/** `KEEP <path>:<line> :: <why>` lines from the model's final message. */
+export function parseKeeps(text: string): Array<{ path: string; line: number; reason: string }> {
+  const keeps: Array<{ path: string; line: number; reason: string }> = [];
+  for (const line of text.split('\n')) {
+    const match = /^\s*(?:[-*]\s*)?KEEP\s+`?([^\s`]+?):(\d+)`?\s*::\s*(.+?)\s*$/.exec(line);
+    if (match) keeps.push({ path: match[1] ?? '', line: Number(match[2]), reason: match[3] ?? '' });
+  }
+  return keeps;
+}
+
+/** Remember the batch's grounding findings the model kept, each with its reason; returns how many. */
+export async function rememberKept(root: string, kept: KeptFile, batch: readonly Finding[], keeps: ReturnType<typeof parseKeeps>): Promise<number> {
+  let added = 0;
+  const at = new Date().toISOString();
+  for (const keep of keeps) {
+    const finding = batch.find((f) => GROUNDING_RULES.has(f.rule) && f.path === keep.path && f.line === keep.line);
+    if (!finding) continue;
+    kept.kept[keptKey(finding, readPage(root, finding.path) ?? '')] = { path: finding.path, line: keep.line, reason: keep.reason, at };
+    added++;
+  }
+  if (added > 0) await writeFileAtomic(path.join(root, KEPT_FILE), `${JSON.stringify(kept, null, 2)}\n`);
+  return added;
+}

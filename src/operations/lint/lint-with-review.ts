@@ -1,0 +1,235 @@
+import type { AgentListener } from '../../agent/events.js';
+import { newRunId } from '../../state/history.js';
+import type { ChatModel, Usage } from '../../agent/types.js';
+import { acquireLock } from '../../state/lock.js';
+import { countBySeverity, sortFindings, type Finding } from '../../wiki/validate/finding.js';
+import { runModelInSession, type RunBudget } from '../run/agent-run.js';
+import { lockOptions } from '../ingest/ingest.js';
+import { groundingRepairRequest } from './grounding.js';
+import { applyFixes, lintWorkspace, type FixSink, type LintReport } from './lint.js';
+import { withoutStaleSince } from '../../state/stale.js';
+import { loadKept, parseKeeps, planBatch, rememberKept, type LintBatch } from './lint-batch.js';
+import { summariseRun, type RunOutcome } from '../run/run-outcome.js';
+import { Session } from '../run/session.js';
+import { hiddenFromModel } from '../run/session-tools.js';
+import type { WorkspaceHandle } from '../run/workspace-handle.js';
+
+/** Rule ids the model may report (schema.md's lint workflow); anything else becomes `llm-other`. */
+const MODEL_RULES = new Set(['contradiction', 'stale-claim', 'missing-page', 'missing-link', 'summary-mismatch']);
+
+export interface LintRunOptions {
+  fix: boolean;
+  dryRun: boolean;
+  /** The model may drop what a human changed on a page (`--overwrite-edits`). */
+  overwriteEdits?: boolean;
+  waitSeconds: number;
+  budget: RunBudget;
+  /** The model for the review; undefined runs only the deterministic part (`--no-llm`). */
+  model: (() => ChatModel) | undefined;
+  price?: (usage: Usage) => number | undefined;
+  listener?: AgentListener;
+  signal?: AbortSignal;
+  onNotice?: (message: string) => void;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface LintRunReport extends LintReport {
+  /** What the model run did (its findings are merged into `findings` with `llm-` rule ids). */
+  review?: RunOutcome;
+  /** Unified diff of what --fix would change (dry run only). */
+  diff?: string;
+  /** What the model run was handed and what is left for the next one. */
+  batch?: string;
+}
+
+/**
+ * `wiki lint`: the deterministic report; with --fix its safe repairs first; then, unless
+ * --no-llm, the model reviews what rules cannot see (and with --fix repairs it through the
+ * tools); finally everything is re-validated. Repairs go through a run session, so they
+ * are undoable and a dry run changes nothing.
+ */
+export async function runLint(ws: WorkspaceHandle, options: LintRunOptions): Promise<LintRunReport> {
+  const model = options.model?.();
+  const mutating = options.fix && !options.dryRun;
+  const lock = mutating ? await acquireLock(ws.root, lockOptions('lint', options)) : undefined;
+  lock?.releaseOnExit();
+  const started = Date.now();
+  try {
+    const session =
+      options.fix || model
+        ? await Session.open(ws, {
+            op: 'lint',
+            title: options.fix ? 'repair' : 'review',
+            runId: newRunId(),
+            dryRun: options.dryRun,
+            readOnly: !options.fix,
+            overwriteEdits: options.overwriteEdits === true,
+            env: options.env,
+          })
+        : undefined;
+    // One log entry for the whole run: the repairs' lines wait for the model's, if any.
+    const logLines: string[] = [];
+    const fixOutcome = session && options.fix ? await applyFixes(ws.root, ws.schema.contract, ws.config.config, sessionSink(session, logLines)) : { changes: [], refused: [] };
+    let fixes = fixOutcome.changes;
+    const planned = (): Array<{ path: string; after: string }> => (options.dryRun ? (session?.overlay?.changes() ?? []) : []);
+    const before = await lintWorkspace(ws.root, ws.schema, ws.config.config, { fix: false, planned: planned(), evidence: Boolean(options.fix && model) });
+    let review: RunOutcome | undefined;
+    let modelFindings: Finding[] = [];
+    const modelChanges: string[] = [];
+    let batchNote: string | undefined;
+    if (session && model) {
+      // The model is shown findings only about pages it may see (wiki/access.ts): lint checks
+      // every scope, but another user's scratch page or a `never` page is not quoted to it.
+      const seen = before.findings.filter((f) => !hiddenFromModel(ws.schema.contract, session.pages, session.user, f.path));
+      const kept = await loadKept(ws.root);
+      const batch = planBatch(ws.root, seen, kept, ws.config.config.lint.fixBatch);
+      const repairs = options.fix && before.groundingEvidence ? await groundingRepairRequest(ws.root, batch.findings, before.groundingEvidence) : '';
+      const run = await runModelInSession(session, {
+        model,
+        operation: options.fix ? 'lint-fix' : 'lint',
+        userMessage: [reviewRequest({ ...before, findings: seen, ...countBySeverity(seen) }, batch, fixes.length, options.fix), repairs].filter(Boolean).join('\n\n'),
+        budget: options.budget,
+        price: options.price,
+        listener: options.listener,
+        signal: options.signal,
+      });
+      modelFindings = await findingsOnExistingPages(session, parseModelFindings(run.finalText), options.onNotice);
+      const keptNow = options.fix && !options.dryRun ? await rememberKept(ws.root, kept, batch.findings, parseKeeps(run.finalText)) : 0;
+      batchNote = describeBatch(batch, keptNow);
+      // A rule repair the model's rewrite undid (a `created` it dropped) is done again after
+      // it, and reported once. Not in a dry run: the repairs read the disk, not the overlay.
+      if (options.fix && !options.dryRun && run.changed.length > 0) {
+        const again = await applyFixes(ws.root, ws.schema.contract, ws.config.config, sessionSink(session, logLines));
+        fixes = [...new Set([...fixes, ...again.changes])];
+        logLines.splice(0, logLines.length, ...new Set(logLines));
+      }
+      const changes = session.pageChanges();
+      const byModel = { created: changes.created.filter((p) => run.changed.some((c) => c.path === p)), updated: changes.updated.filter((p) => run.changed.some((c) => c.path === p)) };
+      modelChanges.push(...byModel.created.map((p) => `${p}: created by the model`), ...byModel.updated.map((p) => `${p}: updated by the model`));
+      // A stale page the model rewrote from its changed source is current again: the tool clears its mark.
+      const refreshed: string[] = [];
+      if (options.fix) {
+        for (const f of batch.findings.filter((x) => x.rule === 'stale-page' && byModel.updated.includes(x.path))) {
+          const cleared = withoutStaleSince(f.path, await session.fs.readText(session.abs(f.path)));
+          if (cleared === undefined) continue;
+          await session.writeFile(f.path, cleared);
+          refreshed.push(f.path);
+        }
+      }
+      if (refreshed.length > 0) logLines.push(`stale mark cleared: ${refreshed.join(', ')}`);
+      const touched = await session.revalidateTouched();
+      if (byModel.created.length > 0 || byModel.updated.length > 0) {
+        await session.refreshIndex();
+        logLines.push(
+          ...(byModel.created.length ? [`created by the model: ${byModel.created.join(', ')}`] : []),
+          ...(byModel.updated.length ? [`updated by the model: ${byModel.updated.join(', ')}`] : []),
+          `findings reported: ${modelFindings.length}`,
+        );
+      }
+      review = summariseRun(run, byModel, touched, Date.now() - started, options.budget);
+    }
+    let diff: string | undefined;
+    if (session && logLines.length > 0) {
+      const repairs = `${fixes.length} ${fixes.length === 1 ? 'repair' : 'repairs'}`;
+      await session.appendLog('lint', review ? `--fix: ${repairs} by rules, ${modelChanges.length} by the model` : `--fix applied ${repairs}`, logLines);
+    }
+    if (session) {
+      const ok = !review || review.status === 'done';
+      if (ok && session.filesChanged().length > 0) {
+        const notice = await session.autoCommit(`lint --fix: ${fixes.length + modelChanges.length} change(s)`);
+        if (notice) options.onNotice?.(notice);
+      }
+      if (options.dryRun) diff = session.overlay?.unifiedDiff() ?? '';
+      await session.finish(ok ? 'completed' : review?.status === 'interrupted' ? 'interrupted' : 'stopped');
+    }
+    const after = modelChanges.length > 0 ? await lintWorkspace(ws.root, ws.schema, ws.config.config, { fix: false, planned: planned() }) : before;
+    const findings = sortFindings([...after.findings, ...fixOutcome.refused, ...modelFindings]);
+    const report: LintRunReport = { findings, ...countBySeverity(findings), changes: [...fixes, ...modelChanges] };
+    if (after.grounding) report.grounding = after.grounding;
+    if (after.coverage) report.coverage = after.coverage;
+    if (review) report.review = review;
+    if (batchNote) report.batch = batchNote;
+    if (diff !== undefined) report.diff = diff;
+    return report;
+  } finally {
+    await lock?.release();
+  }
+}
+
+function sessionSink(session: Session, logLines: string[]): FixSink {
+  return {
+    write: (p, content) => session.writeFile(p, content),
+    remove: (p) => session.deleteFile(p),
+    appendLog: async (_op, _title, lines) => {
+      logLines.push(...lines);
+    },
+  };
+}
+
+function describeBatch(batch: LintBatch, keptNow: number): string {
+  const parts = [`handed ${batch.findings.length} finding(s), errors first`];
+  if (keptNow > 0) parts.push(`kept ${keptNow} sentence(s) with a reason (not sent again until the page or its cited lines change)`);
+  if (batch.keptEarlier > 0) parts.push(`${batch.keptEarlier} kept earlier, not sent`);
+  parts.push(batch.remaining > 0 ? `${batch.remaining} left for the next run` : 'none left');
+  return parts.join('; ');
+}
+
+/** The findings the model is handed this run (at most lint.fixBatch, most important first), one line each. */
+function reviewRequest(report: LintReport, batch: LintBatch, repaired: number, fix: boolean): string {
+  const lines = [
+    `The deterministic checks found ${report.errors} error(s) and ${report.warnings} warning(s)${repaired ? ` after ${repaired} automatic repair(s)` : ''}. ` +
+      `This run handles ${batch.findings.length} of them, the most important first${batch.remaining ? ` (${batch.remaining} more wait for a later run)` : ''}:`,
+    '',
+  ];
+  for (const f of batch.findings) lines.push(`- [${f.severity}] ${f.rule} ${f.path}${f.line ? `:${f.line}` : ''} — ${f.message}`);
+  if (batch.findings.length === 0) lines.push('(none)');
+  lines.push(
+    '',
+    fix
+      ? 'Review the wiki as "Workflow: lint" says and fix what you can with the tools. End with one FINDING line per problem you found and did not fix (a problem you fixed is no finding), ' +
+          'and one `KEEP <path>:<line> :: <why>` line per flagged sentence you checked and left as it is because it is right. ' +
+          'For a stale-page finding, read the lines the page cites in the changed source and update the page so it says what the source says now.'
+      : 'Review the wiki as "Workflow: lint" says. Do not change anything; end with one FINDING line per problem you found.',
+  );
+  return lines.join('\n');
+}
+
+/**
+ * The model's findings about pages that exist (or that it created in this run); one about
+ * a page the wiki does not have is a hallucination, dropped with a note naming it.
+ */
+async function findingsOnExistingPages(session: Session, findings: Finding[], onNotice?: (message: string) => void): Promise<Finding[]> {
+  const kept: Finding[] = [];
+  const dropped: string[] = [];
+  for (const finding of findings) {
+    const target = finding.path.split('#')[0] ?? finding.path;
+    const exists = session.pages.has(target) || (isWorkspaceRelative(target) && (await session.readIfExists(target)) !== undefined);
+    if (exists) kept.push(finding);
+    else dropped.push(finding.path);
+  }
+  if (dropped.length > 0) {
+    onNotice?.(`dropped ${dropped.length} finding(s) of the model's review about pages that do not exist: ${[...new Set(dropped)].join(', ')}`);
+  }
+  return kept;
+}
+
+function isWorkspaceRelative(relPath: string): boolean {
+  return relPath !== '' && !relPath.startsWith('/') && !relPath.split('/').includes('..');
+}
+
+/** `FINDING <rule> <path> :: <message>` lines from the model's final message. */
+export function parseModelFindings(text: string): Finding[] {
+  const findings: Finding[] = [];
+  for (const line of text.split('\n')) {
+    const match = /^\s*(?:[-*]\s*)?FINDING\s+([a-z][a-z-]*)\s+(\S+)\s*::\s*(.+?)\s*$/.exec(line);
+    if (!match) continue;
+    const [, rule = '', path = '', message = ''] = match;
+    findings.push({
+      rule: `llm-${MODEL_RULES.has(rule) ? rule : 'other'}`,
+      severity: 'warning',
+      path: path.replace(/^`|`$/g, ''),
+      message,
+    });
+  }
+  return findings;
+}

@@ -1,0 +1,281 @@
+import { statSync } from 'node:fs';
+import { lstat, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { WikiConfig } from '../../config/schema.js';
+import { newRunId } from '../../state/history.js';
+import { rawContentLines, rawLineCounter } from '../../sources/line-count.js';
+import { acquireLock } from '../../state/lock.js';
+import { isoDate } from '../../util/dates.js';
+import { invalidUtf8Offset, NOT_UTF8_FIX, notUtf8Message } from '../../util/utf8.js';
+import { isSpecialPage, type Schema, type Contract } from '../../wiki/contract.js';
+import { planFixes, type FixFile } from '../../wiki/fix.js';
+import { applyIndexPlan, readIndexFiles } from '../../wiki/index-catalog.js';
+import { appendLog } from '../../wiki/log.js';
+import { loadLogLedger, withTeamRuns } from '../../wiki/log-ledger.js';
+import { loadManifest } from '../../state/manifest.js';
+import { parsePage, sourcesOf, type Page } from '../../wiki/page.js';
+import { listPageFiles } from '../../wiki/page-files.js';
+import { readPageBytes } from '../../wiki/page-read.js';
+import { countBySeverity, finding, sortFindings, type Finding } from '../../wiki/validate/finding.js';
+import { validateWiki } from '../../wiki/validate/index.js';
+import { sourceFilePath } from '../../wiki/validate/page-rules.js';
+import { citationsOf } from '../../wiki/validate/citation-rules.js';
+import { lowCoverageFindings, measureCoverage, type SourceCoverage } from '../../wiki/validate/coverage.js';
+import type { CandidateFact } from '../../facts/grounding.js';
+import { groundPages, type PageScore } from './grounding.js';
+import { staleFindings, stalePages } from '../../wiki/validate/stale-rules.js';
+
+export interface LintReport {
+  findings: Finding[];
+  errors: number;
+  warnings: number;
+  /** Every repair `--fix` applied, `path: what changed`; empty without --fix. */
+  changes: string[];
+  /** Per page citing raw/ sources, the share of its sentences their facts support (absent without .wiki/facts.db). */
+  grounding?: PageScore[];
+  /** Per raw source, the share of its text lines inside some from-range on a page (absent when no page cites line ranges). */
+  coverage?: SourceCoverage[];
+  /** With `evidence`: each grounding finding's closest facts, keyed `path:line` (raw source text: never served over MCP). */
+  groundingEvidence?: Record<string, CandidateFact[]>;
+}
+
+export interface LintOptions {
+  /** Apply the deterministic repairs before reporting. */
+  fix: boolean;
+  /** With `fix`: how long to wait for another run to release the workspace lock (default 0). */
+  waitSeconds?: number;
+  /** Told when a stale lock was taken over. */
+  onNotice?: (message: string) => void;
+  /** A dry run's planned changes: the findings are those the wiki would have after them. */
+  planned?: ReadonlyArray<{ path: string; after: string }>;
+  /** Keep each grounding finding's closest facts in the report, for a model asked to repair them. */
+  evidence?: boolean;
+}
+
+/** How many changes the log entry lists before summarising the rest. */
+const LOG_CHANGE_LINES = 50;
+
+/**
+ * The deterministic lint: validate the whole wiki and, with `fix`, apply the safe repairs
+ * first (catalog rebuild, unique near-match links, derivable fields, field order) and log
+ * them. The findings returned are those left after any repairs. No model is involved.
+ */
+export async function lintWorkspace(
+  root: string,
+  schema: Schema,
+  config: WikiConfig,
+  options: LintOptions,
+): Promise<LintReport> {
+  const contract = schema.contract;
+  let changes: string[] = [];
+  let refused: Finding[] = [];
+  if (options.fix) {
+    // Repairs write pages and the index: hold the workspace lock so a concurrent ingest never interleaves.
+    const lock = await acquireLock(root, {
+      command: 'lint --fix',
+      waitSeconds: options.waitSeconds ?? 0,
+      onNotice: options.onNotice,
+    });
+    lock.releaseOnExit();
+    try {
+      ({ changes, refused } = await applyFixes(root, contract, config));
+    } finally {
+      await lock.release();
+    }
+  }
+  const read = await readPageTexts(root);
+  const files = withPlanned(read.files, options.planned ?? []);
+  const pages = files.map((file) => parsePage(file.path, file.text, contract));
+  const rawLines = rawContentLines(root);
+  const findings = validateWiki({
+    pages,
+    contract,
+    indexText: textOf(files, contract.index),
+    logText: textOf(files, contract.log),
+    rawExists: await sourceExistence(root, pages),
+    deny: config.sandbox.deny,
+    rawLineCount: rawLineCounter(rawLines),
+    logLedger: withTeamRuns(await loadLogLedger(root), textOf(files, contract.log), await recordedRuns(root)),
+  });
+  findings.push(...encodingFindings(files), ...read.refused, ...refused);
+  findings.push(...(await staleWarnings(root, pages.filter((page) => !isSpecialPage(contract, page.path)))));
+  const grounding = await groundPages(
+    root,
+    pages.filter((page) => !isSpecialPage(contract, page.path)),
+    { evidence: options.evidence },
+  );
+  if (grounding) findings.push(...grounding.findings);
+  const coverage = measureCoverage(pages, contract, rawLines);
+  findings.push(...lowCoverageFindings(coverage.sources, config.coverage.warnBelow));
+  return {
+    findings: sortFindings(findings),
+    ...countBySeverity(findings),
+    changes,
+    grounding: grounding?.pages,
+    coverage: coverage.sources.length > 0 ? coverage.sources : undefined,
+    groundingEvidence: grounding && options.evidence ? grounding.closest : undefined,
+  };
+}
+
+/** `stale-page` warnings: pages a changed source left marked, naming the source and since when. */
+async function staleWarnings(root: string, pages: readonly Page[]): Promise<Finding[]> {
+  if (!pages.some((page) => page.frontmatter.stale_since)) return [];
+  const manifest = await loadManifest(root);
+  const rawExists = await sourceExistence(root, pages);
+  return staleFindings(stalePages(pages, (source) => manifest.sources[source], rawExists), rawExists);
+}
+
+/** Where repairs go: straight to disk, or through a run session (history for undo, dry-run overlay). */
+export interface FixSink {
+  write(path: string, content: string): Promise<unknown>;
+  remove(path: string): Promise<unknown>;
+  appendLog(op: string, title: string, lines: string[]): Promise<unknown>;
+}
+
+function diskSink(root: string, contract: Contract): FixSink {
+  return {
+    write: (p, content) => applyIndexPlan(root, { writes: [{ path: p, content }], deletes: [] }),
+    remove: (p) => applyIndexPlan(root, { writes: [], deletes: [p] }),
+    appendLog: (op, title, lines) => appendLog(root, contract.log, op, title, lines, undefined, newRunId()),
+  };
+}
+
+export interface FixOutcome {
+  /** Every repair applied, `path: what changed`. */
+  changes: string[];
+  /** Repairs refused (a page would have grown past twice its size), as findings. */
+  refused: Finding[];
+}
+
+/** Plan the deterministic repairs from the files on disk and apply them through `sink`. */
+export async function applyFixes(root: string, contract: Contract, config: WikiConfig, sink: FixSink = diskSink(root, contract)): Promise<FixOutcome> {
+  const files = await readPageFilesWithTimes(root);
+  const plan = planFixes({
+    contract,
+    hubThreshold: config.index.hubThreshold,
+    files,
+    rawExists: await sourceExistence(root, files.map((file) => parsePage(file.path, file.text, contract))),
+    index: await readIndexFiles(root, contract),
+    logText: textOf(files, contract.log),
+  });
+  if (plan.changes.length === 0) return { changes: [], refused: plan.refused };
+  for (const write of plan.writes) await sink.write(write.path, write.content);
+  for (const stale of plan.deletes) await sink.remove(stale);
+  const logged = plan.changes.slice(0, LOG_CHANGE_LINES);
+  if (plan.changes.length > LOG_CHANGE_LINES) logged.push(`… and ${plan.changes.length - LOG_CHANGE_LINES} more`);
+  const count = plan.changes.length;
+  await sink.appendLog('lint', `--fix applied ${count} ${count === 1 ? 'repair' : 'repairs'}`, logged);
+  return { changes: plan.changes, refused: plan.refused };
+}
+
+/** The page texts as they would be after the planned writes (pages under wiki/ only). */
+function withPlanned(files: PageText[], planned: ReadonlyArray<{ path: string; after: string }>): PageText[] {
+  const byPath = new Map(files.map((file) => [file.path, file]));
+  for (const change of planned) if (change.path.startsWith('wiki/') && change.path.endsWith('.md')) byPath.set(change.path, { path: change.path, text: change.after });
+  return [...byPath.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+function textOf(files: PageText[], filePath: string): string | undefined {
+  return files.find((file) => file.path === filePath)?.text;
+}
+
+interface PageText {
+  path: string;
+  text: string;
+  /** Byte offset of the first byte that is not UTF-8 (the text then holds U+FFFD there). */
+  invalidUtf8At?: number;
+}
+
+/**
+ * Every markdown file under wiki/ with its text, read as search and the run context read
+ * pages (`readPageBytes`): never through a link, never a hard link. Such a page is not
+ * read, so nothing from outside reaches a report, a repair or the model's review; it is
+ * reported instead (`unreadable-page`), as is a link under wiki/ named as a page; a link to
+ * a folder is a warning (`linked-folder`: it may hold only images). A page that vanished since the listing is gone.
+ */
+async function readPageTexts(root: string): Promise<{ files: PageText[]; refused: Finding[] }> {
+  const files: PageText[] = [];
+  const refused: Finding[] = [];
+  const links: string[] = [];
+  const paths = listPageFiles(root, 'wiki', undefined, (link) => links.push(link))
+    .map((file) => file.path)
+    .sort();
+  for (const pagePath of paths) {
+    const read = readPageBytes(root, pagePath);
+    if ('bytes' in read) files.push({ path: pagePath, text: read.bytes.toString('utf8'), invalidUtf8At: invalidUtf8Offset(read.bytes) });
+    else if (read.refused === 'hard-link') refused.push(finding('unreadable-page', pagePath, hardLinkedPageMessage(pagePath, read.links), { fix: HARD_LINK_FIX }));
+    else if (read.refused === 'outside') refused.push(finding('unreadable-page', pagePath, `${pagePath} led outside the workspace when read (a folder on its way is, or was for a moment, a link); it was not read`, { fix: FOLDER_LINK_FIX }));
+  }
+  for (const link of links) {
+    if (link.endsWith('.md')) refused.push(finding('unreadable-page', link, `${link} is a symbolic link; search, the model's tools and lint never follow links, so it is left out`, { fix: PAGE_LINK_FIX }));
+    else if (isFolderBehindLink(path.join(root, link))) refused.push(finding('linked-folder', link, `${link} is a symbolic link to a folder; its pages are left out of search, the model's tools and lint`, { fix: FOLDER_LINK_FIX }));
+  }
+  return { files, refused };
+}
+
+/** Whether a link leads to a folder (only its type is looked at, nothing in it is read). */
+function isFolderBehindLink(file: string): boolean {
+  try {
+    return statSync(file).isDirectory();
+  } catch {
+    return false; // dangling
+  }
+}
+
+function hardLinkedPageMessage(pagePath: string, links: number): string {
+  return `${pagePath} is a hard link (${links} names for one file), so its content may belong to a file outside the wiki; search, the model's tools and lint leave it out`;
+}
+
+const HARD_LINK_FIX = 'give the page its own copy: `cp FILE FILE.tmp && mv FILE.tmp FILE`';
+const FOLDER_LINK_FIX = 'replace links among the folders under wiki/ with real folders, then run lint again';
+const PAGE_LINK_FIX = 'put the file itself in its place: `cp --remove-destination "$(readlink -f FILE)" FILE`';
+
+/** One `encoding` error per page that is not UTF-8, with the offset of its first bad byte. */
+function encodingFindings(files: readonly PageText[]): Finding[] {
+  return files.flatMap((file) =>
+    file.invalidUtf8At === undefined ? [] : [finding('encoding', file.path, notUtf8Message(file.path, file.invalidUtf8At), { fix: NOT_UTF8_FIX })],
+  );
+}
+
+/** Page texts with the dates their files carry, for filling `created`/`updated`. */
+async function readPageFilesWithTimes(root: string): Promise<FixFile[]> {
+  const { files } = await readPageTexts(root);
+  return Promise.all(
+    files.map(async (file): Promise<FixFile> => {
+      const info = await lstat(path.join(root, file.path));
+      const born = info.birthtimeMs > 0 ? info.birthtime : info.mtime;
+      return { ...file, times: { created: isoDate(born), updated: isoDate(info.mtime) } };
+    }),
+  );
+}
+
+/** Check every cited source once, so the pure validator can ask synchronously. */
+async function sourceExistence(root: string, pages: readonly Page[]): Promise<(rawPath: string) => boolean> {
+  const cited = new Set<string>();
+  for (const page of pages) {
+    for (const entry of [...sourcesOf(page.frontmatter), ...citationsOf(page).map((citation) => citation.file)]) {
+      const file = sourceFilePath(entry);
+      if (file !== undefined) cited.add(file);
+    }
+  }
+  const existing = new Set<string>();
+  await Promise.all(
+    [...cited].map(async (file) => {
+      try {
+        if ((await stat(path.join(root, file))).isFile()) existing.add(file);
+      } catch {
+        // missing: reported by the missing-source rule
+      }
+    }),
+  );
+  return (rawPath) => existing.has(rawPath);
+}
+
+/** The runs the committed ingest record names; none when it cannot be read (`wiki status` reports why). */
+async function recordedRuns(root: string): Promise<Set<string>> {
+  try {
+    return new Set(Object.values((await loadManifest(root, { migrate: false })).sources).map((entry) => entry.runId));
+  } catch {
+    return new Set();
+  }
+}

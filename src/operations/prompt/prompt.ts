@@ -1,0 +1,158 @@
+import type { Schema } from '../../wiki/contract.js';
+import { isSpecialPage } from '../../wiki/contract.js';
+import type { Page } from '../../wiki/page.js';
+import { stringField } from '../../wiki/page.js';
+import { isSurfaced, scopeOf, usageModeOf } from '../../wiki/access.js';
+import { SOURCE_DATA_RULE } from '../../tools/source-delimiters.js';
+import { charsForTokens } from '../../util/tokens.js';
+
+/** String.prototype.localeCompare's order, from one collator (localeCompare makes one per call: slow over 10k keys). */
+const byKeyText = new Intl.Collator().compare;
+
+export type OperationKind = 'ingest' | 'query' | 'query-save' | 'lint' | 'lint-fix';
+
+const OPERATION_TEXT: Record<OperationKind, string> = {
+  ingest:
+    'You are ingesting one raw source into the wiki. Follow "Workflow: ingest a source" in the schema above. ' +
+    'The source is given in the first message (or its first window, with how to read the rest).',
+  query:
+    'You are answering a question from the wiki. Follow "Workflow: answer a query" in the schema above. ' +
+    'Do not write or change any page: your final message is the answer.',
+  'query-save':
+    'You are answering a question from the wiki and saving the answer. Follow "Workflow: answer a query" in the schema above, ' +
+    'including step 5: write the answer as a page in wiki/concepts/. Your final message is the answer.',
+  lint:
+    'You are reviewing the wiki for problems the deterministic checks cannot see. Follow "Workflow: lint" in the schema above. ' +
+    'Do not change any page: report findings only, one `FINDING` line each.',
+  'lint-fix':
+    'You are reviewing and repairing the wiki. Follow "Workflow: lint" in the schema above: report findings, one `FINDING` line each, ' +
+    'and fix what you can with the tools.',
+};
+
+export interface SystemPromptContext {
+  schema: Schema;
+  operation: OperationKind;
+}
+
+export interface RunContext {
+  schema: Schema;
+  today: string;
+  pages: Page[];
+  /** How many pages to list by key before pointing the model to search_wiki. */
+  pageLimit: number;
+  /** Tokens the page list may take (estimated as characters / 4); default no limit beyond `pageLimit`. */
+  pageTokens?: number;
+  /** Keys most relevant to this run, best first: listed before the rest (which follow by key). */
+  relevant?: readonly string[];
+  /** Pages a human edited since the tool last wrote them (workspace-relative paths). */
+  humanEdited?: ReadonlySet<string>;
+  /** Characters of `usage_mode: always` pages given in full (summaries first, then bodies); default 0. */
+  alwaysChars?: number;
+  /** Whose scratch pages (wiki/user/<name>/) are seen, shadowing team pages with the same key. */
+  user?: string | undefined;
+}
+
+/**
+ * The system prompt holds only what is byte-stable across runs of one workspace and
+ * operation: the whole schema.md, the rule that source text is data, and what this kind
+ * of run is. With the tools it forms the cached prefix, so a second run reads it from the
+ * provider's cache; everything that changes (date, page list) goes in `buildRunContext`.
+ */
+export function buildSystemPrompt(ctx: SystemPromptContext): string {
+  return [ctx.schema.text.trim(), '', '---', '', '# This run', '', OPERATION_TEXT[ctx.operation], '', SOURCE_DATA_RULE].join('\n');
+}
+
+/**
+ * The volatile section, sent at the head of the first user message (after the cached
+ * prefix): today's date and the pages the model may link to. Listing linkable keys is what
+ * keeps models from inventing links. Per-run blocks that must reach every prompt belong here.
+ */
+export function buildRunContext(ctx: RunContext): string {
+  const contentPages = relevantFirst(
+    pagesSeenBy(ctx.pages, ctx.user)
+      .filter((page) => !isSpecialPage(ctx.schema.contract, page.path) && isSurfaced(page))
+      .sort((a, b) => byKeyText(a.key, b.key)),
+    ctx.relevant ?? [],
+  );
+  const lines: string[] = [];
+  let charsLeft = ctx.pageTokens === undefined ? Number.POSITIVE_INFINITY : charsForTokens(ctx.pageTokens);
+  for (const page of contentPages.slice(0, ctx.pageLimit)) {
+    const summary = stringField(page.frontmatter, 'summary') ?? stringField(page.frontmatter, 'title') ?? '';
+    const edited = ctx.humanEdited?.has(page.path) ? ' [human-edited: keep their lines]' : '';
+    const line = `- ${page.key} (${page.type ?? 'page'}, ${page.path})${edited}${summary ? `: ${oneLine(summary)}` : ''}`;
+    charsLeft -= line.length + 1;
+    if (charsLeft < 0) break;
+    lines.push(line);
+  }
+  const more = contentPages.length - lines.length;
+  const ranked = (ctx.relevant ?? []).length > 0 && more > 0;
+  const pageSection =
+    contentPages.length === 0
+      ? 'The wiki has no pages yet. Any page you link to, you must create in this run.'
+      : [
+          `The wiki has ${contentPages.length} page(s). These keys exist and may be linked with [[key]]${ranked ? ' (the most relevant to this run first)' : ''}:`,
+          ...lines,
+          ...(more > 0 ? [`… and ${more} more not listed here: use search_wiki to find them before linking.`] : []),
+        ].join('\n');
+  return [
+    `Today is ${ctx.today}. Use it for created/updated dates.`,
+    '',
+    '# Existing pages',
+    '',
+    pageSection,
+    ...alwaysSection(ctx.pages, ctx.user, ctx.alwaysChars ?? 0),
+  ].join('\n');
+}
+
+/** The pages whose keys are in `relevant`, in that order, then the others in their own order. */
+function relevantFirst(pages: readonly Page[], relevant: readonly string[]): Page[] {
+  if (relevant.length === 0) return [...pages];
+  const byKey = new Map(pages.map((page) => [page.key, page]));
+  const first = [...new Set(relevant)].map((key) => byKey.get(key)).filter((page): page is Page => page !== undefined);
+  const taken = new Set(first);
+  return [...first, ...pages.filter((page) => !taken.has(page))];
+}
+
+/**
+ * The `usage_mode: always` pages, after everything that stays the same from run to run:
+ * each one's summary, then as much of their bodies as the budget allows, in key order.
+ * Empty when there are none.
+ */
+export function alwaysSection(pages: readonly Page[], user: string | undefined, budget: number): string[] {
+  const always = pagesSeenBy(pages, user)
+    .filter((page) => usageModeOf(page.frontmatter) === 'always')
+    .sort((a, b) => byKeyText(a.key, b.key));
+  if (always.length === 0) return [];
+  const lines = ['', '# Pages to keep in mind (usage_mode: always)', ''];
+  for (const page of always) {
+    const summary = stringField(page.frontmatter, 'summary') ?? stringField(page.frontmatter, 'title') ?? '';
+    lines.push(`- ${page.key} (${page.path})${summary ? `: ${oneLine(summary)}` : ''}`);
+  }
+  let left = budget;
+  for (const page of always) {
+    const body = page.body.trim();
+    if (left <= 0 || body === '') continue;
+    const shown = body.length <= left ? body : `${body.slice(0, left)}\n… (cut: ${body.length - left} more characters; read ${page.path})`;
+    left -= Math.min(body.length, left);
+    lines.push('', `## ${page.key}`, '', shown);
+  }
+  return lines;
+}
+
+/**
+ * The pages `user` sees: the team's, plus their own scratch pages, which shadow a team
+ * page with the same key; other users' scratch pages are left out.
+ */
+export function pagesSeenBy(pages: readonly Page[], user: string | undefined): Page[] {
+  const own = new Set(pages.filter((page) => user !== undefined && scopeOf(page.path) === user).map((page) => page.key));
+  return pages.filter((page) => {
+    const scope = scopeOf(page.path);
+    if (scope !== undefined) return scope === user;
+    return !own.has(page.key);
+  });
+}
+
+function oneLine(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > 160 ? `${flat.slice(0, 157)}…` : flat;
+}

@@ -1,0 +1,115 @@
+import { runAgent, type AgentRunResult, type SharedBudget } from '../../agent/loop.js';
+import type { AgentListener } from '../../agent/events.js';
+import { createTranscript, transcriptPath } from '../../agent/transcript.js';
+import type { ChatModel, Usage } from '../../agent/types.js';
+import { humanEditedPaths } from '../../state/human-edits.js';
+import { isoDate } from '../../util/dates.js';
+import { buildRunContext, buildSystemPrompt, type OperationKind } from '../prompt/prompt.js';
+import { relevantKeys } from '../prompt/prompt-relevance.js';
+import type { Session } from './session.js';
+
+export interface RunBudget {
+  maxTurns: number;
+  maxOutputTokens: number;
+  maxTokens?: number;
+  maxCost?: number;
+}
+
+export interface ModelRunOptions {
+  model: ChatModel;
+  operation: OperationKind;
+  userMessage: string;
+  /** Text the prompt's page list is ranked by (the question, or a source's title and first window). */
+  relevantTo?: string;
+  budget: RunBudget;
+  price?: (usage: Usage) => number | undefined;
+  listener?: AgentListener;
+  signal?: AbortSignal;
+  /** What this run shares with runs beside it: the command's own token and cost budget. */
+  sharedBudget?: SharedBudget;
+}
+
+export interface ModelRun extends AgentRunResult {
+  /** Workspace-relative transcript path; undefined in a dry run (nothing is written). */
+  transcript: string | undefined;
+  /** Writes the tools refused, in order: the path and the first reason given. */
+  rejectedWrites: RejectedWrite[];
+}
+
+export interface RejectedWrite {
+  path: string;
+  reason: string;
+}
+
+const WRITE_TOOLS: ReadonlySet<string> = new Set(['write_file', 'append_to_file']);
+
+/** A listener that also notes every refused write (the call's path and the result's first reason). */
+function noteRejectedWrites(rejected: RejectedWrite[], inner: AgentListener | undefined): AgentListener {
+  const paths = new Map<string, string>();
+  return (event) => {
+    if (event.type === 'tool_call' && WRITE_TOOLS.has(event.call.name)) {
+      const target = event.call.arguments?.path;
+      paths.set(event.call.id, typeof target === 'string' ? target : '(no path)');
+    } else if (event.type === 'tool_result' && event.result.isError && paths.has(event.result.callId)) {
+      rejected.push({ path: paths.get(event.result.callId) ?? '', reason: firstReason(event.result.content) });
+    }
+    inner?.(event);
+  };
+}
+
+/** The first reason of a refusal: its first bullet with the lines indented under it (quoted lines). */
+function firstReason(content: string): string {
+  const lines = content.split('\n');
+  const start = lines.findIndex((line) => line.startsWith('- '));
+  if (start < 0) return (lines.find((line) => line.trim()) ?? '').trim().slice(0, 500);
+  const reason = [(lines[start] ?? '').slice(2)];
+  for (const line of lines.slice(start + 1)) {
+    if (!/^\s+\S/.test(line)) break;
+    reason.push(line.trim());
+  }
+  return reason.join(' ').slice(0, 500);
+}
+
+/** One agent run inside a session: a cache-stable system prompt from schema.md, the run's context first in the user message, transcript in .wiki/runs/. */
+export async function runModelInSession(session: Session, options: ModelRunOptions): Promise<ModelRun> {
+  const ws = session.ws;
+  const pages = session.contentPages();
+  const system = buildSystemPrompt({ schema: ws.schema, operation: options.operation });
+  const runContext = buildRunContext({
+    schema: ws.schema,
+    today: isoDate(),
+    pages,
+    pageLimit: ws.config.config.promptPageLimit,
+    pageTokens: ws.config.config.promptPageTokens,
+    relevant: options.relevantTo === undefined ? [] : await relevantKeys(session, options.relevantTo, ws.config.config.promptPageLimit),
+    humanEdited: await humanEditedPaths(ws.root, pages.map((page) => page.path)),
+    alwaysChars: ws.config.config.promptAlwaysChars,
+    user: session.user,
+  });
+  const transcriptFile = session.options.dryRun ? undefined : transcriptPath(ws.root, session.options.runId);
+  const limits = ws.config.config.limits;
+  const transcript = transcriptFile ? await createTranscript(transcriptFile, { maxEventBytes: limits.transcriptEventBytes }) : undefined;
+  const rejectedWrites: RejectedWrite[] = [];
+  try {
+    const result = await runAgent({
+      model: options.model,
+      system,
+      userMessage: `${runContext}\n\n---\n\n${options.userMessage}`,
+      tools: session.tools,
+      maxTurns: options.budget.maxTurns,
+      maxOutputTokens: options.budget.maxOutputTokens,
+      turnLimits: { toolCallsPerTurn: limits.toolCallsPerTurn, toolResultBytesPerTurn: limits.toolResultBytesPerTurn, searchesPerTurn: limits.searchesPerTurn },
+      maxTokens: options.budget.maxTokens,
+      maxCost: options.budget.maxCost,
+      price: options.price,
+      listener: noteRejectedWrites(rejectedWrites, options.listener),
+      transcript,
+      signal: options.signal,
+      sharedBudget: options.sharedBudget,
+      contextTokens: ws.config.config.contextTokens ?? options.model.contextWindow,
+    });
+    return { ...result, transcript: transcriptFile ? `.wiki/runs/${session.options.runId}.jsonl` : undefined, rejectedWrites };
+  } finally {
+    await transcript?.close();
+  }
+}
