@@ -35,6 +35,7 @@ export function lintJson(report: LintReport, withChanges: boolean): Record<strin
     line: f.line ?? null,
     message: f.message,
     fix: f.fix ?? null,
+    ...(f.keptBecause !== undefined ? { kept: f.keptBecause } : {}),
   }));
   const doc: Record<string, unknown> = { findings, errors: report.errors, warnings: report.warnings };
   if (withChanges) doc.changes = report.changes;
@@ -69,17 +70,24 @@ export function renderLint(report: LintReport, c: Colors, options: { fix: boolea
     const severity = group[0]?.severity ?? 'warning';
     const label = severity === 'error' ? c.red(rule) : c.yellow(rule);
     lines.push(`${label} ${c.dim(`(${group.length} ${severity === 'error' ? 'error' : 'warning'}${group.length === 1 ? '' : 's'})`)}`);
-    const room = full ? group.length : Math.max(1, Math.min(severity === 'error' ? SHOWN_PER_ERROR_RULE : SHOWN_PER_WARNING_RULE, budget));
-    const shown = group.slice(0, room);
-    for (const f of shown) lines.push(`  ${f.path}${f.line !== undefined ? `:${f.line}` : ''}  ${full ? f.message : short(f.message)}`);
+    // Sentences a review kept (with its reason) stay findings, but by default they are counted, not listed again.
+    const open = full ? group : group.filter((f) => f.keptBecause === undefined);
+    const keptHere = group.length - group.filter((f) => f.keptBecause === undefined).length;
+    const room = full ? group.length : Math.min(open.length, Math.max(1, Math.min(severity === 'error' ? SHOWN_PER_ERROR_RULE : SHOWN_PER_WARNING_RULE, budget)));
+    const shown = open.slice(0, room);
+    for (const f of shown) {
+      const keptNote = f.keptBecause !== undefined ? c.dim(`  [kept after review: ${f.keptBecause}]`) : '';
+      lines.push(`  ${f.path}${f.line !== undefined ? `:${f.line}` : ''}  ${full ? f.message : short(f.message)}${keptNote}`);
+    }
     // One fix per rule when they all say the same; each its own otherwise.
     const fixes = [...new Set(shown.map((f) => f.fix).filter((fix): fix is string => Boolean(fix)))];
     if (fixes.length === 1) lines.push(`    ${c.dim(`fix: ${fixes[0]}`)}`);
     else for (const fix of fixes.slice(0, full ? fixes.length : 2)) lines.push(`    ${c.dim(`fix: ${fix}`)}`);
-    if (shown.length < group.length) {
-      lines.push(c.dim(`  … and ${group.length - shown.length} more (wiki lint --rule ${rule})`));
+    if (shown.length < open.length) {
+      lines.push(c.dim(`  … and ${open.length - shown.length} more (wiki lint --rule ${rule})`));
       hidden.push(rule);
     }
+    if (!full && keptHere > 0) lines.push(c.dim(`  ${keptHere} kept after review, not listed (wiki lint --rule ${rule} shows them with the reason)`));
     budget -= shown.length + 2;
     lines.push('');
   }
@@ -109,7 +117,8 @@ function summaryLine(report: LintReport, c: Colors, { fix, strict }: { fix: bool
   const errors = `${report.errors} error${report.errors === 1 ? '' : 's'}`;
   const warnings = `${report.warnings} warning${report.warnings === 1 ? '' : 's'}`;
   const failing = report.errors > 0 || (strict && report.warnings > 0);
-  const text = `${errors}, ${warnings}${strict && report.warnings > 0 ? ' (--strict: warnings count)' : ''}`;
+  const kept = report.findings.filter((f) => f.keptBecause !== undefined).length;
+  const text = `${errors}, ${warnings}${kept > 0 ? ` (${kept} kept after review)` : ''}${strict && report.warnings > 0 ? ' (--strict: warnings count)' : ''}`;
   // After --fix the safe repairs are done: advising them again would send a cron in circles.
   const hint = !fix && failing ? c.dim('\nrun `wiki lint --fix --no-llm` to apply the safe repairs') : '';
   return `${failing ? c.red(text) : c.yellow(text)}${hint}`;

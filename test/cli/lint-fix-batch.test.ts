@@ -76,6 +76,17 @@ describe('wiki lint --fix on a real model-written wiki', () => {
     expect(again.code).toBe(0);
     expect(second.requests[0]?.lastUserText ?? '').not.toContain(` ${kept} —`);
     expect((JSON.parse(again.stdout) as { batch: string }).batch).toMatch(/1 kept earlier, not sent/);
+
+    // The report counts the kept sentence apart instead of listing it again as open; --json and --all carry the reason.
+    const report = await runCli(['lint', '--no-llm'], { cwd: root });
+    expect(report.stdout).toMatch(/1 kept after review, not listed \(wiki lint --rule \S+ shows them with the reason\)/);
+    expect(report.stdout).toMatch(/warnings? \(1 kept after review\)/);
+    expect(report.stdout).not.toContain(`${kept}  `);
+    const all = await runCli(['lint', '--no-llm', '--all'], { cwd: root });
+    expect(all.stdout).toContain(`${kept}  `);
+    expect(all.stdout).toContain('[kept after review: a fair paraphrase of the cited lines]');
+    const json = JSON.parse((await runCli(['lint', '--no-llm', '--json'], { cwd: root })).stdout) as { findings: Array<{ path: string; line: number | null; kept?: string }> };
+    expect(json.findings.filter((f) => f.kept === 'a fair paraphrase of the cited lines').map((f) => `${f.path}:${f.line}`)).toEqual([kept]);
   });
 });
 

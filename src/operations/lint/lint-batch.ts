@@ -75,6 +75,19 @@ export function planBatch(root: string, findings: readonly Finding[], kept: Kept
   return { findings: open.slice(0, size), remaining: Math.max(0, open.length - size), keptEarlier };
 }
 
+/** The findings with `keptBecause` set where a review kept the sentence (page and cited lines unchanged since). */
+export function markKept(root: string, findings: readonly Finding[], kept: KeptFile): Finding[] {
+  if (Object.keys(kept.kept).length === 0) return [...findings];
+  const pages = new Map<string, string>();
+  return findings.map((f) => {
+    if (!GROUNDING_RULES.has(f.rule)) return f;
+    let text = pages.get(f.path);
+    if (text === undefined) pages.set(f.path, (text = readPage(root, f.path) ?? ''));
+    const entry = kept.kept[keptKey(f, text)];
+    return entry ? { ...f, keptBecause: entry.reason } : f;
+  });
+}
+
 /** `KEEP <path>:<line> :: <why>` lines from the model's final message. */
 export function parseKeeps(text: string): Array<{ path: string; line: number; reason: string }> {
   const keeps: Array<{ path: string; line: number; reason: string }> = [];
@@ -89,9 +102,12 @@ export function parseKeeps(text: string): Array<{ path: string; line: number; re
 export async function rememberKept(root: string, kept: KeptFile, batch: readonly Finding[], keeps: ReturnType<typeof parseKeeps>): Promise<number> {
   let added = 0;
   const at = new Date().toISOString();
+  // Two sentences on one line are two findings with the same path:line: each KEEP line takes the next one not yet kept.
+  const taken = new Set<Finding>();
   for (const keep of keeps) {
-    const finding = batch.find((f) => GROUNDING_RULES.has(f.rule) && f.path === keep.path && f.line === keep.line);
+    const finding = batch.find((f) => GROUNDING_RULES.has(f.rule) && f.path === keep.path && f.line === keep.line && !taken.has(f));
     if (!finding) continue;
+    taken.add(finding);
     kept.kept[keptKey(finding, readPage(root, finding.path) ?? '')] = { path: finding.path, line: keep.line, reason: keep.reason, at };
     added++;
   }

@@ -8,7 +8,7 @@ import { lockOptions } from '../ingest/ingest.js';
 import { groundingRepairRequest } from './grounding.js';
 import { applyFixes, lintWorkspace, type FixSink, type LintReport } from './lint.js';
 import { withoutStaleSince } from '../../state/stale.js';
-import { loadKept, parseKeeps, planBatch, rememberKept, type LintBatch } from './lint-batch.js';
+import { loadKept, parseKeeps, planBatch, rememberKept, type LintBatch, markKept } from './lint-batch.js';
 import { summariseRun, type RunOutcome } from '../run/run-outcome.js';
 import { Session } from '../run/session.js';
 import { hiddenFromModel } from '../run/session-tools.js';
@@ -143,7 +143,7 @@ export async function runLint(ws: WorkspaceHandle, options: LintRunOptions): Pro
       await session.finish(ok ? 'completed' : review?.status === 'interrupted' ? 'interrupted' : 'stopped');
     }
     const after = modelChanges.length > 0 ? await lintWorkspace(ws.root, ws.schema, ws.config.config, { fix: false, planned: planned() }) : before;
-    const findings = sortFindings([...after.findings, ...fixOutcome.refused, ...modelFindings]);
+    const findings = markKept(ws.root, sortFindings([...after.findings, ...fixOutcome.refused, ...modelFindings]), await loadKept(ws.root));
     const report: LintRunReport = { findings, ...countBySeverity(findings), changes: [...fixes, ...modelChanges] };
     if (after.grounding) report.grounding = after.grounding;
     if (after.coverage) report.coverage = after.coverage;

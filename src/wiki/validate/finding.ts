@@ -9,6 +9,8 @@ export interface Finding {
   message: string;
   /** What to do about it. */
   fix?: string;
+  /** Set when a lint review kept the sentence, with the reviewer's reason (it stays a finding, shown apart). */
+  keptBecause?: string;
 }
 
 export type RuleId =

@@ -5,7 +5,7 @@ import { SOURCE_CLOSE, SOURCE_OPEN } from '../../../src/tools/source-delimiters.
 import { parsePage } from '../../../src/wiki/page.js';
 import { parseSchema } from '../../../src/wiki/schema-loader.js';
 
-const schema = parseSchema(readFileSync(new URL('../../templates/schema.md', import.meta.url), 'utf8'));
+const schema = parseSchema(readFileSync(new URL('../../../templates/schema.md', import.meta.url), 'utf8'));
 const page = (path: string, summary: string) =>
   parsePage(path, `---\ntitle: T\nsummary: ${summary}\n---\nbody\n`, schema.contract);
 

@@ -8,7 +8,7 @@ import { parsePage } from '../../../src/wiki/page.js';
 import { scopeOf } from '../../../src/wiki/access.js';
 import { parseSchema } from '../../../src/wiki/schema-loader.js';
 
-const contract = parseSchema(readFileSync(new URL('../../templates/schema.md', import.meta.url), 'utf8')).contract;
+const contract = parseSchema(readFileSync(new URL('../../../templates/schema.md', import.meta.url), 'utf8')).contract;
 
 /** A search index that answers nothing and remembers how many hits it was asked for. */
 function askedLimits(): { index: SearchIndex; limits: number[] } {
