@@ -29,11 +29,15 @@ export interface ClaimTerms {
 const NEGATIONS = new Set(['not', 'no', 'never', 'none', 'nor', 'neither', 'cannot', 'nothing', 'nobody', 'nowhere']);
 /** Chunks after a negation that it governs. */
 const NEGATION_SCOPE = 3;
-/** In evidence a negation is read as governing more of its clause: a paraphrase may move the words. */
-const EVIDENCE_NEGATION_SCOPE = 8;
+/** In evidence a negation is read as governing the rest of its clause (up to this many chunks): a paraphrase may move the words. */
+const EVIDENCE_NEGATION_SCOPE = 12;
+/** Words that, in evidence, deny what follows them in their clause as a "not" does: "avoids confusion", "eliminate need", "unlikely that … faster". */
+const EVIDENCE_DENIALS = new Set(['avoid', 'avoids', 'avoided', 'avoiding', 'eliminate', 'eliminates', 'eliminated', 'unlikely', 'lack', 'lacks', 'without', 'prevent', 'prevents', 'unnecessary', 'impossible', 'omit', 'omits', 'omitted']);
+/** A chunk ending a clause: a negation governs no further. */
+const CLAUSE_END = /[.;:!?]["')\]’”*_]*$/;
 const CONTRASTS = new Set(['rather', 'instead', 'only', 'but', 'unlike', 'except', 'without', 'fail', 'fails', 'failed', 'lack', 'lacks', 'absent', 'neither', 'nor', 'avoid', 'avoids', 'prevent', 'prevents', 'refuse', 'refuses', 'reject', 'rejects', 'opposite', 'unless', 'unable']);
 /** Function words the shared stop list lacks (reflexives, fillers): they carry no claim. */
-const MORE_STOP_WORDS = new Set(['itself', 'themselves', 'himself', 'herself', 'myself', 'ourselves', 'yourself', 'just', 'even', 'still', 'thus', 'therefore', 'hence', 'however', 'yet', 'already', 'because', 'while', 'whether', 'if', 'when', 'where', 'what', 'how', 'why', 'them', 'him', 'me', 'us', 'my', 'mine', 'ours', 'theirs', 'via', 'per', 'etc', 'e.g', 'i.e', 'eg', 'ie', 'like', 'much', 'many', 'well', 'often', 'usually', 'instead', 'rather', 'only']);
+const MORE_STOP_WORDS = new Set(['itself', 'themselves', 'himself', 'herself', 'myself', 'ourselves', 'yourself', 'just', 'even', 'still', 'thus', 'therefore', 'hence', 'however', 'yet', 'already', 'because', 'while', 'whether', 'if', 'when', 'where', 'what', 'how', 'why', 'them', 'him', 'me', 'us', 'my', 'mine', 'ours', 'theirs', 'via', 'per', 'etc', 'e.g', 'i.e', 'eg', 'ie', 'like', 'much', 'many', 'well', 'often', 'usually', 'instead', 'rather', 'only', 'up']);
 /** Words starting with "un" that do not turn a statement around. */
 const NOT_NEGATIVE_UN = new Set(['under', 'until', 'unit', 'union', 'uniqu', 'univers', 'understand', 'underli', 'undergo', 'unifi', 'uniform']);
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
@@ -103,6 +107,8 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
   let scope = 0;
   /** The last few content stems: what a negation in evidence may be about. */
   const recent: string[] = [];
+  /** Every word so far, lower-cased: an acronym spelled by the words before it ("trust on first use (TOFU)") names nothing new. */
+  const spoken: string[] = [];
   chunks.forEach((rawChunk, index) => {
     const inScope = scope > 0;
     if (scope > 0) scope--;
@@ -114,7 +120,7 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
         negated = true;
         scope = evidence ? EVIDENCE_NEGATION_SCOPE : NEGATION_SCOPE;
         if (evidence) for (const word of recent) negatedWords.add(word);
-      }
+      } else if (evidence && EVIDENCE_DENIALS.has(lower)) scope = EVIDENCE_NEGATION_SCOPE;
       if (CONTRASTS.has(lower) || (lower.startsWith('un') && lower.length > 5 && !NOT_NEGATIVE_UN.has(stem(lower)))) contrasted = true;
       if (evidence && NUMBER_WORDS[lower] !== undefined) numbers.push(NUMBER_WORDS[lower]);
       if (lower.length > 1 && !isStopWord(lower) && !MORE_STOP_WORDS.has(lower) && !NEGATIONS.has(lower)) {
@@ -124,7 +130,9 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
         recent.push(stemmed);
         if (recent.length > 2) recent.shift();
       }
+      spoken.push(lower);
       first = (plain[2] ?? '') === '.';
+      if (plain[2] === '.' || plain[2] === ';' || (evidence && plain[2] === ',')) scope = 0;
       return;
     }
     const chunk = rawChunk.replace(/['’]s$/u, '').replace(CHUNK_EDGE, '');
@@ -164,12 +172,14 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
     }
     for (const piece of chunk.match(WORD) ?? []) {
       const lower = piece.toLowerCase();
+      const acronym = spellsOut(piece, spoken);
+      spoken.push(lower);
       if (NEGATIONS.has(lower)) {
         negated = true;
         scope = evidence ? EVIDENCE_NEGATION_SCOPE : NEGATION_SCOPE;
         // "none of the cards are filed" / "cards are not filed": in evidence the subject before counts too.
         if (evidence) for (const word of recent) negatedWords.add(word);
-      }
+      } else if (evidence && EVIDENCE_DENIALS.has(lower)) scope = EVIDENCE_NEGATION_SCOPE;
       if (CONTRASTS.has(lower) || (lower.startsWith('un') && lower.length > 5 && !NOT_NEGATIVE_UN.has(stem(lower)))) contrasted = true;
       if (evidence && NUMBER_WORDS[lower] !== undefined) numbers.push(NUMBER_WORDS[lower]);
       if (/^\d/.test(piece) || piece.length === 1 || isStopWord(lower) || MORE_STOP_WORDS.has(lower) || NEGATIONS.has(lower)) {
@@ -181,16 +191,24 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
       if (inScope) negatedWords.add(stemmed);
       recent.push(stemmed);
       if (recent.length > 2) recent.shift();
-      if (!first && piece.length > 1 && CAPITALISED.test(piece) && !MONTHS.includes(lower)) names.push(stemmed);
+      if (!first && piece.length > 1 && CAPITALISED.test(piece) && !MONTHS.includes(lower) && !acronym) names.push(stemmed);
       first = false;
     }
     // A full stop starts a new sentence whose first word is capitalised anyway (after a colon a
     // capital is read as a name: checked only against all of the sources' words, a plain word passes).
     if (/[.!?]["')\]’”*_]*$/.test(rawChunk)) first = true;
+    if (CLAUSE_END.test(rawChunk) || (evidence && rawChunk.endsWith(','))) scope = 0;
   });
   // Evidence is read generously: every run of digits is a number it states, identifiers' included.
   if (evidence) for (const digits of rest.match(/\d+(?:[.,]\d+)*/g) ?? []) numbers.push(...evidenceValues(digits));
   return { words: [...words], numbers, dates, names: [...new Set(names)], namedNumbers, negated, negatedWords: [...negatedWords], contrasted };
+}
+
+/** Whether `piece` is an acronym of the words just before it ("TOFU" after "trust on first use"). */
+function spellsOut(piece: string, spoken: readonly string[]): boolean {
+  const letters = piece.replace(/s$/, '');
+  if (!/^\p{Lu}{2,}$/u.test(letters) || spoken.length < letters.length) return false;
+  return spoken.slice(-letters.length).map((word) => word[0]).join('') === letters.toLowerCase();
 }
 
 function evidenceValues(digits: string): number[] {

@@ -58,6 +58,8 @@ const SAME_WORDS = 0.8;
 const NEAR_WORDS = 2;
 /** A claim with fewer content words states nothing checkable. */
 const MIN_WORDS = 3;
+/** The same for a claim that negates: what it denies is checkable with fewer words. */
+const MIN_NEGATED_WORDS = 2;
 /** A stem shorter than this matches only itself. */
 const PREFIX_MIN = 4;
 
@@ -80,7 +82,8 @@ export function groundPage(
   for (const claim of claimsOf(body)) {
     const all = cache.claimTermsOf(claim.checked);
     const terms = { ...all, words: all.words.filter((word) => !topicWords.has(word)), names: all.names.filter((name) => !topicWords.has(name)) };
-    if (all.words.length < MIN_WORDS && terms.numbers.length === 0 && terms.dates.length === 0) continue;
+    // "Cancellation is not dropping": two words and a negation state something checkable.
+    if (all.words.length < (all.negated ? MIN_NEGATED_WORDS : MIN_WORDS) && terms.numbers.length === 0 && terms.dates.length === 0) continue;
     sentences.push(groundClaim(claim, terms, evidence, sourceLines ? citedLines(claim.citations, sourceLines, cache) : undefined, cache));
   }
   const supported = sentences.filter((s) => s.problem === undefined).length;
@@ -157,7 +160,8 @@ function check(
     const denies = (item: Analysed, word: string): boolean => item.terms.negatedWords.includes(word);
     if (scoped.length > 0) {
       if (!scoped.some((word) => units.some((item) => item.words.has(word) && denies(item, word)))) return { kind: 'ungrounded', reason: `it negates what ${evidence} say${evidence.endsWith('s') ? '' : 's'}` };
-    } else if (!(cited ? near : units).some((item) => item.terms.negated || (cited && item.terms.contrasted))) {
+    } else if (!(cited ? ranked.map((r) => r.item) : units).some((item) => item.terms.negated || (cited && item.terms.contrasted))) {
+      // The words it denies are not its cited lines' (a paraphrase: "nobody wonders" for "avoids confusion"): any cited piece about it that denies or turns something around will do.
       return { kind: 'ungrounded', reason: `it negates what ${evidence} say${evidence.endsWith('s') ? '' : 's'}` };
     }
   }
