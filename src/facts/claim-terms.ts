@@ -132,11 +132,14 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
       }
       spoken.push(lower);
       first = (plain[2] ?? '') === '.';
-      if (plain[2] === '.' || plain[2] === ';' || (evidence && plain[2] === ',')) scope = 0;
+      if (plain[2] === '.' || plain[2] === ';' || plain[2] === ',') scope = 0;
       return;
     }
     const chunk = rawChunk.replace(/['’]s$/u, '').replace(CHUNK_EDGE, '');
-    if (chunk === '') return;
+    if (chunk === '') {
+      if (/[.;:!?,]/.test(rawChunk)) scope = 0;
+      return;
+    }
     if (/n['’]t$/iu.test(chunk)) {
       negated = true;
       scope = evidence ? EVIDENCE_NEGATION_SCOPE : NEGATION_SCOPE;
@@ -197,7 +200,7 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
     // A full stop starts a new sentence whose first word is capitalised anyway (after a colon a
     // capital is read as a name: checked only against all of the sources' words, a plain word passes).
     if (/[.!?]["')\]’”*_]*$/.test(rawChunk)) first = true;
-    if (CLAUSE_END.test(rawChunk) || (evidence && rawChunk.endsWith(','))) scope = 0;
+    if (CLAUSE_END.test(rawChunk) || rawChunk.endsWith(',')) scope = 0;
   });
   // Evidence is read generously: every run of digits is a number it states, identifiers' included.
   if (evidence) for (const digits of rest.match(/\d+(?:[.,]\d+)*/g) ?? []) numbers.push(...evidenceValues(digits));

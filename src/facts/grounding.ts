@@ -153,16 +153,23 @@ function check(
       : ranked.filter((r, index) => index < 1 || r.overlap >= 0.5 * terms.words.length).map((r) => r.item);
   if (terms.negated) {
     // What the claim says is not so: its evidence must say it is not so too. Against cited lines
-    // (many small pieces, a sentence split over lines) any piece holding the word and a negation
-    // will do, or a near one turning it around; against facts, the closest fact must.
+    // (many small pieces, a sentence split over lines) any piece holding the first word the claim
+    // denies and denying it will do; against facts, the closest fact must.
     const units = cited ? [...pool, ...ranked.map((r) => r.item)] : ranked.slice(0, 1).map((r) => r.item);
-    const scoped = terms.negatedWords.filter((word) => units.some((item) => item.words.has(word)));
-    const denies = (item: Analysed, word: string): boolean => item.terms.negatedWords.includes(word);
-    if (scoped.length > 0) {
-      if (!scoped.some((word) => units.some((item) => item.words.has(word) && denies(item, word)))) return { kind: 'ungrounded', reason: `it negates what ${evidence} say${evidence.endsWith('s') ? '' : 's'}` };
-    } else if (!(cited ? ranked.map((r) => r.item) : units).some((item) => item.terms.negated || (cited && item.terms.contrasted))) {
-      // The words it denies are not its cited lines' (a paraphrase: "nobody wonders" for "avoids confusion"): any cited piece about it that denies or turns something around will do.
-      return { kind: 'ungrounded', reason: `it negates what ${evidence} say${evidence.endsWith('s') ? '' : 's'}` };
+    // The first word it denies that its evidence uses (as a stem or its prefix, "independ" ~ "independently"):
+    // the word a negation governs most surely; a later one may be another clause's.
+    const denied = terms.negatedWords.find((word) => units.some((item) => holds(item.words, word)));
+    const negates = `it negates what ${evidence} say${evidence.endsWith('s') ? '' : 's'}`;
+    if (denied !== undefined) {
+      if (!units.some((item) => holds(item.words, denied) && holds(new Set(item.terms.negatedWords), denied))) return { kind: 'ungrounded', reason: negates };
+    } else if (cited) {
+      // The words it denies are not its cited lines' (a paraphrase: "nobody wonders" for "avoids confusion"):
+      // any cited piece about it that denies or turns something around will do.
+      if (!ranked.some((r) => r.item.terms.negated || r.item.terms.contrasted)) return { kind: 'ungrounded', reason: negates };
+    } else if (!units.some((item) => item.terms.negated) && (ranked[0]?.overlap ?? 0) >= 0.5 * terms.words.length) {
+      // Against facts, only a closest fact saying much of what the claim says is what it denies
+      // ("no authors are named" is not the opposite of "Feature Name: async_await").
+      return { kind: 'ungrounded', reason: negates };
     }
   }
   // A negation it drops, only when its closest fact says the same words negated and nothing says them plainly.

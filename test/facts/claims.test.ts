@@ -155,6 +155,20 @@ describe('groundPage with cited lines', () => {
     expect(at('The order of the keywords is not fixed to `async move`. <!-- from: raw/rfc.md#L1 -->')?.problem?.kind).toBe('miscited');
   });
 
+  it('checks the first word a negation governs, as a stem or its prefix, against a piece that denies that word', () => {
+    const proxy = [
+      'GONOSUMDB and GONOPROXY are configured independently.',
+      'A proxy may forward database requests at /sumdb/.',
+      'Clients then use the proxy only, never falling back to a direct connection to the database.',
+    ];
+    const readProxy = (file: string): readonly string[] | undefined => (file === 'raw/proxy.md' ? proxy : undefined);
+    const at = (sentence: string) => groundPage(sentence, [], undefined, '', readProxy).sentences[0];
+    expect(at('GONOSUMDB and GONOPROXY are not independent settings. <!-- from: raw/proxy.md#L1 -->')?.problem?.kind).toBe('miscited');
+    // "database" is denied in another sentence (about falling back): not what this claim denies.
+    expect(at('A proxy can not forward database requests at /sumdb/. <!-- from: raw/proxy.md#L2 -->')?.problem?.kind).toBe('miscited');
+    expect(at('Clients never fall back to a direct database connection. <!-- from: raw/proxy.md#L3 -->')?.problem).toBeUndefined();
+  });
+
   it('reads the cited lines, not the nearest facts of the whole source', () => {
     // Line 7 says it; lines 3–4 (with the slack, up to line 7) do too — but lines 1–2 of another file do not.
     expect(check('Ward Cunningham started the WikiWikiWeb in 1995. <!-- from: raw/other.md#L1-2 -->')?.againstCitedLines).toBe(false);
