@@ -28,7 +28,7 @@ export interface ClaimTerms {
 
 const NEGATIONS = new Set(['not', 'no', 'never', 'none', 'nor', 'neither', 'cannot', 'nothing', 'nobody', 'nowhere']);
 /** Chunks after a negation that it governs. */
-const NEGATION_SCOPE = 3;
+const NEGATION_SCOPE = 6;
 /** In evidence a negation is read as governing the rest of its clause (up to this many chunks): a paraphrase may move the words. */
 const EVIDENCE_NEGATION_SCOPE = 12;
 /** Words that, in evidence, deny what follows them in their clause as a "not" does: "avoids confusion", "eliminate need", "unlikely that … faster". */
@@ -40,6 +40,8 @@ const CONTRASTS = new Set(['rather', 'instead', 'only', 'but', 'unlike', 'except
 const MORE_STOP_WORDS = new Set(['itself', 'themselves', 'himself', 'herself', 'myself', 'ourselves', 'yourself', 'just', 'even', 'still', 'thus', 'therefore', 'hence', 'however', 'yet', 'already', 'because', 'while', 'whether', 'if', 'when', 'where', 'what', 'how', 'why', 'them', 'him', 'me', 'us', 'my', 'mine', 'ours', 'theirs', 'via', 'per', 'etc', 'e.g', 'i.e', 'eg', 'ie', 'like', 'much', 'many', 'well', 'often', 'usually', 'instead', 'rather', 'only', 'up']);
 /** Words starting with "un" that do not turn a statement around. */
 const NOT_NEGATIVE_UN = new Set(['under', 'until', 'unit', 'union', 'uniqu', 'univers', 'understand', 'underli', 'undergo', 'unifi', 'uniform']);
+/** Words opening a sentence with a condition its main clause answers. */
+const CONDITIONS = new Set(['when', 'whenever', 'if', 'once', 'unless', 'after', 'before', 'while']);
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 /** Words before a number that say how much, not whose number it is. */
 const QUANTIFIERS = new Set(['about', 'around', 'roughly', 'nearly', 'approximately', 'almost', 'some', 'over', 'under', 'only', 'just', 'exactly', 'since', 'until', 'till', 'circa', 'ca', 'up', 'at', 'least', 'most', 'more', 'less', 'fewer', 'than', 'per', 'every', 'each', 'top', 'first', 'last']);
@@ -109,6 +111,11 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
   const recent: string[] = [];
   /** Every word so far, lower-cased: an acronym spelled by the words before it ("trust on first use (TOFU)") names nothing new. */
   const spoken: string[] = [];
+  /** In evidence, the words of a sentence opening with a condition ("When go.sum is up to date, … is never contacted"): the main clause's negation governs them too. */
+  let condition: string[] | undefined;
+  const denyCondition = (): void => {
+    if (evidence) for (const word of condition ?? []) negatedWords.add(word);
+  };
   chunks.forEach((rawChunk, index) => {
     const inScope = scope > 0;
     if (scope > 0) scope--;
@@ -116,16 +123,22 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
     const plain = PLAIN_WORD.exec(rawChunk);
     if (plain) {
       const lower = plain[1] ?? '';
+      if (first) condition = CONDITIONS.has(lower) ? [] : undefined;
       if (NEGATIONS.has(lower)) {
         negated = true;
         scope = evidence ? EVIDENCE_NEGATION_SCOPE : NEGATION_SCOPE;
         if (evidence) for (const word of recent) negatedWords.add(word);
-      } else if (evidence && EVIDENCE_DENIALS.has(lower)) scope = EVIDENCE_NEGATION_SCOPE;
+        denyCondition();
+      } else if (evidence && EVIDENCE_DENIALS.has(lower)) {
+        scope = EVIDENCE_NEGATION_SCOPE;
+        for (const word of recent) negatedWords.add(word);
+      }
       if (CONTRASTS.has(lower) || (lower.startsWith('un') && lower.length > 5 && !NOT_NEGATIVE_UN.has(stem(lower)))) contrasted = true;
       if (evidence && NUMBER_WORDS[lower] !== undefined) numbers.push(NUMBER_WORDS[lower]);
       if (lower.length > 1 && !isStopWord(lower) && !MORE_STOP_WORDS.has(lower) && !NEGATIONS.has(lower)) {
         const stemmed = stem(lower);
         words.add(stemmed);
+        condition?.push(stemmed);
         if (inScope) negatedWords.add(stemmed);
         recent.push(stemmed);
         if (recent.length > 2) recent.shift();
@@ -144,6 +157,7 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
       negated = true;
       scope = evidence ? EVIDENCE_NEGATION_SCOPE : NEGATION_SCOPE;
       if (evidence) for (const word of recent) negatedWords.add(word);
+      denyCondition();
     }
     const number = PLAIN_NUMBER.exec(chunk) ?? (evidence ? null : MEASURE_WORD.exec(chunk));
     if (!evidence && !number && /\d/.test(chunk) && /\p{L}/u.test(chunk) && !VERSION.test(chunk) && !HASH.test(chunk) && !/[/\\@:]/.test(chunk)) {
@@ -177,12 +191,17 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
       const lower = piece.toLowerCase();
       const acronym = spellsOut(piece, spoken);
       spoken.push(lower);
+      if (first) condition = CONDITIONS.has(lower) ? [] : undefined;
       if (NEGATIONS.has(lower)) {
         negated = true;
         scope = evidence ? EVIDENCE_NEGATION_SCOPE : NEGATION_SCOPE;
         // "none of the cards are filed" / "cards are not filed": in evidence the subject before counts too.
         if (evidence) for (const word of recent) negatedWords.add(word);
-      } else if (evidence && EVIDENCE_DENIALS.has(lower)) scope = EVIDENCE_NEGATION_SCOPE;
+        denyCondition();
+      } else if (evidence && EVIDENCE_DENIALS.has(lower)) {
+        scope = EVIDENCE_NEGATION_SCOPE;
+        for (const word of recent) negatedWords.add(word);
+      }
       if (CONTRASTS.has(lower) || (lower.startsWith('un') && lower.length > 5 && !NOT_NEGATIVE_UN.has(stem(lower)))) contrasted = true;
       if (evidence && NUMBER_WORDS[lower] !== undefined) numbers.push(NUMBER_WORDS[lower]);
       if (/^\d/.test(piece) || piece.length === 1 || isStopWord(lower) || MORE_STOP_WORDS.has(lower) || NEGATIONS.has(lower)) {
@@ -191,6 +210,7 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
       }
       const stemmed = stem(lower);
       words.add(stemmed);
+      condition?.push(stemmed);
       if (inScope) negatedWords.add(stemmed);
       recent.push(stemmed);
       if (recent.length > 2) recent.shift();

@@ -151,7 +151,9 @@ function check(
     evidence === 'its cited lines'
       ? ranked.filter((r, index) => index < 2 || r.overlap >= Math.min(NEAR_WORDS, terms.words.length)).map((r) => r.item)
       : ranked.filter((r, index) => index < 1 || r.overlap >= 0.5 * terms.words.length).map((r) => r.item);
-  if (terms.negated) {
+  // Against facts, only a closest fact saying much of what the claim says is what a negation would deny
+  // ("no authors are named" is not the opposite of "Feature Name: async_await").
+  if (terms.negated && (cited || (ranked[0]?.overlap ?? 0) >= 0.5 * terms.words.length)) {
     // What the claim says is not so: its evidence must say it is not so too. Against cited lines
     // (many small pieces, a sentence split over lines) any piece holding the first word the claim
     // denies and denying it will do; against facts, the closest fact must.
@@ -166,9 +168,7 @@ function check(
       // The words it denies are not its cited lines' (a paraphrase: "nobody wonders" for "avoids confusion"):
       // any cited piece about it that denies or turns something around will do.
       if (!ranked.some((r) => r.item.terms.negated || r.item.terms.contrasted)) return { kind: 'ungrounded', reason: negates };
-    } else if (!units.some((item) => item.terms.negated) && (ranked[0]?.overlap ?? 0) >= 0.5 * terms.words.length) {
-      // Against facts, only a closest fact saying much of what the claim says is what it denies
-      // ("no authors are named" is not the opposite of "Feature Name: async_await").
+    } else if (!units.some((item) => item.terms.negated)) {
       return { kind: 'ungrounded', reason: negates };
     }
   }

@@ -86,6 +86,9 @@ describe('claimTerms', () => {
     expect(claimTerms('* eliminate need to prefix each error message in a test', true).negatedWords).toEqual(expect.arrayContaining(['need', 'prefix']));
     // The clause ends the negation: what follows a comma or a full stop is said plainly.
     expect(claimTerms('If it is not yet recorded in the log, the notary will fetch it.', true).negatedWords).not.toContain('fetch');
+    // A sentence opening with a condition: its main clause's negation answers the condition's words too.
+    expect(claimTerms('When go.sum is up-to-date, as during ordinary development, the database is never contacted.', true).negatedWords).toEqual(expect.arrayContaining(['date', 'ordinari', 'contact']));
+    expect(claimTerms('The sum is up-to-date, as during ordinary development, and the database is never contacted.', true).negatedWords).not.toContain('ordinari');
     // In a claim, a negation governs no further than its clause either.
     expect(claimTerms('The command is sketched but not specified; the privacy policy was still open.').negatedWords).toEqual(['specifi']);
   });
