@@ -54,6 +54,8 @@ const CLOSEST = 3;
 const NUMBER_CANDIDATES = 5;
 /** Overlap above which a negated fact saying the same words is the claim's opposite. */
 const SAME_WORDS = 0.8;
+/** Words a piece of evidence must share with a claim for its negation to be the claim's: a denial elsewhere in the cited lines is about something else. */
+const DENIAL_WORDS = 2;
 /** Words a piece of evidence must share with a claim to count as near it (with the two closest). */
 const NEAR_WORDS = 2;
 /** A claim with fewer content words states nothing checkable. */
@@ -159,11 +161,14 @@ function check(
     // denies and denying it will do; against facts, the closest fact must.
     const units = cited ? [...pool, ...ranked.map((r) => r.item)] : ranked.slice(0, 1).map((r) => r.item);
     // The first word it denies that its evidence uses (as a stem or its prefix, "independ" ~ "independently"):
-    // the word a negation governs most surely; a later one may be another clause's.
+    // the word a negation governs most surely; a later one may be another clause's. When the word right
+    // after its negation is not the evidence's, the piece denying a later one must be about the claim
+    // (share DENIAL_WORDS of its words): "can not forward database requests" is not excused by
+    // "never falling back to a direct connection to the database".
     const denied = terms.negatedWords.find((word) => units.some((item) => holds(item.words, word)));
     const negates = `it negates what ${evidence} say${evidence.endsWith('s') ? '' : 's'}`;
     if (denied !== undefined) {
-      if (!units.some((item) => holds(item.words, denied) && holds(new Set(item.terms.negatedWords), denied))) return { kind: 'ungrounded', reason: negates };
+      if (!units.some((item) => holds(item.words, denied) && holds(new Set(item.terms.negatedWords), denied) && (denied === terms.negatedWords[0] || overlapOf(terms.words, item.words) >= Math.min(DENIAL_WORDS, terms.words.length)))) return { kind: 'ungrounded', reason: negates };
     } else if (cited) {
       // The words it denies are not its cited lines' (a paraphrase: "nobody wonders" for "avoids confusion"):
       // any cited piece about it that denies or turns something around will do.
