@@ -28,14 +28,20 @@ export interface ClaimTerms {
 
 const NEGATIONS = new Set(['not', 'no', 'never', 'none', 'nor', 'neither', 'cannot', 'nothing', 'nobody', 'nowhere']);
 /** Chunks after a negation that it governs. */
-const NEGATION_SCOPE = 3;
-/** In evidence a negation is read as governing more of its clause: a paraphrase may move the words. */
-const EVIDENCE_NEGATION_SCOPE = 8;
+const NEGATION_SCOPE = 6;
+/** In evidence a negation is read as governing the rest of its clause (up to this many chunks): a paraphrase may move the words. */
+const EVIDENCE_NEGATION_SCOPE = 12;
+/** Words that, in evidence, deny what follows them in their clause as a "not" does: "avoids confusion", "eliminate need", "unlikely that … faster". */
+const EVIDENCE_DENIALS = new Set(['avoid', 'avoids', 'avoided', 'avoiding', 'eliminate', 'eliminates', 'eliminated', 'unlikely', 'lack', 'lacks', 'without', 'prevent', 'prevents', 'unnecessary', 'impossible', 'omit', 'omits', 'omitted']);
+/** A chunk ending a clause: a negation governs no further. */
+const CLAUSE_END = /[.;:!?]["')\]’”*_]*$/;
 const CONTRASTS = new Set(['rather', 'instead', 'only', 'but', 'unlike', 'except', 'without', 'fail', 'fails', 'failed', 'lack', 'lacks', 'absent', 'neither', 'nor', 'avoid', 'avoids', 'prevent', 'prevents', 'refuse', 'refuses', 'reject', 'rejects', 'opposite', 'unless', 'unable']);
 /** Function words the shared stop list lacks (reflexives, fillers): they carry no claim. */
-const MORE_STOP_WORDS = new Set(['itself', 'themselves', 'himself', 'herself', 'myself', 'ourselves', 'yourself', 'just', 'even', 'still', 'thus', 'therefore', 'hence', 'however', 'yet', 'already', 'because', 'while', 'whether', 'if', 'when', 'where', 'what', 'how', 'why', 'them', 'him', 'me', 'us', 'my', 'mine', 'ours', 'theirs', 'via', 'per', 'etc', 'e.g', 'i.e', 'eg', 'ie', 'like', 'much', 'many', 'well', 'often', 'usually', 'instead', 'rather', 'only']);
+const MORE_STOP_WORDS = new Set(['itself', 'themselves', 'himself', 'herself', 'myself', 'ourselves', 'yourself', 'just', 'even', 'still', 'thus', 'therefore', 'hence', 'however', 'yet', 'already', 'because', 'while', 'whether', 'if', 'when', 'where', 'what', 'how', 'why', 'them', 'him', 'me', 'us', 'my', 'mine', 'ours', 'theirs', 'via', 'per', 'etc', 'e.g', 'i.e', 'eg', 'ie', 'like', 'much', 'many', 'well', 'often', 'usually', 'instead', 'rather', 'only', 'up']);
 /** Words starting with "un" that do not turn a statement around. */
 const NOT_NEGATIVE_UN = new Set(['under', 'until', 'unit', 'union', 'uniqu', 'univers', 'understand', 'underli', 'undergo', 'unifi', 'uniform']);
+/** Words opening a sentence with a condition its main clause answers. */
+const CONDITIONS = new Set(['when', 'whenever', 'if', 'once', 'unless', 'after', 'before', 'while']);
 const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 /** Words before a number that say how much, not whose number it is. */
 const QUANTIFIERS = new Set(['about', 'around', 'roughly', 'nearly', 'approximately', 'almost', 'some', 'over', 'under', 'only', 'just', 'exactly', 'since', 'until', 'till', 'circa', 'ca', 'up', 'at', 'least', 'most', 'more', 'less', 'fewer', 'than', 'per', 'every', 'each', 'top', 'first', 'last']);
@@ -103,6 +109,13 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
   let scope = 0;
   /** The last few content stems: what a negation in evidence may be about. */
   const recent: string[] = [];
+  /** Every word so far, lower-cased: an acronym spelled by the words before it ("trust on first use (TOFU)") names nothing new. */
+  const spoken: string[] = [];
+  /** In evidence, the words of a sentence opening with a condition ("When go.sum is up to date, … is never contacted"): the main clause's negation governs them too. */
+  let condition: string[] | undefined;
+  const denyCondition = (): void => {
+    if (evidence) for (const word of condition ?? []) negatedWords.add(word);
+  };
   chunks.forEach((rawChunk, index) => {
     const inScope = scope > 0;
     if (scope > 0) scope--;
@@ -110,29 +123,41 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
     const plain = PLAIN_WORD.exec(rawChunk);
     if (plain) {
       const lower = plain[1] ?? '';
+      if (first) condition = CONDITIONS.has(lower) ? [] : undefined;
       if (NEGATIONS.has(lower)) {
         negated = true;
         scope = evidence ? EVIDENCE_NEGATION_SCOPE : NEGATION_SCOPE;
         if (evidence) for (const word of recent) negatedWords.add(word);
+        denyCondition();
+      } else if (evidence && EVIDENCE_DENIALS.has(lower)) {
+        scope = EVIDENCE_NEGATION_SCOPE;
+        for (const word of recent) negatedWords.add(word);
       }
       if (CONTRASTS.has(lower) || (lower.startsWith('un') && lower.length > 5 && !NOT_NEGATIVE_UN.has(stem(lower)))) contrasted = true;
       if (evidence && NUMBER_WORDS[lower] !== undefined) numbers.push(NUMBER_WORDS[lower]);
       if (lower.length > 1 && !isStopWord(lower) && !MORE_STOP_WORDS.has(lower) && !NEGATIONS.has(lower)) {
         const stemmed = stem(lower);
         words.add(stemmed);
+        condition?.push(stemmed);
         if (inScope) negatedWords.add(stemmed);
         recent.push(stemmed);
         if (recent.length > 2) recent.shift();
       }
+      spoken.push(lower);
       first = (plain[2] ?? '') === '.';
+      if (plain[2] === '.' || plain[2] === ';' || plain[2] === ',') scope = 0;
       return;
     }
     const chunk = rawChunk.replace(/['’]s$/u, '').replace(CHUNK_EDGE, '');
-    if (chunk === '') return;
+    if (chunk === '') {
+      if (/[.;:!?,]/.test(rawChunk)) scope = 0;
+      return;
+    }
     if (/n['’]t$/iu.test(chunk)) {
       negated = true;
       scope = evidence ? EVIDENCE_NEGATION_SCOPE : NEGATION_SCOPE;
       if (evidence) for (const word of recent) negatedWords.add(word);
+      denyCondition();
     }
     const number = PLAIN_NUMBER.exec(chunk) ?? (evidence ? null : MEASURE_WORD.exec(chunk));
     if (!evidence && !number && /\d/.test(chunk) && /\p{L}/u.test(chunk) && !VERSION.test(chunk) && !HASH.test(chunk) && !/[/\\@:]/.test(chunk)) {
@@ -164,11 +189,18 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
     }
     for (const piece of chunk.match(WORD) ?? []) {
       const lower = piece.toLowerCase();
+      const acronym = spellsOut(piece, spoken);
+      spoken.push(lower);
+      if (first) condition = CONDITIONS.has(lower) ? [] : undefined;
       if (NEGATIONS.has(lower)) {
         negated = true;
         scope = evidence ? EVIDENCE_NEGATION_SCOPE : NEGATION_SCOPE;
         // "none of the cards are filed" / "cards are not filed": in evidence the subject before counts too.
         if (evidence) for (const word of recent) negatedWords.add(word);
+        denyCondition();
+      } else if (evidence && EVIDENCE_DENIALS.has(lower)) {
+        scope = EVIDENCE_NEGATION_SCOPE;
+        for (const word of recent) negatedWords.add(word);
       }
       if (CONTRASTS.has(lower) || (lower.startsWith('un') && lower.length > 5 && !NOT_NEGATIVE_UN.has(stem(lower)))) contrasted = true;
       if (evidence && NUMBER_WORDS[lower] !== undefined) numbers.push(NUMBER_WORDS[lower]);
@@ -178,19 +210,28 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
       }
       const stemmed = stem(lower);
       words.add(stemmed);
+      condition?.push(stemmed);
       if (inScope) negatedWords.add(stemmed);
       recent.push(stemmed);
       if (recent.length > 2) recent.shift();
-      if (!first && piece.length > 1 && CAPITALISED.test(piece) && !MONTHS.includes(lower)) names.push(stemmed);
+      if (!first && piece.length > 1 && CAPITALISED.test(piece) && !MONTHS.includes(lower) && !acronym) names.push(stemmed);
       first = false;
     }
     // A full stop starts a new sentence whose first word is capitalised anyway (after a colon a
     // capital is read as a name: checked only against all of the sources' words, a plain word passes).
     if (/[.!?]["')\]’”*_]*$/.test(rawChunk)) first = true;
+    if (CLAUSE_END.test(rawChunk) || rawChunk.endsWith(',')) scope = 0;
   });
   // Evidence is read generously: every run of digits is a number it states, identifiers' included.
   if (evidence) for (const digits of rest.match(/\d+(?:[.,]\d+)*/g) ?? []) numbers.push(...evidenceValues(digits));
   return { words: [...words], numbers, dates, names: [...new Set(names)], namedNumbers, negated, negatedWords: [...negatedWords], contrasted };
+}
+
+/** Whether `piece` is an acronym of the words just before it ("TOFU" after "trust on first use"). */
+function spellsOut(piece: string, spoken: readonly string[]): boolean {
+  const letters = piece.replace(/s$/, '');
+  if (!/^\p{Lu}{2,}$/u.test(letters) || spoken.length < letters.length) return false;
+  return spoken.slice(-letters.length).map((word) => word[0]).join('') === letters.toLowerCase();
 }
 
 function evidenceValues(digits: string): number[] {

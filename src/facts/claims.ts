@@ -39,6 +39,8 @@ const TOOL_SECTION = /^evidence\b/i;
 const WIKI_LINK = /\[\[([^\]|\n]*)(?:\|([^\]\n]*))?\]\]/g;
 const MARKDOWN_LINK = /!?\[([^\]\n]*)\]\([^)\n]*\)/g;
 const INLINE_CODE = /(`+)([^`\n]+?)\1/g;
+/** "(see Open issues)", "(cf. Section 4)": a pointer inside a sentence states nothing either. */
+const PARENTHETICAL_POINTER = /\((?:see|see also|cf\.?)\s[^()]*\)/gi;
 const POINTER = /^(?:see|see also|for more|more in|related|source|sources)\b/i;
 /** A sentence about the wiki itself ("this wiki is stricter", "this page collects …") states nothing a source could. */
 const ABOUT_THE_WIKI = /\b(?:this|our) (?:wiki|page|note|notes|section|summary)\b|\bthe wiki (?:has|holds|contains|lacks|says)\b/i;
@@ -121,7 +123,7 @@ export function claimsOf(body: string): Claim[] {
     if (cites.length === 0) cites = blockAt[segment.lineStart - 1] ?? [];
     claims.push({
       text,
-      checked: segment.text.replace(new RegExp(`[${CITE}${LINK}${CODE}][\\s\\S]`, 'g'), ' ').replace(/\s+/g, ' ').trim(),
+      checked: segment.text.replace(new RegExp(`[${CITE}${LINK}${CODE}][\\s\\S]`, 'g'), ' ').replace(PARENTHETICAL_POINTER, ' ').replace(/\s+/g, ' ').trim(),
       line: segment.lineStart,
       citations: cites.map((at) => citations[at]).filter((c): c is ClaimCitation => c !== undefined),
     });

@@ -54,10 +54,14 @@ const CLOSEST = 3;
 const NUMBER_CANDIDATES = 5;
 /** Overlap above which a negated fact saying the same words is the claim's opposite. */
 const SAME_WORDS = 0.8;
+/** Words a piece of evidence must share with a claim for its negation to be the claim's: a denial elsewhere in the cited lines is about something else. */
+const DENIAL_WORDS = 2;
 /** Words a piece of evidence must share with a claim to count as near it (with the two closest). */
 const NEAR_WORDS = 2;
 /** A claim with fewer content words states nothing checkable. */
 const MIN_WORDS = 3;
+/** The same for a claim that negates: what it denies is checkable with fewer words. */
+const MIN_NEGATED_WORDS = 2;
 /** A stem shorter than this matches only itself. */
 const PREFIX_MIN = 4;
 
@@ -80,7 +84,8 @@ export function groundPage(
   for (const claim of claimsOf(body)) {
     const all = cache.claimTermsOf(claim.checked);
     const terms = { ...all, words: all.words.filter((word) => !topicWords.has(word)), names: all.names.filter((name) => !topicWords.has(name)) };
-    if (all.words.length < MIN_WORDS && terms.numbers.length === 0 && terms.dates.length === 0) continue;
+    // "Cancellation is not dropping": two words and a negation state something checkable.
+    if (all.words.length < (all.negated ? MIN_NEGATED_WORDS : MIN_WORDS) && terms.numbers.length === 0 && terms.dates.length === 0) continue;
     sentences.push(groundClaim(claim, terms, evidence, sourceLines ? citedLines(claim.citations, sourceLines, cache) : undefined, cache));
   }
   const supported = sentences.filter((s) => s.problem === undefined).length;
@@ -148,17 +153,28 @@ function check(
     evidence === 'its cited lines'
       ? ranked.filter((r, index) => index < 2 || r.overlap >= Math.min(NEAR_WORDS, terms.words.length)).map((r) => r.item)
       : ranked.filter((r, index) => index < 1 || r.overlap >= 0.5 * terms.words.length).map((r) => r.item);
-  if (terms.negated) {
+  // Against facts, only a closest fact saying much of what the claim says is what a negation would deny
+  // ("no authors are named" is not the opposite of "Feature Name: async_await").
+  if (terms.negated && (cited || (ranked[0]?.overlap ?? 0) >= 0.5 * terms.words.length)) {
     // What the claim says is not so: its evidence must say it is not so too. Against cited lines
-    // (many small pieces, a sentence split over lines) any piece holding the word and a negation
-    // will do, or a near one turning it around; against facts, the closest fact must.
+    // (many small pieces, a sentence split over lines) any piece holding the first word the claim
+    // denies and denying it will do; against facts, the closest fact must.
     const units = cited ? [...pool, ...ranked.map((r) => r.item)] : ranked.slice(0, 1).map((r) => r.item);
-    const scoped = terms.negatedWords.filter((word) => units.some((item) => item.words.has(word)));
-    const denies = (item: Analysed, word: string): boolean => item.terms.negatedWords.includes(word);
-    if (scoped.length > 0) {
-      if (!scoped.some((word) => units.some((item) => item.words.has(word) && denies(item, word)))) return { kind: 'ungrounded', reason: `it negates what ${evidence} say${evidence.endsWith('s') ? '' : 's'}` };
-    } else if (!(cited ? near : units).some((item) => item.terms.negated || (cited && item.terms.contrasted))) {
-      return { kind: 'ungrounded', reason: `it negates what ${evidence} say${evidence.endsWith('s') ? '' : 's'}` };
+    // The first word it denies that its evidence uses (as a stem or its prefix, "independ" ~ "independently"):
+    // the word a negation governs most surely; a later one may be another clause's. When the word right
+    // after its negation is not the evidence's, the piece denying a later one must be about the claim
+    // (share DENIAL_WORDS of its words): "can not forward database requests" is not excused by
+    // "never falling back to a direct connection to the database".
+    const denied = terms.negatedWords.find((word) => units.some((item) => holds(item.words, word)));
+    const negates = `it negates what ${evidence} say${evidence.endsWith('s') ? '' : 's'}`;
+    if (denied !== undefined) {
+      if (!units.some((item) => holds(item.words, denied) && holds(new Set(item.terms.negatedWords), denied) && (denied === terms.negatedWords[0] || overlapOf(terms.words, item.words) >= Math.min(DENIAL_WORDS, terms.words.length)))) return { kind: 'ungrounded', reason: negates };
+    } else if (cited) {
+      // The words it denies are not its cited lines' (a paraphrase: "nobody wonders" for "avoids confusion"):
+      // any cited piece about it that denies or turns something around will do.
+      if (!ranked.some((r) => r.item.terms.negated || r.item.terms.contrasted)) return { kind: 'ungrounded', reason: negates };
+    } else if (!units.some((item) => item.terms.negated)) {
+      return { kind: 'ungrounded', reason: negates };
     }
   }
   // A negation it drops, only when its closest fact says the same words negated and nothing says them plainly.

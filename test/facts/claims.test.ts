@@ -53,6 +53,12 @@ describe('claimsOf', () => {
     expect(claims.map((c) => c.text)).toEqual(['The `fetch` call in http-client returns a response object.']);
     expect(claims[0]?.checked).toBe('The call in returns a response object.');
   });
+
+  it('leaves a pointer inside a sentence out of what is checked: "(see Open issues)" names nothing', () => {
+    const [claim] = claimsOf('The capture problem is acknowledged but unresolved (see Open issues).');
+    expect(claim?.checked).toBe('The capture problem is acknowledged but unresolved .');
+    expect(claimTerms(claim?.checked ?? '').names).toEqual([]);
+  });
 });
 
 describe('claimTerms', () => {
@@ -68,6 +74,23 @@ describe('claimTerms', () => {
     expect(terms.numbers).toEqual([9110, 1.13, 2]);
     expect(terms.namedNumbers).toEqual([9110, 1.13, 2]);
     expect(claimTerms('the error is about 30 percent at k=2.0').numbers).toEqual([30, 2]);
+  });
+
+  it('does not read an acronym spelled by the words before it as a new name; other capitals stay names', () => {
+    expect(claimTerms('Trust on first use (TOFU) is a model.').names).toEqual([]);
+    expect(claimTerms('The model is like TOFU in SSH.').names).toEqual(['tofu', 'ssh']);
+  });
+
+  it('in evidence, a negation governs its clause, and "avoids", "eliminate", "unlikely" deny what follows them as "not" does', () => {
+    expect(claimTerms('It seems unlikely that using macros which expand to generators will result in a faster stabilization.', true).negatedWords).toContain('faster');
+    expect(claimTerms('* eliminate need to prefix each error message in a test', true).negatedWords).toEqual(expect.arrayContaining(['need', 'prefix']));
+    // The clause ends the negation: what follows a comma or a full stop is said plainly.
+    expect(claimTerms('If it is not yet recorded in the log, the notary will fetch it.', true).negatedWords).not.toContain('fetch');
+    // A sentence opening with a condition: its main clause's negation answers the condition's words too.
+    expect(claimTerms('When go.sum is up-to-date, as during ordinary development, the database is never contacted.', true).negatedWords).toEqual(expect.arrayContaining(['date', 'ordinari', 'contact']));
+    expect(claimTerms('The sum is up-to-date, as during ordinary development, and the database is never contacted.', true).negatedWords).not.toContain('ordinari');
+    // In a claim, a negation governs no further than its clause either.
+    expect(claimTerms('The command is sketched but not specified; the privacy policy was still open.').negatedWords).toEqual(['specifi']);
   });
 
   it('reads contractions and curly apostrophes as negation', () => {
@@ -109,6 +132,44 @@ describe('groundPage with cited lines', () => {
     const readHttp = (file: string): readonly string[] | undefined => (file === 'raw/http.md' ? lines : undefined);
     const body = 'HTTP semantics, see [[rfc-9110]], are defined in one document as of version 1.2.3 (commit 3f9a2c1). <!-- from: raw/http.md#L5 -->';
     expect(groundPage(body, [{ id: 'f-1', text: 'RFC 9110', source: 'raw/http.md', lineStart: 1, lineEnd: 1 }], undefined, '', readHttp).sentences[0]?.problem).toBeUndefined();
+  });
+
+  it('supports a negation its cited lines word their own way, and still flags a negation they contradict', () => {
+    const rfc = [
+      'The order of the keywords is fixed to `async move`.',
+      'Permitting only one ordering avoids confusion about whether it is significant.',
+      '',
+      'It seems unlikely that using macros which expand to generators will result in a',
+      'faster stabilization.',
+      '',
+      'When `go.sum` is up-to-date, as it is during ordinary development,',
+      'the database is never contacted.',
+      '',
+      'Futures are inert: dropping a future cancels it.',
+    ];
+    const readRfc = (file: string): readonly string[] | undefined => (file === 'raw/rfc.md' ? rfc : undefined);
+    const at = (sentence: string) => groundPage(sentence, [], undefined, '', readRfc).sentences[0];
+    expect(at('Macros over generators would not give a faster stabilization. <!-- from: raw/rfc.md#L4-5 -->')?.problem).toBeUndefined();
+    expect(at('The command contacts the database only to add lines, never when `go.sum` is up to date, as in ordinary development. <!-- from: raw/rfc.md#L7-8 -->')?.problem).toBeUndefined();
+    expect(at('Dropping a future cancels it. <!-- from: raw/rfc.md#L10 -->')?.problem).toBeUndefined();
+    expect(at('Permitting one ordering avoids confusion, so nobody is confused about it. <!-- from: raw/rfc.md#L1-2 -->')?.problem).toBeUndefined();
+    // Two content words and an added negation: still a claim, and flagged.
+    expect(at('Cancellation is not dropping. <!-- from: raw/rfc.md#L10 -->')?.problem?.kind).toBe('miscited');
+    expect(at('The order of the keywords is not fixed to `async move`. <!-- from: raw/rfc.md#L1 -->')?.problem?.kind).toBe('miscited');
+  });
+
+  it('checks the first word a negation governs, as a stem or its prefix, against a piece that denies that word', () => {
+    const proxy = [
+      'GONOSUMDB and GONOPROXY are configured independently.',
+      'A proxy may forward database requests at /sumdb/.',
+      'Clients then use the proxy only, never falling back to a direct connection to the database.',
+    ];
+    const readProxy = (file: string): readonly string[] | undefined => (file === 'raw/proxy.md' ? proxy : undefined);
+    const at = (sentence: string) => groundPage(sentence, [], undefined, '', readProxy).sentences[0];
+    expect(at('GONOSUMDB and GONOPROXY are not independent settings. <!-- from: raw/proxy.md#L1 -->')?.problem?.kind).toBe('miscited');
+    // "database" is denied in another sentence (about falling back): not what this claim denies.
+    expect(at('A proxy can not forward database requests at /sumdb/. <!-- from: raw/proxy.md#L2 -->')?.problem?.kind).toBe('miscited');
+    expect(at('Clients never fall back to a direct database connection. <!-- from: raw/proxy.md#L3 -->')?.problem).toBeUndefined();
   });
 
   it('reads the cited lines, not the nearest facts of the whole source', () => {

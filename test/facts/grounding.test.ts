@@ -23,6 +23,12 @@ describe('groundPage', () => {
     expect(result?.problem?.kind).toBe(expected);
   });
 
+  it('an uncited negation is checked against a closest fact saying much of the same, not one sharing a word', () => {
+    const rfc = [{ id: 'f-1', text: 'Feature Name: async_await' }, { id: 'f-2', text: 'The text of the RFC was written by the language team.' }];
+    expect(groundPage('No individual authors are named in the text.', rfc).sentences[0]?.problem).toBeUndefined();
+    expect(groundPage('The Golden Gate Bridge did not open after four years of work.', facts).sentences[0]?.problem?.kind).toBe('ungrounded');
+  });
+
   it('quotes the closest fact and scores the page by its supported share', () => {
     const body = '# Bridge\n\nThe Golden Gate Bridge opened in 1937 after four years of work.\nIts main span is 2,000 metres long.\n\n- [[golden-gate]]\n- [[brooklyn-bridge]]\n\n```\nnot 99 claims here\n```';
     const grounding = groundPage(body, facts);

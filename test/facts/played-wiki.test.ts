@@ -5,7 +5,8 @@ import { REPO_ROOT } from '../helpers/cli.js';
 
 /**
  * Grounding on pages a (played) capable model wrote through the CLI from three long public
- * documents (test/fixtures/played-wiki): few false alarms on accurate pages, and the
+ * documents (test/fixtures/played-wiki; and a held-out second wiki, test/fixtures/played-wiki-after,
+ * written after the check was tuned): few false alarms on accurate pages, and the
  * deliberate alterations caught. The same figures `npm run eval -- --grounding` prints.
  */
 describe('grounding on real model-written pages', () => {
@@ -17,14 +18,21 @@ describe('grounding on real model-written pages', () => {
     expect(m.altered.name.flagged).toBe(m.altered.name.planted);
   }, 120_000);
 
-  it('the played wiki: under 10% of claim sentences flagged; changed numbers and swapped names caught at 90% or more, added negations at 70% or more', async () => {
+  it('the played wiki: at most 5% of claim sentences flagged; changed numbers, swapped names and added negations each caught at 90% or more', async () => {
     const m = await measureWikiFolder(path.join(REPO_ROOT, 'test/fixtures/played-wiki'));
     expect(m.claims).toBeGreaterThan(350);
-    expect(m.flagged / m.claims).toBeLessThan(0.1);
-    for (const kind of ['number', 'name'] as const) {
+    expect(m.flagged / m.claims).toBeLessThanOrEqual(0.05);
+    for (const kind of ['number', 'name', 'negation'] as const) {
       expect(m.altered[kind].planted).toBeGreaterThan(15);
       expect(m.altered[kind].flagged / m.altered[kind].planted).toBeGreaterThanOrEqual(0.9);
     }
-    expect(m.altered.negation.flagged / m.altered.negation.planted).toBeGreaterThanOrEqual(0.7);
+  }, 300_000);
+
+  it('the held-out played wiki (written after the check was tuned, never tuned on): under 10% flagged; numbers and names caught at 90% or more, negations at 85% or more', async () => {
+    const m = await measureWikiFolder(path.join(REPO_ROOT, 'test/fixtures/played-wiki-after'));
+    expect(m.claims).toBeGreaterThan(250);
+    expect(m.flagged / m.claims).toBeLessThan(0.1);
+    for (const kind of ['number', 'name'] as const) expect(m.altered[kind].flagged / m.altered[kind].planted).toBeGreaterThanOrEqual(0.9);
+    expect(m.altered.negation.flagged / m.altered.negation.planted).toBeGreaterThanOrEqual(0.85);
   }, 300_000);
 });
