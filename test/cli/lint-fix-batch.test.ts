@@ -56,8 +56,12 @@ describe('wiki lint --fix on a real model-written wiki', () => {
     let kept = '';
     const first = await startServer(
       reviewScript((request) => {
-        const line = request.split('\n').find((l) => /^- \[warning\] (miscited|ungrounded|unsupported-number) /.test(l)) ?? '';
-        const [, place = ''] = /^- \[warning\] \S+ (\S+) —/.exec(line) ?? [];
+        // A place (page:line) that holds one flagged sentence only, so "not sent again" is about that one sentence.
+        const places = request
+          .split('\n')
+          .filter((l) => /^- \[warning\] (miscited|ungrounded|unsupported-number) /.test(l))
+          .map((l) => /^- \[warning\] \S+ (\S+) —/.exec(l)?.[1] ?? '');
+        const place = places.find((p) => places.indexOf(p) === places.lastIndexOf(p)) ?? '';
         kept = place;
         return `KEEP ${place} :: a fair paraphrase of the cited lines`;
       }),
