@@ -116,6 +116,22 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
   const denyCondition = (): void => {
     if (evidence) for (const word of condition ?? []) negatedWords.add(word);
   };
+  /** What one lower-cased word says of the sentence: a condition opening it, a negation or denial, a contrast, a spelled-out number. */
+  const noteWord = (lower: string): void => {
+    if (first) condition = CONDITIONS.has(lower) ? [] : undefined;
+    if (NEGATIONS.has(lower)) {
+      negated = true;
+      scope = evidence ? EVIDENCE_NEGATION_SCOPE : NEGATION_SCOPE;
+      // "none of the cards are filed" / "cards are not filed": in evidence the subject before counts too.
+      if (evidence) for (const word of recent) negatedWords.add(word);
+      denyCondition();
+    } else if (evidence && EVIDENCE_DENIALS.has(lower)) {
+      scope = EVIDENCE_NEGATION_SCOPE;
+      for (const word of recent) negatedWords.add(word);
+    }
+    if (CONTRASTS.has(lower) || (lower.startsWith('un') && lower.length > 5 && !NOT_NEGATIVE_UN.has(stem(lower)))) contrasted = true;
+    if (evidence && NUMBER_WORDS[lower] !== undefined) numbers.push(NUMBER_WORDS[lower]);
+  };
   chunks.forEach((rawChunk, index) => {
     const inScope = scope > 0;
     if (scope > 0) scope--;
@@ -123,18 +139,7 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
     const plain = PLAIN_WORD.exec(rawChunk);
     if (plain) {
       const lower = plain[1] ?? '';
-      if (first) condition = CONDITIONS.has(lower) ? [] : undefined;
-      if (NEGATIONS.has(lower)) {
-        negated = true;
-        scope = evidence ? EVIDENCE_NEGATION_SCOPE : NEGATION_SCOPE;
-        if (evidence) for (const word of recent) negatedWords.add(word);
-        denyCondition();
-      } else if (evidence && EVIDENCE_DENIALS.has(lower)) {
-        scope = EVIDENCE_NEGATION_SCOPE;
-        for (const word of recent) negatedWords.add(word);
-      }
-      if (CONTRASTS.has(lower) || (lower.startsWith('un') && lower.length > 5 && !NOT_NEGATIVE_UN.has(stem(lower)))) contrasted = true;
-      if (evidence && NUMBER_WORDS[lower] !== undefined) numbers.push(NUMBER_WORDS[lower]);
+      noteWord(lower);
       if (lower.length > 1 && !isStopWord(lower) && !MORE_STOP_WORDS.has(lower) && !NEGATIONS.has(lower)) {
         const stemmed = stem(lower);
         words.add(stemmed);
@@ -191,19 +196,7 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
       const lower = piece.toLowerCase();
       const acronym = spellsOut(piece, spoken);
       spoken.push(lower);
-      if (first) condition = CONDITIONS.has(lower) ? [] : undefined;
-      if (NEGATIONS.has(lower)) {
-        negated = true;
-        scope = evidence ? EVIDENCE_NEGATION_SCOPE : NEGATION_SCOPE;
-        // "none of the cards are filed" / "cards are not filed": in evidence the subject before counts too.
-        if (evidence) for (const word of recent) negatedWords.add(word);
-        denyCondition();
-      } else if (evidence && EVIDENCE_DENIALS.has(lower)) {
-        scope = EVIDENCE_NEGATION_SCOPE;
-        for (const word of recent) negatedWords.add(word);
-      }
-      if (CONTRASTS.has(lower) || (lower.startsWith('un') && lower.length > 5 && !NOT_NEGATIVE_UN.has(stem(lower)))) contrasted = true;
-      if (evidence && NUMBER_WORDS[lower] !== undefined) numbers.push(NUMBER_WORDS[lower]);
+      noteWord(lower);
       if (/^\d/.test(piece) || piece.length === 1 || isStopWord(lower) || MORE_STOP_WORDS.has(lower) || NEGATIONS.has(lower)) {
         first = false;
         continue;
