@@ -116,6 +116,14 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
   const denyCondition = (): void => {
     if (evidence) for (const word of condition ?? []) negatedWords.add(word);
   };
+  /** A content word's stem: a word of the text, of an opening condition, of the negation governing it, and one of the last two. */
+  const noteStem = (stemmed: string, inScope: boolean): void => {
+    words.add(stemmed);
+    condition?.push(stemmed);
+    if (inScope) negatedWords.add(stemmed);
+    recent.push(stemmed);
+    if (recent.length > 2) recent.shift();
+  };
   /** What one lower-cased word says of the sentence: a condition opening it, a negation or denial, a contrast, a spelled-out number. */
   const noteWord = (lower: string): void => {
     if (first) condition = CONDITIONS.has(lower) ? [] : undefined;
@@ -141,12 +149,7 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
       const lower = plain[1] ?? '';
       noteWord(lower);
       if (lower.length > 1 && !isStopWord(lower) && !MORE_STOP_WORDS.has(lower) && !NEGATIONS.has(lower)) {
-        const stemmed = stem(lower);
-        words.add(stemmed);
-        condition?.push(stemmed);
-        if (inScope) negatedWords.add(stemmed);
-        recent.push(stemmed);
-        if (recent.length > 2) recent.shift();
+        noteStem(stem(lower), inScope);
       }
       spoken.push(lower);
       first = (plain[2] ?? '') === '.';
@@ -202,11 +205,7 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
         continue;
       }
       const stemmed = stem(lower);
-      words.add(stemmed);
-      condition?.push(stemmed);
-      if (inScope) negatedWords.add(stemmed);
-      recent.push(stemmed);
-      if (recent.length > 2) recent.shift();
+      noteStem(stemmed, inScope);
       if (!first && piece.length > 1 && CAPITALISED.test(piece) && !MONTHS.includes(lower) && !acronym) names.push(stemmed);
       first = false;
     }

@@ -45,17 +45,24 @@ export async function connectWiki(root: string, options: ConnectOptions = {}): P
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   const client = new Client({ name: 'wiki-test', version: '1.0.0' });
   await client.connect(transport);
+  return { client, stderr: () => stderr, ...toolCalls(client) };
+}
+
+/** A connected client's tool calls, for any transport: the text of each answer, whether it is an error, its `_meta.outcome`. */
+export function toolCalls(client: Client): {
+  call(name: string, args?: Record<string, unknown>): Promise<{ text: string; isError: boolean; outcome: unknown }>;
+  json<T>(name: string, args?: Record<string, unknown>): Promise<T>;
+  transcript: string[];
+  close(): Promise<void>;
+} {
   const transcript: string[] = [];
-  const call = async (name: string, args: Record<string, unknown> = {}): Promise<{ text: string; isError: boolean }> => {
+  const call = async (name: string, args: Record<string, unknown> = {}): Promise<{ text: string; isError: boolean; outcome: unknown }> => {
     const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
-    const texts = result.content.map((block) => (block.type === 'text' ? block.text : JSON.stringify(block)));
-    const text = texts.join('\n');
+    const text = result.content.map((block) => (block.type === 'text' ? block.text : JSON.stringify(block))).join('\n');
     transcript.push(text);
-    return { text, isError: result.isError === true };
+    return { text, isError: result.isError === true, outcome: result._meta?.outcome };
   };
   return {
-    client,
-    stderr: () => stderr,
     call,
     async json<T>(name: string, args: Record<string, unknown> = {}): Promise<T> {
       const { text, isError } = await call(name, args);

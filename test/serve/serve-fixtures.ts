@@ -1,8 +1,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import path from 'node:path';
 import { runCli, startCli, tempDir, waitFor, type StartedCli } from '../helpers/cli.js';
+import { toolCalls } from '../mcp/client.js';
 
 /** `wiki serve` as a real process on a free port, and the SDK's own HTTP client to call it. */
 export interface Served {
@@ -53,21 +53,5 @@ export async function connect(url: string, token: string): Promise<HttpSession> 
   const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } });
   const client = new Client({ name: 'wiki-serve-test', version: '1.0.0' });
   await client.connect(transport);
-  const transcript: string[] = [];
-  const call = async (name: string, args: Record<string, unknown> = {}): Promise<{ text: string; isError: boolean; outcome: unknown }> => {
-    const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
-    const text = result.content.map((block) => (block.type === 'text' ? block.text : JSON.stringify(block))).join('\n');
-    transcript.push(text);
-    return { text, isError: result.isError === true, outcome: result._meta?.outcome };
-  };
-  return {
-    call,
-    async json<T>(name: string, args: Record<string, unknown> = {}): Promise<T> {
-      const { text, isError } = await call(name, args);
-      if (isError) throw new Error(`${name} failed: ${text}`);
-      return JSON.parse(text) as T;
-    },
-    transcript,
-    close: () => client.close(),
-  };
+  return toolCalls(client);
 }
