@@ -134,9 +134,10 @@ export function claimsOf(body: string): Claim[] {
 /** The sentence as written: links by their labels, code as code, citations left out. */
 function display(text: string, shown: readonly string[]): string {
   return text
-    .replace(new RegExp(`${CITE}[\\s\\S]`, 'g'), '')
+    // A citation leaves the space put before it (`word <!-- from --> .` → `word .`): it goes with
+    // the citation, and the writer's own spacing stays as written (`if !let`, `let x: ! = …`).
+    .replace(new RegExp(`\\s*${CITE}[\\s\\S]`, 'g'), '')
     .replace(new RegExp(`[${LINK}${CODE}]([\\s\\S])`, 'g'), (_whole, at: string) => shown[at.charCodeAt(0) - SLOT_BASE] ?? '')
-    .replace(/\s+([.,;:!?])/g, '$1')
     .replace(/\s+/g, ' ')
     .trim();
 }

@@ -29,6 +29,20 @@ describe('claimsOf', () => {
     ]);
   });
 
+  it('quotes a sentence with its own spacing: `if !let` and `let x: ! = …` keep their spaces, a citation takes only its own', () => {
+    const body = [
+      'The old RFC proposed pattern negation as if !let PAT = EXPR, which was rejected. <!-- from: raw/r.md#L353-355 -->',
+      'The desugaring assigns the else body with `let nope: ! = { return; };` and then matches it. <!-- from: raw/r.md#L250-258 --> It ends the function !',
+      'A cited clause <!-- from: raw/r.md#L1 --> and its rest stay one sentence.',
+    ].join('\n\n');
+    expect(claimsOf(body).map((c) => c.text)).toEqual([
+      'The old RFC proposed pattern negation as if !let PAT = EXPR, which was rejected.',
+      'The desugaring assigns the else body with `let nope: ! = { return; };` and then matches it.',
+      'It ends the function !',
+      'A cited clause and its rest stay one sentence.',
+    ]);
+  });
+
   it('leaves out what is not a claim: code, tables, link keys, pointers, the tool-written Evidence section and blocks', () => {
     const body = [
       '```',
