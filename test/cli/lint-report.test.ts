@@ -1,4 +1,4 @@
-import { cp, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { initWorkspace, REPO_ROOT, runCli, tempDir } from '../helpers/cli.js';
@@ -33,6 +33,44 @@ describe('grounding on the sample wiki (wiki init --example)', () => {
     expect(grounding[0]?.message).toMatch(/90,007 appears nowhere in its cited lines \(raw\/zettelkasten-notes\.md#L13-17 say: ".*90,000/);
     const status = JSON.parse((await runCli(['status', '--json'], { cwd: root })).stdout) as { grounding: { flagged: number } };
     expect(status.grounding.flagged).toBe(grounding.length);
+  });
+});
+
+describe('what a grounding finding quotes', () => {
+  it('quotes the cited lines themselves, numbered, not the slack around them, and the sentence with its own spacing', async () => {
+    const root = await initWorkspace();
+    const raw = Array.from({ length: 30 }, (_, i) => `Filler line ${i + 1} talks about harbour cranes and tides.`);
+    raw[13] = 'Slack line fourteen describes the merchant fleet of Lisbon.';
+    raw[14] = 'Slack line fifteen describes the merchant fleet of Porto.';
+    raw[15] = 'Slack line sixteen describes the merchant fleet of Faro.';
+    raw[16] = 'The old RFC proposed pattern negation as `if !let PAT = EXPR { BODY }` for the same purpose.';
+    await mkdir(path.join(root, 'raw'), { recursive: true });
+    await writeFile(path.join(root, 'raw/rfc.md'), `${raw.join('\n')}\n`);
+    await mkdir(path.join(root, 'wiki/concepts'), { recursive: true });
+    await writeFile(
+      path.join(root, 'wiki/concepts/negation.md'),
+      [
+        '---',
+        'title: Negation',
+        'summary: Pattern negation.',
+        'type: concept',
+        'sources: [raw/rfc.md]',
+        'created: 2026-01-01',
+        'updated: 2026-01-01',
+        '---',
+        '',
+        'Volcanic eruptions reshaped the northern glaciers while `if !let` and `let nope: ! = { return; };` stayed unused. <!-- from: raw/rfc.md#L17 -->',
+        '',
+      ].join('\n'),
+    );
+    expect((await runCli(['facts', 'rebuild'], { cwd: root })).code).toBe(0);
+    const lint = JSON.parse((await runCli(['lint', '--no-llm', '--json'], { cwd: root })).stdout) as { findings: Array<{ rule: string; path: string; message: string }> };
+    const flagged = lint.findings.filter((f) => f.path === 'wiki/concepts/negation.md' && f.rule === 'miscited');
+    expect(flagged).toHaveLength(1);
+    const message = flagged[0]?.message ?? '';
+    expect(message).toContain('`if !let` and `let nope: ! = { return; };` stayed unused');
+    expect(message).toContain('raw/rfc.md#L17 say: "17│The old RFC proposed pattern negation as `if !let PAT = EXPR { BODY }` for the same purpose."');
+    expect(message).not.toMatch(/Slack line|merchant fleet/);
   });
 });
 

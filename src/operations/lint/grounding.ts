@@ -1,9 +1,11 @@
 import path from 'node:path';
 import { factsDbFile } from '../../facts/extract.js';
-import { GroundingCache, groundPage, type CandidateFact, type SentenceGrounding } from '../../facts/grounding.js';
+import { GroundingCache, groundPage, type CandidateFact, type SentenceGrounding, type SourceLinesReader } from '../../facts/grounding.js';
+import type { ClaimCitation } from '../../facts/claims.js';
 import { citeLines, FactStore } from '../../facts/store.js';
 import { extractText } from '../../sources/extract.js';
 import { ConfinedIo } from '../../tools/confined-io.js';
+import { LINE_MARK } from '../../tools/text-window.js';
 import { citationsOf } from '../../wiki/validate/citation-rules.js';
 import { finding, type Finding } from '../../wiki/validate/finding.js';
 import { sourcesOf, type Page } from '../../wiki/page.js';
@@ -54,12 +56,13 @@ export async function groundPages(root: string, pages: readonly Page[], options:
         .map(sourceFilePath)
         .filter((s): s is string => s !== undefined && s.startsWith('raw/'));
       if (sources.length === 0) continue;
-      const grounding = groundPage(page.body, factsOf(sources), cache, typeof page.frontmatter.title === 'string' ? page.frontmatter.title : '', (file) => sourceLines.get(file));
+      const readLines: SourceLinesReader = (file) => sourceLines.get(file);
+      const grounding = groundPage(page.body, factsOf(sources), cache, typeof page.frontmatter.title === 'string' ? page.frontmatter.title : '', readLines);
       report.pages.push({ path: page.path, score: round(grounding.score), sentences: grounding.sentences.length, flagged: grounding.sentences.filter((s) => s.problem).length });
       for (const sentence of grounding.sentences) {
         if (!sentence.problem) continue;
         const line = page.bodyLine + sentence.line - 1;
-        report.findings.push(finding(sentence.problem.kind, page.path, problemMessage(sentence), { line, fix: problemFix(sentence) }));
+        report.findings.push(finding(sentence.problem.kind, page.path, problemMessage(sentence, readLines), { line, fix: problemFix(sentence) }));
         // Only for a repair: on a large wiki this is one key per finding.
         if (options.evidence && sentence.candidates.length > 0) report.closest[`${page.path}:${line}`] = sentence.candidates.slice(0, REPAIR_FACTS);
       }
@@ -96,19 +99,54 @@ async function readCitedSources(root: string, pages: readonly Page[]): Promise<M
 }
 
 /** Longest quote of evidence a message carries. */
-const QUOTE_CHARS = 240;
+const QUOTE_CHARS = 320;
 
-function problemMessage(sentence: SentenceGrounding): string {
+function problemMessage(sentence: SentenceGrounding, read: SourceLinesReader): string {
   const problem = sentence.problem;
   if (!problem) return '';
   const cited = sentence.againstCitedLines;
   const where = sentence.citations.map((c) => `${c.file}${c.first !== undefined ? `#L${c.first}${c.last !== c.first ? `-${c.last}` : ''}` : ''}`).join(', ');
-  const evidence = cited ? ` (${where} say: "${quote(sentence.candidates.map((fact) => fact.text).join(' '))}")` : sentence.closest ? ` (closest fact ${sentence.closest.id}: "${quote(sentence.closest.text)}")` : '';
+  const evidence = cited
+    ? ` (${where} say: "${citedExcerpt(sentence.citations, read) ?? quote(inCitedRange(sentence.candidates, sentence.citations).map((fact) => fact.text).join(' '))}")`
+    : sentence.closest
+      ? ` (closest fact ${sentence.closest.id}: "${quote(sentence.closest.text)}")`
+      : '';
   if (problem.kind === 'unsupported-number') {
     const plural = problem.numbers.length === 1 ? 's' : '';
     return `"${sentence.text}": ${problem.numbers.join(', ')} appear${plural} ${cited ? 'nowhere in its cited lines' : "in none of its sources' closest facts"}${evidence}`;
   }
   return `"${sentence.text}": ${problem.reason}${evidence}`;
+}
+
+/**
+ * The lines a sentence cites, as written and numbered like read_file's windows
+ * (`17│The old RFC …`), bounded to QUOTE_CHARS: the slack either side that matching allows
+ * is not quoted, so the quote starts at the first cited line. undefined when none can be read.
+ */
+export function citedExcerpt(citations: readonly ClaimCitation[], read: SourceLinesReader): string | undefined {
+  const parts: string[] = [];
+  let length = 0;
+  for (const citation of citations) {
+    if (citation.first === undefined) continue;
+    const lines = read(citation.file.replace(/^\.\//, ''));
+    if (!lines) continue;
+    const last = Math.min(lines.length, citation.last ?? citation.first);
+    for (let line = citation.first; line <= last && length <= QUOTE_CHARS; line++) {
+      const text = (lines[line - 1] ?? '').replace(/\s+/g, ' ').trim();
+      if (text === '') continue;
+      parts.push(`${line}${LINE_MARK}${text}`);
+      length += text.length + 8;
+    }
+  }
+  return parts.length === 0 ? undefined : quote(parts.join(' '));
+}
+
+/** The facts stated on the cited lines themselves (not in the slack around them), or all of them when none is. */
+function inCitedRange(facts: readonly CandidateFact[], citations: readonly ClaimCitation[]): readonly CandidateFact[] {
+  const within = facts.filter((fact) =>
+    citations.some((c) => c.first !== undefined && fact.source === c.file.replace(/^\.\//, '') && (fact.lineEnd ?? fact.lineStart ?? 0) >= c.first && (fact.lineStart ?? 0) <= (c.last ?? c.first)),
+  );
+  return within.length > 0 ? within : facts;
 }
 
 function problemFix(sentence: SentenceGrounding): string {
