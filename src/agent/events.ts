@@ -40,6 +40,8 @@ export type AgentEvent =
   | { type: 'trimmed'; turn: number; removedChars: number; mode: 'normal' | 'hard' }
   /** A context-overflow from the provider; the loop trims harder and retries once. */
   | { type: 'context_overflow'; turn: number; retrying: boolean; message: string }
+  /** The model ended a round and the caller continued the conversation with this message (AgentOptions.followUp). */
+  | { type: 'follow_up'; turn: number; message: string }
   | { type: 'run_end'; status: AgentRunStatus; turns: number; usage: Usage; cost: number | undefined; error?: string };
 
 export type AgentEventType = AgentEvent['type'];

@@ -45,6 +45,12 @@ export interface AgentOptions {
    * plus its reply stays within it; old results are trimmed to fit. Unset: no bound.
    */
   contextTokens?: number;
+  /**
+   * Asked when the model ends a round (it stops without asking for a tool): a message to
+   * continue the same conversation with, or undefined to end the run. A run's rounds share
+   * its turns and budget; `finalText` then joins every round's last reply.
+   */
+  followUp?: (round: { turns: number; changed: readonly ChangedFile[]; text: string }) => Promise<string | undefined>;
 }
 
 
@@ -71,6 +77,8 @@ export interface AgentRunResult {
   error?: Error;
   /** The conversation as last sent (old tool results trimmed), plus the final reply. */
   messages: Message[];
+  /** With followUp: each round's last reply, in order (the last is the run's own last reply). */
+  rounds: string[];
 }
 
 /** Every token the provider billed for the run: input, output, cache reads and cache writes. */
@@ -103,6 +111,8 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
   let changed: ChangedFile[] = [];
   let finalText = '';
   let carriedText = '';
+  /** The last replies of the rounds before this one (followUp). */
+  const rounds: string[] = [];
   let status: AgentRunStatus | undefined;
   let error: Error | undefined;
 
@@ -241,13 +251,23 @@ export async function runAgent(options: AgentOptions): Promise<AgentRunResult> {
         messages.push({ role: 'user', content: CONTINUE_MESSAGE });
         status = budgetStatus();
         break;
-      default:
-        status = 'done';
+      default: {
+        const next = options.followUp && budgetStatus() === undefined && !aborted() ? await options.followUp({ turns, changed, text: finalText }) : undefined;
+        if (next === undefined) {
+          status = 'done';
+          break;
+        }
+        rounds.push(finalText);
+        messages.push({ role: 'user', content: next });
+        emit({ type: 'follow_up', turn, message: next });
+      }
     }
   }
 
+  const roundTexts = [...rounds, finalText];
+  if (rounds.length > 0) finalText = roundTexts.join('\n\n');
   emit({ type: 'run_end', status, turns, usage, cost, error: error?.message });
-  return { status, finalText, turns, usage, cost, toolCalls, changed, error, messages };
+  return { status, finalText, turns, usage, cost, toolCalls, changed, error, messages, rounds: roundTexts };
 }
 
 /** A running cost plus one more: unknown as soon as any part is unknown. */

@@ -121,6 +121,9 @@ export class RunLine {
         this.tokens = totalTokens(event.total);
         this.cost = event.cost;
         return true;
+      case 'follow_up':
+        this.activity = firstLine(event.message);
+        return true;
       case 'context_overflow':
         this.activity = event.retrying ? 'context too long, trimming and retrying' : 'context too long';
         return true;
@@ -163,6 +166,9 @@ function plainReporter(out: ProgressOutput, options: ProgressOptions): ProgressR
           break;
         case 'tool_result':
           if (event.result.isError) out.info(`${tag}turn ${event.turn}/${maxTurns}: ${event.result.name} failed: ${firstLine(event.result.content)}`);
+          break;
+        case 'follow_up':
+          out.info(`${tag}turn ${event.turn}/${maxTurns}: ${firstLine(event.message)}`);
           break;
         case 'context_overflow':
           out.info(`${tag}turn ${event.turn}/${maxTurns}: context too long for the model${event.retrying ? '; trimming and retrying' : ''}`);

@@ -442,3 +442,37 @@ describe('runAgent: oversized refused calls', () => {
     }
   });
 });
+
+describe('runAgent: follow-up rounds', () => {
+  it('continues the same conversation with the follow-up message, within the same turns, and joins every round’s last reply', async () => {
+    const asked: Array<{ turns: number; changed: string[]; text: string }> = [];
+    const { model, events, run } = agent(
+      [
+        { toolCalls: [toolCall('write_file', { path: 'wiki/a.md', content: 'x' })] },
+        { text: 'Wrote a.' },
+        { text: 'KEEP wiki/a.md:3 :: right as it is' },
+      ],
+      {
+        followUp: async (round) => {
+          asked.push({ turns: round.turns, changed: round.changed.map((c) => c.path), text: round.text });
+          return asked.length === 1 ? 'Your changes left 1 new finding(s).' : undefined;
+        },
+      },
+    );
+    const result = await run();
+    expect(result).toMatchObject({ status: 'done', turns: 3, finalText: 'Wrote a.\n\nKEEP wiki/a.md:3 :: right as it is', rounds: ['Wrote a.', 'KEEP wiki/a.md:3 :: right as it is'] });
+    expect(asked).toEqual([
+      { turns: 2, changed: ['wiki/a.md'], text: 'Wrote a.' },
+      { turns: 3, changed: ['wiki/a.md'], text: 'KEEP wiki/a.md:3 :: right as it is' },
+    ]);
+    // The third request is the whole conversation so far plus the follow-up.
+    expect(model.requests[2]?.messages.at(-2)).toMatchObject({ role: 'assistant', text: 'Wrote a.' });
+    expect(model.requests[2]?.messages.at(-1)).toEqual({ role: 'user', content: 'Your changes left 1 new finding(s).' });
+    expect(events.filter((e) => e.type === 'follow_up')).toHaveLength(1);
+  });
+
+  it('without a follow-up a run ends at its first answer, its rounds that answer alone', async () => {
+    const { run } = agent([{ text: 'Done.' }]);
+    expect(await run()).toMatchObject({ status: 'done', finalText: 'Done.', rounds: ['Done.'] });
+  });
+});

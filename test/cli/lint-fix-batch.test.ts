@@ -121,3 +121,72 @@ describe('wiki lint --fix on a stale page', () => {
     expect(await readFile(path.join(root, 'wiki/log.md'), 'utf8')).toMatch(/stale mark cleared: wiki\/entities\/niklas-luhmann\.md/);
   });
 });
+
+describe('wiki lint --fix: a repair round for what its own fixes left', () => {
+  const rel = 'wiki/entities/niklas-luhmann.md';
+
+  async function exampleWithFacts(): Promise<string> {
+    const parent = await tempDir();
+    expect((await runCli(['init', '--example', 'w'], { cwd: parent })).code).toBe(0);
+    const root = path.join(parent, 'w');
+    expect((await runCli(['facts', 'rebuild'], { cwd: root })).code).toBe(0);
+    return root;
+  }
+
+  it('hands the new warning its write introduced back in the same conversation, once, and remembers its KEEP', async () => {
+    const root = await exampleWithFacts();
+    const page = await readFile(path.join(root, rel), 'utf8');
+    // A sentence whose number its cited lines do not hold: a new unsupported-number warning on the page it changed.
+    const rewritten = page.replace('\nSee [[zettelkasten]]', '\nLuhmann kept roughly 90,000 handwritten cards in 17 wooden drawers. <!-- from: raw/zettelkasten-notes.md#L13-17 -->\n\nSee [[zettelkasten]]');
+    expect(rewritten).not.toBe(page);
+    let repairMessage = '';
+    const server = await startServer((request) => {
+      if (request.index === 0) return { toolCalls: [{ name: 'write_file', arguments: { path: rel, content: rewritten } }] };
+      if (request.index === 1) return { text: 'Rewrote the box section.' };
+      repairMessage = request.lastUserText ?? '';
+      const place = /unsupported-number (wiki\/entities\/niklas-luhmann\.md:\d+) —/.exec(repairMessage)?.[1] ?? 'none';
+      return { text: `KEEP ${place} :: the drawers are counted in the photographs the notes describe` };
+    });
+    const result = await runCli(['lint', '--fix', '--json'], { cwd: root, env: server.env('anthropic') });
+    expect(result.code).toBe(0);
+    expect(server.requests).toHaveLength(3);
+    expect(repairMessage).toMatch(/^Your changes left 1 new finding\(s\) on the pages you changed \(repair round 1 of at most 2\)/);
+    expect(repairMessage).toMatch(/^- \[warning\] unsupported-number wiki\/entities\/niklas-luhmann\.md:\d+ — ".*in 17 wooden drawers\.": 17 appears nowhere in its cited lines \(raw\/zettelkasten-notes\.md#L13-17 say: "13│Luhmann kept/m);
+    // The same conversation: the first request's findings and the write are still in it.
+    expect(JSON.stringify(server.requests[2]?.body)).toContain('Rewrote the box section.');
+    const report = JSON.parse(result.stdout) as { batch: string; findings: Array<{ rule: string; path: string; kept?: string }> };
+    expect(report.batch).toMatch(/handed back 1 new finding\(s\) its own changes left, in 1 repair round\(s\)/);
+    expect(report.batch).toMatch(/kept 1 sentence/);
+    expect(report.findings.filter((f) => f.rule === 'unsupported-number')).toEqual([expect.objectContaining({ path: rel, kept: 'the drawers are counted in the photographs the notes describe' })]);
+  });
+
+  it('counts the round against the run’s turns: with none left to write and answer, none is sent', async () => {
+    const root = await exampleWithFacts();
+    const page = await readFile(path.join(root, rel), 'utf8');
+    const rewritten = page.replace('\nSee [[zettelkasten]]', '\nLuhmann kept roughly 90,000 handwritten cards in 17 wooden drawers. <!-- from: raw/zettelkasten-notes.md#L13-17 -->\n\nSee [[zettelkasten]]');
+    const server = await startServer((request) =>
+      request.index === 0 ? { toolCalls: [{ name: 'write_file', arguments: { path: rel, content: rewritten } }] } : { text: 'Rewrote the box section.' },
+    );
+    const result = await runCli(['lint', '--fix', '--json'], { cwd: root, env: { ...server.env('anthropic'), WIKI_MAX_TURNS: '3' } });
+    expect(result.code).toBe(0);
+    expect(server.requests).toHaveLength(2);
+    const report = JSON.parse(result.stdout) as { batch: string; findings: Array<{ rule: string }> };
+    expect(report.batch).not.toMatch(/handed back/);
+    expect(report.findings.filter((f) => f.rule === 'unsupported-number')).toHaveLength(1);
+  });
+
+  it('sends nothing more when the fixes are clean', async () => {
+    const root = await exampleWithFacts();
+    const page = await readFile(path.join(root, rel), 'utf8');
+    const server = await startServer((request) => {
+      if (request.index === 0) return { toolCalls: [{ name: 'write_file', arguments: { path: rel, content: page.replace('wrote some seventy books', 'wrote about seventy books') } }] };
+      return { text: 'Reworded one sentence.' };
+    });
+    expect(page).toContain('wrote some seventy books');
+    const result = await runCli(['lint', '--fix', '--json'], { cwd: root, env: server.env('anthropic') });
+    expect(result.code).toBe(0);
+    expect(server.requests).toHaveLength(2);
+    expect(await readFile(path.join(root, rel), 'utf8')).toContain('wrote about seventy books');
+    expect((JSON.parse(result.stdout) as { batch: string }).batch).not.toMatch(/handed back/);
+  });
+});

@@ -1,6 +1,7 @@
 import type { AgentListener } from '../../agent/events.js';
 import { newRunId } from '../../state/history.js';
 import type { ChatModel, Usage } from '../../agent/types.js';
+import type { ChangedFile } from '../../agent/changes.js';
 import { acquireLock } from '../../state/lock.js';
 import { countBySeverity, sortFindings, type Finding } from '../../wiki/validate/finding.js';
 import { runModelInSession, type RunBudget } from '../run/agent-run.js';
@@ -9,6 +10,7 @@ import { groundingRepairRequest } from './grounding.js';
 import { applyFixes, lintWorkspace, type FixSink, type LintReport } from './lint.js';
 import { withoutStaleSince } from '../../state/stale.js';
 import { loadKept, parseKeeps, planBatch, rememberKept, type LintBatch, markKept } from './lint-batch.js';
+import { findingLine, REPAIR_ROUNDS, REPAIR_TURNS, repairFindings, repairRequest, startRepairs, type RepairState } from './lint-repair.js';
 import { summariseRun, type RunOutcome } from '../run/run-outcome.js';
 import { Session } from '../run/session.js';
 import { hiddenFromModel } from '../run/session-tools.js';
@@ -84,6 +86,18 @@ export async function runLint(ws: WorkspaceHandle, options: LintRunOptions): Pro
       const kept = await loadKept(ws.root);
       const batch = planBatch(ws.root, seen, kept, ws.config.config.lint.fixBatch);
       const repairs = options.fix && before.groundingEvidence ? await groundingRepairRequest(ws.root, batch.findings, before.groundingEvidence) : '';
+      const repairState = startRepairs(before.findings);
+      // Its writes may leave new findings on the pages it changed: handed back in the same conversation, a bounded number of times.
+      const followUp = async (round: { turns: number; changed: readonly ChangedFile[] }): Promise<string | undefined> => {
+        if (!options.fix || repairState.rounds.length >= REPAIR_ROUNDS || options.budget.maxTurns - round.turns < REPAIR_TURNS) return undefined;
+        const pages = round.changed.filter((c) => c.path.startsWith('wiki/') && !hiddenFromModel(ws.schema.contract, session.pages, session.user, c.path));
+        if (pages.length === 0) return undefined;
+        // The rule repairs come first, as after the run: what the tool repairs itself is no finding to hand over.
+        if (!options.dryRun) fixes = [...new Set([...fixes, ...(await applyFixes(ws.root, ws.schema.contract, ws.config.config, sessionSink(session, logLines))).changes])];
+        const now = await lintWorkspace(ws.root, ws.schema, ws.config.config, { fix: false, planned: planned(), evidence: true });
+        const handed = repairFindings(repairState, pages, now.findings, ws.config.config.lint.fixBatch);
+        return handed.length === 0 ? undefined : repairRequest(ws.root, repairState.rounds.length, handed, now.groundingEvidence);
+      };
       const run = await runModelInSession(session, {
         model,
         operation: options.fix ? 'lint-fix' : 'lint',
@@ -92,10 +106,11 @@ export async function runLint(ws: WorkspaceHandle, options: LintRunOptions): Pro
         price: options.price,
         listener: options.listener,
         signal: options.signal,
+        followUp: options.fix ? followUp : undefined,
       });
       modelFindings = await findingsOnExistingPages(session, parseModelFindings(run.finalText), options.onNotice);
-      const keptNow = options.fix && !options.dryRun ? await rememberKept(ws.root, kept, batch.findings, parseKeeps(run.finalText)) : 0;
-      batchNote = describeBatch(batch, keptNow);
+      const keptNow = options.fix && !options.dryRun ? await rememberRoundKeeps(ws.root, kept, batch, repairState, run.rounds) : 0;
+      batchNote = describeBatch(batch, keptNow, repairState);
       // A rule repair the model's rewrite undid (a `created` it dropped) is done again after
       // it, and reported once. Not in a dry run: the repairs read the disk, not the overlay.
       if (options.fix && !options.dryRun && run.changed.length > 0) {
@@ -166,8 +181,17 @@ function sessionSink(session: Session, logLines: string[]): FixSink {
   };
 }
 
-function describeBatch(batch: LintBatch, keptNow: number): string {
+/** Each round's KEEP lines name the places of the findings that round handed (a rewrite moves lines between rounds). */
+async function rememberRoundKeeps(root: string, kept: Awaited<ReturnType<typeof loadKept>>, batch: LintBatch, repairs: RepairState, rounds: readonly string[]): Promise<number> {
+  let added = 0;
+  for (const [index, handed] of [batch.findings, ...repairs.rounds].entries()) added += await rememberKept(root, kept, handed, parseKeeps(rounds[index] ?? ''));
+  return added;
+}
+
+function describeBatch(batch: LintBatch, keptNow: number, repairs: RepairState): string {
   const parts = [`handed ${batch.findings.length} finding(s), errors first`];
+  const handedBack = repairs.rounds.reduce((sum, round) => sum + round.length, 0);
+  if (handedBack > 0) parts.push(`handed back ${handedBack} new finding(s) its own changes left, in ${repairs.rounds.length} repair round(s)`);
   if (keptNow > 0) parts.push(`kept ${keptNow} sentence(s) with a reason (not sent again until the page or its cited lines change)`);
   if (batch.keptEarlier > 0) parts.push(`${batch.keptEarlier} kept earlier, not sent`);
   parts.push(batch.remaining > 0 ? `${batch.remaining} left for the next run` : 'none left');
@@ -181,7 +205,7 @@ function reviewRequest(report: LintReport, batch: LintBatch, repaired: number, f
       `This run handles ${batch.findings.length} of them, the most important first${batch.remaining ? ` (${batch.remaining} more wait for a later run)` : ''}:`,
     '',
   ];
-  for (const f of batch.findings) lines.push(`- [${f.severity}] ${f.rule} ${f.path}${f.line ? `:${f.line}` : ''} — ${f.message}`);
+  for (const f of batch.findings) lines.push(findingLine(f));
   if (batch.findings.length === 0) lines.push('(none)');
   lines.push(
     '',

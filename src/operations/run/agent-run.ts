@@ -1,4 +1,4 @@
-import { runAgent, type AgentRunResult, type SharedBudget } from '../../agent/loop.js';
+import { runAgent, type AgentOptions, type AgentRunResult, type SharedBudget } from '../../agent/loop.js';
 import type { AgentListener } from '../../agent/events.js';
 import { createTranscript, transcriptPath } from '../../agent/transcript.js';
 import type { ChatModel, Usage } from '../../agent/types.js';
@@ -27,6 +27,8 @@ export interface ModelRunOptions {
   signal?: AbortSignal;
   /** What this run shares with runs beside it: the command's own token and cost budget. */
   sharedBudget?: SharedBudget;
+  /** Continue the conversation after the model ends a round (AgentOptions.followUp). */
+  followUp?: AgentOptions['followUp'];
 }
 
 export interface ModelRun extends AgentRunResult {
@@ -106,6 +108,7 @@ export async function runModelInSession(session: Session, options: ModelRunOptio
       transcript,
       signal: options.signal,
       sharedBudget: options.sharedBudget,
+      followUp: options.followUp,
       contextTokens: ws.config.config.contextTokens ?? options.model.contextWindow,
     });
     return { ...result, transcript: transcriptFile ? `.wiki/runs/${session.options.runId}.jsonl` : undefined, rejectedWrites };
