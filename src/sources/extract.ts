@@ -11,7 +11,6 @@ import {
 } from './decode.js';
 import { articleToMarkdown, extractArticle, type Article } from './html.js';
 import { DEFAULT_SOURCE_LIMITS, type SourceLimits } from './limits.js';
-import { extractPdf } from './pdf.js';
 
 export type SourceFormat = 'text' | 'markdown' | 'pdf' | 'html';
 
@@ -45,6 +44,8 @@ export async function extractText(relPath: string, bytes: Uint8Array, limits: So
   if (bytes.length === 0) throw emptyError(relPath);
   const format = detectFormat(relPath, bytes);
   if (format === 'pdf') {
+    // Loaded only for a PDF: pdf.js's polyfills replace JSON.stringify with one ten times slower for the whole process.
+    const { extractPdf } = await import('./pdf.js');
     const pdf = await extractPdf(relPath, bytes, limits);
     return withTitle({ text: pdf.text, format, warnings: pdf.warnings }, pdf.title);
   }

@@ -20,7 +20,6 @@ import {
 import { readHtmlArticle } from './extract.js';
 import { articleToMarkdown, dropInlineImages, imageSources, rewriteImageSources } from './html.js';
 import { openUrl, type OpenResponse, type RequestOptions } from './http.js';
-import { extractPdf } from './pdf.js';
 import { placeFile } from './place-file.js';
 
 export interface FetchUrlOptions {
@@ -172,6 +171,7 @@ async function saveMarkdown(
 
 async function savePdf(url: string, finalUrl: string, bytes: Uint8Array, root: string): Promise<FetchedSource> {
   // Extract now so a damaged or protected PDF is refused before anything is saved.
+  const { extractPdf } = await import('./pdf.js');
   const pdf = await extractPdf(url, bytes);
   const title = pdf.title ?? titleFromUrl(finalUrl);
   const placed = await placeFile(path.join(root, 'raw'), slugFor(title, finalUrl), '.pdf', bytes);

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { factsDbFile } from '../../facts/extract.js';
-import { GroundingCache, groundPage, type CandidateFact, type SentenceGrounding, type SourceLinesReader } from '../../facts/grounding.js';
+import { GroundingCache, groundPage, type CandidateFact, type PageGrounding, type SourceLinesReader } from '../../facts/grounding.js';
+import { checkerVersion, factsHash, GroundingResultCache, hashOf, pageKey, type FlaggedSentence, type PageResult } from './grounding-cache.js';
 import type { ClaimCitation } from '../../facts/claims.js';
 import { citeLines, FactStore } from '../../facts/store.js';
 import { extractText } from '../../sources/extract.js';
@@ -28,49 +29,113 @@ export interface GroundingReport {
   pages: PageScore[];
   /** With `evidence`: the closest facts of each flagged sentence (best first), keyed `path:line`, for a model asked to repair it. */
   closest: Record<string, CandidateFact[]>;
+  /** Pages whose result came from the last lint's (unchanged page, facts, cited files and checker). */
+  reusedPages: number;
 }
 
 /**
  * Check every page that cites raw/ sources against those sources' facts. Reads
  * `.wiki/facts.db` only when it exists (ingest and `wiki facts` keep it in step); without
- * it there is nothing to check against and the report is empty.
+ * it there is nothing to check against and the report is empty. A page whose text,
+ * sources' facts and cited files are those of the last lint is not analysed again: its
+ * result comes from `.wiki/cache/grounding.json` (`grounding-cache.ts`), saved unless
+ * `saveCache` is false (a dry run).
  */
-export async function groundPages(root: string, pages: readonly Page[], options: { evidence?: boolean } = {}): Promise<GroundingReport | undefined> {
+export async function groundPages(
+  root: string,
+  pages: readonly Page[],
+  options: { evidence?: boolean; saveCache?: boolean; checker?: string } = {},
+): Promise<GroundingReport | undefined> {
   const store = await FactStore.openExisting(factsDbFile(root));
   if (!store) return undefined;
-  const report: GroundingReport = { findings: [], pages: [], closest: {} };
+  const report: GroundingReport = { findings: [], pages: [], closest: {}, reusedPages: 0 };
   const cache = new GroundingCache();
   // Many pages cite the same sources: one query per set of sources, not one per page.
-  const bySources = new Map<string, CandidateFact[]>();
-  const factsOf = (sources: string[]): CandidateFact[] => {
-    const key = [...new Set(sources)].sort().join('\n');
-    let facts = bySources.get(key);
-    if (!facts) bySources.set(key, (facts = store.factPlacesOfSources([...new Set(sources)].sort())));
-    return facts;
+  const bySources = new Map<string, { facts: CandidateFact[]; hash?: string; byId?: Map<string, CandidateFact> }>();
+  const setOf = (sources: readonly string[]): { facts: CandidateFact[]; hash?: string; byId?: Map<string, CandidateFact> } => {
+    const key = sources.join('\n');
+    let set = bySources.get(key);
+    if (!set) bySources.set(key, (set = { facts: store.factPlacesOfSources([...sources]) }));
+    return set;
   };
   const sourceLines = await readCitedSources(root, pages);
+  const readLines: SourceLinesReader = (file) => sourceLines.get(file);
+  const fileHashes = new Map<string, string>();
+  const fileHash = (file: string): string => {
+    let hash = fileHashes.get(file);
+    if (hash === undefined) {
+      const lines = sourceLines.get(file);
+      fileHashes.set(file, (hash = lines === undefined ? 'unreadable' : hashOf(lines)));
+    }
+    return hash;
+  };
+  const checker = options.checker ?? (await checkerVersion());
+  const results = await GroundingResultCache.open(root, pages.length, checker);
   try {
     for (const page of pages) {
       // The sources it lists and the files its citations name: a citation is checked against its own file.
-      const sources = [...sourcesOf(page.frontmatter), ...citationsOf(page).map((citation) => citation.file)]
-        .map(sourceFilePath)
-        .filter((s): s is string => s !== undefined && s.startsWith('raw/'));
+      const citations = citationsOf(page);
+      const sources = [...new Set([...sourcesOf(page.frontmatter), ...citations.map((citation) => citation.file)].map(sourceFilePath).filter((s): s is string => s !== undefined && s.startsWith('raw/')))].sort();
       if (sources.length === 0) continue;
-      const readLines: SourceLinesReader = (file) => sourceLines.get(file);
-      const grounding = groundPage(page.body, factsOf(sources), cache, typeof page.frontmatter.title === 'string' ? page.frontmatter.title : '', readLines);
-      report.pages.push({ path: page.path, score: round(grounding.score), sentences: grounding.sentences.length, flagged: grounding.sentences.filter((s) => s.problem).length });
-      for (const sentence of grounding.sentences) {
-        if (!sentence.problem) continue;
-        const line = page.bodyLine + sentence.line - 1;
-        report.findings.push(finding(sentence.problem.kind, page.path, problemMessage(sentence, readLines), { line, fix: problemFix(sentence) }));
+      const set = setOf(sources);
+      const title = typeof page.frontmatter.title === 'string' ? page.frontmatter.title : '';
+      const cited = [...new Set(citations.filter((c) => c.first !== undefined).map((c) => sourceFilePath(c.file)).filter((f): f is string => f !== undefined))].sort();
+      const key =
+        checker === undefined
+          ? undefined
+          : pageKey({ checker, title, body: page.body, facts: (set.hash ??= factsHash(set.facts)), citedFiles: cited.map((file) => `${file}:${fileHash(file)}`) });
+      const evidenceOf = (flag: FlaggedSentence): CandidateFact[] | undefined => evidenceFacts(flag.evidence, (set.byId ??= new Map(set.facts.map((fact) => [fact.id, fact]))), readLines);
+      let result = key === undefined ? undefined : results.get(page.path, key);
+      const reused = result !== undefined && result.flagged.every((flag) => evidenceOf(flag) !== undefined);
+      if (!reused) result = pageResult(groundPage(page.body, set.facts, cache, title, readLines));
+      if (!result) continue;
+      if (key !== undefined) results.keep(page.path, key, result, reused);
+      report.pages.push({ path: page.path, score: round(result.score), sentences: result.sentences, flagged: result.flagged.length });
+      for (const flag of result.flagged) {
+        const line = page.bodyLine + flag.line - 1;
+        const evidence = evidenceOf(flag) ?? [];
+        report.findings.push(finding(flag.kind, page.path, flaggedMessage(flag, evidence, readLines), { line, fix: flaggedFix(flag) }));
         // Only for a repair: on a large wiki this is one key per finding.
-        if (options.evidence && sentence.candidates.length > 0) report.closest[`${page.path}:${line}`] = sentence.candidates.slice(0, REPAIR_FACTS);
+        if (options.evidence && evidence.length > 0) report.closest[`${page.path}:${line}`] = evidence;
       }
     }
   } finally {
     store.close();
   }
+  report.reusedPages = results.reusedPages;
+  if (options.saveCache !== false) await results.save();
   return report;
+}
+
+/** What lint keeps of a page's grounding: its score and its flagged sentences, each with at most REPAIR_FACTS pieces of evidence. */
+function pageResult(grounding: PageGrounding): PageResult {
+  const flagged: FlaggedSentence[] = [];
+  for (const sentence of grounding.sentences) {
+    const problem = sentence.problem;
+    if (!problem) continue;
+    // A cited sentence's evidence is what its cited lines themselves state (quoted when the file cannot be read); an uncited one's, its closest facts.
+    const evidence = (sentence.againstCitedLines ? inCitedRange(sentence.candidates, sentence.citations) : sentence.candidates).slice(0, REPAIR_FACTS).map((fact) => fact.id);
+    const base = { line: sentence.line, text: sentence.text, kind: problem.kind, cited: sentence.againstCitedLines, citations: sentence.citations, evidence };
+    flagged.push(problem.kind === 'unsupported-number' ? { ...base, numbers: problem.numbers } : { ...base, reason: problem.reason });
+  }
+  return { score: grounding.score, sentences: grounding.sentences.length, flagged };
+}
+
+/** The facts or cited lines `ids` name; undefined when one of them is not there (a cache entry that does not fit is recomputed). */
+function evidenceFacts(ids: readonly string[], facts: ReadonlyMap<string, CandidateFact>, read: SourceLinesReader): CandidateFact[] | undefined {
+  const found: CandidateFact[] = [];
+  for (const id of ids) {
+    const fact = facts.get(id);
+    if (fact) {
+      found.push(fact);
+      continue;
+    }
+    const [, file = '', line = ''] = /^(.+)#L(\d+)$/.exec(id) ?? [];
+    const text = read(file)?.[Number(line) - 1]?.trim();
+    if (!text) return undefined;
+    found.push({ id, text, source: file, lineStart: Number(line), lineEnd: Number(line) });
+  }
+  return found;
 }
 
 /**
@@ -101,21 +166,20 @@ async function readCitedSources(root: string, pages: readonly Page[]): Promise<M
 /** Longest quote of evidence a message carries. */
 const QUOTE_CHARS = 320;
 
-function problemMessage(sentence: SentenceGrounding, read: SourceLinesReader): string {
-  const problem = sentence.problem;
-  if (!problem) return '';
-  const cited = sentence.againstCitedLines;
-  const where = sentence.citations.map((c) => `${c.file}${c.first !== undefined ? `#L${c.first}${c.last !== c.first ? `-${c.last}` : ''}` : ''}`).join(', ');
-  const evidence = cited
-    ? ` (${where} say: "${citedExcerpt(sentence.citations, read) ?? quote(inCitedRange(sentence.candidates, sentence.citations).map((fact) => fact.text).join(' '))}")`
-    : sentence.closest
-      ? ` (closest fact ${sentence.closest.id}: "${quote(sentence.closest.text)}")`
+function flaggedMessage(flag: FlaggedSentence, evidence: readonly CandidateFact[], read: SourceLinesReader): string {
+  const where = flag.citations.map((c) => `${c.file}${c.first !== undefined ? `#L${c.first}${c.last !== c.first ? `-${c.last}` : ''}` : ''}`).join(', ');
+  const closest = evidence[0];
+  const quoted = flag.cited
+    ? ` (${where} say: "${citedExcerpt(flag.citations, read) ?? quote(evidence.map((fact) => fact.text).join(' '))}")`
+    : closest
+      ? ` (closest fact ${closest.id}: "${quote(closest.text)}")`
       : '';
-  if (problem.kind === 'unsupported-number') {
-    const plural = problem.numbers.length === 1 ? 's' : '';
-    return `"${sentence.text}": ${problem.numbers.join(', ')} appear${plural} ${cited ? 'nowhere in its cited lines' : "in none of its sources' closest facts"}${evidence}`;
+  if (flag.kind === 'unsupported-number') {
+    const numbers = flag.numbers ?? [];
+    const plural = numbers.length === 1 ? 's' : '';
+    return `"${flag.text}": ${numbers.join(', ')} appear${plural} ${flag.cited ? 'nowhere in its cited lines' : "in none of its sources' closest facts"}${quoted}`;
   }
-  return `"${sentence.text}": ${problem.reason}${evidence}`;
+  return `"${flag.text}": ${flag.reason ?? ''}${quoted}`;
 }
 
 /**
@@ -149,8 +213,8 @@ function inCitedRange(facts: readonly CandidateFact[], citations: readonly Claim
   return within.length > 0 ? within : facts;
 }
 
-function problemFix(sentence: SentenceGrounding): string {
-  return sentence.againstCitedLines
+function flaggedFix(flag: FlaggedSentence): string {
+  return flag.cited
     ? 'make the sentence say what its cited lines say, or cite the lines that say it'
     : 'make the sentence say what its source says, or cite the source that says it';
 }

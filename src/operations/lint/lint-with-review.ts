@@ -74,7 +74,7 @@ export async function runLint(ws: WorkspaceHandle, options: LintRunOptions): Pro
     const fixOutcome = session && options.fix ? await applyFixes(ws.root, ws.schema.contract, ws.config.config, sessionSink(session, logLines)) : { changes: [], refused: [] };
     let fixes = fixOutcome.changes;
     const planned = (): Array<{ path: string; after: string }> => (options.dryRun ? (session?.overlay?.changes() ?? []) : []);
-    const before = await lintWorkspace(ws.root, ws.schema, ws.config.config, { fix: false, planned: planned(), evidence: Boolean(options.fix && model) });
+    const before = await lintWorkspace(ws.root, ws.schema, ws.config.config, { fix: false, planned: planned(), evidence: Boolean(options.fix && model), saveGroundingCache: !options.dryRun });
     let review: RunOutcome | undefined;
     let modelFindings: Finding[] = [];
     const modelChanges: string[] = [];
@@ -94,7 +94,7 @@ export async function runLint(ws: WorkspaceHandle, options: LintRunOptions): Pro
         if (pages.length === 0) return undefined;
         // The rule repairs come first, as after the run: what the tool repairs itself is no finding to hand over.
         if (!options.dryRun) fixes = [...new Set([...fixes, ...(await applyFixes(ws.root, ws.schema.contract, ws.config.config, sessionSink(session, logLines))).changes])];
-        const now = await lintWorkspace(ws.root, ws.schema, ws.config.config, { fix: false, planned: planned(), evidence: true });
+        const now = await lintWorkspace(ws.root, ws.schema, ws.config.config, { fix: false, planned: planned(), evidence: true, saveGroundingCache: !options.dryRun });
         const handed = repairFindings(repairState, pages, now.findings, ws.config.config.lint.fixBatch);
         return handed.length === 0 ? undefined : repairRequest(ws.root, repairState.rounds.length, handed, now.groundingEvidence);
       };
@@ -157,7 +157,7 @@ export async function runLint(ws: WorkspaceHandle, options: LintRunOptions): Pro
       if (options.dryRun) diff = session.overlay?.unifiedDiff() ?? '';
       await session.finish(ok ? 'completed' : review?.status === 'interrupted' ? 'interrupted' : 'stopped');
     }
-    const after = modelChanges.length > 0 ? await lintWorkspace(ws.root, ws.schema, ws.config.config, { fix: false, planned: planned() }) : before;
+    const after = modelChanges.length > 0 ? await lintWorkspace(ws.root, ws.schema, ws.config.config, { fix: false, planned: planned(), saveGroundingCache: !options.dryRun }) : before;
     const findings = markKept(ws.root, sortFindings([...after.findings, ...fixOutcome.refused, ...modelFindings]), await loadKept(ws.root));
     const report: LintRunReport = { findings, ...countBySeverity(findings), changes: [...fixes, ...modelChanges] };
     if (after.grounding) report.grounding = after.grounding;

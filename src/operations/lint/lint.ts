@@ -50,6 +50,8 @@ export interface LintOptions {
   planned?: ReadonlyArray<{ path: string; after: string }>;
   /** Keep each grounding finding's closest facts in the report, for a model asked to repair them. */
   evidence?: boolean;
+  /** Save what grounding found in `.wiki/cache/grounding.json` (default true; never with `planned`: a dry run changes nothing). */
+  saveGroundingCache?: boolean;
 }
 
 /** How many changes the log entry lists before summarising the rest. */
@@ -102,7 +104,7 @@ export async function lintWorkspace(
   const grounding = await groundPages(
     root,
     pages.filter((page) => !isSpecialPage(contract, page.path)),
-    { evidence: options.evidence },
+    { evidence: options.evidence, saveCache: options.saveGroundingCache !== false && (options.planned ?? []).length === 0 },
   );
   if (grounding) findings.push(...grounding.findings);
   const coverage = measureCoverage(pages, contract, rawLines);
