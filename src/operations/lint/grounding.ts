@@ -87,9 +87,15 @@ export async function groundPages(
       const evidenceOf = (flag: FlaggedSentence): CandidateFact[] | undefined => evidenceFacts(flag.evidence, (set.byId ??= new Map(set.facts.map((fact) => [fact.id, fact]))), readLines);
       let result = key === undefined ? undefined : results.get(page.path, key);
       const reused = result !== undefined && result.flagged.every((flag) => evidenceOf(flag) !== undefined);
-      if (!reused) result = pageResult(groundPage(page.body, set.facts, cache, title, readLines));
+      // A result is kept only when every file the check read is one its key covers.
+      let keyed = true;
+      const readKeyed: SourceLinesReader = (file) => {
+        if (!cited.includes(file)) keyed = false;
+        return readLines(file);
+      };
+      if (!reused) result = pageResult(groundPage(page.body, set.facts, cache, title, readKeyed));
       if (!result) continue;
-      if (key !== undefined) results.keep(page.path, key, result, reused);
+      if (key !== undefined && keyed) results.keep(page.path, key, result, reused);
       report.pages.push({ path: page.path, score: round(result.score), sentences: result.sentences, flagged: result.flagged.length });
       for (const flag of result.flagged) {
         const line = page.bodyLine + flag.line - 1;
