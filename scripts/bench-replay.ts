@@ -30,7 +30,7 @@ function describe(label: string, outcome: ReplayOutcome): void {
 function figuresLine(f: ReplayFigures): string {
   return (
     `${String(f.requests).padStart(3)} requests  total ${kb(f.totalBytes)}  largest ${kb(f.largestBytes)}  ` +
-    `cache-hit ${f.cacheHitRatio.toFixed(3)} (after each command's first request ${f.laterTurnsHitRatio.toFixed(3)})  cache-weighted input ${kb(f.cacheWeightedBytes)}`
+    `cache-hit ${f.cacheHitRatio.toFixed(3)} (ceiling ${f.cacheCeilingRatio?.toFixed(3) ?? 'n/a'}; after each command's first request ${f.laterTurnsHitRatio.toFixed(3)})  cache-weighted input ${kb(f.cacheWeightedBytes)}`
   );
 }
 

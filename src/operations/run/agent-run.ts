@@ -7,6 +7,7 @@ import { isoDate } from '../../util/dates.js';
 import { buildRunContext, buildSystemPrompt, type OperationKind } from '../prompt/prompt.js';
 import { relevantKeys } from '../prompt/prompt-relevance.js';
 import type { Session } from './session.js';
+import { readLimitFor } from './session-tools.js';
 
 export interface RunBudget {
   maxTurns: number;
@@ -74,9 +75,11 @@ function firstReason(content: string): string {
 export async function runModelInSession(session: Session, options: ModelRunOptions): Promise<ModelRun> {
   const ws = session.ws;
   const pages = session.contentPages();
-  const system = buildSystemPrompt({ schema: ws.schema, operation: options.operation });
+  const system = buildSystemPrompt({ schema: ws.schema });
   const runContext = buildRunContext({
     schema: ws.schema,
+    operation: options.operation,
+    readLimit: readLimitFor(ws.config.config.contextTokens),
     today: isoDate(),
     pages,
     pageLimit: ws.config.config.promptPageLimit,
