@@ -2,7 +2,7 @@ import type { IngestReport } from '../operations/ingest/ingest-report.js';
 import type { QueryReport } from '../operations/query/query.js';
 import { describeStatus, type RunOutcome } from '../operations/run/run-outcome.js';
 import { formatCost, formatTokens, plural } from '../progress/format.js';
-import { renderRunSummary } from '../progress/summary.js';
+import { renderRunSummary, usageLines } from '../progress/summary.js';
 import type { Colors } from './output.js';
 
 /** The run summary (pages, turns, tokens, cost, duration), then why it stopped and any errors left. */
@@ -78,8 +78,9 @@ export interface QueryView {
 
 /**
  * The answer, then `cited: …` and what was filed ("created wiki/concepts/x.md"); problems
- * (a stopped run, refused writes, an answer citing nothing) always; the evidence chain and
- * the run's turns, tokens and cost only with --explain; --quiet prints the answer alone.
+ * (a stopped run, refused writes, an answer citing nothing) always, then the run's tokens
+ * and cost; the evidence chain and the run's turns and duration only with --explain;
+ * --quiet prints the answer alone.
  */
 export function renderQuery(report: QueryReport, c: Colors, view: QueryView = { quiet: false, explain: false }): string {
   if (view.quiet) return report.answer;
@@ -102,7 +103,10 @@ export function renderQuery(report: QueryReport, c: Colors, view: QueryView = { 
   if (report.uncited.length) lines.push(c.yellow(`cited pages that do not exist: ${report.uncited.join(', ')}`));
   if (!report.found && report.answer) lines.push(c.yellow(`found: false — the answer cites no page of the wiki for “${report.question}”`));
   for (const warning of report.warnings) lines.push(c.yellow(`warning: ${warning.message}`));
-  const meta = view.explain ? renderOutcomeLines({ ...report, created: [], updated: [] }, c, view.pricing, true) : renderOutcomeProblems(report, c);
+  // Tokens and cost after every run that called the model, as ingest and lint print them; the rest of the summary with --explain.
+  const meta = view.explain
+    ? renderOutcomeLines({ ...report, created: [], updated: [] }, c, view.pricing, true)
+    : [...renderOutcomeProblems(report, c), ...(report.turns > 0 ? usageLines({ ...report, localServer: view.pricing?.localServer }, c).map((line) => c.dim(line)) : [])];
   lines.push(...meta.map((l) => l.trimStart()));
   if (dryRun) lines.push('', report.diff || '(dry run: nothing would change)', c.dim('dry run: nothing was written'));
   return lines.join('\n').replace(/\n+$/, '');
