@@ -35,10 +35,14 @@ export function renderOutcomeProblems(outcome: RunOutcome, c: Colors): string[] 
   const lines: string[] = [];
   const why = describeStatus(outcome);
   if (why) lines.push(`  ${c.red('!')} ${why}`);
-  if (outcome.rejectedWrites.length > 0) {
-    lines.push(`  ${c.yellow(`${outcome.rejectedWrites.length} write(s) rejected`)}:`);
-    for (const r of outcome.rejectedWrites.slice(0, 10)) lines.push(`    ${r.path}: ${r.reason}`);
-    if (outcome.rejectedWrites.length > 10) lines.push(`    … and ${outcome.rejectedWrites.length - 10} more (see --json)`);
+  const open = outcome.rejectedWrites.filter((r) => !r.rewritten);
+  const rewritten = outcome.rejectedWrites.length - open.length;
+  if (open.length > 0) {
+    lines.push(`  ${c.yellow(`${open.length} write(s) rejected`)}${rewritten > 0 ? ` (and ${rewritten} more, sent again and accepted)` : ''}:`);
+    for (const r of open.slice(0, 10)) lines.push(`    ${r.path}: ${r.reason}`);
+    if (open.length > 10) lines.push(`    … and ${open.length - 10} more (see --json)`);
+  } else if (rewritten > 0) {
+    lines.push(`  ${c.dim(`${rewritten} write(s) rejected, then sent again and accepted (see --json)`)}`);
   }
   for (const f of outcome.findings.filter((x) => x.severity === 'error')) lines.push(`  ${c.red('error')} ${f.path}: ${f.message}`);
   return lines;
