@@ -2,14 +2,15 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { AnthropicCacheSimulator } from '../test/helpers/anthropic-cache.js';
-import { PLAYED_RUN, PLAYED_RUN_3, PLAYED_RUN_AFTER, replayPlayedRun, type ReplayOutcome } from './measure/replay-run.js';
+import { PLAYED_RUN, PLAYED_RUN_3, PLAYED_RUN_4, PLAYED_RUN_AFTER, replayPlayedRun, type ReplayOutcome } from './measure/replay-run.js';
 import type { ReplayFigures } from './measure/replay.js';
 
 /**
  * Hand-played model runs replayed through the built CLI: test/fixtures/played-run (with
  * default settings, then with `"contextTokens": 20000` throughout) and
  * test/fixtures/played-run-after (its recorded settings: contextTokens 20000 from its second
- * command), and test/fixtures/played-run-3 (default settings, then contextTokens 20000). What the requests weigh, how much of them a prompt cache would serve, and whether
+ * command), and test/fixtures/played-run-3 and played-run-4 (default settings, then
+ * contextTokens 20000). What the requests weigh, how much of them a prompt cache would serve, and whether
  * the commands run under contextTokens complete with every request inside it.
  * `node dist/scripts/bench-replay.js [--cli path/to/other/wiki.js] [--per-request]` measures
  * another build (e.g. an older commit's) on the same recording, and lists every request.
@@ -87,14 +88,19 @@ export async function runReplayBench(options: { cli?: string; perRequest?: boole
   if (afterBaseline) console.log(`  cache-weighted input ×${(after.figures.cacheWeightedBytes / afterBaseline.cacheWeightedBytes).toFixed(2)} of before`);
   if (options.perRequest) perRequest(after);
   console.log(withinBudget(after));
-  console.log('test/fixtures/played-run-3 (3 ingests and a saved query, recorded with main at c6fb73e, default settings):');
-  const third = await replayPlayedRun({ cli: options.cli, fixture: PLAYED_RUN_3 });
-  describe('default settings', third);
-  if (options.perRequest) perRequest(third);
-  const thirdBounded = await replayPlayedRun({ cli: options.cli, fixture: PLAYED_RUN_3, contextTokens: BOUNDED_TOKENS });
-  describe(`contextTokens ${BOUNDED_TOKENS}`, thirdBounded);
-  if (options.perRequest) perRequest(thirdBounded);
-  console.log(withinBudget(thirdBounded));
+  for (const [fixture, recorded] of [
+    [PLAYED_RUN_3, 'main at c6fb73e'],
+    [PLAYED_RUN_4, 'a build of 9028914'],
+  ] as const) {
+    console.log(`test/fixtures/${path.basename(fixture)} (3 ingests and a saved query, recorded with ${recorded}, default settings):`);
+    const plainRun = await replayPlayedRun({ cli: options.cli, fixture });
+    describe('default settings', plainRun);
+    if (options.perRequest) perRequest(plainRun);
+    const boundedRun = await replayPlayedRun({ cli: options.cli, fixture, contextTokens: BOUNDED_TOKENS });
+    describe(`contextTokens ${BOUNDED_TOKENS}`, boundedRun);
+    if (options.perRequest) perRequest(boundedRun);
+    console.log(withinBudget(boundedRun));
+  }
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
