@@ -2,14 +2,15 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { AnthropicCacheSimulator } from '../test/helpers/anthropic-cache.js';
-import { PLAYED_RUN, PLAYED_RUN_AFTER, replayPlayedRun, type ReplayOutcome } from './measure/replay-run.js';
+import { PLAYED_RUN, PLAYED_RUN_3, PLAYED_RUN_4, PLAYED_RUN_AFTER, replayPlayedRun, type ReplayOutcome } from './measure/replay-run.js';
 import type { ReplayFigures } from './measure/replay.js';
 
 /**
  * Hand-played model runs replayed through the built CLI: test/fixtures/played-run (with
  * default settings, then with `"contextTokens": 20000` throughout) and
  * test/fixtures/played-run-after (its recorded settings: contextTokens 20000 from its second
- * command). What the requests weigh, how much of them a prompt cache would serve, and whether
+ * command), and test/fixtures/played-run-3 and played-run-4 (default settings, then
+ * contextTokens 20000). What the requests weigh, how much of them a prompt cache would serve, and whether
  * the commands run under contextTokens complete with every request inside it.
  * `node dist/scripts/bench-replay.js [--cli path/to/other/wiki.js] [--per-request]` measures
  * another build (e.g. an older commit's) on the same recording, and lists every request.
@@ -30,7 +31,7 @@ function describe(label: string, outcome: ReplayOutcome): void {
 function figuresLine(f: ReplayFigures): string {
   return (
     `${String(f.requests).padStart(3)} requests  total ${kb(f.totalBytes)}  largest ${kb(f.largestBytes)}  ` +
-    `cache-hit ${f.cacheHitRatio.toFixed(3)} (after each command's first request ${f.laterTurnsHitRatio.toFixed(3)})  cache-weighted input ${kb(f.cacheWeightedBytes)}`
+    `cache-hit ${f.cacheHitRatio.toFixed(3)} (ceiling ${f.cacheCeilingRatio?.toFixed(3) ?? 'n/a'}; after each command's first request ${f.laterTurnsHitRatio.toFixed(3)})  cache-weighted input ${kb(f.cacheWeightedBytes)}`
   );
 }
 
@@ -87,6 +88,19 @@ export async function runReplayBench(options: { cli?: string; perRequest?: boole
   if (afterBaseline) console.log(`  cache-weighted input ×${(after.figures.cacheWeightedBytes / afterBaseline.cacheWeightedBytes).toFixed(2)} of before`);
   if (options.perRequest) perRequest(after);
   console.log(withinBudget(after));
+  for (const [fixture, recorded] of [
+    [PLAYED_RUN_3, 'main at c6fb73e'],
+    [PLAYED_RUN_4, 'a build of 9028914'],
+  ] as const) {
+    console.log(`test/fixtures/${path.basename(fixture)} (3 ingests and a saved query, recorded with ${recorded}, default settings):`);
+    const plainRun = await replayPlayedRun({ cli: options.cli, fixture });
+    describe('default settings', plainRun);
+    if (options.perRequest) perRequest(plainRun);
+    const boundedRun = await replayPlayedRun({ cli: options.cli, fixture, contextTokens: BOUNDED_TOKENS });
+    describe(`contextTokens ${BOUNDED_TOKENS}`, boundedRun);
+    if (options.perRequest) perRequest(boundedRun);
+    console.log(withinBudget(boundedRun));
+  }
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

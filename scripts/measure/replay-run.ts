@@ -14,6 +14,10 @@ import { timedNode } from './timed-node.js';
 export const PLAYED_RUN = path.join(packageRoot(), 'test', 'fixtures', 'played-run');
 /** The run played after numbered windows, the context budget and frontmatter sync (contextTokens 20000 from its second command). */
 export const PLAYED_RUN_AFTER = path.join(packageRoot(), 'test', 'fixtures', 'played-run-after');
+/** The third run, played with main at c6fb73e on three new sources (default settings). */
+export const PLAYED_RUN_3 = path.join(packageRoot(), 'test', 'fixtures', 'played-run-3');
+/** The fourth, played with a build of 9028914 (one cached prefix for every command) on three more sources. */
+export const PLAYED_RUN_4 = path.join(packageRoot(), 'test', 'fixtures', 'played-run-4');
 
 type SettingValue = string | number | boolean;
 

@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FakeToolCall, FakeTurn } from '../../test/helpers/fake-llm-wire.js';
 import type { RecordedRequest } from '../../test/helpers/fake-llm-record.js';
-import { AnthropicCacheSimulator } from '../../test/helpers/anthropic-cache.js';
+import { AnthropicCacheSimulator, PrefixCeiling } from '../../test/helpers/anthropic-cache.js';
 
 /**
  * A model run played by hand through the relay endpoint (DIR/req-N.json, DIR/ans-N.txt),
@@ -138,6 +138,11 @@ export interface ReplayFigures {
    * run's new context and source window, which no cache can hold yet.
    */
   laterTurnsHitRatio: number;
+  /**
+   * The hit ratio no breakpoint placement can beat: bytes of each request that an earlier
+   * request had already sent (as a prefix), over input bytes.
+   */
+  cacheCeilingRatio: number;
 }
 
 /**
@@ -146,6 +151,8 @@ export interface ReplayFigures {
  */
 export function replayFigures(bodies: ReadonlyArray<Record<string, unknown>>, firsts: ReadonlySet<number> = new Set([0])): ReplayFigures {
   const cache = new AnthropicCacheSimulator();
+  const ceiling = new PrefixCeiling();
+  let seen = 0;
   let totalBytes = 0;
   let largestBytes = 0;
   let input = 0;
@@ -158,6 +165,7 @@ export function replayFigures(bodies: ReadonlyArray<Record<string, unknown>>, fi
     totalBytes += bytes;
     largestBytes = Math.max(largestBytes, bytes);
     const turn = cache.request(body);
+    seen += ceiling.request(body).seenBytes;
     input += turn.inputBytes;
     cached += turn.cachedBytes;
     weighted += turn.cachedBytes * 0.1 + turn.writtenBytes * 1.25 + (turn.inputBytes - turn.cachedBytes - turn.writtenBytes);
@@ -173,6 +181,7 @@ export function replayFigures(bodies: ReadonlyArray<Record<string, unknown>>, fi
     cacheHitRatio: input === 0 ? 0 : cached / input,
     cacheWeightedBytes: Math.round(weighted),
     laterTurnsHitRatio: laterInput === 0 ? 0 : laterCached / laterInput,
+    cacheCeilingRatio: input === 0 ? 0 : seen / input,
   };
 }
 

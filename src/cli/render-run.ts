@@ -2,7 +2,7 @@ import type { IngestReport } from '../operations/ingest/ingest-report.js';
 import type { QueryReport } from '../operations/query/query.js';
 import { describeStatus, type RunOutcome } from '../operations/run/run-outcome.js';
 import { formatCost, formatTokens, plural } from '../progress/format.js';
-import { renderRunSummary } from '../progress/summary.js';
+import { renderRunSummary, usageLines } from '../progress/summary.js';
 import type { Colors } from './output.js';
 
 /** The run summary (pages, turns, tokens, cost, duration), then why it stopped and any errors left. */
@@ -35,10 +35,14 @@ export function renderOutcomeProblems(outcome: RunOutcome, c: Colors): string[] 
   const lines: string[] = [];
   const why = describeStatus(outcome);
   if (why) lines.push(`  ${c.red('!')} ${why}`);
-  if (outcome.rejectedWrites.length > 0) {
-    lines.push(`  ${c.yellow(`${outcome.rejectedWrites.length} write(s) rejected`)}:`);
-    for (const r of outcome.rejectedWrites.slice(0, 10)) lines.push(`    ${r.path}: ${r.reason}`);
-    if (outcome.rejectedWrites.length > 10) lines.push(`    … and ${outcome.rejectedWrites.length - 10} more (see --json)`);
+  const open = outcome.rejectedWrites.filter((r) => !r.rewritten);
+  const rewritten = outcome.rejectedWrites.length - open.length;
+  if (open.length > 0) {
+    lines.push(`  ${c.yellow(`${open.length} write(s) rejected`)}${rewritten > 0 ? ` (and ${rewritten} more, sent again and accepted)` : ''}:`);
+    for (const r of open.slice(0, 10)) lines.push(`    ${r.path}: ${r.reason}`);
+    if (open.length > 10) lines.push(`    … and ${open.length - 10} more (see --json)`);
+  } else if (rewritten > 0) {
+    lines.push(`  ${c.dim(`${rewritten} write(s) rejected, then sent again and accepted (see --json)`)}`);
   }
   for (const f of outcome.findings.filter((x) => x.severity === 'error')) lines.push(`  ${c.red('error')} ${f.path}: ${f.message}`);
   return lines;
@@ -78,8 +82,9 @@ export interface QueryView {
 
 /**
  * The answer, then `cited: …` and what was filed ("created wiki/concepts/x.md"); problems
- * (a stopped run, refused writes, an answer citing nothing) always; the evidence chain and
- * the run's turns, tokens and cost only with --explain; --quiet prints the answer alone.
+ * (a stopped run, refused writes, an answer citing nothing) always, then the run's tokens
+ * and cost; the evidence chain and the run's turns and duration only with --explain;
+ * --quiet prints the answer alone.
  */
 export function renderQuery(report: QueryReport, c: Colors, view: QueryView = { quiet: false, explain: false }): string {
   if (view.quiet) return report.answer;
@@ -102,7 +107,10 @@ export function renderQuery(report: QueryReport, c: Colors, view: QueryView = { 
   if (report.uncited.length) lines.push(c.yellow(`cited pages that do not exist: ${report.uncited.join(', ')}`));
   if (!report.found && report.answer) lines.push(c.yellow(`found: false — the answer cites no page of the wiki for “${report.question}”`));
   for (const warning of report.warnings) lines.push(c.yellow(`warning: ${warning.message}`));
-  const meta = view.explain ? renderOutcomeLines({ ...report, created: [], updated: [] }, c, view.pricing, true) : renderOutcomeProblems(report, c);
+  // Tokens and cost after every run that called the model, as ingest and lint print them; the rest of the summary with --explain.
+  const meta = view.explain
+    ? renderOutcomeLines({ ...report, created: [], updated: [] }, c, view.pricing, true)
+    : [...renderOutcomeProblems(report, c), ...(report.turns > 0 ? usageLines({ ...report, localServer: view.pricing?.localServer }, c).map((line) => c.dim(line)) : [])];
   lines.push(...meta.map((l) => l.trimStart()));
   if (dryRun) lines.push('', report.diff || '(dry run: nothing would change)', c.dim('dry run: nothing was written'));
   return lines.join('\n').replace(/\n+$/, '');

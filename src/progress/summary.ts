@@ -51,19 +51,19 @@ export function renderRunSummary(summary: RunSummary, c: Colors): string {
     if (summary.pagesCreated.length === 0 && summary.pagesUpdated.length === 0) lines.push(c.dim('No pages changed.'));
   }
 
-  const u = summary.usage;
-  lines.push(
-    `Tokens:  ${formatTokens(u.inputTokens)} input · ${formatTokens(u.outputTokens)} output · ` +
-      `${formatTokens(u.cacheReadTokens)} cached · ${formatTokens(u.cacheWriteTokens)} cache writes`,
-  );
-  if (summary.cost !== undefined) {
-    lines.push(`Cost:    ~${formatCost(summary.cost)} ${c.dim('(estimated from list prices)')}`);
-  } else if (summary.localServer) {
-    lines.push(`Cost:    ${c.dim('unknown (local server)')}`);
-  } else {
-    lines.push(`Cost:    ${c.dim(`unknown for ${summary.model ?? 'this model'} (no price on file)`)}`);
-  }
+  lines.push(...usageLines(summary, c));
   return lines.join('\n');
+}
+
+/** What the run used: its tokens, then its estimated cost (or why that is unknown). */
+export function usageLines(summary: Pick<RunSummary, 'usage' | 'cost' | 'model' | 'localServer'>, c: Colors): string[] {
+  const u = summary.usage;
+  const tokens =
+    `Tokens:  ${formatTokens(u.inputTokens)} input · ${formatTokens(u.outputTokens)} output · ` +
+    `${formatTokens(u.cacheReadTokens)} cached · ${formatTokens(u.cacheWriteTokens)} cache writes`;
+  if (summary.cost !== undefined) return [tokens, `Cost:    ~${formatCost(summary.cost)} ${c.dim('(estimated from list prices)')}`];
+  if (summary.localServer) return [tokens, `Cost:    ${c.dim('unknown (local server)')}`];
+  return [tokens, `Cost:    ${c.dim(`unknown for ${summary.model ?? 'this model'} (no price on file)`)}`];
 }
 
 function pageList(verb: string, pages: readonly string[], mark: string, c: Colors): string[] {

@@ -21,11 +21,13 @@ const EPHEMERAL = { type: 'ephemeral' } as const;
 const EMPTY_TEXT = '(empty)';
 
 /**
- * Request body without `stream`. All four cache breakpoints: the last tool (the tool
- * schemas, shared by runs of one kind), the system prompt (byte-stable across runs of a
- * workspace), the first user message (the run's context and source, stable for the whole
- * run, so a trim further on still reads it from cache) and the last message (so each turn
- * reuses the conversation so far).
+ * Request body without `stream`. All four cache breakpoints: the system prompt (with the
+ * tools before it, byte-stable across every run of a workspace; the last tool instead when
+ * there is no system prompt), the first user message (the run's context and source, stable
+ * for the whole run, so a trim further on still reads it from cache), the end of what the
+ * previous request sent, and the last message. The provider looks for an earlier cache
+ * entry only up to 20 blocks before a breakpoint; a turn of many calls adds more blocks
+ * than that, so the previous request's end is marked where it can be found.
  */
 export function toAnthropicParams(request: ChatRequest, model: string): MessageCreateParamsBase {
   const params: MessageCreateParamsBase = {
@@ -43,7 +45,7 @@ export function toAnthropicParams(request: ChatRequest, model: string): MessageC
         name: tool.name,
         description: tool.description,
         input_schema: { ...tool.parameters, type: 'object' },
-        cache_control: index === last ? EPHEMERAL : undefined,
+        cache_control: index === last && request.system === '' ? EPHEMERAL : undefined,
       }),
     );
   }
@@ -86,7 +88,10 @@ export function toAnthropicMessages(messages: readonly Message[]): MessageParam[
         break;
     }
   }
-  for (const block of [wire[0]?.content.at(-1), wire[wire.length - 1]?.content.at(-1)]) {
+  // The previous request ended with the user turn before the last reply.
+  const lastReply = wire.findLastIndex((turn) => turn.role === 'assistant');
+  const previousEnd = lastReply > 1 ? wire[lastReply - 1] : undefined;
+  for (const block of [wire[0]?.content.at(-1), previousEnd?.content.at(-1), wire[wire.length - 1]?.content.at(-1)]) {
     if (block && isCacheable(block)) (block as { cache_control?: typeof EPHEMERAL }).cache_control = EPHEMERAL;
   }
   return wire;

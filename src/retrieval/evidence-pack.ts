@@ -123,9 +123,9 @@ function edgeKind(link: EvidenceLink): EdgeKind {
 /**
  * The links among `keys` (the pages an answer cites), as chain lines: in the order of
  * `keys`, each page's links to a page of `keys` not yet reached, the first link to each
- * page only, at most MAX_CHAIN_LINES. Empty when no cited page links to another.
+ * page only, at most `limit`. Empty when no cited page links to another.
  */
-export function chainAmong(keys: readonly string[], linksOf: (key: string) => readonly EvidenceLink[]): string[] {
+export function chainAmong(keys: readonly string[], linksOf: (key: string) => readonly EvidenceLink[], limit = MAX_CHAIN_LINES): string[] {
   const wanted = new Set(keys);
   const reached = new Set<string>();
   const lines: string[] = [];
@@ -134,7 +134,7 @@ export function chainAmong(keys: readonly string[], linksOf: (key: string) => re
       if (link.target === from || !wanted.has(link.target) || reached.has(link.target)) continue;
       reached.add(link.target);
       lines.push(chainLine({ from, to: link.target, kind: edgeKind(link) }));
-      if (lines.length >= MAX_CHAIN_LINES) return lines;
+      if (lines.length >= limit) return lines;
     }
   }
   return lines;

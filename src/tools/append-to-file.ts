@@ -35,15 +35,14 @@ export function createAppendToFileTool(ctx: ToolContext): Tool {
       if (previous === undefined) {
         return failure(`${target.relative} does not exist; create the page with write_file (frontmatter and body), then append to it`);
       }
-      const grown = previous + separatorAfter(previous, content) + (content.endsWith('\n') ? content : `${content}\n`);
-      if (Buffer.byteLength(grown, 'utf8') > limits.pageWriteBytes) {
+      const appended = appendedText(previous, content);
+      const next = previous + appended;
+      if (Buffer.byteLength(next, 'utf8') > limits.pageWriteBytes) {
         return failure(
           `refused: ${target.relative} would grow past the ${limits.pageWriteBytes}-byte page limit (limits.pageWriteBytes in wiki.config.json); ` +
             'start a new page instead',
         );
       }
-      const appended = separatorAfter(previous, content) + (content.endsWith('\n') ? content : `${content}\n`);
-      const next = previous + appended;
 
       const checked = await checkAndSync(ctx, target.relative, next, previous);
       const { verdict } = checked;
@@ -76,11 +75,17 @@ export function createAppendToFileTool(ctx: ToolContext): Tool {
   });
 }
 
-/** A newline between old and new text, and a blank line before a new heading. */
-function separatorAfter(previous: string, content: string): string {
-  if (previous === '') return '';
-  const heading = content.trimStart().startsWith('#');
-  if (previous.endsWith('\n\n')) return '';
-  if (previous.endsWith('\n')) return heading ? '\n' : '';
-  return heading ? '\n\n' : '\n';
+/**
+ * What goes after the page's text: the new text on a line of its own, after one blank line
+ * when it opens with a heading or with blank lines of its own (never two: a played run's
+ * "\n## See also" after a page ending in a newline left a double blank line), and ending
+ * with a newline.
+ */
+export function appendedText(previous: string, content: string): string {
+  const body = content.replace(/^\n+/, '');
+  const text = body.endsWith('\n') ? body : `${body}\n`;
+  if (previous === '') return text;
+  const newlinesWanted = body.trimStart().startsWith('#') || body !== content ? 2 : 1;
+  const newlinesThere = /\n*$/.exec(previous)?.[0].length ?? 0;
+  return '\n'.repeat(Math.max(0, newlinesWanted - newlinesThere)) + text;
 }

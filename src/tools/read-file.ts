@@ -21,14 +21,17 @@ const EXTRACTION_CACHE_SIZE = 8;
 const args = z.strictObject({
   path: z.string().describe('File path relative to the workspace root, e.g. raw/paper.md or wiki/concepts/attention.md'),
   offset: z.number().int().min(0).optional().describe('Where the window starts (characters; bytes for files over 8 MB). Default 0; use the "next offset" a previous read reported.'),
-  limit: z.number().int().min(1).optional().describe(`Window size (characters; bytes for files over 8 MB). Default: the window this tool's description states (smaller when the run's context budget is small); values above ${MAX_READ_LIMIT.toLocaleString('en-US')} are capped.`),
+  limit: z.number().int().min(1).optional().describe(`Window size (characters; bytes for files over 8 MB). Default: the window this tool's description states, or the smaller one the run's first message gives when its context budget is small; values above ${MAX_READ_LIMIT.toLocaleString('en-US')} are capped.`),
 });
 
-/** What read_file says of itself; `readLimit` is the run's default window. */
-export function readFileDescription(readLimit: number): string {
+/**
+ * What read_file says of itself. The same in every run, whatever its context budget, so the
+ * tool definitions stay a cached prefix; a run with a smaller window says so in its first message.
+ */
+export function readFileDescription(): string {
   return (
     'Read a text file anywhere in the workspace (sources in raw/, pages in wiki/, schema.md), one window at a time. ' +
-    `A window is about ${readLimit.toLocaleString('en-US')} characters unless you pass limit; it ends after a whole line, and a short rest of the file (under a quarter of a window) comes with it. ` +
+    `A window is about ${DEFAULT_READ_LIMIT.toLocaleString('en-US')} characters unless you pass limit or the run's first message gives a smaller window; it ends after a whole line, and a short rest of the file (under a quarter of a window) comes with it. ` +
     'The first line states the window (characters and lines), the total size and the next offset to continue from, or "end of file". ' +
     `In a source (raw/) every line starts with its line number and ${LINE_MARK} (e.g. "120${LINE_MARK}"), which is not part of the text: cite lines with those numbers (raw/x.md#L120-135). ` +
     'PDF and HTML sources come back as extracted text. Binary files, .wiki/, .git/ and .env files cannot be read.'
@@ -52,7 +55,7 @@ export function createReadFileTool(ctx: ToolContext): Tool {
 
   return defineTool({
     name: 'read_file',
-    description: readFileDescription(Math.min(ctx.readLimit ?? DEFAULT_READ_LIMIT, MAX_READ_LIMIT)),
+    description: readFileDescription(),
     args,
     mutates: false,
     async run({ path, offset, limit }): Promise<ToolOutcome> {

@@ -173,6 +173,37 @@ describe('the model reads long sources whole', () => {
   });
 });
 
+describe('one cached prefix for every kind of run', () => {
+  it('a saving query and an ingest under a smaller context budget read the tools and system prompt an ingest wrote', async () => {
+    const root = await initWorkspace();
+    await writeFile(path.join(root, 'raw', 'a.md'), '# A note\n\nThe harbour opens at dawn.\n');
+    // A page the question matches: a query that matches nothing calls no model at all.
+    await writeFile(path.join(root, 'wiki/concepts/harbour.md'), '---\ntitle: Harbour\nsummary: When the harbour opens\ntype: concept\n---\n\nThe harbour opens at dawn.\n');
+    const cache = new AnthropicCacheSimulator();
+    server = await startFakeLlmServer([{ text: 'Nothing worth a page.' }]);
+    await runCli(['ingest', 'raw/a.md'], { cwd: root, env: server.env('anthropic') });
+    const ingest = server.requests[0]!;
+    cache.request(ingest.body);
+    await server.close();
+
+    server = await startFakeLlmServer([{ text: 'The wiki does not say.' }]);
+    await runCli(['query', 'When does the harbour open?', '--save'], { cwd: root, env: server.env('anthropic') });
+    const query = server.requests[0]!;
+    expect(query.body.system).toEqual(ingest.body.system);
+    expect(query.lastUserText).toMatch(/^# This run\n\nYou are answering a question from the wiki and saving the answer/);
+    expect(cache.hasSystemPrefix(query.body)).toBe(true);
+    await server.close();
+
+    expect((await runCli(['config', 'set', 'contextTokens', '20000'], { cwd: root })).code).toBe(0);
+    server = await startFakeLlmServer([{ text: 'Nothing worth a page.' }]);
+    await runCli(['ingest', 'raw/a.md', '--force'], { cwd: root, env: server.env('anthropic') });
+    const bounded = server.requests[0]!;
+    expect(JSON.stringify(bounded.body.tools)).toBe(JSON.stringify(ingest.body.tools));
+    expect(bounded.lastUserText).toContain('read_file windows in this run are about 16,000 characters');
+    expect(cache.hasSystemPrefix(bounded.body)).toBe(true);
+  });
+});
+
 describe('the relevant pages, not the first N by key', () => {
   const TOPICS = ['bread', 'river', 'violin', 'tax', 'glacier', 'chess', 'orchid', 'copper', 'sonnet', 'ferry', 'wheat', 'comet', 'harbour', 'marble', 'lantern'];
 

@@ -27,6 +27,9 @@ describe('the run played after the context budget, replayed', () => {
       }
 
       const bodies = outcome.commands.flatMap((command) => command.bodies);
+      // One cached prefix for every command: a query after an ingest, and an ingest under a
+      // different contextTokens, read the tools and system prompt from the cache.
+      if (api === 'anthropic') expect(outcome.figures.cacheHitRatio).toBeGreaterThanOrEqual(0.8);
       for (const source of await fixtureSources(PLAYED_RUN_AFTER)) {
         expect(linesShown(bodies, source).size, `${source}: lines shown`).toBe(await sourceLineCount(PLAYED_RUN_AFTER, source));
       }

@@ -63,6 +63,8 @@ describe('the played run, replayed', () => {
     expect(f.cacheHitRatio).toBeGreaterThanOrEqual(baseline.cacheHitRatio);
     // Past each command's first request (new context and window, nothing cached yet), the prefix survives.
     expect(f.laterTurnsHitRatio).toBeGreaterThanOrEqual(0.8);
+    // The cache serves all that any cache could: every miss is a byte no earlier request had sent.
+    expect(f.cacheHitRatio).toBeGreaterThanOrEqual(f.cacheCeilingRatio - 0.005);
     // The fact ids nobody asked for are gone; every source line the model saw carries its number.
     const sent = JSON.stringify(outcome.commands.map((command) => command.bodies));
     expect(sent).not.toContain('[facts of these lines');

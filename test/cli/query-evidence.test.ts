@@ -239,3 +239,26 @@ async function restart(steps: Parameters<typeof startFakeLlmServer>[0]): Promise
   server = await startFakeLlmServer(steps);
   return server;
 }
+
+describe('wiki query --save: a long Evidence section', () => {
+  it('lists at most ten links among the cited pages and says how many more there are', async () => {
+    const root = await freshWorkspace();
+    await writeFile(path.join(root, 'raw', 'rivers.md'), '# Rivers\n\nRivers join rivers.\n');
+    const keys = Array.from({ length: 13 }, (_, i) => `river-${String.fromCharCode(97 + i)}`);
+    for (const [i, key] of keys.entries()) {
+      const next = keys[i + 1];
+      await writeFile(
+        path.join(root, 'wiki/concepts', `${key}.md`),
+        pageText('concept', key, { sources: ['raw/rivers.md'], ...(next ? { refs: [next] } : {}), body: `River ${key} flows into the delta.` }),
+      );
+    }
+    server = await startFakeLlmServer([{ text: `Every river flows into the delta: ${keys.map((key) => `[[${key}]]`).join(', ')}.` }]);
+    const result = await runCli(['query', 'where does river flow?', '--save', '--json'], { cwd: root, env: server.env('anthropic') });
+    expect(result.code, result.stderr).toBe(0);
+    const report = JSON.parse(result.stdout) as QueryJson;
+    const saved = await readFile(path.join(root, report.saved!.path), 'utf8');
+    const evidence = saved.slice(saved.indexOf('## Evidence'));
+    expect(evidence.split('\n').filter((line) => line.startsWith('- `'))).toHaveLength(10);
+    expect(evidence).toContain('- … and 2 more link(s) among the cited pages');
+  });
+});

@@ -6,8 +6,8 @@ import { startFakeLlmServer, type FakeLlmServer } from '../helpers/fake-llm-serv
 import { freshWorkspace, pageText, patchConfig } from './cron-fixtures.js';
 
 /**
- * What `wiki query` prints: the answer and `cited: …` by default, the evidence chain and
- * the run's figures only with --explain, the answer alone with --quiet; --save says the page
+ * What `wiki query` prints: the answer, `cited: …` and the run's tokens and cost by
+ * default, the evidence chain and the turns only with --explain, the answer alone with --quiet; --save says the page
  * was created (or updated) under a short whole-word key; a provider failure prints its cause
  * first and never claims the wiki lacks the answer.
  */
@@ -41,12 +41,16 @@ afterEach(async () => {
 });
 
 describe('wiki query prints what happened, briefly', () => {
-  it('default: the answer and cited: …, no evidence chain, no run figures', async () => {
+  it('default: the answer, cited: … and what the run cost, no evidence chain', async () => {
     const root = await workspace();
-    server = await startFakeLlmServer([{ text: ANSWER }]);
+    server = await startFakeLlmServer([{ text: ANSWER, usage: { inputTokens: 1200, outputTokens: 80 } }]);
     const result = await runCli(['query', QUESTION], { cwd: root, env: server.env('anthropic') });
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toBe(`${ANSWER}\n\ncited: reciprocal-rank-fusion, bm25\n`);
+    // A cron run's log says what each query cost, as ingest and lint do (a played run found it missing).
+    expect(result.stdout.startsWith(`${ANSWER}\n\ncited: reciprocal-rank-fusion, bm25\nTokens:  1.2k input · 80 output`)).toBe(true);
+    expect(result.stdout).toMatch(/\nCost: +~\$\d/);
+    expect(result.stdout).not.toContain('evidence chain');
+    expect(result.stdout).not.toMatch(/turns? of/);
   });
 
   it('--explain adds the evidence chain and the turns, tokens and cost; never "No pages changed."', async () => {

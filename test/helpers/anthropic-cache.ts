@@ -59,6 +59,32 @@ export class AnthropicCacheSimulator {
   }
 }
 
+/**
+ * The most any prompt cache could serve: for each request, the longest prefix (in whole
+ * blocks) that some earlier request also sent, whatever its breakpoints. Over a run it gives
+ * the ceiling of the hit ratio: every byte the model had not been sent before is a miss
+ * however the breakpoints are placed (a command's new source window, what the model read).
+ */
+export class PrefixCeiling {
+  readonly #seen = new Set<string>();
+
+  request(body: Record<string, unknown>): { inputBytes: number; seenBytes: number } {
+    const hash = createHash('sha256');
+    let total = 0;
+    let seenBytes = 0;
+    let matching = true;
+    for (const block of prefixBlocks(body)) {
+      hash.update(block.key);
+      total += block.key.length;
+      const key = hash.copy().digest('hex');
+      if (matching && this.#seen.has(key)) seenBytes = total;
+      else matching = false;
+      this.#seen.add(key);
+    }
+    return { inputBytes: total, seenBytes };
+  }
+}
+
 /** Cached bytes over input bytes across a sequence of requests. */
 export function cacheHitRatio(turns: readonly CacheTurn[]): number {
   const input = turns.reduce((sum, turn) => sum + turn.inputBytes, 0);

@@ -13,7 +13,7 @@ afterEach(async () => {
 const CALL = { id: 'toolu_1', name: 'read_file', arguments: { path: 'raw/a.md' }, rawArguments: '{"path":"raw/a.md"}' };
 
 describe('Anthropic request translation', () => {
-  it('marks the system prompt, the last tool and the last message for prompt caching', async () => {
+  it('marks the system prompt (the tools come before it) and the last message for prompt caching', async () => {
     server = await startFakeLlmServer([{ text: 'ok' }]);
     await modelFor('anthropic', server.anthropicBaseUrl).complete(request(FIRST_TURN));
     const body = server.requests[0]!.body as {
@@ -22,7 +22,7 @@ describe('Anthropic request translation', () => {
       messages: Array<{ content: Array<Record<string, unknown>> }>;
     };
     expect(body.system).toEqual([{ type: 'text', text: 'You maintain a wiki.', cache_control: { type: 'ephemeral' } }]);
-    expect(body.tools.map((tool) => tool.cache_control)).toEqual([undefined, { type: 'ephemeral' }]);
+    expect(body.tools.map((tool) => tool.cache_control)).toEqual([undefined, undefined]);
     expect(body.tools[0]).toEqual({ name: 'read_file', description: 'Read a file', input_schema: TOOLS[0]!.parameters });
     expect(body.messages.at(-1)!.content.at(-1)).toMatchObject({ cache_control: { type: 'ephemeral' } });
   });
@@ -58,6 +58,22 @@ describe('Anthropic request translation', () => {
         { type: 'text', text: 'Keep going.', cache_control: { type: 'ephemeral' } },
       ],
     });
+  });
+
+  it('marks the end of what the previous request sent, however many blocks the last turn added', () => {
+    const turn = (n: number): Message[] => [
+      { role: 'assistant', text: '', toolCalls: Array.from({ length: 15 }, (_, i) => ({ ...CALL, id: `toolu_${n}_${i}` })) },
+      { role: 'tool', results: Array.from({ length: 15 }, (_, i) => ({ callId: `toolu_${n}_${i}`, name: 'read_file', content: 'text', isError: false })) },
+    ];
+    const wire = toAnthropicMessages([...FIRST_TURN, ...turn(1), ...turn(2)]);
+    const marked = wire.map((message) => message.content.flatMap((block, index) => ('cache_control' in block && block.cache_control ? [index] : [])));
+    // The first message, the end of the previous request (30 blocks back, past the API's 20-block look-back) and the last block.
+    expect(marked).toEqual([[0], [], [14], [], [14]]);
+  });
+
+  it('marks the last tool when there is no system prompt', () => {
+    const params = toAnthropicParams(request(FIRST_TURN, { system: '' }), 'claude-test');
+    expect(params.tools?.map((tool) => ('cache_control' in tool ? tool.cache_control : undefined))).toEqual([undefined, { type: 'ephemeral' }]);
   });
 
   it('never sends an empty text block, which the API rejects', () => {

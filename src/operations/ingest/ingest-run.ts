@@ -119,7 +119,7 @@ export async function ingestOne(
     }
     if (outcome.status === 'done' && !citedFromFolder(session, sourceFolder, source.rawPath)) {
       outcome.status = 'incomplete';
-      const rejected = outcome.rejectedWrites.length;
+      const rejected = outcome.rejectedWrites.filter((r) => !r.rewritten).length;
       outcome.error = `no page in ${sourceFolder}/ cites ${source.rawPath}${rejected ? ` (${rejected} write(s) were rejected)` : ''}`;
     }
     const op = outcome.status === 'interrupted' ? 'ingest-interrupted' : outcome.status === 'incomplete' ? 'ingest-incomplete' : 'ingest';
@@ -166,7 +166,8 @@ function logLines(outcome: SourceOutcome): string[] {
   if (outcome.created.length) lines.push(`created: ${outcome.created.join(', ')}`);
   if (outcome.updated.length) lines.push(`updated: ${outcome.updated.join(', ')}`);
   if (outcome.staleMarked.length) lines.push(`marked stale: ${outcome.staleMarked.join(', ')}`);
-  if (outcome.rejectedWrites.length) lines.push(`rejected writes: ${outcome.rejectedWrites.length}`);
+  const rewritten = outcome.rejectedWrites.filter((r) => r.rewritten).length;
+  if (outcome.rejectedWrites.length) lines.push(`rejected writes: ${outcome.rejectedWrites.length}${rewritten ? ` (${rewritten} sent again and accepted)` : ''}`);
   lines.push(`status: ${outcome.status}, ${outcome.turns} turn(s), ${outcome.tokens} tokens`);
   return lines;
 }

@@ -13,29 +13,32 @@ export type OperationKind = 'ingest' | 'query' | 'query-save' | 'lint' | 'lint-f
 
 const OPERATION_TEXT: Record<OperationKind, string> = {
   ingest:
-    'You are ingesting one raw source into the wiki. Follow "Workflow: ingest a source" in the schema above. ' +
+    'You are ingesting one raw source into the wiki. Follow "Workflow: ingest a source" in the schema. ' +
     'The source is given in the first message (or its first window, with how to read the rest).',
   query:
-    'You are answering a question from the wiki. Follow "Workflow: answer a query" in the schema above. ' +
+    'You are answering a question from the wiki. Follow "Workflow: answer a query" in the schema. ' +
     'Do not write or change any page: your final message is the answer.',
   'query-save':
-    'You are answering a question from the wiki and saving the answer. Follow "Workflow: answer a query" in the schema above, ' +
+    'You are answering a question from the wiki and saving the answer. Follow "Workflow: answer a query" in the schema, ' +
     'including step 5: write the answer as a page in wiki/concepts/. Your final message is the answer.',
   lint:
-    'You are reviewing the wiki for problems the deterministic checks cannot see. Follow "Workflow: lint" in the schema above. ' +
+    'You are reviewing the wiki for problems the deterministic checks cannot see. Follow "Workflow: lint" in the schema. ' +
     'Do not change any page: report findings only, one `FINDING` line each.',
   'lint-fix':
-    'You are reviewing and repairing the wiki. Follow "Workflow: lint" in the schema above: report findings, one `FINDING` line each, ' +
+    'You are reviewing and repairing the wiki. Follow "Workflow: lint" in the schema: report findings, one `FINDING` line each, ' +
     'and fix what you can with the tools.',
 };
 
 export interface SystemPromptContext {
   schema: Schema;
-  operation: OperationKind;
 }
 
 export interface RunContext {
   schema: Schema;
+  /** What kind of run this is: said first, so the model knows its task before the pages. */
+  operation?: OperationKind;
+  /** read_file's default window in this run when the context budget makes it smaller than usual. */
+  readLimit?: number;
   today: string;
   pages: Page[];
   /** How many pages to list by key before pointing the model to search_wiki. */
@@ -53,18 +56,19 @@ export interface RunContext {
 }
 
 /**
- * The system prompt holds only what is byte-stable across runs of one workspace and
- * operation: the whole schema.md, the rule that source text is data, and what this kind
- * of run is. With the tools it forms the cached prefix, so a second run reads it from the
- * provider's cache; everything that changes (date, page list) goes in `buildRunContext`.
+ * The system prompt holds only what is byte-stable across every run of one workspace,
+ * whatever the command: the whole schema.md and the rule that source text is data. With
+ * the tools it forms the cached prefix, so the next run — an ingest after a query, a lint
+ * after an ingest — reads it from the provider's cache. What this run is, the date and the
+ * page list go in `buildRunContext`.
  */
 export function buildSystemPrompt(ctx: SystemPromptContext): string {
-  return [ctx.schema.text.trim(), '', '---', '', '# This run', '', OPERATION_TEXT[ctx.operation], '', SOURCE_DATA_RULE].join('\n');
+  return [ctx.schema.text.trim(), '', '---', '', SOURCE_DATA_RULE].join('\n');
 }
 
 /**
  * The volatile section, sent at the head of the first user message (after the cached
- * prefix): today's date and the pages the model may link to. Listing linkable keys is what
+ * prefix): what this run is, today's date and the pages the model may link to. Listing linkable keys is what
  * keeps models from inventing links. Per-run blocks that must reach every prompt belong here.
  */
 export function buildRunContext(ctx: RunContext): string {
@@ -95,6 +99,8 @@ export function buildRunContext(ctx: RunContext): string {
           ...(more > 0 ? [`… and ${more} more not listed here: use search_wiki to find them before linking.`] : []),
         ].join('\n');
   return [
+    ...(ctx.operation === undefined ? [] : ['# This run', '', OPERATION_TEXT[ctx.operation], '']),
+    ...(ctx.readLimit === undefined ? [] : [`read_file windows in this run are about ${ctx.readLimit.toLocaleString('en-US')} characters (the context budget is small).`, '']),
     `Today is ${ctx.today}. Use it for created/updated dates.`,
     '',
     '# Existing pages',

@@ -8,7 +8,7 @@ import { extractInlineLinks } from '../../wiki/links.js';
 import { serialisePage, sourcesOf } from '../../wiki/page.js';
 import { runModelInSession, type RunBudget } from '../run/agent-run.js';
 import { lockOptions } from '../ingest/ingest.js';
-import { chainAmong, renderEvidencePack, type EvidenceLink } from '../../retrieval/evidence-pack.js';
+import { chainAmong, MAX_CHAIN_LINES, renderEvidencePack, type EvidenceLink } from '../../retrieval/evidence-pack.js';
 import { retrieveEvidence, type QueryRetrieval } from './query-evidence.js';
 import { answerKeys } from './query-key.js';
 import { historyStatus, noModelOutcome, summariseRun, type RunOutcome } from '../run/run-outcome.js';
@@ -268,7 +268,7 @@ interface CitedEvidence {
 
 function citedEvidence(session: Session, cited: readonly string[]): CitedEvidence {
   const linksOf = (key: string): readonly EvidenceLink[] => session.pages.get(key)?.links ?? [];
-  return { pages: [...cited], chain: chainAmong(cited, linksOf) };
+  return { pages: [...cited], chain: chainAmong(cited, linksOf, Number.POSITIVE_INFINITY) };
 }
 
 /**
@@ -289,7 +289,10 @@ function withEvidence(body: string, evidence: CitedEvidence): string {
   if (evidence.chain.length === 0 && evidence.pages.length === 0) return body;
   const lines = ['', '## Evidence', ''];
   if (evidence.pages.length > 0) lines.push(`Pages cited: ${evidence.pages.map((key) => `\`${key}\``).join(', ')}`, '');
-  lines.push(...evidence.chain.map((line) => `- \`${line}\``));
+  lines.push(...evidence.chain.slice(0, MAX_CHAIN_LINES).map((line) => `- \`${line}\``));
+  // A played run read ten lines as all there was: say how many more links join the cited pages.
+  const more = evidence.chain.length - MAX_CHAIN_LINES;
+  if (more > 0) lines.push(`- … and ${more} more link(s) among the cited pages`);
   return `${body}\n${lines.join('\n')}`.trimEnd();
 }
 

@@ -7,6 +7,7 @@ import { isoDate } from '../../util/dates.js';
 import { buildRunContext, buildSystemPrompt, type OperationKind } from '../prompt/prompt.js';
 import { relevantKeys } from '../prompt/prompt-relevance.js';
 import type { Session } from './session.js';
+import { readLimitFor } from './session-tools.js';
 
 export interface RunBudget {
   maxTurns: number;
@@ -41,19 +42,27 @@ export interface ModelRun extends AgentRunResult {
 export interface RejectedWrite {
   path: string;
   reason: string;
+  /** A later write to the same page in the run was accepted: the model sent it again, fixed. */
+  rewritten?: boolean;
 }
 
 const WRITE_TOOLS: ReadonlySet<string> = new Set(['write_file', 'append_to_file']);
 
-/** A listener that also notes every refused write (the call's path and the result's first reason). */
+/**
+ * A listener that also notes every refused write (the call's path and the result's first
+ * reason), and marks it rewritten once a later write to the same page is accepted: a run
+ * whose refused writes were all sent again and accepted must not read as if pages were lost.
+ */
 function noteRejectedWrites(rejected: RejectedWrite[], inner: AgentListener | undefined): AgentListener {
   const paths = new Map<string, string>();
   return (event) => {
     if (event.type === 'tool_call' && WRITE_TOOLS.has(event.call.name)) {
       const target = event.call.arguments?.path;
-      paths.set(event.call.id, typeof target === 'string' ? target : '(no path)');
-    } else if (event.type === 'tool_result' && event.result.isError && paths.has(event.result.callId)) {
-      rejected.push({ path: paths.get(event.result.callId) ?? '', reason: firstReason(event.result.content) });
+      paths.set(event.call.id, typeof target === 'string' ? target.replace(/^\.\//, '') : '(no path)');
+    } else if (event.type === 'tool_result' && paths.has(event.result.callId)) {
+      const target = paths.get(event.result.callId) ?? '';
+      if (event.result.isError) rejected.push({ path: target, reason: firstReason(event.result.content) });
+      else for (const write of rejected) if (write.path === target) write.rewritten = true;
     }
     inner?.(event);
   };
@@ -76,9 +85,11 @@ function firstReason(content: string): string {
 export async function runModelInSession(session: Session, options: ModelRunOptions): Promise<ModelRun> {
   const ws = session.ws;
   const pages = session.contentPages();
-  const system = buildSystemPrompt({ schema: ws.schema, operation: options.operation });
+  const system = buildSystemPrompt({ schema: ws.schema });
   const runContext = buildRunContext({
     schema: ws.schema,
+    operation: options.operation,
+    readLimit: readLimitFor(ws.config.config.contextTokens),
     today: isoDate(),
     pages,
     pageLimit: ws.config.config.promptPageLimit,

@@ -77,4 +77,16 @@ describe('replayFigures', () => {
     // First: the system block written (1.25×), the message sent plain; second: the system block read (0.1×).
     expect(figures.cacheWeightedBytes).toBe(Math.round(systemBytes * 1.25 + systemBytes * 0.1 + 2 * question + answer));
   });
+
+  it('gives the ceiling of the hit ratio: the bytes an earlier request had already sent as a prefix', () => {
+    const system = { type: 'text', text: 's'.repeat(1000) };
+    // No breakpoint at all: no cache serves anything, yet the second request repeats the first's prefix.
+    const first = { system: [system], messages: [{ role: 'user', content: 'question' }] };
+    const second = { system: [system], messages: [{ role: 'user', content: 'question' }, { role: 'assistant', content: 'answer' }] };
+    const figures = replayFigures([first, second]);
+    const firstBytes = JSON.stringify(system).length + 'user'.length + JSON.stringify({ text: 'question' }).length;
+    const answer = 'assistant'.length + JSON.stringify({ text: 'answer' }).length;
+    expect(figures.cacheHitRatio).toBe(0);
+    expect(figures.cacheCeilingRatio).toBeCloseTo(firstBytes / (2 * firstBytes + answer), 6);
+  });
 });
