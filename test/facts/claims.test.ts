@@ -4,6 +4,32 @@ import { claimTerms } from '../../src/facts/claim-terms.js';
 import { groundPage } from '../../src/facts/grounding.js';
 
 describe('claimsOf', () => {
+  it('leaves out navigation: link entries with a few words saying what is there, and any uncited link entry under "Related pages" or "See also"', () => {
+    const body = [
+      'Workspaces let several modules be built together. <!-- from: raw/a.md#L3 -->',
+      '- [[minimal-version-selection]] and [[build-list]]: how versions are chosen, now with several main modules.',
+      '',
+      '## Related pages',
+      '',
+      '- [[never-type]]: the divergence its `else` block requires.',
+      '- [[gopls]]: the editor tooling whose supermodules motivated the proposal, which builds one synthesised module from all the modules a user opens.',
+      '- [[build-list]]: the versions chosen for a build, one per module. <!-- from: raw/a.md#L9 -->',
+      'Numbered references between cards are trails on paper. <!-- from: raw/a.md#L21-22 -->',
+      '',
+      '## Details',
+      '',
+      '- [[gopls]]: the editor tooling whose supermodules motivated the proposal, which builds one synthesised module from all the modules a user opens.',
+    ].join('\n');
+    expect(claimsOf(body).map((c) => c.text)).toEqual([
+      'Workspaces let several modules be built together.',
+      // cited: a claim, wherever it stands
+      'build-list: the versions chosen for a build, one per module.',
+      'Numbered references between cards are trails on paper.',
+      // a long entry outside a navigation section says something of its own
+      'gopls: the editor tooling whose supermodules motivated the proposal, which builds one synthesised module from all the modules a user opens.',
+    ]);
+  });
+
   it('gives each sentence its own citation, a paragraph cited once at its end to all its sentences, a lone citation to the list under it', () => {
     const body = [
       'First claim about lines ten to twenty. <!-- from: raw/a.md#L10-20 --> Second claim about thirty. <!-- from: raw/a.md#L30 -->',
