@@ -19,6 +19,8 @@ export interface ClaimTerms {
   dates: string[];
   /** Stems of capitalised words past the sentence's first word (names, titles, acronyms). */
   names: string[];
+  /** Of those, the acronyms ("MVS", "TOFU"): a term its sources define, not a person or thing a fact must name. */
+  acronyms: string[];
   negated: boolean;
   /** Stems of the content words a negation governs (the three words after "not", "never", "doesn't" …). */
   negatedWords: string[];
@@ -95,6 +97,7 @@ const PLAIN_WORD = /^([a-z]+)([.,;]?)$/;
 const ENUMERATOR = /^\(?\d{1,2}\)[,.;:]?$/;
 const VERSION = /^v?\d+(?:\.\d+){2,}$/;
 const CAPITALISED = /^\p{Lu}/u;
+const ACRONYM = /^\p{Lu}{2,}s?$/u;
 const WORD = /[\p{L}\p{N}]+/gu;
 
 /** Analyse one text (a claim or a line of evidence). `evidence` reads spelled-out numbers as values too. */
@@ -104,6 +107,7 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
   const numbers: number[] = [];
   const namedNumbers: number[] = [];
   const names: string[] = [];
+  const acronyms: string[] = [];
   const words = new Set<string>();
   let negated = false;
   let contrasted = false;
@@ -227,7 +231,10 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
       }
       const stemmed = stem(lower);
       noteStem(stemmed, inScope);
-      if (!first && piece.length > 1 && CAPITALISED.test(piece) && !MONTHS.includes(lower) && !acronym) names.push(stemmed);
+      if (!first && piece.length > 1 && CAPITALISED.test(piece) && !MONTHS.includes(lower) && !acronym) {
+        names.push(stemmed);
+        if (ACRONYM.test(piece)) acronyms.push(stemmed);
+      }
       first = false;
     }
     // A full stop starts a new sentence whose first word is capitalised anyway (after a colon a
@@ -240,7 +247,7 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
   });
   // Evidence is read generously: every run of digits is a number it states, identifiers' included.
   if (evidence) for (const digits of rest.match(/\d+(?:[.,]\d+)*/g) ?? []) numbers.push(...evidenceValues(digits));
-  return { words: [...words], numbers, dates, names: [...new Set(names)], namedNumbers, negated, negatedWords: [...negatedWords], followingNegation: [...followingNegation], contrasted };
+  return { words: [...words], numbers, dates, names: [...new Set(names)], acronyms: [...new Set(acronyms)], namedNumbers, negated, negatedWords: [...negatedWords], followingNegation: [...followingNegation], contrasted };
 }
 
 /** Whether `piece` is an acronym of the words just before it ("TOFU" after "trust on first use"). */
@@ -248,6 +255,19 @@ function spellsOut(piece: string, spoken: readonly string[]): boolean {
   const letters = piece.replace(/s$/, '');
   if (!/^\p{Lu}{2,}$/u.test(letters) || spoken.length < letters.length) return false;
   return spoken.slice(-letters.length).map((word) => word[0]).join('') === letters.toLowerCase();
+}
+
+/** Whether `text` spells out an acronym whose stem is `acronym` ("minimal version selection" for "mv", the stem of "MVS"): consecutive words with its initials. */
+export function spellsOutAcronym(text: string, acronym: string): boolean {
+  const words = text.toLowerCase().match(/\p{L}+/gu) ?? [];
+  // The stem may have lost a final "s" ("MVS" -> "mv"): the initials may run one letter on.
+  for (const length of [acronym.length, acronym.length + 1]) {
+    for (let at = 0; at + length <= words.length; at++) {
+      const initials = words.slice(at, at + length).map((word) => word[0]).join('');
+      if (initials.startsWith(acronym) && words.slice(at, at + length).every((word) => word.length > 1)) return true;
+    }
+  }
+  return false;
 }
 
 function evidenceValues(digits: string): number[] {

@@ -28,6 +28,8 @@ export interface Claim {
   /** 1-based line in the body. */
   line: number;
   citations: ClaimCitation[];
+  /** Whether it cites what a later sentence of its paragraph cites (it has no citation of its own): a lead-in ("The two mechanisms solve different problems.") may frame what that sentence says. */
+  leadsIn: boolean;
 }
 
 const FROM_COMMENT = /([.!?]["')\]’”]*)?[ \t]*<!--\s*from:\s*([^\s#>]+)(#[^\s>]*)?\s*-->/g;
@@ -132,12 +134,14 @@ export function claimsOf(body: string): Claim[] {
     if (POINTER.test(text) || ABOUT_THE_WIKI.test(text)) return;
     let cites = own[index] ?? [];
     for (let next = index + 1; cites.length === 0 && next < segments.length && segments[next]?.paragraph === segment.paragraph; next++) cites = own[next] ?? [];
+    const leadsIn = cites.length > 0 && (own[index] ?? []).length === 0;
     if (cites.length === 0) cites = blockAt[segment.lineStart - 1] ?? [];
     claims.push({
       text,
       checked: segment.text.replace(new RegExp(`[${CITE}${LINK}${CODE}][\\s\\S]`, 'g'), ' ').replace(PARENTHETICAL_POINTER, ' ').replace(/\s+/g, ' ').trim(),
       line: segment.lineStart,
       citations: cites.map((at) => citations[at]).filter((c): c is ClaimCitation => c !== undefined),
+      leadsIn,
     });
   });
   return claims;

@@ -58,12 +58,22 @@ function citedDenial(terms: ClaimTerms, pool: readonly Analysed[], ranked: reado
   return !units.some((item) => deniesAny(item, [denied]) && ((denied === terms.negatedWords[0] && holds(new Set(item.terms.followingNegation), denied)) || isAbout(item)));
 }
 
-/** An uncited claim that denies something: only a closest fact saying much of what it says is what a negation would deny ("no authors are named" is not the opposite of "Feature Name: async_await"). */
+/**
+ * An uncited claim that denies something. A closest fact saying much of what it says must
+ * deny it too ("no authors are named" is not the opposite of "Feature Name: async_await").
+ * When none says that much, the closest facts about it (sharing ABOUT_WORDS of its words) that
+ * hold a word it denies decide: one of them must deny that word.
+ */
 function factDenial(terms: ClaimTerms, ranked: readonly Ranked[]): boolean {
   const best = ranked[0];
-  if (!best || best.overlap < ABOUT_SHARE * terms.words.length) return false;
-  const denied = terms.negatedWords.find((word) => holds(best.item.words, word));
-  return denied === undefined ? !best.item.terms.negated : !deniesAny(best.item, [denied]);
+  if (!best) return false;
+  if (best.overlap >= ABOUT_SHARE * terms.words.length) {
+    const denied = terms.negatedWords.find((word) => holds(best.item.words, word));
+    return denied === undefined ? !best.item.terms.negated : !deniesAny(best.item, [denied]);
+  }
+  const about = ranked.filter((r) => r.overlap >= Math.min(ABOUT_WORDS, terms.words.length)).map((r) => r.item);
+  const denied = terms.negatedWords.find((word) => about.some((item) => holds(item.words, word)));
+  return denied !== undefined && !about.some((item) => deniesAny(item, [denied]));
 }
 
 /** A negation the claim drops: its closest fact says the same words negated, and no other near fact says them plainly. */

@@ -1,5 +1,5 @@
 import { claimsOf, type Claim, type ClaimCitation } from './claims.js';
-import type { ClaimTerms } from './claim-terms.js';
+import { spellsOutAcronym, type ClaimTerms } from './claim-terms.js';
 import { negationProblem } from './grounding-negation.js';
 import { holds, overlapOf, support, wordsOf } from './stem-match.js';
 import { citedFacts, citedLines, sentencesOf, type Analysed, type CandidateFact, type Evidence, GroundingCache, type SourceLinesReader } from './grounding-evidence.js';
@@ -56,6 +56,8 @@ const CLOSEST = 3;
 const NUMBER_CANDIDATES = 5;
 /** A claim with fewer content words states nothing checkable. */
 const MIN_WORDS = 3;
+/** Content words of a lead-in sentence (it has no citation of its own, the next sentence's is its): a longer one states something checkable. */
+const LEAD_IN_WORDS = 6;
 /** The same for a claim that negates: what it denies is checkable with fewer words. */
 const MIN_NEGATED_WORDS = 2;
 
@@ -95,7 +97,10 @@ function groundClaim(claim: Claim, terms: ClaimTerms, evidence: Evidence, lines:
     result.candidates = cited.map((item) => item.fact);
     result.closest = ranked[0]?.item.fact;
     result.support = support(terms.words, wordsOf(cited));
-    const problem = check(terms, cited, ranked, result.support, evidence.words, evidence.numbers, 'its cited lines');
+    // A lead-in framing the cited sentence after it ("The two mechanisms solve different problems."): nothing
+    // specific of its own to find in the lines — still checked for a negation they contradict.
+    if (claim.leadsIn && terms.words.length <= LEAD_IN_WORDS && terms.numbers.length === 0 && terms.dates.length === 0 && terms.names.length === 0) result.support = 1;
+    const problem = check(terms, cited, ranked, result.support, evidence.words, (acronym) => definesAcronym(evidence, cited, acronym), evidence.numbers, 'its cited lines');
     if (problem) result.problem = problem.kind === 'unsupported-number' ? problem : { kind: 'miscited', reason: problem.reason };
     return result;
   }
@@ -105,7 +110,7 @@ function groundClaim(claim: Claim, terms: ClaimTerms, evidence: Evidence, lines:
   result.closest = closest[0]?.fact;
   result.support = support(terms.words, wordsOf(closest));
   const numberPool = ranked.slice(0, NUMBER_CANDIDATES).map((r) => r.item);
-  const problem = check(terms, numberPool, ranked.slice(0, CLOSEST), result.support, evidence.words, evidence.numbers, 'its closest fact');
+  const problem = check(terms, numberPool, ranked.slice(0, CLOSEST), result.support, evidence.words, (acronym) => definesAcronym(evidence, closest, acronym), evidence.numbers, 'its closest fact');
   if (problem) result.problem = problem;
   return result;
 }
@@ -121,6 +126,7 @@ function check(
   ranked: ReadonlyArray<{ item: Analysed; overlap: number }>,
   supportShare: number,
   sourceWords: ReadonlySet<string>,
+  definesAcronym: (acronym: string) => boolean,
   sourceNumbers: ReadonlySet<number>,
   evidence: string,
 ): GroundingProblem | undefined {
@@ -138,10 +144,16 @@ function check(
   // an uncited claim's names must be in its closest facts, as its other words.
   const cited = evidence === 'its cited lines';
   const closestWords = cited ? poolWords : wordsOf(ranked.slice(0, 1).map((r) => r.item));
-  const unnamed = terms.names.filter((name) => !holds(closestWords, name) && !(cited && holds(sourceWords, name)));
+  // An acronym its sources state or spell out is a term they define ("MVS"), not a name a fact must repeat.
+  const unnamed = terms.names.filter((name) => !holds(closestWords, name) && !(cited && holds(sourceWords, name)) && !(terms.acronyms.includes(name) && definesAcronym(name)));
   if (unnamed.length > 0) return { kind: 'ungrounded', reason: cited ? `it names ${unnamed.join(', ')}, which its sources never mention` : `its closest fact does not name ${unnamed.join(', ')}` };
   if (supportShare < (evidence === 'its cited lines' ? CITED_SUPPORT_THRESHOLD : SUPPORT_THRESHOLD)) return { kind: 'ungrounded', reason: evidence === 'its cited lines' ? 'its cited lines say nothing like it' : 'no fact of its sources says this' };
   return negationProblem(terms, pool, ranked, cited ? 'cited' : 'facts');
+}
+
+/** Whether its sources state an acronym ("MVS"), or its evidence spells it out ("minimal version selection"). */
+function definesAcronym(evidence: Evidence, near: readonly Analysed[], acronym: string): boolean {
+  return evidence.words.has(acronym) || near.some((item) => spellsOutAcronym(item.fact.text, acronym));
 }
 
 /** Facts by how many of the claim's words they hold, most first (ties by id), those holding none left out. */

@@ -127,6 +127,31 @@ describe('claimTerms', () => {
 });
 
 describe('groundPage with cited lines', () => {
+  it('an acronym its sources define is a term, not a name its closest fact must repeat; a name they never mention still is', () => {
+    const facts = [
+      { id: 'f-1', text: 'MVS or Minimal Version Selection: the algorithm used to determine the versions of all modules in a build.' },
+      { id: 'f-2', text: 'Everything else is selected over all the modules of the workspace together.' },
+    ];
+    expect(groundPage('Everything else comes from MVS over all modules of the workspace together.', facts).sentences[0]?.problem).toBeUndefined();
+    const spelled = [{ id: 'f-3', text: 'The workspace modules are selected by minimal version selection over all modules together.' }];
+    expect(groundPage('The workspace modules are selected by MVS over all modules together.', spelled).sentences[0]?.problem).toBeUndefined();
+    expect(groundPage('The workspace modules are selected by Okonkwo over all modules together.', spelled).sentences[0]?.problem?.kind).toBe('ungrounded');
+    expect(groundPage('Everything else comes from Okonkwo over all modules of the workspace together.', facts).sentences[0]?.problem?.kind).toBe('ungrounded');
+    expect(groundPage('Everything else comes from GPS over all modules of the workspace together.', facts).sentences[0]?.problem?.kind).toBe('ungrounded');
+  });
+
+  it('a short lead-in framing the cited sentence after it is not held to that sentence\'s lines; a negation they contradict still is', () => {
+    const lines = ['Cards are not filed by topic but given a fixed number, such as 21/3d7a.', 'A new card that continues a thought is placed behind it with a branching number.'];
+    const readLines = (file: string): readonly string[] | undefined => (file === 'raw/notes.md' ? lines : undefined);
+    const page = (lead: string) => groundPage(`${lead} A card continuing a thought goes behind it with a branching number. <!-- from: raw/notes.md#L1-2 -->`, [], undefined, '', readLines).sentences[0]?.problem;
+    expect(page('The two mechanisms solve different problems.')).toBeUndefined();
+    // with its own citation it is checked as any claim
+    expect(groundPage('The two mechanisms solve different problems. <!-- from: raw/notes.md#L1-2 -->', [], undefined, '', readLines).sentences[0]?.problem?.kind).toBe('miscited');
+    expect(page('A card continuing a thought is not placed behind it.')?.kind).toBe('miscited');
+    // a longer sentence states something checkable of its own
+    expect(page('Luhmann wrote seventy books and several hundred articles on social systems theory.')?.kind).toBe('miscited');
+  });
+
   const source = [
     '# Notes',
     '',

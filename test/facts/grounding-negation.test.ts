@@ -49,3 +49,15 @@ describe('negation against cited lines', () => {
     expect(at(notes, 'Numbered references between cards are not trails on paper: they make the box a web. <!-- from: raw/src.md#L1-2 -->', 'Associative trail')?.kind).toBe('miscited');
   });
 });
+
+describe('negation against facts (an uncited claim)', () => {
+  const facts = [
+    { id: 'f-1', text: 'Because of MVS the versions in the workspace must be at least the same as the versions in each component module.' },
+    { id: 'f-2', text: 'The go work sync command writes the versions back into the go.mod file of each module.' },
+  ];
+  it('when no fact says much of what it says, the facts about it that hold a word it denies decide', () => {
+    const claim = (not: string) => `Because of MVS, each dependency version is ${not}at least what every component module requires; go work sync can write those versions back.`;
+    expect(groundPage(claim(''), facts).sentences[0]?.problem).toBeUndefined();
+    expect(groundPage(claim('not '), facts).sentences[0]?.problem?.kind).toBe('ungrounded');
+  });
+});
