@@ -37,8 +37,8 @@ const NEGATION_SCOPE = 6;
 const EVIDENCE_NEGATION_SCOPE = 12;
 /** Words that, in evidence, deny what follows them in their clause as a "not" does: "avoids confusion", "eliminate need", "unlikely that … faster". */
 const EVIDENCE_DENIALS = new Set(['avoid', 'avoids', 'avoided', 'avoiding', 'eliminate', 'eliminates', 'eliminated', 'unlikely', 'lack', 'lacks', 'without', 'prevent', 'prevents', 'unnecessary', 'impossible', 'omit', 'omits', 'omitted']);
-/** Words that, in evidence, deny only what follows them: "rather than the block's scope", "instead of an actual macro". */
-const EVIDENCE_FORWARD_DENIALS = new Set(['rather', 'instead']);
+/** Word pairs that, in evidence, deny only what follows them: "rather than the block's scope", "instead of an actual macro" (a sentence opening "Rather, …" asserts). */
+const EVIDENCE_FORWARD_DENIALS: Record<string, string> = { rather: 'than', instead: 'of' };
 /** A chunk ending a clause: a negation governs no further. */
 const CLAUSE_END = /[.;:!?]["')\]’”*_]*$/;
 const CONTRASTS = new Set(['rather', 'instead', 'only', 'but', 'unlike', 'except', 'without', 'fail', 'fails', 'failed', 'lack', 'lacks', 'absent', 'neither', 'nor', 'avoid', 'avoids', 'prevent', 'prevents', 'refuse', 'refuses', 'reject', 'rejects', 'opposite', 'unless', 'unable']);
@@ -118,6 +118,8 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
   const asserted = new Set<string>();
   /** Whether the scope running is a "rather than"'s, which denies only what it has not said already. */
   let contrastScope = false;
+  /** The word that makes a forward denial of the one before ("than" after "rather"). */
+  let awaitedSecond: string | undefined;
   /** How many more chunks the last negation governs. */
   let scope = 0;
   /** The last few content stems: what a negation in evidence may be about. */
@@ -155,10 +157,11 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
       contrastScope = false;
       scope = EVIDENCE_NEGATION_SCOPE;
       for (const word of recent) negatedWords.add(word);
-    } else if (evidence && EVIDENCE_FORWARD_DENIALS.has(lower)) {
+    } else if (evidence && lower === awaitedSecond) {
       contrastScope = true;
-      scope = NEGATION_SCOPE;
+      scope = NEGATION_SCOPE - 1;
     }
+    awaitedSecond = evidence ? EVIDENCE_FORWARD_DENIALS[lower] : undefined;
     if (CONTRASTS.has(lower) || (lower.startsWith('un') && lower.length > 5 && !NOT_NEGATIVE_UN.has(stem(lower)))) contrasted = true;
     if (evidence && NUMBER_WORDS[lower] !== undefined) numbers.push(NUMBER_WORDS[lower]);
   };

@@ -24,6 +24,9 @@ describe('negation against cited lines', () => {
     expect(at(rfc, "Pattern matching works exactly as in `if let`, except the bindings go to the surrounding scope, not the block's. <!-- from: raw/src.md#L1-2 -->")).toBeUndefined();
     const generators = ['In the future, we may also want to be able to define async functions that', 'evaluate to streams, rather than evaluating to futures.'];
     expect(at(generators, 'Async functions can not evaluate to streams in the future. <!-- from: raw/src.md#L1-2 -->')?.kind).toBe('miscited');
+    // "Rather, …" opening a sentence asserts what follows.
+    const jets = ['The jets cannot be studied one by one.', 'Rather they must be treated as a unit, and the effects of jet interaction taken into account.'];
+    expect(at(jets, 'It is not true that they must be treated as a unit. <!-- from: raw/src.md#L2 -->')?.kind).toBe('miscited');
   });
 
   it('the subject before a negation is denied only within its own sentence', () => {
