@@ -38,10 +38,10 @@ export function negationProblem(terms: ClaimTerms, pool: readonly Analysed[], ra
  * Some piece must deny that word too: a piece about the claim, or — when it is the word right
  * after the claim's negation — any piece whose own negation it follows (not one where it is
  * the subject before a negation: "async & await will flourish, that are not tied to IO" does
- * not deny "awaited"). When no cited piece
- * holds a word it denies (the cited lines word it their own way: "nobody wonders" for
- * "avoids confusion"), any cited piece that denies or turns something around will do —
- * unless it denies the page's own subject, which the cited lines never mention.
+ * not deny "awaited"). When no cited piece holds a word it denies (the cited lines word it
+ * their own way: "nobody wonders" for "avoids confusion"), any cited piece that denies or
+ * turns something around will do — unless it denies the page's own subject, which the cited
+ * lines never mention.
  */
 function citedDenial(terms: ClaimTerms, pool: readonly Analysed[], ranked: readonly Ranked[]): boolean {
   const about = Math.min(ABOUT_WORDS, terms.words.length);
@@ -55,7 +55,7 @@ function citedDenial(terms: ClaimTerms, pool: readonly Analysed[], ranked: reado
     if (terms.negatedWords.some((word) => !terms.words.includes(word))) return true;
     return !ranked.some((r) => r.item.terms.negated || r.item.terms.contrasted);
   }
-  return !units.some((item) => deniesAny(item, [denied]) && ((denied === terms.negatedWords[0] && holds(new Set(item.terms.followingNegation), denied)) || isAbout(item)));
+  return !units.some((item) => denies(item, denied) && ((denied === terms.negatedWords[0] && holds(new Set(item.terms.followingNegation), denied)) || isAbout(item)));
 }
 
 /**
@@ -69,11 +69,11 @@ function factDenial(terms: ClaimTerms, ranked: readonly Ranked[]): boolean {
   if (!best) return false;
   if (best.overlap >= ABOUT_SHARE * terms.words.length) {
     const denied = terms.negatedWords.find((word) => holds(best.item.words, word));
-    return denied === undefined ? !best.item.terms.negated : !deniesAny(best.item, [denied]);
+    return denied === undefined ? !best.item.terms.negated : !denies(best.item, denied);
   }
   const about = ranked.filter((r) => r.overlap >= Math.min(ABOUT_WORDS, terms.words.length)).map((r) => r.item);
   const denied = terms.negatedWords.find((word) => about.some((item) => holds(item.words, word)));
-  return denied !== undefined && !about.some((item) => deniesAny(item, [denied]));
+  return denied !== undefined && !about.some((item) => denies(item, denied));
 }
 
 /** A negation the claim drops: its closest fact says the same words negated, and no other near fact says them plainly. */
@@ -84,8 +84,7 @@ function droppedNegation(terms: ClaimTerms, ranked: readonly Ranked[]): boolean 
   return !near.some((item) => !item.terms.negated && item !== best.item && overlapOf(terms.words, item.words) >= SAME_WORDS * terms.words.length);
 }
 
-/** Whether a piece of evidence denies one of `words`: it holds the word in the scope of its negation or denial. */
-function deniesAny(item: Analysed, words: readonly string[]): boolean {
-  const denied = new Set(item.terms.negatedWords);
-  return words.some((word) => holds(item.words, word) && holds(denied, word));
+/** Whether a piece of evidence denies `word`: it holds the word in the scope of its negation or denial. */
+function denies(item: Analysed, word: string): boolean {
+  return holds(item.words, word) && holds(new Set(item.terms.negatedWords), word);
 }
