@@ -19,9 +19,13 @@ export interface ClaimTerms {
   dates: string[];
   /** Stems of capitalised words past the sentence's first word (names, titles, acronyms). */
   names: string[];
+  /** Of those, the acronyms ("MVS", "TOFU"): a term its sources define, not a person or thing a fact must name. */
+  acronyms: string[];
   negated: boolean;
   /** Stems of the content words a negation governs (the three words after "not", "never", "doesn't" …). */
   negatedWords: string[];
+  /** Of those, the ones after the negation (in evidence, `negatedWords` also holds the subject before it: "cards are not filed"). */
+  followingNegation: string[];
   /** Words that turn a clause around without negating the claim ("rather than", "only", "instead"). */
   contrasted: boolean;
 }
@@ -33,6 +37,8 @@ const NEGATION_SCOPE = 6;
 const EVIDENCE_NEGATION_SCOPE = 12;
 /** Words that, in evidence, deny what follows them in their clause as a "not" does: "avoids confusion", "eliminate need", "unlikely that … faster". */
 const EVIDENCE_DENIALS = new Set(['avoid', 'avoids', 'avoided', 'avoiding', 'eliminate', 'eliminates', 'eliminated', 'unlikely', 'lack', 'lacks', 'without', 'prevent', 'prevents', 'unnecessary', 'impossible', 'omit', 'omits', 'omitted']);
+/** Word pairs that, in evidence, deny only what follows them: "rather than the block's scope", "instead of an actual macro" (a sentence opening "Rather, …" asserts). */
+const EVIDENCE_FORWARD_DENIALS: Record<string, string> = { rather: 'than', instead: 'of' };
 /** A chunk ending a clause: a negation governs no further. */
 const CLAUSE_END = /[.;:!?]["')\]’”*_]*$/;
 const CONTRASTS = new Set(['rather', 'instead', 'only', 'but', 'unlike', 'except', 'without', 'fail', 'fails', 'failed', 'lack', 'lacks', 'absent', 'neither', 'nor', 'avoid', 'avoids', 'prevent', 'prevents', 'refuse', 'refuses', 'reject', 'rejects', 'opposite', 'unless', 'unable']);
@@ -91,6 +97,7 @@ const PLAIN_WORD = /^([a-z]+)([.,;]?)$/;
 const ENUMERATOR = /^\(?\d{1,2}\)[,.;:]?$/;
 const VERSION = /^v?\d+(?:\.\d+){2,}$/;
 const CAPITALISED = /^\p{Lu}/u;
+const ACRONYM = /^\p{Lu}{2,}s?$/u;
 const WORD = /[\p{L}\p{N}]+/gu;
 
 /** Analyse one text (a claim or a line of evidence). `evidence` reads spelled-out numbers as values too. */
@@ -100,11 +107,19 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
   const numbers: number[] = [];
   const namedNumbers: number[] = [];
   const names: string[] = [];
+  const acronyms: string[] = [];
   const words = new Set<string>();
   let negated = false;
   let contrasted = false;
   let first = true;
   const negatedWords = new Set<string>();
+  const followingNegation = new Set<string>();
+  /** Words said so far outside any negation: "evaluate to streams, rather than evaluating to futures" does not deny "evaluate". */
+  const asserted = new Set<string>();
+  /** Whether the scope running is a "rather than"'s, which denies only what it has not said already. */
+  let contrastScope = false;
+  /** The word that makes a forward denial of the one before ("than" after "rather"). */
+  let awaitedSecond: string | undefined;
   /** How many more chunks the last negation governs. */
   let scope = 0;
   /** The last few content stems: what a negation in evidence may be about. */
@@ -120,7 +135,11 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
   const noteStem = (stemmed: string, inScope: boolean): void => {
     words.add(stemmed);
     condition?.push(stemmed);
-    if (inScope) negatedWords.add(stemmed);
+    if (!inScope) asserted.add(stemmed);
+    else if (!contrastScope || !asserted.has(stemmed)) {
+      negatedWords.add(stemmed);
+      followingNegation.add(stemmed);
+    }
     recent.push(stemmed);
     if (recent.length > 2) recent.shift();
   };
@@ -129,14 +148,20 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
     if (first) condition = CONDITIONS.has(lower) ? [] : undefined;
     if (NEGATIONS.has(lower)) {
       negated = true;
+      contrastScope = false;
       scope = evidence ? EVIDENCE_NEGATION_SCOPE : NEGATION_SCOPE;
       // "none of the cards are filed" / "cards are not filed": in evidence the subject before counts too.
       if (evidence) for (const word of recent) negatedWords.add(word);
       denyCondition();
     } else if (evidence && EVIDENCE_DENIALS.has(lower)) {
+      contrastScope = false;
       scope = EVIDENCE_NEGATION_SCOPE;
       for (const word of recent) negatedWords.add(word);
+    } else if (evidence && lower === awaitedSecond) {
+      contrastScope = true;
+      scope = NEGATION_SCOPE - 1;
     }
+    awaitedSecond = evidence ? EVIDENCE_FORWARD_DENIALS[lower] : undefined;
     if (CONTRASTS.has(lower) || (lower.startsWith('un') && lower.length > 5 && !NOT_NEGATIVE_UN.has(stem(lower)))) contrasted = true;
     if (evidence && NUMBER_WORDS[lower] !== undefined) numbers.push(NUMBER_WORDS[lower]);
   };
@@ -153,6 +178,8 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
       }
       spoken.push(lower);
       first = (plain[2] ?? '') === '.';
+      // A negation's subject is in its own sentence ("… variable `GOWORK`. When not in workspace mode" denies no variable).
+      if (first) recent.length = 0;
       if (plain[2] === '.' || plain[2] === ';' || plain[2] === ',') scope = 0;
       return;
     }
@@ -163,6 +190,7 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
     }
     if (/n['’]t$/iu.test(chunk)) {
       negated = true;
+      contrastScope = false;
       scope = evidence ? EVIDENCE_NEGATION_SCOPE : NEGATION_SCOPE;
       if (evidence) for (const word of recent) negatedWords.add(word);
       denyCondition();
@@ -206,17 +234,23 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
       }
       const stemmed = stem(lower);
       noteStem(stemmed, inScope);
-      if (!first && piece.length > 1 && CAPITALISED.test(piece) && !MONTHS.includes(lower) && !acronym) names.push(stemmed);
+      if (!first && piece.length > 1 && CAPITALISED.test(piece) && !MONTHS.includes(lower) && !acronym) {
+        names.push(stemmed);
+        if (ACRONYM.test(piece)) acronyms.push(stemmed);
+      }
       first = false;
     }
     // A full stop starts a new sentence whose first word is capitalised anyway (after a colon a
     // capital is read as a name: checked only against all of the sources' words, a plain word passes).
-    if (/[.!?]["')\]’”*_]*$/.test(rawChunk)) first = true;
+    if (/[.!?]["')\]’”*_]*$/.test(rawChunk)) {
+      first = true;
+      recent.length = 0;
+    }
     if (CLAUSE_END.test(rawChunk) || rawChunk.endsWith(',')) scope = 0;
   });
   // Evidence is read generously: every run of digits is a number it states, identifiers' included.
   if (evidence) for (const digits of rest.match(/\d+(?:[.,]\d+)*/g) ?? []) numbers.push(...evidenceValues(digits));
-  return { words: [...words], numbers, dates, names: [...new Set(names)], namedNumbers, negated, negatedWords: [...negatedWords], contrasted };
+  return { words: [...words], numbers, dates, names: [...new Set(names)], acronyms: [...new Set(acronyms)], namedNumbers, negated, negatedWords: [...negatedWords], followingNegation: [...followingNegation], contrasted };
 }
 
 /** Whether `piece` is an acronym of the words just before it ("TOFU" after "trust on first use"). */
@@ -224,6 +258,19 @@ function spellsOut(piece: string, spoken: readonly string[]): boolean {
   const letters = piece.replace(/s$/, '');
   if (!/^\p{Lu}{2,}$/u.test(letters) || spoken.length < letters.length) return false;
   return spoken.slice(-letters.length).map((word) => word[0]).join('') === letters.toLowerCase();
+}
+
+/** Whether `text` spells out an acronym whose stem is `acronym` ("minimal version selection" for "mv", the stem of "MVS"): consecutive words with its initials. */
+export function spellsOutAcronym(text: string, acronym: string): boolean {
+  const words = text.toLowerCase().match(/\p{L}+/gu) ?? [];
+  // The stem may have lost a final "s" ("MVS" -> "mv"): the initials may run one letter on.
+  for (const length of [acronym.length, acronym.length + 1]) {
+    for (let at = 0; at + length <= words.length; at++) {
+      const initials = words.slice(at, at + length).map((word) => word[0]).join('');
+      if (initials.startsWith(acronym) && words.slice(at, at + length).every((word) => word.length > 1)) return true;
+    }
+  }
+  return false;
 }
 
 function evidenceValues(digits: string): number[] {

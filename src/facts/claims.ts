@@ -3,7 +3,8 @@ import { sentencesByParagraph } from './segment.js';
 /**
  * The claims of a page body: its sentences that state something, each with the raw lines
  * it cites. Not claims: headings, code (fenced or inline), tables, link keys and labels,
- * "See …" pointers, and what the tool itself writes (a saved answer's `## Evidence`
+ * "See …" pointers, navigation (an uncited list entry that is a link and a few words saying
+ * what is there, or any length of them under "See also" or "Related …"), and what the tool itself writes (a saved answer's `## Evidence`
  * section, `<!-- wiki:…:start -->` … `<!-- wiki:…:end -->` blocks).
  *
  * A sentence cites what its own `<!-- from: raw/x.md#L10-20 -->` comment names; a sentence
@@ -27,15 +28,23 @@ export interface Claim {
   /** 1-based line in the body. */
   line: number;
   citations: ClaimCitation[];
+  /** Whether it cites what a later sentence of its paragraph cites (it has no citation of its own): a lead-in ("The two mechanisms solve different problems.") may frame what that sentence says. */
+  leadsIn: boolean;
 }
 
 const FROM_COMMENT = /([.!?]["')\]’”]*)?[ \t]*<!--\s*from:\s*([^\s#>]+)(#[^\s>]*)?\s*-->/g;
+const FROM_COMMENT_TEST = /<!--\s*from:/;
 const LINE_RANGE = /^#L(\d+)(?:-L?(\d+))?$/;
 const FENCE = /^\s{0,3}(`{3,}|~{3,})/;
 const HEADING = /^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$/;
 const TOOL_BLOCK_START = /<!--\s*wiki:([\w-]+):start\s*-->/;
-/** Sections the tool writes under a page (a saved answer's evidence). */
+/** Sections the tool writes under a page (a saved answer's evidence); sections that point to other pages ("See also", "Related pages"). */
 const TOOL_SECTION = /^evidence\b/i;
+const NAVIGATION_SECTION = /^(?:see also|related\b|further reading|links\b)/i;
+/** A list entry that is a link (or a few) and a few words saying what is there: "- [[never-type]]: the divergence its `else` block requires." */
+const LINK_ENTRY = /^\s*(?:[-*+]|\d+[.)])\s+\[\[[^\]\n]+\]\](?:\s*(?:,|and|or|&)\s*\[\[[^\]\n]+\]\])*\s*(?::|—|–|\s-\s)\s*(.*)$/;
+/** Words past which such an entry's description states something of its own. */
+const LINK_ENTRY_WORDS = 12;
 const WIKI_LINK = /\[\[([^\]|\n]*)(?:\|([^\]\n]*))?\]\]/g;
 const MARKDOWN_LINK = /!?\[([^\]\n]*)\]\([^)\n]*\)/g;
 const INLINE_CODE = /(`+)([^`\n]+?)\1/g;
@@ -61,6 +70,8 @@ export function claimsOf(body: string): Claim[] {
   let fence: string | undefined;
   let toolBlock: string | undefined;
   let toolSectionLevel: number | undefined;
+  /** Under a "See also" or "Related …" heading: its uncited list entries with links only point elsewhere. */
+  let navigation = false;
   const prepared = lines.map((line, index) => {
     if (fence !== undefined) {
       if (line.trim().startsWith(fence)) fence = undefined;
@@ -85,10 +96,13 @@ export function claimsOf(body: string): Claim[] {
       const level = heading[1]?.length ?? 1;
       if (toolSectionLevel !== undefined && level <= toolSectionLevel) toolSectionLevel = undefined;
       if (toolSectionLevel === undefined && TOOL_SECTION.test(heading[2] ?? '')) toolSectionLevel = level;
+      navigation = NAVIGATION_SECTION.test(heading[2] ?? '');
       block = undefined;
       return line;
     }
     if (toolSectionLevel !== undefined) return '';
+    const entry = LINK_ENTRY.exec(line);
+    if (entry && !FROM_COMMENT_TEST.test(line) && (navigation || (entry[1] ?? '').split(/\s+/).filter(Boolean).length <= LINK_ENTRY_WORDS)) return '';
     const cited: number[] = [];
     let text = line.replace(FROM_COMMENT, (_whole, punctuation: string | undefined, file: string, fragment: string | undefined) => {
       const [, first, last] = LINE_RANGE.exec(fragment ?? '') ?? [];
@@ -120,12 +134,14 @@ export function claimsOf(body: string): Claim[] {
     if (POINTER.test(text) || ABOUT_THE_WIKI.test(text)) return;
     let cites = own[index] ?? [];
     for (let next = index + 1; cites.length === 0 && next < segments.length && segments[next]?.paragraph === segment.paragraph; next++) cites = own[next] ?? [];
+    const leadsIn = cites.length > 0 && (own[index] ?? []).length === 0;
     if (cites.length === 0) cites = blockAt[segment.lineStart - 1] ?? [];
     claims.push({
       text,
       checked: segment.text.replace(new RegExp(`[${CITE}${LINK}${CODE}][\\s\\S]`, 'g'), ' ').replace(PARENTHETICAL_POINTER, ' ').replace(/\s+/g, ' ').trim(),
       line: segment.lineStart,
       citations: cites.map((at) => citations[at]).filter((c): c is ClaimCitation => c !== undefined),
+      leadsIn,
     });
   });
   return claims;

@@ -1,5 +1,7 @@
 import { claimsOf, type Claim, type ClaimCitation } from './claims.js';
-import type { ClaimTerms } from './claim-terms.js';
+import { spellsOutAcronym, type ClaimTerms } from './claim-terms.js';
+import { negationProblem } from './grounding-negation.js';
+import { holds, overlapOf, support, wordsOf } from './stem-match.js';
 import { citedFacts, citedLines, sentencesOf, type Analysed, type CandidateFact, type Evidence, GroundingCache, type SourceLinesReader } from './grounding-evidence.js';
 
 export { CITATION_SLACK, GroundingCache, type CandidateFact, type SourceLinesReader } from './grounding-evidence.js';
@@ -52,18 +54,12 @@ export const CITED_SUPPORT_THRESHOLD = 0.3;
 const CLOSEST = 3;
 /** How many of the closest facts its numbers may come from. */
 const NUMBER_CANDIDATES = 5;
-/** Overlap above which a negated fact saying the same words is the claim's opposite. */
-const SAME_WORDS = 0.8;
-/** Words a piece of evidence must share with a claim for its negation to be the claim's: a denial elsewhere in the cited lines is about something else. */
-const DENIAL_WORDS = 2;
-/** Words a piece of evidence must share with a claim to count as near it (with the two closest). */
-const NEAR_WORDS = 2;
 /** A claim with fewer content words states nothing checkable. */
 const MIN_WORDS = 3;
+/** Content words of a lead-in sentence (it has no citation of its own, the next sentence's is its): a longer one states something checkable. */
+const LEAD_IN_WORDS = 6;
 /** The same for a claim that negates: what it denies is checkable with fewer words. */
 const MIN_NEGATED_WORDS = 2;
-/** A stem shorter than this matches only itself. */
-const PREFIX_MIN = 4;
 
 /**
  * Ground every claim of `body`. `topic` (the page's title) names what the page is about:
@@ -101,7 +97,10 @@ function groundClaim(claim: Claim, terms: ClaimTerms, evidence: Evidence, lines:
     result.candidates = cited.map((item) => item.fact);
     result.closest = ranked[0]?.item.fact;
     result.support = support(terms.words, wordsOf(cited));
-    const problem = check(terms, cited, ranked, result.support, evidence.words, evidence.numbers, 'its cited lines');
+    // A lead-in framing the cited sentence after it ("The two mechanisms solve different problems."): nothing
+    // specific of its own to find in the lines — still checked for a negation they contradict.
+    if (claim.leadsIn && terms.words.length <= LEAD_IN_WORDS && terms.numbers.length === 0 && terms.dates.length === 0 && terms.names.length === 0) result.support = 1;
+    const problem = check(terms, cited, ranked, result.support, evidence.words, (acronym) => definesAcronym(evidence, cited, acronym), evidence.numbers, 'its cited lines');
     if (problem) result.problem = problem.kind === 'unsupported-number' ? problem : { kind: 'miscited', reason: problem.reason };
     return result;
   }
@@ -111,7 +110,7 @@ function groundClaim(claim: Claim, terms: ClaimTerms, evidence: Evidence, lines:
   result.closest = closest[0]?.fact;
   result.support = support(terms.words, wordsOf(closest));
   const numberPool = ranked.slice(0, NUMBER_CANDIDATES).map((r) => r.item);
-  const problem = check(terms, numberPool, ranked.slice(0, CLOSEST), result.support, evidence.words, evidence.numbers, 'its closest fact');
+  const problem = check(terms, numberPool, ranked.slice(0, CLOSEST), result.support, evidence.words, (acronym) => definesAcronym(evidence, closest, acronym), evidence.numbers, 'its closest fact');
   if (problem) result.problem = problem;
   return result;
 }
@@ -127,6 +126,7 @@ function check(
   ranked: ReadonlyArray<{ item: Analysed; overlap: number }>,
   supportShare: number,
   sourceWords: ReadonlySet<string>,
+  definesAcronym: (acronym: string) => boolean,
   sourceNumbers: ReadonlySet<number>,
   evidence: string,
 ): GroundingProblem | undefined {
@@ -144,47 +144,16 @@ function check(
   // an uncited claim's names must be in its closest facts, as its other words.
   const cited = evidence === 'its cited lines';
   const closestWords = cited ? poolWords : wordsOf(ranked.slice(0, 1).map((r) => r.item));
-  const unnamed = terms.names.filter((name) => !holds(closestWords, name) && !(cited && holds(sourceWords, name)));
+  // An acronym its sources state or spell out is a term they define ("MVS"), not a name a fact must repeat.
+  const unnamed = terms.names.filter((name) => !holds(closestWords, name) && !(cited && holds(sourceWords, name)) && !(terms.acronyms.includes(name) && definesAcronym(name)));
   if (unnamed.length > 0) return { kind: 'ungrounded', reason: cited ? `it names ${unnamed.join(', ')}, which its sources never mention` : `its closest fact does not name ${unnamed.join(', ')}` };
   if (supportShare < (evidence === 'its cited lines' ? CITED_SUPPORT_THRESHOLD : SUPPORT_THRESHOLD)) return { kind: 'ungrounded', reason: evidence === 'its cited lines' ? 'its cited lines say nothing like it' : 'no fact of its sources says this' };
-  // A negation the claim adds: no evidence near it (sharing two of its words) negates or turns anything around.
-  // Cited lines are many small pieces (a sentence may be split over lines): any near one counts there.
-  const near =
-    evidence === 'its cited lines'
-      ? ranked.filter((r, index) => index < 2 || r.overlap >= Math.min(NEAR_WORDS, terms.words.length)).map((r) => r.item)
-      : ranked.filter((r, index) => index < 1 || r.overlap >= 0.5 * terms.words.length).map((r) => r.item);
-  // Against facts, only a closest fact saying much of what the claim says is what a negation would deny
-  // ("no authors are named" is not the opposite of "Feature Name: async_await").
-  if (terms.negated && (cited || (ranked[0]?.overlap ?? 0) >= 0.5 * terms.words.length)) {
-    // What the claim says is not so: its evidence must say it is not so too. Against cited lines
-    // (many small pieces, a sentence split over lines) any piece holding the first word the claim
-    // denies and denying it will do; against facts, the closest fact must.
-    const units = cited ? [...pool, ...ranked.map((r) => r.item)] : ranked.slice(0, 1).map((r) => r.item);
-    // The first word it denies that its evidence uses (as a stem or its prefix, "independ" ~ "independently"):
-    // the word a negation governs most surely; a later one may be another clause's. When the word right
-    // after its negation is not the evidence's, the piece denying a later one must be about the claim
-    // (share DENIAL_WORDS of its words): "can not forward database requests" is not excused by
-    // "never falling back to a direct connection to the database".
-    const denied = terms.negatedWords.find((word) => units.some((item) => holds(item.words, word)));
-    const negates = `it negates what ${evidence} say${evidence.endsWith('s') ? '' : 's'}`;
-    if (denied !== undefined) {
-      if (!units.some((item) => holds(item.words, denied) && holds(new Set(item.terms.negatedWords), denied) && (denied === terms.negatedWords[0] || overlapOf(terms.words, item.words) >= Math.min(DENIAL_WORDS, terms.words.length)))) return { kind: 'ungrounded', reason: negates };
-    } else if (cited) {
-      // The words it denies are not its cited lines' (a paraphrase: "nobody wonders" for "avoids confusion"):
-      // any cited piece about it that denies or turns something around will do.
-      if (!ranked.some((r) => r.item.terms.negated || r.item.terms.contrasted)) return { kind: 'ungrounded', reason: negates };
-    } else if (!units.some((item) => item.terms.negated)) {
-      return { kind: 'ungrounded', reason: negates };
-    }
-  }
-  // A negation it drops, only when its closest fact says the same words negated and nothing says them plainly.
-  const best = ranked[0];
-  if (evidence !== 'its cited lines' && !terms.negated && !terms.contrasted && best && best.item.terms.negated && best.overlap >= SAME_WORDS * terms.words.length) {
-    if (!near.some((item) => !item.terms.negated && item !== best.item && overlapOf(terms.words, item.words) >= SAME_WORDS * terms.words.length)) {
-      return { kind: 'ungrounded', reason: `${evidence} says the opposite` };
-    }
-  }
-  return undefined;
+  return negationProblem(terms, pool, ranked, cited ? 'cited' : 'facts');
+}
+
+/** Whether its sources state an acronym ("MVS"), or its evidence spells it out ("minimal version selection"). */
+function definesAcronym(evidence: Evidence, near: readonly Analysed[], acronym: string): boolean {
+  return evidence.words.has(acronym) || near.some((item) => spellsOutAcronym(item.fact.text, acronym));
 }
 
 /** Facts by how many of the claim's words they hold, most first (ties by id), those holding none left out. */
@@ -215,55 +184,6 @@ function rankByPostings(terms: ClaimTerms, postings: ReadonlyMap<string, Analyse
     top[slot] = entry;
   }
   return top;
-}
-
-function wordsOf(items: readonly Analysed[]): Set<string> {
-  const words = new Set<string>();
-  for (const item of items) for (const word of item.terms.words) words.add(word);
-  return words;
-}
-
-function overlapOf(words: readonly string[], other: ReadonlySet<string>): number {
-  let count = 0;
-  for (const word of words) if (other.has(word)) count++;
-  return count;
-}
-
-function support(words: readonly string[], evidence: ReadonlySet<string>): number {
-  return words.length === 0 ? 1 : words.filter((word) => holds(evidence, word)).length / words.length;
-}
-
-/** Whether `words` holds `word`, or a word one of them begins with the other ("verifi" ~ "verif"). */
-function holds(words: ReadonlySet<string>, word: string): boolean {
-  if (words.has(word)) return true;
-  if (word.length < PREFIX_MIN) return false;
-  // Both words start with the same PREFIX_MIN letters: look only among those (a large set is indexed once).
-  const candidates = words.size > PREFIX_INDEX_FROM ? (prefixIndex(words).get(word.slice(0, PREFIX_MIN)) ?? []) : words;
-  for (const other of candidates) {
-    if (other.length < PREFIX_MIN) continue;
-    if (other.length > word.length ? other.startsWith(word) : word.startsWith(other)) return true;
-  }
-  return false;
-}
-
-/** Sets larger than this get a prefix index when searched. */
-const PREFIX_INDEX_FROM = 64;
-const prefixIndexes = new WeakMap<ReadonlySet<string>, Map<string, string[]>>();
-
-function prefixIndex(words: ReadonlySet<string>): Map<string, string[]> {
-  let index = prefixIndexes.get(words);
-  if (!index) {
-    index = new Map();
-    for (const other of words) {
-      if (other.length < PREFIX_MIN) continue;
-      const key = other.slice(0, PREFIX_MIN);
-      const list = index.get(key);
-      if (list) list.push(other);
-      else index.set(key, [other]);
-    }
-    prefixIndexes.set(words, index);
-  }
-  return index;
 }
 
 function formatNumber(value: number): string {

@@ -4,6 +4,32 @@ import { claimTerms } from '../../src/facts/claim-terms.js';
 import { groundPage } from '../../src/facts/grounding.js';
 
 describe('claimsOf', () => {
+  it('leaves out navigation: link entries with a few words saying what is there, and any uncited link entry under "Related pages" or "See also"', () => {
+    const body = [
+      'Workspaces let several modules be built together. <!-- from: raw/a.md#L3 -->',
+      '- [[minimal-version-selection]] and [[build-list]]: how versions are chosen, now with several main modules.',
+      '',
+      '## Related pages',
+      '',
+      '- [[never-type]]: the divergence its `else` block requires.',
+      '- [[gopls]]: the editor tooling whose supermodules motivated the proposal, which builds one synthesised module from all the modules a user opens.',
+      '- [[build-list]]: the versions chosen for a build, one per module. <!-- from: raw/a.md#L9 -->',
+      'Numbered references between cards are trails on paper. <!-- from: raw/a.md#L21-22 -->',
+      '',
+      '## Details',
+      '',
+      '- [[gopls]]: the editor tooling whose supermodules motivated the proposal, which builds one synthesised module from all the modules a user opens.',
+    ].join('\n');
+    expect(claimsOf(body).map((c) => c.text)).toEqual([
+      'Workspaces let several modules be built together.',
+      // cited: a claim, wherever it stands
+      'build-list: the versions chosen for a build, one per module.',
+      'Numbered references between cards are trails on paper.',
+      // a long entry outside a navigation section says something of its own
+      'gopls: the editor tooling whose supermodules motivated the proposal, which builds one synthesised module from all the modules a user opens.',
+    ]);
+  });
+
   it('gives each sentence its own citation, a paragraph cited once at its end to all its sentences, a lone citation to the list under it', () => {
     const body = [
       'First claim about lines ten to twenty. <!-- from: raw/a.md#L10-20 --> Second claim about thirty. <!-- from: raw/a.md#L30 -->',
@@ -115,6 +141,31 @@ describe('claimTerms', () => {
 });
 
 describe('groundPage with cited lines', () => {
+  it('an acronym its sources define is a term, not a name its closest fact must repeat; a name they never mention still is', () => {
+    const facts = [
+      { id: 'f-1', text: 'MVS or Minimal Version Selection: the algorithm used to determine the versions of all modules in a build.' },
+      { id: 'f-2', text: 'Everything else is selected over all the modules of the workspace together.' },
+    ];
+    expect(groundPage('Everything else comes from MVS over all modules of the workspace together.', facts).sentences[0]?.problem).toBeUndefined();
+    const spelled = [{ id: 'f-3', text: 'The workspace modules are selected by minimal version selection over all modules together.' }];
+    expect(groundPage('The workspace modules are selected by MVS over all modules together.', spelled).sentences[0]?.problem).toBeUndefined();
+    expect(groundPage('The workspace modules are selected by Okonkwo over all modules together.', spelled).sentences[0]?.problem?.kind).toBe('ungrounded');
+    expect(groundPage('Everything else comes from Okonkwo over all modules of the workspace together.', facts).sentences[0]?.problem?.kind).toBe('ungrounded');
+    expect(groundPage('Everything else comes from GPS over all modules of the workspace together.', facts).sentences[0]?.problem?.kind).toBe('ungrounded');
+  });
+
+  it('a short lead-in framing the cited sentence after it is not held to that sentence\'s lines; a negation they contradict still is', () => {
+    const lines = ['Cards are not filed by topic but given a fixed number, such as 21/3d7a.', 'A new card that continues a thought is placed behind it with a branching number.'];
+    const readLines = (file: string): readonly string[] | undefined => (file === 'raw/notes.md' ? lines : undefined);
+    const page = (lead: string) => groundPage(`${lead} A card continuing a thought goes behind it with a branching number. <!-- from: raw/notes.md#L1-2 -->`, [], undefined, '', readLines).sentences[0]?.problem;
+    expect(page('The two mechanisms solve different problems.')).toBeUndefined();
+    // with its own citation it is checked as any claim
+    expect(groundPage('The two mechanisms solve different problems. <!-- from: raw/notes.md#L1-2 -->', [], undefined, '', readLines).sentences[0]?.problem?.kind).toBe('miscited');
+    expect(page('A card continuing a thought is not placed behind it.')?.kind).toBe('miscited');
+    // a longer sentence states something checkable of its own
+    expect(page('Luhmann wrote seventy books and several hundred articles on social systems theory.')?.kind).toBe('miscited');
+  });
+
   const source = [
     '# Notes',
     '',

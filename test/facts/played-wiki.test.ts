@@ -10,12 +10,13 @@ import { REPO_ROOT } from '../helpers/cli.js';
  * deliberate alterations caught. The same figures `npm run eval -- --grounding` prints.
  */
 describe('grounding on real model-written pages', () => {
-  it('the sample wiki: no claim flagged, after a facts rebuild too; its altered numbers and names all flagged', async () => {
+  it('the sample wiki: no claim flagged, after a facts rebuild too; its altered numbers and names all flagged, added negations at 90% or more', async () => {
     const m = await measureWikiFolder('example');
     expect(m.claims).toBeGreaterThan(20);
     expect(m.flagged).toBe(0);
     expect(m.altered.number.flagged).toBe(m.altered.number.planted);
     expect(m.altered.name.flagged).toBe(m.altered.name.planted);
+    expect(m.altered.negation.flagged / m.altered.negation.planted).toBeGreaterThanOrEqual(0.9);
   }, 120_000);
 
   it('the played wiki: at most 5% of claim sentences flagged; changed numbers, swapped names and added negations each caught at 90% or more', async () => {
@@ -28,11 +29,10 @@ describe('grounding on real model-written pages', () => {
     }
   }, 300_000);
 
-  it('the held-out played wiki (written after the check was tuned, never tuned on): under 10% flagged; numbers and names caught at 90% or more, negations at 85% or more', async () => {
+  it('the second played wiki (written after the check was tuned; the false-alarm classes a played lint run found on it fixed since): at most 7% flagged; numbers, names and negations caught at 90% or more', async () => {
     const m = await measureWikiFolder(path.join(REPO_ROOT, 'test/fixtures/played-wiki-after'));
     expect(m.claims).toBeGreaterThan(250);
-    expect(m.flagged / m.claims).toBeLessThan(0.1);
-    for (const kind of ['number', 'name'] as const) expect(m.altered[kind].flagged / m.altered[kind].planted).toBeGreaterThanOrEqual(0.9);
-    expect(m.altered.negation.flagged / m.altered.negation.planted).toBeGreaterThanOrEqual(0.85);
+    expect(m.flagged / m.claims).toBeLessThanOrEqual(0.07);
+    for (const kind of ['number', 'name', 'negation'] as const) expect(m.altered[kind].flagged / m.altered[kind].planted).toBeGreaterThanOrEqual(0.9);
   }, 300_000);
 });

@@ -1,0 +1,90 @@
+import type { ClaimTerms } from './claim-terms.js';
+import type { Analysed } from './grounding-evidence.js';
+import { holds, overlapOf } from './stem-match.js';
+
+/**
+ * The negation part of the grounding check: a claim whose polarity differs from its
+ * evidence's. It fires only when the polarity clearly differs — the evidence about the claim
+ * asserts what the claim denies (or, against facts, denies what the claim asserts, word for
+ * word) — not when the evidence merely words a negation its own way.
+ */
+
+export interface Ranked {
+  item: Analysed;
+  overlap: number;
+}
+
+/** Overlap above which a negated fact saying the same words is the claim's opposite. */
+const SAME_WORDS = 0.8;
+/** Words a piece of evidence must share with a claim to be about it: a denial elsewhere in the cited lines is about something else. */
+const ABOUT_WORDS = 2;
+/** The same, among the claim's facts: the share of its words the closest must hold. */
+const ABOUT_SHARE = 0.5;
+
+export function negationProblem(terms: ClaimTerms, pool: readonly Analysed[], ranked: readonly Ranked[], against: 'cited' | 'facts'): { kind: 'ungrounded'; reason: string } | undefined {
+  const evidence = against === 'cited' ? 'its cited lines say' : 'its closest fact says';
+  if (terms.negated) {
+    const denies = against === 'cited' ? citedDenial(terms, pool, ranked) : factDenial(terms, ranked);
+    return denies ? { kind: 'ungrounded', reason: `it negates what ${evidence}` } : undefined;
+  }
+  if (against === 'facts' && droppedNegation(terms, ranked)) return { kind: 'ungrounded', reason: `${evidence} the opposite` };
+  return undefined;
+}
+
+/**
+ * A cited claim that denies something. The word it denies is the first its negation governs
+ * that a cited piece about the claim (sharing ABOUT_WORDS of its words) holds — a heading
+ * that shares only that word is about something else — or, failing that, any cited piece.
+ * Some piece must deny that word too: a piece about the claim, or — when it is the word right
+ * after the claim's negation — any piece whose own negation it follows (not one where it is
+ * the subject before a negation: "async & await will flourish, that are not tied to IO" does
+ * not deny "awaited"). When no cited piece holds a word it denies (the cited lines word it
+ * their own way: "nobody wonders" for "avoids confusion"), any cited piece that denies or
+ * turns something around will do — unless it denies the page's own subject, which the cited
+ * lines never mention.
+ */
+function citedDenial(terms: ClaimTerms, pool: readonly Analysed[], ranked: readonly Ranked[]): boolean {
+  const about = Math.min(ABOUT_WORDS, terms.words.length);
+  const units = [...new Set([...pool, ...ranked.map((r) => r.item)])];
+  const isAbout = (item: Analysed): boolean => overlapOf(terms.words, item.words) >= about;
+  const denied =
+    terms.negatedWords.find((word) => units.some((item) => isAbout(item) && holds(item.words, word))) ??
+    terms.negatedWords.find((word) => units.some((item) => holds(item.words, word)));
+  if (denied === undefined) {
+    // A word it denies that is not among its checked words is the page's topic (see groundPage).
+    if (terms.negatedWords.some((word) => !terms.words.includes(word))) return true;
+    return !ranked.some((r) => r.item.terms.negated || r.item.terms.contrasted);
+  }
+  return !units.some((item) => denies(item, denied) && ((denied === terms.negatedWords[0] && holds(new Set(item.terms.followingNegation), denied)) || isAbout(item)));
+}
+
+/**
+ * An uncited claim that denies something. A closest fact saying much of what it says must
+ * deny it too ("no authors are named" is not the opposite of "Feature Name: async_await").
+ * When none says that much, the closest facts about it (sharing ABOUT_WORDS of its words) that
+ * hold a word it denies decide: one of them must deny that word.
+ */
+function factDenial(terms: ClaimTerms, ranked: readonly Ranked[]): boolean {
+  const best = ranked[0];
+  if (!best) return false;
+  if (best.overlap >= ABOUT_SHARE * terms.words.length) {
+    const denied = terms.negatedWords.find((word) => holds(best.item.words, word));
+    return denied === undefined ? !best.item.terms.negated : !denies(best.item, denied);
+  }
+  const about = ranked.filter((r) => r.overlap >= Math.min(ABOUT_WORDS, terms.words.length)).map((r) => r.item);
+  const denied = terms.negatedWords.find((word) => about.some((item) => holds(item.words, word)));
+  return denied !== undefined && !about.some((item) => denies(item, denied));
+}
+
+/** A negation the claim drops: its closest fact says the same words negated, and no other near fact says them plainly. */
+function droppedNegation(terms: ClaimTerms, ranked: readonly Ranked[]): boolean {
+  const best = ranked[0];
+  if (terms.contrasted || !best || !best.item.terms.negated || best.overlap < SAME_WORDS * terms.words.length) return false;
+  const near = ranked.filter((r, index) => index < 1 || r.overlap >= ABOUT_SHARE * terms.words.length).map((r) => r.item);
+  return !near.some((item) => !item.terms.negated && item !== best.item && overlapOf(terms.words, item.words) >= SAME_WORDS * terms.words.length);
+}
+
+/** Whether a piece of evidence denies `word`: it holds the word in the scope of its negation or denial. */
+function denies(item: Analysed, word: string): boolean {
+  return holds(item.words, word) && holds(new Set(item.terms.negatedWords), word);
+}

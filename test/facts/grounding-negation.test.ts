@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { groundPage } from '../../src/facts/grounding.js';
+
+/** A claim's negation is flagged only when its polarity clearly differs from what its cited lines say. */
+describe('negation against cited lines', () => {
+  const reader = (lines: readonly string[]) => (file: string): readonly string[] | undefined => (file === 'raw/src.md' ? lines : undefined);
+  const at = (lines: readonly string[], sentence: string, topic = '') => groundPage(sentence, [], undefined, topic, reader(lines)).sentences[0]?.problem;
+
+  it('a restated denial is supported although a heading nearby shares the first word it denies; the same claim asserted is flagged', () => {
+    const rfc = [
+      '### The diverging block',
+      '',
+      '"Must diverge" is an unusual requirement, which doesn\'t exist elsewhere in the language as of the time of writing,',
+      'and might be difficult to explain or lead to confusing errors for programmers new to this feature.',
+      '',
+      '### `let PATTERN = if {} else {} else {};`',
+    ];
+    expect(at(rfc, '"Must diverge" was a requirement found nowhere else in the language, which could be hard to explain. <!-- from: raw/src.md#L3-4 -->')).toBeUndefined();
+    expect(at(rfc, 'Confusing errors are not difficult to explain for programmers new to this feature. <!-- from: raw/src.md#L3-4 -->')?.kind).toBe('miscited');
+  });
+
+  it('"rather than X" in the cited lines denies X, but not a word it has said plainly already', () => {
+    const rfc = ['This is a counterpart to `if let` expressions, and the pattern matching works identically, except that the value', "is assigned to the surrounding scope rather than the block's scope."];
+    expect(at(rfc, "Pattern matching works exactly as in `if let`, except the bindings go to the surrounding scope, not the block's. <!-- from: raw/src.md#L1-2 -->")).toBeUndefined();
+    const generators = ['In the future, we may also want to be able to define async functions that', 'evaluate to streams, rather than evaluating to futures.'];
+    expect(at(generators, 'Async functions can not evaluate to streams in the future. <!-- from: raw/src.md#L1-2 -->')?.kind).toBe('miscited');
+    // "Rather, …" opening a sentence asserts what follows.
+    const jets = ['The jets cannot be studied one by one.', 'Rather they must be treated as a unit, and the effects of jet interaction taken into account.'];
+    expect(at(jets, 'It is not true that they must be treated as a unit. <!-- from: raw/src.md#L2 -->')?.kind).toBe('miscited');
+  });
+
+  it('the subject before a negation is denied only within its own sentence', () => {
+    const lines = ['The selected file will be reported in the go env', 'variable GOWORK. When not in workspace mode, GOWORK is off.'];
+    expect(at(lines, 'The selected file is shown in the variable GOWORK. <!-- from: raw/src.md#L1-2 -->')).toBeUndefined();
+    // "variable GOWORK. When not in workspace mode": the variable is not what that negation denies.
+    expect(at(lines, 'The selected file is not shown in the variable GOWORK. <!-- from: raw/src.md#L1-2 -->')?.kind).toBe('miscited');
+  });
+
+  it('the word right after a negation is excused by a piece whose own negation it follows, not by one where it is the subject', () => {
+    const lines = [
+      'Inside an async function, other futures can be awaited, yielding control while they are polled.',
+      '',
+      'More use cases for await will also flourish, that are not tied directly to IO.',
+    ];
+    expect(at(lines, 'Inside an async function other futures can not be awaited while polled. <!-- from: raw/src.md#L1 -->')?.kind).toBe('miscited');
+    expect(at(lines, 'Uses of await will flourish that are not tied to IO. <!-- from: raw/src.md#L3 -->')).toBeUndefined();
+  });
+
+  it("a denial of the page's own subject, which its cited lines never mention, is flagged; the plain claim is supported", () => {
+    const notes = ['A card refers to other cards by their numbers.', 'These references make the box a web of ideas rather than a list.'];
+    expect(at(notes, 'Numbered references between cards are trails on paper: they make the box a web. <!-- from: raw/src.md#L1-2 -->', 'Associative trail')).toBeUndefined();
+    expect(at(notes, 'Numbered references between cards are not trails on paper: they make the box a web. <!-- from: raw/src.md#L1-2 -->', 'Associative trail')?.kind).toBe('miscited');
+  });
+});
+
+describe('negation against facts (an uncited claim)', () => {
+  const facts = [
+    { id: 'f-1', text: 'Because of MVS the versions in the workspace must be at least the same as the versions in each component module.' },
+    { id: 'f-2', text: 'The go work sync command writes the versions back into the go.mod file of each module.' },
+  ];
+  it('when no fact says much of what it says, the facts about it that hold a word it denies decide', () => {
+    const claim = (not: string) => `Because of MVS, each dependency version is ${not}at least what every component module requires; go work sync can write those versions back.`;
+    expect(groundPage(claim(''), facts).sentences[0]?.problem).toBeUndefined();
+    expect(groundPage(claim('not '), facts).sentences[0]?.problem?.kind).toBe('ungrounded');
+  });
+});
