@@ -50,7 +50,7 @@ export async function measurePageGrounding(root: string): Promise<PageGroundingM
         const body = alterClaim(page.body, claim.line, claim.checked, kind);
         if (body === undefined) continue;
         const altered = { ...page, body };
-        const result = await groundPages(root, [altered]);
+        const result = await groundPages(root, [altered], { linkedFrom: pages, saveCache: false });
         const hit = result?.findings.find((f) => f.line !== undefined && f.line >= fileLine && f.line <= fileLine + 2);
         const slot = measurement.altered[kind];
         slot.planted++;

@@ -99,6 +99,8 @@ const VERSION = /^v?\d+(?:\.\d+){2,}$/;
 const CAPITALISED = /^\p{Lu}/u;
 const ACRONYM = /^\p{Lu}{2,}s?$/u;
 const WORD = /[\p{L}\p{N}]+/gu;
+/** Words joined by a hyphen: one word ("no-op"), whatever its parts say. */
+const COMPOUND = /\p{L}-\p{L}/u;
 
 /** Analyse one text (a claim or a line of evidence). `evidence` reads spelled-out numbers as values too. */
 export function claimTerms(text: string, evidence = false): ClaimTerms {
@@ -143,10 +145,14 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
     recent.push(stemmed);
     if (recent.length > 2) recent.shift();
   };
-  /** What one lower-cased word says of the sentence: a condition opening it, a negation or denial, a contrast, a spelled-out number. */
-  const noteWord = (lower: string): void => {
+  /**
+   * What one lower-cased word says of the sentence: a condition opening it, a negation or
+   * denial, a contrast, a spelled-out number. In a compound ("no-op", "not-yet-final") it
+   * negates nothing: a played page's "a no-op `Waker`" was read as a denial.
+   */
+  const noteWord = (lower: string, inCompound = false): void => {
     if (first) condition = CONDITIONS.has(lower) ? [] : undefined;
-    if (NEGATIONS.has(lower)) {
+    if (NEGATIONS.has(lower) && !inCompound) {
       negated = true;
       contrastScope = false;
       scope = evidence ? EVIDENCE_NEGATION_SCOPE : NEGATION_SCOPE;
@@ -223,11 +229,12 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
       first = false;
       return;
     }
+    const compound = COMPOUND.test(chunk);
     for (const piece of chunk.match(WORD) ?? []) {
       const lower = piece.toLowerCase();
       const acronym = spellsOut(piece, spoken);
       spoken.push(lower);
-      noteWord(lower);
+      noteWord(lower, compound);
       if (/^\d/.test(piece) || piece.length === 1 || isStopWord(lower) || MORE_STOP_WORDS.has(lower) || NEGATIONS.has(lower)) {
         first = false;
         continue;

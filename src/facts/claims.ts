@@ -4,8 +4,9 @@ import { sentencesByParagraph } from './segment.js';
  * The claims of a page body: its sentences that state something, each with the raw lines
  * it cites. Not claims: headings, code (fenced or inline), tables, link keys and labels,
  * "See …" pointers, navigation (an uncited list entry that is a link and a few words saying
- * what is there, or any length of them under "See also" or "Related …"), and what the tool itself writes (a saved answer's `## Evidence`
- * section, `<!-- wiki:…:start -->` … `<!-- wiki:…:end -->` blocks).
+ * what is there, or any length of them under "See also" or "Related …"), what a source
+ * leaves out ("the source does not name its authors"), and what the tool itself writes (a
+ * saved answer's `## Evidence` section, `<!-- wiki:…:start -->` … `<!-- wiki:…:end -->` blocks).
  *
  * A sentence cites what its own `<!-- from: raw/x.md#L10-20 -->` comment names; a sentence
  * without one takes the next citation in its paragraph (a paragraph cited once at its end);
@@ -30,6 +31,8 @@ export interface Claim {
   citations: ClaimCitation[];
   /** Whether it cites what a later sentence of its paragraph cites (it has no citation of its own): a lead-in ("The two mechanisms solve different problems.") may frame what that sentence says. */
   leadsIn: boolean;
+  /** The page keys its paragraph links to (`[[key]]`): the pages a saved answer cites for it. */
+  links: string[];
 }
 
 const FROM_COMMENT = /([.!?]["')\]’”]*)?[ \t]*<!--\s*from:\s*([^\s#>]+)(#[^\s>]*)?\s*-->/g;
@@ -53,6 +56,14 @@ const PARENTHETICAL_POINTER = /\((?:see|see also|cf\.?)\s[^()]*\)/gi;
 const POINTER = /^(?:see|see also|for more|more in|related|source|sources)\b/i;
 /** A sentence about the wiki itself ("this wiki is stricter", "this page collects …") states nothing a source could. */
 const ABOUT_THE_WIKI = /\b(?:this|our) (?:wiki|page|note|notes|section|summary)\b|\bthe wiki (?:has|holds|contains|lacks|says)\b/i;
+/**
+ * A sentence about what a source (or the wiki) leaves out — "the source does not name its
+ * authors", "it reports no measurements" — states an absence, which no cited line can show;
+ * a played wiki's "Limitations" notes were flagged for it every time.
+ */
+const SOURCE_SUBJECT = /\b(?:the|this|its|their) (?:source|sources|rfc|proposal|document|design|paper|draft|article|authors?|text|wiki)\b|^it\b/i;
+const SAYS_NOTHING_OF =
+  /\b(?:does not|doesn['’]t|do not|don['’]t|did not|didn['’]t|never) (?:say|state|name|mention|give|report|record|specify|discuss|describe|explain|list|include|cover|address|measure|show|tell|define|indicate|quantify|compare)\b|\b(?:says|states|reports|records|gives|names|mentions|offers|includes|lists|specifies|measures) (?:no|nothing)\b|\bis silent\b|\bleaves (?:open|unsaid|unstated)\b/i;
 
 const CITE = '\uE000';
 const LINK = '\uE001';
@@ -62,6 +73,8 @@ const SLOT_BASE = 0xe100;
 export function claimsOf(body: string): Claim[] {
   const citations: ClaimCitation[] = [];
   const shown: string[] = [];
+  /** Per slot of `shown`, the page key a link there names. */
+  const linkKeys = new Map<number, string>();
   const slot = (index: number): string => String.fromCharCode(SLOT_BASE + (index % 0x1700));
   const lines = body.split('\n');
   /** Per 0-based line, the citations a block citation above it gives its uncited sentences. */
@@ -121,17 +134,29 @@ export function claimsOf(body: string): Claim[] {
     if (bare === '') text = '';
     text = text
       .replace(INLINE_CODE, (_whole, _ticks: string, code: string) => `${CODE}${slot(shown.push(`\`${code}\``) - 1)}`)
-      .replace(WIKI_LINK, (_whole, key: string, label: string | undefined) => `${LINK}${slot(shown.push((label ?? key).trim()) - 1)}`)
+      .replace(WIKI_LINK, (_whole, key: string, label: string | undefined) => {
+        const at = shown.push((label ?? key).trim()) - 1;
+        linkKeys.set(at, key.split('#')[0]?.trim() ?? '');
+        return `${LINK}${slot(at)}`;
+      })
       .replace(MARKDOWN_LINK, (_whole, label: string) => `${LINK}${slot(shown.push(label.trim()) - 1)}`);
     blockAt[index] = block;
     return text;
   });
   const segments = sentencesByParagraph(prepared.join('\n'));
   const own = segments.map((segment) => [...segment.text.matchAll(new RegExp(`${CITE}([\\s\\S])`, 'g'))].map((m) => (m[1] ?? '').charCodeAt(0) - SLOT_BASE));
+  const linksOfParagraph = new Map<number, string[]>();
+  for (const segment of segments) {
+    const keys = [...segment.text.matchAll(new RegExp(`${LINK}([\\s\\S])`, 'g'))].flatMap((m) => {
+      const key = linkKeys.get((m[1] ?? '').charCodeAt(0) - SLOT_BASE);
+      return key ? [key] : [];
+    });
+    linksOfParagraph.set(segment.paragraph, [...new Set([...(linksOfParagraph.get(segment.paragraph) ?? []), ...keys])]);
+  }
   const claims: Claim[] = [];
   segments.forEach((segment, index) => {
     const text = display(segment.text, shown);
-    if (POINTER.test(text) || ABOUT_THE_WIKI.test(text)) return;
+    if (POINTER.test(text) || ABOUT_THE_WIKI.test(text) || (SOURCE_SUBJECT.test(text) && SAYS_NOTHING_OF.test(text))) return;
     let cites = own[index] ?? [];
     for (let next = index + 1; cites.length === 0 && next < segments.length && segments[next]?.paragraph === segment.paragraph; next++) cites = own[next] ?? [];
     const leadsIn = cites.length > 0 && (own[index] ?? []).length === 0;
@@ -142,6 +167,7 @@ export function claimsOf(body: string): Claim[] {
       line: segment.lineStart,
       citations: cites.map((at) => citations[at]).filter((c): c is ClaimCitation => c !== undefined),
       leadsIn,
+      links: linksOfParagraph.get(segment.paragraph) ?? [],
     });
   });
   return claims;

@@ -72,6 +72,7 @@ export function groundPage(
   cache: GroundingCache = new GroundingCache(),
   topic = '',
   sourceLines?: SourceLinesReader,
+  linkedFacts?: LinkedFacts,
 ): PageGrounding {
   const evidence = cache.analyse(facts);
   const topicTerms = cache.claimTermsOf(topic);
@@ -82,10 +83,32 @@ export function groundPage(
     const terms = { ...all, words: all.words.filter((word) => !topicWords.has(word)), names: all.names.filter((name) => !topicWords.has(name)) };
     // "Cancellation is not dropping": two words and a negation state something checkable.
     if (all.words.length < (all.negated ? MIN_NEGATED_WORDS : MIN_WORDS) && terms.numbers.length === 0 && terms.dates.length === 0) continue;
-    sentences.push(groundClaim(claim, terms, evidence, sourceLines ? citedLines(claim.citations, sourceLines, cache) : undefined, cache));
+    const grounded = groundClaim(claim, terms, evidence, sourceLines ? citedLines(claim.citations, sourceLines, cache) : undefined, cache);
+    sentences.push(grounded.problem && !grounded.againstCitedLines ? throughLinkedPages(grounded, claim, terms, cache, linkedFacts) : grounded);
   }
   const supported = sentences.filter((s) => s.problem === undefined).length;
   return { sentences, score: sentences.length === 0 ? 1 : supported / sentences.length };
+}
+
+/**
+ * The sentences of the wiki pages `keys` name, as evidence (the same array for the same keys,
+ * so each set is analysed once per lint).
+ */
+export type LinkedFacts = (keys: readonly string[]) => readonly CandidateFact[];
+
+/**
+ * An uncited claim its sources' facts do not carry, checked against the pages its paragraph
+ * cites by `[[key]]` — a saved answer cites pages, not lines: a claim those pages state is
+ * grounded through them (each is checked against its own sources). Checked the same way as
+ * against facts, so a changed number, a swapped name or an added negation is still flagged.
+ */
+function throughLinkedPages(grounded: SentenceGrounding, claim: Claim, terms: ClaimTerms, cache: GroundingCache, linkedFacts: LinkedFacts | undefined): SentenceGrounding {
+  // A denial stays with the sources: a synthesis page words its denials its own way, and one a linked page states nearby is not the same denial.
+  if (!linkedFacts || claim.links.length === 0 || terms.negated) return grounded;
+  const linked = linkedFacts(claim.links);
+  if (linked.length === 0) return grounded;
+  const again = groundClaim(claim, terms, cache.analyse(linked), undefined, cache);
+  return again.problem ? grounded : { ...again, againstCitedLines: false, citations: claim.citations };
 }
 
 function groundClaim(claim: Claim, terms: ClaimTerms, evidence: Evidence, lines: Analysed[] | undefined, cache: GroundingCache): SentenceGrounding {

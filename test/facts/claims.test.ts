@@ -101,6 +101,19 @@ describe('claimsOf', () => {
   });
 });
 
+describe('claimsOf: what a source leaves out', () => {
+  it('a sentence saying what the source (or the wiki) does not say is no claim; one denying what the source does is', () => {
+    const body = [
+      'The source does not name its authors.',
+      'It reports no measurements of how many files lazy loading saves.',
+      'The wiki does not record the release it shipped in.',
+      'The RFC does not reserve the keyword in older editions.',
+      'The proposal never changes the meaning of existing programs.',
+    ].join('\n\n');
+    expect(claimsOf(body).map((claim) => claim.text)).toEqual(['The RFC does not reserve the keyword in older editions.', 'The proposal never changes the meaning of existing programs.']);
+  });
+});
+
 describe('claimTerms', () => {
   it('reads numbers as values and dates as dates, whatever their format', () => {
     expect(claimTerms('About 1,000 cards').numbers).toEqual([1000]);
@@ -131,6 +144,12 @@ describe('claimTerms', () => {
     expect(claimTerms('The sum is up-to-date, as during ordinary development, and the database is never contacted.', true).negatedWords).not.toContain('ordinari');
     // In a claim, a negation governs no further than its clause either.
     expect(claimTerms('The command is sketched but not specified; the privacy policy was still open.').negatedWords).toEqual(['specifi']);
+  });
+
+  it('a negation word inside a hyphenated compound negates nothing ("a no-op Waker"); standing alone it does', () => {
+    expect(claimTerms('Generators can be emulated with async closures and a no-op Waker.').negated).toBe(false);
+    expect(claimTerms('With a no-op Waker one can build generators.', true).negatedWords).toEqual([]);
+    expect(claimTerms('There are no borrows across yield points.').negated).toBe(true);
   });
 
   it('reads contractions and curly apostrophes as negation', () => {

@@ -82,3 +82,24 @@ describe('alter (planted falsifications)', () => {
     expect(alter(sentence)).toBe(expected);
   });
 });
+
+describe('groundPage: an uncited claim grounded through the pages its paragraph cites', () => {
+  const sources = [
+    { id: 'f-1', text: 'We ran a program over the git logs of the top 14k modules, looking for commits that only added x := x lines.' },
+    { id: 'f-2', text: 'Loops capture one variable for all iterations.' },
+  ];
+  const loopvarPage = [{ id: 'wiki/sources/go-loopvar.md#12', text: 'About 600 commits in the top 14k modules consisted only of added x := x lines, roughly half of them unnecessary.' }];
+  const linked = (keys: readonly string[]) => (keys.includes('go-loopvar') ? loopvarPage : []);
+  const ground = (sentence: string) => groundPage(sentence, sources, new GroundingCache(), '', undefined, linked).sentences[0]?.problem?.kind;
+
+  it('a saved answer citing [[go-loopvar]] for a figure that page states is grounded; without the link it is not', () => {
+    expect(ground('About 600 commits in the top 14k modules only added x := x lines ([[go-loopvar]]).')).toBeUndefined();
+    expect(groundPage('About 600 commits in the top 14k modules only added x := x lines.', sources).sentences[0]?.problem?.kind).toBe('unsupported-number');
+  });
+
+  it('a changed number, a swapped name or an added negation is still flagged against the linked page', () => {
+    expect(ground('About 900 commits in the top 14k modules only added x := x lines ([[go-loopvar]]).')).toBe('unsupported-number');
+    expect(ground('In the top 14k modules Okonkwo found 600 commits that only added x := x lines ([[go-loopvar]]).')).toBeDefined();
+    expect(ground('About 600 commits in the top 14k modules never added x := x lines ([[go-loopvar]]).')).toBeDefined();
+  });
+});

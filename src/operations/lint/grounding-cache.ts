@@ -17,7 +17,7 @@ import { stateDir } from '../../wiki/workspace.js';
  * never an error. Only the tool writes under `.wiki/` (the model's tools cannot).
  */
 
-export const GROUNDING_CACHE_FORMAT = 1;
+export const GROUNDING_CACHE_FORMAT = 2;
 
 export type FlaggedKind = 'ungrounded' | 'miscited' | 'unsupported-number';
 
@@ -42,6 +42,8 @@ export interface PageResult {
   score: number;
   sentences: number;
   flagged: FlaggedSentence[];
+  /** The linked pages its uncited claims were checked against, and a hash of their bodies then: reused only while they hash alike. */
+  linked?: { keys: string[]; hash: string };
 }
 
 interface CacheFile {
@@ -196,7 +198,8 @@ function isFlagged(value: unknown): value is FlaggedSentence {
 
 function isEntry(value: unknown): value is { key: string } & PageResult {
   if (!isRecord(value) || typeof value.key !== 'string' || !Array.isArray(value.flagged)) return false;
-  const { score, sentences, flagged } = value;
+  const { score, sentences, flagged, linked } = value;
+  if (linked !== undefined && !(isRecord(linked) && isStrings(linked.keys) && typeof linked.hash === 'string')) return false;
   if (typeof score !== 'number' || !(score >= 0 && score <= 1) || typeof sentences !== 'number' || !Number.isInteger(sentences) || sentences < 0) return false;
   return flagged.length <= sentences && flagged.every(isFlagged);
 }

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { factsDbFile } from '../../facts/extract.js';
-import { GroundingCache, groundPage, type CandidateFact, type PageGrounding, type SourceLinesReader } from '../../facts/grounding.js';
+import { GroundingCache, groundPage, type CandidateFact, type LinkedFacts, type PageGrounding, type SourceLinesReader } from '../../facts/grounding.js';
+import { claimsOf } from '../../facts/claims.js';
 import { checkerVersion, factsHash, GroundingResultCache, hashOf, pageKey, type FlaggedSentence, type PageResult } from './grounding-cache.js';
 import type { ClaimCitation } from '../../facts/claims.js';
 import { citeLines, FactStore } from '../../facts/store.js';
@@ -44,7 +45,7 @@ export interface GroundingReport {
 export async function groundPages(
   root: string,
   pages: readonly Page[],
-  options: { evidence?: boolean; saveCache?: boolean; checker?: string } = {},
+  options: { evidence?: boolean; saveCache?: boolean; checker?: string; linkedFrom?: readonly Page[] } = {},
 ): Promise<GroundingReport | undefined> {
   const store = await FactStore.openExisting(factsDbFile(root));
   if (!store) return undefined;
@@ -69,6 +70,8 @@ export async function groundPages(
     }
     return hash;
   };
+  // The wiki the checked pages link into: all of it, when only some pages are checked.
+  const linked = linkedPages(options.linkedFrom ?? pages);
   const checker = options.checker ?? (await checkerVersion());
   const results = await GroundingResultCache.open(root, pages.length, checker);
   try {
@@ -86,14 +89,24 @@ export async function groundPages(
           : pageKey({ checker, title, body: page.body, facts: (set.hash ??= factsHash(set.facts)), citedFiles: cited.map((file) => `${file}:${fileHash(file)}`) });
       const evidenceOf = (flag: FlaggedSentence): CandidateFact[] | undefined => evidenceFacts(flag.evidence, (set.byId ??= new Map(set.facts.map((fact) => [fact.id, fact]))), readLines);
       let result = key === undefined ? undefined : results.get(page.path, key);
-      const reused = result !== undefined && result.flagged.every((flag) => evidenceOf(flag) !== undefined);
+      const reused = result !== undefined && result.flagged.every((flag) => evidenceOf(flag) !== undefined) && (result.linked === undefined || linked.hashOf(result.linked.keys) === result.linked.hash);
       // A result is kept only when every file the check read is one its key covers.
       let keyed = true;
       const readKeyed: SourceLinesReader = (file) => {
         if (!cited.includes(file)) keyed = false;
         return readLines(file);
       };
-      if (!reused) result = pageResult(groundPage(page.body, set.facts, cache, title, readKeyed));
+      if (!reused) {
+        // The linked pages the check reads are recorded with the result: an edit of one of them invalidates it.
+        const consulted = new Set<string>();
+        const linkedFacts: LinkedFacts = (keys) => {
+          for (const key of keys) consulted.add(key);
+          return linked.facts(keys);
+        };
+        result = pageResult(groundPage(page.body, set.facts, cache, title, readKeyed, linkedFacts));
+        const keys = [...consulted].sort();
+        if (keys.length > 0) result.linked = { keys, hash: linked.hashOf(keys) };
+      }
       if (!result) continue;
       if (key !== undefined && keyed) results.keep(page.path, key, result, reused);
       report.pages.push({ path: page.path, score: round(result.score), sentences: result.sentences, flagged: result.flagged.length });
@@ -111,6 +124,36 @@ export async function groundPages(
   report.reusedPages = results.reusedPages;
   if (options.saveCache !== false) await results.save();
   return report;
+}
+
+/**
+ * The pages a page links to, as evidence for its uncited claims (a saved answer cites pages,
+ * not lines): their claim sentences, one array per set of keys; and, for the result cache, a
+ * hash of the bodies of those pages.
+ */
+function linkedPages(pages: readonly Page[]): { facts: LinkedFacts; hashOf: (keys: readonly string[]) => string } {
+  const byKey = new Map<string, Page>();
+  for (const page of pages) if (!byKey.has(page.key)) byKey.set(page.key, page);
+  const sentencesOf = new Map<string, CandidateFact[]>();
+  const ofPage = (key: string): CandidateFact[] => {
+    let facts = sentencesOf.get(key);
+    if (!facts) {
+      const page = byKey.get(key);
+      sentencesOf.set(key, (facts = page ? claimsOf(page.body).map((claim) => ({ id: `${page.path}#${claim.line}`, text: claim.text })) : []));
+    }
+    return facts;
+  };
+  const sets = new Map<string, CandidateFact[]>();
+  return {
+    facts: (keys) => {
+      const wanted = [...new Set(keys)].sort();
+      const id = wanted.join('\n');
+      let facts = sets.get(id);
+      if (!facts) sets.set(id, (facts = wanted.flatMap(ofPage)));
+      return facts;
+    },
+    hashOf: (keys) => hashOf(keys.flatMap((key) => [key, byKey.get(key)?.body ?? ''])),
+  };
 }
 
 /** What lint keeps of a page's grounding: its score and its flagged sentences, each with at most REPAIR_FACTS pieces of evidence. */

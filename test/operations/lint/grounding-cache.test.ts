@@ -14,14 +14,14 @@ const SOURCES = ['raw/go-workspaces.md', 'raw/rust-let-else.md'];
 const PAGE = 'wiki/concepts/let-else.md';
 
 /** The held-out played wiki with its facts built: pages that cite raw lines, with flagged sentences. */
-async function playedWorkspace(): Promise<string> {
+async function playedWorkspace(fixture = PLAYED, sources = SOURCES): Promise<string> {
   const root = await initWorkspace();
-  await cp(path.join(PLAYED, 'wiki'), path.join(root, 'wiki'), { recursive: true, force: true });
-  await cp(path.join(PLAYED, 'raw'), path.join(root, 'raw'), { recursive: true });
-  await cp(path.join(PLAYED, 'schema.md'), path.join(root, 'schema.md'));
+  await cp(path.join(fixture, 'wiki'), path.join(root, 'wiki'), { recursive: true, force: true });
+  await cp(path.join(fixture, 'raw'), path.join(root, 'raw'), { recursive: true });
+  await cp(path.join(fixture, 'schema.md'), path.join(root, 'schema.md'));
   const { config } = await loadSettings(root);
   const { grain, similarity, maxSourceBytes } = config.config.facts;
-  await updateFacts(root, SOURCES, { grain, similarity, maxSourceBytes });
+  await updateFacts(root, sources, { grain, similarity, maxSourceBytes });
   return root;
 }
 
@@ -72,6 +72,23 @@ describe('the grounding result cache (.wiki/cache/grounding.json)', () => {
     const rebuilt = await ground(root, { checker: 'checker-2' });
     expect(rebuilt.reusedPages).toBe(0);
     expect(seen(rebuilt)).toEqual(seen(edited));
+  });
+
+  it('checks a page again when a page its uncited claims were checked through changes, and only then', async () => {
+    // The third played wiki: its saved answer cites pages, not lines.
+    const root = await playedWorkspace(path.join(REPO_ROOT, 'test/fixtures/played-wiki-3'), ['raw/go-lazy-module-loading.md', 'raw/go-loopvar.md', 'raw/rust-gen-blocks.md']);
+    const first = await ground(root);
+    const cached = JSON.parse(await readFile(groundingCachePath(root), 'utf8')) as { pages: Record<string, { linked?: { keys: string[] } }> };
+    const dependents = Object.entries(cached.pages).filter(([, entry]) => entry.linked !== undefined);
+    expect(dependents.map(([page]) => page)).toContain('wiki/concepts/go-loop-variable-change-and-rust-gen-block.md');
+    const key = dependents[0]![1].linked!.keys[0]!;
+    const edited = first.pages.map((page) => page.path).find((page) => page.endsWith(`/${key}.md`))!;
+    const onKey = dependents.filter(([page, entry]) => entry.linked!.keys.includes(key) && page !== edited).length;
+    await writeFile(path.join(root, edited), `${await readFile(path.join(root, edited), 'utf8')}\nA sentence added later.\n`);
+    const after = await ground(root);
+    // The edited page and the pages checked through it; every other page is reused.
+    expect(after.reusedPages).toBe(first.pages.length - 1 - onKey);
+    expect(seen(after)).toEqual(seen(await ground(root, { checker: 'checker-fresh', saveCache: false })));
   });
 
   it('checks the pages citing a raw file again when its lines change, even before the facts are rebuilt', async () => {
