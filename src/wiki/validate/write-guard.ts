@@ -23,6 +23,8 @@ export type ProtectedFields = Record<string, unknown>;
 export interface GuardContext {
   contract: Contract;
   index: PageIndex;
+  /** Pages created in the same answer and judged together with this one (see Alongside): a new page must not nearly match them either. */
+  alongside?: PageIndex | undefined;
   rawExists: (rawPath: string) => boolean;
   /**
    * What the tool last wrote to this page when a human has edited it since (`text`; undefined
@@ -50,6 +52,7 @@ export function modelWriteFindings(candidate: Page, previousText: string | undef
   const findings: Finding[] = [...toolOwnedFieldFindings(candidate, previous), ...ownerFieldFindings(candidate, previous, previousText)];
   if (previous && !previous.parseError) findings.push(...droppedSourceFindings(candidate, previous, ctx.rawExists));
   if (!previous) findings.push(...nearDuplicateAtCreation(candidate, ctx.index));
+  if (!previous && ctx.alongside) findings.push(...nearDuplicateAtCreation(candidate, ctx.alongside));
   if (previous && !previous.parseError && (ctx.humanEdit || ctx.carriedHumanLines?.length || Object.keys(ctx.carriedHumanFields ?? {}).length)) {
     const fields = protectedFields(previous, ctx);
     findings.push(...lostHumanEditFindings(candidate, previous, ctx.protectedLines ?? protectedBody(previous, ctx), fields));
