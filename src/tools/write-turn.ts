@@ -185,8 +185,8 @@ class WriteTurn {
     }
     const written: Array<{ held: Held; outcome: ToolOutcome }> = [];
     for (const { held, page, checked } of group) {
-      const others = group.filter((member) => member.held !== held).map((member) => member.held.key);
-      const when = `written together with ${listKeys(others)}, as one group of pages of this answer that link to each other (every one of them passed)`;
+      const linked = group.filter((member) => member.held !== held && held.awaits.has(member.held.key)).map((member) => member.held.key);
+      const when = `written together with the pages it links to that this answer wrote (${listKeys(linked)}): they link to each other, so they were checked as one group and every one passed`;
       const outcome = checked === undefined ? failure(`write_file failed, ${held.path} was not written: it was not checked`) : await commitPage(this.ctx, page, checked, signal, when);
       this.answer(answers, held, outcome);
       if (!outcome.isError) written.push({ held, outcome });

@@ -91,13 +91,13 @@ describe.each(['anthropic', 'openai'] as const)('pages of one answer linking to 
     expect(results.map((r) => r.callId)).toEqual(['w-0', 'w-1', 'w-2', 'w-3', 'w-4', 'w-5']);
     expect(results.map((r) => failed(r.content))).toEqual([false, false, false, false, false, false]);
     // It links to lantern and nebula, which link to each other: it is written in their group.
-    expect(results[0]?.content).toMatch(/^created wiki\/sources\/the-notes\.md \(\d+ characters\), written together with \[\[lantern\]\], \[\[nebula\]\], as one group/);
+    expect(results[0]?.content).toMatch(/^created wiki\/sources\/the-notes\.md \(\d+ characters\), written together with the pages it links to that this answer wrote \(\[\[lantern\]\], \[\[nebula\]\]\): they link to each other/);
     results.shift();
     expect(results[4]?.content).toMatch(/^created wiki\/concepts\/quartz\.md \(\d+ characters\)/);
     expect(results[3]?.content).toMatch(/^created wiki\/concepts\/orchard\.md \(\d+ characters\), written after the pages it links to that this answer wrote \(\[\[quartz\]\]\)/);
     // lantern and nebula link to each other: written together.
-    expect(results[0]?.content).toMatch(/written together with \[\[nebula\]\]/);
-    expect(results[2]?.content).toMatch(/written together with \[\[lantern\]\]/);
+    expect(results[0]?.content).toMatch(/written together with the pages it links to that this answer wrote \(\[\[nebula\]\]\)/);
+    expect(results[2]?.content).toMatch(/written together with the pages it links to that this answer wrote \(\[\[lantern\]\]\)/);
     for (const key of ['lantern', 'meadow', 'nebula', 'orchard', 'quartz']) expect(exists(root, key)).toBe(true);
     expect(await readFile(path.join(root, pagePath('lantern')), 'utf8')).toContain('refs: [meadow, nebula]');
 
@@ -215,7 +215,7 @@ describe('what the turn does not let through', () => {
     );
     expect(result.code).toBe(1); // no source page: the ingest is incomplete, which is not this test's point
     expect(results.map((r) => r.isError)).toEqual([false, false]);
-    expect(results[0]?.content).toMatch(/written together with \[\[bramble\]\]/);
+    expect(results[0]?.content).toMatch(/written together with the pages it links to that this answer wrote \(\[\[bramble\]\]\)/);
     expect(await hashTree(root)).toEqual(before);
   });
 
