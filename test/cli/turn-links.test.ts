@@ -222,8 +222,6 @@ describe('what the turn does not let through', () => {
   it('undo of such a run restores every page', async () => {
     const root = await workspace();
     await writeFile(path.join(root, pagePath('anchor')), concept('Anchor', [], 'Kept by the owner before the run.\n'));
-    const first = await runCli(['lint', '--no-llm'], { cwd: root });
-    expect(first.code).not.toBe(2);
     const before = await readFile(path.join(root, pagePath('anchor')), 'utf8');
     const { results } = await ingest(root, 'anthropic', {
       toolCalls: [write('anchor', concept('Anchor', ['bramble'], 'Kept by the owner before the run.\n')), write('bramble', concept('Bramble', ['anchor']))],
