@@ -4,7 +4,7 @@ import { parsePage, type Page } from './page.js';
 import type { Finding } from './validate/finding.js';
 import { brokenLinkFindings, duplicateKeyFindings, type LinkResolver } from './validate/link-rules.js';
 import { citationFindings } from './validate/citation-rules.js';
-import { nearDuplicatesOf } from './validate/near-duplicate.js';
+import { nearDuplicatesAlongside } from './validate/near-duplicate.js';
 import { accessFieldFindings } from './validate/access-rules.js';
 import { scopeOf } from './access.js';
 import {
@@ -70,12 +70,11 @@ export function validateWrite(index: PageIndex, candidate: WriteCandidate, ctx: 
     findings.push(...emptyPageFindings(page));
     findings.push(...citationFindings(page, rawExists, ctx.rawLineCount ?? (() => undefined)));
     findings.push(...accessFieldFindings(page, contract));
-    const otherPaths = [...index.pathsOf(page.key), ...(together?.pathsOf(page.key) ?? [])].filter((p) => p !== page.path && scopeOf(p) === scopeOf(page.path));
+    const otherPaths = [...new Set([...index.pathsOf(page.key), ...(together?.pathsOf(page.key) ?? [])])].filter((p) => p !== page.path && scopeOf(p) === scopeOf(page.path));
     if (otherPaths.length > 0) {
       findings.push(...duplicateKeyFindings(page.key, [page.path, ...otherPaths]).filter((f) => f.path === page.path));
     }
-    findings.push(...nearDuplicatesOf(page, index).map((near) => near.finding));
-    if (together) findings.push(...nearDuplicatesOf(page, together).map((near) => near.finding));
+    findings.push(...nearDuplicatesAlongside(page, index, together).map((near) => near.finding));
   }
   const resolver: LinkResolver = {
     resolves: (key) => index.has(key) || linkKeys?.has(key) === true || together?.has(key) === true,

@@ -139,6 +139,16 @@ describe('what the turn does not let through', () => {
     expect(exists(root, 'anchor') || exists(root, 'bramble')).toBe(false);
   });
 
+  it('pages linking in a circle are checked against each other too: two near-duplicates are both refused', async () => {
+    const root = await workspace();
+    const { results } = await ingest(root, 'openai', {
+      toolCalls: [write('kettle-drum', concept('Kettle drum', ['kettle-drums'])), write('kettle-drums', concept('Kettle drums', ['kettle-drum']))],
+    });
+    expect(results.map((r) => failed(r.content))).toEqual([true, true]);
+    expect(results[0]?.content).toContain('near-duplicate: key "kettle-drum" is nearly the same as [[kettle-drums]] (wiki/concepts/kettle-drums.md)');
+    expect(exists(root, 'kettle-drum') || exists(root, 'kettle-drums')).toBe(false);
+  });
+
   it('a chain ending in a refused page is refused link by link, and nothing half-linked is written', async () => {
     const root = await workspace();
     const bad = concept('Cascade').replace('sources: [raw/notes.md]\n', 'sources: [raw/missing.md]\n');
