@@ -1,4 +1,4 @@
-import type { Tool, ToolOutcome } from '../tools/types.js';
+import type { Tool, ToolOutcome, TurnBatch } from '../tools/types.js';
 import { mapLimited } from '../util/map-limited.js';
 import { unlessAborted } from '../util/abort.js';
 import { mergeChanges, type ChangedFile } from './changes.js';
@@ -46,6 +46,9 @@ export interface ToolBatchOutcome {
  * abandoned), a write already running finishes (it is small and capped, and its history
  * entry must match the disk), and the rest are skipped. Never throws: every failure becomes
  * an error result addressed to the model.
+ * A tool that sees its calls of the turn together (Tool.openTurn: write_file, whose pages may
+ * link to each other) may hold a call until the turn's other calls have run; it is answered
+ * then, still at its own place in the results.
  */
 export async function runToolCalls(
   calls: readonly ToolCall[],
@@ -69,6 +72,25 @@ export async function runToolCalls(
   // Searches past the per-turn count, in call order: answered at once, never run.
   const searchIndexes = runnable.flatMap((call, index) => (call.name === SEARCH_TOOL ? [index] : []));
   const overSearches = new Set(limits.searchesPerTurn === undefined ? [] : searchIndexes.slice(limits.searchesPerTurn));
+  const batches = openTurnBatches(runnable, tools);
+  /** Calls a turn-aware tool held: answered once the turn's other calls have run. */
+  const held: number[] = [];
+  const record = (index: number, outcome: ToolOutcome, durationMs: number): void => {
+    const call = calls[index] as ToolCall;
+    let result = resultOf(call, outcome);
+    if (tools.get(call.name)?.mutates !== true) {
+      const bytes = Buffer.byteLength(result.content, 'utf8');
+      if (resultBytes + bytes > limits.toolResultBytesPerTurn) {
+        result = resultOf(call, { content: overResultBudgetMessage(call.name, bytes, limits.toolResultBytesPerTurn), isError: true });
+      } else {
+        resultBytes += bytes;
+      }
+    }
+    const callChanges = mergeChanges([], outcome.changed ?? []);
+    results[index] = result;
+    changed = mergeChanges(changed, callChanges);
+    hooks.onResult?.(result, durationMs, callChanges);
+  };
   for (const group of scheduleGroups(runnable, tools)) {
     if (hooks.signal?.aborted === true) {
       interrupted = true;
@@ -86,26 +108,22 @@ export async function runToolCalls(
         return { index, outcome: { content: overSearchLimitMessage(limits.searchesPerTurn ?? 0, searchIndexes.length), isError: true }, durationMs: 0 };
       }
       const started = performance.now();
-      const outcome = await executeCall(call, tools, hooks.signal);
+      const outcome = await executeCall(call, tools, hooks.signal, { batch: batches.get(call.name), index });
       return { index, outcome, durationMs: Math.round(performance.now() - started) };
     });
     // Budget and merge in call order, not completion order, so the outcome is deterministic.
     for (const { index, outcome, durationMs } of outcomes) {
-      const call = calls[index] as ToolCall;
-      let result = resultOf(call, outcome);
-      if (tools.get(call.name)?.mutates !== true) {
-        const bytes = Buffer.byteLength(result.content, 'utf8');
-        if (resultBytes + bytes > limits.toolResultBytesPerTurn) {
-          result = resultOf(call, { content: overResultBudgetMessage(call.name, bytes, limits.toolResultBytesPerTurn), isError: true });
-        } else {
-          resultBytes += bytes;
-        }
-      }
-      const callChanges = mergeChanges([], outcome.changed ?? []);
-      results[index] = result;
-      changed = mergeChanges(changed, callChanges);
-      hooks.onResult?.(result, durationMs, callChanges);
+      if (outcome === undefined) held.push(index);
+      else record(index, outcome, durationMs);
     }
+  }
+  if (held.length > 0) {
+    if (hooks.signal?.aborted === true) interrupted = true;
+    const settled = new Map<number, ToolOutcome>();
+    for (const batch of batches.values()) {
+      for (const [index, outcome] of await settleBatch(batch, hooks.signal)) settled.set(index, outcome);
+    }
+    for (const index of held) record(index, settled.get(index) ?? { content: notRunMessage(calls[index] as ToolCall), isError: true }, 0);
   }
   for (let index = runnable.length; index < calls.length; index += 1) {
     answerUnrun(index, overCallLimitMessage((calls[index] as ToolCall).name, limits.toolCallsPerTurn, calls.length));
@@ -125,15 +143,45 @@ export function scheduleGroups(calls: readonly ToolCall[], tools: ReadonlyMap<st
   return groups.map((group) => group.indexes);
 }
 
-async function executeCall(call: ToolCall, tools: ReadonlyMap<string, Tool>, signal: AbortSignal | undefined): Promise<ToolOutcome> {
+/** A batch for every tool of the turn that wants to see its calls together (see Tool.openTurn). */
+function openTurnBatches(calls: readonly ToolCall[], tools: ReadonlyMap<string, Tool>): Map<string, TurnBatch> {
+  const turnCalls = calls.map((call, index) => ({ index, name: call.name, args: isArgumentObject(call.arguments) ? call.arguments : undefined }));
+  const batches = new Map<string, TurnBatch>();
+  for (const name of new Set(calls.map((call) => call.name))) {
+    const tool = tools.get(name);
+    if (tool?.openTurn !== undefined) batches.set(name, tool.openTurn(turnCalls));
+  }
+  return batches;
+}
+
+async function settleBatch(batch: TurnBatch, signal: AbortSignal | undefined): Promise<ReadonlyMap<number, ToolOutcome>> {
+  try {
+    return await batch.settle(signal);
+  } catch {
+    // Never thrown by contract; should it be, the held calls are answered as not run.
+    return new Map();
+  }
+}
+
+function isArgumentObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** One call's answer; `undefined` when a turn-aware tool held it (answered when its batch settles). */
+async function executeCall(
+  call: ToolCall,
+  tools: ReadonlyMap<string, Tool>,
+  signal: AbortSignal | undefined,
+  turn?: { batch: TurnBatch | undefined; index: number },
+): Promise<ToolOutcome | undefined> {
   const tool = tools.get(call.name);
   if (tool === undefined) return { content: unknownToolMessage(call, [...tools.keys()]), isError: true };
   if (call.oversized !== undefined) return { content: oversizedArgumentsMessage(call, call.oversized), isError: true };
   if (call.arguments === undefined) return { content: unparsableArgumentsMessage(call, tool.definition), isError: true };
-  if (typeof call.arguments !== 'object' || call.arguments === null || Array.isArray(call.arguments)) {
-    return { content: nonObjectArgumentsMessage(call, tool.definition), isError: true };
-  }
+  if (!isArgumentObject(call.arguments)) return { content: nonObjectArgumentsMessage(call, tool.definition), isError: true };
   try {
+    const batch = turn?.batch;
+    if (batch !== undefined && turn !== undefined) return await batch.run(turn.index, call.arguments, signal);
     const running = tool.run(call.arguments, signal);
     return tool.mutates ? await running : await unlessAborted(running, signal, () => ({ content: stoppedMessage(call), isError: true }));
   } catch (error) {

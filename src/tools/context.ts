@@ -72,7 +72,18 @@ export interface WriteValidator {
    * Judge a page's whole content as if it were written at `path` (workspace-relative) over
    * `previous`, what is there now (undefined: a new page).
    */
-  validate(path: string, content: string, previous?: string): ValidationVerdict | Promise<ValidationVerdict>;
+  validate(path: string, content: string, previous?: string, alongside?: WriteAlongside): ValidationVerdict | Promise<ValidationVerdict>;
+}
+
+/**
+ * Other pages of the same answer a write is judged together with, counted as existing:
+ * `linkKeys` for its links only (keys later write_file calls of the turn are to write),
+ * `pages` in full (a group of pages linking to each other, written all or none: links to
+ * them resolve, and the key and title rules compare the page against them too).
+ */
+export interface WriteAlongside {
+  linkKeys?: ReadonlySet<string>;
+  pages?: ReadonlyArray<{ path: string; content: string }>;
 }
 
 export interface SearchPort {

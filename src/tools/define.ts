@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { SandboxError } from '../errors.js';
 import { formatZodIssue } from '../util/zod.js';
 import type { JsonSchema } from '../agent/types.js';
-import type { Tool, ToolOutcome } from './types.js';
+import type { Tool, ToolOutcome, TurnCall } from './types.js';
 
 /**
  * Build a Tool from a zod schema of its arguments: the JSON Schema the model sees is
@@ -15,27 +15,51 @@ export function defineTool<Shape extends z.ZodRawShape>(spec: {
   args: z.ZodObject<Shape>;
   mutates: boolean;
   run(args: z.infer<z.ZodObject<Shape>>, signal?: AbortSignal): Promise<ToolOutcome>;
+  /** See Tool.openTurn: the batch gets arguments already checked; what it throws becomes an error answer. */
+  openTurn?(calls: readonly TurnCall[]): {
+    run(index: number, args: z.infer<z.ZodObject<Shape>>, signal?: AbortSignal): Promise<ToolOutcome | undefined>;
+    settle(signal?: AbortSignal): Promise<ReadonlyMap<number, ToolOutcome>>;
+  };
 }): Tool {
   const parameters = toolParameters(spec.args);
   const expected = describeShape(parameters);
-  return {
+  /** Check the arguments, then run: every failure becomes an error answer. */
+  const guarded = async <T>(args: Record<string, unknown>, signal: AbortSignal | undefined, run: (parsed: z.infer<z.ZodObject<Shape>>) => Promise<T>): Promise<T | ToolOutcome> => {
+    if (signal?.aborted) return failure(`${spec.name} was cancelled before it ran`);
+    const parsed = spec.args.safeParse(args ?? {});
+    if (!parsed.success) {
+      const reasons = parsed.error.issues.map((issue) => formatZodIssue(issue));
+      return failure(`invalid arguments for ${spec.name}: ${reasons.join('; ')}. Expected ${spec.name}(${expected}).`);
+    }
+    try {
+      return await run(parsed.data);
+    } catch (error) {
+      return errorOutcome(spec.name, error);
+    }
+  };
+  const tool: Tool = {
     definition: { name: spec.name, description: spec.description, parameters },
     mutates: spec.mutates,
-    async run(args, signal) {
-      if (signal?.aborted) return failure(`${spec.name} was cancelled before it ran`);
-      const parsed = spec.args.safeParse(args ?? {});
-      if (!parsed.success) {
-        const reasons = parsed.error.issues.map((issue) => formatZodIssue(issue));
-        return failure(`invalid arguments for ${spec.name}: ${reasons.join('; ')}. Expected ${spec.name}(${expected}).`);
-      }
-      try {
-        return await spec.run(parsed.data, signal);
-      } catch (error) {
-        if (error instanceof SandboxError) return failure(`refused: ${error.message}`);
-        return failure(`${spec.name} failed: ${describeError(error)}`);
-      }
+    run: async (args, signal) => guarded(args, signal, (parsed) => spec.run(parsed, signal)),
+  };
+  const openTurn = spec.openTurn;
+  if (openTurn === undefined) return tool;
+  return {
+    ...tool,
+    openTurn(calls) {
+      const batch = openTurn(calls);
+      return {
+        run: async (index, args, signal) => guarded(args, signal, (parsed) => batch.run(index, parsed, signal)),
+        settle: async (signal) => batch.settle(signal),
+      };
     },
   };
+}
+
+/** The answer for what a tool threw: a sandbox refusal as such, anything else as a failure. */
+export function errorOutcome(toolName: string, error: unknown): ToolOutcome {
+  if (error instanceof SandboxError) return failure(`refused: ${error.message}`);
+  return failure(`${toolName} failed: ${describeError(error)}`);
 }
 
 export function success(content: string, changed?: ToolOutcome['changed']): ToolOutcome {

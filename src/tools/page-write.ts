@@ -1,4 +1,4 @@
-import type { ToolContext, ValidationVerdict, WriteChange } from './context.js';
+import type { ToolContext, ValidationVerdict, WriteAlongside, WriteChange } from './context.js';
 import { USER_SCOPE_ROOT } from '../wiki/access.js';
 import { isSpecialPage, type Contract } from '../wiki/contract.js';
 import { SandboxError } from '../errors.js';
@@ -175,14 +175,21 @@ export interface CheckedPage {
  * (every linked page in `refs`, every cited file in `sources`, `updated` today) and validate
  * that: the model's own mistakes are reported as it made them, and what the tool adds is
  * checked like anything else. Returns the rejected verdict when either check fails.
+ * `alongside`: other pages of the same answer counted as existing (see WriteAlongside).
  */
-export async function checkAndSync(ctx: ToolContext, relative: string, content: string, previous: string | undefined): Promise<CheckedPage> {
-  const verdict = await ctx.validator.validate(relative, content, previous);
+export async function checkAndSync(
+  ctx: ToolContext,
+  relative: string,
+  content: string,
+  previous: string | undefined,
+  alongside?: WriteAlongside,
+): Promise<CheckedPage> {
+  const verdict = await ctx.validator.validate(relative, content, previous, alongside);
   if (!verdict.ok) return { content, verdict, synced: undefined };
   const sync = syncFrontmatter(content, parsePage(relative, content, ctx.contract), (ctx.today ?? isoDate)());
   if (sync.text === content) return { content, verdict, synced: undefined };
   const synced = describeSync(sync);
   if (sync.text === previous) return { content: sync.text, verdict, synced };
-  const after = await ctx.validator.validate(relative, sync.text, previous);
+  const after = await ctx.validator.validate(relative, sync.text, previous, alongside);
   return { content: sync.text, verdict: after, synced };
 }

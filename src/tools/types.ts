@@ -15,6 +15,27 @@ export interface Tool {
   mutates: boolean;
   /** `args` is already parsed JSON; the tool validates its own shape and returns an error outcome when wrong. */
   run(args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolOutcome>;
+  /**
+   * For a tool whose calls of one answer may depend on each other (write_file: pages that
+   * link to each other): told of every call of the turn before any runs, it runs this tool's
+   * calls of the turn instead of `run` and may hold some until the others have run.
+   */
+  openTurn?(calls: readonly TurnCall[]): TurnBatch;
+}
+
+/** A call of the turn as a turn-aware tool is told of it: its place in the answer, tool and arguments. */
+export interface TurnCall {
+  index: number;
+  name: string;
+  args: Record<string, unknown> | undefined;
+}
+
+/** One turn's calls of a turn-aware tool (see Tool.openTurn). */
+export interface TurnBatch {
+  /** Run call `index` of the turn now: its answer, or `undefined` when it is held until `settle`. */
+  run(index: number, args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolOutcome | undefined>;
+  /** Once the turn's other calls have run: the answer of every held call, by call index. Never throws. */
+  settle(signal?: AbortSignal): Promise<ReadonlyMap<number, ToolOutcome>>;
 }
 
 export type { JsonSchema };

@@ -4,7 +4,7 @@ import { parsePage, type Page } from './page.js';
 import type { Finding } from './validate/finding.js';
 import { brokenLinkFindings, duplicateKeyFindings, type LinkResolver } from './validate/link-rules.js';
 import { citationFindings } from './validate/citation-rules.js';
-import { nearDuplicatesOf } from './validate/near-duplicate.js';
+import { nearDuplicatesAlongside } from './validate/near-duplicate.js';
 import { accessFieldFindings } from './validate/access-rules.js';
 import { scopeOf } from './access.js';
 import {
@@ -29,6 +29,18 @@ export interface WriteContext {
   deny?: readonly string[];
   /** Lines of a raw file, for from-comments (undefined: not checked). */
   rawLineCount?: (rawPath: string) => number | undefined;
+  /** Other pages of the same answer the candidate is judged together with (see Alongside). */
+  alongside?: Alongside;
+}
+
+/**
+ * Pages written in the same answer as the candidate, counted as existing: `linkKeys` for its
+ * links only (pages a later call of the turn will write), `pages` fully (a group written all
+ * together: links to them resolve, and the key and title rules compare against them too).
+ */
+export interface Alongside {
+  linkKeys?: ReadonlySet<string>;
+  pages?: PageIndex;
 }
 
 export interface WriteValidation {
@@ -49,6 +61,7 @@ export function validateWrite(index: PageIndex, candidate: WriteCandidate, ctx: 
   const { contract } = ctx;
   const rawExists = readableSource(ctx.rawExists, ctx.deny);
   const page = parsePage(candidate.path, candidate.content, contract);
+  const { linkKeys, pages: together } = ctx.alongside ?? {};
   const findings: Finding[] = [...frontmatterFindings(page)];
   if (!isSpecialPage(contract, page.path)) {
     findings.push(...keyPatternFindings(page, contract));
@@ -57,14 +70,14 @@ export function validateWrite(index: PageIndex, candidate: WriteCandidate, ctx: 
     findings.push(...emptyPageFindings(page));
     findings.push(...citationFindings(page, rawExists, ctx.rawLineCount ?? (() => undefined)));
     findings.push(...accessFieldFindings(page, contract));
-    const otherPaths = index.pathsOf(page.key).filter((p) => p !== page.path && scopeOf(p) === scopeOf(page.path));
+    const otherPaths = [...new Set([...index.pathsOf(page.key), ...(together?.pathsOf(page.key) ?? [])])].filter((p) => p !== page.path && scopeOf(p) === scopeOf(page.path));
     if (otherPaths.length > 0) {
       findings.push(...duplicateKeyFindings(page.key, [page.path, ...otherPaths]).filter((f) => f.path === page.path));
     }
-    findings.push(...nearDuplicatesOf(page, index).map((near) => near.finding));
+    findings.push(...nearDuplicatesAlongside(page, index, together).map((near) => near.finding));
   }
   const resolver: LinkResolver = {
-    resolves: (key) => index.has(key),
+    resolves: (key) => index.has(key) || linkKeys?.has(key) === true || together?.has(key) === true,
     closeMatches: (key) => index.closeMatches(key, 3),
   };
   findings.push(...brokenLinkFindings(page, page.links, resolver));

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runToolCalls, scheduleGroups } from '../../src/agent/tool-runner.js';
+import { DEFAULT_TURN_LIMITS } from '../../src/agent/turn-limits.js';
 import type { ToolCall } from '../../src/agent/types.js';
 import type { Tool } from '../../src/tools/types.js';
 import { rawToolCall, toolCall } from '../helpers/scripted-model.js';
@@ -226,5 +227,58 @@ describe('runToolCalls: per-turn limits', () => {
       expect(results[i]?.content).toContain('limits.toolResultBytesPerTurn in wiki.config.json');
       expect(results[i]?.content).toContain('Call it again in your next turn');
     }
+  });
+});
+
+describe('runToolCalls with a tool that sees its calls of the turn together', () => {
+  /** A write tool that holds every call whose path starts with "hold", answering it when the batch settles. */
+  function holdingWrite(seen: { turns: number[][]; settled: number }): Tool {
+    const base = fakeTool('write', { mutates: true });
+    return {
+      ...base,
+      openTurn(calls) {
+        seen.turns.push(calls.map((call) => call.index));
+        const held: number[] = [];
+        return {
+          async run(index, args) {
+            if (String(args.path).startsWith('hold')) {
+              held.push(index);
+              return undefined;
+            }
+            return { content: `wrote ${String(args.path)}`, isError: false, changed: [{ path: String(args.path), change: 'created' }] };
+          },
+          async settle() {
+            seen.settled += 1;
+            return new Map(held.map((index) => [index, { content: `wrote held call ${index}`, isError: false }]));
+          },
+        };
+      },
+    };
+  }
+
+  it('answers a held call at its own place, after the calls that follow it ran, and once per call', async () => {
+    const seen = { turns: [] as number[][], settled: 0 };
+    const tools = toolMap(holdingWrite(seen), fakeTool('read'));
+    const calls = [toolCall('write', { path: 'hold-a' }), toolCall('read', { path: 'x' }), toolCall('write', { path: 'b' })];
+    const order: string[] = [];
+    const outcome = await runToolCalls(calls, tools, { onResult: (result) => order.push(result.callId) });
+    expect(seen.turns).toEqual([[0, 1, 2]]);
+    expect(seen.settled).toBe(1);
+    expect(outcome.results.map((result) => result.callId)).toEqual(calls.map((call) => call.id));
+    expect(outcome.results.map((result) => result.content)).toEqual(['wrote held call 0', expect.any(String), 'wrote b']);
+    // The held call is reported when it is decided: after the calls that followed it.
+    expect(order).toEqual([calls[1]?.id, calls[2]?.id, calls[0]?.id]);
+    expect(outcome.changed).toEqual([{ path: 'b', change: 'created' }]);
+  });
+
+  it('a call past the per-turn count is not shown to the batch, and a turn without the tool opens none', async () => {
+    const seen = { turns: [] as number[][], settled: 0 };
+    const tools = toolMap(holdingWrite(seen), fakeTool('read'));
+    await runToolCalls([toolCall('write', { path: 'a' }), toolCall('write', { path: 'b' })], tools, {
+      limits: { ...DEFAULT_TURN_LIMITS, toolCallsPerTurn: 1 },
+    });
+    await runToolCalls([toolCall('read', { path: 'x' })], tools);
+    expect(seen.turns).toEqual([[0]]);
+    expect(seen.settled).toBe(0);
   });
 });

@@ -3,9 +3,9 @@ import path from 'node:path';
 import { rawContentLines, rawLineCounter } from '../../sources/line-count.js';
 import { humanEditBase } from '../../state/human-edits.js';
 import { carriedHumanFields, carriedHumanLines, setCarriedHumanLines } from '../../state/human-lines.js';
-import type { ValidationVerdict } from '../../tools/context.js';
+import type { ValidationVerdict, WriteAlongside } from '../../tools/context.js';
 import type { Contract } from '../../wiki/contract.js';
-import type { PageIndex } from '../../wiki/page-index.js';
+import { PageIndex } from '../../wiki/page-index.js';
 import { parsePage, type Page } from '../../wiki/page.js';
 import { describeFinding } from '../../wiki/validate/finding.js';
 import { keepsValue, modelWriteFindings, protectedBody, protectedFields, type ProtectedFields } from '../../wiki/validate/write-guard.js';
@@ -38,10 +38,16 @@ export class ModelWriteCheck {
 
   rawExists = (raw: string): boolean => existsSync(path.join(this.root, raw.split('#')[0] ?? raw));
 
-  async validate(relPath: string, content: string, previous: string | undefined): Promise<ValidationVerdict> {
+  async validate(relPath: string, content: string, previous: string | undefined, alongside?: WriteAlongside): Promise<ValidationVerdict> {
     const { contract, rawExists } = this;
     const current = previous === undefined ? undefined : this.parsed(relPath, previous);
-    const verdict = validateWrite(this.pages, { path: relPath, content }, { contract, rawExists, deny: this.options.deny, rawLineCount: this.rawLineCount });
+    // The pages of a group written together, other than this one, as a small index of their own.
+    const together = alongside?.pages && PageIndex.fromPages(alongside.pages.filter((p) => p.path !== relPath).map((p) => parsePage(p.path, p.content, contract)), contract);
+    const verdict = validateWrite(
+      this.pages,
+      { path: relPath, content },
+      { contract, rawExists, deny: this.options.deny, rawLineCount: this.rawLineCount, alongside: { linkKeys: alongside?.linkKeys, pages: together } },
+    );
     this.parses.set(relPath, { content, page: verdict.page });
     const humanEdit = previous === undefined || this.options.writtenThisRun(relPath) ? undefined : await humanEditBase(this.root, relPath, previous);
     const carried = previous === undefined ? [] : await carriedHumanLines(this.root, relPath);
@@ -56,7 +62,7 @@ export class ModelWriteCheck {
       this.human.delete(relPath);
     }
     const guarded = this.options.overwriteEdits ? {} : { humanEdit, carriedHumanLines: carried, carriedHumanFields: carriedFields, protectedLines };
-    const guard = modelWriteFindings(verdict.page, previous, { contract, index: this.pages, rawExists, previousPage: current, ...guarded });
+    const guard = modelWriteFindings(verdict.page, previous, { contract, index: this.pages, alongside: together, rawExists, previousPage: current, ...guarded });
     const errors = [...verdict.errors, ...guard];
     const refusedAsNear = guard.some((f) => f.rule === 'near-duplicate');
     const warnings = verdict.warnings.filter((f) => !(refusedAsNear && f.rule === 'near-duplicate'));

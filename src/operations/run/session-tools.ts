@@ -1,7 +1,7 @@
 import { extractText, isExtractable } from '../../sources/extract.js';
 import { sourceLimitsOf } from '../../sources/limits.js';
 import type { SearchResult } from '../../search/types.js';
-import type { ToolContext, ValidationVerdict, WriteObserver } from '../../tools/context.js';
+import type { ToolContext, ValidationVerdict, WriteAlongside, WriteObserver } from '../../tools/context.js';
 import { DEFAULT_READ_LIMIT } from '../../tools/read-file.js';
 import { createTools } from '../../tools/registry.js';
 import type { Tool } from '../../tools/types.js';
@@ -22,7 +22,7 @@ export interface SessionToolParts {
   readOnly: boolean;
   /** Through which every write of every run of the command passes (see SharedWorkspace). */
   changes: Mutex;
-  validate(relPath: string, content: string, previous: string | undefined): Promise<ValidationVerdict>;
+  validate(relPath: string, content: string, previous: string | undefined, alongside?: WriteAlongside): Promise<ValidationVerdict>;
   search(query: string, limit: number): Promise<readonly SearchResult[]>;
   /** Re-index a page the model wrote (a no-op in a dry run). */
   upsert(relPath: string, content: string): Promise<void>;
@@ -53,7 +53,7 @@ export function sessionTools(parts: SessionToolParts): Tool[] {
     fs: parts.fs,
     contract: ws.schema.contract,
     user: parts.user,
-    validator: { validate: (p, content, previous) => parts.validate(p, content, previous) },
+    validator: { validate: (p, content, previous, alongside) => parts.validate(p, content, previous, alongside) },
     deny: ws.config.config.sandbox.deny,
     hides: (p, text) => hiddenFromModel(ws.schema.contract, parts.pages, parts.user, p, text),
     writeLimits: ws.config.config.limits,
@@ -68,7 +68,27 @@ export function sessionTools(parts: SessionToolParts): Tool[] {
   const tools = createTools(ctx);
   return parts.readOnly
     ? tools.filter((tool) => !tool.mutates)
-    : tools.map((tool) => (tool.mutates ? { ...tool, run: (args, signal) => parts.changes.run(() => tool.run(args, signal)) } : tool));
+    : tools.map((tool) => (tool.mutates ? throughChanges(tool, parts.changes) : tool));
+}
+
+/** A mutating tool whose every step that may write (a call, a turn's held calls settled) holds the shared mutex. */
+function throughChanges(tool: Tool, changes: Mutex): Tool {
+  const { openTurn } = tool;
+  return {
+    ...tool,
+    run: (args, signal) => changes.run(() => tool.run(args, signal)),
+    ...(openTurn === undefined
+      ? {}
+      : {
+          openTurn(calls) {
+            const batch = openTurn.call(tool, calls);
+            return {
+              run: (index, args, signal) => changes.run(() => batch.run(index, args, signal)),
+              settle: (signal) => changes.run(() => batch.settle(signal)),
+            };
+          },
+        }),
+  };
 }
 
 /**

@@ -92,9 +92,9 @@ export class Session {
       user: this.user,
       readOnly: options.readOnly,
       changes: shared.changes,
-      validate: async (p, content, previous) => {
+      validate: async (p, content, previous, alongside) => {
         const stale = this.versions.staleWrite(p, previous);
-        return stale ? { ok: false, errors: [stale], warnings: [] } : this.writeCheck.validate(p, content, previous);
+        return stale ? { ok: false, errors: [stale], warnings: [] } : this.writeCheck.validate(p, content, previous, alongside);
       },
       // The model is shown what the wiki holds on the query: weak hits far below the best are left out.
       search: async (query, limit) => keepJudged((await searchAsModel(this.search, this.pages, this.user, this.laneWarnings, query, limit)).results),

@@ -31,6 +31,14 @@ export function nearDuplicatesOf(page: Page, index: PageIndex): Array<{ otherPat
   return [...out].map(([otherPath, f]) => ({ otherPath, finding: f }));
 }
 
+/** Near-duplicates of `page` in `index` and among `alongside` (pages written with it), each other page once. */
+export function nearDuplicatesAlongside(page: Page, index: PageIndex, alongside: PageIndex | undefined): Array<{ otherPath: string; finding: Finding }> {
+  const found = nearDuplicatesOf(page, index);
+  if (alongside === undefined) return found;
+  const seen = new Set(found.map((near) => near.otherPath));
+  return [...found, ...nearDuplicatesOf(page, alongside).filter((near) => !seen.has(near.otherPath))];
+}
+
 /** Every near-duplicate pair of content pages once, reported on the later path of the pair. */
 export function nearDuplicateFindings(index: PageIndex, isContent: (pagePath: string) => boolean): Finding[] {
   const reported = new Set<string>();

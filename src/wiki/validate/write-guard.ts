@@ -5,7 +5,7 @@ import { splitFrontmatter } from '../frontmatter-split.js';
 import type { PageIndex } from '../page-index.js';
 import { parsePage, sourcesOf, type Page } from '../page.js';
 import { finding, type Finding } from './finding.js';
-import { nearDuplicatesOf } from './near-duplicate.js';
+import { nearDuplicatesAlongside } from './near-duplicate.js';
 import { sourceFilePath } from './page-rules.js';
 
 /** Fields only the tool sets: stale marks on a source change, archive marks. */
@@ -23,6 +23,8 @@ export type ProtectedFields = Record<string, unknown>;
 export interface GuardContext {
   contract: Contract;
   index: PageIndex;
+  /** Pages created in the same answer and judged together with this one (see Alongside): a new page must not nearly match them either. */
+  alongside?: PageIndex | undefined;
   rawExists: (rawPath: string) => boolean;
   /**
    * What the tool last wrote to this page when a human has edited it since (`text`; undefined
@@ -49,7 +51,7 @@ export function modelWriteFindings(candidate: Page, previousText: string | undef
   const previous = previousText === undefined ? undefined : (ctx.previousPage ?? parsePage(candidate.path, previousText, ctx.contract));
   const findings: Finding[] = [...toolOwnedFieldFindings(candidate, previous), ...ownerFieldFindings(candidate, previous, previousText)];
   if (previous && !previous.parseError) findings.push(...droppedSourceFindings(candidate, previous, ctx.rawExists));
-  if (!previous) findings.push(...nearDuplicateAtCreation(candidate, ctx.index));
+  if (!previous) findings.push(...nearDuplicateAtCreation(candidate, ctx.index, ctx.alongside));
   if (previous && !previous.parseError && (ctx.humanEdit || ctx.carriedHumanLines?.length || Object.keys(ctx.carriedHumanFields ?? {}).length)) {
     const fields = protectedFields(previous, ctx);
     findings.push(...lostHumanEditFindings(candidate, previous, ctx.protectedLines ?? protectedBody(previous, ctx), fields));
@@ -116,8 +118,8 @@ function normalSource(entry: string): string {
 }
 
 /** A new page whose key or title nearly matches an existing page's: update that page instead. */
-function nearDuplicateAtCreation(candidate: Page, index: PageIndex): Finding[] {
-  return nearDuplicatesOf(candidate, index).map(({ otherPath, finding: near }) => ({
+function nearDuplicateAtCreation(candidate: Page, index: PageIndex, alongside: PageIndex | undefined): Finding[] {
+  return nearDuplicatesAlongside(candidate, index, alongside).map(({ otherPath, finding: near }) => ({
     ...near,
     rule: 'near-duplicate',
     severity: 'error',
