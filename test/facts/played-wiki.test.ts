@@ -5,8 +5,8 @@ import { REPO_ROOT } from '../helpers/cli.js';
 
 /**
  * Grounding on pages a (played) capable model wrote through the CLI from three long public
- * documents (test/fixtures/played-wiki; and a held-out second wiki, test/fixtures/played-wiki-after,
- * written after the check was tuned): few false alarms on accurate pages, and the
+ * documents (test/fixtures/played-wiki; and later ones, test/fixtures/played-wiki-after, -3 and
+ * the held-out -4): few false alarms on accurate pages, and the
  * deliberate alterations caught. The same figures `npm run eval -- --grounding` prints.
  */
 describe('grounding on real model-written pages', () => {
@@ -34,5 +34,17 @@ describe('grounding on real model-written pages', () => {
     expect(m.claims).toBeGreaterThan(250);
     expect(m.flagged / m.claims).toBeLessThanOrEqual(0.07);
     for (const kind of ['number', 'name', 'negation'] as const) expect(m.altered[kind].flagged / m.altered[kind].planted).toBeGreaterThanOrEqual(0.9);
+  }, 300_000);
+
+  // Two later played wikis, as regression guards at what they measure today (not targets met):
+  // the third's player review named classes fixed since; the fourth was not looked at.
+  it.each([
+    ['third', 'test/fixtures/played-wiki-3', 0.085],
+    ['fourth (held out)', 'test/fixtures/played-wiki-4', 0.085],
+  ])('the %s played wiki: at most 8.5% flagged; numbers, names and negations each caught at 75% or more', async (_name, folder, most) => {
+    const m = await measureWikiFolder(path.join(REPO_ROOT, folder));
+    expect(m.claims).toBeGreaterThan(300);
+    expect(m.flagged / m.claims).toBeLessThanOrEqual(most);
+    for (const kind of ['number', 'name', 'negation'] as const) expect(m.altered[kind].flagged / m.altered[kind].planted).toBeGreaterThanOrEqual(0.75);
   }, 300_000);
 });
