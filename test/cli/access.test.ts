@@ -61,8 +61,11 @@ describe('usage_mode through the CLI and the model server', () => {
     const lint = await runCli(['lint', '--json'], { cwd: root, env });
     expect([0, 1]).toContain(lint.code);
     expect(server.problems).toEqual([]);
+    // One system prompt for every command (a cached prefix); what each run is comes in its first message.
     const systems = new Set(server.requests.map((request) => request.system));
-    expect(systems.size).toBeGreaterThanOrEqual(3);
+    expect(systems.size).toBe(1);
+    const runs = new Set(server.requests.map((request) => /^# This run\n\n(You are [^.]*)/.exec(JSON.stringify(request.body).replace(/\\n/g, '\n').split('"text":"')[1] ?? '')?.[1]));
+    expect(runs.size).toBeGreaterThanOrEqual(3);
     for (const request of server.requests) {
       const body = JSON.stringify(request.body);
       expect(body).toContain('ALWAYS-MARK-7731');
