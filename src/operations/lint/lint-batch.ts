@@ -23,7 +23,7 @@ interface KeptEntry {
 }
 
 interface KeptFile {
-  version: 1;
+  version: 2;
   kept: Record<string, KeptEntry>;
 }
 
@@ -43,19 +43,22 @@ export function orderForModel(findings: readonly Finding[]): Finding[] {
 }
 
 /**
- * A grounding finding's identity for "kept": its page's text and its message (which holds
- * the sentence and what its cited lines say), so an edit to either sends it again.
+ * A grounding finding's identity for "kept": its message (the sentence and what its cited
+ * lines say) and the page line that holds the sentence (with its citations), so an edit to
+ * the sentence, to what it cites or to those lines sends it again — but an edit elsewhere on
+ * the page does not (a played review saw every keep of a page undone by a fix two sections away).
  */
 export function keptKey(finding: Finding, pageText: string): string {
-  return createHash('sha256').update(`${finding.rule}\n${finding.path}\n${finding.message}\n${pageText}`).digest('hex').slice(0, 24);
+  const line = pageText.split('\n')[(finding.line ?? 1) - 1] ?? '';
+  return createHash('sha256').update(`${finding.rule}\n${finding.path}\n${finding.message}\n${line}`).digest('hex').slice(0, 24);
 }
 
 export async function loadKept(root: string): Promise<KeptFile> {
   try {
     const parsed = JSON.parse((await readTextIfExists(path.join(root, KEPT_FILE))) ?? '') as KeptFile;
-    return parsed.version === 1 && typeof parsed.kept === 'object' && parsed.kept !== null ? parsed : { version: 1, kept: {} };
+    return parsed.version === 2 && typeof parsed.kept === 'object' && parsed.kept !== null ? parsed : { version: 2, kept: {} };
   } catch {
-    return { version: 1, kept: {} };
+    return { version: 2, kept: {} };
   }
 }
 
@@ -88,12 +91,18 @@ export function markKept(root: string, findings: readonly Finding[], kept: KeptF
   });
 }
 
-/** `KEEP <path>:<line> :: <why>` lines from the model's final message. */
-export function parseKeeps(text: string): Array<{ path: string; line: number; reason: string }> {
-  const keeps: Array<{ path: string; line: number; reason: string }> = [];
+/**
+ * `KEEP <path>:<line> :: <why>` lines from the model's final message; text between the line
+ * number and `::` (a quote telling two sentences of one line apart: `KEEP a.md:12 ("…") :: why`)
+ * is kept as `quote`.
+ */
+export function parseKeeps(text: string): Array<{ path: string; line: number; reason: string; quote?: string }> {
+  const keeps: Array<{ path: string; line: number; reason: string; quote?: string }> = [];
   for (const line of text.split('\n')) {
-    const match = /^\s*(?:[-*]\s*)?KEEP\s+`?([^\s`]+?):(\d+)`?\s*::\s*(.+?)\s*$/.exec(line);
-    if (match) keeps.push({ path: match[1] ?? '', line: Number(match[2]), reason: match[3] ?? '' });
+    const match = /^\s*(?:[-*]\s*)?KEEP\s+`?([^\s`]+?):(\d+)`?(?:\s+(.*?))?\s*::\s*(.+?)\s*$/.exec(line);
+    if (!match) continue;
+    const quote = (match[3] ?? '').replace(/^[("“'‘\s—–-]+|[)"”'’\s]+$/g, '');
+    keeps.push({ path: match[1] ?? '', line: Number(match[2]), reason: match[4] ?? '', ...(quote ? { quote } : {}) });
   }
   return keeps;
 }
@@ -105,7 +114,10 @@ export async function rememberKept(root: string, kept: KeptFile, batch: readonly
   // Two sentences on one line are two findings with the same path:line: each KEEP line takes the next one not yet kept.
   const taken = new Set<Finding>();
   for (const keep of keeps) {
-    const finding = batch.find((f) => GROUNDING_RULES.has(f.rule) && f.path === keep.path && f.line === keep.line && !taken.has(f));
+    const candidates = batch.filter((f) => GROUNDING_RULES.has(f.rule) && f.path === keep.path && f.line === keep.line && !taken.has(f));
+    // A quote picks the sentence it is from, when two on one line were handed.
+    const quoted = keep.quote === undefined ? undefined : candidates.find((f) => f.message.includes(keep.quote?.slice(0, 40) ?? ''));
+    const finding = quoted ?? candidates[0];
     if (!finding) continue;
     taken.add(finding);
     kept.kept[keptKey(finding, readPage(root, finding.path) ?? '')] = { path: finding.path, line: keep.line, reason: keep.reason, at };

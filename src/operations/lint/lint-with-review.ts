@@ -192,7 +192,7 @@ function describeBatch(batch: LintBatch, keptNow: number, repairs: RepairState):
   const parts = [`handed ${batch.findings.length} finding(s), errors first`];
   const handedBack = repairs.rounds.reduce((sum, round) => sum + round.length, 0);
   if (handedBack > 0) parts.push(`handed back ${handedBack} new finding(s) its own changes left, in ${repairs.rounds.length} repair round(s)`);
-  if (keptNow > 0) parts.push(`kept ${keptNow} sentence(s) with a reason (not sent again until the page or its cited lines change)`);
+  if (keptNow > 0) parts.push(`kept ${keptNow} sentence(s) with a reason (not sent again until the sentence, its line or what it cites changes)`);
   if (batch.keptEarlier > 0) parts.push(`${batch.keptEarlier} kept earlier, not sent`);
   parts.push(batch.remaining > 0 ? `${batch.remaining} left for the next run` : 'none left');
   return parts.join('; ');

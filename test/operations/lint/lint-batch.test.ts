@@ -27,13 +27,30 @@ describe('sentences a lint review keeps', () => {
     expect(marked.map((f) => f.keptBecause)).toEqual(['paraphrase of L10-12', 'says what L14 says']);
   });
 
-  it('marks only what was kept, and a kept sentence is open again once its page changes', async () => {
+  it('marks only what was kept, and a kept sentence is open again once its line changes', async () => {
     const root = await workspaceWithPage();
     const batch = [finding('"One sentence here." …'), finding('"Another sentence on the same line." …')];
     await rememberKept(root, await loadKept(root), batch, parseKeeps(`KEEP ${PAGE}:5 :: fine as it is`));
     expect(markKept(root, batch, await loadKept(root)).map((f) => f.keptBecause)).toEqual(['fine as it is', undefined]);
     await writeFile(path.join(root, PAGE), '---\ntitle: Compare\n---\n\nOne sentence here, edited. Another sentence on the same line.\n');
     expect(markKept(root, batch, await loadKept(root)).map((f) => f.keptBecause)).toEqual([undefined, undefined]);
+  });
+
+  it('a kept sentence stays kept when another part of its page changes (a played review saw a fix two sections away undo every keep of the page)', async () => {
+    const root = await workspaceWithPage();
+    const batch = [finding('"One sentence here." …')];
+    await rememberKept(root, await loadKept(root), batch, parseKeeps(`KEEP ${PAGE}:5 :: fine as it is`));
+    await writeFile(path.join(root, PAGE), '---\ntitle: Compare\n---\n\nOne sentence here. Another sentence on the same line.\n\nA new paragraph the fix added.\n');
+    expect(markKept(root, batch, await loadKept(root)).map((f) => f.keptBecause)).toEqual(['fine as it is']);
+  });
+
+  it('a quote after the place picks which sentence of a shared line is kept (the played review\'s quoted KEEP lines were dropped)', async () => {
+    const root = await workspaceWithPage();
+    const batch = [finding('"One sentence here." …'), finding('"Another sentence on the same line." …')];
+    const keeps = parseKeeps(`KEEP ${PAGE}:5 ("Another sentence on the same line.") :: says what L14 says`);
+    expect(keeps).toEqual([{ path: PAGE, line: 5, reason: 'says what L14 says', quote: 'Another sentence on the same line.' }]);
+    expect(await rememberKept(root, await loadKept(root), batch, keeps)).toBe(1);
+    expect(markKept(root, batch, await loadKept(root)).map((f) => f.keptBecause)).toEqual([undefined, 'says what L14 says']);
   });
 
   it('never marks a finding of another rule', async () => {
