@@ -75,14 +75,14 @@ export function renderLint(report: LintReport, c: Colors, options: { fix: boolea
     const keptHere = group.length - group.filter((f) => f.keptBecause === undefined).length;
     const room = full ? group.length : Math.min(open.length, Math.max(1, Math.min(severity === 'error' ? SHOWN_PER_ERROR_RULE : SHOWN_PER_WARNING_RULE, budget)));
     const shown = open.slice(0, room);
+    // One fix per rule when they all say the same; otherwise each finding's under it (stacked at the end, a reader could not tell whose was whose).
+    const fixes = [...new Set(shown.map((f) => f.fix).filter((fix): fix is string => Boolean(fix)))];
     for (const f of shown) {
       const keptNote = f.keptBecause !== undefined ? c.dim(`  [kept after review: ${f.keptBecause}]`) : '';
       lines.push(`  ${f.path}${f.line !== undefined ? `:${f.line}` : ''}  ${full ? f.message : short(f.message)}${keptNote}`);
+      if (fixes.length > 1 && f.fix) lines.push(`    ${c.dim(`fix: ${f.fix}`)}`);
     }
-    // One fix per rule when they all say the same; each its own otherwise.
-    const fixes = [...new Set(shown.map((f) => f.fix).filter((fix): fix is string => Boolean(fix)))];
     if (fixes.length === 1) lines.push(`    ${c.dim(`fix: ${fixes[0]}`)}`);
-    else for (const fix of fixes.slice(0, full ? fixes.length : 2)) lines.push(`    ${c.dim(`fix: ${fix}`)}`);
     if (shown.length < open.length) {
       lines.push(c.dim(`  … and ${open.length - shown.length} more (wiki lint --rule ${rule})`));
       hidden.push(rule);

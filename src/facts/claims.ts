@@ -63,7 +63,7 @@ const ABOUT_THE_WIKI = /\b(?:this|our) (?:wiki|page|note|notes|section|summary)\
  */
 const SOURCE_SUBJECT = /\b(?:the|this|its|their) (?:source|sources|rfc|proposal|document|design|paper|draft|article|authors?|text|wiki)\b|^it\b/i;
 const SAYS_NOTHING_OF =
-  /\b(?:does not|doesn['’]t|do not|don['’]t|did not|didn['’]t|never) (?:say|state|name|mention|give|report|record|specify|discuss|describe|explain|list|include|cover|address|measure|show|tell|define|indicate|quantify|compare)\b|\b(?:says|states|reports|records|gives|names|mentions|offers|includes|lists|specifies|measures) (?:no|nothing)\b|\bis silent\b|\bleaves (?:open|unsaid|unstated)\b/i;
+  /\b(?:does not|doesn['’]t|do not|don['’]t|did not|didn['’]t|never) (?:say|state|name|mention|give|report|record|specify|discuss|describe|explain|list|include|cover|address|measure|show|tell|define|indicate|quantify|compare|spell out|detail)\b|\b(?:says|states|reports|records|gives|names|mentions|offers|includes|lists|specifies|measures) (?:no|nothing)\b|\bis silent\b|\bleaves (?:open|unsaid|unstated)\b/i;
 
 const CITE = '\uE000';
 const LINK = '\uE001';

@@ -107,6 +107,7 @@ describe('claimsOf: what a source leaves out', () => {
       'The source does not name its authors.',
       'It reports no measurements of how many files lazy loading saves.',
       'The wiki does not record the release it shipped in.',
+      'The change is separate; the source does not spell out how the two are connected.',
       'The RFC does not reserve the keyword in older editions.',
       'The proposal never changes the meaning of existing programs.',
     ].join('\n\n');
