@@ -66,7 +66,7 @@ describe('Anthropic request translation', () => {
       { role: 'tool', results: Array.from({ length: 15 }, (_, i) => ({ callId: `toolu_${n}_${i}`, name: 'read_file', content: 'text', isError: false })) },
     ];
     const wire = toAnthropicMessages([...FIRST_TURN, ...turn(1), ...turn(2)]);
-    const marked = wire.map((message) => message.content.flatMap((block, index) => ('cache_control' in block && block.cache_control ? [index] : [])));
+    const marked = wire.map((message) => (message.content as Array<{ cache_control?: unknown }>).flatMap((block, index) => (block.cache_control ? [index] : [])));
     // The first message, the end of the previous request (30 blocks back, past the API's 20-block look-back) and the last block.
     expect(marked).toEqual([[0], [], [14], [], [14]]);
   });
