@@ -123,7 +123,8 @@ function groundClaim(claim: Claim, terms: ClaimTerms, evidence: Evidence, lines:
     // A lead-in framing the cited sentence after it ("The two mechanisms solve different problems."): nothing
     // specific of its own to find in the lines — still checked for a negation they contradict.
     if (claim.leadsIn && terms.words.length <= LEAD_IN_WORDS && terms.numbers.length === 0 && terms.dates.length === 0 && terms.names.length === 0) result.support = 1;
-    const problem = check(terms, cited, ranked, result.support, evidence.words, (acronym) => definesAcronym(evidence, cited, acronym), evidence.numbers, 'its cited lines');
+    const header = headerOf(evidence, claim.citations.map((citation) => citation.file));
+    const problem = check(terms, cited, ranked, result.support, evidence.words, (acronym) => definesAcronym(evidence, cited, acronym), evidence.numbers, 'its cited lines', header);
     if (problem) result.problem = problem.kind === 'unsupported-number' ? problem : { kind: 'miscited', reason: problem.reason };
     return result;
   }
@@ -133,7 +134,7 @@ function groundClaim(claim: Claim, terms: ClaimTerms, evidence: Evidence, lines:
   result.closest = closest[0]?.fact;
   result.support = support(terms.words, wordsOf(closest));
   const numberPool = ranked.slice(0, NUMBER_CANDIDATES).map((r) => r.item);
-  const problem = check(terms, numberPool, ranked.slice(0, CLOSEST), result.support, evidence.words, (acronym) => definesAcronym(evidence, closest, acronym), evidence.numbers, 'its closest fact');
+  const problem = check(terms, numberPool, ranked.slice(0, CLOSEST), result.support, evidence.words, (acronym) => definesAcronym(evidence, closest, acronym), evidence.numbers, 'its closest fact', headerOf(evidence, [...evidence.bySource.keys()]));
   if (problem) result.problem = problem;
   return result;
 }
@@ -152,10 +153,13 @@ function check(
   definesAcronym: (acronym: string) => boolean,
   sourceNumbers: ReadonlySet<number>,
   evidence: string,
+  header: readonly Analysed[] = [],
 ): GroundingProblem | undefined {
   const numbers = new Set(pool.flatMap((item) => item.terms.numbers));
   for (const n of terms.namedNumbers) if (sourceNumbers.has(n)) numbers.add(n);
-  const dates = pool.flatMap((item) => item.terms.dates);
+  // A year or date its source's header gives (the document's own date) may set any claim in time.
+  for (const n of header.flatMap((item) => item.terms.numbers)) if (Number.isInteger(n) && n >= YEAR_FIRST && n <= YEAR_LAST) numbers.add(n);
+  const dates = [...pool, ...header].flatMap((item) => item.terms.dates);
   const missing = [
     ...terms.numbers.filter((n) => !numbers.has(n) && !numbers.has(n / 100) && !numbers.has(n * 100)).map(formatNumber),
     ...terms.dates.filter((date) => !dates.some((d) => d.startsWith(date) || date.startsWith(d))),
@@ -172,6 +176,16 @@ function check(
   if (unnamed.length > 0) return { kind: 'ungrounded', reason: cited ? `it names ${unnamed.join(', ')}, which its sources never mention` : `its closest fact does not name ${unnamed.join(', ')}` };
   if (supportShare < (evidence === 'its cited lines' ? CITED_SUPPORT_THRESHOLD : SUPPORT_THRESHOLD)) return { kind: 'ungrounded', reason: evidence === 'its cited lines' ? 'its cited lines say nothing like it' : 'no fact of its sources says this' };
   return negationProblem(terms, pool, ranked, cited ? 'cited' : 'facts');
+}
+
+/** Lines of a source's head that hold its own date ("July 2020", "Start Date: 2023-07-26"). */
+const HEADER_LINES = 12;
+const YEAR_FIRST = 1900;
+const YEAR_LAST = 2100;
+
+/** The facts stated in the first lines of `files`: a document's title, authors and date. */
+function headerOf(evidence: Evidence, files: readonly string[]): Analysed[] {
+  return [...new Set(files)].flatMap((file) => (evidence.bySource.get(file)?.facts ?? []).filter((item) => (item.fact.lineStart ?? Number.POSITIVE_INFINITY) <= HEADER_LINES));
 }
 
 /** Whether its sources state an acronym ("MVS"), or its evidence spells it out ("minimal version selection"). */

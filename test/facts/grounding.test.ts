@@ -103,3 +103,21 @@ describe('groundPage: an uncited claim grounded through the pages its paragraph 
     expect(ground('About 600 commits in the top 14k modules never added x := x lines ([[go-loopvar]]).')).toBeDefined();
   });
 });
+
+describe('groundPage: the year a source is dated', () => {
+  const lines = Array.from({ length: 40 }, (_, i) => (i === 29 ? 'The interface is a draft design and may change before it is released.' : `filler line ${i + 1}`));
+  lines[4] = 'July 2020, revision 7';
+  const facts = [
+    { id: 'f-date', text: 'July 2020, revision 7', source: 'raw/src.md', lineStart: 5, lineEnd: 5 },
+    { id: 'f-body', text: lines[29]!, source: 'raw/src.md', lineStart: 30, lineEnd: 30 },
+  ];
+  const reader = (file: string): readonly string[] | undefined => (file === 'raw/src.md' ? lines : undefined);
+  const ground = (sentence: string) => groundPage(sentence, facts, new GroundingCache(), '', reader).sentences[0]?.problem?.kind;
+
+  it('a claim citing later lines may give the year its source\'s header states; another year is still flagged', () => {
+    expect(ground('At the time of the source (July 2020) the interface was a draft design that may change. <!-- from: raw/src.md#L30 -->')).toBeUndefined();
+    expect(ground('At the time of the source (July 2021) the interface was a draft design that may change. <!-- from: raw/src.md#L30 -->')).toBe('unsupported-number');
+    // A number that is no year is not taken from the header.
+    expect(ground('The interface was a draft design in 7 parts that may change. <!-- from: raw/src.md#L30 -->')).toBe('unsupported-number');
+  });
+});
