@@ -55,7 +55,7 @@ const INLINE_CODE = /(`+)([^`\n]+?)\1/g;
 const PARENTHETICAL_POINTER = /\((?:see|see also|cf\.?)\s[^()]*\)/gi;
 const POINTER = /^(?:see|see also|for more|more in|related|source|sources)\b/i;
 /** A sentence about the wiki itself ("this wiki is stricter", "this page collects …") states nothing a source could. */
-const ABOUT_THE_WIKI = /\b(?:this|our) (?:wiki|page|note|notes|section|summary)\b|\bthe wiki (?:has|holds|contains|lacks|says)\b/i;
+const ABOUT_THE_WIKI = /\b(?:this|our) (?:wiki|page|note|notes|section|summary|answer)\b|\bthe wiki (?:has|holds|contains|lacks|says)\b|^saved answer\b/i;
 /**
  * A sentence about what a source (or the wiki) leaves out — "the source does not name its
  * authors", "it reports no measurements" — states an absence, which no cited line can show;

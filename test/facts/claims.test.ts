@@ -108,6 +108,8 @@ describe('claimsOf: what a source leaves out', () => {
       'It reports no measurements of how many files lazy loading saves.',
       'The wiki does not record the release it shipped in.',
       'The change is separate; the source does not spell out how the two are connected.',
+      'Saved answer to the question: "How does Go embed files into a binary?"',
+      'This answer draws on three pages of the wiki.',
       'The RFC does not reserve the keyword in older editions.',
       'The proposal never changes the meaning of existing programs.',
     ].join('\n\n');
