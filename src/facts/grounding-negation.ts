@@ -21,14 +21,30 @@ const ABOUT_WORDS = 2;
 /** The same, among the claim's facts: the share of its words the closest must hold. */
 const ABOUT_SHARE = 0.5;
 
-export function negationProblem(terms: ClaimTerms, pool: readonly Analysed[], ranked: readonly Ranked[], against: 'cited' | 'facts'): { kind: 'ungrounded'; reason: string } | undefined {
-  const evidence = against === 'cited' ? 'its cited lines say' : 'its closest fact says';
+/** What a claim denies that its evidence does not: the word (a stem), or nothing when the evidence does not mention what it denies. */
+type Denial = { word?: string } | undefined;
+
+/**
+ * The finding says what was compared, not a verdict: "it denies "documentation", which its
+ * cited lines do not deny" can be checked by a reader; "it negates what its cited lines
+ * say" was wrong most times a played review read it (a denial worded another way).
+ */
+export function negationProblem(terms: ClaimTerms, pool: readonly Analysed[], ranked: readonly Ranked[], against: 'cited' | 'facts', claimText = ''): { kind: 'ungrounded'; reason: string } | undefined {
+  const evidence = against === 'cited' ? 'its cited lines' : 'its closest fact';
   if (terms.negated) {
-    const denies = against === 'cited' ? citedDenial(terms, pool, ranked) : factDenial(terms, ranked);
-    return denies ? { kind: 'ungrounded', reason: `it negates what ${evidence}` } : undefined;
+    const denial = against === 'cited' ? citedDenial(terms, pool, ranked) : factDenial(terms, ranked);
+    if (!denial) return undefined;
+    const word = denial.word === undefined ? undefined : wordOf(claimText, denial.word);
+    return { kind: 'ungrounded', reason: word ? `it denies "${word}", which ${evidence} do${against === 'cited' ? '' : 'es'} not deny` : `it denies what ${evidence} do${against === 'cited' ? '' : 'es'} not mention` };
   }
-  if (against === 'facts' && droppedNegation(terms, ranked)) return { kind: 'ungrounded', reason: `${evidence} the opposite` };
+  if (against === 'facts' && droppedNegation(terms, ranked)) return { kind: 'ungrounded', reason: `${evidence} denies what it asserts` };
   return undefined;
+}
+
+/** The claim's word a stem stands for ("specifi" → "specified"), else the stem. */
+function wordOf(text: string, stem: string): string {
+  const escaped = stem.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`\\b${escaped}[\\p{L}\\p{N}]*`, 'iu').exec(text)?.[0] ?? stem;
 }
 
 /**
@@ -43,7 +59,7 @@ export function negationProblem(terms: ClaimTerms, pool: readonly Analysed[], ra
  * turns something around will do — unless it denies the page's own subject, which the cited
  * lines never mention.
  */
-function citedDenial(terms: ClaimTerms, pool: readonly Analysed[], ranked: readonly Ranked[]): boolean {
+function citedDenial(terms: ClaimTerms, pool: readonly Analysed[], ranked: readonly Ranked[]): Denial {
   const about = Math.min(ABOUT_WORDS, terms.words.length);
   const units = [...new Set([...pool, ...ranked.map((r) => r.item)])];
   const isAbout = (item: Analysed): boolean => overlapOf(terms.words, item.words) >= about;
@@ -52,10 +68,11 @@ function citedDenial(terms: ClaimTerms, pool: readonly Analysed[], ranked: reado
     terms.negatedWords.find((word) => units.some((item) => holds(item.words, word)));
   if (denied === undefined) {
     // A word it denies that is not among its checked words is the page's topic (see groundPage).
-    if (terms.negatedWords.some((word) => !terms.words.includes(word))) return true;
-    return !ranked.some((r) => r.item.terms.negated || r.item.terms.contrasted);
+    const topic = terms.negatedWords.find((word) => !terms.words.includes(word));
+    if (topic !== undefined) return { word: topic };
+    return ranked.some((r) => r.item.terms.negated || r.item.terms.contrasted) ? undefined : {};
   }
-  return !units.some((item) => denies(item, denied) && ((denied === terms.negatedWords[0] && holds(new Set(item.terms.followingNegation), denied)) || isAbout(item)));
+  return units.some((item) => denies(item, denied) && ((denied === terms.negatedWords[0] && holds(new Set(item.terms.followingNegation), denied)) || isAbout(item))) ? undefined : { word: denied };
 }
 
 /**
@@ -64,16 +81,17 @@ function citedDenial(terms: ClaimTerms, pool: readonly Analysed[], ranked: reado
  * When none says that much, the closest facts about it (sharing ABOUT_WORDS of its words) that
  * hold a word it denies decide: one of them must deny that word.
  */
-function factDenial(terms: ClaimTerms, ranked: readonly Ranked[]): boolean {
+function factDenial(terms: ClaimTerms, ranked: readonly Ranked[]): Denial {
   const best = ranked[0];
-  if (!best) return false;
+  if (!best) return undefined;
   if (best.overlap >= ABOUT_SHARE * terms.words.length) {
     const denied = terms.negatedWords.find((word) => holds(best.item.words, word));
-    return denied === undefined ? !best.item.terms.negated : !denies(best.item, denied);
+    if (denied === undefined) return best.item.terms.negated ? undefined : {};
+    return denies(best.item, denied) ? undefined : { word: denied };
   }
   const about = ranked.filter((r) => r.overlap >= Math.min(ABOUT_WORDS, terms.words.length)).map((r) => r.item);
   const denied = terms.negatedWords.find((word) => about.some((item) => holds(item.words, word)));
-  return denied !== undefined && !about.some((item) => denies(item, denied));
+  return denied !== undefined && !about.some((item) => denies(item, denied)) ? { word: denied } : undefined;
 }
 
 /** A negation the claim drops: its closest fact says the same words negated, and no other near fact says them plainly. */

@@ -124,7 +124,7 @@ function groundClaim(claim: Claim, terms: ClaimTerms, evidence: Evidence, lines:
     // specific of its own to find in the lines — still checked for a negation they contradict.
     if (claim.leadsIn && terms.words.length <= LEAD_IN_WORDS && terms.numbers.length === 0 && terms.dates.length === 0 && terms.names.length === 0) result.support = 1;
     const header = headerOf(evidence, claim.citations.map((citation) => citation.file));
-    const problem = check(terms, cited, ranked, result.support, evidence.words, (acronym) => definesAcronym(evidence, cited, acronym), evidence.numbers, 'its cited lines', header);
+    const problem = check(terms, cited, ranked, result.support, evidence.words, (acronym) => definesAcronym(evidence, cited, acronym), evidence.numbers, 'its cited lines', header, claim.checked);
     if (problem) result.problem = problem.kind === 'unsupported-number' ? problem : { kind: 'miscited', reason: problem.reason };
     return result;
   }
@@ -134,7 +134,7 @@ function groundClaim(claim: Claim, terms: ClaimTerms, evidence: Evidence, lines:
   result.closest = closest[0]?.fact;
   result.support = support(terms.words, wordsOf(closest));
   const numberPool = ranked.slice(0, NUMBER_CANDIDATES).map((r) => r.item);
-  const problem = check(terms, numberPool, ranked.slice(0, CLOSEST), result.support, evidence.words, (acronym) => definesAcronym(evidence, closest, acronym), evidence.numbers, 'its closest fact', headerOf(evidence, [...evidence.bySource.keys()]));
+  const problem = check(terms, numberPool, ranked.slice(0, CLOSEST), result.support, evidence.words, (acronym) => definesAcronym(evidence, closest, acronym), evidence.numbers, 'its closest fact', headerOf(evidence, [...evidence.bySource.keys()]), claim.checked);
   if (problem) result.problem = problem;
   return result;
 }
@@ -154,6 +154,7 @@ function check(
   sourceNumbers: ReadonlySet<number>,
   evidence: string,
   header: readonly Analysed[] = [],
+  claimText = '',
 ): GroundingProblem | undefined {
   const numbers = new Set(pool.flatMap((item) => item.terms.numbers));
   for (const n of terms.namedNumbers) if (sourceNumbers.has(n)) numbers.add(n);
@@ -175,7 +176,7 @@ function check(
   const unnamed = terms.names.filter((name) => !holds(closestWords, name) && !(cited && holds(sourceWords, name)) && !(terms.acronyms.includes(name) && definesAcronym(name)));
   if (unnamed.length > 0) return { kind: 'ungrounded', reason: cited ? `it names ${unnamed.join(', ')}, which its sources never mention` : `its closest fact does not name ${unnamed.join(', ')}` };
   if (supportShare < (evidence === 'its cited lines' ? CITED_SUPPORT_THRESHOLD : SUPPORT_THRESHOLD)) return { kind: 'ungrounded', reason: evidence === 'its cited lines' ? 'its cited lines say nothing like it' : 'no fact of its sources says this' };
-  return negationProblem(terms, pool, ranked, cited ? 'cited' : 'facts');
+  return negationProblem(terms, pool, ranked, cited ? 'cited' : 'facts', claimText);
 }
 
 /** Lines of a source's head that hold its own date ("July 2020", "Start Date: 2023-07-26"). */

@@ -64,3 +64,12 @@ describe('negation against facts (an uncited claim)', () => {
     expect(groundPage(claim('not '), facts).sentences[0]?.problem?.kind).toBe('ungrounded');
   });
 });
+
+describe('what a negation finding says', () => {
+  const reader = (lines: readonly string[]) => (file: string): readonly string[] | undefined => (file === 'raw/src.md' ? lines : undefined);
+  it('names the word the claim denies and the cited lines do not, or says they do not mention it: a reader can check either', () => {
+    const lines = ['Tool directive comments are moved to the end of the doc comment.'];
+    const denied = groundPage('Tool directive comments are not moved to the end of the doc comment. <!-- from: raw/src.md#L1 -->', [], undefined, '', reader(lines)).sentences[0]?.problem;
+    expect(denied).toEqual({ kind: 'miscited', reason: 'it denies "moved", which its cited lines do not deny' });
+  });
+});
