@@ -83,7 +83,7 @@ export function groundPage(
     const terms = { ...all, words: all.words.filter((word) => !topicWords.has(word)), names: all.names.filter((name) => !topicWords.has(name)) };
     // "Cancellation is not dropping": two words and a negation state something checkable.
     if (all.words.length < (all.negated ? MIN_NEGATED_WORDS : MIN_WORDS) && terms.numbers.length === 0 && terms.dates.length === 0) continue;
-    const grounded = groundClaim(claim, terms, evidence, sourceLines ? citedLines(claim.citations, sourceLines, cache) : undefined, cache);
+    const grounded = groundClaim(claim, terms, evidence, sourceLines ? citedLines(claim.citations, sourceLines, cache) : undefined, cache, (files) => headerOf(evidence, files, sourceLines, cache));
     sentences.push(grounded.problem && !grounded.againstCitedLines ? throughLinkedPages(grounded, claim, terms, cache, linkedFacts) : grounded);
   }
   const supported = sentences.filter((s) => s.problem === undefined).length;
@@ -111,7 +111,10 @@ function throughLinkedPages(grounded: SentenceGrounding, claim: Claim, terms: Cl
   return again.problem ? grounded : { ...again, againstCitedLines: false, citations: claim.citations };
 }
 
-function groundClaim(claim: Claim, terms: ClaimTerms, evidence: Evidence, lines: Analysed[] | undefined, cache: GroundingCache): SentenceGrounding {
+/** The head lines of some sources, read only when a claim's number is not in its evidence. */
+type HeaderReader = (files: readonly string[]) => Analysed[];
+
+function groundClaim(claim: Claim, terms: ClaimTerms, evidence: Evidence, lines: Analysed[] | undefined, cache: GroundingCache, header: HeaderReader = (files) => headerOf(evidence, files)): SentenceGrounding {
   const cited = lines && lines.length > 0 ? lines : citedFacts(claim.citations, evidence.bySource);
   const result: SentenceGrounding = { text: claim.text, line: claim.line, support: 0, citations: claim.citations, againstCitedLines: cited.length > 0, candidates: [] };
   if (cited.length > 0) {
@@ -123,8 +126,7 @@ function groundClaim(claim: Claim, terms: ClaimTerms, evidence: Evidence, lines:
     // A lead-in framing the cited sentence after it ("The two mechanisms solve different problems."): nothing
     // specific of its own to find in the lines — still checked for a negation they contradict.
     if (claim.leadsIn && terms.words.length <= LEAD_IN_WORDS && terms.numbers.length === 0 && terms.dates.length === 0 && terms.names.length === 0) result.support = 1;
-    const header = headerOf(evidence, claim.citations.map((citation) => citation.file));
-    const problem = check(terms, cited, ranked, result.support, evidence.words, (acronym) => definesAcronym(evidence, cited, acronym), evidence.numbers, 'its cited lines', header, claim.checked);
+    const problem = check(terms, cited, ranked, result.support, evidence.words, (acronym) => definesAcronym(evidence, cited, acronym), evidence.numbers, 'its cited lines', () => header(claim.citations.map((citation) => citation.file)), claim.checked);
     if (problem) result.problem = problem.kind === 'unsupported-number' ? problem : { kind: 'miscited', reason: problem.reason };
     return result;
   }
@@ -134,7 +136,7 @@ function groundClaim(claim: Claim, terms: ClaimTerms, evidence: Evidence, lines:
   result.closest = closest[0]?.fact;
   result.support = support(terms.words, wordsOf(closest));
   const numberPool = ranked.slice(0, NUMBER_CANDIDATES).map((r) => r.item);
-  const problem = check(terms, numberPool, ranked.slice(0, CLOSEST), result.support, evidence.words, (acronym) => definesAcronym(evidence, closest, acronym), evidence.numbers, 'its closest fact', headerOf(evidence, [...evidence.bySource.keys()]), claim.checked);
+  const problem = check(terms, numberPool, ranked.slice(0, CLOSEST), result.support, evidence.words, (acronym) => definesAcronym(evidence, closest, acronym), evidence.numbers, 'its closest fact', () => header([...evidence.bySource.keys()]), claim.checked);
   if (problem) result.problem = problem;
   return result;
 }
@@ -153,18 +155,24 @@ function check(
   definesAcronym: (acronym: string) => boolean,
   sourceNumbers: ReadonlySet<number>,
   evidence: string,
-  header: readonly Analysed[] = [],
+  header: () => readonly Analysed[] = () => [],
   claimText = '',
 ): GroundingProblem | undefined {
   const numbers = new Set(pool.flatMap((item) => item.terms.numbers));
   for (const n of terms.namedNumbers) if (sourceNumbers.has(n)) numbers.add(n);
-  // A year or date its source's header gives (the document's own date) may set any claim in time.
-  for (const n of header.flatMap((item) => item.terms.numbers)) if (Number.isInteger(n) && n >= YEAR_FIRST && n <= YEAR_LAST) numbers.add(n);
-  const dates = [...pool, ...header].flatMap((item) => item.terms.dates);
-  const missing = [
-    ...terms.numbers.filter((n) => !numbers.has(n) && !numbers.has(n / 100) && !numbers.has(n * 100)).map(formatNumber),
-    ...terms.dates.filter((date) => !dates.some((d) => d.startsWith(date) || date.startsWith(d))),
-  ];
+  const dates = pool.flatMap((item) => item.terms.dates);
+  const stated = (n: number): boolean => numbers.has(n) || numbers.has(n / 100) || numbers.has(n * 100);
+  const datedIn = (list: readonly string[], date: string): boolean => list.some((d) => d.startsWith(date) || date.startsWith(d));
+  if (terms.numbers.some((n) => !stated(n)) || terms.dates.some((date) => !datedIn(dates, date))) {
+    // A year or date its source's head gives (the document's own date: "July 2020", "Start Date:
+    // 2023-07-26") may set any claim in time. Read only now: most claims' numbers are in their evidence.
+    const head = header();
+    for (const n of head.flatMap((item) => [...item.terms.numbers, ...item.terms.dates.map((date) => Number(date.slice(0, 4)))])) {
+      if (Number.isInteger(n) && n >= YEAR_FIRST && n <= YEAR_LAST) numbers.add(n);
+    }
+    dates.push(...head.flatMap((item) => item.terms.dates));
+  }
+  const missing = [...terms.numbers.filter((n) => !stated(n)).map(formatNumber), ...terms.dates.filter((date) => !datedIn(dates, date))];
   if (missing.length > 0) return { kind: 'unsupported-number', numbers: [...new Set(missing)] };
   const poolWords = wordsOf(pool);
   // A name the evidence does not mention, and that its sources do not mention anywhere.
@@ -184,9 +192,13 @@ const HEADER_LINES = 12;
 const YEAR_FIRST = 1900;
 const YEAR_LAST = 2100;
 
-/** The facts stated in the first lines of `files`: a document's title, authors and date. */
-function headerOf(evidence: Evidence, files: readonly string[]): Analysed[] {
-  return [...new Set(files)].flatMap((file) => (evidence.bySource.get(file)?.facts ?? []).filter((item) => (item.fact.lineStart ?? Number.POSITIVE_INFINITY) <= HEADER_LINES));
+/** The first lines of `files` (a document's title, authors and date): read from the source when a reader has it, else the facts stated there. */
+function headerOf(evidence: Evidence, files: readonly string[], read?: SourceLinesReader, cache?: GroundingCache): Analysed[] {
+  return [...new Set(files)].flatMap((file) => {
+    const lines = read?.(file);
+    if (lines && cache) return lines.slice(0, HEADER_LINES).flatMap((text, index) => (text.trim() === '' ? [] : [cache.lineItem(file, index + 1, text)]));
+    return (evidence.bySource.get(file)?.facts ?? []).filter((item) => (item.fact.lineStart ?? Number.POSITIVE_INFINITY) <= HEADER_LINES);
+  });
 }
 
 /** Whether its sources state an acronym ("MVS"), or its evidence spells it out ("minimal version selection"). */

@@ -119,5 +119,15 @@ describe('groundPage: the year a source is dated', () => {
     expect(ground('At the time of the source (July 2021) the interface was a draft design that may change. <!-- from: raw/src.md#L30 -->')).toBe('unsupported-number');
     // A number that is no year is not taken from the header.
     expect(ground('The interface was a draft design in 7 parts that may change. <!-- from: raw/src.md#L30 -->')).toBe('unsupported-number');
+    // An uncited claim (a saved answer's) is dated by its sources' heads, read from the file when no fact states them.
+    const rfc = [...lines];
+    rfc[1] = '- Start Date: 2023-07-26';
+    const bodyOnly = [facts[1]!];
+    const uncited = (sentence: string) => groundPage(sentence, bodyOnly, new GroundingCache(), '', (file) => (file === 'raw/src.md' ? rfc : undefined)).sentences[0]?.problem?.kind;
+    expect(uncited('In 2023 the interface was a draft design and may change before it is released.')).toBeUndefined();
+    expect(uncited('In 2024 the interface was a draft design and may change before it is released.')).toBe('unsupported-number');
+    // A header date ("Start Date: 2020-07-26") dates the source in its year too.
+    const dated = [{ ...facts[0]!, text: 'Start Date: 2020-07-26' }, facts[1]!];
+    expect(groundPage('In 2020 the interface was a draft design that may change. <!-- from: raw/src.md#L30 -->', dated, new GroundingCache(), '', reader).sentences[0]?.problem).toBeUndefined();
   });
 });

@@ -82,7 +82,8 @@ export async function groundPages(
       if (sources.length === 0) continue;
       const set = setOf(sources);
       const title = typeof page.frontmatter.title === 'string' ? page.frontmatter.title : '';
-      const cited = [...new Set(citations.filter((c) => c.first !== undefined).map((c) => sourceFilePath(c.file)).filter((f): f is string => f !== undefined))].sort();
+      // The raw files its check may read: those it cites by line, and its sources' heads (a claim dated by its source's own date).
+      const cited = [...new Set([...citations.filter((c) => c.first !== undefined).map((c) => sourceFilePath(c.file)).filter((f): f is string => f !== undefined), ...sources.filter((file) => sourceLines.has(file))])].sort();
       const key =
         checker === undefined
           ? undefined
