@@ -54,7 +54,8 @@ export function renderLint(report: LintReport, c: Colors, options: { fix: boolea
   const full = Boolean(view.all) || Boolean(view.rules && view.rules.length > 0);
   const lines: string[] = [];
   if (options.fix) {
-    if (report.changes.length === 0) lines.push(c.dim('--fix: nothing to repair'));
+    // The rule repairs only: a model review, when there was one, reports its own changes below.
+    if (report.changes.length === 0) lines.push(c.dim('--fix: no rule repairs to apply'));
     else {
       lines.push(c.bold(`Repaired (${report.changes.length}):`));
       const shown = full ? report.changes : report.changes.slice(0, 10);

@@ -18,3 +18,11 @@ describe('the lint report', () => {
     expect(same.match(/fix: cite the lines/g)).toHaveLength(1);
   });
 });
+
+describe('the lint report after --fix', () => {
+  it('says no rule repairs were applied, not "nothing to repair" (a played review read that beside a model review that had changed pages)', () => {
+    const text = renderLint({ findings: [], errors: 0, warnings: 0, changes: [] }, c, { fix: true, strict: false });
+    expect(text).toContain('--fix: no rule repairs to apply');
+    expect(text).not.toContain('nothing to repair');
+  });
+});
