@@ -72,6 +72,21 @@ describe('what a grounding finding quotes', () => {
     expect(message).toContain('raw/rfc.md#L17 say: "17│The old RFC proposed pattern negation as `if !let PAT = EXPR { BODY }` for the same purpose."');
     expect(message).not.toMatch(/Slack line|merchant fleet/);
   });
+
+  it('quotes a long cited range from the line that matched the sentence best (the first 320 characters of 40 lines rarely hold it)', async () => {
+    const root = await initWorkspace();
+    const raw = Array.from({ length: 60 }, (_, i) => `Filler line ${i + 1} talks about harbour cranes, tides and the weather over the estuary in spring.`);
+    raw[44] = 'The lighthouse keeper lit the northern lamp during the summer storms of that year.';
+    await mkdir(path.join(root, 'raw'), { recursive: true });
+    await writeFile(path.join(root, 'raw/log.md'), `${raw.join('\n')}\n`);
+    await mkdir(path.join(root, 'wiki/concepts'), { recursive: true });
+    const page = ['---', 'title: Lamp', 'summary: The lamp.', 'type: concept', 'sources: [raw/log.md]', 'created: 2026-01-01', 'updated: 2026-01-01', '---', ''];
+    await writeFile(path.join(root, 'wiki/concepts/lamp.md'), [...page, 'The lighthouse keeper never lit the northern lamp during the summer storms of that year. <!-- from: raw/log.md#L5-L50 -->', ''].join('\n'));
+    expect((await runCli(['facts', 'rebuild'], { cwd: root })).code).toBe(0);
+    const lint = JSON.parse((await runCli(['lint', '--no-llm', '--json'], { cwd: root })).stdout) as { findings: Array<{ rule: string; path: string; message: string }> };
+    const message = lint.findings.find((f) => f.path === 'wiki/concepts/lamp.md' && f.rule === 'miscited')?.message ?? '';
+    expect(message).toContain('raw/log.md#L5-50 say: "… 45│The lighthouse keeper lit the northern lamp');
+  });
 });
 
 describe('the lint report', () => {

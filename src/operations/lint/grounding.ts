@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { factsDbFile } from '../../facts/extract.js';
-import { GroundingCache, groundPage, type CandidateFact, type LinkedFacts, type PageGrounding, type SourceLinesReader } from '../../facts/grounding.js';
+import { GroundingCache, groundPage, type CandidateFact, type LinkedFacts, type PageGrounding, type SentenceGrounding, type SourceLinesReader } from '../../facts/grounding.js';
 import { claimsOf } from '../../facts/claims.js';
 import { checkerVersion, factsHash, GroundingResultCache, hashOf, pageKey, type FlaggedSentence, type PageResult } from './grounding-cache.js';
 import type { ClaimCitation } from '../../facts/claims.js';
@@ -164,11 +164,23 @@ function pageResult(grounding: PageGrounding): PageResult {
     const problem = sentence.problem;
     if (!problem) continue;
     // A cited sentence's evidence is what its cited lines themselves state (quoted when the file cannot be read); an uncited one's, its closest facts.
-    const evidence = (sentence.againstCitedLines ? inCitedRange(sentence.candidates, sentence.citations) : sentence.candidates).slice(0, REPAIR_FACTS).map((fact) => fact.id);
+    const pieces = (sentence.againstCitedLines ? inCitedRange(sentence.candidates, sentence.citations) : sentence.candidates).map((fact) => fact.id);
+    // The cited line that matched the sentence's words best comes first: the finding quotes from it
+    // (a number's finding quotes the range from its start, where the figures the sentence differs from may be).
+    const best = sentence.againstCitedLines && problem.kind !== 'unsupported-number' ? bestCitedLine(sentence) : undefined;
+    const evidence = (best === undefined ? pieces : [best, ...pieces.filter((id) => id !== best)]).slice(0, REPAIR_FACTS);
     const base = { line: sentence.line, text: sentence.text, kind: problem.kind, cited: sentence.againstCitedLines, citations: sentence.citations, evidence };
     flagged.push(problem.kind === 'unsupported-number' ? { ...base, numbers: problem.numbers } : { ...base, reason: problem.reason });
   }
   return { score: grounding.score, sentences: grounding.sentences.length, flagged };
+}
+
+/** The id (`raw/x.md#L17`) of the cited line its best-matching evidence starts on, when that is inside a cited range. */
+function bestCitedLine(sentence: SentenceGrounding): string | undefined {
+  const [, file = '', line = ''] = /^(.+)#L(\d+)$/.exec(sentence.closest?.id ?? '') ?? [];
+  const at = Number(line);
+  const inside = sentence.citations.some((c) => c.first !== undefined && sourceFilePath(c.file) === file && at >= c.first && at <= (c.last ?? c.first));
+  return inside ? `${file}#L${at}` : undefined;
 }
 
 /** The facts or cited lines `ids` name; undefined when one of them is not there (a cache entry that does not fit is recomputed). */
@@ -220,7 +232,7 @@ function flaggedMessage(flag: FlaggedSentence, evidence: readonly CandidateFact[
   const where = flag.citations.map((c) => `${c.file}${c.first !== undefined ? `#L${c.first}${c.last !== c.first ? `-${c.last}` : ''}` : ''}`).join(', ');
   const closest = evidence[0];
   const quoted = flag.cited
-    ? ` (${where} say: "${citedExcerpt(flag.citations, read) ?? quote(evidence.map((fact) => fact.text).join(' '))}")`
+    ? ` (${where} say: "${citedExcerpt(flag.citations, read, closest) ?? quote(evidence.map((fact) => fact.text).join(' '))}")`
     : closest
       ? ` (closest fact ${closest.id}: "${quote(closest.text)}")`
       : '';
@@ -237,15 +249,20 @@ function flaggedMessage(flag: FlaggedSentence, evidence: readonly CandidateFact[
  * (`17│The old RFC …`), bounded to QUOTE_CHARS: the slack either side that matching allows
  * is not quoted, so the quote starts at the first cited line. undefined when none can be read.
  */
-export function citedExcerpt(citations: readonly ClaimCitation[], read: SourceLinesReader): string | undefined {
+export function citedExcerpt(citations: readonly ClaimCitation[], read: SourceLinesReader, closest?: CandidateFact): string | undefined {
   const parts: string[] = [];
   let length = 0;
   for (const citation of citations) {
     if (citation.first === undefined) continue;
-    const lines = read(citation.file.replace(/^\.\//, ''));
+    const file = citation.file.replace(/^\.\//, '');
+    const lines = read(file);
     if (!lines) continue;
     const last = Math.min(lines.length, citation.last ?? citation.first);
-    for (let line = citation.first; line <= last && length <= QUOTE_CHARS; line++) {
+    // A long range is quoted from the line that matched the sentence best: the first 320 characters
+    // of a 50-line range rarely hold what decided the finding (a played review's complaint).
+    const focus = closest?.source === file && closest.lineStart !== undefined && closest.lineStart > citation.first && closest.lineStart <= last ? closest.lineStart : citation.first;
+    if (focus > citation.first) parts.push('…');
+    for (let line = focus; line <= last && length <= QUOTE_CHARS; line++) {
       const text = (lines[line - 1] ?? '').replace(/\s+/g, ' ').trim();
       if (text === '') continue;
       parts.push(`${line}${LINE_MARK}${text}`);
