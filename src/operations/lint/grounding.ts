@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { factsDbFile } from '../../facts/extract.js';
 import { GroundingCache, groundPage, type CandidateFact, type LinkedFacts, type PageGrounding, type SentenceGrounding, type SourceLinesReader } from '../../facts/grounding.js';
-import { claimsOf } from '../../facts/claims.js';
+import { scopeOf } from '../../wiki/access.js';
+import { linkedPages } from './grounding-linked.js';
 import { checkerVersion, factsHash, GroundingResultCache, hashOf, pageKey, type FlaggedSentence, type PageResult } from './grounding-cache.js';
 import type { ClaimCitation } from '../../facts/claims.js';
 import { citeLines, FactStore } from '../../facts/store.js';
@@ -90,7 +91,7 @@ export async function groundPages(
           : pageKey({ checker, title, body: page.body, facts: (set.hash ??= factsHash(set.facts)), citedFiles: cited.map((file) => `${file}:${fileHash(file)}`) });
       const evidenceOf = (flag: FlaggedSentence): CandidateFact[] | undefined => evidenceFacts(flag.evidence, (set.byId ??= new Map(set.facts.map((fact) => [fact.id, fact]))), readLines);
       let result = key === undefined ? undefined : results.get(page.path, key);
-      const reused = result !== undefined && result.flagged.every((flag) => evidenceOf(flag) !== undefined) && (result.linked === undefined || linked.hashOf(result.linked.keys) === result.linked.hash);
+      const reused = result !== undefined && result.flagged.every((flag) => evidenceOf(flag) !== undefined) && (result.linked === undefined || linked.hashOf(result.linked.keys, scopeOf(page.path)) === result.linked.hash);
       // A result is kept only when every file the check read is one its key covers.
       let keyed = true;
       const readKeyed: SourceLinesReader = (file) => {
@@ -102,11 +103,11 @@ export async function groundPages(
         const consulted = new Set<string>();
         const linkedFacts: LinkedFacts = (keys) => {
           for (const key of keys) consulted.add(key);
-          return linked.facts(keys);
+          return linked.facts(keys, scopeOf(page.path));
         };
         result = pageResult(groundPage(page.body, set.facts, cache, title, readKeyed, linkedFacts));
         const keys = [...consulted].sort();
-        if (keys.length > 0) result.linked = { keys, hash: linked.hashOf(keys) };
+        if (keys.length > 0) result.linked = { keys, hash: linked.hashOf(keys, scopeOf(page.path)) };
       }
       if (!result) continue;
       if (key !== undefined && keyed) results.keep(page.path, key, result, reused);
@@ -125,36 +126,6 @@ export async function groundPages(
   report.reusedPages = results.reusedPages;
   if (options.saveCache !== false) await results.save();
   return report;
-}
-
-/**
- * The pages a page links to, as evidence for its uncited claims (a saved answer cites pages,
- * not lines): their claim sentences, one array per set of keys; and, for the result cache, a
- * hash of the bodies of those pages.
- */
-function linkedPages(pages: readonly Page[]): { facts: LinkedFacts; hashOf: (keys: readonly string[]) => string } {
-  const byKey = new Map<string, Page>();
-  for (const page of pages) if (!byKey.has(page.key)) byKey.set(page.key, page);
-  const sentencesOf = new Map<string, CandidateFact[]>();
-  const ofPage = (key: string): CandidateFact[] => {
-    let facts = sentencesOf.get(key);
-    if (!facts) {
-      const page = byKey.get(key);
-      sentencesOf.set(key, (facts = page ? claimsOf(page.body).map((claim) => ({ id: `${page.path}#${claim.line}`, text: claim.text })) : []));
-    }
-    return facts;
-  };
-  const sets = new Map<string, CandidateFact[]>();
-  return {
-    facts: (keys) => {
-      const wanted = [...new Set(keys)].sort();
-      const id = wanted.join('\n');
-      let facts = sets.get(id);
-      if (!facts) sets.set(id, (facts = wanted.flatMap(ofPage)));
-      return facts;
-    },
-    hashOf: (keys) => hashOf(keys.flatMap((key) => [key, byKey.get(key)?.body ?? ''])),
-  };
 }
 
 /** What lint keeps of a page's grounding: its score and its flagged sentences, each with at most REPAIR_FACTS pieces of evidence. */
