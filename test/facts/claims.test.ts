@@ -149,6 +149,13 @@ describe('claimTerms', () => {
     expect(claimTerms('The command is sketched but not specified; the privacy policy was still open.').negatedWords).toEqual(['specifi']);
   });
 
+  it('"not only X" asserts X; "no longer needed" denies "needed", not "longer"', () => {
+    expect(claimTerms('The check is not only fast but exact.').negated).toBe(false);
+    expect(claimTerms('The Captures trick is no longer needed in Rust 2024.').negatedWords).not.toContain('longer');
+    expect(claimTerms('The Captures trick is no longer needed in Rust 2024.').negatedWords).toContain('need');
+    expect(claimTerms('The check is not fast.').negated).toBe(true);
+  });
+
   it('a negation word inside a hyphenated compound negates nothing ("a no-op Waker"); standing alone it does', () => {
     expect(claimTerms('Generators can be emulated with async closures and a no-op Waker.').negated).toBe(false);
     expect(claimTerms('With a no-op Waker one can build generators.', true).negatedWords).toEqual([]);
