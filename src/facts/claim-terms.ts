@@ -99,7 +99,7 @@ const VERSION = /^v?\d+(?:\.\d+){2,}$/;
 const CAPITALISED = /^\p{Lu}/u;
 const ACRONYM = /^\p{Lu}{2,}s?$/u;
 const WORD = /[\p{L}\p{N}]+/gu;
-/** What makes "not" no denial: "not only", "not just", "not merely" (the sentence asserts what follows). */
+/** What makes "not" no denial when a "but" or "also" follows: "not only", "not just", "not merely" (the sentence asserts what follows). */
 const NOT_A_DENIAL = /^(?:only|just|merely)\b/;
 /** Words joined by a hyphen: one word ("no-op"), whatever its parts say. */
 const COMPOUND = /\p{L}-\p{L}/u;
@@ -180,9 +180,10 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
     const plain = PLAIN_WORD.exec(rawChunk);
     if (plain) {
       const lower = plain[1] ?? '';
-      // "not only X but Y" asserts X; "no longer needed" denies "needed", not "longer".
+      // "not only X but (also) Y" asserts X; "no longer needed" denies "needed", not "longer".
       const next = (chunks[index + 1] ?? '').toLowerCase();
-      noteWord(lower, NEGATIONS.has(lower) && NOT_A_DENIAL.test(next));
+      const notOnly = NEGATIONS.has(lower) && NOT_A_DENIAL.test(next) && chunks.slice(index + 2).some((chunk) => /^(?:but|also)\b/i.test(chunk));
+      noteWord(lower, notOnly);
       if (lower.length > 1 && !isStopWord(lower) && !MORE_STOP_WORDS.has(lower) && !NEGATIONS.has(lower) && !(lower === 'longer' && spoken.at(-1) === 'no')) {
         noteStem(stem(lower), inScope);
       }

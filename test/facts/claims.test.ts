@@ -149,11 +149,13 @@ describe('claimTerms', () => {
     expect(claimTerms('The command is sketched but not specified; the privacy policy was still open.').negatedWords).toEqual(['specifi']);
   });
 
-  it('"not only X" asserts X; "no longer needed" denies "needed", not "longer"', () => {
+  it('"not only X but Y" asserts X; "no longer needed" denies "needed", not "longer"', () => {
     expect(claimTerms('The check is not only fast but exact.').negated).toBe(false);
     expect(claimTerms('The Captures trick is no longer needed in Rust 2024.').negatedWords).not.toContain('longer');
     expect(claimTerms('The Captures trick is no longer needed in Rust 2024.').negatedWords).toContain('need');
     expect(claimTerms('The check is not fast.').negated).toBe(true);
+    // Without a "but" or "also" it denies: "the message is not just the values" says more than "is just".
+    expect(claimTerms('The error message is not just the values.').negated).toBe(true);
   });
 
   it('a negation word inside a hyphenated compound negates nothing ("a no-op Waker"); standing alone it does', () => {
