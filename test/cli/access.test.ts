@@ -3,6 +3,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli, tempDir } from '../helpers/cli.js';
+import { firstUserText } from '../helpers/fake-llm-record.js';
 import { startFakeLlmServer, type FakeLlmServer } from '../helpers/fake-llm-server.js';
 import { freshWorkspace, pageText, patchConfig, simpleIngest } from './cron-fixtures.js';
 
@@ -64,7 +65,7 @@ describe('usage_mode through the CLI and the model server', () => {
     // One system prompt for every command (a cached prefix); what each run is comes in its first message.
     const systems = new Set(server.requests.map((request) => request.system));
     expect(systems.size).toBe(1);
-    const runs = new Set(server.requests.map((request) => /^# This run\n\n(You are [^.]*)/.exec(JSON.stringify(request.body).replace(/\\n/g, '\n').split('"text":"')[1] ?? '')?.[1]));
+    const runs = new Set(server.requests.map((request) => /^# This run\n\n(You are [^.]*)/.exec(firstUserText(request.body))?.[1]));
     expect(runs.size).toBeGreaterThanOrEqual(3);
     for (const request of server.requests) {
       const body = JSON.stringify(request.body);

@@ -2,6 +2,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
+import { firstUserText } from '../helpers/fake-llm-record.js';
 import { startFakeLlmServer, type FakeLlmServer } from '../helpers/fake-llm-server.js';
 import { freshWorkspace, pageText, patchConfig, writeStep } from './cron-fixtures.js';
 
@@ -61,15 +62,6 @@ afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-
-/** The text of the first user message of a recorded request, for either wire format. */
-function firstUserText(body: Record<string, unknown>): string {
-  const messages = body.messages as Array<{ role: string; content: unknown }>;
-  const first = messages.find((message) => message.role === 'user');
-  const content = first?.content;
-  if (typeof content === 'string') return content;
-  return (content as Array<{ type: string; text?: string }>).map((block) => block.text ?? '').join('\n');
-}
 
 describe.each(['anthropic', 'openai'] as const)('wiki query, retrieval first (%s wire)', (api) => {
   it('sends the evidence pack in the first request, answers in one model call, and reports the chain and cited pages', async () => {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
+import { firstUserText } from '../helpers/fake-llm-record.js';
 import { startFakeLlmServer, type FakeLlmServer } from '../helpers/fake-llm-server.js';
 import { patchConfig } from './cron-fixtures.js';
 import { TWO_SUBJECT_QUESTION, twoSubjectWorkspace } from './two-subjects-fixture.js';
@@ -21,13 +22,6 @@ afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-
-function firstUserText(body: Record<string, unknown>): string {
-  const messages = body.messages as Array<{ role: string; content: unknown }>;
-  const content = messages.find((message) => message.role === 'user')?.content;
-  if (typeof content === 'string') return content;
-  return (content as Array<{ type: string; text?: string }>).map((block) => block.text ?? '').join('\n');
-}
 
 const seedsOf = (report: QueryJson): string[] => report.evidence.pages.filter((page) => page.depth === 0).map((page) => page.key);
 

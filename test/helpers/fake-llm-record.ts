@@ -79,3 +79,9 @@ function openAiDigest(messages: Array<Record<string, unknown>>, tools: Array<Rec
   const toolNames = tools.map((tool) => String((tool.function as Record<string, unknown> | undefined)?.name));
   return { system, toolNames, toolResults, lastUserText: userTexts[userTexts.length - 1] };
 }
+
+/** The text of the first user message of a recorded request body, for either wire format. */
+export function firstUserText(body: Record<string, unknown>): string {
+  const messages = (body.messages as Array<{ role: string; content: unknown }> | undefined) ?? [];
+  return textOf(messages.find((message) => message.role === 'user')?.content);
+}
