@@ -1,4 +1,4 @@
-import { stem } from '../search/text/analyze.js';
+import { stem as porterStem } from '../search/text/analyze.js';
 import { isStopWord } from './word-tokens.js';
 
 /**
@@ -36,14 +36,16 @@ const NEGATION_SCOPE = 6;
 /** In evidence a negation is read as governing the rest of its clause (up to this many chunks): a paraphrase may move the words. */
 const EVIDENCE_NEGATION_SCOPE = 12;
 /** Words that, in evidence, deny what follows them in their clause as a "not" does: "avoids confusion", "eliminate need", "unlikely that … faster". */
-const EVIDENCE_DENIALS = new Set(['avoid', 'avoids', 'avoided', 'avoiding', 'eliminate', 'eliminates', 'eliminated', 'unlikely', 'lack', 'lacks', 'without', 'prevent', 'prevents', 'unnecessary', 'impossible', 'omit', 'omits', 'omitted']);
+const EVIDENCE_DENIALS = new Set(['avoid', 'avoids', 'avoided', 'avoiding', 'eliminate', 'eliminates', 'eliminated', 'unlikely', 'lack', 'lacks', 'without', 'prevent', 'prevents', 'unnecessary', 'impossible', 'omit', 'omits', 'omitted', 'inappropriate', 'unclear', 'unable', 'disallow', 'disallows', 'disallowed', 'forbid', 'forbids', 'forbidden']);
+/** Hyphenated words that deny as those do: "Replacing all possible uses is a non-goal." */
+const EVIDENCE_DENIAL_COMPOUNDS = new Set(['non-goal', 'non-goals']);
 /** Word pairs that, in evidence, deny only what follows them: "rather than the block's scope", "instead of an actual macro" (a sentence opening "Rather, …" asserts). */
 const EVIDENCE_FORWARD_DENIALS: Record<string, string> = { rather: 'than', instead: 'of' };
 /** A chunk ending a clause: a negation governs no further. */
 const CLAUSE_END = /[.;:!?]["')\]’”*_]*$/;
 const CONTRASTS = new Set(['rather', 'instead', 'only', 'but', 'unlike', 'except', 'without', 'fail', 'fails', 'failed', 'lack', 'lacks', 'absent', 'neither', 'nor', 'avoid', 'avoids', 'prevent', 'prevents', 'refuse', 'refuses', 'reject', 'rejects', 'opposite', 'unless', 'unable']);
 /** Function words the shared stop list lacks (reflexives, fillers): they carry no claim. */
-const MORE_STOP_WORDS = new Set(['itself', 'themselves', 'himself', 'herself', 'myself', 'ourselves', 'yourself', 'just', 'even', 'still', 'thus', 'therefore', 'hence', 'however', 'yet', 'already', 'because', 'while', 'whether', 'if', 'when', 'where', 'what', 'how', 'why', 'them', 'him', 'me', 'us', 'my', 'mine', 'ours', 'theirs', 'via', 'per', 'etc', 'e.g', 'i.e', 'eg', 'ie', 'like', 'much', 'many', 'well', 'often', 'usually', 'instead', 'rather', 'only', 'up']);
+const MORE_STOP_WORDS = new Set(['itself', 'themselves', 'himself', 'herself', 'myself', 'ourselves', 'yourself', 'just', 'even', 'still', 'thus', 'therefore', 'hence', 'however', 'yet', 'already', 'because', 'while', 'whether', 'if', 'when', 'where', 'what', 'how', 'why', 'them', 'him', 'me', 'us', 'my', 'mine', 'ours', 'theirs', 'via', 'per', 'etc', 'e.g', 'i.e', 'eg', 'ie', 'like', 'much', 'many', 'well', 'often', 'usually', 'instead', 'rather', 'only', 'up', 'through', 'throughout', 'across', 'within', 'upon', 'among', 'toward', 'towards']);
 /** Words starting with "un" that do not turn a statement around. */
 const NOT_NEGATIVE_UN = new Set(['under', 'until', 'unit', 'union', 'uniqu', 'univers', 'understand', 'underli', 'undergo', 'unifi', 'uniform']);
 /** Words opening a sentence with a condition its main clause answers. */
@@ -122,6 +124,8 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
   const asserted = new Set<string>();
   /** Whether the scope running is a "rather than"'s, which denies only what it has not said already. */
   let contrastScope = false;
+  /** Whether the chunk read follows a comma. */
+  let afterComma = false;
   /** The word that makes a forward denial of the one before ("than" after "rather"). */
   let awaitedSecond: string | undefined;
   /** How many more chunks the last negation governs. */
@@ -147,6 +151,12 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
     recent.push(stemmed);
     if (recent.length > 2) recent.shift();
   };
+  /** A denial word in evidence ("avoids", "a non-goal"): it denies the words just before it and the rest of its clause. */
+  const denyAround = (): void => {
+    contrastScope = false;
+    scope = EVIDENCE_NEGATION_SCOPE;
+    for (const word of recent) negatedWords.add(word);
+  };
   /**
    * What one lower-cased word says of the sentence: a condition opening it, a negation or
    * denial, a contrast, a spelled-out number. In a compound ("no-op", "not-yet-final") it
@@ -156,15 +166,15 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
     if (first) condition = CONDITIONS.has(lower) ? [] : undefined;
     if (NEGATIONS.has(lower) && !inCompound) {
       negated = true;
-      contrastScope = false;
+      // "10 identical pointers to the value 10, not pointers to 0 through 9": a "not" after a comma sets an
+      // alternative against what the claim asserts, and denies only what it has not asserted already.
+      contrastScope = !evidence && afterComma && lower === 'not';
       scope = evidence ? EVIDENCE_NEGATION_SCOPE : NEGATION_SCOPE;
       // "none of the cards are filed" / "cards are not filed": in evidence the subject before counts too.
       if (evidence) for (const word of recent) negatedWords.add(word);
       denyCondition();
     } else if (evidence && EVIDENCE_DENIALS.has(lower)) {
-      contrastScope = false;
-      scope = EVIDENCE_NEGATION_SCOPE;
-      for (const word of recent) negatedWords.add(word);
+      denyAround();
     } else if (evidence && lower === awaitedSecond) {
       contrastScope = true;
       scope = NEGATION_SCOPE - 1;
@@ -174,6 +184,7 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
     if (evidence && NUMBER_WORDS[lower] !== undefined) numbers.push(NUMBER_WORDS[lower]);
   };
   chunks.forEach((rawChunk, index) => {
+    afterComma = (chunks[index - 1] ?? '').endsWith(',');
     const inScope = scope > 0;
     if (scope > 0) scope--;
     // Most chunks are a plain lower-case word, maybe with a comma or full stop: no regex work for those.
@@ -235,6 +246,7 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
       return;
     }
     const compound = COMPOUND.test(chunk);
+    if (evidence && EVIDENCE_DENIAL_COMPOUNDS.has(chunk.toLowerCase())) denyAround();
     for (const piece of chunk.match(WORD) ?? []) {
       const lower = piece.toLowerCase();
       const acronym = spellsOut(piece, spoken);
@@ -297,4 +309,17 @@ function isPartOfName(chunks: readonly string[], index: number): boolean {
   if (!CAPITALISED.test(previous) || /[.,;:]$/.test(chunks[index - 1] ?? '')) return false;
   const lower = previous.toLowerCase();
   return !QUANTIFIERS.has(lower) && !isStopWord(lower) && !MONTHS.some((month) => month.startsWith(lower.slice(0, 3)) && lower.length >= 3);
+}
+
+/** Stems shorter than this match only themselves (see stem-match.ts). */
+const SHORT_STEM = 4;
+
+/**
+ * A word's stem for matching. Porter reads "embed" as "emb" + "ed" (while "embedded" stems to
+ * "embed"), and a stem that short matches only itself: a played page's "cannot be embedded"
+ * never met its source's "not possible to embed". Such a word keeps its first letters.
+ */
+function stem(word: string): string {
+  const stemmed = porterStem(word);
+  return stemmed.length < SHORT_STEM && word.length > SHORT_STEM ? word.slice(0, SHORT_STEM) : stemmed;
 }

@@ -1,4 +1,4 @@
-import type { ClaimTerms } from './claim-terms.js';
+import { claimTerms, type ClaimTerms } from './claim-terms.js';
 import type { Analysed } from './grounding-evidence.js';
 import { holds, overlapOf } from './stem-match.js';
 
@@ -21,6 +21,13 @@ const ABOUT_WORDS = 2;
 /** The same, among the claim's facts: the share of its words the closest must hold. */
 const ABOUT_SHARE = 0.5;
 
+/**
+ * How many of the first words a claim's negation governs a cited denial may share to be the
+ * same denial worded another way ("No `**` patterns: `path.Match` lacks them" against "This
+ * syntax is not available in `path.Match`"). More would count a denial of anything nearby.
+ */
+const SAME_DENIAL_WORDS = 2;
+
 /** What a claim denies that its evidence does not: the word (a stem), or nothing when the evidence does not mention what it denies. */
 type Denial = { word?: string } | undefined;
 
@@ -32,12 +39,13 @@ type Denial = { word?: string } | undefined;
 export function negationProblem(terms: ClaimTerms, pool: readonly Analysed[], ranked: readonly Ranked[], against: 'cited' | 'facts', claimText = ''): { kind: 'ungrounded'; reason: string } | undefined {
   const evidence = against === 'cited' ? 'its cited lines' : 'its closest fact';
   if (terms.negated) {
-    const denial = against === 'cited' ? citedDenial(terms, pool, ranked) : factDenial(terms, ranked);
+    const denial = against === 'cited' ? citedDenial(terms, pool, ranked, claimText) : factDenial(terms, ranked);
     if (!denial) return undefined;
     const word = denial.word === undefined ? undefined : wordOf(claimText, denial.word);
     return { kind: 'ungrounded', reason: word ? `it denies "${word}", which ${evidence} do${against === 'cited' ? '' : 'es'} not deny` : `it denies what ${evidence} do${against === 'cited' ? '' : 'es'} not mention` };
   }
-  if (against === 'facts' && droppedNegation(terms, ranked)) return { kind: 'ungrounded', reason: `${evidence} denies what it asserts` };
+  // A label ending in a colon ("Rust 2021 and earlier (RPIT):") introduces a list: it asserts nothing a negation could contradict.
+  if (against === 'facts' && !claimText.trimEnd().endsWith(':') && droppedNegation(terms, ranked)) return { kind: 'ungrounded', reason: `${evidence} denies what it asserts` };
   return undefined;
 }
 
@@ -59,10 +67,11 @@ function wordOf(text: string, stem: string): string {
  * turns something around will do — unless it denies the page's own subject, which the cited
  * lines never mention.
  */
-function citedDenial(terms: ClaimTerms, pool: readonly Analysed[], ranked: readonly Ranked[]): Denial {
+function citedDenial(terms: ClaimTerms, pool: readonly Analysed[], ranked: readonly Ranked[], claimText: string): Denial {
   const about = Math.min(ABOUT_WORDS, terms.words.length);
   const units = [...new Set([...pool, ...ranked.map((r) => r.item)])];
   const isAbout = (item: Analysed): boolean => overlapOf(terms.words, item.words) >= about;
+  if (deniedInOtherWords(terms, units, isAbout, negatedClauseWords(terms, claimText))) return undefined;
   const denied =
     terms.negatedWords.find((word) => units.some((item) => isAbout(item) && holds(item.words, word))) ??
     terms.negatedWords.find((word) => units.some((item) => holds(item.words, word)));
@@ -70,9 +79,37 @@ function citedDenial(terms: ClaimTerms, pool: readonly Analysed[], ranked: reado
     // A word it denies that is not among its checked words is the page's topic (see groundPage).
     const topic = terms.negatedWords.find((word) => !terms.words.includes(word));
     if (topic !== undefined) return { word: topic };
-    return ranked.some((r) => r.item.terms.negated || r.item.terms.contrasted) ? undefined : {};
+    return ranked.some((r) => r.item.terms.negated || r.item.terms.contrasted || r.item.terms.negatedWords.length > 0) ? undefined : {};
   }
   return units.some((item) => denies(item, denied) && ((denied === terms.negatedWords[0] && holds(new Set(item.terms.followingNegation), denied)) || isAbout(item))) ? undefined : { word: denied };
+}
+
+/**
+ * Whether the cited lines deny what the claim denies, in words of their own: a piece about the
+ * claim denies one of the first words the claim's negation governs, and no piece asserting
+ * those words is closer to the clause that negates. In played reviews most "it denies X, which
+ * its cited lines do not deny" findings were such denials ("not all uses" against "Replacing all
+ * possible uses is a non-goal"); a planted "not" is still found, as the line it contradicts
+ * says the clause's words plainly ("Any reader could not edit any page" against "Any reader
+ * could edit any page", beside "a page that did not exist yet").
+ */
+function deniedInOtherWords(terms: ClaimTerms, units: readonly Analysed[], isAbout: (item: Analysed) => boolean, clauseWords: readonly string[]): boolean {
+  const first = terms.negatedWords.slice(0, SAME_DENIAL_WORDS);
+  let closestDenial = 0;
+  let closestAssertion = 0;
+  for (const item of units) {
+    const denied = new Set(item.terms.negatedWords);
+    const overlap = overlapOf(clauseWords, item.words);
+    if (isAbout(item) && first.some((word) => holds(denied, word))) closestDenial = Math.max(closestDenial, overlap);
+    if (first.some((word) => holds(item.words, word) && !holds(denied, word))) closestAssertion = Math.max(closestAssertion, overlap);
+  }
+  return closestDenial > 0 && closestDenial >= closestAssertion;
+}
+
+/** The checked words of the claim's first clause that negates (split at ";", ":" and full stops), else all of them. */
+function negatedClauseWords(terms: ClaimTerms, claimText: string): readonly string[] {
+  const clause = claimText.split(/[;:.]\s/).find((part) => claimTerms(part).negated);
+  return clause === undefined ? terms.words : claimTerms(clause).words.filter((word) => terms.words.includes(word));
 }
 
 /**

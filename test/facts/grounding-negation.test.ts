@@ -51,6 +51,33 @@ describe('negation against cited lines', () => {
     expect(at(notes, 'Numbered references between cards are trails on paper: they make the box a web. <!-- from: raw/src.md#L1-2 -->', 'Associative trail')).toBeUndefined();
     expect(at(notes, 'Numbered references between cards are not trails on paper: they make the box a web. <!-- from: raw/src.md#L1-2 -->', 'Associative trail')?.kind).toBe('miscited');
   });
+
+  // Played reviews of held-out pages: denials the cited lines word their own way, each judged a false alarm.
+  it('a denial the cited lines word their own way is support: "not all" for "a non-goal", "could not tell" for "unclear", "not declared" for "inappropriate"', () => {
+    const goals = ['It should be able to replace the common uses of most of', 'the available embedding tools.', 'Replacing all possible uses is a non-goal.', 'Replacing all possible embedding tools is also a non-goal.'];
+    expect(at(goals, 'The design aims to replace the common uses of most embedding tools, explicitly not all uses or all tools. <!-- from: raw/src.md#L1-4 -->')).toBeUndefined();
+    const constraints = ['It would also be unclear to users what constraints are placed on the', 'arguments to these calls: they must be string literals.'];
+    expect(at(constraints, 'Users could not tell that the arguments must be string literals. <!-- from: raw/src.md#L1-2 -->')).toBeUndefined();
+    const modules = ['For the same reason, information about one package’s embedded files', 'is also inappropriate in `go.mod`: each package’s individual meaning should be defined by its Go sources.'];
+    expect(at(modules, 'Embedding information is not declared in `go.mod`; each package’s meaning is defined by its Go sources. <!-- from: raw/src.md#L1-2 -->')).toBeUndefined();
+  });
+
+  it('a "not" planted in a sentence the cited lines say plainly is still flagged, though another line denies one of its words', () => {
+    const wiki = ['Any reader could edit any page from the browser.', 'A word written in CamelCase became a link to the page of that name.', 'A link to a page that did not exist yet showed a question mark.'];
+    expect(at(wiki, 'Any reader could edit any page; a CamelCase word became a link. <!-- from: raw/src.md#L1-3 -->')).toBeUndefined();
+    expect(at(wiki, 'Any reader could not edit any page; a CamelCase word became a link. <!-- from: raw/src.md#L1-3 -->')?.kind).toBe('miscited');
+  });
+
+  it('"A, not B" denies only what it has not asserted: "10 identical pointers, not pointers to 0 through 9"', () => {
+    const loop = ['After this loop executes, `ids` contains 10 identical pointers, each pointing at the value 10,', 'instead of 10 distinct pointers to 0 through 9.'];
+    expect(at(loop, 'The loop leaves `ids` holding 10 identical pointers to the value 10, not pointers to 0 through 9. <!-- from: raw/src.md#L1-2 -->')).toBeUndefined();
+    expect(at(loop, 'The loop does not leave `ids` holding 10 identical pointers to the value 10. <!-- from: raw/src.md#L1-2 -->')?.kind).toBe('miscited');
+  });
+
+  it('"embedded" meets "embed" (Porter stems "embed" to "emb"): "cannot both be embedded" is the lines\' "not possible to embed"', () => {
+    const cases = ['Another implication is that it is not possible to embed two different', 'files that differ only in the case of their file names.'];
+    expect(at(cases, 'Two files whose names differ only in case cannot both be embedded. <!-- from: raw/src.md#L1-2 -->')).toBeUndefined();
+  });
 });
 
 describe('negation against facts (an uncited claim)', () => {
@@ -62,6 +89,12 @@ describe('negation against facts (an uncited claim)', () => {
     const claim = (not: string) => `Because of MVS, each dependency version is ${not}at least what every component module requires; go work sync can write those versions back.`;
     expect(groundPage(claim(''), facts).sentences[0]?.problem).toBeUndefined();
     expect(groundPage(claim('not '), facts).sentences[0]?.problem?.kind).toBe('ungrounded');
+  });
+
+  it('a label ending in a colon asserts nothing its closest fact\'s negation could contradict; the same words as a sentence are flagged', () => {
+    const rules = [{ id: 'f-1', text: "Rust's rules in the 2021 and earlier editions around capturing lifetimes in return position impl Trait (RPIT) opaque types are not helpful to users." }];
+    expect(groundPage('Rust 2021 and earlier editions, return position impl Trait rules (RPIT):', rules).sentences[0]?.problem).toBeUndefined();
+    expect(groundPage('Rust 2021 and earlier editions, return position impl Trait rules (RPIT) are helpful to users.', rules).sentences[0]?.problem?.kind).toBe('ungrounded');
   });
 });
 
