@@ -18,6 +18,8 @@ export const PLAYED_RUN_AFTER = path.join(packageRoot(), 'test', 'fixtures', 'pl
 export const PLAYED_RUN_3 = path.join(packageRoot(), 'test', 'fixtures', 'played-run-3');
 /** The fourth, played with a build of 9028914 (one cached prefix for every command) on three more sources. */
 export const PLAYED_RUN_4 = path.join(packageRoot(), 'test', 'fixtures', 'played-run-4');
+/** The fifth, played with a build of 73850a5 on three more sources (try, number literals, futures). */
+export const PLAYED_RUN_5 = path.join(packageRoot(), 'test', 'fixtures', 'played-run-5');
 
 type SettingValue = string | number | boolean;
 

@@ -63,7 +63,8 @@ const DATE_PATTERNS: Array<{ pattern: RegExp; parts: (m: RegExpExecArray) => [st
   { pattern: /\b(\d{4})-(\d{2})-(\d{2})\b/g, parts: (m) => [m[1] ?? '', m[2] ?? '', m[3]] },
   { pattern: new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?[ -]${MONTH}[ ,-]+(\\d{4})\\b`, 'gi'), parts: (m) => [m[3] ?? '', monthNumber(m[2]), m[1]] },
   { pattern: new RegExp(`\\b${MONTH} (\\d{1,2})(?:st|nd|rd|th)?,? (\\d{4})\\b`, 'gi'), parts: (m) => [m[3] ?? '', monthNumber(m[1]), m[2]] },
-  { pattern: new RegExp(`\\b${MONTH},? (\\d{4})\\b`, 'gi'), parts: (m) => [m[2] ?? '', monthNumber(m[1]), undefined] },
+  // "August 2016", "August, 2016", "August of 2016".
+  { pattern: new RegExp(`\\b${MONTH},?(?: of)? (\\d{4})\\b`, 'gi'), parts: (m) => [m[2] ?? '', monthNumber(m[1]), undefined] },
 ];
 
 function monthNumber(name: string | undefined): string {
@@ -103,8 +104,10 @@ const ACRONYM = /^\p{Lu}{2,}s?$/u;
 const WORD = /[\p{L}\p{N}]+/gu;
 /** What makes "not" no denial when a "but" or "also" follows: "not only", "not just", "not merely" (the sentence asserts what follows). */
 const NOT_A_DENIAL = /^(?:only|just|merely)\b/;
-/** Words joined by a hyphen: one word ("no-op"), whatever its parts say. */
-const COMPOUND = /\p{L}-\p{L}/u;
+/** Verbs a negation may end an elliptical clause after ("C itself has not,"). */
+const AUXILIARIES = new Set(['has', 'have', 'had', 'is', 'are', 'was', 'were', 'do', 'does', 'did', 'will', 'would', 'can', 'could', 'should', 'may', 'might', 'must']);
+/** Words joined by a hyphen or slash: one word ("no-op", "yes/no"), whatever its parts say. */
+const COMPOUND = /\p{L}[-/]\p{L}/u;
 
 /** Analyse one text (a claim or a line of evidence). `evidence` reads spelled-out numbers as values too. */
 export function claimTerms(text: string, evidence = false): ClaimTerms {
@@ -132,23 +135,31 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
   let scope = 0;
   /** The last few content stems: what a negation in evidence may be about. */
   const recent: string[] = [];
+  /** The content stems of the sentence so far: what an elliptical "C itself has not," denies. */
+  const sentence: string[] = [];
+  /** Open parentheses, and how many were open at the last negation: a ")" closing its parenthesis ends its scope ("(not `0o`) and every other flag"). */
+  let depth = 0;
+  let negationDepth = 0;
   /** Every word so far, lower-cased: an acronym spelled by the words before it ("trust on first use (TOFU)") names nothing new. */
   const spoken: string[] = [];
   /** In evidence, the words of a sentence opening with a condition ("When go.sum is up to date, … is never contacted"): the main clause's negation governs them too. */
   let condition: string[] | undefined;
+  /** Whether the opening condition's sentence still runs: a semicolon ends it ("Once a future has returned Ready, poll calls may panic; the trait guarantees nothing" does not deny "panic"). */
+  let conditionOpen = false;
   const denyCondition = (): void => {
-    if (evidence) for (const word of condition ?? []) negatedWords.add(word);
+    if (evidence && conditionOpen) for (const word of condition ?? []) negatedWords.add(word);
   };
   /** A content word's stem: a word of the text, of an opening condition, of the negation governing it, and one of the last two. */
   const noteStem = (stemmed: string, inScope: boolean): void => {
     words.add(stemmed);
-    condition?.push(stemmed);
+    if (conditionOpen) condition?.push(stemmed);
     if (!inScope) asserted.add(stemmed);
     else if (!contrastScope || !asserted.has(stemmed)) {
       negatedWords.add(stemmed);
       followingNegation.add(stemmed);
     }
     recent.push(stemmed);
+    sentence.push(stemmed);
     if (recent.length > 2) recent.shift();
   };
   /** A denial word in evidence ("avoids", "a non-goal"): it denies the words just before it and the rest of its clause. */
@@ -163,9 +174,13 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
    * negates nothing: a played page's "a no-op `Waker`" was read as a denial.
    */
   const noteWord = (lower: string, inCompound = false): void => {
-    if (first) condition = CONDITIONS.has(lower) ? [] : undefined;
+    if (first) {
+      condition = CONDITIONS.has(lower) ? [] : undefined;
+      conditionOpen = condition !== undefined;
+    }
     if (NEGATIONS.has(lower) && !inCompound) {
       negated = true;
+      negationDepth = depth;
       // "10 identical pointers to the value 10, not pointers to 0 through 9": a "not" after a comma sets an
       // alternative against what the claim asserts, and denies only what it has not asserted already.
       contrastScope = !evidence && afterComma && lower === 'not';
@@ -183,10 +198,7 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
     if (CONTRASTS.has(lower) || (lower.startsWith('un') && lower.length > 5 && !NOT_NEGATIVE_UN.has(stem(lower)))) contrasted = true;
     if (evidence && NUMBER_WORDS[lower] !== undefined) numbers.push(NUMBER_WORDS[lower]);
   };
-  chunks.forEach((rawChunk, index) => {
-    afterComma = (chunks[index - 1] ?? '').endsWith(',');
-    const inScope = scope > 0;
-    if (scope > 0) scope--;
+  const analyseChunk = (rawChunk: string, index: number, inScope: boolean): void => {
     // Most chunks are a plain lower-case word, maybe with a comma or full stop: no regex work for those.
     const plain = PLAIN_WORD.exec(rawChunk);
     if (plain) {
@@ -200,8 +212,14 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
       }
       spoken.push(lower);
       first = (plain[2] ?? '') === '.';
+      // "Although C++14 added binary integer literals, C itself has not, as of C18": a negation ending its
+      // clause right after an auxiliary denies what the sentence said before it.
+      if (evidence && plain[2] && lower === 'not' && AUXILIARIES.has(spoken.at(-2) ?? '')) for (const word of sentence) negatedWords.add(word);
       // A negation's subject is in its own sentence ("… variable `GOWORK`. When not in workspace mode" denies no variable).
-      if (first) recent.length = 0;
+      if (first) {
+        recent.length = 0;
+        sentence.length = 0;
+      }
       if (plain[2] === '.' || plain[2] === ';' || plain[2] === ',') scope = 0;
       return;
     }
@@ -212,7 +230,10 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
     }
     if (/n['’]t$/iu.test(chunk)) {
       negated = true;
+      negationDepth = depth;
       contrastScope = false;
+      // "…, C hasn't." denies what the sentence said before it, as "has not," does.
+      if (evidence && /[,.;]$/.test(rawChunk)) for (const word of sentence) negatedWords.add(word);
       scope = evidence ? EVIDENCE_NEGATION_SCOPE : NEGATION_SCOPE;
       if (evidence) for (const word of recent) negatedWords.add(word);
       denyCondition();
@@ -269,12 +290,32 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
     if (/[.!?]["')\]’”*_]*$/.test(rawChunk)) {
       first = true;
       recent.length = 0;
+      sentence.length = 0;
     }
     if (CLAUSE_END.test(rawChunk) || rawChunk.endsWith(',')) scope = 0;
+  };
+  chunks.forEach((rawChunk, index) => {
+    afterComma = (chunks[index - 1] ?? '').endsWith(',');
+    const inScope = scope > 0;
+    if (scope > 0) scope--;
+    depth += countOf(rawChunk, '(');
+    analyseChunk(rawChunk, index, inScope);
+    if (/;["')\]’”*_]*$/.test(rawChunk)) conditionOpen = false;
+    const closes = countOf(rawChunk, ')');
+    if (closes > 0) {
+      depth = Math.max(0, depth - closes);
+      if (depth < negationDepth) scope = 0;
+    }
   });
   // Evidence is read generously: every run of digits is a number it states, identifiers' included.
   if (evidence) for (const digits of rest.match(/\d+(?:[.,]\d+)*/g) ?? []) numbers.push(...evidenceValues(digits));
   return { words: [...words], numbers, dates, names: [...new Set(names)], acronyms: [...new Set(acronyms)], namedNumbers, negated, negatedWords: [...negatedWords], followingNegation: [...followingNegation], contrasted };
+}
+
+function countOf(text: string, mark: string): number {
+  let count = 0;
+  for (const char of text) if (char === mark) count++;
+  return count;
 }
 
 /** Whether `piece` is an acronym of the words just before it ("TOFU" after "trust on first use"). */
@@ -315,11 +356,24 @@ function isPartOfName(chunks: readonly string[], index: number): boolean {
 const SHORT_STEM = 4;
 
 /**
- * A word's stem for matching. Porter reads "embed" as "emb" + "ed" (while "embedded" stems to
- * "embed"), and a stem that short matches only itself: a played page's "cannot be embedded"
- * never met its source's "not possible to embed". Such a word keeps its first letters.
+ * A word's stem for matching. Porter's short stems split a word's family: "embed" → "emb" but
+ * "embedded" → "embed", "add" → "add" but "added" → "ad", "use" → "us" but "uses" → "us"; and a
+ * stem that short matches only itself (a played page's "cannot be embedded" never met its
+ * source's "not possible to embed"). Such a word is reduced to its uninflected form instead.
  */
 function stem(word: string): string {
   const stemmed = porterStem(word);
-  return stemmed.length < SHORT_STEM && word.length > SHORT_STEM ? word.slice(0, SHORT_STEM) : stemmed;
+  return stemmed.length >= SHORT_STEM ? stemmed : uninflected(word);
+}
+
+/** "embeds" → "embed", "added"/"adding" → "add", "used"/"using"/"uses" → "use" (short words only). */
+function uninflected(word: string): string {
+  if (/(?:x|ch|sh|ss|z)es$/.test(word)) return word.slice(0, -2);
+  if (/[^s]s$/.test(word)) return word.slice(0, -1);
+  const suffix = /(?:ed|ing)$/.exec(word)?.[0];
+  if (!suffix) return word;
+  const root = word.slice(0, -suffix.length);
+  if (/([^aeiou])\1$/.test(root)) return root; // "added" → "add"
+  if (root.length === 2 && /[^aeiou]$/.test(root)) return `${root}e`; // "used" → "use"
+  return suffix === 'ed' ? word : root; // "embed" is no "emb" + "ed"
 }

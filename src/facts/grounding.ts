@@ -103,8 +103,9 @@ export type LinkedFacts = (keys: readonly string[]) => readonly CandidateFact[];
  * against facts, so a changed number, a swapped name or an added negation is still flagged.
  */
 function throughLinkedPages(grounded: SentenceGrounding, claim: Claim, terms: ClaimTerms, cache: GroundingCache, linkedFacts: LinkedFacts | undefined): SentenceGrounding {
-  // A denial stays with the sources: a synthesis page words its denials its own way, and one a linked page states nearby is not the same denial.
-  if (!linkedFacts || claim.links.length === 0 || terms.negated) return grounded;
+  // A denial too: the linked page's closest sentence must deny it as well (a played saved answer's "the trait
+  // guarantees nothing" is its linked page's sentence; a planted "not" is still flagged there).
+  if (!linkedFacts || claim.links.length === 0) return grounded;
   const linked = linkedFacts(claim.links);
   if (linked.length === 0) return grounded;
   const again = groundClaim(claim, terms, cache.analyse(linked), undefined, cache);
@@ -183,7 +184,11 @@ function check(
   // An acronym its sources state or spell out is a term they define ("MVS"), not a name a fact must repeat.
   const unnamed = terms.names.filter((name) => !holds(closestWords, name) && !(cited && holds(sourceWords, name)) && !(terms.acronyms.includes(name) && definesAcronym(name)));
   if (unnamed.length > 0) return { kind: 'ungrounded', reason: cited ? `it names ${unnamed.join(', ')}, which its sources never mention` : `its closest fact does not name ${unnamed.join(', ')}` };
-  if (supportShare < (evidence === 'its cited lines' ? CITED_SUPPORT_THRESHOLD : SUPPORT_THRESHOLD)) return { kind: 'ungrounded', reason: evidence === 'its cited lines' ? 'its cited lines say nothing like it' : 'no fact of its sources says this' };
+  // The numbers and dates it states are held by now, and they are content too: "Examples: `0x1p-2` is 0.25,
+  // `0x2.p10` is 2048.0" says what its cited "0x1p-2 // == 0.25" lines say, with one word of its own.
+  const figures = new Set(terms.numbers.filter((n) => !terms.namedNumbers.includes(n))).size + terms.dates.length;
+  const share = figures === 0 ? supportShare : (supportShare * terms.words.length + figures) / (terms.words.length + figures);
+  if (share < (evidence === 'its cited lines' ? CITED_SUPPORT_THRESHOLD : SUPPORT_THRESHOLD)) return { kind: 'ungrounded', reason: evidence === 'its cited lines' ? 'its cited lines say nothing like it' : 'no fact of its sources says this' };
   return negationProblem(terms, pool, ranked, cited ? 'cited' : 'facts', claimText);
 }
 

@@ -43,6 +43,8 @@ describe('wiki lint --fix on a real model-written wiki', () => {
     const handed = (first?.lastUserText ?? '').split('\n').filter((line) => /^- \[(error|warning)\] /.test(line));
     expect(handed.length).toBeGreaterThan(0);
     expect(handed.length).toBeLessThanOrEqual(30);
+    // No stale page among them: no instruction for one.
+    expect(first?.lastUserText).not.toContain('stale-page');
     // Input over the whole run, estimated at four characters a token.
     const input = server.requests.reduce((sum, request) => sum + bytes(request.body), 0) / 4;
     expect(input).toBeLessThan(150_000);
@@ -106,6 +108,7 @@ describe('wiki lint --fix on a stale page', () => {
     const server = await startServer((request) => {
       if (request.index === 0) {
         expect(request.lastUserText).toMatch(/stale-page wiki\/entities\/niklas-luhmann\.md — stale since 2026-11-20: raw\/zettelkasten-notes\.md changed/);
+        expect(request.lastUserText).toContain('For a stale-page finding, read the lines the page cites');
         return { toolCalls: [{ name: 'read_file', arguments: { path: 'raw/zettelkasten-notes.md' } }] };
       }
       if (request.index === 1) return { toolCalls: [{ name: 'write_file', arguments: { path: rel, content: rewritten } }] };

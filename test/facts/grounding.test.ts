@@ -102,6 +102,24 @@ describe('groundPage: an uncited claim grounded through the pages its paragraph 
     expect(ground('In the top 14k modules Okonkwo found 600 commits that only added x := x lines ([[go-loopvar]]).')).toBeDefined();
     expect(ground('About 600 commits in the top 14k modules never added x := x lines ([[go-loopvar]]).')).toBeDefined();
   });
+
+  it('a denial the linked page states is grounded through it; the same words asserted are flagged', () => {
+    const futures = [{ id: 'wiki/concepts/rust-future-trait.md#35', text: 'Once a future has returned Ready, further poll calls may panic, block forever or otherwise misbehave; the trait guarantees nothing.' }];
+    const viaFutures = (sentence: string) => groundPage(sentence, sources, new GroundingCache(), '', undefined, (keys) => (keys.includes('rust-future-trait') ? futures : [])).sentences[0]?.problem?.kind;
+    expect(viaFutures('Polling a future again after it returned Ready may panic, block or misbehave, and the trait guarantees nothing ([[rust-future-trait]]).')).toBeUndefined();
+    expect(viaFutures('Polling a future again after it returned Ready may not panic, block or misbehave ([[rust-future-trait]]).')).toBeDefined();
+  });
+});
+
+describe('groundPage: numbers are content', () => {
+  const lines = ['Examples:', '', '0x1p-2    // == 0.25', '0x2.p10   // == 2048.0', '0x1.Fp+0  // == 1.9375'];
+  const reader = (file: string): readonly string[] | undefined => (file === 'raw/src.md' ? lines : undefined);
+  const ground = (sentence: string) => groundPage(sentence, [], new GroundingCache(), '', reader).sentences[0]?.problem?.kind;
+
+  it('a sentence of examples whose values its cited lines state is supported; a changed value is flagged', () => {
+    expect(ground('Examples: `0x1p-2` is 0.25, `0x2.p10` is 2048.0, `0x1.Fp+0` is 1.9375. <!-- from: raw/src.md#L1-5 -->')).toBeUndefined();
+    expect(ground('Examples: `0x1p-2` is 0.5, `0x2.p10` is 2048.0, `0x1.Fp+0` is 1.9375. <!-- from: raw/src.md#L1-5 -->')).toBe('unsupported-number');
+  });
 });
 
 describe('groundPage: the year a source is dated', () => {

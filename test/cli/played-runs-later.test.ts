@@ -1,12 +1,12 @@
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fixtureSources, PLAYED_RUN_3, PLAYED_RUN_4, replayPlayedRun, sourceLineCount } from '../../scripts/measure/replay-run.js';
+import { fixtureSources, PLAYED_RUN_3, PLAYED_RUN_4, PLAYED_RUN_5, replayPlayedRun, sourceLineCount } from '../../scripts/measure/replay-run.js';
 import { linesShown } from '../../scripts/measure/replay.js';
 
 /**
- * The third and fourth played runs (test/fixtures/played-run-3, played-run-4): three
- * ingests and a saved query each, default settings. Replayed through the built CLI; reads
+ * The later played runs (test/fixtures/played-run-3, -4, -5): three ingests and a saved
+ * query each, default settings. Replayed through the built CLI; reads
  * of a raw file follow the offsets the tool reports.
  */
 
@@ -16,6 +16,8 @@ const RUNS = [
   // pages of the same answer). Pages of one answer may now link to each other: only its append_to_file,
   // which linked to pages written after it in that answer, is refused (appends are not held).
   { name: 'played-run-4', fixture: PLAYED_RUN_4, saved: 'wiki/concepts/go-embedding-and-rust-lifetime-capture.md', refused: 1 },
+  // As played: an append linking to pages written later in its answer, and a summary with an unquoted ": ".
+  { name: 'played-run-5', fixture: PLAYED_RUN_5, saved: 'wiki/concepts/error-handling-in-go-try-and-rust-futures.md', refused: 2 },
 ];
 
 describe.each(RUNS)('$name, replayed', ({ fixture, saved, refused }) => {

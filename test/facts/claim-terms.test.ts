@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { claimTerms } from '../../src/facts/claim-terms.js';
+
+/** What a claim and its evidence are compared on: dates, and the words a negation governs. */
+describe('claimTerms: dates', () => {
+  it('reads "August of 2016" as "August 2016" (a played page cited "in August of 2016" for "(August 2016)")', () => {
+    expect(claimTerms('in August of 2016', true).dates).toEqual(['2016-08']);
+    expect(claimTerms('0.1 (August 2016) established the model').dates).toEqual(['2016-08']);
+  });
+});
+
+describe('claimTerms: what a negation denies', () => {
+  it('"yes/no" is one word, no denial', () => {
+    const terms = claimTerms('The design space reduces to four yes/no questions about separators.');
+    expect(terms.negated).toBe(false);
+  });
+
+  it('a negation inside parentheses ends with them: "(not `0o`) and every other flag is taken" denies no flag', () => {
+    const terms = claimTerms('`%#o` already prints a leading `0` (not `0o`) and every other flag is taken.');
+    expect(terms.negated).toBe(true);
+    expect(terms.negatedWords).not.toContain('flag');
+    expect(claimTerms('It prints a leading zero and not every other flag is taken.').negatedWords).toContain('flag');
+  });
+
+  it('in evidence, "C itself has not," denies what its sentence said before it; a plain "has not added" is read as before', () => {
+    const elliptical = claimTerms('Although C++14 added binary integer literals, C itself has not, as of C18.', true);
+    expect(elliptical.negatedWords).toContain('add');
+    const plain = claimTerms('C++14 added binary integer literals, and C has not added hexadecimal floats.', true);
+    expect(plain.negatedWords).not.toContain('binari');
+  });
+
+  it('"A, not B" denies only what it has not asserted, and "through" is no content word', () => {
+    const terms = claimTerms('It leaves 10 identical pointers to the value 10, not pointers to 0 through 9.');
+    expect(terms.negated).toBe(true);
+    expect(terms.negatedWords).toEqual([]);
+    expect(claimTerms('It does not leave identical pointers.').negatedWords).toContain('pointer');
+  });
+});
+
+describe('claimTerms: stems', () => {
+  it("keeps a word's family together where Porter's short stems split it: embed/embedded, add/added, use/used", () => {
+    const words = (text: string) => claimTerms(text, true).words;
+    expect(words('embed embeds embedded embedding')).toEqual(['embed']);
+    expect(words('add adds added adding')).toEqual(['add']);
+    expect(words('use uses used using')).toEqual(['use']);
+    expect(words('box boxes')).toEqual(['box']);
+  });
+});
