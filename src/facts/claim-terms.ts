@@ -43,7 +43,9 @@ const EVIDENCE_DENIAL_COMPOUNDS = new Set(['non-goal', 'non-goals']);
 const EVIDENCE_FORWARD_DENIALS: Record<string, string> = { rather: 'than', instead: 'of' };
 /** A chunk ending a clause: a negation governs no further. */
 const CLAUSE_END = /[.;:!?]["')\]’”*_]*$/;
-const CONTRASTS = new Set(['rather', 'instead', 'only', 'but', 'unlike', 'except', 'without', 'fail', 'fails', 'failed', 'lack', 'lacks', 'absent', 'neither', 'nor', 'avoid', 'avoids', 'prevent', 'prevents', 'refuse', 'refuses', 'reject', 'rejects', 'opposite', 'unless', 'unable']);
+/** A chunk ending a sentence. */
+const SENTENCE_END = /[.!?]["')\]’”*_]*$/;
+const CONTRASTS = new Set(['rather', 'instead', 'only', 'but', 'unlike', 'except', 'without', 'fail', 'fails', 'failed', 'lack', 'lacks', 'absent', 'neither', 'nor', 'avoid', 'avoids', 'prevent', 'prevents', 'refuse', 'refuses', 'reject', 'rejects', 'opposite', 'unless', 'unable', 'stop', 'stops', 'stopped', 'cease', 'ceases']);
 /** Function words the shared stop list lacks (reflexives, fillers): they carry no claim. */
 const MORE_STOP_WORDS = new Set(['itself', 'themselves', 'himself', 'herself', 'myself', 'ourselves', 'yourself', 'just', 'even', 'still', 'thus', 'therefore', 'hence', 'however', 'yet', 'already', 'because', 'while', 'whether', 'if', 'when', 'where', 'what', 'how', 'why', 'them', 'him', 'me', 'us', 'my', 'mine', 'ours', 'theirs', 'via', 'per', 'etc', 'e.g', 'i.e', 'eg', 'ie', 'like', 'much', 'many', 'well', 'often', 'usually', 'instead', 'rather', 'only', 'up', 'through', 'throughout', 'across', 'within', 'upon', 'among', 'toward', 'towards']);
 /** Words starting with "un" that do not turn a statement around. */
@@ -263,7 +265,13 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
         const scale = SCALES[(chunks[index + 1] ?? '').toLowerCase().replace(CHUNK_EDGE, '')];
         if (scale) numbers.push(Number(`${(number[1] ?? '').replace(/,/g, '')}${number[2] ?? ''}`) * scale);
       }
-      first = false;
+      // "(RFC 2535, 2018). Nesting …": a number ending a sentence, the next word opens one (no name).
+      first = SENTENCE_END.test(rawChunk);
+      if (first) {
+        recent.length = 0;
+        sentence.length = 0;
+      }
+      if (CLAUSE_END.test(rawChunk) || rawChunk.endsWith(',')) scope = 0;
       return;
     }
     const compound = COMPOUND.test(chunk);
@@ -287,7 +295,7 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
     }
     // A full stop starts a new sentence whose first word is capitalised anyway (after a colon a
     // capital is read as a name: checked only against all of the sources' words, a plain word passes).
-    if (/[.!?]["')\]’”*_]*$/.test(rawChunk)) {
+    if (SENTENCE_END.test(rawChunk)) {
       first = true;
       recent.length = 0;
       sentence.length = 0;

@@ -11,7 +11,8 @@ import { sentencesByParagraph } from './segment.js';
  * A sentence cites what its own `<!-- from: raw/x.md#L10-20 -->` comment names; a sentence
  * without one takes the next citation in its paragraph (a paragraph cited once at its end);
  * a citation standing alone on a line, or ending a line that ends with a colon, covers the
- * uncited sentences after it up to the next heading.
+ * uncited sentences after it up to the next heading (with the citation ending their list,
+ * when that one cites lines beyond it).
  */
 
 export interface ClaimCitation {
@@ -160,7 +161,8 @@ export function claimsOf(body: string): Claim[] {
     let cites = own[index] ?? [];
     for (let next = index + 1; cites.length === 0 && next < segments.length && segments[next]?.paragraph === segment.paragraph; next++) cites = own[next] ?? [];
     const leadsIn = cites.length > 0 && (own[index] ?? []).length === 0;
-    if (cites.length === 0) cites = blockAt[segment.lineStart - 1] ?? [];
+    const block = blockAt[segment.lineStart - 1];
+    if (cites.length === 0 && block) cites = [...block, ...listCitation(segments, own, lines, index).filter((at) => !block.some((outer) => covers(citations[outer], citations[at])))];
     claims.push({
       text,
       checked: segment.text.replace(new RegExp(`[${CITE}${LINK}${CODE}][\\s\\S]`, 'g'), ' ').replace(PARENTHETICAL_POINTER, ' ').replace(/\s+/g, ' ').trim(),
@@ -172,6 +174,38 @@ export function claimsOf(body: string): Claim[] {
   });
   return claims;
 }
+
+/**
+ * A citation ending the list an uncited item is in. Under a lead-in that cites ("With a
+ * suffix: <!-- from: raw/x.md#L46-48 -->") a list cited once more on its last item ("…
+ * <!-- from: raw/x.md#L49-69 -->") cites both for every item: a played page's items were held
+ * to the lead-in's three lines only.
+ */
+function listCitation(segments: ReadonlyArray<{ lineStart: number }>, own: readonly number[][], lines: readonly string[], index: number): number[] {
+  const start = segments[index]?.lineStart ?? 0;
+  if (!LIST_ITEM.test(lines[start - 1] ?? '')) return [];
+  let previous = start;
+  for (let next = index + 1; next < segments.length; next++) {
+    const at = segments[next]?.lineStart ?? 0;
+    // The list goes on while no blank line, heading or other paragraph comes between.
+    for (let line = previous; line < at; line++) if (!LIST_LINE.test(lines[line] ?? '')) return [];
+    const cites = own[next] ?? [];
+    if (cites.length > 0) return cites;
+    previous = at;
+  }
+  return [];
+}
+
+/** Whether citation `outer` takes in all of `inner`'s lines. */
+function covers(outer: ClaimCitation | undefined, inner: ClaimCitation | undefined): boolean {
+  if (!outer || !inner || outer.file !== inner.file) return false;
+  if (outer.first === undefined) return true;
+  return inner.first !== undefined && inner.first >= outer.first && (inner.last ?? inner.first) <= (outer.last ?? outer.first);
+}
+
+/** A list item's first line, and any line of a list (an item or its indented continuation). */
+const LIST_ITEM = /^\s*(?:[-*+]|\d+[.)])\s/;
+const LIST_LINE = /^(?:\s*(?:[-*+]|\d+[.)])\s|\s+\S)/;
 
 /** The sentence as written: links by their labels, code as code, citations left out. */
 function display(text: string, shown: readonly string[]): string {

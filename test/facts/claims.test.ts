@@ -274,3 +274,23 @@ describe('groundPage with cited lines', () => {
     expect(check('Ward Cunningham started the WikiWikiWeb in 1995. <!-- from: raw/notes.md#L7 -->')?.againstCitedLines).toBe(true);
   });
 });
+
+describe('claimsOf: a list cited under its lead-in and again on its last item', () => {
+  it('each uncited item cites both: the lead-in\'s lines and the lines ending the list', () => {
+    const body = [
+      'With a suffix: <!-- from: raw/x.md#L46-48 -->',
+      '',
+      '- It runs in module mode whether or not a file is present.',
+      '- Arguments must name main packages.',
+      '- That file must hold no replace directives. <!-- from: raw/x.md#L49-69 -->',
+    ].join('\n');
+    const items = claimsOf(body).filter((c) => c.text.startsWith('It runs') || c.text.startsWith('Arguments'));
+    expect(items).toHaveLength(2);
+    for (const item of items) expect(item.citations).toEqual([{ file: 'raw/x.md', first: 46, last: 48 }, { file: 'raw/x.md', first: 49, last: 69 }]);
+  });
+
+  it('without a lead-in that cites, an uncited item is not given the last item\'s citation', () => {
+    const body = ['- It runs in module mode.', '- That file must hold no replace directives. <!-- from: raw/x.md#L49-69 -->'].join('\n');
+    expect(claimsOf(body).find((c) => c.text.startsWith('It runs'))?.citations).toEqual([]);
+  });
+});
