@@ -20,6 +20,8 @@ export const PLAYED_RUN_3 = path.join(packageRoot(), 'test', 'fixtures', 'played
 export const PLAYED_RUN_4 = path.join(packageRoot(), 'test', 'fixtures', 'played-run-4');
 /** The fifth, played with a build of 73850a5 on three more sources (try, number literals, futures). */
 export const PLAYED_RUN_5 = path.join(packageRoot(), 'test', 'fixtures', 'played-run-5');
+/** The sixth, played with the same build on three more sources (go install, or-patterns, the 2021 edition). */
+export const PLAYED_RUN_6 = path.join(packageRoot(), 'test', 'fixtures', 'played-run-6');
 
 type SettingValue = string | number | boolean;
 

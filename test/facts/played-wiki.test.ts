@@ -53,7 +53,9 @@ describe('grounding on real model-written pages', () => {
     ['third', 'test/fixtures/played-wiki-3', 0.06],
     ['fourth', 'test/fixtures/played-wiki-4', 0.04],
     ['fifth', 'test/fixtures/played-wiki-5', 0.065],
-  ])('the %s played wiki: at most its share flagged (6%, 4%, 6.5%); numbers, names and negations each caught at 75% or more', async (_name, folder, most) => {
+    // Held out (not tuned on): what it measures, as a guard, not a target met.
+    ['sixth (held out)', 'test/fixtures/played-wiki-6', 0.105],
+  ])('the %s played wiki: at most its share flagged (6%, 4%, 6.5%, 10.5%); numbers, names and negations each caught at 75% or more', async (_name, folder, most) => {
     const m = await measureWikiFolder(path.join(REPO_ROOT, folder));
     expect(m.claims).toBeGreaterThan(300);
     expect(m.flagged / m.claims).toBeLessThanOrEqual(most);
