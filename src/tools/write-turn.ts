@@ -124,7 +124,7 @@ class WriteTurn {
     if (awaits.size > 0 && (await checkPage(this.ctx, page, { linkKeys: awaits })).verdict.ok) {
       return { index, path, content, key: page.key, awaits };
     }
-    return refusePage(page.target.relative, checked.verdict.errors);
+    return refusePage(page.target.relative, ...withoutPendingLinks(checked.verdict.errors, this.linkedKeys(page, this.pendingKeys(index))));
   }
 
   /** A held call whose same-answer pages are all settled: checked against the wiki as it is now. */
@@ -255,4 +255,20 @@ class WriteTurn {
 
 function listKeys(keys: Iterable<string>): string {
   return [...keys].map((key) => `[[${key}]]`).join(', ');
+}
+
+/**
+ * A page refused for another reason (its YAML) need not be told that links to pages later
+ * calls of its answer write are missing: a played model read six such lines as six pages
+ * lost. Those links are said once, as links that will stand.
+ */
+function withoutPendingLinks(errors: readonly string[], pending: ReadonlySet<string>): [string[], string[]] {
+  if (pending.size === 0) return [[...errors], []];
+  const named = (error: string): string | undefined => /^broken-link\b.*names a missing page "([^"]+)"/.exec(error)?.[1];
+  const kept = errors.filter((error) => {
+    const key = named(error);
+    return key === undefined || !pending.has(key);
+  });
+  if (kept.length === errors.length) return [[...errors], []];
+  return [kept, [`its links to ${listKeys([...pending])} are fine: later write_file calls of this answer write those pages`]];
 }

@@ -79,6 +79,17 @@ describe('write_file calls of one answer', () => {
     expect(checks.count).toBeLessThanOrEqual(6 * 40);
   });
 
+  it('a page refused for another fault is not told that its links to pages later calls write are missing', async () => {
+    // A played page with an unquoted ": " in its summary was also told six same-answer pages were missing.
+    const calls = [args(0, [1, 2], 'INVALID\n'), args(1, []), args(2, [])];
+    const outcomes = await runTurn(openBatch({ count: 0 }, calls), calls);
+    expect(outcomes[0]?.isError).toBe(true);
+    expect(outcomes[0]?.content).toContain('bad line');
+    expect(outcomes[0]?.content).not.toContain('names a missing page');
+    expect(outcomes[0]?.content).toContain(`its links to [[${key(1)}]], [[${key(2)}]] are fine: later write_file calls of this answer write those pages`);
+    expect(outcomes.slice(1).map((o) => o.isError)).toEqual([false, false]);
+  });
+
   it('an interrupt before the held calls are settled writes none of them', async () => {
     const calls = [args(0, [1]), args(1, [0])];
     const controller = new AbortController();
