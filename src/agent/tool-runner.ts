@@ -120,7 +120,7 @@ export async function runToolCalls(
   if (held.length > 0) {
     if (hooks.signal?.aborted === true) interrupted = true;
     const settled = new Map<number, ToolOutcome>();
-    for (const batch of batches.values()) {
+    for (const batch of settleOrder(batches)) {
       for (const [index, outcome] of await settleBatch(batch, hooks.signal)) settled.set(index, outcome);
     }
     for (const index of held) record(index, settled.get(index) ?? { content: notRunMessage(calls[index] as ToolCall), isError: true }, 0);
@@ -152,6 +152,22 @@ function openTurnBatches(calls: readonly ToolCall[], tools: ReadonlyMap<string, 
     if (tool?.openTurn !== undefined) batches.set(name, tool.openTurn(turnCalls));
   }
   return batches;
+}
+
+/** The batches in the order they settle: each after the tools it names in `settlesAfter`. */
+function settleOrder(batches: ReadonlyMap<string, TurnBatch>): TurnBatch[] {
+  const order: TurnBatch[] = [];
+  const placed = new Set<string>();
+  const place = (name: string, seen: Set<string>): void => {
+    const batch = batches.get(name);
+    if (batch === undefined || placed.has(name) || seen.has(name)) return;
+    seen.add(name);
+    for (const before of batch.settlesAfter ?? []) place(before, seen);
+    placed.add(name);
+    order.push(batch);
+  };
+  for (const name of batches.keys()) place(name, new Set());
+  return order;
 }
 
 async function settleBatch(batch: TurnBatch, signal: AbortSignal | undefined): Promise<ReadonlyMap<number, ToolOutcome>> {

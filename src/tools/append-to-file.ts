@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { DEFAULT_WRITE_LIMITS, type ToolContext } from './context.js';
-import { defineTool, failure } from './define.js';
+import { defineTool, errorOutcome, failure } from './define.js';
 import { checkAndSync, commitAndReport, currentContent, observerNote, writeTarget } from './page-write.js';
 import { normalizeWorkspacePath } from './paths.js';
-import type { Tool } from './types.js';
+import type { Tool, ToolOutcome, TurnCall } from './types.js';
+import { keyFromPath } from '../wiki/keys.js';
 
 const args = z.strictObject({
   path: z.string().describe('An existing page under wiki/, e.g. wiki/concepts/attention.md'),
@@ -16,63 +17,132 @@ export function createAppendToFileTool(ctx: ToolContext): Tool {
     description:
       'Append markdown to the end of an existing page under wiki/, e.g. a new section. The whole page must still ' +
       'validate afterwards (every [[link]] must name an existing page); otherwise nothing is appended and the reasons are returned. ' +
+      'It may link to pages that write_file calls of the same answer write: it is then appended after them. ' +
       'The page\'s `refs`, `sources` and `updated` are kept in step with what you append (new [[links]] join refs, files cited in ' +
       '<!-- from: --> comments join sources), so there is no need to rewrite the page for them.',
     args,
     mutates: true,
     async run({ path, content }, signal) {
-      if (content.trim() === '') return failure('content is empty; give the text to append');
-      const limits = ctx.writeLimits ?? DEFAULT_WRITE_LIMITS;
-      const size = Buffer.byteLength(content, 'utf8');
-      if (size > limits.appendBytes) {
-        return failure(
-          `refused: ${size} bytes is over the ${limits.appendBytes}-byte limit for one append (limits.appendBytes in wiki.config.json); ` +
-            'append a shorter entry',
-        );
-      }
-      const target = await writeTarget(ctx, normalizeWorkspacePath(path));
-      const previous = await currentContent(ctx, target);
-      if (previous === undefined) {
-        return failure(`${target.relative} does not exist; create the page with write_file (frontmatter and body), then append to it`);
-      }
-      const appended = appendedText(previous, content);
-      const next = previous + appended;
-      if (Buffer.byteLength(next, 'utf8') > limits.pageWriteBytes) {
-        return failure(
-          `refused: ${target.relative} would grow past the ${limits.pageWriteBytes}-byte page limit (limits.pageWriteBytes in wiki.config.json); ` +
-            'start a new page instead',
-        );
-      }
-
-      const checked = await checkAndSync(ctx, target.relative, next, previous);
-      const { verdict } = checked;
-      if (!verdict.ok) {
-        return failure(
-          `rejected: nothing was appended to ${target.relative}, because the page would then be invalid:\n` +
-            verdict.errors.map((reason) => `- ${reason}`).join('\n'),
-        );
-      }
-      const note = await observerNote(ctx, target.relative, previous);
-      // A frontmatter kept in step changes the head of the page too: the whole page is written.
-      const whole = checked.content !== next;
-      return commitAndReport(
-        ctx,
-        target,
-        previous,
-        checked.content,
-        'appended',
-        {
-          summary: `appended ${appended.length} characters to ${target.relative} (now ${checked.content.length})`,
-          synced: checked.synced,
-          warnings: verdict.warnings,
-          note,
-          failed: (message) => `append_to_file failed, ${target.relative} was not changed: ${message}`,
-        },
-        whole ? undefined : appended,
-        signal,
-      );
+      const outcome = await appendNow(ctx, path, content, signal);
+      return 'awaits' in outcome ? failure('append_to_file could not be checked') : outcome;
     },
+    openTurn: (calls) => openAppendTurn(ctx, calls),
   });
+}
+
+/** An append refused only for links to pages later write_file calls of its answer write: held until they are. */
+interface Hold {
+  awaits: ReadonlySet<string>;
+}
+
+/** Append now; with `pending` (keys write_file calls of the answer write), a refusal only for links to those is a hold. */
+async function appendNow(ctx: ToolContext, path: string, content: string, signal?: AbortSignal, pending: ReadonlySet<string> = new Set()): Promise<ToolOutcome | Hold> {
+  if (content.trim() === '') return failure('content is empty; give the text to append');
+  const limits = ctx.writeLimits ?? DEFAULT_WRITE_LIMITS;
+  const size = Buffer.byteLength(content, 'utf8');
+  if (size > limits.appendBytes) {
+    return failure(
+      `refused: ${size} bytes is over the ${limits.appendBytes}-byte limit for one append (limits.appendBytes in wiki.config.json); ` +
+        'append a shorter entry',
+    );
+  }
+  const target = await writeTarget(ctx, normalizeWorkspacePath(path));
+  const previous = await currentContent(ctx, target);
+  if (previous === undefined) {
+    return failure(`${target.relative} does not exist; create the page with write_file (frontmatter and body), then append to it`);
+  }
+  const appended = appendedText(previous, content);
+  const next = previous + appended;
+  if (Buffer.byteLength(next, 'utf8') > limits.pageWriteBytes) {
+    return failure(
+      `refused: ${target.relative} would grow past the ${limits.pageWriteBytes}-byte page limit (limits.pageWriteBytes in wiki.config.json); ` +
+        'start a new page instead',
+    );
+  }
+
+  const checked = await checkAndSync(ctx, target.relative, next, previous);
+  const { verdict } = checked;
+  if (!verdict.ok) {
+    const awaits = new Set([...pending].filter((key) => appended.includes(`[[${key}`)));
+    if (awaits.size > 0 && (await ctx.validator.validate(target.relative, next, previous, { linkKeys: awaits })).ok) return { awaits };
+    return failure(
+      `rejected: nothing was appended to ${target.relative}, because the page would then be invalid:\n` +
+        verdict.errors.map((reason) => `- ${reason}`).join('\n'),
+    );
+  }
+  const note = await observerNote(ctx, target.relative, previous);
+  // A frontmatter kept in step changes the head of the page too: the whole page is written.
+  const whole = checked.content !== next;
+  return commitAndReport(
+    ctx,
+    target,
+    previous,
+    checked.content,
+    'appended',
+    {
+      summary: `appended ${appended.length} characters to ${target.relative} (now ${checked.content.length})`,
+      synced: checked.synced,
+      warnings: verdict.warnings,
+      note,
+      failed: (message) => `append_to_file failed, ${target.relative} was not changed: ${message}`,
+    },
+    whole ? undefined : appended,
+    signal,
+  );
+}
+
+/**
+ * The append_to_file calls of one answer. An append linking to pages that write_file calls
+ * of the answer write (later ones, or earlier ones held for pages of their own) is held, and appended once the answer's writes have settled
+ * (`settlesAfter`), checked against the wiki as it then is — played runs sent such appends
+ * again in a turn of their own. An append whose page another call of the answer also names
+ * is never held (what that call sees would depend on the holding).
+ */
+function openAppendTurn(ctx: ToolContext, calls: readonly TurnCall[]) {
+  const pathOf = (call: TurnCall): string | undefined => {
+    const path = call.args?.path;
+    if (typeof path !== 'string') return undefined;
+    try {
+      return normalizeWorkspacePath(path);
+    } catch {
+      return undefined;
+    }
+  };
+  const writes = calls.flatMap((call) => {
+    const path = call.name === 'write_file' ? pathOf(call) : undefined;
+    return path === undefined ? [] : [{ index: call.index, key: keyFromPath(path) }];
+  });
+  const held = new Map<number, { path: string; content: string; awaits: ReadonlySet<string> }>();
+  return {
+    settlesAfter: ['write_file'],
+    async run(index: number, { path, content }: { path: string; content: string }, signal?: AbortSignal): Promise<ToolOutcome | undefined> {
+      const own = pathOf({ index, name: 'append_to_file', args: { path } });
+      const shared = calls.some((call) => call.index !== index && own !== undefined && pathOf(call) === own);
+      // Any write_file call of the answer: one before it may be held, waiting for pages of its own.
+      const pending = shared ? new Set<string>() : new Set(writes.map((write) => write.key));
+      const outcome = await appendNow(ctx, path, content, signal, pending);
+      if (!('awaits' in outcome)) return outcome;
+      held.set(index, { path, content, awaits: outcome.awaits });
+      return undefined;
+    },
+    async settle(signal?: AbortSignal): Promise<ReadonlyMap<number, ToolOutcome>> {
+      const answers = new Map<number, ToolOutcome>();
+      for (const [index, call] of held) {
+        const keys = [...call.awaits].map((key) => `[[${key}]]`).join(', ');
+        if (signal?.aborted === true) {
+          answers.set(index, failure(`not appended: ${call.path} was to be appended after ${keys} of this answer, and the run was interrupted first`));
+          continue;
+        }
+        try {
+          const outcome = await appendNow(ctx, call.path, call.content, signal);
+          answers.set(index, 'awaits' in outcome ? failure('append_to_file could not be checked') : outcome.isError ? outcome : { ...outcome, content: `${outcome.content}\n(appended after the pages it links to that this answer wrote: ${keys})` });
+        } catch (error) {
+          answers.set(index, errorOutcome('append_to_file', error));
+        }
+      }
+      return answers;
+    },
+  };
 }
 
 /**

@@ -19,6 +19,7 @@ export function defineTool<Shape extends z.ZodRawShape>(spec: {
   openTurn?(calls: readonly TurnCall[]): {
     run(index: number, args: z.infer<z.ZodObject<Shape>>, signal?: AbortSignal): Promise<ToolOutcome | undefined>;
     settle(signal?: AbortSignal): Promise<ReadonlyMap<number, ToolOutcome>>;
+    readonly settlesAfter?: readonly string[];
   };
 }): Tool {
   const parameters = toolParameters(spec.args);
@@ -51,6 +52,7 @@ export function defineTool<Shape extends z.ZodRawShape>(spec: {
       return {
         run: async (index, args, signal) => guarded(args, signal, (parsed) => batch.run(index, parsed, signal)),
         settle: async (signal) => batch.settle(signal),
+        ...(batch.settlesAfter === undefined ? {} : { settlesAfter: batch.settlesAfter }),
       };
     },
   };

@@ -36,6 +36,8 @@ export interface TurnBatch {
   run(index: number, args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolOutcome | undefined>;
   /** Once the turn's other calls have run: the answer of every held call, by call index. Never throws. */
   settle(signal?: AbortSignal): Promise<ReadonlyMap<number, ToolOutcome>>;
+  /** Tools whose batches settle before this one (an append waits for the pages write_file calls of its answer write). */
+  readonly settlesAfter?: readonly string[];
 }
 
 export type { JsonSchema };

@@ -85,6 +85,7 @@ function throughChanges(tool: Tool, changes: Mutex): Tool {
             return {
               run: (index, args, signal) => changes.run(() => batch.run(index, args, signal)),
               settle: (signal) => changes.run(() => batch.settle(signal)),
+              ...(batch.settlesAfter === undefined ? {} : { settlesAfter: batch.settlesAfter }),
             };
           },
         }),
