@@ -124,7 +124,7 @@ class WriteTurn {
     if (awaits.size > 0 && (await checkPage(this.ctx, page, { linkKeys: awaits })).verdict.ok) {
       return { index, path, content, key: page.key, awaits };
     }
-    return refusePage(page.target.relative, ...withoutPendingLinks(checked.verdict.errors, this.linkedKeys(page, this.pendingKeys(index))));
+    return refusePage(page.target.relative, ...withoutPendingLinks(checked.verdict.errors, awaits));
   }
 
   /** A held call whose same-answer pages are all settled: checked against the wiki as it is now. */
@@ -269,6 +269,7 @@ function withoutPendingLinks(errors: readonly string[], pending: ReadonlySet<str
     const key = named(error);
     return key === undefined || !pending.has(key);
   });
-  if (kept.length === errors.length) return [[...errors], []];
+  // Refused for those links alone (a call never held): they are the reason, and stay.
+  if (kept.length === errors.length || kept.length === 0) return [[...errors], []];
   return [kept, [`its links to ${listKeys([...pending])} are fine: later write_file calls of this answer write those pages`]];
 }
