@@ -1,5 +1,5 @@
 import { claimTerms, type ClaimTerms } from './claim-terms.js';
-import type { Analysed } from './grounding-evidence.js';
+import type { Analysed, CandidateFact } from './grounding-evidence.js';
 import { holds, overlapOf } from './stem-match.js';
 
 /**
@@ -28,21 +28,28 @@ const ABOUT_SHARE = 0.5;
  */
 const SAME_DENIAL_WORDS = 2;
 
-/** What a claim denies that its evidence does not: the word (a stem), or nothing when the evidence does not mention what it denies. */
-type Denial = { word?: string } | undefined;
+/** What a claim denies that its evidence does not: the word (a stem), or nothing when the evidence does not mention what it denies; and the piece that says the word plainly. */
+type Denial = { word?: string; anchor?: Analysed } | undefined;
 
 /**
  * The finding says what was compared, not a verdict: "it denies "documentation", which its
  * cited lines do not deny" can be checked by a reader; "it negates what its cited lines
  * say" was wrong most times a played review read it (a denial worded another way).
  */
-export function negationProblem(terms: ClaimTerms, pool: readonly Analysed[], ranked: readonly Ranked[], against: 'cited' | 'facts', claimText = ''): { kind: 'ungrounded'; reason: string } | undefined {
+export function negationProblem(
+  terms: ClaimTerms,
+  pool: readonly Analysed[],
+  ranked: readonly Ranked[],
+  against: 'cited' | 'facts',
+  claimText = '',
+): { kind: 'ungrounded'; reason: string; anchor?: CandidateFact } | undefined {
   const evidence = against === 'cited' ? 'its cited lines' : 'its closest fact';
   if (terms.negated) {
     const denial = against === 'cited' ? citedDenial(terms, pool, ranked, claimText) : factDenial(terms, ranked);
     if (!denial) return undefined;
     const word = denial.word === undefined ? undefined : wordOf(claimText, denial.word);
-    return { kind: 'ungrounded', reason: word ? `it denies "${word}", which ${evidence} do${against === 'cited' ? '' : 'es'} not deny` : `it denies what ${evidence} do${against === 'cited' ? '' : 'es'} not mention` };
+    const reason = word ? `it denies "${word}", which ${evidence} do${against === 'cited' ? '' : 'es'} not deny` : `it denies what ${evidence} do${against === 'cited' ? '' : 'es'} not mention`;
+    return denial.anchor ? { kind: 'ungrounded', reason, anchor: denial.anchor.fact } : { kind: 'ungrounded', reason };
   }
   // A label ending in a colon ("Rust 2021 and earlier (RPIT):") introduces a list: it asserts nothing a negation could contradict.
   if (against === 'facts' && !claimText.trimEnd().endsWith(':') && droppedNegation(terms, ranked)) return { kind: 'ungrounded', reason: `${evidence} denies what it asserts` };
@@ -81,7 +88,15 @@ function citedDenial(terms: ClaimTerms, pool: readonly Analysed[], ranked: reado
     if (topic !== undefined) return { word: topic };
     return ranked.some((r) => r.item.terms.negated || r.item.terms.contrasted || r.item.terms.negatedWords.length > 0) ? undefined : {};
   }
-  return units.some((item) => denies(item, denied) && ((denied === terms.negatedWords[0] && holds(new Set(item.terms.followingNegation), denied)) || isAbout(item))) ? undefined : { word: denied };
+  if (units.some((item) => denies(item, denied) && ((denied === terms.negatedWords[0] && holds(new Set(item.terms.followingNegation), denied)) || isAbout(item)))) return undefined;
+  // The finding quotes from the piece saying the word plainly (a played review read quotes that began past it).
+  let anchor: Analysed | undefined;
+  let closest = 0;
+  for (const item of units) {
+    const overlap = overlapOf(terms.words, item.words);
+    if (holds(item.words, denied) && overlap > closest) [anchor, closest] = [item, overlap];
+  }
+  return anchor ? { word: denied, anchor } : { word: denied };
 }
 
 /**

@@ -20,7 +20,8 @@ export { CITATION_SLACK, GroundingCache, type CandidateFact, type SourceLinesRea
  */
 
 export type GroundingProblem =
-  | { kind: 'ungrounded'; reason: string }
+  /** `anchor`: the evidence piece the verdict rests on (the finding quotes from it). */
+  | { kind: 'ungrounded'; reason: string; anchor?: CandidateFact }
   | { kind: 'unsupported-number'; numbers: string[] }
   | { kind: 'miscited'; reason: string };
 
@@ -78,13 +79,18 @@ export function groundPage(
   const topicTerms = cache.claimTermsOf(topic);
   const topicWords = new Set(topicTerms.words.concat(topicTerms.names));
   const sentences: SentenceGrounding[] = [];
-  for (const claim of claimsOf(body)) {
+  const claims = claimsOf(body);
+  const pageLinks = [...new Set(claims.flatMap((claim) => claim.links))];
+  for (const claim of claims) {
     const all = cache.claimTermsOf(claim.checked);
     const terms = { ...all, words: all.words.filter((word) => !topicWords.has(word)), names: all.names.filter((name) => !topicWords.has(name)) };
     // "Cancellation is not dropping": two words and a negation state something checkable.
     if (all.words.length < (all.negated ? MIN_NEGATED_WORDS : MIN_WORDS) && terms.numbers.length === 0 && terms.dates.length === 0) continue;
     const grounded = groundClaim(claim, terms, evidence, sourceLines ? citedLines(claim.citations, sourceLines, cache) : undefined, cache, (files) => headerOf(evidence, files, sourceLines, cache));
-    sentences.push(grounded.problem && !grounded.againstCitedLines ? throughLinkedPages(grounded, claim, terms, cache, linkedFacts) : grounded);
+    // A paragraph that links nowhere (a saved answer's opening summary, played reviews' "no fact says this"
+    // on its synthesis) draws on every page the page links: each is checked against its own sources.
+    const linking = claim.links.length > 0 ? claim : { ...claim, links: pageLinks };
+    sentences.push(grounded.problem && !grounded.againstCitedLines ? throughLinkedPages(grounded, linking, terms, cache, linkedFacts) : grounded);
   }
   const supported = sentences.filter((s) => s.problem === undefined).length;
   return { sentences, score: sentences.length === 0 ? 1 : supported / sentences.length };
@@ -129,6 +135,7 @@ function groundClaim(claim: Claim, terms: ClaimTerms, evidence: Evidence, lines:
     if (claim.leadsIn && terms.words.length <= LEAD_IN_WORDS && terms.numbers.length === 0 && terms.dates.length === 0 && terms.names.length === 0) result.support = 1;
     const problem = check(terms, cited, ranked, result.support, evidence.words, (acronym) => definesAcronym(evidence, cited, acronym), evidence.numbers, 'its cited lines', () => header(claim.citations.map((citation) => citation.file)), claim.checked);
     if (problem) result.problem = problem.kind === 'unsupported-number' ? problem : { kind: 'miscited', reason: problem.reason };
+    if (problem?.kind === 'ungrounded' && problem.anchor) result.closest = problem.anchor;
     return result;
   }
   const ranked = rankByPostings(terms, evidence.postings);

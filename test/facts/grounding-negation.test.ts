@@ -98,6 +98,17 @@ describe('negation against facts (an uncited claim)', () => {
   });
 });
 
+describe('what a negation finding quotes', () => {
+  const reader = (lines: readonly string[]) => (file: string): readonly string[] | undefined => (file === 'raw/src.md' ? lines : undefined);
+  it('the piece that says the denied word plainly, so a reader sees what the verdict rests on', () => {
+    // The first line shares the most words with the sentence; the last is the one that says "moved".
+    const lines = ['Tool directive comments in a doc comment, such as //go:build lines, are tool directive comments of the doc comment.', '', 'Other text is reflowed.', '', 'They are moved to the end.'];
+    const sentence = groundPage('Tool directive comments are not moved to the end of the doc comment. <!-- from: raw/src.md#L1-5 -->', [], undefined, '', reader(lines)).sentences[0];
+    expect(sentence?.problem?.kind).toBe('miscited');
+    expect(sentence?.closest?.id).toBe('raw/src.md#L5');
+  });
+});
+
 describe('what a negation finding says', () => {
   const reader = (lines: readonly string[]) => (file: string): readonly string[] | undefined => (file === 'raw/src.md' ? lines : undefined);
   it('names the word the claim denies and the cited lines do not, or says they do not mention it: a reader can check either', () => {

@@ -103,6 +103,13 @@ describe('groundPage: an uncited claim grounded through the pages its paragraph 
     expect(ground('About 600 commits in the top 14k modules never added x := x lines ([[go-loopvar]]).')).toBeDefined();
   });
 
+  it("a paragraph that links nowhere (a saved answer's summary) is grounded through every page its page links", () => {
+    const body = 'About 600 commits in the top 14k modules only added x := x lines.\n\nLoops capture one variable for all iterations ([[go-loopvar]]).';
+    expect(groundPage(body, sources, new GroundingCache(), '', undefined, linked).sentences[0]?.problem).toBeUndefined();
+    expect(groundPage(body.replace('600', '900'), sources, new GroundingCache(), '', undefined, linked).sentences[0]?.problem?.kind).toBe('unsupported-number');
+    expect(groundPage('About 600 commits in the top 14k modules only added x := x lines.', sources, new GroundingCache(), '', undefined, linked).sentences[0]?.problem?.kind).toBe('unsupported-number');
+  });
+
   it('a denial the linked page states is grounded through it; the same words asserted are flagged', () => {
     const futures = [{ id: 'wiki/concepts/rust-future-trait.md#35', text: 'Once a future has returned Ready, further poll calls may panic, block forever or otherwise misbehave; the trait guarantees nothing.' }];
     const viaFutures = (sentence: string) => groundPage(sentence, sources, new GroundingCache(), '', undefined, (keys) => (keys.includes('rust-future-trait') ? futures : [])).sentences[0]?.problem?.kind;

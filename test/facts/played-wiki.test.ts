@@ -39,10 +39,10 @@ describe('grounding on real model-written pages', () => {
     }
   }, 300_000);
 
-  it('the second played wiki (written after the check was tuned; the false-alarm classes a played lint run found on it fixed since): at most 6% flagged; 88% of all changes caught, each kind at 85% or more', async () => {
+  it('the second played wiki (written after the check was tuned; the false-alarm classes a played lint run found on it fixed since): at most 5% flagged; 88% of all changes caught, each kind at 85% or more', async () => {
     const m = await measureWikiFolder(path.join(REPO_ROOT, 'test/fixtures/played-wiki-after'));
     expect(m.claims).toBeGreaterThan(250);
-    expect(m.flagged / m.claims).toBeLessThanOrEqual(0.06);
+    expect(m.flagged / m.claims).toBeLessThanOrEqual(0.05);
     expect(alteredShare(m)).toBeGreaterThanOrEqual(0.88);
     for (const kind of ['number', 'name', 'negation'] as const) expect(m.altered[kind].flagged / m.altered[kind].planted).toBeGreaterThanOrEqual(0.85);
   }, 300_000);
@@ -50,12 +50,12 @@ describe('grounding on real model-written pages', () => {
   // Later played wikis, as regression guards at what they measure today: each one's player or a
   // played review of lint's findings named false-alarm classes, worked on since.
   it.each([
-    ['third', 'test/fixtures/played-wiki-3', 0.06],
-    ['fourth', 'test/fixtures/played-wiki-4', 0.04],
+    ['third', 'test/fixtures/played-wiki-3', 0.055],
+    ['fourth', 'test/fixtures/played-wiki-4', 0.035],
     ['fifth', 'test/fixtures/played-wiki-5', 0.065],
-    // Held out (not tuned on): what it measures, as a guard, not a target met.
-    ['sixth (held out)', 'test/fixtures/played-wiki-6', 0.105],
-  ])('the %s played wiki: at most its share flagged (6%, 4%, 6.5%, 10.5%); numbers, names and negations each caught at 75% or more', async (_name, folder, most) => {
+    // Held out (its played review's classes not worked on): what it measures, as a guard, not a target met.
+    ['sixth (held out)', 'test/fixtures/played-wiki-6', 0.095],
+  ])('the %s played wiki: at most its share flagged (5.5%, 3.5%, 6.5%, 9.5%); numbers, names and negations each caught at 75% or more', async (_name, folder, most) => {
     const m = await measureWikiFolder(path.join(REPO_ROOT, folder));
     expect(m.claims).toBeGreaterThan(300);
     expect(m.flagged / m.claims).toBeLessThanOrEqual(most);
