@@ -1,5 +1,6 @@
 import type { IngestReport } from '../operations/ingest/ingest-report.js';
 import type { LintRunReport } from '../operations/lint/lint-with-review.js';
+import { openWarningCount } from '../wiki/validate/finding.js';
 
 /**
  * The exit-code policy of the commands whose run can succeed while finding or leaving
@@ -7,7 +8,7 @@ import type { LintRunReport } from '../operations/lint/lint-with-review.js';
  * the interrupt handling), in one place so every command reads the same way.
  */
 export function lintExitCode(report: LintRunReport, strict: boolean): number {
-  const failed = report.errors > 0 || (strict && report.warnings > 0) || (report.review !== undefined && report.review.status !== 'done');
+  const failed = report.errors > 0 || (strict && openWarningCount(report.findings) > 0) || (report.review !== undefined && report.review.status !== 'done');
   return failed ? 1 : 0;
 }
 

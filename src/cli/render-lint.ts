@@ -1,6 +1,6 @@
 import type { LintReport } from '../operations/lint/lint.js';
 import type { LintRunReport } from '../operations/lint/lint-with-review.js';
-import type { Finding } from '../wiki/validate/finding.js';
+import { openWarningCount, type Finding } from '../wiki/validate/finding.js';
 import type { Colors } from './output.js';
 import { renderOutcomeLines } from './render-run.js';
 import { GROUNDING_RULES } from '../operations/lint/lint-batch.js';
@@ -115,11 +115,14 @@ function groupByRule(findings: Finding[]): Array<[string, Finding[]]> {
 
 function summaryLine(report: LintReport, c: Colors, { fix, strict }: { fix: boolean; strict: boolean }): string {
   if (report.errors === 0 && report.warnings === 0) return c.green('No problems found.');
+  const open = openWarningCount(report.findings);
+  const kept = report.warnings - open;
+  // A finding a review kept, with its reason, is no open problem (played reviews read "31 warnings (31 kept)" as 31 left).
+  if (report.errors === 0 && open === 0) return c.green(`No open problems (${kept} kept after review, with their reasons).`);
   const errors = `${report.errors} error${report.errors === 1 ? '' : 's'}`;
-  const warnings = `${report.warnings} warning${report.warnings === 1 ? '' : 's'}`;
-  const failing = report.errors > 0 || (strict && report.warnings > 0);
-  const kept = report.findings.filter((f) => f.keptBecause !== undefined).length;
-  const text = `${errors}, ${warnings}${kept > 0 ? ` (${kept} kept after review)` : ''}${strict && report.warnings > 0 ? ' (--strict: warnings count)' : ''}`;
+  const warnings = `${open} warning${open === 1 ? '' : 's'}`;
+  const failing = report.errors > 0 || (strict && open > 0);
+  const text = `${errors}, ${warnings}${kept > 0 ? ` (and ${kept} kept after review)` : ''}${strict && open > 0 ? ' (--strict: warnings count)' : ''}`;
   // After --fix the safe repairs are done: advising them again would send a cron in circles.
   const hint = !fix && failing ? c.dim('\nrun `wiki lint --fix --no-llm` to apply the safe repairs') : '';
   return `${failing ? c.red(text) : c.yellow(text)}${hint}`;

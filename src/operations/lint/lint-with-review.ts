@@ -202,7 +202,9 @@ function describeBatch(batch: LintBatch, keptNow: number, repairs: RepairState):
 function reviewRequest(report: LintReport, batch: LintBatch, repaired: number, fix: boolean): string {
   const lines = [
     `The deterministic checks found ${report.errors} error(s) and ${report.warnings} warning(s)${repaired ? ` after ${repaired} automatic repair(s)` : ''}. ` +
-      `This run handles ${batch.findings.length} of them, the most important first${batch.remaining ? ` (${batch.remaining} more wait for a later run)` : ''}:`,
+      `This run handles ${batch.findings.length} of them, the most important first${batch.remaining ? ` (${batch.remaining} more wait for a later run)` : ''}` +
+      // A played review read "handles 0 of them … (none)" beside 24 warnings as a fault: they were kept earlier.
+      `${batch.keptEarlier ? `; ${batch.keptEarlier} ${batch.keptEarlier === 1 ? 'was' : 'were'} kept earlier with a reason and ${batch.keptEarlier === 1 ? 'is' : 'are'} not sent again` : ''}:`,
     '',
   ];
   for (const f of batch.findings) lines.push(findingLine(f));

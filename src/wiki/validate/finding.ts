@@ -116,3 +116,8 @@ export function describeFinding(finding: Finding): string {
   const where = finding.line ? ` (line ${finding.line})` : '';
   return `${finding.rule}${where}: ${finding.message}${finding.fix ? ` — ${finding.fix}` : ''}`;
 }
+
+/** Warnings no lint review kept with a reason: what a person has yet to look at, and what `--strict` counts. */
+export function openWarningCount(findings: readonly Finding[]): number {
+  return findings.filter((f) => f.severity === 'warning' && f.keptBecause === undefined).length;
+}
