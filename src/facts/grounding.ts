@@ -83,10 +83,10 @@ export function groundPage(
   const pageLinks = [...new Set(claims.flatMap((claim) => claim.links))];
   for (const claim of claims) {
     const all = cache.claimTermsOf(claim.checked);
-    const terms = { ...all, words: all.words.filter((word) => !topicWords.has(word)), names: all.names.filter((name) => !topicWords.has(name)) };
+    const terms: ClaimTerms = { ...all, words: all.words.filter((word) => !topicWords.has(word)), names: all.names.filter((name) => !topicWords.has(name)) };
     // "Cancellation is not dropping": two words and a negation state something checkable.
     if (all.words.length < (all.negated ? MIN_NEGATED_WORDS : MIN_WORDS) && terms.numbers.length === 0 && terms.dates.length === 0) continue;
-    const grounded = groundClaim(claim, terms, evidence, sourceLines ? citedLines(claim.citations, sourceLines, cache) : undefined, cache, (files) => headerOf(evidence, files, sourceLines, cache));
+    const grounded = groundClaim(claim, terms, evidence, sourceLines ? citedLines(claim.citations, sourceLines, cache) : undefined, cache, (files) => headerOf(evidence, files, sourceLines, cache), all.words.length - terms.words.length);
     // A paragraph that links nowhere (a saved answer's opening summary, played reviews' "no fact says this"
     // on its synthesis) draws on every page the page links: each is checked against its own sources.
     const linking = claim.links.length > 0 ? claim : { ...claim, links: pageLinks };
@@ -121,7 +121,15 @@ function throughLinkedPages(grounded: SentenceGrounding, claim: Claim, terms: Cl
 /** The head lines of some sources, read only when a claim's number is not in its evidence. */
 type HeaderReader = (files: readonly string[]) => Analysed[];
 
-function groundClaim(claim: Claim, terms: ClaimTerms, evidence: Evidence, lines: Analysed[] | undefined, cache: GroundingCache, header: HeaderReader = (files) => headerOf(evidence, files)): SentenceGrounding {
+function groundClaim(
+  claim: Claim,
+  terms: ClaimTerms,
+  evidence: Evidence,
+  lines: Analysed[] | undefined,
+  cache: GroundingCache,
+  header: HeaderReader = (files) => headerOf(evidence, files),
+  topicWords = 0,
+): SentenceGrounding {
   const cited = lines && lines.length > 0 ? lines : citedFacts(claim.citations, evidence.bySource);
   const result: SentenceGrounding = { text: claim.text, line: claim.line, support: 0, citations: claim.citations, againstCitedLines: cited.length > 0, candidates: [] };
   if (cited.length > 0) {
@@ -133,7 +141,7 @@ function groundClaim(claim: Claim, terms: ClaimTerms, evidence: Evidence, lines:
     // A lead-in framing the cited sentence after it ("The two mechanisms solve different problems."): nothing
     // specific of its own to find in the lines — still checked for a negation they contradict.
     if (claim.leadsIn && terms.words.length <= LEAD_IN_WORDS && terms.numbers.length === 0 && terms.dates.length === 0 && terms.names.length === 0) result.support = 1;
-    const problem = check(terms, cited, ranked, result.support, evidence.words, (acronym) => definesAcronym(evidence, cited, acronym), evidence.numbers, 'its cited lines', () => header(claim.citations.map((citation) => citation.file)), claim.checked);
+    const problem = check(terms, cited, ranked, result.support, evidence.words, (acronym) => definesAcronym(evidence, cited, acronym), evidence.numbers, 'its cited lines', () => header(claim.citations.map((citation) => citation.file)), claim.checked, topicWords);
     if (problem) result.problem = problem.kind === 'unsupported-number' ? problem : { kind: 'miscited', reason: problem.reason };
     if (problem?.kind === 'ungrounded' && problem.anchor) result.closest = problem.anchor;
     return result;
@@ -144,7 +152,7 @@ function groundClaim(claim: Claim, terms: ClaimTerms, evidence: Evidence, lines:
   result.closest = closest[0]?.fact;
   result.support = support(terms.words, wordsOf(closest));
   const numberPool = ranked.slice(0, NUMBER_CANDIDATES).map((r) => r.item);
-  const problem = check(terms, numberPool, ranked.slice(0, CLOSEST), result.support, evidence.words, (acronym) => definesAcronym(evidence, closest, acronym), evidence.numbers, 'its closest fact', () => header([...evidence.bySource.keys()]), claim.checked);
+  const problem = check(terms, numberPool, ranked.slice(0, CLOSEST), result.support, evidence.words, (acronym) => definesAcronym(evidence, closest, acronym), evidence.numbers, 'its closest fact', () => header([...evidence.bySource.keys()]), claim.checked, topicWords);
   if (problem) result.problem = problem;
   return result;
 }
@@ -165,6 +173,7 @@ function check(
   evidence: string,
   header: () => readonly Analysed[] = () => [],
   claimText = '',
+  topicWords = 0,
 ): GroundingProblem | undefined {
   const numbers = new Set(pool.flatMap((item) => item.terms.numbers));
   for (const n of terms.namedNumbers) if (sourceNumbers.has(n)) numbers.add(n);
@@ -193,8 +202,12 @@ function check(
   if (unnamed.length > 0) return { kind: 'ungrounded', reason: cited ? `it names ${unnamed.join(', ')}, which its sources never mention` : `its closest fact does not name ${unnamed.join(', ')}` };
   // The numbers and dates it states are held by now, and they are content too: "Examples: `0x1p-2` is 0.25,
   // `0x2.p10` is 2048.0" says what its cited "0x1p-2 // == 0.25" lines say, with one word of its own.
-  const figures = new Set(terms.numbers.filter((n) => !terms.namedNumbers.includes(n))).size + terms.dates.length;
-  const share = figures === 0 ? supportShare : (supportShare * terms.words.length + figures) / (terms.words.length + figures);
+  // So are the words of the page's title, as a source says "it" for the page's subject — as many as the
+  // claim's other words its evidence holds, no more: "Go install is written in Rust" on the go-install page
+  // needs "written" or "Rust" from its evidence (played review M: a title-heavy paraphrase read as "nothing like it").
+  const heldWords = supportShare * terms.words.length;
+  const alsoHeld = new Set(terms.numbers.filter((n) => !terms.namedNumbers.includes(n))).size + terms.dates.length + Math.min(topicWords, Math.round(heldWords));
+  const share = alsoHeld === 0 ? supportShare : (heldWords + alsoHeld) / (terms.words.length + alsoHeld);
   if (share < (evidence === 'its cited lines' ? CITED_SUPPORT_THRESHOLD : SUPPORT_THRESHOLD)) return { kind: 'ungrounded', reason: evidence === 'its cited lines' ? 'its cited lines say nothing like it' : 'no fact of its sources says this' };
   return negationProblem(terms, pool, ranked, cited ? 'cited' : 'facts', claimText);
 }

@@ -118,6 +118,21 @@ describe('groundPage: an uncited claim grounded through the pages its paragraph 
   });
 });
 
+describe("groundPage: the page title's words", () => {
+  const lines = ['With this change, `go install` would overlap with `go get` even more, so we also', 'propose deprecating and removing the ability for `go get` to install packages.'];
+  const reader = (file: string): readonly string[] | undefined => (file === 'raw/src.md' ? lines : undefined);
+  const ground = (sentence: string) => groundPage(sentence, [], new GroundingCache(), 'Proposal: go install should install executables', reader).sentences[0]?.problem?.kind;
+
+  it('count as held beside words its cited lines hold, so a paraphrase about the subject is supported', () => {
+    // Played review M: this sentence was "its cited lines say nothing like it".
+    expect(ground('Because the new `go install` overlaps even more with `go get`, the proposal phases out installing with `go get`. <!-- from: raw/src.md#L1-2 -->')).toBeUndefined();
+  });
+
+  it('are not enough alone: a sentence about the subject that says nothing its lines say is flagged', () => {
+    expect(ground('The go install proposal was written by a committee in Paris during winter. <!-- from: raw/src.md#L1-2 -->')).toBe('miscited');
+  });
+});
+
 describe('groundPage: numbers are content', () => {
   const lines = ['Examples:', '', '0x1p-2    // == 0.25', '0x2.p10   // == 2048.0', '0x1.Fp+0  // == 1.9375'];
   const reader = (file: string): readonly string[] | undefined => (file === 'raw/src.md' ? lines : undefined);
