@@ -45,6 +45,16 @@ describe('wiki lint --fix on a real model-written wiki', () => {
     expect(handed.length).toBeLessThanOrEqual(30);
     // No stale page among them: no instruction for one.
     expect(first?.lastUserText).not.toContain('stale-page');
+    // Each cited finding says where its lines are, as read_file arguments that show just them.
+    const hints = [...(first?.lastUserText ?? '').matchAll(/— read_file (raw\/\S+) offset (\d+) limit (\d+) \(lines (\d+)–(\d+)\)/g)];
+    expect(hints.length).toBeGreaterThan(0);
+    for (const [, file = '', offset, limit, from, to] of hints) {
+      const text = await readFile(path.join(root, file), 'utf8');
+      const shown = text.slice(Number(offset), Number(offset) + Number(limit));
+      expect(shown.split('\n')[0]).toBe(text.split('\n')[Number(from) - 1]);
+      expect(shown.endsWith('\n') || Number(offset) + Number(limit) === text.length).toBe(true);
+      expect(Number(to)).toBeGreaterThanOrEqual(Number(from));
+    }
     // Input over the whole run, estimated at four characters a token.
     const input = server.requests.reduce((sum, request) => sum + bytes(request.body), 0) / 4;
     expect(input).toBeLessThan(150_000);

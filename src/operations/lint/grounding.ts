@@ -3,6 +3,7 @@ import { factsDbFile } from '../../facts/extract.js';
 import { GroundingCache, groundPage, type CandidateFact, type LinkedFacts, type PageGrounding, type SentenceGrounding, type SourceLinesReader } from '../../facts/grounding.js';
 import { scopeOf } from '../../wiki/access.js';
 import { linkedPages } from './grounding-linked.js';
+import { citedWindowLines } from './cited-windows.js';
 import { checkerVersion, factsHash, GroundingResultCache, hashOf, pageKey, type FlaggedSentence, type PageResult } from './grounding-cache.js';
 import type { ClaimCitation } from '../../facts/claims.js';
 import { citeLines, FactStore } from '../../facts/store.js';
@@ -304,5 +305,7 @@ export async function groundingRepairRequest(root: string, findings: readonly Fi
     }
   }
   if (uncited.length === 0) lines.push('(none: every flagged sentence cites its lines)');
+  const windows = await citedWindowLines(root, flagged);
+  if (windows.length > 0) lines.push('', 'Where each flagged sentence\'s cited lines are (with the slack the check allowed), to read just them:', ...windows);
   return lines.join('\n');
 }
