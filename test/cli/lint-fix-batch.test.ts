@@ -43,6 +43,8 @@ describe('wiki lint --fix on a real model-written wiki', () => {
     const handed = (first?.lastUserText ?? '').split('\n').filter((line) => /^- \[(error|warning)\] /.test(line));
     expect(handed.length).toBeGreaterThan(0);
     expect(handed.length).toBeLessThanOrEqual(30);
+    // Two flagged sentences on one line: the model is told how to keep one of them.
+    expect(first?.lastUserText).toContain('KEEP <path>:<line> "…" :: <why>');
     // No stale page among them: no instruction for one.
     expect(first?.lastUserText).not.toContain('stale-page');
     // Each cited finding says where its lines are, as read_file arguments that show just them.

@@ -213,7 +213,8 @@ function reviewRequest(report: LintReport, batch: LintBatch, repaired: number, f
     '',
     fix
       ? 'Review the wiki as "Workflow: lint" says and fix what you can with the tools. End with one FINDING line per problem you found and did not fix (a problem you fixed is no finding), ' +
-          'and one `KEEP <path>:<line> :: <why>` line per flagged sentence you checked and left as it is because it is right.' +
+          'and one `KEEP <path>:<line> :: <why>` line per flagged sentence you checked and left as it is because it is right ' +
+          '(two flagged sentences on one line: quote a few words of each, `KEEP <path>:<line> "…" :: <why>`).' +
           // Said only when it applies: a played review read it as boilerplate in a batch without one.
           (batch.findings.some((f) => f.rule === 'stale-page') ? ' For a stale-page finding, read the lines the page cites in the changed source and update the page so it says what the source says now.' : '')
       : 'Review the wiki as "Workflow: lint" says. Do not change anything; end with one FINDING line per problem you found.',
