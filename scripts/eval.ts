@@ -144,8 +144,10 @@ const PLAYED_WIKI_3 = path.join(packageRoot(), 'test', 'fixtures', 'played-wiki-
 const PLAYED_WIKI_4 = path.join(packageRoot(), 'test', 'fixtures', 'played-wiki-4');
 /** A fifth, whose player named lint's false alarms on it; worked on since. */
 const PLAYED_WIKI_5 = path.join(packageRoot(), 'test', 'fixtures', 'played-wiki-5');
-/** A sixth, held out: the figures on pages the check was not tuned on. */
+/** A sixth, held out until a played review of lint's findings on it; worked on since. */
 const PLAYED_WIKI_6 = path.join(packageRoot(), 'test', 'fixtures', 'played-wiki-6');
+/** A seventh, held out: written after the check's last change, the figures on pages it was not tuned on. */
+const PLAYED_WIKI_7 = path.join(packageRoot(), 'test', 'fixtures', 'played-wiki-7');
 
 function formatPageGrounding(name: string, m: PageGroundingMeasurement): string {
   const rules = Object.entries(m.byRule).map(([rule, n]) => `${rule} ${n}`).join(', ') || 'none';
@@ -168,7 +170,8 @@ async function evaluatePageGrounding(): Promise<void> {
   if (existsSync(PLAYED_WIKI_3)) console.log(formatPageGrounding('third', await measureWikiFolder(PLAYED_WIKI_3)));
   if (existsSync(PLAYED_WIKI_4)) console.log(formatPageGrounding('fourth', await measureWikiFolder(PLAYED_WIKI_4)));
   if (existsSync(PLAYED_WIKI_5)) console.log(formatPageGrounding('fifth', await measureWikiFolder(PLAYED_WIKI_5)));
-  if (existsSync(PLAYED_WIKI_6)) console.log(formatPageGrounding('held-out', await measureWikiFolder(PLAYED_WIKI_6)));
+  if (existsSync(PLAYED_WIKI_6)) console.log(formatPageGrounding('sixth', await measureWikiFolder(PLAYED_WIKI_6)));
+  if (existsSync(PLAYED_WIKI_7)) console.log(formatPageGrounding('held-out', await measureWikiFolder(PLAYED_WIKI_7)));
 }
 
 async function evaluateFacts(dataDir: string): Promise<void> {

@@ -22,6 +22,8 @@ export const PLAYED_RUN_4 = path.join(packageRoot(), 'test', 'fixtures', 'played
 export const PLAYED_RUN_5 = path.join(packageRoot(), 'test', 'fixtures', 'played-run-5');
 /** The sixth, played with the same build on three more sources (go install, or-patterns, the 2021 edition). */
 export const PLAYED_RUN_6 = path.join(packageRoot(), 'test', 'fixtures', 'played-run-6');
+/** The seventh, played with main at cd70e10 on three more sources (preemption, type aliases, non-ASCII identifiers). */
+export const PLAYED_RUN_7 = path.join(packageRoot(), 'test', 'fixtures', 'played-run-7');
 
 type SettingValue = string | number | boolean;
 

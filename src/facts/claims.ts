@@ -1,4 +1,5 @@
 import { sentencesByParagraph } from './segment.js';
+import { targetToKey } from '../wiki/links.js';
 
 /**
  * The claims of a page body: its sentences that state something, each with the raw lines
@@ -137,7 +138,7 @@ export function claimsOf(body: string): Claim[] {
       .replace(INLINE_CODE, (_whole, _ticks: string, code: string) => `${CODE}${slot(shown.push(`\`${code}\``) - 1)}`)
       .replace(WIKI_LINK, (_whole, key: string, label: string | undefined) => {
         const at = shown.push((label ?? key).trim()) - 1;
-        linkKeys.set(at, key.split('#')[0]?.trim() ?? '');
+        linkKeys.set(at, targetToKey(key.split('#')[0] ?? ''));
         return `${LINK}${slot(at)}`;
       })
       .replace(MARKDOWN_LINK, (_whole, label: string) => `${LINK}${slot(shown.push(label.trim()) - 1)}`);

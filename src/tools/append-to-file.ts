@@ -135,7 +135,10 @@ function openAppendTurn(ctx: ToolContext, calls: readonly TurnCall[]) {
         }
         try {
           const outcome = await appendNow(ctx, call.path, call.content, signal);
-          answers.set(index, 'awaits' in outcome ? failure('append_to_file could not be checked') : outcome.isError ? outcome : { ...outcome, content: `${outcome.content}\n(appended after the pages it links to that this answer wrote: ${keys})` });
+          const missing = [...call.awaits].filter((key) => !('awaits' in outcome) && outcome.isError && outcome.content.includes(`missing page "${key}"`));
+          // A played answer's knock-on refusals said only "create the page": say which write of this answer failed.
+          const refusedNote = missing.length === 0 ? '' : `\n${missing.map((key) => `[[${key}]]`).join(', ')} ${missing.length === 1 ? 'was' : 'were'} to be written by a write_file call of this answer, but that call was refused: fix that page too, or leave the link out`;
+          answers.set(index, 'awaits' in outcome ? failure('append_to_file could not be checked') : outcome.isError ? { ...outcome, content: `${outcome.content}${refusedNote}` } : { ...outcome, content: `${outcome.content}\n(appended after the pages it links to that this answer wrote: ${keys})` });
         } catch (error) {
           answers.set(index, errorOutcome('append_to_file', error));
         }

@@ -84,9 +84,13 @@ function maskCodeSpans(text: string): string {
   return result;
 }
 
-/** Normalise a link target to a page key: trims, drops a folder prefix and a `.md` suffix. */
+/**
+ * Normalise a link target to a page key: trims, drops a folder prefix and a `.md` suffix, and
+ * the backslash of a pipe escaped inside a table (`| [[go-language\|Go]] |`: a played page's
+ * key was read as "go-language\" and its whole answer refused).
+ */
 export function targetToKey(target: string): string {
-  let key = target.trim();
+  let key = target.trim().replace(/\\$/, '').trimEnd();
   const slash = key.lastIndexOf('/');
   if (slash >= 0) key = key.slice(slash + 1);
   if (key.toLowerCase().endsWith('.md')) key = key.slice(0, -3);

@@ -1,11 +1,11 @@
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fixtureSources, PLAYED_RUN_3, PLAYED_RUN_4, PLAYED_RUN_5, PLAYED_RUN_6, replayPlayedRun, sourceLineCount } from '../../scripts/measure/replay-run.js';
+import { fixtureSources, PLAYED_RUN_3, PLAYED_RUN_4, PLAYED_RUN_5, PLAYED_RUN_6, PLAYED_RUN_7, replayPlayedRun, sourceLineCount } from '../../scripts/measure/replay-run.js';
 import { linesShown } from '../../scripts/measure/replay.js';
 
 /**
- * The later played runs (test/fixtures/played-run-3 to -6): three ingests and a saved
+ * The later played runs (test/fixtures/played-run-3 to -7): three ingests and a saved
  * query each, default settings. Replayed through the built CLI; reads
  * of a raw file follow the offsets the tool reports.
  */
@@ -19,6 +19,8 @@ const RUNS = [
   { name: 'played-run-4', fixture: PLAYED_RUN_4, saved: 'wiki/concepts/go-embedding-and-rust-lifetime-capture.md', refused: 0 },
   { name: 'played-run-5', fixture: PLAYED_RUN_5, saved: 'wiki/concepts/error-handling-in-go-try-and-rust-futures.md', refused: 1 },
   { name: 'played-run-6', fixture: PLAYED_RUN_6, saved: 'wiki/concepts/go-and-rust-non-breaking-change.md', refused: 0 },
+  // Its third ingest's six calls were refused as played, over a table link `[[go-language\|Go]]`: read as its key now.
+  { name: 'played-run-7', fixture: PLAYED_RUN_7, saved: 'wiki/concepts/go-rust-design-problems-and-risks.md', refused: 0 },
 ];
 
 describe.each(RUNS)('$name, replayed', ({ fixture, saved, refused }) => {

@@ -53,11 +53,12 @@ describe('grounding on real model-written pages', () => {
     ['third', 'test/fixtures/played-wiki-3', 0.055],
     ['fourth', 'test/fixtures/played-wiki-4', 0.035],
     ['fifth', 'test/fixtures/played-wiki-5', 0.06],
-    // Held out (its played review's classes not worked on): what it measures, as a guard, not a target met.
-    ['sixth (held out)', 'test/fixtures/played-wiki-6', 0.085],
-  ])('the %s played wiki: at most its share flagged (5.5%, 3.5%, 6%, 8.5%); numbers, names and negations each caught at 75% or more', async (_name, folder, most) => {
+    ['sixth', 'test/fixtures/played-wiki-6', 0.085],
+    // Held out: written after the check's last change, nothing tuned on it.
+    ['seventh (held out)', 'test/fixtures/played-wiki-7', 0.04],
+  ])('the %s played wiki: at most its share flagged (5.5%, 3.5%, 6%, 8.5%, 4%); numbers, names and negations each caught at 75% or more', async (_name, folder, most) => {
     const m = await measureWikiFolder(path.join(REPO_ROOT, folder));
-    expect(m.claims).toBeGreaterThan(300);
+    expect(m.claims).toBeGreaterThan(250);
     expect(m.flagged / m.claims).toBeLessThanOrEqual(most);
     for (const kind of ['number', 'name', 'negation'] as const) expect(m.altered[kind].flagged / m.altered[kind].planted).toBeGreaterThanOrEqual(0.75);
   }, 300_000);

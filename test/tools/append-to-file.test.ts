@@ -81,6 +81,7 @@ describe('append_to_file calls of one answer', () => {
     const outcome = await runAnswer(calls);
     expect(outcome.results.map((result) => result.isError)).toEqual([true, true]);
     expect(outcome.results[0]?.content).toContain('names a missing page "transformer"');
+    expect(outcome.results[0]?.content).toContain('[[transformer]] was to be written by a write_file call of this answer, but that call was refused');
     expect(await readFile(path.join(ws.root, 'wiki/concepts/attention.md'), 'utf8')).not.toContain('transformer');
   });
 });

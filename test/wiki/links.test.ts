@@ -17,6 +17,8 @@ describe('extractInlineLinks', () => {
     { name: 'longer fence needs a longer close', text: '````\n```\n[[inside]]\n````\n[[out]]', expected: [{ target: 'out', line: 5 }] },
     { name: 'unclosed backtick is literal', text: 'a ` b [[k]]', expected: [{ target: 'k', line: 1 }] },
     { name: 'no link', text: 'nothing [here] [[ ]]', expected: [] },
+    // A table cell escapes the pipe: the key is still "go-language" (a played page's answer was refused over it).
+    { name: 'pipe escaped in a table', text: '| Go | [[go-language\\|Go]] |', expected: [{ target: 'go-language', label: 'Go', line: 1 }] },
   ];
   it.each(cases)('$name', ({ text, expected }) => {
     const links = extractInlineLinks(text).map(({ target, heading, label, line }) => ({
@@ -62,5 +64,6 @@ describe('targetToKey', () => {
     [' attention ', 'attention'],
     ['wiki/concepts/attention.md', 'attention'],
     ['Attention.MD', 'Attention'],
+    ['go-language\\', 'go-language'],
   ])('%s → %s', (input, key) => expect(targetToKey(input)).toBe(key));
 });
