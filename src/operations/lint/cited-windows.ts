@@ -30,13 +30,7 @@ export async function citedWindowLines(root: string, findings: readonly Finding[
   const io = new ConfinedIo(root);
   const texts = new Map<string, string | undefined>();
   const textOf = async (file: string): Promise<string | undefined> => {
-    if (!texts.has(file)) {
-      try {
-        texts.set(file, (await extractText(file, await io.readBytes(path.join(root, file)))).text);
-      } catch {
-        texts.set(file, undefined);
-      }
-    }
+    if (!texts.has(file)) texts.set(file, await readSourceText(io, root, file));
     return texts.get(file);
   };
   const lines: string[] = [];
@@ -78,4 +72,13 @@ export function lineWindow(text: string, first: number, last: number): { offset:
   }
   if (shownLast < first) return undefined;
   return { offset, limit: Math.max(1, end - offset), first, last: shownLast };
+}
+
+/** A raw source's text as read_file and the grounding check see it (pdf and html extracted), read confined; undefined when unreadable, refused or gone. */
+export async function readSourceText(io: ConfinedIo, root: string, file: string): Promise<string | undefined> {
+  try {
+    return (await extractText(file, await io.readBytes(path.join(root, file)))).text;
+  } catch {
+    return undefined;
+  }
 }

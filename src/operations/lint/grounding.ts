@@ -1,13 +1,11 @@
-import path from 'node:path';
 import { factsDbFile } from '../../facts/extract.js';
 import { GroundingCache, groundPage, type CandidateFact, type LinkedFacts, type PageGrounding, type SentenceGrounding, type SourceLinesReader } from '../../facts/grounding.js';
 import { scopeOf } from '../../wiki/access.js';
 import { linkedPages } from './grounding-linked.js';
-import { citedWindowLines } from './cited-windows.js';
+import { citedWindowLines, readSourceText } from './cited-windows.js';
 import { checkerVersion, factsHash, GroundingResultCache, hashOf, pageKey, type FlaggedSentence, type PageResult } from './grounding-cache.js';
 import type { ClaimCitation } from '../../facts/claims.js';
 import { citeLines, FactStore } from '../../facts/store.js';
-import { extractText } from '../../sources/extract.js';
 import { ConfinedIo } from '../../tools/confined-io.js';
 import { LINE_MARK } from '../../tools/text-window.js';
 import { citationsOf } from '../../wiki/validate/citation-rules.js';
@@ -187,12 +185,9 @@ async function readCitedSources(root: string, pages: readonly Page[]): Promise<M
   const io = new ConfinedIo(root);
   const lines = new Map<string, readonly string[]>();
   for (const file of files) {
-    try {
-      const text = (await extractText(file, await io.readBytes(path.join(root, file)))).text;
-      lines.set(file, text.split(/\r?\n/));
-    } catch {
-      // unreadable, refused or gone: the citation rules report what matters
-    }
+    // Unreadable, refused or gone: the citation rules report what matters.
+    const text = await readSourceText(io, root, file);
+    if (text !== undefined) lines.set(file, text.split(/\r?\n/));
   }
   return lines;
 }
