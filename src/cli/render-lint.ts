@@ -92,7 +92,8 @@ export function renderLint(report: LintReport, c: Colors, options: { fix: boolea
     budget -= shown.length + 2;
     lines.push('');
   }
-  if (hidden.length > 0) lines.push(c.dim(`Showing some findings of ${hidden.length} rule(s): \`wiki lint --all\` lists every finding, \`--rule RULE\` one rule's, \`--json\` all of them for scripts.`));
+  // Name the rules cut short: "of 1 rule(s)" beside three rules on screen read as a miscount (played review Q).
+  if (hidden.length > 0) lines.push(c.dim(`Not every finding of ${hidden.join(', ')} is listed: \`wiki lint --all\` lists every finding, \`--rule RULE\` one rule's, \`--json\` all of them for scripts.`));
   lines.push(summaryLine(report, c, options));
   return lines.join('\n');
 }

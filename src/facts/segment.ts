@@ -26,6 +26,8 @@ const FENCE = /^\s{0,3}(`{3,}|~{3,})/;
 const HEADING = /^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$/;
 const LIST_ITEM = /^\s*(?:[-*+]|\d+[.)])\s+/;
 const TABLE_ROW = /^\s*\|/;
+/** A markdown link reference definition (`[UAX31]: http://…`): where a link points, no sentence (a played review was handed 2 KB of them as a "fact"). */
+const LINK_DEFINITION = /^ {0,3}\[[^\]]+\]:\s*\S+\s*(?:["'(].*["')])?\s*$/;
 const MIN_WORDS = 3;
 
 export function segmentText(text: string, grain: FactGrain): Segment[] {
@@ -92,7 +94,7 @@ function paragraphsOf(text: string): Paragraph[] {
       heading = cleanInline(headingMatch[1] ?? '');
       continue;
     }
-    if (withoutComments.trim() === '' || TABLE_ROW.test(withoutComments) || /^\s*(?:[-*_]\s*){3,}$/.test(withoutComments)) {
+    if (withoutComments.trim() === '' || TABLE_ROW.test(withoutComments) || LINK_DEFINITION.test(withoutComments) || /^\s*(?:[-*_]\s*){3,}$/.test(withoutComments)) {
       close();
       continue;
     }
@@ -186,7 +188,10 @@ function rewriteInline(text: string): string {
   if (clean.includes('](')) clean = clean.replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/\[([^\]]*)\]\([^)]*\)/g, '$1');
   if (clean.includes('[[')) clean = clean.replace(/\[\[([^\]|]*)(?:\|([^\]]*))?\]\]/g, (_, target: string, label?: string) => label ?? target);
   if (clean.includes('[^')) clean = clean.replace(/\[\^[^\]]*\]/g, '');
-  if (/[*_`]/.test(clean)) clean = clean.replace(/(\*\*|__|\*|_|`)(?=\S)([^*_`]*?\S)\1/g, '$2');
+  if (/[*`]/.test(clean)) clean = clean.replace(/(\*\*|\*|`)(?=\S)([^*`]*?\S)\1/g, '$2');
+  // Underscores mark emphasis only outside a word: `snake_case` and `SCREAMING_SNAKE_CASE` keep theirs
+  // (a played review read a quoted sentence that had lost them as a typo on its page).
+  if (clean.includes('_')) clean = clean.replace(/(?<![\p{L}\p{N}_])(__|_)(?=\S)([^_]*?\S)\1(?![\p{L}\p{N}_])/gu, '$2');
   if (clean.includes('<')) clean = clean.replace(/<[^>]+>/g, '');
   return clean.replace(/\s+/g, ' ').trim();
 }

@@ -53,3 +53,17 @@ describe('segmentText (sentence grain)', () => {
     expect(segmentText(text, 'sentence')).toHaveLength(4);
   });
 });
+
+describe('segmentText: inline marks', () => {
+  it('drops emphasis marks, but not the underscores inside a word (`snake_case`, `SCREAMING_SNAKE_CASE`)', () => {
+    const [sentence] = segmentText('Names in snake_case must not contain uppercase, SCREAMING_SNAKE_CASE no lowercase, and _this_ is __emphasis__.', 'sentence');
+    expect(sentence?.text).toBe('Names in snake_case must not contain uppercase, SCREAMING_SNAKE_CASE no lowercase, and this is emphasis.');
+  });
+});
+
+describe('segmentText: link reference definitions', () => {
+  it('are no sentences: where links point states nothing', () => {
+    const text = 'The RFC follows UAX31 closely.\n\n[UAX31]: http://www.unicode.org/reports/tr31/\n[Go]: https://golang.org/ref/spec#Identifiers "Go spec"\n';
+    expect(segmentText(text, 'sentence').map((s) => s.text)).toEqual(['The RFC follows UAX31 closely.']);
+  });
+});

@@ -13,7 +13,7 @@ import { CITATION_SLACK } from '../../facts/grounding.js';
 /** Longest window a hint asks for: a long cited range is read from its start, as far as this. */
 const MOST_CHARS = 6000;
 
-interface CitedRange {
+export interface CitedRange {
   file: string;
   first: number;
   last: number;
@@ -27,6 +27,19 @@ export function citedRanges(finding: Finding): CitedRange[] {
 
 /** One line per cited range of each finding: `- wiki/a.md:12 — read_file raw/x.md offset 4120 limit 1380 (lines 7–23)`. */
 export async function citedWindowLines(root: string, findings: readonly Finding[]): Promise<string[]> {
+  return windowLines(root, findings.map((finding) => ({ label: `${finding.path}:${finding.line ?? ''}`, ranges: citedRanges(finding) })));
+}
+
+/** The same for places given as `raw/x.md#L143-145` (where a closest fact is stated). */
+export function placeRanges(places: readonly string[]): CitedRange[] {
+  return places.flatMap((place) => {
+    const m = /^(raw\/[^#\s]+)#L(\d+)(?:-(\d+))?$/.exec(place);
+    return m ? [{ file: m[1] ?? '', first: Number(m[2]), last: Number(m[3] ?? m[2]) }] : [];
+  });
+}
+
+/** One hint line per range of each labelled item. */
+export async function windowLines(root: string, items: ReadonlyArray<{ label: string; ranges: readonly CitedRange[] }>): Promise<string[]> {
   const io = new ConfinedIo(root);
   const texts = new Map<string, string | undefined>();
   const textOf = async (file: string): Promise<string | undefined> => {
@@ -34,14 +47,14 @@ export async function citedWindowLines(root: string, findings: readonly Finding[
     return texts.get(file);
   };
   const lines: string[] = [];
-  for (const finding of findings) {
-    for (const range of citedRanges(finding)) {
+  for (const { label, ranges } of items) {
+    for (const range of ranges) {
       if (!range.file.startsWith('raw/')) continue;
       const text = await textOf(range.file);
       if (text === undefined) continue;
       const window = lineWindow(text, Math.max(1, range.first - CITATION_SLACK), range.last + CITATION_SLACK);
       if (window === undefined) continue;
-      lines.push(`- ${finding.path}:${finding.line ?? ''} — read_file ${range.file} offset ${window.offset} limit ${window.limit} (lines ${window.first}–${window.last})`);
+      lines.push(`- ${label} — read_file ${range.file} offset ${window.offset} limit ${window.limit} (lines ${window.first}–${window.last})`);
     }
   }
   return lines;

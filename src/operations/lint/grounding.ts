@@ -2,7 +2,7 @@ import { factsDbFile } from '../../facts/extract.js';
 import { GroundingCache, groundPage, type CandidateFact, type LinkedFacts, type PageGrounding, type SentenceGrounding, type SourceLinesReader } from '../../facts/grounding.js';
 import { scopeOf } from '../../wiki/access.js';
 import { linkedPages } from './grounding-linked.js';
-import { citedWindowLines, readSourceText } from './cited-windows.js';
+import { citedWindowLines, placeRanges, readSourceText, windowLines } from './cited-windows.js';
 import { checkerVersion, factsHash, GroundingResultCache, hashOf, pageKey, type FlaggedSentence, type PageResult } from './grounding-cache.js';
 import type { ClaimCitation } from '../../facts/claims.js';
 import { citeLines, FactStore } from '../../facts/store.js';
@@ -194,6 +194,8 @@ async function readCitedSources(root: string, pages: readonly Page[]): Promise<M
 
 /** Longest quote of evidence a message carries. */
 const QUOTE_CHARS = 320;
+/** Least of that quote each cited range gets. */
+const MIN_RANGE_QUOTE = 100;
 
 function flaggedMessage(flag: FlaggedSentence, evidence: readonly CandidateFact[], read: SourceLinesReader): string {
   const where = flag.citations.map((c) => `${c.file}${c.first !== undefined ? `#L${c.first}${c.last !== c.first ? `-${c.last}` : ''}` : ''}`).join(', ');
@@ -219,8 +221,12 @@ function flaggedMessage(flag: FlaggedSentence, evidence: readonly CandidateFact[
 export function citedExcerpt(citations: readonly ClaimCitation[], read: SourceLinesReader, closest?: CandidateFact): string | undefined {
   const parts: string[] = [];
   let length = 0;
+  // Each cited range gets its share of the quote: a sentence citing two showed only the first (played review Q).
+  const ranged = citations.filter((citation) => citation.first !== undefined).length;
+  const share = Math.max(MIN_RANGE_QUOTE, Math.floor(QUOTE_CHARS / Math.max(1, ranged)));
   for (const citation of citations) {
     if (citation.first === undefined) continue;
+    const budget = Math.min(QUOTE_CHARS, length + share);
     const file = citation.file.replace(/^\.\//, '');
     const lines = read(file);
     if (!lines) continue;
@@ -229,7 +235,7 @@ export function citedExcerpt(citations: readonly ClaimCitation[], read: SourceLi
     // of a 50-line range rarely hold what decided the finding (a played review's complaint).
     const focus = closest?.source === file && closest.lineStart !== undefined && closest.lineStart > citation.first && closest.lineStart <= last ? closest.lineStart : citation.first;
     if (focus > citation.first) parts.push('…');
-    for (let line = focus; line <= last && length <= QUOTE_CHARS; line++) {
+    for (let line = focus; line <= last && length <= budget; line++) {
       const text = (lines[line - 1] ?? '').replace(/\s+/g, ' ').trim();
       if (text === '') continue;
       parts.push(`${line}${LINE_MARK}${text}`);
@@ -300,7 +306,12 @@ export async function groundingRepairRequest(root: string, findings: readonly Fi
     }
   }
   if (uncited.length === 0) lines.push('(none: every flagged sentence cites its lines)');
-  const windows = await citedWindowLines(root, flagged);
-  if (windows.length > 0) lines.push('', 'Where each flagged sentence\'s cited lines are (with the slack the check allowed), to read just them:', ...windows);
+  // The closest facts' places too: a played review guessed offsets to read them.
+  const factWindows = await windowLines(
+    root,
+    uncited.flatMap((f) => (evidence[`${f.path}:${f.line}`] ?? []).map((fact) => ({ label: `${f.path}:${f.line} "${fact.text.slice(0, 40)}…"`, ranges: placeRanges(places.get(fact.id) ?? []).slice(0, 1) }))),
+  );
+  const windows = [...(await citedWindowLines(root, flagged)), ...factWindows];
+  if (windows.length > 0) lines.push('', 'Where each flagged sentence\'s cited lines, or its closest facts, are (with the slack the check allowed), to read just them:', ...windows);
   return lines.join('\n');
 }
