@@ -213,3 +213,37 @@ describe('wiki lint --fix: a repair round for what its own fixes left', () => {
     expect((JSON.parse(result.stdout) as { batch: string }).batch).not.toMatch(/handed back/);
   });
 });
+
+describe('wiki lint with a model, run again on an unchanged wiki', () => {
+  it('skips the model when nothing is open and no page changed since a review that left nothing open; a changed page is reviewed again', async () => {
+    const root = await tempDir();
+    expect((await runCli(['init', root, '--example'])).code).toBe(0);
+    const done = (): ScriptStep => ({ text: 'Reviewed the wiki; nothing to report.' });
+    const first = await startServer(done);
+    expect((await runCli(['lint', '--fix'], { cwd: root, env: first.env('anthropic') })).code).toBe(0);
+    expect(first.requests.length).toBeGreaterThan(0);
+
+    const second = await startServer(done);
+    const again = await runCli(['lint', '--fix'], { cwd: root, env: second.env('anthropic') });
+    expect(again.code).toBe(0);
+    expect(second.requests).toHaveLength(0);
+    expect(again.stderr + again.stdout).toMatch(/model review skipped: nothing to hand over, and no page changed since the review of/);
+
+    const page = path.join(root, 'wiki/concepts/zettelkasten.md');
+    await writeFile(page, `${await readFile(page, 'utf8')}\nA note the owner added.\n`);
+    const third = await startServer(done);
+    expect((await runCli(['lint', '--fix'], { cwd: root, env: third.env('anthropic') })).code).toBe(0);
+    expect(third.requests.length).toBeGreaterThan(0);
+  });
+
+  it('a review that reported findings is not remembered: the next run reviews again rather than hide them', async () => {
+    const root = await tempDir();
+    expect((await runCli(['init', root, '--example'])).code).toBe(0);
+    const finding = (): ScriptStep => ({ text: 'FINDING llm-contradiction wiki/concepts/zettelkasten.md :: the two pages disagree on the card count' });
+    const first = await startServer(finding);
+    await runCli(['lint', '--fix'], { cwd: root, env: first.env('anthropic') });
+    const second = await startServer(finding);
+    await runCli(['lint', '--fix'], { cwd: root, env: second.env('anthropic') });
+    expect(second.requests.length).toBeGreaterThan(0);
+  });
+});

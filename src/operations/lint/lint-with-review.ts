@@ -10,6 +10,7 @@ import { groundingRepairRequest } from './grounding.js';
 import { applyFixes, lintWorkspace, type FixSink, type LintReport } from './lint.js';
 import { withoutStaleSince } from '../../state/stale.js';
 import { loadKept, parseKeeps, planBatch, rememberKept, type LintBatch, markKept } from './lint-batch.js';
+import { lastReview, pagesHash, rememberReview, REVIEW_FILE } from './review-state.js';
 import { findingLine, REPAIR_ROUNDS, REPAIR_TURNS, repairFindings, repairRequest, startRepairs, type RepairState } from './lint-repair.js';
 import { summariseRun, type RunOutcome } from '../run/run-outcome.js';
 import { Session } from '../run/session.js';
@@ -79,69 +80,78 @@ export async function runLint(ws: WorkspaceHandle, options: LintRunOptions): Pro
     let modelFindings: Finding[] = [];
     const modelChanges: string[] = [];
     let batchNote: string | undefined;
+    // Nothing to hand over, and no page changed since the last review: the model would find nothing new.
+    const reviewed = session && model && !options.dryRun ? await lastReview(ws.root) : undefined;
+    const unchangedSinceReview = reviewed !== undefined && reviewed.pages === (await pagesHash(ws.root));
     if (session && model) {
       // The model is shown findings only about pages it may see (wiki/access.ts): lint checks
       // every scope, but another user's scratch page or a `never` page is not quoted to it.
       const seen = before.findings.filter((f) => !hiddenFromModel(ws.schema.contract, session.pages, session.user, f.path));
       const kept = await loadKept(ws.root);
       const batch = planBatch(ws.root, seen, kept, ws.config.config.lint.fixBatch);
-      const repairs = options.fix && before.groundingEvidence ? await groundingRepairRequest(ws.root, batch.findings, before.groundingEvidence) : '';
-      const repairState = startRepairs(before.findings);
-      // Its writes may leave new findings on the pages it changed: handed back in the same conversation, a bounded number of times.
-      const followUp = async (round: { turns: number; changed: readonly ChangedFile[] }): Promise<string | undefined> => {
-        if (!options.fix || repairState.rounds.length >= REPAIR_ROUNDS || options.budget.maxTurns - round.turns < REPAIR_TURNS) return undefined;
-        const pages = round.changed.filter((c) => c.path.startsWith('wiki/') && !hiddenFromModel(ws.schema.contract, session.pages, session.user, c.path));
-        if (pages.length === 0) return undefined;
-        // The rule repairs come first, as after the run: what the tool repairs itself is no finding to hand over.
-        if (!options.dryRun) fixes = [...new Set([...fixes, ...(await applyFixes(ws.root, ws.schema.contract, ws.config.config, sessionSink(session, logLines))).changes])];
-        const now = await lintWorkspace(ws.root, ws.schema, ws.config.config, { fix: false, planned: planned(), evidence: true, saveGroundingCache: !options.dryRun });
-        const handed = repairFindings(repairState, pages, now.findings, ws.config.config.lint.fixBatch);
-        return handed.length === 0 ? undefined : repairRequest(ws.root, repairState.rounds.length, handed, now.groundingEvidence);
-      };
-      const run = await runModelInSession(session, {
-        model,
-        operation: options.fix ? 'lint-fix' : 'lint',
-        userMessage: [reviewRequest({ ...before, findings: seen, ...countBySeverity(seen) }, batch, fixes.length, options.fix), repairs].filter(Boolean).join('\n\n'),
-        budget: options.budget,
-        price: options.price,
-        listener: options.listener,
-        signal: options.signal,
-        followUp: options.fix ? followUp : undefined,
-      });
-      modelFindings = await findingsOnExistingPages(session, parseModelFindings(run.finalText), options.onNotice);
-      const keptNow = options.fix && !options.dryRun ? await rememberRoundKeeps(ws.root, kept, batch, repairState, run.rounds) : 0;
-      batchNote = describeBatch(batch, keptNow, repairState);
-      // A rule repair the model's rewrite undid (a `created` it dropped) is done again after
-      // it, and reported once. Not in a dry run: the repairs read the disk, not the overlay.
-      if (options.fix && !options.dryRun && run.changed.length > 0) {
-        const again = await applyFixes(ws.root, ws.schema.contract, ws.config.config, sessionSink(session, logLines));
-        fixes = [...new Set([...fixes, ...again.changes])];
-        logLines.splice(0, logLines.length, ...new Set(logLines));
-      }
-      const changes = session.pageChanges();
-      const byModel = { created: changes.created.filter((p) => run.changed.some((c) => c.path === p)), updated: changes.updated.filter((p) => run.changed.some((c) => c.path === p)) };
-      modelChanges.push(...byModel.created.map((p) => `${p}: created by the model`), ...byModel.updated.map((p) => `${p}: updated by the model`));
-      // A stale page the model rewrote from its changed source is current again: the tool clears its mark.
-      const refreshed: string[] = [];
-      if (options.fix) {
-        for (const f of batch.findings.filter((x) => x.rule === 'stale-page' && byModel.updated.includes(x.path))) {
-          const cleared = withoutStaleSince(f.path, await session.fs.readText(session.abs(f.path)));
-          if (cleared === undefined) continue;
-          await session.writeFile(f.path, cleared);
-          refreshed.push(f.path);
+      if (batch.findings.length === 0 && unchangedSinceReview) {
+        options.onNotice?.(`model review skipped: nothing to hand over, and no page changed since the review of ${reviewed.at} (delete ${REVIEW_FILE} to review again)`);
+      } else {
+        const repairs = options.fix && before.groundingEvidence ? await groundingRepairRequest(ws.root, batch.findings, before.groundingEvidence) : '';
+        const repairState = startRepairs(before.findings);
+        // Its writes may leave new findings on the pages it changed: handed back in the same conversation, a bounded number of times.
+        const followUp = async (round: { turns: number; changed: readonly ChangedFile[] }): Promise<string | undefined> => {
+          if (!options.fix || repairState.rounds.length >= REPAIR_ROUNDS || options.budget.maxTurns - round.turns < REPAIR_TURNS) return undefined;
+          const pages = round.changed.filter((c) => c.path.startsWith('wiki/') && !hiddenFromModel(ws.schema.contract, session.pages, session.user, c.path));
+          if (pages.length === 0) return undefined;
+          // The rule repairs come first, as after the run: what the tool repairs itself is no finding to hand over.
+          if (!options.dryRun) fixes = [...new Set([...fixes, ...(await applyFixes(ws.root, ws.schema.contract, ws.config.config, sessionSink(session, logLines))).changes])];
+          const now = await lintWorkspace(ws.root, ws.schema, ws.config.config, { fix: false, planned: planned(), evidence: true, saveGroundingCache: !options.dryRun });
+          const handed = repairFindings(repairState, pages, now.findings, ws.config.config.lint.fixBatch);
+          return handed.length === 0 ? undefined : repairRequest(ws.root, repairState.rounds.length, handed, now.groundingEvidence);
+        };
+        const run = await runModelInSession(session, {
+          model,
+          operation: options.fix ? 'lint-fix' : 'lint',
+          userMessage: [reviewRequest({ ...before, findings: seen, ...countBySeverity(seen) }, batch, fixes.length, options.fix), repairs].filter(Boolean).join('\n\n'),
+          budget: options.budget,
+          price: options.price,
+          listener: options.listener,
+          signal: options.signal,
+          followUp: options.fix ? followUp : undefined,
+        });
+        modelFindings = await findingsOnExistingPages(session, parseModelFindings(run.finalText), options.onNotice);
+        const keptNow = options.fix && !options.dryRun ? await rememberRoundKeeps(ws.root, kept, batch, repairState, run.rounds) : 0;
+        batchNote = describeBatch(batch, keptNow, repairState);
+        // A rule repair the model's rewrite undid (a `created` it dropped) is done again after
+        // it, and reported once. Not in a dry run: the repairs read the disk, not the overlay.
+        if (options.fix && !options.dryRun && run.changed.length > 0) {
+          const again = await applyFixes(ws.root, ws.schema.contract, ws.config.config, sessionSink(session, logLines));
+          fixes = [...new Set([...fixes, ...again.changes])];
+          logLines.splice(0, logLines.length, ...new Set(logLines));
         }
+        const changes = session.pageChanges();
+        const byModel = { created: changes.created.filter((p) => run.changed.some((c) => c.path === p)), updated: changes.updated.filter((p) => run.changed.some((c) => c.path === p)) };
+        modelChanges.push(...byModel.created.map((p) => `${p}: created by the model`), ...byModel.updated.map((p) => `${p}: updated by the model`));
+        // A stale page the model rewrote from its changed source is current again: the tool clears its mark.
+        const refreshed: string[] = [];
+        if (options.fix) {
+          for (const f of batch.findings.filter((x) => x.rule === 'stale-page' && byModel.updated.includes(x.path))) {
+            const cleared = withoutStaleSince(f.path, await session.fs.readText(session.abs(f.path)));
+            if (cleared === undefined) continue;
+            await session.writeFile(f.path, cleared);
+            refreshed.push(f.path);
+          }
+        }
+        if (refreshed.length > 0) logLines.push(`stale mark cleared: ${refreshed.join(', ')}`);
+        const touched = await session.revalidateTouched();
+        if (byModel.created.length > 0 || byModel.updated.length > 0) {
+          await session.refreshIndex();
+          logLines.push(
+            ...(byModel.created.length ? [`created by the model: ${byModel.created.join(', ')}`] : []),
+            ...(byModel.updated.length ? [`updated by the model: ${byModel.updated.join(', ')}`] : []),
+            `findings reported: ${modelFindings.length}`,
+          );
+        }
+        review = summariseRun(run, byModel, touched, Date.now() - started, options.budget);
+        // Only a review that left nothing open is remembered: its findings are not kept anywhere else, and a skip must not hide them.
+        if (review.status === 'done' && !options.dryRun && modelFindings.length === 0) await rememberReview(ws.root, await pagesHash(ws.root), new Date().toISOString());
       }
-      if (refreshed.length > 0) logLines.push(`stale mark cleared: ${refreshed.join(', ')}`);
-      const touched = await session.revalidateTouched();
-      if (byModel.created.length > 0 || byModel.updated.length > 0) {
-        await session.refreshIndex();
-        logLines.push(
-          ...(byModel.created.length ? [`created by the model: ${byModel.created.join(', ')}`] : []),
-          ...(byModel.updated.length ? [`updated by the model: ${byModel.updated.join(', ')}`] : []),
-          `findings reported: ${modelFindings.length}`,
-        );
-      }
-      review = summariseRun(run, byModel, touched, Date.now() - started, options.budget);
     }
     let diff: string | undefined;
     if (session && logLines.length > 0) {
