@@ -1,4 +1,5 @@
-import { stem as porterStem } from '../search/text/analyze.js';
+import { extractDates, MONTHS } from './claim-dates.js';
+import { wordStem as stem } from './word-stem.js';
 import { isStopWord } from './word-tokens.js';
 
 /**
@@ -52,44 +53,12 @@ const MORE_STOP_WORDS = new Set(['itself', 'themselves', 'himself', 'herself', '
 const NOT_NEGATIVE_UN = new Set(['under', 'until', 'unit', 'union', 'uniqu', 'univers', 'understand', 'underli', 'undergo', 'unifi', 'uniform']);
 /** Words opening a sentence with a condition its main clause answers. */
 const CONDITIONS = new Set(['when', 'whenever', 'if', 'once', 'unless', 'after', 'before', 'while']);
-const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 /** Words before a number that say how much, not whose number it is. */
 const QUANTIFIERS = new Set(['about', 'around', 'roughly', 'nearly', 'approximately', 'almost', 'some', 'over', 'under', 'only', 'just', 'exactly', 'since', 'until', 'till', 'circa', 'ca', 'up', 'at', 'least', 'most', 'more', 'less', 'fewer', 'than', 'per', 'every', 'each', 'top', 'first', 'last']);
 const NUMBER_WORDS: Record<string, number> = {
   zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19, twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90, hundred: 100, thousand: 1000, dozen: 12, once: 1, twice: 2, single: 1, double: 2, half: 0.5, million: 1e6, billion: 1e9,
 };
 const SCALES: Record<string, number> = { thousand: 1e3, million: 1e6, billion: 1e9, trillion: 1e12 };
-
-const MONTH = '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?';
-const DATE_PATTERNS: Array<{ pattern: RegExp; parts: (m: RegExpExecArray) => [string, string, string | undefined] }> = [
-  { pattern: /\b(\d{4})-(\d{2})-(\d{2})\b/g, parts: (m) => [m[1] ?? '', m[2] ?? '', m[3]] },
-  { pattern: new RegExp(`\\b(\\d{1,2})(?:st|nd|rd|th)?[ -]${MONTH}[ ,-]+(\\d{4})\\b`, 'gi'), parts: (m) => [m[3] ?? '', monthNumber(m[2]), m[1]] },
-  { pattern: new RegExp(`\\b${MONTH} (\\d{1,2})(?:st|nd|rd|th)?,? (\\d{4})\\b`, 'gi'), parts: (m) => [m[3] ?? '', monthNumber(m[1]), m[2]] },
-  // "August 2016", "August, 2016", "August of 2016".
-  { pattern: new RegExp(`\\b${MONTH},?(?: of)? (\\d{4})\\b`, 'gi'), parts: (m) => [m[2] ?? '', monthNumber(m[1]), undefined] },
-];
-
-function monthNumber(name: string | undefined): string {
-  const index = MONTHS.findIndex((month) => month.startsWith((name ?? '').toLowerCase().replace(/\.$/, '').slice(0, 3)));
-  return String(index + 1).padStart(2, '0');
-}
-
-/** Dates in `text`, normalised, and the text with them blanked (their digits are not numbers). */
-export function extractDates(text: string): { dates: string[]; rest: string } {
-  // Every date pattern holds a digit: most text has none worth scanning for.
-  if (!/\d/.test(text)) return { dates: [], rest: text };
-  const dates: string[] = [];
-  let rest = text;
-  for (const { pattern, parts } of DATE_PATTERNS) {
-    rest = rest.replace(pattern, (...args: unknown[]) => {
-      const match = args.slice(0, -2) as unknown as RegExpExecArray;
-      const [year, month, day] = parts(match);
-      dates.push(day === undefined ? `${year}-${month}` : `${year}-${month}-${day.padStart(2, '0')}`);
-      return ` ${year} `; // the year stays a number: "in 1945" is supported by "July 1945"
-    });
-  }
-  return { dates, rest };
-}
 
 const CHUNK_EDGE = /^[("'“‘[{<*_~]+|[)"'”’\]}>.,;:!?*_~]+$/gu;
 const PLAIN_NUMBER = /^[~≈<>±+-]?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(%|\s*percent)?$/;
@@ -358,30 +327,4 @@ function isPartOfName(chunks: readonly string[], index: number): boolean {
   if (!CAPITALISED.test(previous) || /[.,;:]$/.test(chunks[index - 1] ?? '')) return false;
   const lower = previous.toLowerCase();
   return !QUANTIFIERS.has(lower) && !isStopWord(lower) && !MONTHS.some((month) => month.startsWith(lower.slice(0, 3)) && lower.length >= 3);
-}
-
-/** Stems shorter than this match only themselves (see stem-match.ts). */
-const SHORT_STEM = 4;
-
-/**
- * A word's stem for matching. Porter's short stems split a word's family: "embed" → "emb" but
- * "embedded" → "embed", "add" → "add" but "added" → "ad", "use" → "us" but "uses" → "us"; and a
- * stem that short matches only itself (a played page's "cannot be embedded" never met its
- * source's "not possible to embed"). Such a word is reduced to its uninflected form instead.
- */
-function stem(word: string): string {
-  const stemmed = porterStem(word);
-  return stemmed.length >= SHORT_STEM ? stemmed : uninflected(word);
-}
-
-/** "embeds" → "embed", "added"/"adding" → "add", "used"/"using"/"uses" → "use" (short words only). */
-function uninflected(word: string): string {
-  if (/(?:x|ch|sh|ss|z)es$/.test(word)) return word.slice(0, -2);
-  if (/[^s]s$/.test(word)) return word.slice(0, -1);
-  const suffix = /(?:ed|ing)$/.exec(word)?.[0];
-  if (!suffix) return word;
-  const root = word.slice(0, -suffix.length);
-  if (/([^aeiou])\1$/.test(root)) return root; // "added" → "add"
-  if (root.length === 2 && /[^aeiou]$/.test(root)) return `${root}e`; // "used" → "use"
-  return suffix === 'ed' ? word : root; // "embed" is no "emb" + "ed"
 }
