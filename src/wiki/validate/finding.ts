@@ -1,7 +1,8 @@
 /** One problem the validator found. `rule` ids are fixed: tests, scripts and `--json` users rely on them. */
 export interface Finding {
   rule: string;
-  severity: 'error' | 'warning';
+  /** `question`: a mismatch the check is not sure of; a model answers it (never counted as flagged or by `--strict`). */
+  severity: 'error' | 'warning' | 'question';
   /** Workspace-relative path of the file the problem is in. */
   path: string;
   /** 1-based line in that file, when known. */
@@ -105,10 +106,14 @@ function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-export function countBySeverity(findings: Finding[]): { errors: number; warnings: number } {
+export function countBySeverity(findings: Finding[]): { errors: number; warnings: number; questions: number } {
   let errors = 0;
-  for (const f of findings) if (f.severity === 'error') errors++;
-  return { errors, warnings: findings.length - errors };
+  let questions = 0;
+  for (const f of findings) {
+    if (f.severity === 'error') errors++;
+    else if (f.severity === 'question') questions++;
+  }
+  return { errors, warnings: findings.length - errors - questions, questions };
 }
 
 /** One line for the model or a log: rule, line, message and the fix. */
