@@ -2,10 +2,9 @@ import path from 'node:path';
 import { SandboxError } from '../errors.js';
 import { ConfinedIo } from '../tools/confined-io.js';
 import { parsePage, serialisePage, splitFrontmatter } from '../wiki/page.js';
-import { hashText } from './hash.js';
 import { invalidUtf8Offset } from '../util/utf8.js';
-import { recordAfter, recordBefore, type Run } from './history.js';
-import { lastWritten, setWrittenEntry } from './written.js';
+import type { Run } from './history.js';
+import { writeToolEdit } from './tool-edit.js';
 import { STALE_MARK_PLACE } from './write-places.js';
 
 export interface MarkStaleResult {
@@ -93,15 +92,6 @@ async function markOne(root: string, io: ConfinedIo, pagePath: string, date: str
     result.alreadyStale.push(pagePath);
     return;
   }
-  const updated = marking;
-  // A page last written by hand stays flagged as hand-edited after gaining the field.
-  const previous = await lastWritten(root, pagePath);
-  const wasOurs = previous !== undefined && previous.sha256 === hashText(text);
-  if (run) await recordBefore(run, pagePath, text);
-  await io.write(target, updated);
-  if (run) await recordAfter(run, pagePath, updated, wasOurs ? {} : { written: previous ?? null });
-  else if (wasOurs) {
-    await setWrittenEntry(root, pagePath, { ...previous, sha256: hashText(updated), writtenAt: new Date().toISOString() }, updated);
-  }
+  await writeToolEdit(root, STALE_MARK_PLACE, pagePath, text, marking, run);
   result.marked.push(pagePath);
 }

@@ -25,3 +25,9 @@ export const STALE_MARK_PLACE: WritePlace = {
   what: 'stale marking writes only pages under wiki/',
   allows: isWikiPage,
 };
+
+/** Moving citations with their source, and a source's removal or rename, edit pages and nothing else. */
+export const SOURCE_FOLLOW_PLACE: WritePlace = {
+  what: 'following a source edits only pages under wiki/',
+  allows: isWikiPage,
+};

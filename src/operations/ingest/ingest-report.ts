@@ -35,6 +35,8 @@ export interface SourceOutcome extends RunOutcome {
   url?: string;
   warnings: string[];
   staleMarked: string[];
+  /** A changed source: citations moved with their lines, and sentences whose cited lines changed (left stale / settled by the run). */
+  following?: { citationsMoved: number; staleClaims: number; settled: number; earlierKnown: boolean };
 }
 
 export interface IngestReport {

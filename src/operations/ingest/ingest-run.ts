@@ -11,6 +11,8 @@ import { runModelInSession, type RunBudget } from '../run/agent-run.js';
 import type { IngestOptions, SourceOutcome } from './ingest-report.js';
 import type { ResolvedSource } from './ingest-inputs.js';
 import { citedFromFolder, firstSourceWindow, markStaleInOverlay } from './ingest-steps.js';
+import { currentSourceText, followChange, settleStaleClaims, staleClaimsMessage } from './ingest-following.js';
+import { keepSourceText } from '../../state/source-texts.js';
 import { historyStatus, summariseRun } from '../run/run-outcome.js';
 import { sourceRelevanceText } from '../prompt/prompt-relevance.js';
 import { Session } from '../run/session.js';
@@ -62,8 +64,11 @@ export async function ingestOne(
   );
   const readPath = source.rawPath;
   const firstWindow = await firstSourceWindow(session, readPath, source.copiedFrom);
+  // Deterministic, before the model: citations follow moved lines; sentences citing changed lines are listed.
+  const following = item.state === 'changed' ? await followChange(session, manifest.value, source.rawPath) : undefined;
   const userMessage = [
     `Ingest the source \`${readPath}\`${source.url ? ` (fetched from ${source.url})` : ''}${item.state === 'changed' ? ' — it has CHANGED since it was last ingested: update the pages that draw on it' : ''}.`,
+    ...(following ? staleClaimsMessage(following) : []),
     '',
     firstWindow,
   ].join('\n');
@@ -83,9 +88,15 @@ export async function ingestOne(
   return shared.changes.run(async () => {
     const changes = session.pageChanges();
     let staleMarked: string[] = [];
+    let settledReport: SourceOutcome['following'];
     if (item.state === 'changed') {
       const citing = session.contentPages().filter((p) => sourcesOf(p.frontmatter).some((s) => s.split('#')[0] === source.rawPath));
-      const toMark = pagesToMarkStale(manifest.value, source.rawPath, [...changes.created, ...changes.updated], citing.map((p) => p.path));
+      let toMark = pagesToMarkStale(manifest.value, source.rawPath, [...changes.created, ...changes.updated], citing.map((p) => p.path));
+      if (following?.earlierKnown) {
+        const settled = await settleStaleClaims(session, source.rawPath, following, [...changes.created, ...changes.updated]);
+        toMark = settled.toMark;
+        settledReport = { citationsMoved: following.citationsMoved, staleClaims: following.staleClaims.length, settled: settled.settled, earlierKnown: true };
+      } else if (following) settledReport = { citationsMoved: 0, staleClaims: 0, settled: 0, earlierKnown: false };
       if (options.dryRun) staleMarked = await markStaleInOverlay(session, toMark);
       else {
         // Runs beside this one that never saw these pages keep the version before the mark.
@@ -111,6 +122,7 @@ export async function ingestOne(
       state: item.state,
       warnings,
       staleMarked,
+      ...(settledReport ? { following: settledReport } : {}),
       copiedFrom: source.copiedFrom,
       url: source.url,
     };
@@ -139,6 +151,9 @@ export async function ingestOne(
         pages: changes,
       });
       await saveManifest(ws.root, manifest.value, session.run);
+      // The text the pages were written from: what the next change of the source is diffed against.
+      const text = await currentSourceText(ws.root, source.rawPath);
+      if (text !== undefined) await keepSourceText(ws.root, item.sha256, text);
       // The record travels with the pages it names: committed with them.
       session.alsoChanged.add(MANIFEST_PATH);
     }
@@ -166,6 +181,10 @@ function logLines(outcome: SourceOutcome): string[] {
   if (outcome.created.length) lines.push(`created: ${outcome.created.join(', ')}`);
   if (outcome.updated.length) lines.push(`updated: ${outcome.updated.join(', ')}`);
   if (outcome.staleMarked.length) lines.push(`marked stale: ${outcome.staleMarked.join(', ')}`);
+  if (outcome.following?.earlierKnown) {
+    lines.push(`citations moved: ${outcome.following.citationsMoved}`);
+    lines.push(`stale claims: ${outcome.following.staleClaims - outcome.following.settled} (of ${outcome.following.staleClaims}; ${outcome.following.settled} settled by this run)`);
+  }
   const rewritten = outcome.rejectedWrites.filter((r) => r.rewritten).length;
   if (outcome.rejectedWrites.length) lines.push(`rejected writes: ${outcome.rejectedWrites.length}${rewritten ? ` (${rewritten} sent again and accepted)` : ''}`);
   lines.push(`status: ${outcome.status}, ${outcome.turns} turn(s), ${outcome.tokens} tokens`);

@@ -1,0 +1,117 @@
+import path from 'node:path';
+import { claimsOf } from '../../facts/claims.js';
+import { extractText } from '../../sources/extract.js';
+import { pagesToMarkStale, type Manifest } from '../../state/manifest.js';
+import { loadStaleClaims, sameClaim, saveStaleClaims, type StaleClaim } from '../../state/stale-claims.js';
+import { withoutStaleSince } from '../../state/stale.js';
+import { writeToolEdit } from '../../state/tool-edit.js';
+import { STALE_MARK_PLACE } from '../../state/write-places.js';
+import { ConfinedIo } from '../../tools/confined-io.js';
+import { splitFrontmatter } from '../../wiki/frontmatter-split.js';
+import { sourcesOf } from '../../wiki/page.js';
+import type { Session } from '../run/session.js';
+import { followChangedSource, type SourceFollowing } from '../sources/follow-source.js';
+
+/** Stale sentences handed to the model in the first message; the rest are counted. */
+const MESSAGE_MAX_CLAIMS = 40;
+const MESSAGE_MAX_EXCERPT = 600;
+
+/** A raw source's text as read_file shows it (PDF and HTML extracted); undefined when unreadable. */
+export async function currentSourceText(root: string, rawPath: string): Promise<string | undefined> {
+  try {
+    return (await extractText(rawPath, await new ConfinedIo(root).readBytes(path.join(root, rawPath)))).text;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A changed source, before the model runs: its citations follow its lines; the claims citing changed lines are listed. */
+export async function followChange(session: Session, manifest: Manifest, rawPath: string): Promise<SourceFollowing | undefined> {
+  const recorded = manifest.sources[rawPath];
+  const current = await currentSourceText(session.root, rawPath);
+  if (!recorded || current === undefined) return undefined;
+  const drawing = session.contentPages().filter((page) => sourcesOf(page.frontmatter).some((s) => s.split('#')[0] === rawPath) || page.body.includes(rawPath));
+  const pages = pagesToMarkStale(manifest, rawPath, [], drawing.map((page) => page.path));
+  return followChangedSource(session, rawPath, recorded.sha256, current, pages);
+}
+
+/** What the model is told of the change: how many citations moved, and each sentence whose cited lines changed. */
+export function staleClaimsMessage(following: SourceFollowing): string[] {
+  if (!following.earlierKnown) return [];
+  const lines = ['', `Citations whose lines only moved were updated for you (${following.citationsMoved} moved).`];
+  if (following.staleClaims.length === 0) return [...lines, 'No cited line changed: update pages only for what the new version adds.'];
+  lines.push(
+    `${following.staleClaims.length} sentence(s) cite lines that CHANGED. For each: if the new lines still support it, re-cite it to them; if not, rewrite it from the new lines or remove it (use write_file edits for a sentence). A sentence left as it is stays marked stale.`,
+  );
+  for (const claim of following.staleClaims.slice(0, MESSAGE_MAX_CLAIMS)) {
+    lines.push(
+      '',
+      `- ${claim.page} line ${claim.line}: "${cut(claim.sentence)}" <!-- from: ${claim.source}#L${claim.first}-${claim.last} -->`,
+      `  was: ${cut(claim.was) || '(empty)'}`,
+      `  now: ${cut(claim.now) || '(removed)'}`,
+    );
+  }
+  if (following.staleClaims.length > MESSAGE_MAX_CLAIMS) lines.push('', `(${following.staleClaims.length - MESSAGE_MAX_CLAIMS} more: \`wiki lint\` lists them all.)`);
+  return lines;
+}
+
+function cut(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > MESSAGE_MAX_EXCERPT ? `${flat.slice(0, MESSAGE_MAX_EXCERPT)}…` : flat;
+}
+
+/**
+ * After the model's run: a stale sentence is settled when its page no longer holds it with
+ * the same citation (rewritten, re-cited or removed) — silence settles nothing. The claims
+ * left are kept in `.wiki/stale-claims.json`; the pages to mark are those holding them plus
+ * those with no line citation of the source (whole-page staleness, as before), and a page
+ * whose stale claims are all settled loses its mark.
+ */
+export async function settleStaleClaims(
+  session: Session,
+  rawPath: string,
+  following: SourceFollowing,
+  rewrittenByRun: readonly string[],
+): Promise<{ toMark: string[]; settled: number }> {
+  const open: StaleClaim[] = [];
+  for (const claim of following.staleClaims) {
+    const text = await session.readIfExists(claim.page);
+    if (text !== undefined && holdsClaim(text, claim)) open.push(claim);
+  }
+  if (!session.options.dryRun) {
+    const others = (await loadStaleClaims(session.root)).filter((kept) => kept.source !== rawPath && !open.some((claim) => sameClaim(kept, claim)));
+    const stillHeld: StaleClaim[] = [];
+    for (const kept of others) {
+      const text = await session.readIfExists(kept.page);
+      if (text !== undefined && holdsClaim(text, kept)) stillHeld.push(kept);
+    }
+    await saveStaleClaims(session.root, [...stillHeld, ...open]);
+    await clearSettledMarks(session, following, [...stillHeld, ...open]);
+  }
+  const rewritten = new Set(rewrittenByRun);
+  const uncited = following.uncited.filter((page) => !rewritten.has(page));
+  return { toMark: [...new Set([...open.map((claim) => claim.page), ...uncited])].sort(), settled: following.staleClaims.length - open.length };
+}
+
+function holdsClaim(pageText: string, claim: StaleClaim): boolean {
+  return claimsOf(splitFrontmatter(pageText).body).some(
+    (held) => held.text === claim.sentence && held.citations.some((c) => c.file === claim.source && c.first === claim.first && (c.last ?? c.first) === claim.last),
+  );
+}
+
+/** Pages whose stale sentences were all settled lose `stale_since`: the mark means "holds stale claims". */
+async function clearSettledMarks(session: Session, following: SourceFollowing, open: readonly StaleClaim[]): Promise<void> {
+  const holding = new Set(open.map((claim) => claim.page));
+  const cleared: string[] = [];
+  for (const page of new Set(following.staleClaims.map((claim) => claim.page))) {
+    if (holding.has(page)) continue;
+    const text = await session.readIfExists(page);
+    const without = text === undefined ? undefined : withoutStaleSince(page, text);
+    if (text === undefined || without === undefined) continue;
+    session.versions.changing(page, text);
+    await writeToolEdit(session.root, STALE_MARK_PLACE, page, text, without, session.run);
+    session.alsoChanged.add(page);
+    cleared.push(page);
+  }
+  await session.reloadPages(cleared);
+}

@@ -1,0 +1,60 @@
+import { mapLines } from '../../sources/line-map.js';
+import type { StaleClaim } from '../../state/stale-claims.js';
+import { writeToolEdit } from '../../state/tool-edit.js';
+import { SOURCE_FOLLOW_PLACE } from '../../state/write-places.js';
+import { isoDate } from '../../util/dates.js';
+import { moveCitations } from '../../wiki/citation-moves.js';
+import type { Session } from '../run/session.js';
+import { earlierSourceText } from './earlier-text.js';
+import { staleClaimsOf } from './stale-claims-of.js';
+
+export interface SourceFollowing {
+  /** Whether the text the pages were written from was found (kept under .wiki/ or in git). */
+  earlierKnown: boolean;
+  citationsMoved: number;
+  /** Pages whose citations were rewritten. */
+  rewritten: string[];
+  /** Sentences whose cited lines changed. */
+  staleClaims: StaleClaim[];
+  /** Pages drawing on the source with no line citation of it: stale as a whole, as before. */
+  uncited: string[];
+}
+
+/**
+ * Before any model runs on a changed source: every citation of it whose lines moved but did
+ * not change follows them, and the sentences citing lines that changed are listed as stale.
+ * `pages`: the pages that draw on the source (produced from it, or listing or citing it).
+ */
+export async function followChangedSource(session: Session, source: string, earlierSha256: string, current: string, pages: readonly string[]): Promise<SourceFollowing> {
+  const result: SourceFollowing = { earlierKnown: false, citationsMoved: 0, rewritten: [], staleClaims: [], uncited: [] };
+  const earlier = await earlierSourceText(session.root, source, earlierSha256);
+  if (earlier === undefined) {
+    result.uncited = [...pages];
+    return result;
+  }
+  result.earlierKnown = true;
+  const map = mapLines(earlier, current);
+  const since = isoDate();
+  for (const page of [...new Set(pages)].sort()) {
+    if (!SOURCE_FOLLOW_PLACE.allows(page)) continue;
+    const text = await session.readIfExists(page);
+    if (text === undefined) continue;
+    const moves = moveCitations(text, source, map);
+    if (moves.moved + moves.unmoved + moves.changed.length === 0) {
+      result.uncited.push(page);
+      continue;
+    }
+    result.staleClaims.push(...staleClaimsOf(page, text, source, earlier, current, map, since));
+    if (moves.moved === 0) continue;
+    result.citationsMoved += moves.moved;
+    result.rewritten.push(page);
+    if (session.options.dryRun) await session.fs.writeText(session.abs(page), moves.text);
+    else {
+      session.versions.changing(page, text);
+      await writeToolEdit(session.root, SOURCE_FOLLOW_PLACE, page, text, moves.text, session.run);
+      session.alsoChanged.add(page);
+    }
+  }
+  await session.reloadPages(result.rewritten);
+  return result;
+}

@@ -1,0 +1,61 @@
+import { claimsOf } from '../../facts/claims.js';
+import { followRange, sourceLines, type LineMap } from '../../sources/line-map.js';
+import type { StaleClaim } from '../../state/stale-claims.js';
+import { splitFrontmatter } from '../../wiki/frontmatter-split.js';
+
+/** Lines of the current text shown as what replaced a changed range; more are cut. */
+const NOW_MAX_LINES = 40;
+
+/**
+ * The sentences of a page whose citations of `source` point at lines the change touched,
+ * each with the old cited text and what stands there now. Pure: the same page, texts and
+ * date give the same list on every clone.
+ */
+export function staleClaimsOf(page: string, pageText: string, source: string, earlier: string, current: string, map: LineMap, since: string): StaleClaim[] {
+  const { body, bodyLine } = splitFrontmatter(pageText);
+  const before = sourceLines(earlier);
+  const after = sourceLines(current);
+  const stale: StaleClaim[] = [];
+  for (const claim of claimsOf(body)) {
+    for (const citation of claim.citations) {
+      if (citation.file !== source || citation.first === undefined) continue;
+      const last = citation.last ?? citation.first;
+      if (followRange(map, citation.first, last).kind !== 'changed') continue;
+      stale.push({
+        page,
+        sentence: claim.text,
+        line: bodyLine + claim.line - 1,
+        source,
+        first: citation.first,
+        last,
+        was: before.slice(citation.first - 1, last).join('\n'),
+        now: replacementOf(map, citation.first, last, after),
+        since,
+      });
+      break;
+    }
+  }
+  return stale;
+}
+
+/** The current lines between the nearest unchanged lines around the old range: what replaced it. */
+function replacementOf(map: LineMap, first: number, last: number, after: readonly string[]): string {
+  let start = 1;
+  for (let line = first - 1; line >= 1; line--) {
+    const kept = map.newLineOf(line);
+    if (kept !== undefined) {
+      start = kept + 1;
+      break;
+    }
+  }
+  let end = after.length;
+  for (let line = last + 1; line <= map.oldLineCount; line++) {
+    const kept = map.newLineOf(line);
+    if (kept !== undefined) {
+      end = kept - 1;
+      break;
+    }
+  }
+  const lines = after.slice(start - 1, Math.max(start - 1, end));
+  return lines.length > NOW_MAX_LINES ? [...lines.slice(0, NOW_MAX_LINES), `[… ${lines.length - NOW_MAX_LINES} more lines]`].join('\n') : lines.join('\n');
+}

@@ -1,0 +1,71 @@
+import { followRange, type LineMap } from '../sources/line-map.js';
+import { splitFrontmatter } from './frontmatter-split.js';
+
+/** A citation of the source whose cited lines changed: left as it was, for a reader to settle. */
+export interface ChangedCitation {
+  /** 1-based line of the page file holding the citation. */
+  line: number;
+  first: number;
+  last: number;
+}
+
+export interface CitationMoves {
+  text: string;
+  /** Citations rewritten to the lines their text moved to. */
+  moved: number;
+  /** Citations whose lines are where they were. */
+  unmoved: number;
+  changed: ChangedCitation[];
+}
+
+const LINE_RANGE = /#L(\d+)(?:-L?(\d+))?/y;
+
+/**
+ * The page with every line citation of `rawPath` — `<!-- from: raw/x.md#L10-40 -->` in the
+ * body, `raw/x.md#L10-40` in the frontmatter — moved to where its lines now are. Pure and
+ * deterministic: two clones that see the same change of the source make the same rewrite.
+ * A range whose lines changed is left alone and reported, never silently moved.
+ */
+export function moveCitations(pageText: string, rawPath: string, map: LineMap): CitationMoves {
+  const result: CitationMoves = { text: pageText, moved: 0, unmoved: 0, changed: [] };
+  // Lines before the body are the frontmatter block (its fences included).
+  const frontmatterLines = splitFrontmatter(pageText).bodyLine - 1;
+  const lines = pageText.split('\n');
+  lines.forEach((text, index) => {
+    const inFrontmatter = index < frontmatterLines;
+    lines[index] = rewriteLine(text, rawPath, map, index + 1, inFrontmatter, result);
+  });
+  result.text = lines.join('\n');
+  return result;
+}
+
+function rewriteLine(text: string, rawPath: string, map: LineMap, lineNumber: number, inFrontmatter: boolean, result: CitationMoves): string {
+  let out = '';
+  let from = 0;
+  for (let at = text.indexOf(rawPath, from); at !== -1; at = text.indexOf(rawPath, from)) {
+    const end = at + rawPath.length;
+    // Only the path itself (not raw/x.md inside raw/x.md.bak or a longer name).
+    const before = at === 0 ? '' : text[at - 1];
+    const isCitation = inFrontmatter ? before !== '/' && !/[\w.-]/.test(before ?? '') : /<!--\s*from:\s*$/.test(text.slice(0, at));
+    LINE_RANGE.lastIndex = end;
+    const range = isCitation ? LINE_RANGE.exec(text) : null;
+    if (!range) {
+      out += text.slice(from, end);
+      from = end;
+      continue;
+    }
+    const first = Number(range[1]);
+    const last = range[2] === undefined ? first : Number(range[2]);
+    const fate = last >= first ? followRange(map, first, last) : ({ kind: 'changed' } as const);
+    let replacement = range[0];
+    if (fate.kind === 'changed') result.changed.push({ line: lineNumber, first, last });
+    else if (fate.first === first) result.unmoved++;
+    else {
+      result.moved++;
+      replacement = range[2] === undefined ? `#L${fate.first}` : `#L${fate.first}-${fate.last}`;
+    }
+    out += text.slice(from, end) + replacement;
+    from = end + range[0].length;
+  }
+  return out + text.slice(from);
+}

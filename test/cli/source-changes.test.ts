@@ -1,0 +1,106 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { startFakeLlmServer, type FakeLlmServer, type ScriptStep } from '../helpers/fake-llm-server.js';
+import { freshWorkspace, pagePath, pageText } from './cron-fixtures.js';
+
+/**
+ * When a source changes, its citations follow it and staleness is claim by claim: a
+ * paragraph inserted above cited lines moves every citation below it and leaves nothing
+ * stale; a changed cited line makes only the sentences citing it stale, handed to the model
+ * with the old and new lines; a sentence settles only when it is rewritten or removed.
+ */
+
+let server: FakeLlmServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const lines = (n: number, text = (i: number): string => `Line ${i} says fact number ${i} about the harbour.`): string[] => Array.from({ length: n }, (_, i) => text(i + 1));
+const v1 = `${lines(12).join('\n')}\n`;
+const SOURCE_PAGE = pagePath('source', 'doc');
+
+const body = (second = 'The eighth line gives fact number 8 about the harbour. <!-- from: raw/doc.md#L8 -->'): string =>
+  ['The third and fourth lines give facts 3 and 4 about the harbour. <!-- from: raw/doc.md#L3-4 -->', '', second].join('\n');
+
+function writePage(second?: string): ScriptStep {
+  return { toolCalls: [{ name: 'write_file', arguments: { path: SOURCE_PAGE, content: pageText('source', 'doc', { body: body(second) }) } }] };
+}
+
+async function ingest(root: string, steps: ScriptStep[]): Promise<{ code: number; stdout: string; stderr: string; firstMessage: string }> {
+  server = await startFakeLlmServer(steps);
+  const result = await runCli(['ingest', 'raw/doc.md'], { cwd: root, env: server.env('anthropic') });
+  const firstMessage = server.requests[0]?.lastUserText ?? '';
+  await server.close();
+  server = undefined;
+  return { ...result, firstMessage };
+}
+
+async function setUp(): Promise<string> {
+  const root = await freshWorkspace();
+  await writeFile(path.join(root, 'raw/doc.md'), v1);
+  const first = await ingest(root, [writePage(), { text: 'Ingested.' }]);
+  expect(first.code, first.stderr).toBe(0);
+  return root;
+}
+
+const page = (root: string): Promise<string> => readFile(path.join(root, SOURCE_PAGE), 'utf8');
+
+describe('a source that changes', () => {
+  it('a paragraph inserted above cited lines moves every citation below it, and nothing is stale', async () => {
+    const root = await setUp();
+    await writeFile(path.join(root, 'raw/doc.md'), ['A new opening paragraph.', 'It goes on.', '', ...lines(12)].join('\n') + '\n');
+    const again = await ingest(root, [{ text: 'Nothing to add.' }]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.firstMessage).toContain('updated for you (2 moved)');
+    const text = await page(root);
+    expect(text).toContain('<!-- from: raw/doc.md#L6-7 -->');
+    expect(text).toContain('<!-- from: raw/doc.md#L11 -->');
+    expect(text).not.toMatch(/stale_since/);
+    const log = await readFile(path.join(root, 'wiki/log.md'), 'utf8');
+    expect(log).toMatch(/citations moved: 2/);
+    expect(log).toMatch(/stale claims: 0/);
+  });
+
+  it('a changed cited line makes only the sentence citing it stale, and the model is handed both versions', async () => {
+    const root = await setUp();
+    await writeFile(path.join(root, 'raw/doc.md'), v1.replace('Line 8 says fact number 8', 'Line 8 now says fact number 80'));
+    const again = await ingest(root, [{ text: 'I leave it.' }]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.firstMessage).toMatch(/1 sentence\(s\) cite lines that CHANGED/);
+    expect(again.firstMessage).toContain('was: Line 8 says fact number 8 about the harbour.');
+    expect(again.firstMessage).toContain('now: Line 8 now says fact number 80 about the harbour.');
+    expect(again.firstMessage).not.toContain('facts 3 and 4');
+    const text = await page(root);
+    expect(text).toMatch(/stale_since: \d{4}-\d{2}-\d{2}/);
+    const claims = JSON.parse(await readFile(path.join(root, '.wiki/stale-claims.json'), 'utf8')) as { claims: Array<{ sentence: string; first: number }> };
+    expect(claims.claims.map((c) => [c.sentence, c.first])).toEqual([['The eighth line gives fact number 8 about the harbour.', 8]]);
+  });
+
+  it('a stale sentence the model rewrites is settled and the page loses its mark; silence settles nothing', async () => {
+    const root = await setUp();
+    await writeFile(path.join(root, 'raw/doc.md'), v1.replace('Line 8 says fact number 8', 'Line 8 now says fact number 80'));
+    const silent = await ingest(root, [{ text: 'Done.' }]);
+    expect(silent.code, silent.stderr).toBe(0);
+    expect(await page(root)).toMatch(/stale_since/);
+    await writeFile(path.join(root, 'raw/doc.md'), v1.replace('Line 8 says fact number 8', 'Line 8 now says fact number 81'));
+    const fixed = await ingest(root, [writePage('The eighth line now gives fact number 81 about the harbour. <!-- from: raw/doc.md#L8 -->'), { text: 'Updated the sentence.' }]);
+    expect(fixed.code, fixed.stderr).toBe(0);
+    expect(await page(root)).not.toMatch(/stale_since/);
+    const claims = JSON.parse(await readFile(path.join(root, '.wiki/stale-claims.json'), 'utf8')) as { claims: unknown[] };
+    expect(claims.claims).toEqual([]);
+  });
+
+  it('undo puts the moved citations back', async () => {
+    const root = await setUp();
+    const before = await page(root);
+    await writeFile(path.join(root, 'raw/doc.md'), ['Inserted.', ...lines(12)].join('\n') + '\n');
+    expect((await ingest(root, [{ text: 'Nothing to add.' }])).code).toBe(0);
+    expect(await page(root)).not.toBe(before);
+    const undo = await runCli(['undo', '--yes'], { cwd: root });
+    expect(undo.code, undo.stderr + undo.stdout).toBe(0);
+    expect(await page(root)).toBe(before);
+  });
+});

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { mapLines } from '../../src/sources/line-map.js';
+import { moveCitations } from '../../src/wiki/citation-moves.js';
+
+const source = (n: number): string[] => Array.from({ length: n }, (_, i) => `line ${i + 1}`);
+const v1 = `${source(10).join('\n')}\n`;
+const v2 = `${['inserted a', 'inserted b', ...source(10)].join('\n')}\n`;
+
+const page = [
+  '---',
+  'title: Example',
+  'sources: [raw/x.md#L2-3, raw/other.md#L2-3]',
+  '---',
+  'First claim. <!-- from: raw/x.md#L2-3 -->',
+  'Second claim. <!-- from: raw/x.md#L7 -->',
+  'Other source. <!-- from: raw/other.md#L2-3 -->',
+  'Mentions raw/x.md#L4 in prose, not a citation.',
+  '',
+].join('\n');
+
+describe('moveCitations: citations follow their lines', () => {
+  it('moves every citation of the source below an inserted paragraph, body and frontmatter, and nothing else', () => {
+    const moves = moveCitations(page, 'raw/x.md', mapLines(v1, v2));
+    expect(moves.moved).toBe(3);
+    expect(moves.changed).toEqual([]);
+    expect(moves.text).toContain('sources: [raw/x.md#L4-5, raw/other.md#L2-3]');
+    expect(moves.text).toContain('First claim. <!-- from: raw/x.md#L4-5 -->');
+    expect(moves.text).toContain('Second claim. <!-- from: raw/x.md#L9 -->');
+    expect(moves.text).toContain('Other source. <!-- from: raw/other.md#L2-3 -->');
+    expect(moves.text).toContain('Mentions raw/x.md#L4 in prose');
+  });
+
+  it('leaves a range whose lines changed as it was and reports it with its page line', () => {
+    const edited = v1.replace('line 7\n', 'line seven, reworded\n');
+    const moves = moveCitations(page, 'raw/x.md', mapLines(v1, edited));
+    expect(moves.changed).toEqual([{ line: 6, first: 7, last: 7 }]);
+    expect(moves.text).toContain('Second claim. <!-- from: raw/x.md#L7 -->');
+    expect(moves.moved).toBe(0);
+    expect(moves.unmoved).toBe(2);
+  });
+
+  it('does not take raw/x.md.bak for raw/x.md', () => {
+    const text = 'A claim. <!-- from: raw/x.md.bak#L2 -->\n';
+    expect(moveCitations(text, 'raw/x.md', mapLines(v1, v2)).text).toBe(text);
+  });
+
+  it('changes nothing when the source did not move', () => {
+    const moves = moveCitations(page, 'raw/x.md', mapLines(v1, v1));
+    expect(moves.text).toBe(page);
+    expect(moves.unmoved).toBe(3);
+  });
+});
