@@ -55,7 +55,12 @@ export function renderIngest(report: IngestReport, c: Colors, pricing?: Pricing)
     for (const w of s.warnings) lines.push(`  ${c.yellow('warning')} ${w}`);
     lines.push(...renderOutcomeLines(s, c, pricing));
     if (s.staleMarked.length) lines.push(`  marked stale: ${s.staleMarked.join(', ')}`);
+    if (s.following?.earlierKnown) {
+      const open = s.following.staleClaims - s.following.settled;
+      lines.push(`  citations moved: ${s.following.citationsMoved} · stale claims: ${open}${s.following.staleClaims ? ` (${s.following.settled} of ${s.following.staleClaims} settled)` : ''}${open ? ' — `wiki lint` lists them' : ''}`);
+    }
   }
+  for (const r of report.renamed ?? []) lines.push(`${c.green('→')} ${r.from} renamed to ${r.to}: same content, nothing re-ingested; ${r.pages.length} page(s) follow it`);
   if (report.totals.sources > 1) lines.push(renderIngestTotals(report.totals, c, pricing));
   for (const s of report.skipped) lines.push(`${c.red('✗')} ${s.source} skipped: ${s.reason}`);
   for (const u of report.unsupported) lines.push(`${c.dim('-')} ${u.path} skipped: ${u.reason}`);
@@ -63,7 +68,7 @@ export function renderIngest(report: IngestReport, c: Colors, pricing?: Pricing)
   if (report.pending.length) lines.push(`${c.yellow('…')} stopped before ${report.pending.join(', ')}: run again to ingest ${report.pending.length === 1 ? 'it' : 'them'}`);
   for (const d of report.deletedSources) lines.push(`${c.yellow('-')} ${d.source} was deleted; marked stale: ${d.staleMarked.join(', ') || 'nothing'}`);
   if (report.diff !== undefined) lines.push('', report.diff || '(dry run: nothing would change)', c.dim('dry run: nothing was written'));
-  if (report.ingested.length === 0 && report.upToDate.length > 0) lines.push('Nothing to do: every source is up to date.');
+  if (report.ingested.length === 0 && (report.upToDate.length > 0 || (report.renamed?.length ?? 0) > 0)) lines.push('Nothing to do: every source is up to date.');
   return lines.join('\n');
 }
 

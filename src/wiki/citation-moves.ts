@@ -69,3 +69,22 @@ function rewriteLine(text: string, rawPath: string, map: LineMap, lineNumber: nu
   }
   return out + text.slice(from);
 }
+
+/**
+ * The page with source `from` named `to` wherever it is cited — `sources` entries in the
+ * frontmatter, `<!-- from: … -->` comments in the body — and nowhere else (prose that names
+ * the file, perhaps a person's line, is left as written). Returns how many it renamed.
+ */
+export function renameSourceIn(pageText: string, from: string, to: string): { text: string; renamed: number } {
+  const escaped = from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const inFrontmatter = new RegExp(`(?<![\\w./-])${escaped}(?![\\w/-]|\\.[\\w])`, 'g');
+  const inComment = new RegExp(`(<!--\\s*from:\\s*)${escaped}(?=[#\\s]|-->)`, 'g');
+  const frontmatterLines = splitFrontmatter(pageText).bodyLine - 1;
+  let renamed = 0;
+  const lines = pageText.split('\n').map((line, index) =>
+    index < frontmatterLines
+      ? line.replace(inFrontmatter, () => (renamed++, to))
+      : line.replace(inComment, (_match, lead: string) => (renamed++, `${lead}${to}`)),
+  );
+  return { text: lines.join('\n'), renamed };
+}

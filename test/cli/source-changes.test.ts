@@ -104,3 +104,38 @@ describe('a source that changes', () => {
     expect(await page(root)).toBe(before);
   });
 });
+
+describe('a source renamed or moved', () => {
+  it('is the same source: the record, sources and citations follow it, and no model is paid', async () => {
+    const root = await setUp();
+    const { mkdir, rename } = await import('node:fs/promises');
+    await mkdir(path.join(root, 'raw/papers'));
+    await rename(path.join(root, 'raw/doc.md'), path.join(root, 'raw/papers/doc-v1.md'));
+    server = await startFakeLlmServer([]);
+    const result = await runCli(['ingest', 'raw/'], { cwd: root, env: server.env('anthropic') });
+    expect(result.code, result.stderr).toBe(0);
+    expect(server.requests).toHaveLength(0);
+    expect(result.stdout).toMatch(/raw\/doc\.md renamed to raw\/papers\/doc-v1\.md: same content, nothing re-ingested; 1 page\(s\) follow it/);
+    const text = await page(root);
+    expect(text).toContain('sources: [raw/papers/doc-v1.md]');
+    expect(text).toContain('<!-- from: raw/papers/doc-v1.md#L3-4 -->');
+    expect(text).not.toContain('raw/doc.md');
+    const record = await readFile(path.join(root, 'wiki.sources.jsonl'), 'utf8');
+    expect(record).toContain('"path":"raw/papers/doc-v1.md"');
+    expect(record).not.toContain('"path":"raw/doc.md"');
+    const lint = await runCli(['lint', '--json'], { cwd: root });
+    expect((JSON.parse(lint.stdout) as { errors: number }).errors).toBe(0);
+    const again = await runCli(['ingest', 'raw/'], { cwd: root, env: server.env('anthropic') });
+    expect(again.stdout).toMatch(/Nothing to do/);
+  });
+
+  it('a new file that merely shares content with a source still present is a new source', async () => {
+    const root = await setUp();
+    await writeFile(path.join(root, 'raw/copy.md'), v1);
+    server = await startFakeLlmServer([{ toolCalls: [{ name: 'write_file', arguments: { path: pagePath('source', 'copy'), content: pageText('source', 'copy') } }] }, { text: 'Ingested the copy.' }]);
+    const result = await runCli(['ingest', 'raw/copy.md'], { cwd: root, env: server.env('anthropic') });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).not.toMatch(/renamed/);
+    expect(await page(root)).toContain('sources: [raw/doc.md]');
+  });
+});

@@ -50,3 +50,15 @@ describe('moveCitations: citations follow their lines', () => {
     expect(moves.unmoved).toBe(3);
   });
 });
+
+describe('renameSourceIn: a renamed source is the same source', () => {
+  it('renames it in sources and citations, and nowhere else', async () => {
+    const { renameSourceIn } = await import('../../src/wiki/citation-moves.js');
+    const moved = renameSourceIn(page, 'raw/x.md', 'raw/papers/x-v1.md');
+    expect(moved.renamed).toBe(3);
+    expect(moved.text).toContain('sources: [raw/papers/x-v1.md#L2-3, raw/other.md#L2-3]');
+    expect(moved.text).toContain('First claim. <!-- from: raw/papers/x-v1.md#L2-3 -->');
+    expect(moved.text).toContain('Mentions raw/x.md#L4 in prose');
+    expect(renameSourceIn('---\nsources: [raw/x.md.bak]\n---\nA. <!-- from: raw/x.md.bak#L1 -->\n', 'raw/x.md', 'raw/y.md').renamed).toBe(0);
+  });
+});

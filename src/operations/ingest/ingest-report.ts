@@ -43,6 +43,8 @@ export interface IngestReport {
   ingested: SourceOutcome[];
   upToDate: string[];
   deletedSources: Array<{ source: string; staleMarked: string[] }>;
+  /** Sources found under a new path with the same content: the record, `sources` and citations followed them, nothing re-ingested. */
+  renamed?: Array<{ from: string; to: string; pages: string[] }>;
   /** Inputs that could not be read (binary, empty, a link out of the workspace…): reported, not ingested. */
   skipped: Array<{ source: string; reason: string }>;
   /** Files of a folder given that are not sources (an image, an archive…): listed once, with why; never pending. */

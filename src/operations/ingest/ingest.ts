@@ -16,6 +16,8 @@ import type { WorkspaceHandle } from '../run/workspace-handle.js';
 import { SharedWorkspace } from '../run/shared-workspace.js';
 import { sqliteProblem } from '../../facts/sqlite.js';
 import { sourceLimitsOf } from '../../sources/limits.js';
+import { listRawSources } from '../../sources/raw-files.js';
+import { detectRenames, renameSources } from '../sources/rename-source.js';
 
 /**
  * `wiki ingest`: one agent run per new or changed source, each followed by the
@@ -78,6 +80,19 @@ export async function ingestSources(ws: WorkspaceHandle, args: string[], options
       const state = classifySource(manifest, source.rawPath, sha256);
       if (state === 'unchanged' && !options.force) report.upToDate.push(source.rawPath);
       else todo.push({ source, sha256, hashedAt, state: state === 'unchanged' ? 'forced' : state });
+    }
+
+    // A new path with the content of a recorded source now gone is that source, moved: nothing to re-pay.
+    if (!options.dryRun) {
+      const fresh = todo.filter((item) => item.state === 'new').map((item) => ({ rawPath: item.source.rawPath, sha256: item.sha256 }));
+      const renames = detectRenames(manifest, fresh, await listRawSources(ws.root));
+      if (renames.length > 0) {
+        const handled = await renameSources(ws, manifest, renames, options);
+        manifest = handled.manifest;
+        report.renamed = handled.renamed.map(({ from, to, pages }) => ({ from, to, pages }));
+        const moved = new Set(renames.map((r) => r.to));
+        todo.splice(0, todo.length, ...todo.filter((item) => !moved.has(item.source.rawPath)));
+      }
     }
 
     if (!options.dryRun) {
