@@ -10,6 +10,7 @@ import { registerLint } from '../commands/lint.js';
 import { registerMcp } from '../commands/mcp.js';
 import { registerServe } from '../commands/serve.js';
 import { registerPromote } from '../commands/promote.js';
+import { registerRm } from '../commands/rm.js';
 import { userOf } from './context.js';
 import { registerStatus } from '../commands/status.js';
 import { registerUndo } from '../commands/undo.js';
@@ -46,6 +47,7 @@ export function buildProgram(): Command {
   registerMcp(program);
   registerServe(program);
   registerPromote(program);
+  registerRm(program);
   for (const command of program.commands) command.exitOverride();
   // `--user` reaches every layer as WIKI_USER, the one place runs look for the user.
   program.hook('preAction', (_program, action) => {

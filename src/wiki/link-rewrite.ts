@@ -34,3 +34,23 @@ export function rewriteRefs(frontmatter: Frontmatter, mapping: ReadonlyMap<strin
   if (typeof refs === 'string') return { ...frontmatter, refs: swap(refs) };
   return frontmatter;
 }
+
+/**
+ * Links to pages that are gone made plain text: `[[key|label]]` becomes its label and
+ * `[[key]]` the page's title (`textOf`); every other character stays. Links in code are left.
+ */
+export function unlinkKeys(body: string, gone: ReadonlySet<string>, textOf: (key: string) => string): { body: string; unlinked: number } {
+  if (gone.size === 0) return { body, unlinked: 0 };
+  const masked = maskCode(body);
+  let out = '';
+  let last = 0;
+  let unlinked = 0;
+  forEachWikilink(masked, (index, length, targetText, _heading, label) => {
+    const key = targetToKey(targetText);
+    if (!gone.has(key)) return;
+    out += body.slice(last, index) + (label?.trim() || textOf(key));
+    last = index + length;
+    unlinked++;
+  });
+  return { body: out + body.slice(last), unlinked };
+}

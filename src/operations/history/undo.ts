@@ -17,6 +17,7 @@ import {
 import { acquireLock } from '../../state/lock.js';
 import { MANIFEST_PATH } from '../../state/manifest.js';
 import { resolveInRoot } from '../../state/paths.js';
+import { isPathUnder } from '../../state/source-record.js';
 import { isWikiFile } from '../../state/write-places.js';
 import { ConfinedIo, type WritePlace } from '../../tools/confined-io.js';
 import { removeAbandonedTempFiles } from '../../util/fs.js';
@@ -36,9 +37,18 @@ import { appendLog } from '../../wiki/log.js';
  * `.git/config` or `schema.md` must not become a write there.
  */
 const UNDO_PLACE: WritePlace = {
-  what: `undo restores only files under wiki/ and ${MANIFEST_PATH}`,
+  what: `undo restores only files under wiki/ and ${MANIFEST_PATH} (and the sources a \`wiki rm\` removed)`,
   allows: (relative) => isWikiFile(relative) || relative === MANIFEST_PATH,
 };
+
+/** Runs that may name a raw source: `wiki rm` removes them, and the undo of one puts them back. */
+const RUNS_TOUCHING_SOURCES = new Set(['rm', 'undo']);
+
+/** Where undoing `run` may write: UNDO_PLACE, and raw/ when the run removed sources (or put them back). */
+function undoPlaceFor(run: RunRecord): WritePlace {
+  if (!RUNS_TOUCHING_SOURCES.has(run.op)) return UNDO_PLACE;
+  return { what: UNDO_PLACE.what, allows: (relative) => UNDO_PLACE.allows(relative) || isPathUnder(relative, 'raw/') };
+}
 
 export type UndoActionKind = 'restore' | 'delete' | 'skip';
 
@@ -138,7 +148,7 @@ export async function planUndo(root: string, options: Pick<UndoOptions, 'runId' 
   const beforeImages = runBeforeImages(root, run.runId);
   // Read as the sandbox reads: a file that is a link (or behind one) is refused, never followed.
   const io = new ConfinedIo(root);
-  const outside = run.files.find((file) => !UNDO_PLACE.allows(file.path));
+  const outside = run.files.find((file) => !undoPlaceFor(run).allows(file.path));
   if (outside) {
     throw new ConfigError(
       `the history of run ${run.runId} is damaged: it names ${outside.path}, which no run writes (${UNDO_PLACE.what})`,
@@ -204,6 +214,10 @@ async function planFile(root: string, io: ConfinedIo, beforeImages: BeforeImages
   }
   const current = await io.readIfExists(resolveInRoot(root, file.path));
   const currentSha = current === undefined ? null : hashText(current);
+  // A source is put back only where nothing is now: undo never replaces or removes a file someone placed in raw/ since.
+  if (isPathUnder(file.path, 'raw/') && file.existedBefore && current !== undefined && currentSha !== file.beforeSha256) {
+    return { path: file.path, action: 'skip', reason: 'a different file is in raw/ at that path now; undo never replaces a source', changedSinceRun: false };
+  }
   if (file.existedBefore) {
     const image = await beforeImages(file.path);
     if (image === undefined || hashText(image) !== file.beforeSha256) {
@@ -230,7 +244,7 @@ async function applyUndo(root: string, plan: UndoPlan, logPath: string): Promise
   const undoRun = await beginRun(root, newRunId(), 'undo', title);
   const beforeImages = runBeforeImages(root, run.runId);
   // Every read, write and removal inside the workspace, never through a link (confined-io.ts), only where runs write.
-  const io = new ConfinedIo(root, { place: UNDO_PLACE });
+  const io = new ConfinedIo(root, { place: undoPlaceFor(run) });
   const lines: string[] = [];
   try {
     for (const action of plan.actions) {

@@ -1,6 +1,6 @@
 import type { Page } from '../page.js';
 import { finding, type Finding } from './finding.js';
-import { isDeniedPath, sourceFilePath } from './page-rules.js';
+import { isArchived, isDeniedPath, sourceFilePath } from './page-rules.js';
 
 /** `<!-- from: raw/x.md#L10-40 -->` (or `#L12`): a passage tied to lines of a raw file. */
 const FROM_COMMENT = /<!--\s*from:\s*([^\s#>]+)(#[^\s>]*)?\s*-->/g;
@@ -39,6 +39,7 @@ export function citationsOf(page: Page): Citation[] {
  */
 export function citationFindings(page: Page, rawExists: (rawPath: string) => boolean, lineCount: (rawPath: string) => number | undefined): Finding[] {
   const findings: Finding[] = [];
+  if (isArchived(page)) return findings;
   for (const citation of citationsOf(page)) {
     const file = sourceFilePath(citation.file);
     // A denied file (.env, keys…) answers like a missing one, as in `sources`.

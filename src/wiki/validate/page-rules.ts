@@ -134,7 +134,8 @@ export function readableSource(rawExists: (rawPath: string) => boolean, deny: re
 }
 
 export function sourceFindings(page: Page, contract: Contract, rawExists: (rawPath: string) => boolean): Finding[] {
-  if (page.parseError) return [];
+  // An archived page is a record: its sources may be gone (`wiki rm` keeps a page a person wrote in).
+  if (page.parseError || isArchived(page)) return [];
   const sources = sourcesOf(page.frontmatter);
   if (sources.length === 0) {
     // A type that requires `sources` already gets a required-field error.
@@ -185,4 +186,10 @@ export function contentPageFindings(page: Page, contract: Contract, rawExists: (
     ...emptyPageFindings(page),
     ...accessFieldFindings(page, contract),
   ];
+}
+
+/** A page marked `archived_since`: kept as a record, not held to its sources still existing. */
+export function isArchived(page: Page): boolean {
+  const mark = page.frontmatter.archived_since;
+  return mark !== undefined && mark !== null && mark !== '';
 }
