@@ -49,6 +49,7 @@ export function renderStatus(report: StatusReport, c: Colors): string {
       `Grounded: ${Math.round(g.share * 100)}% of ${g.claims} claim sentence(s) on ${g.pages} page(s) match their cited lines or their sources' facts; ${g.flagged} flagged by \`wiki lint\`${lowest.length ? ` ${c.dim(`(lowest: ${lowest.join(', ')})`)}` : ''}`,
     );
   }
+  if (report.staleClaims > 0) lines.push(`Stale claims: ${c.yellow(`${report.staleClaims} sentence(s)`)} cite source lines that changed (\`wiki lint --rule stale-claim\` lists them)`);
   if (report.stale.length > 0) {
     const shown = report.stale.slice(0, 10).map((page) => `${page.path} since ${page.since} (${page.sources.join(', ') || 'a source'} changed)`);
     lines.push(`Stale:    ${c.yellow(`${report.stale.length} page(s)`)} marked since a source changed: ${shown.join('; ')}${report.stale.length > 10 ? `; … and ${report.stale.length - 10} more` : ''}`);

@@ -77,6 +77,19 @@ describe('a source that changes', () => {
     expect(text).toMatch(/stale_since: \d{4}-\d{2}-\d{2}/);
     const claims = JSON.parse(await readFile(path.join(root, '.wiki/stale-claims.json'), 'utf8')) as { claims: Array<{ sentence: string; first: number }> };
     expect(claims.claims.map((c) => [c.sentence, c.first])).toEqual([['The eighth line gives fact number 8 about the harbour.', 8]]);
+    const lint = JSON.parse((await runCli(['lint', '--no-llm', '--json'], { cwd: root })).stdout) as { findings: Array<{ rule: string; path: string; line: number; message: string }> };
+    const stale = lint.findings.filter((f) => f.rule === 'stale-claim');
+    expect(stale).toHaveLength(1);
+    expect(stale[0]?.path).toBe(SOURCE_PAGE);
+    expect(text.split("\n")[(stale[0]?.line ?? 0) - 1], JSON.stringify(stale) + text).toContain('The eighth line gives fact number 8');
+    expect(stale[0]?.message).toContain('was "Line 8 says fact number 8 about the harbour."');
+    expect(stale[0]?.message).toContain('now "Line 8 now says fact number 80 about the harbour."');
+    const status = await runCli(['status'], { cwd: root });
+    expect(status.stdout).toMatch(/Stale claims: 1 sentence\(s\) cite source lines that changed/);
+    // A person who rewrites the sentence by hand settles it too.
+    await writeFile(path.join(root, SOURCE_PAGE), text.replace('fact number 8 about', 'fact number 80 about'));
+    const after = JSON.parse((await runCli(['lint', '--no-llm', '--json'], { cwd: root })).stdout) as { findings: Array<{ rule: string }> };
+    expect(after.findings.filter((f) => f.rule === 'stale-claim')).toEqual([]);
   });
 
   it('a stale sentence the model rewrites is settled and the page loses its mark; silence settles nothing', async () => {

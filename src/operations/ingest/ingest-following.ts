@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { claimsOf } from '../../facts/claims.js';
 import { extractText } from '../../sources/extract.js';
 import { pagesToMarkStale, type Manifest } from '../../state/manifest.js';
 import { loadStaleClaims, sameClaim, saveStaleClaims, type StaleClaim } from '../../state/stale-claims.js';
@@ -7,10 +6,10 @@ import { withoutStaleSince } from '../../state/stale.js';
 import { writeToolEdit } from '../../state/tool-edit.js';
 import { STALE_MARK_PLACE } from '../../state/write-places.js';
 import { ConfinedIo } from '../../tools/confined-io.js';
-import { splitFrontmatter } from '../../wiki/frontmatter-split.js';
 import { sourcesOf } from '../../wiki/page.js';
 import type { Session } from '../run/session.js';
 import { followChangedSource, type SourceFollowing } from '../sources/follow-source.js';
+import { holdsClaim } from '../sources/stale-claims-of.js';
 
 /** Stale sentences handed to the model in the first message; the rest are counted. */
 const MESSAGE_MAX_CLAIMS = 40;
@@ -93,11 +92,6 @@ export async function settleStaleClaims(
   return { toMark: [...new Set([...open.map((claim) => claim.page), ...uncited])].sort(), settled: following.staleClaims.length - open.length };
 }
 
-function holdsClaim(pageText: string, claim: StaleClaim): boolean {
-  return claimsOf(splitFrontmatter(pageText).body).some(
-    (held) => held.text === claim.sentence && held.citations.some((c) => c.file === claim.source && c.first === claim.first && (c.last ?? c.first) === claim.last),
-  );
-}
 
 /** Pages whose stale sentences were all settled lose `stale_since`: the mark means "holds stale claims". */
 async function clearSettledMarks(session: Session, following: SourceFollowing, open: readonly StaleClaim[]): Promise<void> {

@@ -19,6 +19,7 @@ import { hasFactsStore } from '../../facts/extract.js';
 import { sqliteProblem } from '../../facts/sqlite.js';
 import { groundPages, type PageScore } from '../lint/grounding.js';
 import { stalePages, type StalePage } from '../../wiki/validate/stale-rules.js';
+import { openStaleClaims } from '../sources/stale-claims-of.js';
 import { rawContentLines } from '../../sources/line-count.js';
 import { lowCoverageFindings, measureCoverage, type SourceCoverage } from '../../wiki/validate/coverage.js';
 
@@ -61,6 +62,8 @@ export interface StatusReport {
   };
   /** Pages marked `stale_since` (a source changed and the ingest did not rewrite them), with the sources that changed. */
   stale: StalePage[];
+  /** Sentences whose cited lines changed in their source and that their pages still hold (`wiki lint` lists them). */
+  staleClaims: number;
   /**
    * Source coverage (absent when no page cites line ranges): per raw source the share of its
    * text lines inside some from-range, lowest first; `low` those below `threshold`.
@@ -112,6 +115,7 @@ export async function workspaceStatus(root: string, schema: Schema, config: Effe
   return {
     grounding: grounding ? groundingSummary(grounding.pages) : undefined,
     stale,
+    staleClaims: (await openStaleClaims(root)).length,
     factsUnavailable,
     coverage:
       coverage.sources.length > 0

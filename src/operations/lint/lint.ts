@@ -23,7 +23,8 @@ import { citationsOf } from '../../wiki/validate/citation-rules.js';
 import { lowCoverageFindings, measureCoverage, type SourceCoverage } from '../../wiki/validate/coverage.js';
 import type { CandidateFact } from '../../facts/grounding.js';
 import { groundPages, type PageScore } from './grounding.js';
-import { staleFindings, stalePages } from '../../wiki/validate/stale-rules.js';
+import { staleClaimFindings, staleFindings, stalePages } from '../../wiki/validate/stale-rules.js';
+import { openStaleClaims } from '../sources/stale-claims-of.js';
 
 export interface LintReport {
   findings: Finding[];
@@ -101,6 +102,7 @@ export async function lintWorkspace(
   });
   findings.push(...encodingFindings(files), ...read.refused, ...refused);
   findings.push(...(await staleWarnings(root, pages.filter((page) => !isSpecialPage(contract, page.path)))));
+  findings.push(...staleClaimFindings(await openStaleClaims(root)));
   const grounding = await groundPages(
     root,
     pages.filter((page) => !isSpecialPage(contract, page.path)),

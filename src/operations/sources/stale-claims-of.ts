@@ -1,6 +1,7 @@
 import { claimsOf } from '../../facts/claims.js';
 import { followRange, sourceLines, type LineMap } from '../../sources/line-map.js';
-import type { StaleClaim } from '../../state/stale-claims.js';
+import { loadStaleClaims, type StaleClaim } from '../../state/stale-claims.js';
+import { readPage } from '../../wiki/page-read.js';
 import { splitFrontmatter } from '../../wiki/frontmatter-split.js';
 
 /** Lines of the current text shown as what replaced a changed range; more are cut. */
@@ -58,4 +59,28 @@ function replacementOf(map: LineMap, first: number, last: number, after: readonl
   }
   const lines = after.slice(start - 1, Math.max(start - 1, end));
   return lines.length > NOW_MAX_LINES ? [...lines.slice(0, NOW_MAX_LINES), `[… ${lines.length - NOW_MAX_LINES} more lines]`].join('\n') : lines.join('\n');
+}
+
+/** Where the page still holds the stale sentence with the same citation (its 1-based file line); undefined when rewritten, re-cited or removed. */
+export function heldClaimLine(pageText: string, claim: StaleClaim): number | undefined {
+  const { body, bodyLine } = splitFrontmatter(pageText);
+  const held = claimsOf(body).find(
+    (candidate) => candidate.text === claim.sentence && candidate.citations.some((c) => c.file === claim.source && c.first === claim.first && (c.last ?? c.first) === claim.last),
+  );
+  return held === undefined ? undefined : bodyLine + held.line - 1;
+}
+
+export function holdsClaim(pageText: string, claim: StaleClaim): boolean {
+  return heldClaimLine(pageText, claim) !== undefined;
+}
+
+/** The kept stale claims their pages still hold, at their lines now (a claim settled by hand — rewritten, re-cited, removed — is no longer listed). */
+export async function openStaleClaims(root: string): Promise<StaleClaim[]> {
+  const open: StaleClaim[] = [];
+  for (const claim of await loadStaleClaims(root)) {
+    const text = readPage(root, claim.page);
+    const line = text === undefined ? undefined : heldClaimLine(text, claim);
+    if (line !== undefined) open.push({ ...claim, line });
+  }
+  return open;
 }

@@ -39,6 +39,7 @@ export type RuleId =
   | 'unsupported-number'
   | 'miscited'
   | 'stale-page'
+  | 'stale-claim'
   | 'encoding'
   | 'unreadable-page'
   | 'linked-folder'
@@ -72,6 +73,7 @@ export const RULE_SEVERITY: Record<RuleId, Finding['severity']> = {
   'unsupported-number': 'warning',
   miscited: 'warning',
   'stale-page': 'warning',
+  'stale-claim': 'warning',
   encoding: 'error',
   'unreadable-page': 'error',
   'linked-folder': 'warning',

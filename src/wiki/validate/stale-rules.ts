@@ -38,3 +38,33 @@ export function staleFindings(stale: readonly StalePage[], exists: (rawPath: str
     });
   });
 }
+
+/** A sentence whose cited lines changed in its source (state/stale-claims.ts), as lint lists it. */
+export interface StaleClaimView {
+  page: string;
+  line: number;
+  sentence: string;
+  source: string;
+  first: number;
+  last: number;
+  was: string;
+  now: string;
+}
+
+const EXCERPT = 240;
+const excerpt = (text: string): string => {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > EXCERPT ? `${flat.slice(0, EXCERPT)}…` : flat;
+};
+
+/** One `stale-claim` warning per sentence citing changed lines: the page, its line, the old and the new cited text. */
+export function staleClaimFindings(claims: readonly StaleClaimView[]): Finding[] {
+  return claims.map((claim) =>
+    finding(
+      'stale-claim',
+      claim.page,
+      `"${excerpt(claim.sentence)}" cites ${claim.source}#L${claim.first}-${claim.last}, which changed: was "${excerpt(claim.was)}", now ${claim.now.trim() ? `"${excerpt(claim.now)}"` : 'removed'}`,
+      { line: claim.line, fix: `rewrite it from the new lines (or re-cite it to them if they still say it), or remove it; \`wiki ingest ${claim.source} --force\` hands it to the model` },
+    ),
+  );
+}
