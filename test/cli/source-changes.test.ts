@@ -106,6 +106,18 @@ describe('a source that changes', () => {
     expect(claims.claims).toEqual([]);
   });
 
+  it('ingest --force of the unchanged source hands over the stale sentences still open', async () => {
+    const root = await setUp();
+    await writeFile(path.join(root, 'raw/doc.md'), v1.replace('Line 8 says fact number 8', 'Line 8 now says fact number 80'));
+    expect((await ingest(root, [{ text: 'Done.' }])).code).toBe(0);
+    server = await startFakeLlmServer([writePage('The eighth line now gives fact number 80 about the harbour. <!-- from: raw/doc.md#L8 -->'), { text: 'Settled it.' }]);
+    const forced = await runCli(['ingest', 'raw/doc.md', '--force'], { cwd: root, env: server.env('anthropic') });
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(server.requests[0]?.lastUserText).toContain('was: Line 8 says fact number 8 about the harbour.');
+    expect(await page(root)).not.toMatch(/stale_since/);
+    expect(forced.stdout).toMatch(/stale claims: 0 \(1 of 1 settled\)/);
+  });
+
   it('undo puts the moved citations back', async () => {
     const root = await setUp();
     const before = await page(root);

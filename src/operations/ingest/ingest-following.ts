@@ -9,7 +9,7 @@ import { ConfinedIo } from '../../tools/confined-io.js';
 import { sourcesOf } from '../../wiki/page.js';
 import type { Session } from '../run/session.js';
 import { followChangedSource, type SourceFollowing } from '../sources/follow-source.js';
-import { holdsClaim } from '../sources/stale-claims-of.js';
+import { holdsClaim, openStaleClaims } from '../sources/stale-claims-of.js';
 
 /** Stale sentences handed to the model in the first message; the rest are counted. */
 const MESSAGE_MAX_CLAIMS = 40;
@@ -24,8 +24,17 @@ export async function currentSourceText(root: string, rawPath: string): Promise<
   }
 }
 
-/** A changed source, before the model runs: its citations follow its lines; the claims citing changed lines are listed. */
-export async function followChange(session: Session, manifest: Manifest, rawPath: string): Promise<SourceFollowing | undefined> {
+/**
+ * A changed source, before the model runs: its citations follow its lines; the claims citing
+ * changed lines are listed. A source ingested again unchanged (`--force`) hands over the
+ * stale claims still open from its earlier change.
+ */
+export async function followChange(session: Session, manifest: Manifest, rawPath: string, state: 'new' | 'changed' | 'forced'): Promise<SourceFollowing | undefined> {
+  if (state === 'new') return undefined;
+  if (state === 'forced') {
+    const open = (await openStaleClaims(session.root)).filter((claim) => claim.source === rawPath);
+    return open.length === 0 ? undefined : { earlierKnown: true, citationsMoved: 0, rewritten: [], staleClaims: open, uncited: [] };
+  }
   const recorded = manifest.sources[rawPath];
   const current = await currentSourceText(session.root, rawPath);
   if (!recorded || current === undefined) return undefined;

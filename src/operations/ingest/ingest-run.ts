@@ -65,7 +65,7 @@ export async function ingestOne(
   const readPath = source.rawPath;
   const firstWindow = await firstSourceWindow(session, readPath, source.copiedFrom);
   // Deterministic, before the model: citations follow moved lines; sentences citing changed lines are listed.
-  const following = item.state === 'changed' ? await followChange(session, manifest.value, source.rawPath) : undefined;
+  const following = await followChange(session, manifest.value, source.rawPath, item.state);
   const userMessage = [
     `Ingest the source \`${readPath}\`${source.url ? ` (fetched from ${source.url})` : ''}${item.state === 'changed' ? ' — it has CHANGED since it was last ingested: update the pages that draw on it' : ''}.`,
     ...(following ? staleClaimsMessage(following) : []),
@@ -89,6 +89,10 @@ export async function ingestOne(
     const changes = session.pageChanges();
     let staleMarked: string[] = [];
     let settledReport: SourceOutcome['following'];
+    if (item.state === 'forced' && following) {
+      const settled = await settleStaleClaims(session, source.rawPath, following, [...changes.created, ...changes.updated]);
+      settledReport = { citationsMoved: 0, staleClaims: following.staleClaims.length, settled: settled.settled, earlierKnown: true };
+    }
     if (item.state === 'changed') {
       const citing = session.contentPages().filter((p) => sourcesOf(p.frontmatter).some((s) => s.split('#')[0] === source.rawPath));
       let toMark = pagesToMarkStale(manifest.value, source.rawPath, [...changes.created, ...changes.updated], citing.map((p) => p.path));
