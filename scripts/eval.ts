@@ -11,6 +11,7 @@ import {
   type EvalRow,
   type EvalVariant,
 } from './measure/eval-run.js';
+import { formatSourceChange, measureSourceChange } from './measure/source-change.js';
 import { measureFacts, type FactsMeasurement } from './measure/facts.js';
 import { meansByRelevantCount } from './measure/metrics.js';
 import { measureWikiFolder, type PageGroundingMeasurement } from './measure/grounding-pages.js';
@@ -37,9 +38,16 @@ const HELP = `usage: npm run eval -- [--set NAME] [--data DIR] [--search JSON] [
   --seeds N      each row the mean over N training seeds of the built-in embedder (default 1)
   --by-relevant  nDCG@10 of each row by the number of documents judged relevant to the query
   --facts        only the facts measurements (extraction over all four collections, grounding precision)
+  --sources      only what a changed source does to the pages drawing on it (citations moved, sentences and pages stale)
   --grounding    only the grounding of real pages (the sample wiki, test/fixtures/played-wiki, played-wiki-after, played-wiki-3 and the held-out played-wiki-4)`;
 
 const FACT_SETS = [...DEVELOPMENT_SETS, ...HELD_OUT_SETS];
+
+/** A played wiki's pages against a second version of their source: what following the change does. */
+function evaluateSourceChange(): void {
+  const folder = path.join(packageRoot(), 'test', 'fixtures', 'source-change');
+  if (existsSync(folder)) console.log(formatSourceChange('SE-0296 v1 → v2, played-wiki-8 pages', measureSourceChange(folder, 'raw/swift-se0296-async-await.md')));
+}
 
 function parseJsonOption(value: string | undefined, name: string): Record<string, unknown> | undefined {
   if (value === undefined) return undefined;
@@ -195,6 +203,7 @@ export async function main(argv: string[]): Promise<void> {
       'by-relevant': { type: 'boolean' },
       facts: { type: 'boolean' },
       grounding: { type: 'boolean' },
+      sources: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -205,6 +214,10 @@ export async function main(argv: string[]): Promise<void> {
   const dataDir = path.resolve(values.data ?? path.join(packageRoot(), '..', 'shared', 'eval'));
   if (values.grounding) {
     await evaluatePageGrounding();
+    return;
+  }
+  if (values.sources) {
+    evaluateSourceChange();
     return;
   }
   if (values.facts) {
@@ -230,6 +243,7 @@ export async function main(argv: string[]): Promise<void> {
   if (!values.set) {
     await evaluatePageGrounding();
     await evaluateFacts(dataDir);
+    evaluateSourceChange();
   }
 }
 
