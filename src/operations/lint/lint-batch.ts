@@ -3,6 +3,7 @@ import path from 'node:path';
 import { readTextIfExists, writeFileAtomic } from '../../util/fs.js';
 import { readPage } from '../../wiki/page-read.js';
 import type { Finding } from '../../wiki/validate/finding.js';
+import { GROUNDING_RULES } from '../../wiki/validate/rules/index.js';
 
 /**
  * What one `lint` model run is handed: at most `lint.fixBatch` findings, the most important
@@ -10,7 +11,7 @@ import type { Finding } from '../../wiki/validate/finding.js';
  * model kept earlier with a reason — until their page or the lines they cite change.
  */
 
-export const GROUNDING_RULES = new Set(['ungrounded', 'unsupported-number', 'miscited']);
+export { GROUNDING_RULES } from '../../wiki/validate/rules/index.js';
 
 /** Where kept sentences are remembered: derived state, safe to delete (they are then sent again). */
 export const KEPT_FILE = '.wiki/lint-kept.json';

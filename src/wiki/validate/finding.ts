@@ -1,8 +1,11 @@
+import { RULES, type RuleId } from './rules/index.js';
+import type { Severity } from './rule.js';
+
 /** One problem the validator found. `rule` ids are fixed: tests, scripts and `--json` users rely on them. */
 export interface Finding {
   rule: string;
   /** `question`: a mismatch the check is not sure of; a model answers it (never counted as flagged or by `--strict`). */
-  severity: 'error' | 'warning' | 'question';
+  severity: Severity;
   /** Workspace-relative path of the file the problem is in. */
   path: string;
   /** 1-based line in that file, when known. */
@@ -14,75 +17,14 @@ export interface Finding {
   keptBecause?: string;
 }
 
-export type RuleId =
-  | 'frontmatter'
-  | 'required-field'
-  | 'key-pattern'
-  | 'duplicate-key'
-  | 'broken-link'
-  | 'orphan'
-  | 'unindexed'
-  | 'dead-index-entry'
-  | 'missing-source'
-  | 'no-sources'
-  | 'empty-page'
-  | 'near-duplicate'
-  | 'log-format'
-  | 'log-entry'
-  | 'bad-citation'
-  | 'tool-owned-field'
-  | 'owner-field'
-  | 'dropped-source'
-  | 'human-edit'
-  | 'access-field'
-  | 'ungrounded'
-  | 'unsupported-number'
-  | 'miscited'
-  | 'stale-page'
-  | 'encoding'
-  | 'unreadable-page'
-  | 'linked-folder'
-  | 'oversized-repair'
-  | 'low-coverage'
-  | 'frontmatter-drift'
-  | 'merge-conflict';
+export type { RuleId } from './rules/index.js';
 
-export const RULE_SEVERITY: Record<RuleId, Finding['severity']> = {
-  frontmatter: 'error',
-  'required-field': 'error',
-  'key-pattern': 'error',
-  'duplicate-key': 'error',
-  'broken-link': 'error',
-  orphan: 'warning',
-  unindexed: 'warning',
-  'dead-index-entry': 'error',
-  'missing-source': 'error',
-  'no-sources': 'error',
-  'empty-page': 'warning',
-  'near-duplicate': 'warning',
-  'log-format': 'warning',
-  'log-entry': 'warning',
-  'bad-citation': 'error',
-  'tool-owned-field': 'error',
-  'owner-field': 'error',
-  'dropped-source': 'error',
-  'human-edit': 'error',
-  'access-field': 'error',
-  ungrounded: 'warning',
-  'unsupported-number': 'warning',
-  miscited: 'warning',
-  'stale-page': 'warning',
-  encoding: 'error',
-  'unreadable-page': 'error',
-  'linked-folder': 'warning',
-  'oversized-repair': 'warning',
-  'low-coverage': 'warning',
-  'frontmatter-drift': 'warning',
-  'merge-conflict': 'error',
-};
+/** Each rule's default severity, read from the registry (rules/index.ts). */
+export const RULE_SEVERITY: Readonly<Record<RuleId, Severity>> = Object.fromEntries(RULES.map((rule) => [rule.id, rule.severity])) as Record<RuleId, Severity>;
 
-export function finding(rule: RuleId, path: string, message: string, extra: { line?: number | undefined; fix?: string } = {}): Finding {
-  const result: Finding = { rule, severity: RULE_SEVERITY[rule], path, message };
+/** A finding of `rule` with its default severity (`extra.severity`: a check unsure of it asks a `question` instead). */
+export function finding(rule: RuleId, path: string, message: string, extra: { line?: number | undefined; fix?: string; severity?: Severity } = {}): Finding {
+  const result: Finding = { rule, severity: extra.severity ?? RULE_SEVERITY[rule], path, message };
   if (extra.line !== undefined) result.line = extra.line;
   if (extra.fix !== undefined) result.fix = extra.fix;
   return result;
