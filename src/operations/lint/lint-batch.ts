@@ -23,9 +23,11 @@ interface KeptEntry {
   at: string;
 }
 
-interface KeptFile {
+export interface KeptFile {
   version: 2;
   kept: Record<string, KeptEntry>;
+  /** Questions a model answered "no" (the cited lines do not support the sentence): warnings until the sentence or its lines change. */
+  refuted?: Record<string, KeptEntry>;
 }
 
 export interface LintBatch {
@@ -37,10 +39,10 @@ export interface LintBatch {
   keptEarlier: number;
 }
 
-/** Errors, then structure (every other rule), then grounding; the model's own findings are never handed back. */
+/** Errors, then structure (every other rule, and what the last model review left open), then grounding. */
 export function orderForModel(findings: readonly Finding[]): Finding[] {
   const rank = (f: Finding): number => (f.severity === 'error' ? 0 : GROUNDING_RULES.has(f.rule) ? 2 : 1);
-  return findings.filter((f) => !f.rule.startsWith('llm-')).map((f, index) => ({ f, index })).sort((a, b) => rank(a.f) - rank(b.f) || a.index - b.index).map(({ f }) => f);
+  return findings.map((f, index) => ({ f, index })).sort((a, b) => rank(a.f) - rank(b.f) || a.index - b.index).map(({ f }) => f);
 }
 
 /**
@@ -57,7 +59,8 @@ export function keptKey(finding: Finding, pageText: string): string {
 export async function loadKept(root: string): Promise<KeptFile> {
   try {
     const parsed = JSON.parse((await readTextIfExists(path.join(root, KEPT_FILE))) ?? '') as KeptFile;
-    return parsed.version === 2 && typeof parsed.kept === 'object' && parsed.kept !== null ? parsed : { version: 2, kept: {} };
+    if (parsed.version !== 2 || typeof parsed.kept !== 'object' || parsed.kept === null) return { version: 2, kept: {} };
+    return typeof parsed.refuted === 'object' && parsed.refuted !== null ? parsed : { version: 2, kept: parsed.kept };
   } catch {
     return { version: 2, kept: {} };
   }
@@ -71,7 +74,7 @@ export function planBatch(root: string, findings: readonly Finding[], kept: Kept
     return text;
   };
   let keptEarlier = 0;
-  const open = orderForModel(findings).filter((f) => {
+  const open = orderForModel(findings.filter((f) => f.severity !== 'question')).filter((f) => {
     if (!GROUNDING_RULES.has(f.rule) || !kept.kept[keptKey(f, pageText(f.path))]) return true;
     keptEarlier++;
     return false;
@@ -84,7 +87,7 @@ export function markKept(root: string, findings: readonly Finding[], kept: KeptF
   if (Object.keys(kept.kept).length === 0) return [...findings];
   const pages = new Map<string, string>();
   return findings.map((f) => {
-    if (!GROUNDING_RULES.has(f.rule)) return f;
+    if (!GROUNDING_RULES.has(f.rule) || f.keptBecause !== undefined) return f;
     let text = pages.get(f.path);
     if (text === undefined) pages.set(f.path, (text = readPage(root, f.path) ?? ''));
     const entry = kept.kept[keptKey(f, text)];

@@ -9,8 +9,10 @@ import { lockOptions } from '../ingest/ingest.js';
 import { groundingRepairRequest } from './grounding.js';
 import { applyFixes, lintWorkspace, type FixSink, type LintReport } from './lint.js';
 import { withoutStaleSince } from '../../state/stale.js';
-import { loadKept, parseKeeps, planBatch, rememberKept, type LintBatch, markKept } from './lint-batch.js';
-import { lastReview, pagesHash, rememberReview, REVIEW_FILE } from './review-state.js';
+import { loadKept, parseKeeps, planBatch, rememberKept, type LintBatch } from './lint-batch.js';
+import { markReviewed, parseAnswers, planQuestions, questionsRequest, rememberAnswers, type Answer, type AskedQuestion } from './lint-questions.js';
+import { applyRuleSettings } from '../../wiki/validate/rule-settings.js';
+import { lastReview, pagesHash, rememberReview, REVIEW_FILE, type ReviewState } from './review-state.js';
 import { findingLine, REPAIR_ROUNDS, REPAIR_TURNS, repairFindings, repairRequest, startRepairs, type RepairState } from './lint-repair.js';
 import { summariseRun, type RunOutcome } from '../run/run-outcome.js';
 import { Session } from '../run/session.js';
@@ -81,21 +83,29 @@ export async function runLint(ws: WorkspaceHandle, options: LintRunOptions): Pro
     const modelChanges: string[] = [];
     let batchNote: string | undefined;
     // Nothing to hand over, and no page changed since the last review: the model would find nothing new.
-    const reviewed = session && model && !options.dryRun ? await lastReview(ws.root) : undefined;
-    const unchangedSinceReview = reviewed !== undefined && reviewed.pages === (await pagesHash(ws.root));
+    const reviewed = session && model ? await lastReview(ws.root) : undefined;
+    const unchangedSinceReview = reviewed !== undefined && !options.dryRun && reviewed.pages === (await pagesHash(ws.root));
     if (session && model) {
+      const fixBatch = ws.config.config.lint.fixBatch;
+      const kept = await loadKept(ws.root);
       // The model is shown findings only about pages it may see (wiki/access.ts): lint checks
       // every scope, but another user's scratch page or a `never` page is not quoted to it.
-      const seen = before.findings.filter((f) => !hiddenFromModel(ws.schema.contract, session.pages, session.user, f.path));
-      const kept = await loadKept(ws.root);
-      const batch = planBatch(ws.root, seen, kept, ws.config.config.lint.fixBatch);
-      if (batch.findings.length === 0 && unchangedSinceReview) {
+      // A --fix run is handed, too, what the last review reported and left open (on pages that are still there).
+      const earlier = options.fix ? openFromLastReview(reviewed, session) : [];
+      const seen = [...(await markReviewed(ws.root, before.findings, kept)), ...earlier].filter((f) => !hiddenFromModel(ws.schema.contract, session.pages, session.user, f.path));
+      const batch = planBatch(ws.root, seen, kept, fixBatch);
+      const questions = await planQuestions(ws.root, seen, kept, fixBatch);
+      const asked: AskedQuestion[] = [...(questions.batches[0] ?? [])];
+      let questionRounds = 1;
+      if (batch.findings.length === 0 && asked.length === 0 && unchangedSinceReview) {
         options.onNotice?.(`model review skipped: nothing to hand over, and no page changed since the review of ${reviewed.at} (delete ${REVIEW_FILE} to review again)`);
       } else {
         const repairs = options.fix && before.groundingEvidence ? await groundingRepairRequest(ws.root, batch.findings, before.groundingEvidence) : '';
+        const questionCount = questions.batches.flat().length;
+        const firstQuestions = asked.length > 0 ? await questionsRequest(ws.root, asked, { fix: options.fix, first: true, total: questionCount }) : '';
         const repairState = startRepairs(before.findings);
         // Its writes may leave new findings on the pages it changed: handed back in the same conversation, a bounded number of times.
-        const followUp = async (round: { turns: number; changed: readonly ChangedFile[] }): Promise<string | undefined> => {
+        const repairRound = async (round: { turns: number; changed: readonly ChangedFile[] }): Promise<string | undefined> => {
           if (!options.fix || repairState.rounds.length >= REPAIR_ROUNDS || options.budget.maxTurns - round.turns < REPAIR_TURNS) return undefined;
           const pages = round.changed.filter((c) => c.path.startsWith('wiki/') && !hiddenFromModel(ws.schema.contract, session.pages, session.user, c.path));
           if (pages.length === 0) return undefined;
@@ -105,19 +115,31 @@ export async function runLint(ws: WorkspaceHandle, options: LintRunOptions): Pro
           const handed = repairFindings(repairState, pages, now.findings, ws.config.config.lint.fixBatch);
           return handed.length === 0 ? undefined : repairRequest(ws.root, repairState.rounds.length, handed, now.groundingEvidence);
         };
+        // Then the next batch of questions, each round a turn of the run.
+        const followUp = async (round: { turns: number; changed: readonly ChangedFile[] }): Promise<string | undefined> => {
+          const repair = await repairRound(round);
+          if (repair !== undefined) return repair;
+          const next = questions.batches[questionRounds];
+          if (!next || options.budget.maxTurns - round.turns < 1) return undefined;
+          questionRounds++;
+          asked.push(...next);
+          return questionsRequest(ws.root, next, { fix: options.fix, first: false, total: questionCount });
+        };
         const run = await runModelInSession(session, {
           model,
           operation: options.fix ? 'lint-fix' : 'lint',
-          userMessage: [reviewRequest({ ...before, findings: seen, ...countBySeverity(seen) }, batch, fixes.length, options.fix), repairs].filter(Boolean).join('\n\n'),
+          userMessage: [reviewRequest({ ...before, findings: seen, ...countBySeverity(seen) }, batch, fixes.length, options.fix), repairs, firstQuestions].filter(Boolean).join('\n\n'),
           budget: options.budget,
           price: options.price,
           listener: options.listener,
           signal: options.signal,
-          followUp: options.fix ? followUp : undefined,
+          followUp,
         });
         modelFindings = await findingsOnExistingPages(session, parseModelFindings(run.finalText), options.onNotice);
         const keptNow = options.fix && !options.dryRun ? await rememberRoundKeeps(ws.root, kept, batch, repairState, run.rounds) : 0;
-        batchNote = describeBatch(batch, keptNow, repairState);
+        const answers = parseAnswers(run.finalText);
+        const answered = options.dryRun ? countAnswers(asked, answers) : await rememberAnswers(ws.root, kept, asked, answers);
+        batchNote = describeBatch(batch, keptNow, repairState, options.fix, { asked: asked.length, ...answered, remaining: questionCount - asked.length + questions.remaining, answeredEarlier: questions.answeredEarlier });
         // A rule repair the model's rewrite undid (a `created` it dropped) is done again after
         // it, and reported once. Not in a dry run: the repairs read the disk, not the overlay.
         if (options.fix && !options.dryRun && run.changed.length > 0) {
@@ -149,8 +171,10 @@ export async function runLint(ws: WorkspaceHandle, options: LintRunOptions): Pro
           );
         }
         review = summariseRun(run, byModel, touched, Date.now() - started, options.budget);
-        // Only a review that left nothing open is remembered: its findings are not kept anywhere else, and a skip must not hide them.
-        if (review.status === 'done' && !options.dryRun && modelFindings.length === 0) await rememberReview(ws.root, await pagesHash(ws.root), new Date().toISOString());
+        // What it left open is handed to the next --fix run; only a finished review that left nothing open lets a later run skip the model.
+        if (!options.dryRun && (review.status === 'done' || modelFindings.length > 0)) {
+          await rememberReview(ws.root, { at: new Date().toISOString(), open: modelFindings, ...(review.status === 'done' ? { pages: await pagesHash(ws.root) } : {}) });
+        }
       }
     }
     let diff: string | undefined;
@@ -168,7 +192,8 @@ export async function runLint(ws: WorkspaceHandle, options: LintRunOptions): Pro
       await session.finish(ok ? 'completed' : review?.status === 'interrupted' ? 'interrupted' : 'stopped');
     }
     const after = modelChanges.length > 0 ? await lintWorkspace(ws.root, ws.schema, ws.config.config, { fix: false, planned: planned(), saveGroundingCache: !options.dryRun }) : before;
-    const findings = markKept(ws.root, sortFindings([...after.findings, ...fixOutcome.refused, ...modelFindings]), await loadKept(ws.root));
+    const settled = applyRuleSettings([...after.findings, ...fixOutcome.refused, ...modelFindings], ws.schema.contract.lint);
+    const findings = await markReviewed(ws.root, sortFindings(settled), await loadKept(ws.root));
     const report: LintRunReport = { findings, ...countBySeverity(findings), changes: [...fixes, ...modelChanges] };
     if (after.grounding) report.grounding = after.grounding;
     if (after.coverage) report.coverage = after.coverage;
@@ -198,20 +223,59 @@ async function rememberRoundKeeps(root: string, kept: Awaited<ReturnType<typeof 
   return added;
 }
 
-function describeBatch(batch: LintBatch, keptNow: number, repairs: RepairState): string {
-  const parts = [`handed ${batch.findings.length} finding(s), errors first`];
+interface QuestionOutcome {
+  asked: number;
+  yes: number;
+  no: number;
+  /** Open questions left for a later run. */
+  remaining: number;
+  answeredEarlier: number;
+}
+
+function describeBatch(batch: LintBatch, keptNow: number, repairs: RepairState, fix: boolean, questions: QuestionOutcome): string {
+  // A read-only review fixes nothing: it is shown the findings, it does not "handle" them (nor leave any for a later run).
+  const parts = [fix ? `handed ${batch.findings.length} finding(s), errors first` : `shown ${batch.findings.length} finding(s), errors first`];
   const handedBack = repairs.rounds.reduce((sum, round) => sum + round.length, 0);
   if (handedBack > 0) parts.push(`handed back ${handedBack} new finding(s) its own changes left, in ${repairs.rounds.length} repair round(s)`);
   if (keptNow > 0) parts.push(`kept ${keptNow} sentence(s) with a reason (not sent again until the sentence, its line or what it cites changes)`);
   if (batch.keptEarlier > 0) parts.push(`${batch.keptEarlier} kept earlier, not sent`);
-  parts.push(batch.remaining > 0 ? `${batch.remaining} left for the next run` : 'none left');
+  if (fix) parts.push(batch.remaining > 0 ? `${batch.remaining} left for the next run` : 'none left');
+  if (questions.asked > 0) {
+    const unanswered = questions.asked - questions.yes - questions.no;
+    parts.push(`asked ${questions.asked} question(s): ${questions.yes} yes (kept), ${questions.no} no (now warnings)${unanswered > 0 ? `, ${unanswered} unanswered` : ''}`);
+  }
+  if (questions.answeredEarlier > 0) parts.push(`${questions.answeredEarlier} question(s) answered earlier, not asked again`);
+  if (questions.remaining > 0) parts.push(`${questions.remaining} question(s) wait for a later run`);
   return parts.join('; ');
+}
+
+/** What a dry run's answers would have been (nothing is remembered). */
+function countAnswers(asked: readonly AskedQuestion[], answers: readonly Answer[]): { yes: number; no: number } {
+  const byNumber = new Map(answers.map((answer) => [answer.number, answer]));
+  const given = asked.map((q) => byNumber.get(q.number)).filter((answer): answer is Answer => answer !== undefined);
+  return { yes: given.filter((answer) => answer.supported).length, no: given.filter((answer) => !answer.supported).length };
+}
+
+/** The model findings the last review left open, on pages the run still has, said to be from it. */
+function openFromLastReview(reviewed: ReviewState | undefined, session: Session): Finding[] {
+  if (!reviewed) return [];
+  return reviewed.open.filter((f) => session.pages.has(f.path)).map((f) => ({ ...f, message: `${f.message} (reported by the model review of ${reviewed.at.slice(0, 10)})` }));
+}
+
+function shownForContext(batch: LintBatch, total: number): string {
+  const kept = batch.keptEarlier ? ` (${batch.keptEarlier} kept earlier with a reason are not listed)` : '';
+  if (batch.findings.length === 0) return `none${kept}`;
+  return batch.findings.length + batch.keptEarlier >= total ? `all of them${kept}` : `the ${batch.findings.length} most important${kept}; the user's report lists every one`;
 }
 
 /** The findings the model is handed this run (at most lint.fixBatch, most important first), one line each. */
 function reviewRequest(report: LintReport, batch: LintBatch, repaired: number, fix: boolean): string {
+  const found = `The deterministic checks found ${report.errors} error(s) and ${report.warnings} warning(s)${repaired ? ` after ${repaired} automatic repair(s)` : ''}. `;
+  // A read-only review changes nothing: it is shown the findings as context, and "handles" none of them.
   const lines = [
-    `The deterministic checks found ${report.errors} error(s) and ${report.warnings} warning(s)${repaired ? ` after ${repaired} automatic repair(s)` : ''}. ` +
+    !fix
+      ? `${found}Listed as context for your review: ${shownForContext(batch, report.errors + report.warnings)}:`
+      : `${found}` +
       `This run handles ${batch.findings.length} of them, the most important first${batch.remaining ? ` (${batch.remaining} more wait for a later run)` : ''}` +
       // A played review read "handles 0 of them … (none)" beside 24 warnings as a fault: they were kept earlier.
       `${batch.keptEarlier ? `; ${batch.keptEarlier} ${batch.keptEarlier === 1 ? 'was' : 'were'} kept earlier with a reason and ${batch.keptEarlier === 1 ? 'is' : 'are'} not sent again` : ''}:`,

@@ -64,6 +64,28 @@ export function describeFinding(finding: Finding): string {
   return `${finding.rule}${where}: ${finding.message}${finding.fix ? ` — ${finding.fix}` : ''}`;
 }
 
+/**
+ * The one account `wiki lint` and `wiki status` give: errors, open warnings, open questions,
+ * and the findings a review kept with a reason (warnings or questions answered "yes").
+ */
+export interface LintAccount {
+  errors: number;
+  warnings: number;
+  questions: number;
+  kept: number;
+}
+
+export function lintAccount(findings: readonly Finding[]): LintAccount {
+  const account: LintAccount = { errors: 0, warnings: 0, questions: 0, kept: 0 };
+  for (const f of findings) {
+    if (f.severity === 'error') account.errors++;
+    else if (f.keptBecause !== undefined) account.kept++;
+    else if (f.severity === 'question') account.questions++;
+    else account.warnings++;
+  }
+  return account;
+}
+
 /** Warnings no lint review kept with a reason: what a person has yet to look at, and what `--strict` counts. */
 export function openWarningCount(findings: readonly Finding[]): number {
   return findings.filter((f) => f.severity === 'warning' && f.keptBecause === undefined).length;
