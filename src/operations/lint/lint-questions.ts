@@ -119,8 +119,8 @@ export async function questionsRequest(root: string, batch: readonly AskedQuesti
     const { sentence, noticed } = sentenceOf(q.finding);
     lines.push('', `Q${q.number} ${q.finding.path}${q.finding.line ? `:${q.finding.line}` : ''} — "${sentence}"${noticed ? ` (the check noticed: ${noticed})` : ''}`);
     const cited = await citedLinesText(root, q.finding, io, texts);
+    // An uncited sentence: what the check noticed quotes the closest fact of its sources.
     if (cited) lines.push(cited.length <= CITED_CHARS ? cited : `${cited.slice(0, CITED_CHARS - 1)}…`);
-    else lines.push(`(no cited lines; what the check compared it with: ${q.finding.message.slice(sentence.length + 4)})`);
   }
   return lines.join('\n');
 }
