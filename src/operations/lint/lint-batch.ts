@@ -59,11 +59,22 @@ export function keptKey(finding: Finding, pageText: string): string {
 export async function loadKept(root: string): Promise<KeptFile> {
   try {
     const parsed = JSON.parse((await readTextIfExists(path.join(root, KEPT_FILE))) ?? '') as KeptFile;
-    if (parsed.version !== 2 || typeof parsed.kept !== 'object' || parsed.kept === null) return { version: 2, kept: {} };
-    return typeof parsed.refuted === 'object' && parsed.refuted !== null ? parsed : { version: 2, kept: parsed.kept };
+    if (parsed.version !== 2) return { version: 2, kept: {} };
+    // Reasons are shown in reports and handed to later reviews: only well-formed entries count.
+    return { version: 2, kept: wellFormed(parsed.kept), refuted: wellFormed(parsed.refuted) };
   } catch {
     return { version: 2, kept: {} };
   }
+}
+
+function wellFormed(entries: unknown): Record<string, KeptEntry> {
+  if (typeof entries !== 'object' || entries === null) return {};
+  return Object.fromEntries(
+    Object.entries(entries as Record<string, unknown>).filter((entry): entry is [string, KeptEntry] => {
+      const value = entry[1] as Partial<KeptEntry> | null;
+      return typeof value === 'object' && value !== null && typeof value.path === 'string' && typeof value.reason === 'string' && value.reason.length <= 2000 && !value.reason.includes('\n');
+    }),
+  );
 }
 
 export function planBatch(root: string, findings: readonly Finding[], kept: KeptFile, size: number): LintBatch {
@@ -124,7 +135,7 @@ export async function rememberKept(root: string, kept: KeptFile, batch: readonly
     const finding = quoted ?? candidates[0];
     if (!finding) continue;
     taken.add(finding);
-    kept.kept[keptKey(finding, readPage(root, finding.path) ?? '')] = { path: finding.path, line: keep.line, reason: keep.reason, at };
+    kept.kept[keptKey(finding, readPage(root, finding.path) ?? '')] = { path: finding.path, line: keep.line, reason: keep.reason.slice(0, 1000), at };
     added++;
   }
   if (added > 0) await writeFileAtomic(path.join(root, KEPT_FILE), `${JSON.stringify(kept, null, 2)}\n`);

@@ -259,7 +259,7 @@ function countAnswers(asked: readonly AskedQuestion[], answers: readonly Answer[
 /** The model findings the last review left open, on pages the run still has, said to be from it. */
 function openFromLastReview(reviewed: ReviewState | undefined, session: Session): Finding[] {
   if (!reviewed) return [];
-  return reviewed.open.filter((f) => session.pages.has(f.path)).map((f) => ({ ...f, message: `${f.message} (reported by the model review of ${reviewed.at.slice(0, 10)})` }));
+  return reviewed.open.filter((f) => session.pages.atPath(f.path) !== undefined).map((f) => ({ ...f, message: `${f.message} (reported by the model review of ${reviewed.at.slice(0, 10)})` }));
 }
 
 function shownForContext(batch: LintBatch, total: number): string {
