@@ -124,6 +124,8 @@ describe('questions: bounds, --fix, and when an answer stops holding', () => {
     const server = await startServer(answering());
     const result = await runCli(['lint', '--fix', '--json'], { cwd: root, env: server.env('openai') });
     expect(server.requests[0]?.lastUserText).toContain('For a "no", also correct the sentence, or its citation, with the tools.');
+    // The review, its repairs and the first questions together stay within the first request's 60 KB.
+    expect(bytes(server.requests[0]?.body)).toBeLessThanOrEqual(60 * 1024);
     const report = JSON.parse(result.stdout) as LintJson;
     expect(report.findings.filter((f) => f.message.includes('a model review answered') && f.severity === 'warning')).toHaveLength(1);
   });

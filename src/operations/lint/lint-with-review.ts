@@ -10,14 +10,18 @@ import { groundingRepairRequest } from './grounding.js';
 import { applyFixes, lintWorkspace, type FixSink, type LintReport } from './lint.js';
 import { withoutStaleSince } from '../../state/stale.js';
 import { loadKept, parseKeeps, planBatch, rememberKept, type LintBatch } from './lint-batch.js';
-import { markReviewed, parseAnswers, planQuestions, questionsRequest, rememberAnswers, type Answer, type AskedQuestion } from './lint-questions.js';
+import { markReviewed, parseAnswers, planQuestions, questionsRequest, rememberAnswers, type AskedQuestion } from './lint-questions.js';
 import { applyRuleSettings } from '../../wiki/validate/rule-settings.js';
+import { countAnswers, describeBatch, reviewRequest } from './review-request.js';
 import { lastReview, pagesHash, rememberReview, REVIEW_FILE, type ReviewState } from './review-state.js';
-import { findingLine, REPAIR_ROUNDS, REPAIR_TURNS, repairFindings, repairRequest, startRepairs, type RepairState } from './lint-repair.js';
+import { REPAIR_ROUNDS, REPAIR_TURNS, repairFindings, repairRequest, startRepairs, type RepairState } from './lint-repair.js';
 import { summariseRun, type RunOutcome } from '../run/run-outcome.js';
 import { Session } from '../run/session.js';
 import { hiddenFromModel } from '../run/session-tools.js';
 import type { WorkspaceHandle } from '../run/workspace-handle.js';
+
+/** Longest first user message that also carries the first batch of questions (the system prompt and tools come on top). */
+const FIRST_MESSAGE_CHARS = 36_000;
 
 /** Rule ids the model may report (schema.md's lint workflow); anything else becomes `llm-other`. */
 const MODEL_RULES = new Set(['contradiction', 'stale-claim', 'missing-page', 'missing-link', 'summary-mismatch']);
@@ -95,14 +99,21 @@ export async function runLint(ws: WorkspaceHandle, options: LintRunOptions): Pro
       const seen = [...(await markReviewed(ws.root, before.findings, kept)), ...earlier].filter((f) => !hiddenFromModel(ws.schema.contract, session.pages, session.user, f.path));
       const batch = planBatch(ws.root, seen, kept, fixBatch);
       const questions = await planQuestions(ws.root, seen, kept, fixBatch);
-      const asked: AskedQuestion[] = [...(questions.batches[0] ?? [])];
-      let questionRounds = 1;
+      const asked: AskedQuestion[] = [];
+      let questionRounds = 0;
       if (batch.findings.length === 0 && asked.length === 0 && unchangedSinceReview) {
         options.onNotice?.(`model review skipped: nothing to hand over, and no page changed since the review of ${reviewed.at} (delete ${REVIEW_FILE} to review again)`);
       } else {
         const repairs = options.fix && before.groundingEvidence ? await groundingRepairRequest(ws.root, batch.findings, before.groundingEvidence) : '';
         const questionCount = questions.batches.flat().length;
-        const firstQuestions = asked.length > 0 ? await questionsRequest(ws.root, asked, { fix: options.fix, first: true, total: questionCount }) : '';
+        const reviewText = [reviewRequest({ ...before, findings: seen, ...countBySeverity(seen) }, batch, fixes.length, options.fix), repairs].filter(Boolean).join('\n\n');
+        // The first batch rides with the review when the first request stays small (played runs: at most 60 KB); else it is the next round.
+        const firstBatch = questions.batches[0] ?? [];
+        const withQuestions = firstBatch.length > 0 ? await questionsRequest(ws.root, firstBatch, { fix: options.fix, first: true, total: questionCount }) : '';
+        if (withQuestions && reviewText.length + withQuestions.length <= FIRST_MESSAGE_CHARS) {
+          asked.push(...firstBatch);
+          questionRounds = 1;
+        }
         const repairState = startRepairs(before.findings);
         // Its writes may leave new findings on the pages it changed: handed back in the same conversation, a bounded number of times.
         const repairRound = async (round: { turns: number; changed: readonly ChangedFile[] }): Promise<string | undefined> => {
@@ -123,12 +134,12 @@ export async function runLint(ws: WorkspaceHandle, options: LintRunOptions): Pro
           if (!next || options.budget.maxTurns - round.turns < 1) return undefined;
           questionRounds++;
           asked.push(...next);
-          return questionsRequest(ws.root, next, { fix: options.fix, first: false, total: questionCount });
+          return questionsRequest(ws.root, next, { fix: options.fix, first: questionRounds === 1, total: questionCount });
         };
         const run = await runModelInSession(session, {
           model,
           operation: options.fix ? 'lint-fix' : 'lint',
-          userMessage: [reviewRequest({ ...before, findings: seen, ...countBySeverity(seen) }, batch, fixes.length, options.fix), repairs, firstQuestions].filter(Boolean).join('\n\n'),
+          userMessage: [reviewText, questionRounds === 1 ? withQuestions : ''].filter(Boolean).join('\n\n'),
           budget: options.budget,
           price: options.price,
           listener: options.listener,
@@ -223,77 +234,10 @@ async function rememberRoundKeeps(root: string, kept: Awaited<ReturnType<typeof 
   return added;
 }
 
-interface QuestionOutcome {
-  asked: number;
-  yes: number;
-  no: number;
-  /** Open questions left for a later run. */
-  remaining: number;
-  answeredEarlier: number;
-}
-
-function describeBatch(batch: LintBatch, keptNow: number, repairs: RepairState, fix: boolean, questions: QuestionOutcome): string {
-  // A read-only review fixes nothing: it is shown the findings, it does not "handle" them (nor leave any for a later run).
-  const parts = [fix ? `handed ${batch.findings.length} finding(s), errors first` : `shown ${batch.findings.length} finding(s), errors first`];
-  const handedBack = repairs.rounds.reduce((sum, round) => sum + round.length, 0);
-  if (handedBack > 0) parts.push(`handed back ${handedBack} new finding(s) its own changes left, in ${repairs.rounds.length} repair round(s)`);
-  if (keptNow > 0) parts.push(`kept ${keptNow} sentence(s) with a reason (not sent again until the sentence, its line or what it cites changes)`);
-  if (batch.keptEarlier > 0) parts.push(`${batch.keptEarlier} kept earlier, not sent`);
-  if (fix) parts.push(batch.remaining > 0 ? `${batch.remaining} left for the next run` : 'none left');
-  if (questions.asked > 0) {
-    const unanswered = questions.asked - questions.yes - questions.no;
-    parts.push(`asked ${questions.asked} question(s): ${questions.yes} yes (kept), ${questions.no} no (now warnings)${unanswered > 0 ? `, ${unanswered} unanswered` : ''}`);
-  }
-  if (questions.answeredEarlier > 0) parts.push(`${questions.answeredEarlier} question(s) answered earlier, not asked again`);
-  if (questions.remaining > 0) parts.push(`${questions.remaining} question(s) wait for a later run`);
-  return parts.join('; ');
-}
-
-/** What a dry run's answers would have been (nothing is remembered). */
-function countAnswers(asked: readonly AskedQuestion[], answers: readonly Answer[]): { yes: number; no: number } {
-  const byNumber = new Map(answers.map((answer) => [answer.number, answer]));
-  const given = asked.map((q) => byNumber.get(q.number)).filter((answer): answer is Answer => answer !== undefined);
-  return { yes: given.filter((answer) => answer.supported).length, no: given.filter((answer) => !answer.supported).length };
-}
-
 /** The model findings the last review left open, on pages the run still has, said to be from it. */
 function openFromLastReview(reviewed: ReviewState | undefined, session: Session): Finding[] {
   if (!reviewed) return [];
   return reviewed.open.filter((f) => session.pages.atPath(f.path) !== undefined).map((f) => ({ ...f, message: `${f.message} (reported by the model review of ${reviewed.at.slice(0, 10)})` }));
-}
-
-function shownForContext(batch: LintBatch, total: number): string {
-  const kept = batch.keptEarlier ? ` (${batch.keptEarlier} kept earlier with a reason are not listed)` : '';
-  if (batch.findings.length === 0) return `none${kept}`;
-  return batch.findings.length + batch.keptEarlier >= total ? `all of them${kept}` : `the ${batch.findings.length} most important${kept}; the user's report lists every one`;
-}
-
-/** The findings the model is handed this run (at most lint.fixBatch, most important first), one line each. */
-function reviewRequest(report: LintReport, batch: LintBatch, repaired: number, fix: boolean): string {
-  const found = `The deterministic checks found ${report.errors} error(s) and ${report.warnings} warning(s)${repaired ? ` after ${repaired} automatic repair(s)` : ''}. `;
-  // A read-only review changes nothing: it is shown the findings as context, and "handles" none of them.
-  const lines = [
-    !fix
-      ? `${found}Listed as context for your review: ${shownForContext(batch, report.errors + report.warnings)}:`
-      : `${found}` +
-      `This run handles ${batch.findings.length} of them, the most important first${batch.remaining ? ` (${batch.remaining} more wait for a later run)` : ''}` +
-      // A played review read "handles 0 of them … (none)" beside 24 warnings as a fault: they were kept earlier.
-      `${batch.keptEarlier ? `; ${batch.keptEarlier} ${batch.keptEarlier === 1 ? 'was' : 'were'} kept earlier with a reason and ${batch.keptEarlier === 1 ? 'is' : 'are'} not sent again` : ''}:`,
-    '',
-  ];
-  for (const f of batch.findings) lines.push(findingLine(f));
-  if (batch.findings.length === 0) lines.push('(none)');
-  lines.push(
-    '',
-    fix
-      ? 'Review the wiki as "Workflow: lint" says and fix what you can with the tools. End with one FINDING line per problem you found and did not fix (a problem you fixed is no finding), ' +
-          'and one `KEEP <path>:<line> :: <why>` line per flagged sentence you checked and left as it is because it is right ' +
-          '(two flagged sentences on one line: quote a few words of each, `KEEP <path>:<line> "…" :: <why>`).' +
-          // Said only when it applies: a played review read it as boilerplate in a batch without one.
-          (batch.findings.some((f) => f.rule === 'stale-page') ? ' For a stale-page finding, read the lines the page cites in the changed source and update the page so it says what the source says now.' : '')
-      : 'Review the wiki as "Workflow: lint" says. Do not change anything; end with one FINDING line per problem you found.',
-  );
-  return lines.join('\n');
 }
 
 /**
