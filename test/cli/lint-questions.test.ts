@@ -164,3 +164,25 @@ describe('one account: wiki status and wiki lint', () => {
     expect(json.lint.questions).toBe(report.findings.filter((f) => f.severity === 'question' && f.kept === undefined).length);
   });
 });
+
+describe('wiki lint prints questions as a count', () => {
+  it('with one line saying how they get answered; --rule lists them; --strict does not count them', async () => {
+    const root = await wikiWithQuestions();
+    const schema = path.join(root, 'schema.md');
+    await writeFile(schema, (await readFile(schema, 'utf8')).replace('\n  lint:\n', '\n  lint:\n    orphan: off\n'));
+    await runCli(['lint', '--fix', '--no-llm'], { cwd: root });
+    const report = JSON.parse((await runCli(['lint', '--no-llm', '--json'], { cwd: root })).stdout) as LintJson;
+    expect(report.warnings).toBe(0);
+    expect(report.errors).toBe(0);
+    const human = await runCli(['lint', '--no-llm', '--strict'], { cwd: root });
+    expect(human.code).toBe(0);
+    expect(human.stdout).toMatch(new RegExp(`^${report.questions} questions \\((?:[a-z-]+(?:, )?)+\\): sentences the checks noticed a mismatch in but cannot judge\\. \`wiki lint\` with a model, or \`wiki lint --fix\`, asks it whether their cited lines support them`, 'm'));
+    expect(human.stdout).toMatch(new RegExp(`^No open problems; ${report.questions} questions for a model to answer\\.$`, 'm'));
+    // Not listed one by one by default; `--rule` lists them.
+    const first = report.findings.find((f) => f.severity === 'question');
+    expect(human.stdout).not.toContain(`${first?.path}:${first?.line}  `);
+    const listed = await runCli(['lint', '--no-llm', '--rule', first?.rule ?? ''], { cwd: root });
+    expect(listed.stdout).toContain(`${first?.path}:${first?.line}  `);
+    expect(listed.stdout).toMatch(new RegExp(`^${first?.rule} \\(\\d+ questions?\\)`, 'm'));
+  });
+});
