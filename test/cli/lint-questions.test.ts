@@ -102,6 +102,10 @@ describe.each(['anthropic', 'openai'] as const)('wiki lint with a model puts the
     expect(after.findings.filter((f) => f.message.includes('a model review answered'))).toHaveLength(1);
     expect(after.findings.filter((f) => f.kept !== undefined)).toHaveLength(expected - 1);
     expect((await runCli(['lint', '--no-llm', '--strict'], { cwd: root })).code).toBe(1);
+    // `flagged` counts grounding warnings: the "no" among them, no question.
+    const flagged = (after as LintJson & { grounding: Array<{ path: string; flagged: number }> }).grounding;
+    expect(flagged.find((p) => p.path === refuted[0]?.path)?.flagged).toBe(after.findings.filter((f) => f.path === refuted[0]?.path && f.severity === 'warning' && ['miscited', 'ungrounded', 'unsupported-number'].includes(f.rule)).length);
+    expect(flagged.reduce((sum, p) => sum + p.flagged, 0)).toBe(1);
     const second = await startServer(answering());
     await runCli(['lint', '--json'], { cwd: root, env: second.env(api) });
     const askedAgain = second.requests.flatMap(questionsIn).map((q) => q.place);
@@ -184,5 +188,20 @@ describe('wiki lint prints questions as a count', () => {
     const listed = await runCli(['lint', '--no-llm', '--rule', first?.rule ?? ''], { cwd: root });
     expect(listed.stdout).toContain(`${first?.path}:${first?.line}  `);
     expect(listed.stdout).toMatch(new RegExp(`^${first?.rule} \\(\\d+ questions?\\)`, 'm'));
+  });
+});
+
+describe('questions about a page the model may not see', () => {
+  it('are never put to it', async () => {
+    const root = await wikiWithQuestions();
+    const report = JSON.parse((await runCli(['lint', '--no-llm', '--json'], { cwd: root })).stdout) as LintJson;
+    const hidden = report.findings.find((f) => f.severity === 'question')?.path ?? '';
+    expect(hidden).toMatch(/^wiki\//);
+    const file = path.join(root, hidden);
+    await writeFile(file, (await readFile(file, 'utf8')).replace(/^---\n/, '---\nusage_mode: never\n'));
+    const server = await startServer(answering());
+    await runCli(['lint', '--json'], { cwd: root, env: server.env('anthropic') });
+    expect(server.requests.length).toBeGreaterThan(0);
+    for (const request of server.requests) expect(JSON.stringify(request.body)).not.toContain(hidden);
   });
 });

@@ -18,7 +18,7 @@ import { splitRawFiles } from '../../sources/source-kinds.js';
 import { hasFactsStore } from '../../facts/extract.js';
 import { sqliteProblem } from '../../facts/sqlite.js';
 import type { PageScore } from '../lint/grounding.js';
-import { lintWorkspace } from '../lint/lint.js';
+import { flaggedAsWarned, lintWorkspace } from '../lint/lint.js';
 import { loadKept } from '../lint/lint-batch.js';
 import { markReviewed } from '../lint/lint-questions.js';
 import { lintAccount, type Finding, type LintAccount } from '../../wiki/validate/finding.js';
@@ -119,7 +119,7 @@ export async function workspaceStatus(root: string, schema: Schema, config: Effe
   const coverage = measureCoverage(pages, schema.contract, rawContentLines(root));
   const threshold = config.config.coverage.warnBelow;
   return {
-    grounding: lint?.grounding ? groundingSummary(lint.grounding, findings) : undefined,
+    grounding: lint?.grounding ? groundingSummary(flaggedAsWarned(lint.grounding, findings), findings) : undefined,
     lint: lint ? lintAccount(findings) : undefined,
     stale,
     factsUnavailable,

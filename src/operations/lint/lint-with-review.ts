@@ -7,7 +7,7 @@ import { countBySeverity, sortFindings, type Finding } from '../../wiki/validate
 import { runModelInSession, type RunBudget } from '../run/agent-run.js';
 import { lockOptions } from '../ingest/ingest.js';
 import { groundingRepairRequest } from './grounding.js';
-import { applyFixes, lintWorkspace, type FixSink, type LintReport } from './lint.js';
+import { applyFixes, flaggedAsWarned, lintWorkspace, type FixSink, type LintReport } from './lint.js';
 import { withoutStaleSince } from '../../state/stale.js';
 import { loadKept, parseKeeps, planBatch, rememberKept, type LintBatch } from './lint-batch.js';
 import { markReviewed, parseAnswers, planQuestions, questionsRequest, rememberAnswers, type AskedQuestion } from './lint-questions.js';
@@ -206,7 +206,8 @@ export async function runLint(ws: WorkspaceHandle, options: LintRunOptions): Pro
     const settled = applyRuleSettings([...after.findings, ...fixOutcome.refused, ...modelFindings], ws.schema.contract.lint);
     const findings = await markReviewed(ws.root, sortFindings(settled), await loadKept(ws.root));
     const report: LintRunReport = { findings, ...countBySeverity(findings), changes: [...fixes, ...modelChanges] };
-    if (after.grounding) report.grounding = after.grounding;
+    // A question a model answered "no" is a grounding warning now: `flagged` counts it.
+    if (after.grounding) report.grounding = flaggedAsWarned(after.grounding, findings);
     if (after.coverage) report.coverage = after.coverage;
     if (review) report.review = review;
     if (batchNote) report.batch = batchNote;
