@@ -1,6 +1,7 @@
 import type { LintReport } from '../operations/lint/lint.js';
 import type { LintRunReport } from '../operations/lint/lint-with-review.js';
-import { openWarningCount, type Finding } from '../wiki/validate/finding.js';
+import { lintAccount, type Finding } from '../wiki/validate/finding.js';
+import { accountText, questionsLine } from './render-account.js';
 import type { Colors } from './output.js';
 import { renderOutcomeLines } from './render-run.js';
 import { GROUNDING_RULES } from '../operations/lint/lint-batch.js';
@@ -37,7 +38,7 @@ export function lintJson(report: LintReport, withChanges: boolean): Record<strin
     fix: f.fix ?? null,
     ...(f.keptBecause !== undefined ? { kept: f.keptBecause } : {}),
   }));
-  const doc: Record<string, unknown> = { findings, errors: report.errors, warnings: report.warnings };
+  const doc: Record<string, unknown> = { findings, errors: report.errors, warnings: report.warnings, questions: findings.filter((f) => f.severity === 'question').length };
   if (withChanges) doc.changes = report.changes;
   if (report.grounding) doc.grounding = report.grounding;
   if (report.coverage) doc.coverage = report.coverage;
@@ -64,13 +65,16 @@ export function renderLint(report: LintReport, c: Colors, options: { fix: boolea
     }
     lines.push('');
   }
-  const findings = viewFindings(report.findings, view);
+  // Questions are counted, with how they get answered; `--rule` and `--all` list them.
+  const viewed = viewFindings(report.findings, view);
+  const openQuestions = viewed.filter((f) => f.severity === 'question' && f.keptBecause === undefined);
+  const findings = full ? viewed : viewed.filter((f) => f.severity !== 'question' || f.keptBecause !== undefined);
   let budget = DEFAULT_LINES;
   const hidden: string[] = [];
   for (const [rule, group] of groupByRule(findings)) {
     const severity = group[0]?.severity ?? 'warning';
     const label = severity === 'error' ? c.red(rule) : c.yellow(rule);
-    lines.push(`${label} ${c.dim(`(${group.length} ${severity === 'error' ? 'error' : 'warning'}${group.length === 1 ? '' : 's'})`)}`);
+    lines.push(`${label} ${c.dim(`(${severityCounts(group)})`)}`);
     // Sentences a review kept (with its reason) stay findings, but by default they are counted, not listed again.
     const open = full ? group : group.filter((f) => f.keptBecause === undefined);
     const keptHere = group.length - group.filter((f) => f.keptBecause === undefined).length;
@@ -93,6 +97,7 @@ export function renderLint(report: LintReport, c: Colors, options: { fix: boolea
     lines.push('');
   }
   // Name the rules cut short: "of 1 rule(s)" beside three rules on screen read as a miscount (played review Q).
+  if (!full && openQuestions.length > 0) lines.push(c.dim(questionsLine(openQuestions.length, [...new Set(openQuestions.map((f) => f.rule))])), '');
   if (hidden.length > 0) lines.push(c.dim(`Not every finding of ${hidden.join(', ')} is listed: \`wiki lint --all\` lists every finding, \`--rule RULE\` one rule's, \`--json\` all of them for scripts.`));
   lines.push(summaryLine(report, c, options));
   return lines.join('\n');
@@ -114,19 +119,23 @@ function groupByRule(findings: Finding[]): Array<[string, Finding[]]> {
   return [...groups].sort(([ra, a], [rb, b]) => rank(a) - rank(b) || (ra < rb ? -1 : ra > rb ? 1 : 0));
 }
 
+/** `3 warnings, 2 questions`: a rule's findings by severity. */
+function severityCounts(group: readonly Finding[]): string {
+  const counts = new Map<string, number>();
+  for (const f of group) counts.set(f.severity, (counts.get(f.severity) ?? 0) + 1);
+  return (['error', 'warning', 'question'] as const).filter((s) => counts.has(s)).map((s) => `${counts.get(s)} ${s}${counts.get(s) === 1 ? '' : 's'}`).join(', ');
+}
+
 function summaryLine(report: LintReport, c: Colors, { fix, strict }: { fix: boolean; strict: boolean }): string {
-  if (report.errors === 0 && report.warnings === 0) return c.green('No problems found.');
-  const open = openWarningCount(report.findings);
-  const kept = report.warnings - open;
-  // A finding a review kept, with its reason, is no open problem (played reviews read "31 warnings (31 kept)" as 31 left).
-  if (report.errors === 0 && open === 0) return c.green(`No open problems (${kept} kept after review, with their reasons).`);
-  const errors = `${report.errors} error${report.errors === 1 ? '' : 's'}`;
-  const warnings = `${open} warning${open === 1 ? '' : 's'}`;
-  const failing = report.errors > 0 || (strict && open > 0);
-  const text = `${errors}, ${warnings}${kept > 0 ? ` (and ${kept} kept after review)` : ''}${strict && open > 0 ? ' (--strict: warnings count)' : ''}`;
+  const account = lintAccount(report.findings);
+  const text = accountText(account);
+  // A finding a review kept, with its reason, is no open problem (played reviews read "31 warnings (31 kept)" as 31 left); nor is a question.
+  if (account.errors === 0 && account.warnings === 0) return c.green(text);
+  const failing = account.errors > 0 || (strict && account.warnings > 0);
+  const strictNote = strict && account.warnings > 0 ? ' (--strict: warnings count)' : '';
   // After --fix the safe repairs are done: advising them again would send a cron in circles.
   const hint = !fix && failing ? c.dim('\nrun `wiki lint --fix --no-llm` to apply the safe repairs') : '';
-  return `${failing ? c.red(text) : c.yellow(text)}${hint}`;
+  return `${failing ? c.red(text + strictNote) : c.yellow(text + strictNote)}${hint}`;
 }
 
 /** `wiki lint --json`: the findings, with the model review and the dry run's diff when there are. */

@@ -2,6 +2,7 @@ import type { StatusReport } from '../operations/inspect/status.js';
 import { renderMeanPerSource, renderUsageTotals } from '../progress/usage-totals.js';
 import { renderSearchState } from './render-search.js';
 import type { Colors } from './output.js';
+import { accountText } from './render-account.js';
 
 export function renderStatus(report: StatusReport, c: Colors): string {
   const lines: string[] = [c.bold(`wiki at ${report.root}`), ''];
@@ -46,10 +47,12 @@ export function renderStatus(report: StatusReport, c: Colors): string {
     const lowest = g.lowest.filter((p) => p.score < 1).map((p) => `${p.path} ${Math.round(p.score * 100)}%`);
     // The same count `wiki lint` reports: claim sentences matched with their cited lines (or, uncited, their sources' facts).
     lines.push(
-      `Grounded: ${Math.round(g.share * 100)}% of ${g.claims} claim sentence(s) on ${g.pages} page(s) match their cited lines or their sources' facts; ${g.flagged} flagged by \`wiki lint\`${lowest.length ? ` ${c.dim(`(lowest: ${lowest.join(', ')})`)}` : ''}`,
+      `Grounded: ${Math.round(g.share * 100)}% of ${g.claims} claim sentence(s) on ${g.pages} page(s) match their cited lines or their sources' facts${lowest.length ? ` ${c.dim(`(lowest: ${lowest.join(', ')})`)}` : ''}`,
     );
   }
   if (report.staleClaims > 0) lines.push(`Stale claims: ${c.yellow(`${report.staleClaims} sentence(s)`)} cite source lines that changed (\`wiki lint --rule stale-claim\` lists them)`);
+  // In `wiki lint`'s words and numbers: open warnings, questions, kept after review.
+  if (report.lint) lines.push(`Lint:     ${accountText(report.lint)} ${c.dim('(`wiki lint` lists them)')}`);
   if (report.stale.length > 0) {
     const shown = report.stale.slice(0, 10).map((page) => `${page.path} since ${page.since} (${page.sources.join(', ') || 'a source'} changed)`);
     lines.push(`Stale:    ${c.yellow(`${report.stale.length} page(s)`)} marked since a source changed: ${shown.join('; ')}${report.stale.length > 10 ? `; … and ${report.stale.length - 10} more` : ''}`);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RULE_SETTINGS, ruleSettingProblem, type RuleSetting } from './validate/rule-settings.js';
 
 /**
  * The validation schema of the page contract (see contract.ts), apart from the contract's
@@ -46,4 +47,14 @@ export const contractSchema = z.object({
     .record(z.string().regex(/^[a-z][a-z0-9-]*$/, 'type names are lowercase words'), pageTypeSchema)
     .refine((types) => Object.keys(types).length > 0, 'at least one page type is needed'),
   visibility: visibilitySchema,
+  /** Per lint rule id: `off`, or the severity its findings carry in this wiki (validate/rule-settings.ts). */
+  lint: z
+    .record(z.string(), z.enum(RULE_SETTINGS as [RuleSetting, ...RuleSetting[]], { error: `must be one of ${RULE_SETTINGS.join(', ')}` }))
+    .superRefine((settings, ctx) => {
+      for (const [id, setting] of Object.entries(settings)) {
+        const problem = ruleSettingProblem(id, setting);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem, path: [id] });
+      }
+    })
+    .optional(),
 });

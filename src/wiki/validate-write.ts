@@ -6,6 +6,7 @@ import { brokenLinkFindings, duplicateKeyFindings, type LinkResolver } from './v
 import { citationFindings } from './validate/citation-rules.js';
 import { nearDuplicatesAlongside } from './validate/near-duplicate.js';
 import { accessFieldFindings } from './validate/access-rules.js';
+import { applyRuleSettings } from './validate/rule-settings.js';
 import { scopeOf } from './access.js';
 import {
   emptyPageFindings,
@@ -81,7 +82,8 @@ export function validateWrite(index: PageIndex, candidate: WriteCandidate, ctx: 
     closeMatches: (key) => index.closeMatches(key, 3),
   };
   findings.push(...brokenLinkFindings(page, page.links, resolver));
-  const errors = findings.filter((f) => f.severity === 'error');
-  const warnings = findings.filter((f) => f.severity === 'warning');
+  const settled = applyRuleSettings(findings, contract.lint);
+  const errors = settled.filter((f) => f.severity === 'error');
+  const warnings = settled.filter((f) => f.severity !== 'error');
   return { ok: errors.length === 0, errors, warnings, page };
 }

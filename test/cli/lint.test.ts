@@ -41,7 +41,7 @@ describe('wiki lint', () => {
     const result = await runCli(['lint', '--json'], { cwd: root });
     expect(result.code).toBe(1);
     const report = JSON.parse(result.stdout) as JsonReport;
-    expect(Object.keys(report)).toEqual(['findings', 'errors', 'warnings']);
+    expect(Object.keys(report)).toEqual(['findings', 'errors', 'warnings', 'questions']);
     expect(report.errors).toBe(2);
     expect(report.warnings).toBe(2); // unindexed + orphan
     for (const finding of report.findings) {
@@ -89,7 +89,7 @@ describe('wiki lint', () => {
 
     const second = await runCli(['lint', '--fix', '--no-llm', '--json'], { cwd: root });
     expect(second.code).toBe(0);
-    expect(JSON.parse(second.stdout)).toEqual({ findings: [], errors: 0, warnings: 0, changes: [] });
+    expect(JSON.parse(second.stdout)).toEqual({ findings: [], errors: 0, warnings: 0, questions: 0, changes: [] });
     expect(await readFile(path.join(root, 'wiki/log.md'), 'utf8')).toBe(logAfterFirst);
   });
 

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { parsePage } from '../../src/wiki/page.js';
 import { parseSchema } from '../../src/wiki/schema-loader.js';
 import { sourceFindings } from '../../src/wiki/validate/page-rules.js';
+import { ruleById } from '../../src/wiki/validate/rules/index.js';
 
 const oracleContract = parseSchema(readFileSync(new URL('../../templates/schema.md', import.meta.url), 'utf8')).contract;
 
@@ -328,7 +329,7 @@ describe('validateWiki', () => {
       if (expected.line !== undefined) expect(found?.line).toBe(expected.line);
       if (expected.message) expect(found?.message).toMatch(expected.message);
       expect(found?.fix).toBeTruthy();
-      expect(found?.severity).toBe(['orphan', 'unindexed', 'empty-page', 'near-duplicate', 'log-format', 'frontmatter-drift'].includes(rule) ? 'warning' : 'error');
+      expect(found?.severity).toBe(ruleById(rule)?.severity);
     });
   });
 

@@ -17,7 +17,12 @@ import { listRawSources } from '../../sources/raw-files.js';
 import { splitRawFiles } from '../../sources/source-kinds.js';
 import { hasFactsStore } from '../../facts/extract.js';
 import { sqliteProblem } from '../../facts/sqlite.js';
-import { groundPages, type PageScore } from '../lint/grounding.js';
+import type { PageScore } from '../lint/grounding.js';
+import { flaggedAsWarned, lintWorkspace } from '../lint/lint.js';
+import { loadKept } from '../lint/lint-batch.js';
+import { markReviewed } from '../lint/lint-questions.js';
+import { lintAccount, type Finding, type LintAccount } from '../../wiki/validate/finding.js';
+import { GROUNDING_RULES } from '../../wiki/validate/rules/index.js';
 import { stalePages, type StalePage } from '../../wiki/validate/stale-rules.js';
 import { openStaleClaims } from '../sources/stale-claims-of.js';
 import { rawContentLines } from '../../sources/line-count.js';
@@ -51,7 +56,7 @@ export interface StatusReport {
   /** Grounding of pages citing raw/ sources against their facts (absent without .wiki/facts.db); `mean` null over no page. */
   grounding?: {
     pages: number;
-    /** Claim sentences checked (as `wiki lint` counts them) and how many of them lint flags. */
+    /** Claim sentences checked (as `wiki lint` counts them) and how many of them carry a grounding warning (questions apart). */
     claims: number;
     flagged: number;
     /** Share of claim sentences supported, over all pages (what `Grounded:` shows). */
@@ -69,6 +74,8 @@ export interface StatusReport {
    * text lines inside some from-range, lowest first; `low` those below `threshold`.
    */
   coverage?: { threshold: number; sources: SourceCoverage[]; low: string[]; unmeasured: string[] };
+  /** The deterministic lint's account, as `wiki lint` gives it (absent when grounding is unavailable: lint cannot run then). */
+  lint?: LintAccount;
   /** Why grounding is not shown: `.wiki/facts.db` exists but SQLite cannot be loaded. */
   factsUnavailable?: string;
 }
@@ -109,11 +116,14 @@ export async function workspaceStatus(root: string, schema: Schema, config: Effe
   const logText = readPage(root, schema.contract.log) ?? '';
   // Status needs no facts: a store SQLite cannot open is reported, not fatal.
   const factsUnavailable = hasFactsStore(root) ? await sqliteProblem() : undefined;
-  const grounding = factsUnavailable ? undefined : await groundPages(root, pages);
+  // The same findings, kept and answered the same way, as `wiki lint` reports: one account.
+  const lint = factsUnavailable ? undefined : await lintWorkspace(root, schema, config.config, { fix: false, saveGroundingCache: false });
+  const findings = lint ? await markReviewed(root, lint.findings, await loadKept(root)) : [];
   const coverage = measureCoverage(pages, schema.contract, rawContentLines(root));
   const threshold = config.config.coverage.warnBelow;
   return {
-    grounding: grounding ? groundingSummary(grounding.pages) : undefined,
+    grounding: lint?.grounding ? groundingSummary(flaggedAsWarned(lint.grounding, findings), findings) : undefined,
+    lint: lint ? lintAccount(findings) : undefined,
     stale,
     staleClaims: (await openStaleClaims(root)).length,
     factsUnavailable,
@@ -133,13 +143,15 @@ export async function workspaceStatus(root: string, schema: Schema, config: Effe
   };
 }
 
-function groundingSummary(pages: PageScore[]): NonNullable<StatusReport['grounding']> {
+function groundingSummary(pages: PageScore[], findings: readonly Finding[]): NonNullable<StatusReport['grounding']> {
   // No page cites a source yet: there is nothing to be grounded, not "100% over 0 pages".
   if (pages.length === 0) return { pages: 0, claims: 0, flagged: 0, share: 1, mean: null, lowest: [] };
   const mean = pages.reduce((sum, page) => sum + page.score, 0) / pages.length;
   const lowest = [...pages].sort((a, b) => a.score - b.score || a.path.localeCompare(b.path)).slice(0, 5);
   const claims = pages.reduce((sum, page) => sum + page.sentences, 0);
   const flagged = pages.reduce((sum, page) => sum + page.flagged, 0);
-  const share = claims === 0 ? 1 : (claims - flagged) / claims;
+  // A sentence matches when the check noticed nothing: a question is no match yet (nor a warning a review kept).
+  const noticed = findings.filter((f) => GROUNDING_RULES.has(f.rule)).length;
+  const share = claims === 0 ? 1 : Math.max(0, claims - noticed) / claims;
   return { pages: pages.length, claims, flagged, share: Math.round(share * 1000) / 1000, mean: Math.round(mean * 1000) / 1000, lowest };
 }

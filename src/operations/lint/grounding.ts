@@ -114,7 +114,9 @@ export async function groundPages(
       for (const flag of result.flagged) {
         const line = page.bodyLine + flag.line - 1;
         const evidence = evidenceOf(flag) ?? [];
-        report.findings.push(finding(flag.kind, page.path, flaggedMessage(flag, evidence, readLines), { line, fix: flaggedFix(flag) }));
+        // Provisional until GroundingProblem.sure (issue 36 item 1): a denial is a question, the rest warnings.
+        const severity = flag.reason?.startsWith('it denies') ? 'question' : 'warning';
+        report.findings.push(finding(flag.kind, page.path, flaggedMessage(flag, evidence, readLines), { line, fix: flaggedFix(flag), severity }));
         // Only for a repair: on a large wiki this is one key per finding.
         if (options.evidence && evidence.length > 0) report.closest[`${page.path}:${line}`] = evidence;
       }

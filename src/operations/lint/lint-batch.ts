@@ -3,6 +3,7 @@ import path from 'node:path';
 import { readTextIfExists, writeFileAtomic } from '../../util/fs.js';
 import { readPage } from '../../wiki/page-read.js';
 import type { Finding } from '../../wiki/validate/finding.js';
+import { GROUNDING_RULES } from '../../wiki/validate/rules/index.js';
 
 /**
  * What one `lint` model run is handed: at most `lint.fixBatch` findings, the most important
@@ -10,7 +11,7 @@ import type { Finding } from '../../wiki/validate/finding.js';
  * model kept earlier with a reason — until their page or the lines they cite change.
  */
 
-export const GROUNDING_RULES = new Set(['ungrounded', 'unsupported-number', 'miscited']);
+export { GROUNDING_RULES } from '../../wiki/validate/rules/index.js';
 
 /** Where kept sentences are remembered: derived state, safe to delete (they are then sent again). */
 export const KEPT_FILE = '.wiki/lint-kept.json';
@@ -22,9 +23,11 @@ interface KeptEntry {
   at: string;
 }
 
-interface KeptFile {
+export interface KeptFile {
   version: 2;
   kept: Record<string, KeptEntry>;
+  /** Questions a model answered "no" (the cited lines do not support the sentence): warnings until the sentence or its lines change. */
+  refuted?: Record<string, KeptEntry>;
 }
 
 export interface LintBatch {
@@ -36,10 +39,10 @@ export interface LintBatch {
   keptEarlier: number;
 }
 
-/** Errors, then structure (every other rule), then grounding; the model's own findings are never handed back. */
+/** Errors, then structure (every other rule, and what the last model review left open), then grounding. */
 export function orderForModel(findings: readonly Finding[]): Finding[] {
   const rank = (f: Finding): number => (f.severity === 'error' ? 0 : GROUNDING_RULES.has(f.rule) ? 2 : 1);
-  return findings.filter((f) => !f.rule.startsWith('llm-')).map((f, index) => ({ f, index })).sort((a, b) => rank(a.f) - rank(b.f) || a.index - b.index).map(({ f }) => f);
+  return findings.map((f, index) => ({ f, index })).sort((a, b) => rank(a.f) - rank(b.f) || a.index - b.index).map(({ f }) => f);
 }
 
 /**
@@ -56,10 +59,22 @@ export function keptKey(finding: Finding, pageText: string): string {
 export async function loadKept(root: string): Promise<KeptFile> {
   try {
     const parsed = JSON.parse((await readTextIfExists(path.join(root, KEPT_FILE))) ?? '') as KeptFile;
-    return parsed.version === 2 && typeof parsed.kept === 'object' && parsed.kept !== null ? parsed : { version: 2, kept: {} };
+    if (parsed.version !== 2) return { version: 2, kept: {} };
+    // Reasons are shown in reports and handed to later reviews: only well-formed entries count.
+    return { version: 2, kept: wellFormed(parsed.kept), refuted: wellFormed(parsed.refuted) };
   } catch {
     return { version: 2, kept: {} };
   }
+}
+
+function wellFormed(entries: unknown): Record<string, KeptEntry> {
+  if (typeof entries !== 'object' || entries === null) return {};
+  return Object.fromEntries(
+    Object.entries(entries as Record<string, unknown>).filter((entry): entry is [string, KeptEntry] => {
+      const value = entry[1] as Partial<KeptEntry> | null;
+      return typeof value === 'object' && value !== null && typeof value.path === 'string' && typeof value.reason === 'string' && value.reason.length <= 2000 && !value.reason.includes('\n');
+    }),
+  );
 }
 
 export function planBatch(root: string, findings: readonly Finding[], kept: KeptFile, size: number): LintBatch {
@@ -70,7 +85,7 @@ export function planBatch(root: string, findings: readonly Finding[], kept: Kept
     return text;
   };
   let keptEarlier = 0;
-  const open = orderForModel(findings).filter((f) => {
+  const open = orderForModel(findings.filter((f) => f.severity !== 'question')).filter((f) => {
     if (!GROUNDING_RULES.has(f.rule) || !kept.kept[keptKey(f, pageText(f.path))]) return true;
     keptEarlier++;
     return false;
@@ -83,7 +98,7 @@ export function markKept(root: string, findings: readonly Finding[], kept: KeptF
   if (Object.keys(kept.kept).length === 0) return [...findings];
   const pages = new Map<string, string>();
   return findings.map((f) => {
-    if (!GROUNDING_RULES.has(f.rule)) return f;
+    if (!GROUNDING_RULES.has(f.rule) || f.keptBecause !== undefined) return f;
     let text = pages.get(f.path);
     if (text === undefined) pages.set(f.path, (text = readPage(root, f.path) ?? ''));
     const entry = kept.kept[keptKey(f, text)];
@@ -120,7 +135,7 @@ export async function rememberKept(root: string, kept: KeptFile, batch: readonly
     const finding = quoted ?? candidates[0];
     if (!finding) continue;
     taken.add(finding);
-    kept.kept[keptKey(finding, readPage(root, finding.path) ?? '')] = { path: finding.path, line: keep.line, reason: keep.reason, at };
+    kept.kept[keptKey(finding, readPage(root, finding.path) ?? '')] = { path: finding.path, line: keep.line, reason: keep.reason.slice(0, 1000), at };
     added++;
   }
   if (added > 0) await writeFileAtomic(path.join(root, KEPT_FILE), `${JSON.stringify(kept, null, 2)}\n`);

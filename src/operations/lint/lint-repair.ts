@@ -1,6 +1,7 @@
 import type { ChangedFile } from '../../agent/changes.js';
 import type { CandidateFact } from '../../facts/grounding.js';
 import type { Finding } from '../../wiki/validate/finding.js';
+import { RULES } from '../../wiki/validate/rules/index.js';
 import { groundingRepairRequest } from './grounding.js';
 
 /**
@@ -26,7 +27,7 @@ export function findingLine(finding: Finding): string {
 }
 
 /** Rules the tool's own repairs settle after the run (the catalog): never handed back (a dry run cannot apply them first). */
-const TOOL_REPAIRED = new Set(['unindexed', 'dead-index-entry']);
+const TOOL_REPAIRED: ReadonlySet<string> = new Set(RULES.filter((rule) => rule.fix === 'always').map((rule) => rule.id));
 
 export interface RepairState {
   /** Findings known before the round: open before the run, or handed in an earlier repair round. */

@@ -7,15 +7,21 @@ import { countBySeverity, sortFindings, type Finding } from '../../wiki/validate
 import { runModelInSession, type RunBudget } from '../run/agent-run.js';
 import { lockOptions } from '../ingest/ingest.js';
 import { groundingRepairRequest } from './grounding.js';
-import { applyFixes, lintWorkspace, type FixSink, type LintReport } from './lint.js';
+import { applyFixes, flaggedAsWarned, lintWorkspace, type FixSink, type LintReport } from './lint.js';
 import { withoutStaleSince } from '../../state/stale.js';
-import { loadKept, parseKeeps, planBatch, rememberKept, type LintBatch, markKept } from './lint-batch.js';
-import { lastReview, pagesHash, rememberReview, REVIEW_FILE } from './review-state.js';
-import { findingLine, REPAIR_ROUNDS, REPAIR_TURNS, repairFindings, repairRequest, startRepairs, type RepairState } from './lint-repair.js';
+import { loadKept, parseKeeps, planBatch, rememberKept, type LintBatch } from './lint-batch.js';
+import { markReviewed, parseAnswers, planQuestions, questionsRequest, rememberAnswers, type AskedQuestion } from './lint-questions.js';
+import { applyRuleSettings } from '../../wiki/validate/rule-settings.js';
+import { countAnswers, describeBatch, reviewRequest } from './review-request.js';
+import { lastReview, pagesHash, rememberReview, REVIEW_FILE, type ReviewState } from './review-state.js';
+import { REPAIR_ROUNDS, REPAIR_TURNS, repairFindings, repairRequest, startRepairs, type RepairState } from './lint-repair.js';
 import { summariseRun, type RunOutcome } from '../run/run-outcome.js';
 import { Session } from '../run/session.js';
 import { hiddenFromModel } from '../run/session-tools.js';
 import type { WorkspaceHandle } from '../run/workspace-handle.js';
+
+/** Longest first user message that also carries the first batch of questions (the system prompt and tools come on top). */
+const FIRST_MESSAGE_CHARS = 36_000;
 
 /** Rule ids the model may report (schema.md's lint workflow); anything else becomes `llm-other`. */
 const MODEL_RULES = new Set(['contradiction', 'stale-claim', 'missing-page', 'missing-link', 'summary-mismatch']);
@@ -81,21 +87,36 @@ export async function runLint(ws: WorkspaceHandle, options: LintRunOptions): Pro
     const modelChanges: string[] = [];
     let batchNote: string | undefined;
     // Nothing to hand over, and no page changed since the last review: the model would find nothing new.
-    const reviewed = session && model && !options.dryRun ? await lastReview(ws.root) : undefined;
-    const unchangedSinceReview = reviewed !== undefined && reviewed.pages === (await pagesHash(ws.root));
+    const reviewed = session && model ? await lastReview(ws.root) : undefined;
+    const unchangedSinceReview = reviewed !== undefined && !options.dryRun && reviewed.pages === (await pagesHash(ws.root));
     if (session && model) {
+      const fixBatch = ws.config.config.lint.fixBatch;
+      const kept = await loadKept(ws.root);
       // The model is shown findings only about pages it may see (wiki/access.ts): lint checks
       // every scope, but another user's scratch page or a `never` page is not quoted to it.
-      const seen = before.findings.filter((f) => !hiddenFromModel(ws.schema.contract, session.pages, session.user, f.path));
-      const kept = await loadKept(ws.root);
-      const batch = planBatch(ws.root, seen, kept, ws.config.config.lint.fixBatch);
-      if (batch.findings.length === 0 && unchangedSinceReview) {
+      // A --fix run is handed, too, what the last review reported and left open (on pages that are still there).
+      const earlier = options.fix ? openFromLastReview(reviewed, session) : [];
+      const seen = [...(await markReviewed(ws.root, before.findings, kept)), ...earlier].filter((f) => !hiddenFromModel(ws.schema.contract, session.pages, session.user, f.path));
+      const batch = planBatch(ws.root, seen, kept, fixBatch);
+      const questions = await planQuestions(ws.root, seen, kept, fixBatch);
+      const asked: AskedQuestion[] = [];
+      let questionRounds = 0;
+      if (batch.findings.length === 0 && asked.length === 0 && unchangedSinceReview) {
         options.onNotice?.(`model review skipped: nothing to hand over, and no page changed since the review of ${reviewed.at} (delete ${REVIEW_FILE} to review again)`);
       } else {
         const repairs = options.fix && before.groundingEvidence ? await groundingRepairRequest(ws.root, batch.findings, before.groundingEvidence) : '';
+        const questionCount = questions.batches.flat().length;
+        const reviewText = [reviewRequest({ ...before, findings: seen, ...countBySeverity(seen) }, batch, fixes.length, options.fix), repairs].filter(Boolean).join('\n\n');
+        // The first batch rides with the review when the first request stays small (played runs: at most 60 KB); else it is the next round.
+        const firstBatch = questions.batches[0] ?? [];
+        const withQuestions = firstBatch.length > 0 ? await questionsRequest(ws.root, firstBatch, { fix: options.fix, first: true, total: questionCount }) : '';
+        if (withQuestions && reviewText.length + withQuestions.length <= FIRST_MESSAGE_CHARS) {
+          asked.push(...firstBatch);
+          questionRounds = 1;
+        }
         const repairState = startRepairs(before.findings);
         // Its writes may leave new findings on the pages it changed: handed back in the same conversation, a bounded number of times.
-        const followUp = async (round: { turns: number; changed: readonly ChangedFile[] }): Promise<string | undefined> => {
+        const repairRound = async (round: { turns: number; changed: readonly ChangedFile[] }): Promise<string | undefined> => {
           if (!options.fix || repairState.rounds.length >= REPAIR_ROUNDS || options.budget.maxTurns - round.turns < REPAIR_TURNS) return undefined;
           const pages = round.changed.filter((c) => c.path.startsWith('wiki/') && !hiddenFromModel(ws.schema.contract, session.pages, session.user, c.path));
           if (pages.length === 0) return undefined;
@@ -105,19 +126,31 @@ export async function runLint(ws: WorkspaceHandle, options: LintRunOptions): Pro
           const handed = repairFindings(repairState, pages, now.findings, ws.config.config.lint.fixBatch);
           return handed.length === 0 ? undefined : repairRequest(ws.root, repairState.rounds.length, handed, now.groundingEvidence);
         };
+        // Then the next batch of questions, each round a turn of the run.
+        const followUp = async (round: { turns: number; changed: readonly ChangedFile[] }): Promise<string | undefined> => {
+          const repair = await repairRound(round);
+          if (repair !== undefined) return repair;
+          const next = questions.batches[questionRounds];
+          if (!next || options.budget.maxTurns - round.turns < 1) return undefined;
+          questionRounds++;
+          asked.push(...next);
+          return questionsRequest(ws.root, next, { fix: options.fix, first: questionRounds === 1, total: questionCount });
+        };
         const run = await runModelInSession(session, {
           model,
           operation: options.fix ? 'lint-fix' : 'lint',
-          userMessage: [reviewRequest({ ...before, findings: seen, ...countBySeverity(seen) }, batch, fixes.length, options.fix), repairs].filter(Boolean).join('\n\n'),
+          userMessage: [reviewText, questionRounds === 1 ? withQuestions : ''].filter(Boolean).join('\n\n'),
           budget: options.budget,
           price: options.price,
           listener: options.listener,
           signal: options.signal,
-          followUp: options.fix ? followUp : undefined,
+          followUp,
         });
         modelFindings = await findingsOnExistingPages(session, parseModelFindings(run.finalText), options.onNotice);
         const keptNow = options.fix && !options.dryRun ? await rememberRoundKeeps(ws.root, kept, batch, repairState, run.rounds) : 0;
-        batchNote = describeBatch(batch, keptNow, repairState);
+        const answers = parseAnswers(run.finalText);
+        const answered = options.dryRun ? countAnswers(asked, answers) : await rememberAnswers(ws.root, kept, asked, answers);
+        batchNote = describeBatch(batch, keptNow, repairState, options.fix, { asked: asked.length, ...answered, remaining: questionCount - asked.length + questions.remaining, answeredEarlier: questions.answeredEarlier });
         // A rule repair the model's rewrite undid (a `created` it dropped) is done again after
         // it, and reported once. Not in a dry run: the repairs read the disk, not the overlay.
         if (options.fix && !options.dryRun && run.changed.length > 0) {
@@ -149,8 +182,10 @@ export async function runLint(ws: WorkspaceHandle, options: LintRunOptions): Pro
           );
         }
         review = summariseRun(run, byModel, touched, Date.now() - started, options.budget);
-        // Only a review that left nothing open is remembered: its findings are not kept anywhere else, and a skip must not hide them.
-        if (review.status === 'done' && !options.dryRun && modelFindings.length === 0) await rememberReview(ws.root, await pagesHash(ws.root), new Date().toISOString());
+        // What it left open is handed to the next --fix run; only a finished review that left nothing open lets a later run skip the model.
+        if (!options.dryRun && (review.status === 'done' || modelFindings.length > 0)) {
+          await rememberReview(ws.root, { at: new Date().toISOString(), open: modelFindings, ...(review.status === 'done' ? { pages: await pagesHash(ws.root) } : {}) });
+        }
       }
     }
     let diff: string | undefined;
@@ -168,9 +203,11 @@ export async function runLint(ws: WorkspaceHandle, options: LintRunOptions): Pro
       await session.finish(ok ? 'completed' : review?.status === 'interrupted' ? 'interrupted' : 'stopped');
     }
     const after = modelChanges.length > 0 ? await lintWorkspace(ws.root, ws.schema, ws.config.config, { fix: false, planned: planned(), saveGroundingCache: !options.dryRun }) : before;
-    const findings = markKept(ws.root, sortFindings([...after.findings, ...fixOutcome.refused, ...modelFindings]), await loadKept(ws.root));
+    const settled = applyRuleSettings([...after.findings, ...fixOutcome.refused, ...modelFindings], ws.schema.contract.lint);
+    const findings = await markReviewed(ws.root, sortFindings(settled), await loadKept(ws.root));
     const report: LintRunReport = { findings, ...countBySeverity(findings), changes: [...fixes, ...modelChanges] };
-    if (after.grounding) report.grounding = after.grounding;
+    // A question a model answered "no" is a grounding warning now: `flagged` counts it.
+    if (after.grounding) report.grounding = flaggedAsWarned(after.grounding, findings);
     if (after.coverage) report.coverage = after.coverage;
     if (review) report.review = review;
     if (batchNote) report.batch = batchNote;
@@ -198,38 +235,10 @@ async function rememberRoundKeeps(root: string, kept: Awaited<ReturnType<typeof 
   return added;
 }
 
-function describeBatch(batch: LintBatch, keptNow: number, repairs: RepairState): string {
-  const parts = [`handed ${batch.findings.length} finding(s), errors first`];
-  const handedBack = repairs.rounds.reduce((sum, round) => sum + round.length, 0);
-  if (handedBack > 0) parts.push(`handed back ${handedBack} new finding(s) its own changes left, in ${repairs.rounds.length} repair round(s)`);
-  if (keptNow > 0) parts.push(`kept ${keptNow} sentence(s) with a reason (not sent again until the sentence, its line or what it cites changes)`);
-  if (batch.keptEarlier > 0) parts.push(`${batch.keptEarlier} kept earlier, not sent`);
-  parts.push(batch.remaining > 0 ? `${batch.remaining} left for the next run` : 'none left');
-  return parts.join('; ');
-}
-
-/** The findings the model is handed this run (at most lint.fixBatch, most important first), one line each. */
-function reviewRequest(report: LintReport, batch: LintBatch, repaired: number, fix: boolean): string {
-  const lines = [
-    `The deterministic checks found ${report.errors} error(s) and ${report.warnings} warning(s)${repaired ? ` after ${repaired} automatic repair(s)` : ''}. ` +
-      `This run handles ${batch.findings.length} of them, the most important first${batch.remaining ? ` (${batch.remaining} more wait for a later run)` : ''}` +
-      // A played review read "handles 0 of them … (none)" beside 24 warnings as a fault: they were kept earlier.
-      `${batch.keptEarlier ? `; ${batch.keptEarlier} ${batch.keptEarlier === 1 ? 'was' : 'were'} kept earlier with a reason and ${batch.keptEarlier === 1 ? 'is' : 'are'} not sent again` : ''}:`,
-    '',
-  ];
-  for (const f of batch.findings) lines.push(findingLine(f));
-  if (batch.findings.length === 0) lines.push('(none)');
-  lines.push(
-    '',
-    fix
-      ? 'Review the wiki as "Workflow: lint" says and fix what you can with the tools. End with one FINDING line per problem you found and did not fix (a problem you fixed is no finding), ' +
-          'and one `KEEP <path>:<line> :: <why>` line per flagged sentence you checked and left as it is because it is right ' +
-          '(two flagged sentences on one line: quote a few words of each, `KEEP <path>:<line> "…" :: <why>`).' +
-          // Said only when it applies: a played review read it as boilerplate in a batch without one.
-          (batch.findings.some((f) => f.rule === 'stale-page') ? ' For a stale-page finding, read the lines the page cites in the changed source and update the page so it says what the source says now.' : '')
-      : 'Review the wiki as "Workflow: lint" says. Do not change anything; end with one FINDING line per problem you found.',
-  );
-  return lines.join('\n');
+/** The model findings the last review left open, on pages the run still has, said to be from it. */
+function openFromLastReview(reviewed: ReviewState | undefined, session: Session): Finding[] {
+  if (!reviewed) return [];
+  return reviewed.open.filter((f) => session.pages.atPath(f.path) !== undefined).map((f) => ({ ...f, message: `${f.message} (reported by the model review of ${reviewed.at.slice(0, 10)})` }));
 }
 
 /**

@@ -18,6 +18,8 @@ import { listPageFiles } from '../../wiki/page-files.js';
 import { readPageBytes } from '../../wiki/page-read.js';
 import { countBySeverity, finding, sortFindings, type Finding } from '../../wiki/validate/finding.js';
 import { validateWiki } from '../../wiki/validate/index.js';
+import { applyRuleSettings } from '../../wiki/validate/rule-settings.js';
+import { GROUNDING_RULES } from '../../wiki/validate/rules/index.js';
 import { sourceFilePath } from '../../wiki/validate/page-rules.js';
 import { citationsOf } from '../../wiki/validate/citation-rules.js';
 import { lowCoverageFindings, measureCoverage, type SourceCoverage } from '../../wiki/validate/coverage.js';
@@ -111,14 +113,22 @@ export async function lintWorkspace(
   if (grounding) findings.push(...grounding.findings);
   const coverage = measureCoverage(pages, contract, rawLines);
   findings.push(...lowCoverageFindings(coverage.sources, config.coverage.warnBelow));
+  const settled = sortFindings(applyRuleSettings(findings, contract.lint));
   return {
-    findings: sortFindings(findings),
-    ...countBySeverity(findings),
+    findings: settled,
+    ...countBySeverity(settled),
     changes,
-    grounding: grounding?.pages,
+    grounding: grounding ? flaggedAsWarned(grounding.pages, settled) : undefined,
     coverage: coverage.sources.length > 0 ? coverage.sources : undefined,
     groundingEvidence: grounding && options.evidence ? grounding.closest : undefined,
   };
+}
+
+/** Each page's `flagged` as the findings have it: its grounding warnings (a question or a rule schema.md turned off is not flagged). */
+export function flaggedAsWarned(pages: readonly PageScore[], findings: readonly Finding[]): PageScore[] {
+  const warned = new Map<string, number>();
+  for (const f of findings) if (f.severity === 'warning' && GROUNDING_RULES.has(f.rule)) warned.set(f.path, (warned.get(f.path) ?? 0) + 1);
+  return pages.map((page) => ({ ...page, flagged: warned.get(page.path) ?? 0 }));
 }
 
 /** `stale-page` warnings: pages a changed source left marked, naming the source and since when. */

@@ -2,22 +2,28 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { readTextIfExists, writeFileAtomic } from '../../util/fs.js';
 import { listPageFiles } from '../../wiki/page-files.js';
+import type { Finding } from '../../wiki/validate/finding.js';
 import { hashOf } from './grounding-cache.js';
 
 /**
- * When the model last reviewed the wiki, and what the pages were then: a review with
- * nothing to hand over, of pages no one changed since, finds nothing new (played review O
- * paid for one on a cron-like second run). Derived state, safe to delete: the next run then
- * reviews again.
+ * What the last model review of the wiki left: when it ran, the findings it reported that
+ * it did not fix (a later `lint --fix` hands them to its model), and — when it left none
+ * open — what the pages were then: a review with nothing to hand over, of pages no one
+ * changed since, finds nothing new (played review O paid for one on a cron-like second
+ * run). Derived state, safe to delete: the next run then reviews again.
  */
 
 export const REVIEW_FILE = '.wiki/lint-review.json';
 
-interface ReviewState {
-  version: 1;
-  /** sha256 over every page's path and text under wiki/ after the review. */
-  pages: string;
+/** Longest message of a remembered finding (the file is read back into a model's request). */
+const MESSAGE_CHARS = 600;
+
+export interface ReviewState {
+  /** sha256 over every page's path and text under wiki/ after the review; only when it left nothing open. */
+  pages?: string;
   at: string;
+  /** The model's findings (`llm-…`) the review reported and left open. */
+  open: Finding[];
 }
 
 /** A hash of every page under wiki/ (paths and texts). */
@@ -37,14 +43,28 @@ export async function pagesHash(root: string): Promise<string> {
 
 export async function lastReview(root: string): Promise<ReviewState | undefined> {
   try {
-    const parsed = JSON.parse((await readTextIfExists(path.join(root, REVIEW_FILE))) ?? '') as ReviewState;
-    return parsed.version === 1 && typeof parsed.pages === 'string' && typeof parsed.at === 'string' ? parsed : undefined;
+    const parsed = JSON.parse((await readTextIfExists(path.join(root, REVIEW_FILE))) ?? '') as { version?: number; pages?: unknown; at?: unknown; open?: unknown };
+    if ((parsed.version !== 1 && parsed.version !== 2) || typeof parsed.at !== 'string') return undefined;
+    const open = Array.isArray(parsed.open) ? parsed.open.flatMap(reviewFinding) : [];
+    return { at: parsed.at, open, ...(typeof parsed.pages === 'string' && open.length === 0 ? { pages: parsed.pages } : {}) };
   } catch {
     return undefined;
   }
 }
 
-export async function rememberReview(root: string, pages: string, at: string): Promise<void> {
-  const state: ReviewState = { version: 1, pages, at };
-  await writeFileAtomic(path.join(root, REVIEW_FILE), `${JSON.stringify(state, null, 2)}\n`);
+export async function rememberReview(root: string, state: ReviewState): Promise<void> {
+  const open = state.open.map((f) => ({ rule: f.rule, severity: f.severity, path: f.path, message: f.message }));
+  const saved = { version: 2, at: state.at, ...(open.length === 0 && state.pages ? { pages: state.pages } : {}), open };
+  await writeFileAtomic(path.join(root, REVIEW_FILE), `${JSON.stringify(saved, null, 2)}\n`);
+}
+
+/** A remembered model finding as it may be handed on: an `llm-` rule, a page under wiki/, one bounded line (anything else is dropped). */
+function reviewFinding(value: unknown): Finding[] {
+  if (typeof value !== 'object' || value === null) return [];
+  const { rule, path: page, message } = value as Record<string, unknown>;
+  if (typeof rule !== 'string' || !/^llm-[a-z][a-z-]*$/.test(rule)) return [];
+  if (typeof page !== 'string' || !/^wiki\/[^\s]+$/.test(page) || page.split('/').includes('..')) return [];
+  if (typeof message !== 'string' || message.trim() === '') return [];
+  const line = message.replace(/\s+/g, ' ').trim();
+  return [{ rule, severity: 'warning', path: page, message: line.length <= MESSAGE_CHARS ? line : `${line.slice(0, MESSAGE_CHARS - 1)}…` }];
 }

@@ -1,8 +1,11 @@
+import { RULES, type RuleId } from './rules/index.js';
+import type { Severity } from './rule.js';
+
 /** One problem the validator found. `rule` ids are fixed: tests, scripts and `--json` users rely on them. */
 export interface Finding {
   rule: string;
   /** `question`: a mismatch the check is not sure of; a model answers it (never counted as flagged or by `--strict`). */
-  severity: 'error' | 'warning' | 'question';
+  severity: Severity;
   /** Workspace-relative path of the file the problem is in. */
   path: string;
   /** 1-based line in that file, when known. */
@@ -14,77 +17,14 @@ export interface Finding {
   keptBecause?: string;
 }
 
-export type RuleId =
-  | 'frontmatter'
-  | 'required-field'
-  | 'key-pattern'
-  | 'duplicate-key'
-  | 'broken-link'
-  | 'orphan'
-  | 'unindexed'
-  | 'dead-index-entry'
-  | 'missing-source'
-  | 'no-sources'
-  | 'empty-page'
-  | 'near-duplicate'
-  | 'log-format'
-  | 'log-entry'
-  | 'bad-citation'
-  | 'tool-owned-field'
-  | 'owner-field'
-  | 'dropped-source'
-  | 'human-edit'
-  | 'access-field'
-  | 'ungrounded'
-  | 'unsupported-number'
-  | 'miscited'
-  | 'stale-page'
-  | 'stale-claim'
-  | 'encoding'
-  | 'unreadable-page'
-  | 'linked-folder'
-  | 'oversized-repair'
-  | 'low-coverage'
-  | 'frontmatter-drift'
-  | 'merge-conflict';
+export type { RuleId } from './rules/index.js';
 
-export const RULE_SEVERITY: Record<RuleId, Finding['severity']> = {
-  frontmatter: 'error',
-  'required-field': 'error',
-  'key-pattern': 'error',
-  'duplicate-key': 'error',
-  'broken-link': 'error',
-  orphan: 'warning',
-  unindexed: 'warning',
-  'dead-index-entry': 'error',
-  'missing-source': 'error',
-  'no-sources': 'error',
-  'empty-page': 'warning',
-  'near-duplicate': 'warning',
-  'log-format': 'warning',
-  'log-entry': 'warning',
-  'bad-citation': 'error',
-  'tool-owned-field': 'error',
-  'owner-field': 'error',
-  'dropped-source': 'error',
-  'human-edit': 'error',
-  'access-field': 'error',
-  ungrounded: 'warning',
-  'unsupported-number': 'warning',
-  miscited: 'warning',
-  'stale-page': 'warning',
-  'stale-claim': 'warning',
-  encoding: 'error',
-  'unreadable-page': 'error',
-  'linked-folder': 'warning',
-  'oversized-repair': 'warning',
-  'low-coverage': 'warning',
-  'frontmatter-drift': 'warning',
-  'merge-conflict': 'error',
-};
+/** Each rule's default severity, read from the registry (rules/index.ts). */
+export const RULE_SEVERITY: Readonly<Record<RuleId, Severity>> = Object.fromEntries(RULES.map((rule) => [rule.id, rule.severity])) as Record<RuleId, Severity>;
 
-export function finding(rule: RuleId, path: string, message: string, extra: { line?: number | undefined; fix?: string } = {}): Finding {
-  const result: Finding = { rule, severity: RULE_SEVERITY[rule], path, message };
+/** A finding of `rule` with its default severity (`extra.severity`: a check unsure of it asks a `question` instead). */
+export function finding(rule: RuleId, path: string, message: string, extra: { line?: number | undefined; fix?: string; severity?: Severity } = {}): Finding {
+  const result: Finding = { rule, severity: extra.severity ?? RULE_SEVERITY[rule], path, message };
   if (extra.line !== undefined) result.line = extra.line;
   if (extra.fix !== undefined) result.fix = extra.fix;
   return result;
@@ -122,6 +62,28 @@ export function countBySeverity(findings: Finding[]): { errors: number; warnings
 export function describeFinding(finding: Finding): string {
   const where = finding.line ? ` (line ${finding.line})` : '';
   return `${finding.rule}${where}: ${finding.message}${finding.fix ? ` — ${finding.fix}` : ''}`;
+}
+
+/**
+ * The one account `wiki lint` and `wiki status` give: errors, open warnings, open questions,
+ * and the findings a review kept with a reason (warnings or questions answered "yes").
+ */
+export interface LintAccount {
+  errors: number;
+  warnings: number;
+  questions: number;
+  kept: number;
+}
+
+export function lintAccount(findings: readonly Finding[]): LintAccount {
+  const account: LintAccount = { errors: 0, warnings: 0, questions: 0, kept: 0 };
+  for (const f of findings) {
+    if (f.severity === 'error') account.errors++;
+    else if (f.keptBecause !== undefined) account.kept++;
+    else if (f.severity === 'question') account.questions++;
+    else account.warnings++;
+  }
+  return account;
 }
 
 /** Warnings no lint review kept with a reason: what a person has yet to look at, and what `--strict` counts. */

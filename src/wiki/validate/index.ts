@@ -2,6 +2,7 @@ import { isSpecialPage, type Contract } from '../contract.js';
 import { PageIndex } from '../page-index.js';
 import { parsePage, type Page } from '../page.js';
 import { sortFindings, type Finding } from './finding.js';
+import { applyRuleSettings } from './rule-settings.js';
 import { deadIndexEntryFindings, indexedKeys, orphanFinding, splitIndexLinks, unindexedFinding } from './index-rules.js';
 import { brokenLinkFindings, duplicateKeyFindings, type LinkResolver } from './link-rules.js';
 import { citationFindings } from './citation-rules.js';
@@ -88,7 +89,7 @@ export function validateWiki(input: ValidateWikiInput): Finding[] {
 
   findings.push(...nearDuplicateFindings(index, (p) => !isSpecialPage(contract, p)));
   findings.push(...logFormatFindings(contract.log, logText, input.logLedger));
-  return sortFindings(findings);
+  return sortFindings(applyRuleSettings(findings, contract.lint));
 }
 
 /** The pages plus index.md and log.md parsed from their texts when the caller left them out. */

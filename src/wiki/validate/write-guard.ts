@@ -6,6 +6,7 @@ import type { PageIndex } from '../page-index.js';
 import { parsePage, sourcesOf, type Page } from '../page.js';
 import { finding, type Finding } from './finding.js';
 import { nearDuplicatesAlongside } from './near-duplicate.js';
+import { applyRuleSettings } from './rule-settings.js';
 import { sourceFilePath } from './page-rules.js';
 
 /** Fields only the tool sets: stale marks on a source change, archive marks. */
@@ -56,7 +57,7 @@ export function modelWriteFindings(candidate: Page, previousText: string | undef
     const fields = protectedFields(previous, ctx);
     findings.push(...lostHumanEditFindings(candidate, previous, ctx.protectedLines ?? protectedBody(previous, ctx), fields));
   }
-  return findings;
+  return applyRuleSettings(findings, ctx.contract.lint);
 }
 
 /**

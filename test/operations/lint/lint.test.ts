@@ -47,8 +47,8 @@ describe('lintWorkspace', () => {
     const root = await workspace();
     const schema = await loadSchema(root);
     const before = await snapshot(root);
-    expect(await lintWorkspace(root, schema, config, { fix: false })).toEqual({ findings: [], errors: 0, warnings: 0, changes: [] });
-    expect(await lintWorkspace(root, schema, config, { fix: true })).toEqual({ findings: [], errors: 0, warnings: 0, changes: [] });
+    expect(await lintWorkspace(root, schema, config, { fix: false })).toEqual({ findings: [], errors: 0, warnings: 0, questions: 0, changes: [] });
+    expect(await lintWorkspace(root, schema, config, { fix: true })).toEqual({ findings: [], errors: 0, warnings: 0, questions: 0, changes: [] });
     expect(await snapshot(root)).toEqual(before);
   });
 
