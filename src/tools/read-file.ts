@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { FactLines, SourceFacts, ToolContext } from './context.js';
-import { hardLinkRefusal } from './confined-io.js';
+import { hardLinkRefusal } from '../confine/confined-io.js';
 import { defineTool, failure, success } from './define.js';
 import { missingPathMessage } from './missing-path-hint.js';
 import { observerNote } from './page-write.js';

@@ -1,6 +1,6 @@
 import type { ToolContext } from './context.js';
 import { errorOutcome, failure } from './define.js';
-import { normalizeWorkspacePath } from './paths.js';
+import { normalizeWorkspacePath } from '../confine/paths.js';
 import type { CheckedPage } from './page-write.js';
 import type { ToolOutcome, TurnCall } from './types.js';
 import { checkPage, commitPage, isAnswer, placePage, refusePage, type PlacedPage } from './whole-page-write.js';

@@ -18,7 +18,7 @@ import { acquireLock } from '../../state/lock.js';
 import { MANIFEST_PATH } from '../../state/manifest.js';
 import { resolveInRoot } from '../../state/paths.js';
 import { isWikiFile } from '../../state/write-places.js';
-import { ConfinedIo, type WritePlace } from '../../tools/confined-io.js';
+import { ConfinedIo, type WritePlace } from '../../confine/confined-io.js';
 import { removeAbandonedTempFiles } from '../../util/fs.js';
 import { appendLog } from '../../wiki/log.js';
 
