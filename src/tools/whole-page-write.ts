@@ -4,7 +4,7 @@ import { failure, success } from './define.js';
 import { checkAndSync, commitAndReport, currentContent, observerNote, writeTarget, type CheckedPage } from './page-write.js';
 import { normalizeWorkspacePath } from '../confine/paths.js';
 import type { SandboxPath } from './sandbox.js';
-import type { ToolOutcome } from './types.js';
+import type { ToolOutcome } from '../agent/tool.js';
 import { keyFromPath } from '../wiki/keys.js';
 
 /**
