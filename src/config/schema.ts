@@ -4,7 +4,7 @@ import { z } from 'zod';
  * wiki.config.json. No secrets live here: API keys come only from the environment.
  * Every field has a default so an empty file `{}` is a valid configuration.
  */
-// Weights of each lane's scores (see src/search/score-fusion.ts), chosen on the
+// Weights of each lane's scores (see src/search/fusion/score-fusion.ts), chosen on the
 // development sets Cranfield and CACM (docs/search-eval.md): lexical first, the semantic lane
 // re-ranking its candidates, the token lane a small tie-breaker. Under the built-in embedder
 // the semantic weight is scaled by the lane's measured strength in the corpus
