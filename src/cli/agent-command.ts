@@ -16,7 +16,7 @@ export interface AgentFlags {
 }
 
 export function addAgentOptions(command: Command, options: { dryRun: boolean }): Command {
-  addConfigFlags(command, ['provider', 'model', 'baseUrl', 'maxTurns', 'maxTokens', 'maxCost']);
+  addConfigFlags(command, ['provider', 'model', 'baseUrl', 'maxTurns', 'maxTokens', 'maxCost', 'lang']);
   command.addOption(waitOption());
   if (options.dryRun) command.option('--dry-run', 'run against an overlay: change nothing, print the diff of what would change');
   command.option('--overwrite-edits', 'for this run, let the model drop lines a human added to a page (refused by default)');

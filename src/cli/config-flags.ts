@@ -9,6 +9,7 @@ import { load } from './lazy.js';
  * run see one value and `wiki config` names the flag as its source. What values it takes,
  * its default and its limits are the schema's (config/schema.ts), read for the help and for
  * the check: nothing here repeats them. `unset` says what holds when the key has no default.
+ * An entry's name is the flag's option name as commander spells it (`--base-url` → baseUrl).
  */
 export const CONFIG_FLAGS = {
   provider: { flag: '--provider <name>', key: 'provider', help: 'model provider', unset: 'the one whose API key is set' },
@@ -17,6 +18,7 @@ export const CONFIG_FLAGS = {
   maxTurns: { flag: '--max-turns <n>', key: 'maxTurns', help: 'stop after this many model calls' },
   maxTokens: { flag: '--max-tokens <n>', key: 'maxTokens', help: 'stop once the run has used this many tokens in total', unset: 'no cap' },
   maxCost: { flag: '--max-cost <usd>', key: 'maxCost', help: 'stop once the estimated cost of a known model reaches this many US dollars', unset: 'no cap' },
+  lang: { flag: '--lang <language>', key: 'language', help: 'the language the model writes pages and answers in', unset: 'as schema.md says' },
   jobs: { flag: '--jobs <n>', key: 'ingest.jobs', help: 'sources ingested at once, each its own model run' },
   maxVisibility: { flag: '--max-visibility <level>', key: 'mcp.maxVisibility', help: 'serve only pages at or below this visibility level' },
 } as const satisfies Record<string, { flag: string; key: string; help: string; unset?: string }>;
@@ -82,7 +84,7 @@ export async function describeConfigFlags(program: Command, argv: readonly strin
     const spec: { help: string; key: string; unset?: string } = CONFIG_FLAGS[flagName];
     const schema = keySchema(spec.key);
     const fallback = schema.default === undefined ? (spec.unset ?? 'unset') : String(schema.default);
-    const values = schema.type === 'string' && !schema.choices && !schema.url ? '' : `: ${describeValues(schema)}`;
+    const values = schema.type === 'string' && !schema.choices && !schema.url && !schema.description ? '' : `: ${describeValues(schema)}`;
     option.description = `${spec.help} (config ${spec.key}${values}; default ${fallback})`;
   }
 }

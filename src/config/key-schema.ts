@@ -14,6 +14,8 @@ export interface KeySchema {
   choices?: readonly string[];
   /** A string that must be a URL. */
   url?: true;
+  /** What the values are, in words, where the schema says (`.describe()`). */
+  description?: string;
   /** Whether `value` is one the key takes. */
   accepts(value: unknown): boolean;
 }
@@ -25,6 +27,7 @@ interface JsonSchemaNode {
   maximum?: number;
   enum?: string[];
   format?: string;
+  description?: string;
   properties?: Record<string, JsonSchemaNode>;
 }
 
@@ -56,6 +59,7 @@ export function keySchema(key: string): KeySchema {
     ...(node.maximum === undefined || node.maximum >= Number.MAX_SAFE_INTEGER ? {} : { maximum: node.maximum }),
     ...(node.enum ? { choices: node.enum } : {}),
     ...(node.format === 'uri' ? { url: true } : {}),
+    ...(node.description === undefined ? {} : { description: node.description }),
     accepts: (value) => leaf.safeParse(value).success,
   };
 }
@@ -64,6 +68,7 @@ export function keySchema(key: string): KeySchema {
 export function describeValues(schema: KeySchema): string {
   if (schema.choices) return `one of ${schema.choices.join(', ')}`;
   if (schema.url) return 'a URL';
+  if (schema.description !== undefined) return schema.description;
   if (schema.type === 'string') return 'any text';
   if (schema.type === 'boolean') return 'true or false';
   const noun = schema.type === 'integer' ? 'a whole number' : 'a number';

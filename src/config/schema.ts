@@ -76,6 +76,12 @@ export const configSchema = z
     promptPageTokens: z.number().int().min(0).default(4000),
     /** Characters of `usage_mode: always` pages (summaries first, then bodies) put in every model prompt. */
     promptAlwaysChars: z.number().int().min(0).default(8000),
+    /** The language the model writes pages and answers in; unset: as schema.md says (a name only: it goes into the prompt). */
+    language: z
+      .string()
+      .regex(/^\p{L}[\p{L} ()-]{0,39}$/u)
+      .describe('a language name such as German')
+      .optional(),
     /** Retrieval-first `wiki query` and MCP's `ask_wiki`: the evidence pack built before the model is called. */
     query: z
       .object({

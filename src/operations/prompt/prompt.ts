@@ -36,7 +36,7 @@ const OPERATION_TEXT: Record<OperationKind, string> = {
  * is declared in config/schema.ts, named here and read in buildRunContext, never copied
  * through the command, the operation's options and the model run on its way.
  */
-export type PromptSettings = Pick<WikiConfig, 'promptPageLimit' | 'promptPageTokens' | 'promptAlwaysChars'>;
+export type PromptSettings = Pick<WikiConfig, 'promptPageLimit' | 'promptPageTokens' | 'promptAlwaysChars' | 'language'>;
 
 export interface SystemPromptContext {
   schema: Schema;
@@ -107,6 +107,7 @@ export function buildRunContext(ctx: RunContext): string {
     ...(ctx.operation === undefined ? [] : ['# This run', '', OPERATION_TEXT[ctx.operation], '']),
     ...(ctx.readLimit === undefined ? [] : [`read_file windows in this run are about ${ctx.readLimit.toLocaleString('en-US')} characters (the context budget is small).`, '']),
     `Today is ${ctx.today}. Use it for created/updated dates.`,
+    ...(ctx.settings.language === undefined ? [] : [`Write new pages, added text and answers in ${ctx.settings.language}; quotes and names stay as the source has them.`]),
     '',
     '# Existing pages',
     '',

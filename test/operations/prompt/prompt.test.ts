@@ -83,6 +83,12 @@ describe('buildRunContext', () => {
   it('says so when the wiki is empty', () => {
     expect(buildRunContext({ schema, today: '2026-11-21', pages: [], settings: settings({ promptPageLimit: 10 }) })).toContain('The wiki has no pages yet');
   });
+
+  it('says the language to write in when the configuration names one (language, --lang), and nothing when unset', () => {
+    const german = buildRunContext({ schema, today: '2026-11-21', pages: [], settings: settings({ language: 'German' }) });
+    expect(german).toContain('Write new pages, added text and answers in German; quotes and names stay as the source has them.');
+    expect(buildRunContext({ schema, today: '2026-11-21', pages: [], settings: settings() })).not.toContain('Write new pages, added text and answers in');
+  });
 });
 
 describe('who the prompt shows', () => {
