@@ -52,11 +52,12 @@ export async function configFlagLayer(command: Command): Promise<Record<string, 
   const [{ keySchema, describeValues }] = await load('keySchema');
   for (const name of present) {
     const { flag, key } = CONFIG_FLAGS[name];
+    const [spelled] = flag.split(' ');
     const raw = given[name] as string;
     const schema = keySchema(key);
     const value = schema.type === 'integer' || schema.type === 'number' ? (raw.trim() === '' ? Number.NaN : Number(raw)) : raw;
     if (!schema.accepts(value)) {
-      throw new UsageError(`${flag.split(' ')[0]} takes ${describeValues(schema)}, not "${raw}"`, `or set ${key} in wiki.config.json (see \`wiki config\`)`);
+      throw new UsageError(`${spelled} takes ${describeValues(schema)}, not "${raw}"`, `the flag sets ${key} for this run; \`wiki config ${spelled} VALUE\` shows what a run would use`);
     }
     setPath(layer, key, value);
   }

@@ -116,6 +116,19 @@ describe('a config flag end to end (built CLI)', () => {
     expect(first).not.toContain('French');
   });
 
+  it('wiki config takes the same flags and names each as the source of its key; a bad one exits 2', async () => {
+    const root = await freshWorkspace();
+    const shown = await runCli(['config', '--jobs', '8', '--lang', 'German', '--json'], { cwd: root });
+    expect(shown.code).toBe(0);
+    const entries = JSON.parse(shown.stdout).entries as Array<{ key: string; value: unknown; source: string }>;
+    expect(entries.find((entry) => entry.key === 'ingest.jobs')).toEqual({ key: 'ingest.jobs', value: 8, source: 'command-line flag' });
+    expect(entries.find((entry) => entry.key === 'language')).toEqual({ key: 'language', value: 'German', source: 'command-line flag' });
+    expect(entries.find((entry) => entry.key === 'maxTurns')?.source).not.toBe('command-line flag');
+    const refused = await runCli(['config', '--jobs', '99'], { cwd: root });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/--jobs takes a whole number from 1 to 32, not "99"/);
+  });
+
   it('a bad --lang stops the command before the model is called or anything is written (exit 2)', async () => {
     const root = await freshWorkspace();
     await writeFile(path.join(root, 'raw/alpha.md'), '# alpha\n\nA source about alpha.\n');
