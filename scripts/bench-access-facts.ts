@@ -4,7 +4,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { loadSettings } from '../src/config/settings.js';
 import { factsDbFile, updateFacts } from '../src/facts/extract.js';
-import { ServedPages } from '../src/mcp/served-pages.js';
+import { ServedPages } from '../src/wiki/served-pages.js';
 import { servedSearch } from '../src/mcp/served-search.js';
 import { initWorkspace } from '../src/operations/workspace/init.js';
 import { lintWorkspace } from '../src/operations/lint/lint.js';

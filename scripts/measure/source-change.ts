@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { staleClaimsOf } from '../../src/operations/sources/stale-claims-of.js';
 import { mapLines } from '../../src/sources/line-map.js';
-import { moveCitations } from '../../src/wiki/citation-moves.js';
+import { moveCitations } from '../../src/sources/citation-moves.js';
 
 export interface SourceChangeFigures {
   pagesDrawingOnIt: number;

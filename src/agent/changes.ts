@@ -1,4 +1,4 @@
-import type { ToolOutcome } from '../tools/types.js';
+import type { ToolOutcome } from './tool.js';
 
 export type ChangeKind = NonNullable<ToolOutcome['changed']>[number]['change'];
 export type ChangedFile = { path: string; change: ChangeKind };

@@ -1,5 +1,5 @@
 import { ProviderError } from '../errors.js';
-import type { Tool } from '../tools/types.js';
+import type { Tool } from './tool.js';
 import { mergeChanges, type ChangedFile } from './changes.js';
 import { messageBudgetChars, replyTokens } from './context-budget.js';
 import { messageChars, shortenRefusedCalls, stubWrittenContent, trimContext, trimOptions, type TrimMode } from './context-trim.js';

@@ -1,4 +1,4 @@
-import type { Tool, ToolOutcome, TurnBatch } from '../tools/types.js';
+import type { Tool, ToolOutcome, TurnBatch } from './tool.js';
 import { mapLimited } from '../util/map-limited.js';
 import { unlessAborted } from '../util/abort.js';
 import { mergeChanges, type ChangedFile } from './changes.js';

@@ -1,20 +1,14 @@
 import { Option, type Command } from 'commander';
 import type { ChatModel, Usage } from '../agent/types.js';
-import { UsageError } from '../errors.js';
 import type { RunBudget } from '../operations/run/agent-run.js';
 import { LockError, parseWaitSeconds } from '../state/lock.js';
+import { addConfigFlags, configFlagLayer } from './config-flags.js';
 import { openWorkspace, outputFor, type Workspace } from './context.js';
 import { load } from './lazy.js';
 import type { Output } from './output.js';
 
-/** Flags shared by every command that runs the model. */
+/** Flags shared by every command that runs the model, besides its config flags (cli/config-flags.ts). */
 export interface AgentFlags {
-  provider?: string;
-  model?: string;
-  baseUrl?: string;
-  maxTurns?: string;
-  maxTokens?: string;
-  maxCost?: string;
   /** Seconds, parsed by waitOption(). */
   wait?: number;
   dryRun?: boolean;
@@ -22,29 +16,11 @@ export interface AgentFlags {
 }
 
 export function addAgentOptions(command: Command, options: { dryRun: boolean }): Command {
-  command
-    .addOption(new Option('--provider <name>', 'model provider').choices(['anthropic', 'openai']))
-    .option('--model <id>', 'model id (default: the provider default or `model` in wiki.config.json)')
-    .option('--base-url <url>', 'API base URL, e.g. http://localhost:11434/v1 for Ollama')
-    .option('--max-turns <n>', 'stop after this many model calls (default 40)')
-    .option('--max-tokens <n>', 'stop once the run has used this many tokens in total')
-    .option('--max-cost <usd>', 'stop once the estimated cost reaches this many US dollars (known models only)')
-    .addOption(waitOption());
+  addConfigFlags(command, ['provider', 'model', 'baseUrl', 'maxTurns', 'maxTokens', 'maxCost', 'lang']);
+  command.addOption(waitOption());
   if (options.dryRun) command.option('--dry-run', 'run against an overlay: change nothing, print the diff of what would change');
   command.option('--overwrite-edits', 'for this run, let the model drop lines a human added to a page (refused by default)');
   return command;
-}
-
-/** Config-layer flags (so `wiki config`-style precedence applies: flags win). */
-export function configFlags(flags: AgentFlags): Record<string, unknown> {
-  return {
-    provider: flags.provider,
-    model: flags.model,
-    baseUrl: flags.baseUrl,
-    maxTurns: flags.maxTurns === undefined ? undefined : positiveInt(flags.maxTurns, '--max-turns'),
-    maxTokens: flags.maxTokens === undefined ? undefined : positiveInt(flags.maxTokens, '--max-tokens'),
-    maxCost: flags.maxCost === undefined ? undefined : positiveNumber(flags.maxCost, '--max-cost'),
-  };
 }
 
 export function budgetOf(ws: Workspace): RunBudget {
@@ -134,25 +110,6 @@ export function exitCodeForSignal(sig: NodeJS.Signals | undefined): number | und
   return undefined;
 }
 
-/** `--jobs N`: how many sources run at once (1–32). */
-export function parseJobs(raw: string): number {
-  const n = positiveInt(raw, '--jobs');
-  if (n > 32) throw new UsageError(`--jobs takes at most 32, not ${n}`, 'the provider rate limit, not the machine, is the bound: try 4–8');
-  return n;
-}
-
-function positiveInt(raw: string, flag: string): number {
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} takes a whole number ≥ 1, not "${raw}"`);
-  return n;
-}
-
-function positiveNumber(raw: string, flag: string): number {
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`${flag} takes a number > 0, not "${raw}"`);
-  return n;
-}
-
 /** The effective model's name when no price is known for it (a cost budget cannot hold). */
 async function unpricedModel(ws: Workspace): Promise<string | undefined> {
   const [{ chooseProvider }, { DEFAULT_MODELS }, { makePricer }] = await load('providerChoice', 'providerDefaults', 'pricing');
@@ -188,7 +145,7 @@ export async function runAgentCommand<R>(
   finish: (report: R, out: Output, pricing: { localServer: boolean }) => { exitCode?: number },
 ): Promise<void> {
   const out = outputFor(cmd);
-  const ws = await openWorkspace(cmd, configFlags(flags));
+  const ws = await openWorkspace(cmd, await configFlagLayer(cmd));
   const model = await lazyModel(ws);
   await noteLocalServer(ws, out);
   const budget = budgetOf(ws);

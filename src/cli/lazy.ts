@@ -40,6 +40,7 @@ const modules = {
   configSources: () => import('../config/sources.js'),
   dotenv: () => import('../config/dotenv.js'),
   workspaceRoot: () => import('../wiki/workspace.js'),
+  keySchema: () => import('../config/key-schema.js'),
 };
 
 type Modules = typeof modules;

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { CommanderError } from 'commander';
 import { readArgv } from './argv.js';
+import { describeConfigFlags } from './config-flags.js';
 import { errorJson, exitCodeFor } from './errors.js';
 import { outliveClosedPipes } from './closed-pipes.js';
 import { buildProgram } from './program.js';
@@ -11,7 +12,10 @@ async function main(argv: string[]): Promise<void> {
     const program = buildProgram();
     const read = readArgv(program, argv);
     if (read.help) program.outputHelp();
-    else await program.parseAsync(read.argv);
+    else {
+      await describeConfigFlags(program, read.argv);
+      await program.parseAsync(read.argv);
+    }
   } catch (error) {
     const code = exitCodeFor(error);
     process.exitCode = code;

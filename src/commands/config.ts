@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { addConfigFlags, CONFIG_FLAGS, configFlagLayer, type ConfigFlagName } from '../cli/config-flags.js';
 import { openWorkspace, outputFor } from '../cli/context.js';
 import { renderConfig, renderConfigEntry, renderConfigSet } from '../cli/render-config.js';
 import { load } from '../cli/lazy.js';
@@ -9,15 +10,16 @@ export function registerConfig(program: Command): void {
     .description('show the effective configuration and where each value comes from')
     .addHelpText(
       'after',
-      '\nPrecedence: flags > environment (WIKI_PROVIDER, WIKI_MODEL, WIKI_BASE_URL, WIKI_MAX_TURNS, WIKI_EMBEDDER) > wiki.config.json > defaults.\nAPI keys are read from ANTHROPIC_API_KEY / OPENAI_API_KEY in the environment, or in .env at the workspace root (the environment wins), and are never printed.\n\nExamples:\n  $ wiki config\n  $ wiki config --json\n  $ wiki config get model\n  $ wiki config set provider openai\n  $ wiki config set search.weights.semantic 1.5\n  $ wiki config set model null      (unset)',
-    )
-    .action(async (_opts: unknown, command: Command) => {
-      const out = outputFor(command);
-      const ws = await openWorkspace(command);
-      const [{ describeConfig }] = await load('configOperation');
-      const report = describeConfig(ws.config);
-      out.result(report, () => renderConfig(report, out.c));
-    });
+      '\nPrecedence: flags (the ones below, as a run would take them) > environment (WIKI_PROVIDER, WIKI_MODEL, WIKI_BASE_URL, WIKI_MAX_TURNS, WIKI_EMBEDDER) > wiki.config.json > defaults.\nAPI keys are read from ANTHROPIC_API_KEY / OPENAI_API_KEY in the environment, or in .env at the workspace root (the environment wins), and are never printed.\n\nExamples:\n  $ wiki config\n  $ wiki config --json\n  $ wiki config --jobs 8 --max-turns 60   (what a run with these flags would use)\n  $ wiki config get model\n  $ wiki config set provider openai\n  $ wiki config set search.weights.semantic 1.5\n  $ wiki config set model null      (unset)',
+    );
+  // Every config flag, so `wiki config --jobs 8` shows what a run with those flags would use.
+  addConfigFlags(config, Object.keys(CONFIG_FLAGS) as ConfigFlagName[]).action(async (_opts: unknown, command: Command) => {
+    const out = outputFor(command);
+    const ws = await openWorkspace(command, await configFlagLayer(command));
+    const [{ describeConfig }] = await load('configOperation');
+    const report = describeConfig(ws.config);
+    out.result(report, () => renderConfig(report, out.c));
+  });
 
   config
     .command('get')

@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
-import { addAgentOptions, parseJobs, runAgentCommand, type AgentFlags } from '../cli/agent-command.js';
+import { addAgentOptions, runAgentCommand, type AgentFlags } from '../cli/agent-command.js';
+import { addConfigFlags } from '../cli/config-flags.js';
 import { load } from '../cli/lazy.js';
 
 interface IngestFlags extends AgentFlags {
   force?: boolean;
-  jobs?: number;
 }
 
 export function registerIngest(program: Command): void {
@@ -12,8 +12,8 @@ export function registerIngest(program: Command): void {
     .command('ingest')
     .description('read sources into the wiki: one model run per new or changed source, then index, log and manifest upkeep')
     .argument('<sources...>', 'files, folders, globs or http(s) URLs; files outside raw/ are copied into raw/')
-    .option('--force', 're-ingest sources that have not changed')
-    .option('--jobs <n>', 'sources ingested at once, each its own model run (default ingest.jobs in wiki.config.json, 4)', parseJobs);
+    .option('--force', 're-ingest sources that have not changed');
+  addConfigFlags(command, ['jobs']);
   addAgentOptions(command, { dryRun: true });
   command
     .addHelpText(
@@ -30,8 +30,6 @@ export function registerIngest(program: Command): void {
         async ({ out, ws, model, signal, waitSeconds, budget, onNotice }) => {
           // One live line per running source (tagged plain lines off a terminal).
           const board = createJobBoard(out, { maxTurns: ws.config.config.maxTurns });
-          const jobs = flags.jobs ?? ws.config.config.ingest.jobs;
-          const { maxTokensPerSource, maxCostPerSource } = ws.config.config.ingest;
           const reporters = new Map<string, { finish(): void }>();
           try {
             return await ingestSources(ws, sources, {
@@ -41,8 +39,6 @@ export function registerIngest(program: Command): void {
               overwriteEdits: Boolean(flags.overwriteEdits),
               waitSeconds,
               budget,
-              perSource: { maxTokens: maxTokensPerSource, maxCost: maxCostPerSource },
-              jobs,
               model: model.get,
               price: model.pricer,
               signal,

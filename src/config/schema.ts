@@ -4,7 +4,7 @@ import { z } from 'zod';
  * wiki.config.json. No secrets live here: API keys come only from the environment.
  * Every field has a default so an empty file `{}` is a valid configuration.
  */
-// Weights of each lane's scores (see src/search/score-fusion.ts), chosen on the
+// Weights of each lane's scores (see src/search/fusion/score-fusion.ts), chosen on the
 // development sets Cranfield and CACM (docs/search-eval.md): lexical first, the semantic lane
 // re-ranking its candidates, the token lane a small tie-breaker. Under the built-in embedder
 // the semantic weight is scaled by the lane's measured strength in the corpus
@@ -76,6 +76,12 @@ export const configSchema = z
     promptPageTokens: z.number().int().min(0).default(4000),
     /** Characters of `usage_mode: always` pages (summaries first, then bodies) put in every model prompt. */
     promptAlwaysChars: z.number().int().min(0).default(8000),
+    /** The language the model writes pages and answers in; unset: as schema.md says (a name only: it goes into the prompt). */
+    language: z
+      .string()
+      .regex(/^\p{L}[\p{L} ()-]{0,39}$/u)
+      .describe('a language name such as German')
+      .optional(),
     /** Retrieval-first `wiki query` and MCP's `ask_wiki`: the evidence pack built before the model is called. */
     query: z
       .object({

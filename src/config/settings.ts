@@ -4,7 +4,7 @@ import {
   settingsKey,
   writeSettingsCache,
   type CachedSettings,
-} from '../state/settings-cache.js';
+} from './settings-cache.js';
 import type { Schema } from '../wiki/contract.js';
 import { readSchemaText } from '../wiki/schema-file.js';
 import type { EffectiveConfig } from './load.js';
@@ -14,7 +14,7 @@ import { overridesSet, readConfigText, secretsSet } from './sources.js';
  * A workspace's settings — schema.md's contract and the effective configuration — for a
  * command to run with. Validating them (YAML, then the schema library) was a large part
  * of a short command's time, so what one pair of files validated to is kept in
- * `.wiki/cache/settings.json` (state/settings-cache.ts) and taken from there while both
+ * `.wiki/cache/settings.json` (config/settings-cache.ts) and taken from there while both
  * files are byte for byte the same; any change validates afresh, so an invalid edit fails
  * exactly as it would without a cache.
  *

@@ -31,3 +31,18 @@ export function couldBeSimilar(a: string, b: string, threshold: number): boolean
   const longer = Math.max(a.length, b.length);
   return longer === 0 || 1 - Math.abs(a.length - b.length) / longer >= threshold;
 }
+
+/** The candidate whose normalized text is most similar to `norm`, at `threshold` or above (the last of equals). */
+export function closestOf<Row extends { norm: string }>(norm: string, candidates: Iterable<Row>, threshold: number): Row | undefined {
+  let best: Row | undefined;
+  let bestScore = threshold;
+  for (const row of candidates) {
+    if (!couldBeSimilar(norm, row.norm, bestScore)) continue;
+    const score = editSimilarity(norm, row.norm);
+    if (score >= bestScore) {
+      best = row;
+      bestScore = score;
+    }
+  }
+  return best;
+}

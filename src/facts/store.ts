@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { loadSqlite, type Database, type Statement } from './sqlite.js';
 import { isStopWord } from './word-tokens.js';
 import type { Segment } from './segment.js';
-import { couldBeSimilar, editSimilarity, factId, normalizeFact } from './normalize.js';
+import { closestOf, factId, normalizeFact } from './normalize.js';
 import { SCHEMA, SCHEMA_TABLES, type Fact, type FactHit, type FactRow, type FactStats, type UpsertResult } from './store-schema.js';
 
 /**
@@ -271,20 +271,6 @@ export class FactStore {
     if (by === 0) return;
     this.prepare('INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = value + excluded.value').run(name, by);
   }
-}
-
-function closestOf(norm: string, candidates: Iterable<FactRow>, threshold: number): FactRow | undefined {
-  let best: FactRow | undefined;
-  let bestScore = threshold;
-  for (const row of candidates) {
-    if (!couldBeSimilar(norm, row.norm, bestScore)) continue;
-    const score = editSimilarity(norm, row.norm);
-    if (score >= bestScore) {
-      best = row;
-      bestScore = score;
-    }
-  }
-  return best;
 }
 
 /** `raw/x.md#L12` for one line, `raw/x.md#L12-14` for several: the form of a citation comment. */

@@ -3,8 +3,7 @@ import { buildEvidencePack, type EvidenceEdge, type EvidencePage, type PackView 
 import { subjectSeeds } from '../retrieval/subjects.js';
 import type { SearchIndex, SearchResponse } from '../search/index.js';
 import { isSpecialPage, spokePagePath, type Contract } from '../wiki/contract.js';
-import { servedBody } from './page-views.js';
-import type { ServedPages } from './served-pages.js';
+import { servedBody, type ServedPages } from '../wiki/served-pages.js';
 import { servedSearch } from './served-search.js';
 
 /** Share of the answer budget the evidence pack may fill: JSON quoting and the index entries take the rest. */

@@ -1,5 +1,5 @@
 import { SandboxError } from '../errors.js';
-import { ConfinedIo } from '../tools/confined-io.js';
+import { ConfinedIo } from '../confine/confined-io.js';
 import { resolveInSandbox } from '../tools/sandbox.js';
 import type { Contract } from '../wiki/contract.js';
 import { parsePage } from '../wiki/page.js';

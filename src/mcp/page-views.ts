@@ -1,6 +1,6 @@
 import { isSpecialPage, type Contract } from '../wiki/contract.js';
 import { refsOf, stringField, tagsOf, type Frontmatter, type Page } from '../wiki/page.js';
-import type { ServedPages } from './served-pages.js';
+import { servedBody, withheldLinks, type ServedPages } from '../wiki/served-pages.js';
 
 /** What `list_pages` shows of a page. */
 export interface PageSummary {
@@ -115,23 +115,4 @@ export function keyRefusal(key: string): string | undefined {
     return `read_page takes a page key (the file name without .md), not a path${suggestion}`;
   }
   return undefined;
-}
-
-/** Keys `page` links to that exist but are not served to the caller. */
-function withheldLinks(page: Page, served: ServedPages): Set<string> {
-  return new Set(page.links.map((link) => link.target).filter((key) => served.exists(key) && !served.has(key)));
-}
-
-/**
- * The body without the lines that link to a withheld page: such a line (an index entry, a
- * sentence about the page) tells its title and summary as much as its key does.
- */
-export function servedBody(page: Page, served: ServedPages): string {
-  const withheld = withheldLinks(page, served);
-  if (withheld.size === 0) return page.body;
-  const raws = page.links.filter((link) => link.kind === 'inline' && withheld.has(link.target)).map((link) => link.raw);
-  return page.body
-    .split('\n')
-    .map((line) => (raws.some((raw) => line.includes(raw)) ? '[a line linking to a page not served to you was left out]' : line))
-    .join('\n');
 }

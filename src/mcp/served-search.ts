@@ -1,7 +1,7 @@
 import type { SearchIndex, SearchResponse, SearchResult } from '../search/index.js';
 import type { Finding } from '../wiki/validate/finding.js';
 import { nextPool } from '../operations/inspect/search.js';
-import type { ServedPages } from './served-pages.js';
+import type { ServedPages } from '../wiki/served-pages.js';
 
 /** The most hits asked of the index to make up for pages the caller may not see. */
 const MAX_POOL = 1000;

@@ -14,7 +14,7 @@ import type { LazySearch } from './lazy-search.js';
 import type { LivePages } from './live-pages.js';
 import { lintPage } from './lint-views.js';
 import { keyRefusal, listPages, pageDetail } from './page-views.js';
-import { servedView, type ServedPages } from './served-pages.js';
+import { servedView, type ServedPages } from '../wiki/served-pages.js';
 import { servedFindings, servedSearch } from './served-search.js';
 
 export const MCP_TOOL_NAMES = ['search_wiki', 'read_page', 'list_pages', 'lint_report', 'ask_wiki'] as const;

@@ -1,5 +1,4 @@
 import path from 'node:path';
-import type { WikiConfig } from '../config/schema.js';
 import type { Schema } from '../wiki/contract.js';
 import { createEmbedder, type EmbedderContext } from './lanes/semantic/embedder-factory.js';
 import { SearchEngine, type SearchParams, type SemanticSetup } from './engine.js';
@@ -10,6 +9,7 @@ import { SemanticLane } from './lanes/semantic/semantic.js';
 import { scanPages } from './live/scan.js';
 import { INDEX_FILE, decodeSnapshotFile, searchDirectory, startSnapshotRead } from './live/snapshot-file.js';
 import { withTuning, type SearchTuning } from './fusion/tuning.js';
+import type { SearchSettings } from './settings.js';
 import type { SearchIndex } from './types.js';
 
 export type { LaneName, LaneStatus, SearchIndex, RefreshSummary, SearchIndexInfo, SearchOptions, SearchResponse, SearchResult } from './types.js';
@@ -30,7 +30,7 @@ const DEFAULT_RESCAN_MS = 2000;
 export async function openSearchIndex(
   root: string,
   schema: Schema,
-  config: WikiConfig,
+  config: SearchSettings,
   options: OpenSearchIndexOptions = {},
 ): Promise<SearchIndex> {
   const tuning = withTuning(options.tuning);
@@ -85,7 +85,7 @@ export async function openSearchIndex(
   return index;
 }
 
-function searchParams(config: WikiConfig, tuning: SearchTuning): SearchParams {
+function searchParams(config: SearchSettings, tuning: SearchTuning): SearchParams {
   const search = config.search;
   return {
     weights: { ...search.weights },

@@ -9,7 +9,7 @@ import { hashText } from './hash.js';
 import { readStateJson, writeStateJson } from './json-file.js';
 import { checkRelativePath } from './paths.js';
 import { INLINE_IMAGE_MAX_BYTES, JOURNAL_FILE, parseJournal, readJournal, RunJournal, type RunFile } from './run-journal.js';
-import { ConfinedIo } from '../tools/confined-io.js';
+import { ConfinedIo } from '../confine/confined-io.js';
 import { pruneWrittenCopies } from './written-copies.js';
 import { foldWrittenLog, setWrittenEntry, writtenEntries, writtenEntrySchema, type WrittenEntry } from './written.js';
 

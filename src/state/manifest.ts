@@ -3,7 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { SandboxError } from '../errors.js';
 import { ensureMergeAttributes } from '../git/attributes.js';
-import { ConfinedIo } from '../tools/confined-io.js';
+import { ConfinedIo } from '../confine/confined-io.js';
 import type { FileStamp } from '../util/file-stamp.js';
 import { writeFileAtomic } from '../util/fs.js';
 import { stateDir } from '../wiki/workspace.js';

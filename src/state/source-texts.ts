@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { SandboxError } from '../errors.js';
-import { ConfinedIo } from '../tools/confined-io.js';
+import { ConfinedIo } from '../confine/confined-io.js';
 import { stateDir } from '../wiki/workspace.js';
 
 /**

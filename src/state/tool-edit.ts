@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { ConfinedIo, type WritePlace } from '../tools/confined-io.js';
+import { ConfinedIo, type WritePlace } from '../confine/confined-io.js';
 import { hashText } from './hash.js';
 import { recordAfter, recordBefore, type Run } from './history.js';
 import { lastWritten, setWrittenEntry } from './written.js';

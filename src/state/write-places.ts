@@ -1,4 +1,4 @@
-import type { WritePlace } from '../tools/confined-io.js';
+import type { WritePlace } from '../confine/confined-io.js';
 
 /**
  * Where each kind of the tool's own state may write. The paths these writers use come from

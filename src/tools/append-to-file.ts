@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { DEFAULT_WRITE_LIMITS, type ToolContext } from './context.js';
 import { defineTool, errorOutcome, failure } from './define.js';
 import { checkAndSync, commitAndReport, currentContent, observerNote, writeTarget } from './page-write.js';
-import { normalizeWorkspacePath } from './paths.js';
-import type { Tool, ToolOutcome, TurnCall } from './types.js';
+import { normalizeWorkspacePath } from '../confine/paths.js';
+import type { Tool, ToolOutcome, TurnCall } from '../agent/tool.js';
 import { keyFromPath } from '../wiki/keys.js';
 
 const args = z.strictObject({

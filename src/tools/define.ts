@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { SandboxError } from '../errors.js';
 import { formatZodIssue } from '../util/zod.js';
 import type { JsonSchema } from '../agent/types.js';
-import type { Tool, ToolOutcome, TurnCall } from './types.js';
+import type { Tool, ToolOutcome, TurnCall } from '../agent/tool.js';
 
 /**
  * Build a Tool from a zod schema of its arguments: the JSON Schema the model sees is

@@ -3,7 +3,7 @@ import type { ToolContext } from './context.js';
 import { defineTool, failure, success } from './define.js';
 import { isHiddenEntry, missingPathMessage } from './missing-path-hint.js';
 import { resolveInSandbox } from './sandbox.js';
-import type { Tool } from './types.js';
+import type { Tool } from '../agent/tool.js';
 import type { DirEntry } from './workspace-fs.js';
 
 /** A folder with thousands of sources must not flood the context; the rest is counted. */

@@ -1,6 +1,6 @@
 import { distance } from 'fastest-levenshtein';
 import type { ToolContext } from './context.js';
-import { deniedPathReason } from './paths.js';
+import { deniedPathReason } from '../confine/paths.js';
 import { resolveInSandbox } from './sandbox.js';
 
 const MAX_SUGGESTIONS = 5;

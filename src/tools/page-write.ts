@@ -5,7 +5,7 @@ import { SandboxError } from '../errors.js';
 import { invalidUtf8Offset, NOT_UTF8_FIX, notUtf8Message } from '../util/utf8.js';
 import { resolveInSandbox, type SandboxPath } from './sandbox.js';
 import { failure, success } from './define.js';
-import type { ToolOutcome } from './types.js';
+import type { ToolOutcome } from '../agent/tool.js';
 import { unlessAborted } from '../util/abort.js';
 import { isoDate } from '../util/dates.js';
 import { describeSync, syncFrontmatter } from '../wiki/frontmatter-drift.js';

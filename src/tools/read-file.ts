@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import type { FactLines, SourceFacts, ToolContext } from './context.js';
-import { hardLinkRefusal } from './confined-io.js';
+import { hardLinkRefusal } from '../confine/confined-io.js';
 import { defineTool, failure, success } from './define.js';
 import { missingPathMessage } from './missing-path-hint.js';
 import { observerNote } from './page-write.js';
 import { resolveInSandbox } from './sandbox.js';
-import type { Tool, ToolOutcome } from './types.js';
+import type { Tool, ToolOutcome } from '../agent/tool.js';
 import { delimitSourceText, isSourcePath } from './source-delimiters.js';
 import { byteWindow, decodeText, LINE_MARK, looksBinary, numberLines, textWindow } from './text-window.js';
 

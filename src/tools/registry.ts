@@ -3,7 +3,7 @@ import type { ToolContext } from './context.js';
 import { createListDirectoryTool } from './list-directory.js';
 import { createReadFileTool } from './read-file.js';
 import { createSearchWikiTool } from './search-wiki.js';
-import type { Tool } from './types.js';
+import type { Tool } from '../agent/tool.js';
 import { createWriteFileTool } from './write-file.js';
 
 /** The five tools the model gets, in the order of ARCHITECTURE §4. */

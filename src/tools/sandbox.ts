@@ -2,7 +2,7 @@ import { realpathSync } from 'node:fs';
 import { lstat, readlink } from 'node:fs/promises';
 import path from 'node:path';
 import { SandboxError } from '../errors.js';
-import { deniedPathReason, normalizeWorkspacePath } from './paths.js';
+import { deniedPathReason, normalizeWorkspacePath } from '../confine/paths.js';
 import { isInsideRoot } from '../util/fs.js';
 
 /**

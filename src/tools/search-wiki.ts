@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ToolContext } from './context.js';
 import { defineTool, failure, success } from './define.js';
 import { formatSearchHits } from './search-hits.js';
-import type { Tool } from './types.js';
+import type { Tool } from '../agent/tool.js';
 
 export const DEFAULT_SEARCH_LIMIT = 5;
 export const MAX_SEARCH_LIMIT = 50;

@@ -2,9 +2,9 @@ import type { ToolContext, WriteAlongside } from './context.js';
 import { DEFAULT_WRITE_LIMITS } from './context.js';
 import { failure, success } from './define.js';
 import { checkAndSync, commitAndReport, currentContent, observerNote, writeTarget, type CheckedPage } from './page-write.js';
-import { normalizeWorkspacePath } from './paths.js';
+import { normalizeWorkspacePath } from '../confine/paths.js';
 import type { SandboxPath } from './sandbox.js';
-import type { ToolOutcome } from './types.js';
+import type { ToolOutcome } from '../agent/tool.js';
 import { keyFromPath } from '../wiki/keys.js';
 
 /**

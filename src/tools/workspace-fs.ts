@@ -1,6 +1,6 @@
 import { lstatSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { ConfinedIo } from './confined-io.js';
+import { ConfinedIo } from '../confine/confined-io.js';
 import { unifiedDiffOf, type FileChange } from './diff.js';
 import { isInsideRoot } from '../util/fs.js';
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ToolContext } from './context.js';
 import { defineTool } from './define.js';
 import { pageFolders } from './page-write.js';
-import type { Tool } from './types.js';
+import type { Tool } from '../agent/tool.js';
 import { checkPage, commitPage, isAnswer, placePage, refusePage } from './whole-page-write.js';
 import { openWriteTurn } from './write-turn.js';
 

@@ -1,8 +1,8 @@
 import type { ToolContext } from './context.js';
 import { errorOutcome, failure } from './define.js';
-import { normalizeWorkspacePath } from './paths.js';
+import { normalizeWorkspacePath } from '../confine/paths.js';
 import type { CheckedPage } from './page-write.js';
-import type { ToolOutcome, TurnCall } from './types.js';
+import type { ToolOutcome, TurnCall } from '../agent/tool.js';
 import { checkPage, commitPage, isAnswer, placePage, refusePage, type PlacedPage } from './whole-page-write.js';
 import { keyFromPath } from '../wiki/keys.js';
 import { parsePage } from '../wiki/page.js';

@@ -1,5 +1,12 @@
 import type { Contract } from './contract.js';
-import type { Frontmatter, Page } from './page.js';
+import type { Frontmatter } from './frontmatter-fields.js';
+
+/** The fields of a page (wiki/page.ts `Page`) who-sees-what reads; declared here so access.ts and page.ts do not import each other. */
+interface Page {
+  path: string;
+  frontmatter: Frontmatter;
+  parseError?: string;
+}
 
 /**
  * Who sees what. Two page fields decide it: `usage_mode` (is the page surfaced to the

@@ -1,6 +1,5 @@
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { WikiConfig } from '../config/schema.js';
 import { readTextIfExists, writeFileAtomic } from '../util/fs.js';
 import { packageRoot } from '../util/package-root.js';
 import { replaceCatalog } from './catalog-region.js';
@@ -180,7 +179,7 @@ export async function applyIndexPlan(root: string, plan: IndexPlan): Promise<str
  * Regenerate index.md's catalog (and spokes) from the pages on disk. Called after every
  * mutating operation; writes only what changed and keeps the text outside the markers.
  */
-export async function regenerateIndex(root: string, schema: Schema, config: WikiConfig): Promise<{ changed: string[] }> {
+export async function regenerateIndex(root: string, schema: Schema, config: { index: { hubThreshold: number } }): Promise<{ changed: string[] }> {
   const contract = schema.contract;
   const pages = await loadPages(root, contract);
   const files = await readIndexFiles(root, contract);

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { isoDate } from '../util/dates.js';
-import { ConfinedIo } from '../tools/confined-io.js';
+import { ConfinedIo } from '../confine/confined-io.js';
 import { recordLogEntry } from './log-ledger.js';
 
 /** One chronology entry: `## [YYYY-MM-DD] op | title`. */

@@ -1,4 +1,4 @@
-import type { Tool, ToolOutcome } from '../../src/tools/types.js';
+import type { Tool, ToolOutcome } from '../../src/agent/tool.js';
 
 /** Start and end of every tool run, in the order they happened, for timing assertions. */
 export interface ToolTimeline {

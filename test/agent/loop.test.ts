@@ -4,7 +4,7 @@ import { CONTINUE_MESSAGE, runAgent, type AgentOptions } from '../../src/agent/l
 import { NORMAL_TRIM } from '../../src/agent/context-trim.js';
 import type { Message, ToolResult } from '../../src/agent/types.js';
 import { ProviderError } from '../../src/errors.js';
-import type { Tool } from '../../src/tools/types.js';
+import type { Tool } from '../../src/agent/tool.js';
 import { ScriptedModel, contextOverflow, rawToolCall, toolCall, type Script } from '../helpers/scripted-model.js';
 import { fakeTool, indexOfEntry, newTimeline } from './fake-tools.js';
 

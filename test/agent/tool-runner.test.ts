@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { runToolCalls, scheduleGroups } from '../../src/agent/tool-runner.js';
 import { DEFAULT_TURN_LIMITS } from '../../src/agent/turn-limits.js';
 import type { ToolCall } from '../../src/agent/types.js';
-import type { Tool } from '../../src/tools/types.js';
+import type { Tool } from '../../src/agent/tool.js';
 import { rawToolCall, toolCall } from '../helpers/scripted-model.js';
 import { fakeTool, indexOfEntry, newTimeline } from './fake-tools.js';
 

@@ -69,7 +69,7 @@ const REFUSED: RefusedCase[] = [
     args: () => ['ingest', 'raw/alpha.md'],
     message: /error: wiki\.config\.json.*maxTurns/,
   },
-  { name: 'an unknown --provider', args: () => ['ingest', 'raw/alpha.md', '--provider', 'nope'], message: /'nope' is invalid.*anthropic, openai/ },
+  { name: 'an unknown --provider', args: () => ['ingest', 'raw/alpha.md', '--provider', 'nope'], message: /--provider takes one of anthropic, openai, not "nope"/ },
   {
     name: 'an unknown provider in wiki.config.json',
     setup: (root) => writeFile(path.join(root, 'wiki.config.json'), '{ "provider": "nope" }\n'),

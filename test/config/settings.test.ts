@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig, setConfigValue } from '../../src/config/load.js';
 import { loadSettings, saveSettings, type LoadedSettings, type SettingsOptions } from '../../src/config/settings.js';
 import { ConfigError } from '../../src/errors.js';
-import { settingsCachePath } from '../../src/state/settings-cache.js';
+import { settingsCachePath } from '../../src/config/settings-cache.js';
 import { loadSchema } from '../../src/wiki/schema-loader.js';
 import { pathExists } from '../../src/util/fs.js';
 import { tempDir } from '../helpers/cli.js';

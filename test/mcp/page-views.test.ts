@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { keyRefusal, listPages, pageDetail, summarisePage } from '../../src/mcp/page-views.js';
-import { ServedPages } from '../../src/mcp/served-pages.js';
+import { ServedPages } from '../../src/wiki/served-pages.js';
 import { PageIndex } from '../../src/wiki/page-index.js';
 import { parsePage, type Page } from '../../src/wiki/page.js';
 import { parseSchema } from '../../src/wiki/schema-loader.js';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { initWorkspace } from '../../src/operations/workspace/init.js';
 import type { ToolContext, ValidationVerdict, WriteChange } from '../../src/tools/context.js';
 import { createTools } from '../../src/tools/registry.js';
-import type { Tool, ToolOutcome } from '../../src/tools/types.js';
+import type { Tool, ToolOutcome } from '../../src/agent/tool.js';
 import { DiskFs, type WorkspaceFs } from '../../src/tools/workspace-fs.js';
 import type { Contract } from '../../src/wiki/contract.js';
 import { loadSchema } from '../../src/wiki/schema-loader.js';

@@ -2,7 +2,7 @@ import { link, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configSchema } from '../../src/config/schema.js';
-import { deniedSegmentReason } from '../../src/tools/paths.js';
+import { deniedSegmentReason } from '../../src/confine/paths.js';
 import { call, makeContext, makeWorkspace, page, SECRET, snapshotTree, type TempWorkspace } from './fixtures.js';
 
 /**

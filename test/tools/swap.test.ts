@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConfinedIo } from '../../src/tools/confined-io.js';
+import { ConfinedIo } from '../../src/confine/confined-io.js';
 import { readServedPage } from '../../src/mcp/live-pages.js';
 import { startSwapper, type Swap } from '../helpers/swapper.js';
 import { call, makeContext, makeWorkspace, page, SECRET, snapshotTree, type TempWorkspace } from './fixtures.js';

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ValidationVerdict, WriteAlongside } from '../../src/tools/context.js';
-import type { ToolOutcome, TurnBatch } from '../../src/tools/types.js';
+import type { ToolOutcome, TurnBatch } from '../../src/agent/tool.js';
 import { makeContext, makeWorkspace, page, type TempWorkspace } from './fixtures.js';
 
 /**

@@ -4,7 +4,7 @@ import { InputError, SandboxError, UsageError } from '../../errors.js';
 import { beginRun, finishRun, newRunId, recordAfter, recordBefore } from '../../state/history.js';
 import { acquireLock } from '../../state/lock.js';
 import { resolveInRoot } from '../../state/paths.js';
-import { ConfinedIo } from '../../tools/confined-io.js';
+import { ConfinedIo } from '../../confine/confined-io.js';
 import { scopeOf, USER_SCOPE_ROOT } from '../../wiki/access.js';
 import { isSpecialPage, type Schema } from '../../wiki/contract.js';
 import { scratchFolders } from '../../tools/page-write.js';

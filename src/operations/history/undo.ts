@@ -19,7 +19,7 @@ import { MANIFEST_PATH } from '../../state/manifest.js';
 import { resolveInRoot } from '../../state/paths.js';
 import { isPathUnder } from '../../state/source-record.js';
 import { isWikiFile } from '../../state/write-places.js';
-import { ConfinedIo, type WritePlace } from '../../tools/confined-io.js';
+import { ConfinedIo, type WritePlace } from '../../confine/confined-io.js';
 import { removeAbandonedTempFiles } from '../../util/fs.js';
 import { appendLog } from '../../wiki/log.js';
 

@@ -5,7 +5,7 @@ import { loadStaleClaims, sameClaim, saveStaleClaims, type StaleClaim } from '..
 import { withoutStaleSince } from '../../state/stale.js';
 import { writeToolEdit } from '../../state/tool-edit.js';
 import { STALE_MARK_PLACE } from '../../state/write-places.js';
-import { ConfinedIo } from '../../tools/confined-io.js';
+import { ConfinedIo } from '../../confine/confined-io.js';
 import { sourcesOf } from '../../wiki/page.js';
 import type { Session } from '../run/session.js';
 import { followChangedSource, type SourceFollowing } from '../sources/follow-source.js';

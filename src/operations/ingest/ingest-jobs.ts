@@ -51,7 +51,8 @@ export async function runIngestJobs(
   const failure = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, failure.signal]) : failure.signal;
   // Each source runs within its own budget (ingest.maxTokensPerSource / maxCostPerSource).
-  const perSource: RunBudget = { ...options.budget, maxTokens: options.perSource?.maxTokens, maxCost: options.perSource?.maxCost };
+  const { maxTokensPerSource, maxCostPerSource } = ws.config.config.ingest;
+  const perSource: RunBudget = { ...options.budget, maxTokens: maxTokensPerSource, maxCost: maxCostPerSource };
 
   const outcomes: Array<SourceOutcome | undefined> = new Array<SourceOutcome | undefined>(todo.length);
   let nextIndex = 0;

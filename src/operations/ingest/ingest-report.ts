@@ -15,10 +15,7 @@ export interface IngestOptions {
   waitSeconds: number;
   /** `maxTokens` / `maxCost` bound the whole command, every job's calls together. */
   budget: RunBudget;
-  /** Each source's own budget (ingest.maxTokensPerSource / maxCostPerSource in wiki.config.json). */
-  perSource?: { maxTokens?: number | undefined; maxCost?: number | undefined };
-  /** Sources ingested at once (`--jobs`; default ingest.jobs in wiki.config.json). */
-  jobs?: number;
+  /** Settings from the configuration (ingest.jobs, ingest.maxTokensPerSource…) are read from the workspace's, not copied here. */
   /** Created lazily: a run where every source is up to date needs no model or key. */
   model: () => ChatModel;
   price?: (usage: Usage) => number | undefined;

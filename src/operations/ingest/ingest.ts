@@ -110,7 +110,7 @@ export async function ingestSources(ws: WorkspaceHandle, args: string[], options
       } else report.facts = await refreshFacts(ws.root, ws.config);
     }
 
-    const jobs = options.dryRun ? 1 : Math.max(1, options.jobs ?? ws.config.config.ingest.jobs);
+    const jobs = options.dryRun ? 1 : ws.config.config.ingest.jobs;
     const shared = await SharedWorkspace.open(ws, { env: options.env ?? process.env, persist: !options.dryRun });
     let diffSession: Session | undefined;
     try {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { extractText } from '../../sources/extract.js';
-import { ConfinedIo } from '../../tools/confined-io.js';
+import { ConfinedIo } from '../../confine/confined-io.js';
 import type { Finding } from '../../wiki/validate/finding.js';
 import { CITATION_SLACK } from '../../facts/grounding.js';
 

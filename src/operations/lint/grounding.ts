@@ -6,7 +6,7 @@ import { citedWindowLines, placeRanges, readSourceText, windowLines } from './ci
 import { checkerVersion, factsHash, GroundingResultCache, hashOf, pageKey, type FlaggedSentence, type PageResult } from './grounding-cache.js';
 import type { ClaimCitation } from '../../facts/claims.js';
 import { citeLines, FactStore } from '../../facts/store.js';
-import { ConfinedIo } from '../../tools/confined-io.js';
+import { ConfinedIo } from '../../confine/confined-io.js';
 import { LINE_MARK } from '../../tools/text-window.js';
 import { citationsOf } from '../../wiki/validate/citation-rules.js';
 import { finding, type Finding } from '../../wiki/validate/finding.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { ConfinedIo } from '../../tools/confined-io.js';
+import { ConfinedIo } from '../../confine/confined-io.js';
 import { LINE_MARK } from '../../tools/text-window.js';
 import { writeFileAtomic } from '../../util/fs.js';
 import { readPage } from '../../wiki/page-read.js';

@@ -1,3 +1,4 @@
+import type { WikiConfig } from '../../config/schema.js';
 import type { Schema } from '../../wiki/contract.js';
 import { isSpecialPage } from '../../wiki/contract.js';
 import type { Page } from '../../wiki/page.js';
@@ -29,6 +30,14 @@ const OPERATION_TEXT: Record<OperationKind, string> = {
     'and fix what you can with the tools.',
 };
 
+/**
+ * The configuration the run context reads (wiki.config.json with flags and environment
+ * applied). A run passes its effective configuration as it is: a key that shapes the prompt
+ * is declared in config/schema.ts, named here and read in buildRunContext, never copied
+ * through the command, the operation's options and the model run on its way.
+ */
+export type PromptSettings = Pick<WikiConfig, 'promptPageLimit' | 'promptPageTokens' | 'promptAlwaysChars' | 'language'>;
+
 export interface SystemPromptContext {
   schema: Schema;
 }
@@ -41,16 +50,12 @@ export interface RunContext {
   readLimit?: number;
   today: string;
   pages: Page[];
-  /** How many pages to list by key before pointing the model to search_wiki. */
-  pageLimit: number;
-  /** Tokens the page list may take (estimated as characters / 4); default no limit beyond `pageLimit`. */
-  pageTokens?: number;
+  /** promptPageLimit: how many pages to list by key before pointing the model to search_wiki; promptPageTokens: the tokens that list may take; promptAlwaysChars: see alwaysSection. */
+  settings: PromptSettings;
   /** Keys most relevant to this run, best first: listed before the rest (which follow by key). */
   relevant?: readonly string[];
   /** Pages a human edited since the tool last wrote them (workspace-relative paths). */
   humanEdited?: ReadonlySet<string>;
-  /** Characters of `usage_mode: always` pages given in full (summaries first, then bodies); default 0. */
-  alwaysChars?: number;
   /** Whose scratch pages (wiki/user/<name>/) are seen, shadowing team pages with the same key. */
   user?: string | undefined;
 }
@@ -79,8 +84,8 @@ export function buildRunContext(ctx: RunContext): string {
     ctx.relevant ?? [],
   );
   const lines: string[] = [];
-  let charsLeft = ctx.pageTokens === undefined ? Number.POSITIVE_INFINITY : charsForTokens(ctx.pageTokens);
-  for (const page of contentPages.slice(0, ctx.pageLimit)) {
+  let charsLeft = charsForTokens(ctx.settings.promptPageTokens);
+  for (const page of contentPages.slice(0, ctx.settings.promptPageLimit)) {
     const summary = stringField(page.frontmatter, 'summary') ?? stringField(page.frontmatter, 'title') ?? '';
     const edited = ctx.humanEdited?.has(page.path) ? ' [human-edited: keep their lines]' : '';
     const line = `- ${page.key} (${page.type ?? 'page'}, ${page.path})${edited}${summary ? `: ${oneLine(summary)}` : ''}`;
@@ -102,11 +107,12 @@ export function buildRunContext(ctx: RunContext): string {
     ...(ctx.operation === undefined ? [] : ['# This run', '', OPERATION_TEXT[ctx.operation], '']),
     ...(ctx.readLimit === undefined ? [] : [`read_file windows in this run are about ${ctx.readLimit.toLocaleString('en-US')} characters (the context budget is small).`, '']),
     `Today is ${ctx.today}. Use it for created/updated dates.`,
+    ...(ctx.settings.language === undefined ? [] : [`Write new pages, added text and answers in ${ctx.settings.language}; quotes and names stay as the source has them.`]),
     '',
     '# Existing pages',
     '',
     pageSection,
-    ...alwaysSection(ctx.pages, ctx.user, ctx.alwaysChars ?? 0),
+    ...alwaysSection(ctx.pages, ctx.user, ctx.settings.promptAlwaysChars),
   ].join('\n');
 }
 

@@ -92,11 +92,9 @@ export async function runModelInSession(session: Session, options: ModelRunOptio
     readLimit: readLimitFor(ws.config.config.contextTokens),
     today: isoDate(),
     pages,
-    pageLimit: ws.config.config.promptPageLimit,
-    pageTokens: ws.config.config.promptPageTokens,
+    settings: ws.config.config,
     relevant: options.relevantTo === undefined ? [] : await relevantKeys(session, options.relevantTo, ws.config.config.promptPageLimit),
     humanEdited: await humanEditedPaths(ws.root, pages.map((page) => page.path)),
-    alwaysChars: ws.config.config.promptAlwaysChars,
     user: session.user,
   });
   const transcriptFile = session.options.dryRun ? undefined : transcriptPath(ws.root, session.options.runId);

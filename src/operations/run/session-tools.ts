@@ -4,7 +4,7 @@ import type { SearchResult } from '../../search/types.js';
 import type { ToolContext, ValidationVerdict, WriteAlongside, WriteObserver } from '../../tools/context.js';
 import { DEFAULT_READ_LIMIT } from '../../tools/read-file.js';
 import { createTools } from '../../tools/registry.js';
-import type { Tool } from '../../tools/types.js';
+import type { Tool } from '../../agent/tool.js';
 import type { WorkspaceFs } from '../../tools/workspace-fs.js';
 import type { Mutex } from '../../util/mutex.js';
 import { inScopeOf, isSeenBy } from '../../wiki/access.js';

@@ -7,8 +7,8 @@ import { beginRun, finishRun, recordAfter, recordBefore, type Run, type RunStatu
 import { humanEditBase } from '../../state/human-edits.js';
 import type { WriteChange } from '../../tools/context.js';
 import { RunSourceFacts, schemaAsksForFactIds } from '../ingest/source-facts.js';
-import type { Tool } from '../../tools/types.js';
-import { ConfinedIo } from '../../tools/confined-io.js';
+import type { Tool } from '../../agent/tool.js';
+import { ConfinedIo } from '../../confine/confined-io.js';
 import { DiskFs, OverlayFs, type WorkspaceFs } from '../../tools/workspace-fs.js';
 import type { LaneWarning } from '../inspect/search.js';
 import { searchAsModel } from './model-search.js';

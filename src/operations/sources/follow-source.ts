@@ -3,7 +3,7 @@ import type { StaleClaim } from '../../state/stale-claims.js';
 import { writeToolEdit } from '../../state/tool-edit.js';
 import { SOURCE_FOLLOW_PLACE } from '../../state/write-places.js';
 import { isoDate } from '../../util/dates.js';
-import { moveCitations } from '../../wiki/citation-moves.js';
+import { moveCitations } from '../../sources/citation-moves.js';
 import type { Session } from '../run/session.js';
 import { earlierSourceText } from './earlier-text.js';
 import { staleClaimsOf } from './stale-claims-of.js';

@@ -9,7 +9,7 @@ import { forgetSource, loadManifest, MANIFEST_PATH, saveManifest } from '../../s
 import { loadStaleClaims, saveStaleClaims } from '../../state/stale-claims.js';
 import { writeToolEdit } from '../../state/tool-edit.js';
 import { SOURCE_FOLLOW_PLACE } from '../../state/write-places.js';
-import { ConfinedIo } from '../../tools/confined-io.js';
+import { ConfinedIo } from '../../confine/confined-io.js';
 import { isoDate } from '../../util/dates.js';
 import { listRawSources } from '../../sources/raw-files.js';
 import { stringField } from '../../wiki/page.js';

@@ -3,7 +3,7 @@ import { newRunId } from '../../state/history.js';
 import { loadStaleClaims, saveStaleClaims } from '../../state/stale-claims.js';
 import { writeToolEdit } from '../../state/tool-edit.js';
 import { SOURCE_FOLLOW_PLACE } from '../../state/write-places.js';
-import { renameSourceIn } from '../../wiki/citation-moves.js';
+import { renameSourceIn } from '../../sources/citation-moves.js';
 import { Session } from '../run/session.js';
 import type { WorkspaceHandle } from '../run/workspace-handle.js';
 

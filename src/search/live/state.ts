@@ -1,6 +1,6 @@
 import { open } from 'node:fs/promises';
 import path from 'node:path';
-import type { WikiConfig } from '../../config/schema.js';
+import type { SearchSettings } from '../settings.js';
 import { ANALYZER_VERSION } from '../text/analyze.js';
 import { embedderSetting } from '../lanes/semantic/embedder-factory.js';
 import { INDEX_FILE, searchDirectory, type SnapshotMeta } from './snapshot-file.js';
@@ -31,7 +31,7 @@ export interface SearchIndexState {
   semanticWeightFactor?: number;
 }
 
-export async function readSearchIndexState(root: string, config: WikiConfig, env: NodeJS.ProcessEnv = process.env): Promise<SearchIndexState> {
+export async function readSearchIndexState(root: string, config: Pick<SearchSettings, 'search'>, env: NodeJS.ProcessEnv = process.env): Promise<SearchIndexState> {
   const file = path.join(searchDirectory(root), INDEX_FILE);
   const setting = embedderSetting(config, env);
   const lanes = {} as Record<LaneName, LaneStatus>;

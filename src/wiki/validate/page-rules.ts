@@ -3,7 +3,7 @@ import { folderForType, requiredFields, typeForPath, type Contract } from '../co
 import { matchesKeyPattern, slugify } from '../keys.js';
 import { sourcesOf, type Page } from '../page.js';
 import { accessFieldFindings } from './access-rules.js';
-import { deniedPathReason } from '../../tools/paths.js';
+import { deniedPathReason } from '../../confine/paths.js';
 import { finding, type Finding } from './finding.js';
 
 /**

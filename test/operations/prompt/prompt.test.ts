@@ -1,10 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { buildRunContext, buildSystemPrompt } from '../../../src/operations/prompt/prompt.js';
+import { configSchema } from '../../../src/config/schema.js';
+import { buildRunContext, buildSystemPrompt, type PromptSettings } from '../../../src/operations/prompt/prompt.js';
 import { SOURCE_CLOSE, SOURCE_OPEN } from '../../../src/tools/source-delimiters.js';
 import { parsePage } from '../../../src/wiki/page.js';
 import { parseSchema } from '../../../src/wiki/schema-loader.js';
 
+/** The default settings with `changes`: what a workspace with an empty wiki.config.json runs with. */
+const settings = (changes: Partial<PromptSettings> = {}): PromptSettings => ({ ...configSchema.parse({}), ...changes });
 const schema = parseSchema(readFileSync(new URL('../../../templates/schema.md', import.meta.url), 'utf8'));
 const page = (path: string, summary: string) =>
   parsePage(path, `---\ntitle: T\nsummary: ${summary}\n---\nbody\n`, schema.contract);
@@ -28,11 +31,11 @@ describe('buildSystemPrompt', () => {
 
 describe('buildRunContext', () => {
   it('says first what the run is, and a smaller read_file window when the budget makes one', () => {
-    const context = buildRunContext({ schema, operation: 'query-save', readLimit: 16_000, today: '2026-11-21', pages: [], pageLimit: 10 });
+    const context = buildRunContext({ schema, operation: 'query-save', readLimit: 16_000, today: '2026-11-21', pages: [], settings: settings({ promptPageLimit: 10 }) });
     expect(context.startsWith('# This run\n\nYou are answering a question from the wiki and saving the answer.')).toBe(true);
     expect(context).toContain('write the answer as a page in wiki/concepts/');
     expect(context).toContain('read_file windows in this run are about 16,000 characters');
-    const ingest = buildRunContext({ schema, operation: 'ingest', today: '2026-11-21', pages: [], pageLimit: 10 });
+    const ingest = buildRunContext({ schema, operation: 'ingest', today: '2026-11-21', pages: [], settings: settings({ promptPageLimit: 10 }) });
     expect(ingest).toContain('Workflow: ingest a source');
     expect(ingest).not.toContain('read_file windows in this run');
   });
@@ -42,7 +45,7 @@ describe('buildRunContext', () => {
       schema,
       today: '2026-11-21',
       pages: [page('wiki/concepts/b.md', 'Bee'), page('wiki/entities/a.md', 'Ay'), page('wiki/index.md', 'Catalog')],
-      pageLimit: 10,
+      settings: settings({ promptPageLimit: 10 }),
     });
     expect(context).toContain('Today is 2026-11-21');
     expect(context).toContain('- a (entity, wiki/entities/a.md): Ay\n- b (concept, wiki/concepts/b.md): Bee');
@@ -51,7 +54,7 @@ describe('buildRunContext', () => {
 
   it('caps the list and points the model to search_wiki', () => {
     const pages = Array.from({ length: 5 }, (_, i) => page(`wiki/concepts/p${i}.md`, `S${i}`));
-    const context = buildRunContext({ schema, today: '2026-11-21', pages, pageLimit: 2 });
+    const context = buildRunContext({ schema, today: '2026-11-21', pages, settings: settings({ promptPageLimit: 2 }) });
     expect(context).toContain('- p0 ');
     expect(context).toContain('- p1 ');
     expect(context).not.toContain('- p2 ');
@@ -64,8 +67,7 @@ describe('buildRunContext', () => {
       schema,
       today: '2026-11-21',
       pages,
-      pageLimit: 300,
-      pageTokens: 100,
+      settings: settings({ promptPageLimit: 300, promptPageTokens: 100 }),
       relevant: ['p42', 'missing-key', 'p07'],
       humanEdited: new Set(['wiki/concepts/p07.md']),
     });
@@ -79,7 +81,13 @@ describe('buildRunContext', () => {
   });
 
   it('says so when the wiki is empty', () => {
-    expect(buildRunContext({ schema, today: '2026-11-21', pages: [], pageLimit: 10 })).toContain('The wiki has no pages yet');
+    expect(buildRunContext({ schema, today: '2026-11-21', pages: [], settings: settings({ promptPageLimit: 10 }) })).toContain('The wiki has no pages yet');
+  });
+
+  it('says the language to write in when the configuration names one (language, --lang), and nothing when unset', () => {
+    const german = buildRunContext({ schema, today: '2026-11-21', pages: [], settings: settings({ language: 'German' }) });
+    expect(german).toContain('Write new pages, added text and answers in German; quotes and names stay as the source has them.');
+    expect(buildRunContext({ schema, today: '2026-11-21', pages: [], settings: settings() })).not.toContain('Write new pages, added text and answers in');
   });
 });
 
@@ -95,7 +103,7 @@ describe('who the prompt shows', () => {
     withFields('wiki/user/bob/concepts/bob-note.md', ''),
   ];
   const prompt = (user: string | undefined, alwaysChars: number) =>
-    buildRunContext({ schema, today: '2026-11-21', pages, pageLimit: 50, alwaysChars, user });
+    buildRunContext({ schema, today: '2026-11-21', pages, settings: settings({ promptPageLimit: 50, promptAlwaysChars: alwaysChars }), user });
 
   it('lists no never page and no other user\'s scope; a user\'s scratch page shadows the team page', () => {
     const team = prompt(undefined, 0);
@@ -117,7 +125,7 @@ describe('who the prompt shows', () => {
     expect(section).toContain('GLOSSARY-BODY');
     expect(section).toMatch(/RULES-BODY[^]*… \(cut: \d+ more characters; read wiki\/concepts\/rules\.md\)/);
     expect(prompt(undefined, 0)).not.toContain('GLOSSARY-BODY');
-    const none = buildRunContext({ schema, today: '2026-11-21', pages: pages.slice(3), pageLimit: 50, alwaysChars: 100 });
+    const none = buildRunContext({ schema, today: '2026-11-21', pages: pages.slice(3), settings: settings({ promptPageLimit: 50, promptAlwaysChars: 100 }) });
     expect(none).not.toContain('# Pages to keep in mind');
   });
 });

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { WikiConfig } from '../../../config/schema.js';
+import type { SearchSettings } from '../../settings.js';
 import { LsaEmbedder } from './embedder.js';
 import type { Embedder } from './embedder.js';
 import { EmbeddingCache, cacheFileName } from './embedding-cache.js';
@@ -25,7 +25,7 @@ export type EmbedderSetting =
   | { kind: 'openai'; baseUrl: string; model: string; apiKey: string | undefined }
   | { kind: 'off'; reason: string };
 
-export function embedderSetting(config: WikiConfig, env: NodeJS.ProcessEnv): EmbedderSetting {
+export function embedderSetting(config: Pick<SearchSettings, 'search'>, env: NodeJS.ProcessEnv): EmbedderSetting {
   const settings = config.search.embedder;
   if (settings.kind === 'none') return { kind: 'off', reason: 'search.embedder.kind is none' };
   if (settings.kind === 'builtin') return { kind: 'builtin', dimensions: settings.dimensions };
@@ -35,7 +35,7 @@ export function embedderSetting(config: WikiConfig, env: NodeJS.ProcessEnv): Emb
   return { kind: 'openai', baseUrl, model: settings.model, apiKey };
 }
 
-export async function createEmbedder(config: WikiConfig, context: EmbedderContext): Promise<EmbedderChoice> {
+export async function createEmbedder(config: Pick<SearchSettings, 'search'>, context: EmbedderContext): Promise<EmbedderChoice> {
   const setting = embedderSetting(config, context.env);
   if (setting.kind === 'off') return { off: setting.reason };
   if (setting.kind === 'builtin') return { embedder: new LsaEmbedder(setting.dimensions, context.tuning.lsa) };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SandboxError } from '../../src/errors.js';
-import { deniedSegmentReason, normalizeWorkspacePath } from '../../src/tools/paths.js';
+import { deniedSegmentReason, normalizeWorkspacePath } from '../../src/confine/paths.js';
 
 describe('normalizeWorkspacePath', () => {
   it.each([

@@ -1,4 +1,4 @@
-import type { JsonSchema, ToolDefinition } from '../agent/types.js';
+import type { JsonSchema, ToolDefinition } from './types.js';
 
 /** What a tool hands back to the loop; errors go to the model, never thrown out of the loop. */
 export interface ToolOutcome {

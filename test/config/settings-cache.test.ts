@@ -10,7 +10,7 @@ import {
   writeSettingsCache,
   type CachedSettings,
   type SettingsTexts,
-} from '../../src/state/settings-cache.js';
+} from '../../src/config/settings-cache.js';
 import { pathExists } from '../../src/util/fs.js';
 import { tempDir } from '../helpers/cli.js';
 

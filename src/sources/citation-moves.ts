@@ -1,5 +1,5 @@
-import { followRange, type LineMap } from '../sources/line-map.js';
-import { splitFrontmatter } from './frontmatter-split.js';
+import { followRange, type LineMap } from './line-map.js';
+import { splitFrontmatter } from '../wiki/frontmatter-split.js';
 
 /** A citation of the source whose cited lines changed: left as it was, for a reader to settle. */
 export interface ChangedCitation {

@@ -1,7 +1,7 @@
-import { isVisibleTo, type Viewer } from '../wiki/access.js';
-import type { Contract } from '../wiki/contract.js';
-import type { Page } from '../wiki/page.js';
-import type { PageIndex } from '../wiki/page-index.js';
+import { isVisibleTo, type Viewer } from './access.js';
+import type { Contract } from './contract.js';
+import type { Page } from './page.js';
+import type { PageIndex } from './page-index.js';
 
 /**
  * The page index as one caller may see it. Every MCP tool reads pages through this view,
@@ -123,4 +123,23 @@ export function servedView(index: PageIndex, contract: Contract, viewer: Viewer)
   const view = new ServedPages(index, contract, viewer);
   byViewer.set(key, { version: index.version, view });
   return view;
+}
+
+/** Keys `page` links to that exist but are not served to the caller. */
+export function withheldLinks(page: Page, served: ServedPages): Set<string> {
+  return new Set(page.links.map((link) => link.target).filter((key) => served.exists(key) && !served.has(key)));
+}
+
+/**
+ * The body without the lines that link to a withheld page: such a line (an index entry, a
+ * sentence about the page) tells its title and summary as much as its key does.
+ */
+export function servedBody(page: Page, served: ServedPages): string {
+  const withheld = withheldLinks(page, served);
+  if (withheld.size === 0) return page.body;
+  const raws = page.links.filter((link) => link.kind === 'inline' && withheld.has(link.target)).map((link) => link.raw);
+  return page.body
+    .split('\n')
+    .map((line) => (raws.some((raw) => line.includes(raw)) ? '[a line linking to a page not served to you was left out]' : line))
+    .join('\n');
 }

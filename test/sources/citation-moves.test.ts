@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mapLines } from '../../src/sources/line-map.js';
-import { moveCitations } from '../../src/wiki/citation-moves.js';
+import { moveCitations } from '../../src/sources/citation-moves.js';
 
 const source = (n: number): string[] => Array.from({ length: n }, (_, i) => `line ${i + 1}`);
 const v1 = `${source(10).join('\n')}\n`;
@@ -53,7 +53,7 @@ describe('moveCitations: citations follow their lines', () => {
 
 describe('renameSourceIn: a renamed source is the same source', () => {
   it('renames it in sources and citations, and nowhere else', async () => {
-    const { renameSourceIn } = await import('../../src/wiki/citation-moves.js');
+    const { renameSourceIn } = await import('../../src/sources/citation-moves.js');
     const moved = renameSourceIn(page, 'raw/x.md', 'raw/papers/x-v1.md');
     expect(moved.renamed).toBe(3);
     expect(moved.text).toContain('sources: [raw/papers/x-v1.md#L2-3, raw/other.md#L2-3]');
