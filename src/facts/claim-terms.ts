@@ -1,4 +1,6 @@
 import { extractDates, MONTHS } from './claim-dates.js';
+import { plainMath } from './math-text.js';
+import { capitalisedExpansions, spellsOut } from './acronyms.js';
 import { wordStem as stem } from './word-stem.js';
 import { isStopWord } from './word-tokens.js';
 
@@ -82,7 +84,8 @@ const COMPOUND = /\p{L}[-/]\p{L}/u;
 
 /** Analyse one text (a claim or a line of evidence). `evidence` reads spelled-out numbers as values too. */
 export function claimTerms(text: string, evidence = false): ClaimTerms {
-  const { dates, rest } = extractDates(text);
+  const { dates, rest } = extractDates(plainMath(text));
+  const expansions = evidence ? undefined : capitalisedExpansions(rest);
   const chunks = rest.split(/\s+|(?<=\d)[–—-](?=\d)/u).filter(Boolean);
   const numbers: number[] = [];
   const namedNumbers: number[] = [];
@@ -250,13 +253,14 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
       const acronym = spellsOut(piece, spoken);
       spoken.push(lower);
       noteWord(lower, compound);
-      if (/^\d/.test(piece) || piece.length === 1 || isStopWord(lower) || MORE_STOP_WORDS.has(lower) || NEGATIONS.has(lower)) {
+      // A capitalised expansion of an acronym beside it ("PEP (Python Enhancement Proposal)") only says what the letters stand for.
+      if (/^\d/.test(piece) || piece.length === 1 || isStopWord(lower) || MORE_STOP_WORDS.has(lower) || NEGATIONS.has(lower) || (expansions?.words.has(lower) && CAPITALISED.test(piece))) {
         first = false;
         continue;
       }
       const stemmed = stem(lower);
       noteStem(stemmed, inScope);
-      if (!first && piece.length > 1 && CAPITALISED.test(piece) && !MONTHS.includes(lower) && !acronym) {
+      if (!first && piece.length > 1 && CAPITALISED.test(piece) && !MONTHS.includes(lower) && (!acronym || expansions?.acronyms.has(piece))) {
         names.push(stemmed);
         if (ACRONYM.test(piece)) acronyms.push(stemmed);
       }
@@ -293,26 +297,6 @@ function countOf(text: string, mark: string): number {
   let count = 0;
   for (const char of text) if (char === mark) count++;
   return count;
-}
-
-/** Whether `piece` is an acronym of the words just before it ("TOFU" after "trust on first use"). */
-function spellsOut(piece: string, spoken: readonly string[]): boolean {
-  const letters = piece.replace(/s$/, '');
-  if (!/^\p{Lu}{2,}$/u.test(letters) || spoken.length < letters.length) return false;
-  return spoken.slice(-letters.length).map((word) => word[0]).join('') === letters.toLowerCase();
-}
-
-/** Whether `text` spells out an acronym whose stem is `acronym` ("minimal version selection" for "mv", the stem of "MVS"): consecutive words with its initials. */
-export function spellsOutAcronym(text: string, acronym: string): boolean {
-  const words = text.toLowerCase().match(/\p{L}+/gu) ?? [];
-  // The stem may have lost a final "s" ("MVS" -> "mv"): the initials may run one letter on.
-  for (const length of [acronym.length, acronym.length + 1]) {
-    for (let at = 0; at + length <= words.length; at++) {
-      const initials = words.slice(at, at + length).map((word) => word[0]).join('');
-      if (initials.startsWith(acronym) && words.slice(at, at + length).every((word) => word.length > 1)) return true;
-    }
-  }
-  return false;
 }
 
 function evidenceValues(digits: string): number[] {

@@ -21,8 +21,10 @@ export interface PageScore {
   /** Share of the page's claim sentences its sources' facts support. */
   score: number;
   sentences: number;
-  /** Claim sentences flagged (each a `ungrounded`, `miscited` or `unsupported-number` finding of lint). */
+  /** Claim sentences flagged: a warning (an `ungrounded`, `miscited` or `unsupported-number` finding the check is sure of). */
   flagged: number;
+  /** Claim sentences the check asks about: the same rules' findings with severity `question`. */
+  questions: number;
 }
 
 export interface GroundingReport {
@@ -94,7 +96,8 @@ export async function groundPages(
       // A result is kept only when every file the check read is one its key covers.
       let keyed = true;
       const readKeyed: SourceLinesReader = (file) => {
-        if (!cited.includes(file)) keyed = false;
+        // A file not read (cited by no page) gave the check nothing: it does not spoil the key.
+        if (!cited.includes(file) && sourceLines.has(file)) keyed = false;
         return readLines(file);
       };
       if (!reused) {
@@ -110,11 +113,13 @@ export async function groundPages(
       }
       if (!result) continue;
       if (key !== undefined && keyed) results.keep(page.path, key, result, reused);
-      report.pages.push({ path: page.path, score: round(result.score), sentences: result.sentences, flagged: result.flagged.length });
+      const sure = result.flagged.filter((flag) => flag.sure).length;
+      report.pages.push({ path: page.path, score: round(result.score), sentences: result.sentences, flagged: sure, questions: result.flagged.length - sure });
       for (const flag of result.flagged) {
         const line = page.bodyLine + flag.line - 1;
         const evidence = evidenceOf(flag) ?? [];
-        report.findings.push(finding(flag.kind, page.path, flaggedMessage(flag, evidence, readLines), { line, fix: flaggedFix(flag) }));
+        // What the check is sure of is a warning; the rest a question a reader or a model answers (issue 36).
+        report.findings.push({ ...finding(flag.kind, page.path, flaggedMessage(flag, evidence, readLines), { line, fix: flaggedFix(flag) }), severity: flag.sure ? 'warning' : 'question' });
         // Only for a repair: on a large wiki this is one key per finding.
         if (options.evidence && evidence.length > 0) report.closest[`${page.path}:${line}`] = evidence;
       }
@@ -139,7 +144,7 @@ function pageResult(grounding: PageGrounding): PageResult {
     // (a number's finding quotes the range from its start, where the figures the sentence differs from may be).
     const best = sentence.againstCitedLines && problem.kind !== 'unsupported-number' ? bestCitedLine(sentence) : undefined;
     const evidence = (best === undefined ? pieces : [best, ...pieces.filter((id) => id !== best)]).slice(0, REPAIR_FACTS);
-    const base = { line: sentence.line, text: sentence.text, kind: problem.kind, cited: sentence.againstCitedLines, citations: sentence.citations, evidence };
+    const base = { line: sentence.line, text: sentence.text, kind: problem.kind, sure: problem.sure, cited: sentence.againstCitedLines, citations: sentence.citations, evidence };
     flagged.push(problem.kind === 'unsupported-number' ? { ...base, numbers: problem.numbers } : { ...base, reason: problem.reason });
   }
   return { score: grounding.score, sentences: grounding.sentences.length, flagged };
