@@ -52,6 +52,8 @@ export interface CheckInput {
   topic: ReadonlySet<string>;
   /** Whether its sources write a token anywhere. */
   mentions: Mentions;
+  /** Check only the names it uses (a sentence of too few words to check otherwise). */
+  namesOnly?: boolean;
 }
 
 /**
@@ -60,8 +62,7 @@ export interface CheckInput {
  */
 export function check(input: CheckInput): GroundingProblem | undefined {
   const { terms, pool, cited, evidence } = input;
-  const where = cited ? 'its cited lines' : 'its closest fact';
-  const missing = missingNumbers(input);
+  const missing = input.namesOnly ? [] : missingNumbers(input);
   if (missing.length > 0) {
     // Against facts the closest few may simply not be the ones stating it: sure only when no source states it.
     const sure = cited || missing.some((value) => !statedAnywhere(evidence, value));
@@ -76,6 +77,7 @@ export function check(input: CheckInput): GroundingProblem | undefined {
   const neverMentioned = unnamed.filter((name) => !holds(evidence.words, name));
   const unmentioned = [...wordsAsWritten(input.claim.checked, neverMentioned), ...unmentionedTerms(input.claim, input.mentions, evidence.words, input.topic)];
   if (unmentioned.length > 0) return { kind: 'ungrounded', reason: `it names ${quoteList([...new Set(unmentioned)])}, which its sources never mention`, sure: true };
+  if (input.namesOnly) return undefined;
   if (unnamed.length > 0) return { kind: 'ungrounded', reason: `its closest fact does not name ${quoteList(wordsAsWritten(input.claim.checked, unnamed))}`, sure: false };
   // The numbers and dates it states are held by now, and they are content too: "Examples: `0x1p-2` is 0.25,
   // `0x2.p10` is 2048.0" says what its cited "0x1p-2 // == 0.25" lines say, with one word of its own.

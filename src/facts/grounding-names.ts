@@ -86,9 +86,10 @@ export function unmentionedTerms(claim: Pick<Claim, 'checked' | 'code'>, mention
       if (mentions(lower) || topic.has(wordStem(lower))) continue;
       const identifier = /[._\d]/.test(token) || CAMEL.test(token);
       if (identifier) {
-        // A dotted or snake_case name whose every part the sources write combines what they say.
-        const parts = lower.split(/[._]+/).filter(Boolean);
-        if (parts.length > 1 && parts.every((part) => part.length < SHORTEST || mentions(part) || isOrdinaryEnglish(part))) continue;
+        // A dotted name whose every part the sources write combines what they say ("typing.Protocol" where they
+        // import Protocol from typing); a snake_case or CamelCase name is one name, mentioned whole or not at all.
+        const parts = lower.split('.').filter(Boolean);
+        if (parts.length > 1 && parts.every((part) => mentions(part))) continue;
         // A number-like token ("1.13", "v2") is a version, which the number check reads.
         if (/^v?\d/.test(lower)) continue;
         note(token);

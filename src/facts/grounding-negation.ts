@@ -15,6 +15,8 @@ export interface Ranked {
   overlap: number;
 }
 
+/** Share of a claim's words the piece closest to it holds when the claim paraphrases that piece closely. */
+const CLOSE_PARAPHRASE = 0.7;
 /** Share of each other's words a claim and a piece of evidence hold when the claim is that piece with a negation put in or left out. */
 const VERBATIM = 0.8;
 /** Overlap above which a negated fact saying the same words is the claim's opposite. */
@@ -50,7 +52,7 @@ export function negationProblem(
   const pieces = [...new Set([...pool, ...ranked.map((r) => r.item)])];
   if (terms.negated) {
     const denial = against === 'cited' ? citedDenial(terms, pool, ranked, claimText) : factDenial(terms, ranked);
-    if (!denial) return undefined;
+    if (!denial) return unmatchedDenial(terms, ranked, evidence, claimText);
     const word = denial.word === undefined ? undefined : wordsAsWritten(claimText, [denial.word])[0];
     const reason = word ? `it denies "${word}", which ${evidence} do${against === 'cited' ? '' : 'es'} not deny` : `it denies what ${evidence} do${against === 'cited' ? '' : 'es'} not mention`;
     // Sure only of a denial put into what a piece of evidence says near word for word: a denial worded another way is a question.
@@ -60,6 +62,22 @@ export function negationProblem(
   // A label ending in a colon ("Rust 2021 and earlier (RPIT):") introduces a list: it asserts nothing a negation could contradict.
   if (against === 'facts' && !claimText.trimEnd().endsWith(':') && droppedNegation(terms, ranked)) return { kind: 'ungrounded', reason: `${evidence} denies what it asserts`, sure: nearVerbatim(terms, pieces, true) };
   return undefined;
+}
+
+/**
+ * A question, never a warning: a claim that denies something while the evidence closest to it
+ * denies, contrasts or turns around nothing. The rule above lets such a claim pass when some
+ * cited piece denies a word of it (most denials worded another way); a planted "not" often
+ * passes with it, so the closest piece is asked about as well.
+ */
+function unmatchedDenial(terms: ClaimTerms, ranked: readonly Ranked[], evidence: string, claimText: string): { kind: 'ungrounded'; reason: string; sure: boolean; anchor?: CandidateFact } | undefined {
+  const closest = ranked[0]?.item;
+  const first = terms.negatedWords[0];
+  // Only a piece saying most of what the claim says: a claim paraphrasing it closely and adding a denial.
+  if (!ranked[0] || ranked[0].overlap < CLOSE_PARAPHRASE * terms.words.length) return undefined;
+  if (!closest || first === undefined || closest.terms.negated || closest.terms.contrasted || closest.terms.negatedWords.length > 0) return undefined;
+  const word = wordsAsWritten(claimText, [first])[0] ?? first;
+  return { kind: 'ungrounded', reason: `it denies "${word}", and the closest of ${evidence === 'its cited lines' ? 'its cited lines' : 'its facts'} denies nothing`, sure: false, anchor: closest.fact };
 }
 
 /**

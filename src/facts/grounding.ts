@@ -77,7 +77,9 @@ export function groundPage(
     const all = cache.claimTermsOf(claim.checked);
     const terms: ClaimTerms = { ...all, words: all.words.filter((word) => !topicWords.has(word)), names: all.names.filter((name) => !topicWords.has(name)) };
     // "Cancellation is not dropping": two words and a negation state something checkable.
-    if (all.words.length < (all.negated ? MIN_NEGATED_WORDS : MIN_WORDS) && terms.numbers.length === 0 && terms.dates.length === 0) continue;
+    // A sentence of few words but code ("It works with `fs.ReadFile` and `http.FS`.") still names what its sources must mention.
+    const few = all.words.length < (all.negated ? MIN_NEGATED_WORDS : MIN_WORDS) && terms.numbers.length === 0 && terms.dates.length === 0;
+    if (few && claim.code.length === 0) continue;
     const files = [...evidence.bySource.keys(), ...claim.citations.map((citation) => citation.file.replace(/^\.\//, ''))];
     const context: ClaimContext = {
       evidence,
@@ -86,6 +88,7 @@ export function groundPage(
       topicWords: all.words.length - terms.words.length,
       topic: topicWords,
       mentions: cache.mentionIndex.mentions(facts, files, sourceLines),
+      namesOnly: few,
     };
     const grounded = groundClaim(claim, terms, context, sourceLines ? citedLines(claim.citations, sourceLines, cache) : undefined);
     // A paragraph that links nowhere (a saved answer's opening summary, played reviews' "no fact says this"
@@ -133,13 +136,15 @@ interface ClaimContext {
   topicWords: number;
   topic: ReadonlySet<string>;
   mentions: Mentions;
+  /** Check only the names it uses (a sentence of too few words to check otherwise). */
+  namesOnly: boolean;
 }
 
 function groundClaim(claim: Claim, terms: ClaimTerms, context: ClaimContext, lines: Analysed[] | undefined): SentenceGrounding {
   const { evidence, cache } = context;
   const cited = lines && lines.length > 0 ? lines : citedFacts(claim.citations, evidence.bySource);
   const result: SentenceGrounding = { text: claim.text, line: claim.line, support: 0, citations: claim.citations, againstCitedLines: cited.length > 0, candidates: [] };
-  const base = { claim, terms, evidence, topicWords: context.topicWords, topic: context.topic, mentions: context.mentions };
+  const base = { claim, terms, evidence, topicWords: context.topicWords, topic: context.topic, mentions: context.mentions, namesOnly: context.namesOnly };
   if (cited.length > 0) {
     // Sentences of the cited prose (a sentence may run over several lines), and each line (code included).
     const ranked = rank(terms, lines && lines.length > 0 ? [...sentencesOf(lines, cache), ...lines] : cited);
