@@ -132,7 +132,9 @@ export function alterClaim(body: string, line: number, checked: string, kind: Al
     if (value === undefined) return undefined;
     const literal = new RegExp(`(?<![\\w.,])${value.toLocaleString('en').replace(/[.,]/g, '[.,]?')}(?![\\w]|[.,]\\d)`);
     const plain = new RegExp(`(?<![\\w.,])${String(value).replace('.', '\\.')}(?![\\w]|[.,]\\d)`);
-    const match = literal.exec(text) ?? plain.exec(text);
+    // In prose, where the claim states it (a number in code or in a citation is no claim's).
+    const prose = text.replace(/`[^`]*`|<!--[^>]*-->|\[\[[^\]]*\]\]/g, (part) => ' '.repeat(part.length));
+    const match = literal.exec(prose) ?? plain.exec(prose);
     if (!match) return undefined;
     altered = `${text.slice(0, match.index)}${value + 7}${text.slice(match.index + match[0].length)}`;
   } else if (kind === 'name') {

@@ -3,7 +3,8 @@ import type { Claim } from './claims.js';
 import { spellsOutAcronym } from './acronyms.js';
 import type { Analysed, CandidateFact, Evidence } from './grounding-evidence.js';
 import { negationProblem, type Ranked } from './grounding-negation.js';
-import { quoteList, unmentionedTerms, wordsAsWritten, type Mentions } from './grounding-names.js';
+import { addedDescription, quoteList, unmentionedTerms, wordsAsWritten, type Mentions } from './grounding-names.js';
+import { isStopWord } from './word-tokens.js';
 import { holds, overlapOf, wordsOf } from './stem-match.js';
 
 /**
@@ -92,7 +93,10 @@ export function check(input: CheckInput): GroundingProblem | undefined {
     if (share === 0 && input.topicWords === 0) return { kind: 'ungrounded', reason: cited ? 'its cited lines share no word with it' : 'no fact of its sources shares a word with it', sure: true };
     return { kind: 'ungrounded', reason: cited ? `its cited lines hold few of its words${unheldQuote(input, poolWords)}` : `no fact of its sources says this${unheldQuote(input, poolWords)}`, sure: false };
   }
-  return negationProblem(terms, pool, input.ranked, cited ? 'cited' : 'facts', input.claim.checked);
+  const negation = negationProblem(terms, pool, input.ranked, cited ? 'cited' : 'facts', input.claim.checked);
+  if (negation || !cited) return negation;
+  const added = addedDescription(input.claim.checked, (stem) => holds(poolWords, stem), (word) => isStopWord(word) || terms.names.includes(word));
+  return added ? { kind: 'ungrounded', reason: `it calls "${added.name}" "${added.description}", which its cited lines do not`, sure: false } : undefined;
 }
 
 /** `; not "finite", "element"`: the claim's words its evidence lacks, as written (a reader sees what to look for). */

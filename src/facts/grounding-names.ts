@@ -1,7 +1,6 @@
 import type { Claim } from './claims.js';
 import { isOrdinaryEnglish } from './english-words.js';
 import { plainMath } from './math-text.js';
-import { holds } from './stem-match.js';
 import { wordStem } from './word-stem.js';
 
 /**
@@ -97,7 +96,8 @@ export function unmentionedTerms(claim: Pick<Claim, 'checked' | 'code'>, mention
       }
       // A capitalised word in prose is a name the check reads by its stem; in code it is an identifier.
       if (CAPITALISED.test(token) && !inCode) continue;
-      if (holds(words, wordStem(lower)) || isOrdinaryEnglish(lower)) continue;
+      // Its own stem, not one it begins or that begins it: "javac" is not "java".
+      if (words.has(wordStem(lower)) || isOrdinaryEnglish(lower)) continue;
       note(token);
     }
   }
@@ -137,4 +137,44 @@ export function wordsAsWritten(text: string, stems: readonly string[]): string[]
 export function quoteList(items: readonly string[]): string {
   const quoted = items.map((item) => `"${item}"`);
   return quoted.length <= 1 ? (quoted[0] ?? '') : `${quoted.slice(0, -1).join(', ')} and ${quoted.at(-1)}`;
+}
+
+/** Words that open a description of a name ("the finite element package Ferrite.jl"). */
+const DETERMINERS = new Set(['the', 'a', 'an', 'its', 'their']);
+/** Content words a description must have to add something ("the package Ferrite.jl" only names it). */
+const DESCRIPTION_WORDS = 2;
+const DESCRIPTION_MOST = 4;
+
+/**
+ * A description the claim gives a name its evidence mentions, none of whose words the evidence
+ * holds: "the finite element package Ferrite.jl" where the cited lines only use Ferrite.jl, or
+ * "Ferrite.jl, a finite element package,". What a thing is, from outside the source — a
+ * question for a reader, not a certainty. `held`: whether the evidence holds a word (a stem).
+ */
+export function addedDescription(text: string, held: (stem: string) => boolean, isStop: (word: string) => boolean): { name: string; description: string } | undefined {
+  const tokens = [...text.matchAll(/[\p{L}\p{N}_]+(?:\.[\p{L}\p{N}_]+)*|[,;:()]/gu)].map((m) => m[0]);
+  const isName = (token: string, index: number): boolean => index > 0 && (CAPITALISED.test(token) || /\./.test(token) || CAMEL.test(token)) && /\p{L}/u.test(token) && held(wordStem(token.toLowerCase().split('.')[0] ?? ''));
+  const description = (words: readonly string[]): string | undefined => {
+    // A run of content words only, as a noun phrase is ("finite element package"); a function word makes it a clause.
+    if (words.length < DESCRIPTION_WORDS || words.length > DESCRIPTION_MOST || words.some((word) => !/^\p{Ll}+$/u.test(word) || isStop(word))) return undefined;
+    return words.some((word) => held(wordStem(word))) ? undefined : words.join(' ');
+  };
+  for (let index = 0; index < tokens.length; index++) {
+    const token = tokens[index] ?? '';
+    if (!isName(token, index)) continue;
+    // Before it, back to a determiner: "the finite element package Ferrite.jl".
+    let start = index;
+    while (start > 0 && /^\p{Ll}+$/u.test(tokens[start - 1] ?? '') && !DETERMINERS.has(tokens[start - 1] ?? '')) start--;
+    if (start > 0 && DETERMINERS.has(tokens[start - 1] ?? '')) {
+      const found = description(tokens.slice(start, index));
+      if (found) return { name: token, description: found };
+    }
+    // After it, between commas: "Ferrite.jl, a finite element package,".
+    if (tokens[index + 1] === ',' && DETERMINERS.has(tokens[index + 2] ?? '')) {
+      const end = tokens.indexOf(',', index + 3);
+      const found = end > 0 ? description(tokens.slice(index + 3, end)) : undefined;
+      if (found) return { name: token, description: found };
+    }
+  }
+  return undefined;
 }

@@ -121,6 +121,16 @@ describe("a paper's apparatus and math are evidence like any line", () => {
     expect(check('The hypothesis H0₂ is tested against α = 0.05.', 'L9')).toMatchObject({ sure: true });
   });
 
+  it('a description from outside the paper ("the finite element package Ferrite.jl", where it never says what Ferrite.jl is) is at least a question', () => {
+    expect(check('The stiffness matrix is assembled with the finite element package Ferrite.jl.', 'L9')).toMatchObject({
+      kind: 'miscited',
+      reason: 'it calls "Ferrite.jl" "finite element package", which its cited lines do not',
+      sure: false,
+    });
+    expect(check('The stiffness matrix is assembled with Ferrite.jl, a finite element package, by the authors.', 'L9')).toMatchObject({ sure: false });
+    expect(check('The stiffness matrix is assembled with the package Ferrite.jl.', 'L9')).toBeUndefined();
+  });
+
   it('a sentence about what the folder lacks states no claim', () => {
     expect(claimsOf('The citation keys point into paper.bib, which the folder does not include. <!-- from: raw/paper.md#L6 -->')).toEqual([]);
   });
