@@ -158,12 +158,18 @@ function formatPageGrounding(name: string, made: string, m: PageGroundingMeasure
   return `${row}\n${''.padEnd(21)}names: capitalised ${both(['name']).trim()}, lower-case tool names ${both(['tool']).trim()}; findings: ${rules}`;
 }
 
-/** A played wiki's own account of when it was made (`held-out.json`: {"made": "YYYY-MM-DD", "note": "…"}): measured as held out when made after the last rule change. */
+/**
+ * A played wiki's own account of when it was made (`held-out.json`: {"made": "2026-12-03" or
+ * "2026-12-02T14:00Z", "note": "…"}): held out when made after the last rule change (a date
+ * alone is its midnight, UTC: a wiki made the day the rules changed gives the time).
+ */
 async function heldOutNote(folder: string): Promise<string> {
   try {
     const meta = JSON.parse(await readFile(path.join(folder, 'held-out.json'), 'utf8')) as { made?: unknown };
     if (typeof meta.made !== 'string') return 'tuning (no date)';
-    return `${meta.made} ${meta.made > GROUNDING_RULES_CHANGED ? 'HELD OUT' : 'tuning'}`;
+    const made = Date.parse(meta.made);
+    if (Number.isNaN(made)) return `${meta.made}? (not a date)`;
+    return `${meta.made} ${made > Date.parse(GROUNDING_RULES_CHANGED) ? 'HELD OUT' : 'tuning'}`;
   } catch {
     return 'tuning';
   }

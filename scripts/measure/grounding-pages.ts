@@ -42,9 +42,9 @@ export interface Alterations {
 /**
  * The day the grounding check's rules (src/facts/, the grounding findings of src/operations/lint/)
  * last changed what they find: a played wiki made after it measures them on pages nobody tuned
- * on. Change it with the rules; `npm run eval -- --grounding` prints it.
+ * on. An ISO time, UTC. Change it with the rules; `npm run eval -- --grounding` prints it.
  */
-export const GROUNDING_RULES_CHANGED = '2026-12-02';
+export const GROUNDING_RULES_CHANGED = '2026-12-02T01:00Z';
 
 export type AlterationKind = 'number' | 'name' | 'tool' | 'negation';
 export const ALTERATION_KINDS: readonly AlterationKind[] = ['number', 'name', 'tool', 'negation'];

@@ -22,18 +22,26 @@ function list(): ReadonlySet<string> {
   return words;
 }
 
-/** Suffixes a word may carry beyond its listed form ("preempted", "runtimes"). */
-const SUFFIXES = ['s', 'es', 'ed', 'd', 'ing', 'er', 'ers', 'ly'];
+/** Suffixes a word may carry beyond its listed form ("preempted", "customizable" from "customize", "canonicalize" from "canonical"). */
+const SUFFIXES = ['s', 'es', 'ed', 'd', 'ing', 'er', 'ers', 'ly', 'able', 'ably', 'ability', 'ize', 'izes', 'ized', 'izing', 'ization', 'ness', 'ment', 'ments'];
 /** Each part of a closed compound ("runtime", "namespace", "typechecker") is at least this long. */
 const COMPOUND_PART = 3;
 
-/** Whether `word` (any case) is an English word: listed, listed less an inflection, or two listed words run together. */
+/** Prefixes that make a word of an English word ("uncaptured", "multi-line", "non-blank"), and stand before a hyphen alone. */
+const PREFIXES = ['un', 'non', 're', 'pre', 'post', 'de', 'dis', 'mis', 'sub', 'super', 'over', 'under', 'multi', 'semi', 'anti', 'inter', 'intra', 'co', 'counter', 'meta', 'pseudo', 'quasi', 'self', 'cross', 'auto', 'mid'];
+/** British spellings the list (American) has in -ize ("customisable", "canonicalises"). */
+const BRITISH_ISE = /is(e|ed|es|ing|ation|ations|able|er|ers)$/;
+
+/** Whether `word` (any case) is an English word: listed, listed less an inflection or an English prefix, spelled the British way, or two listed words run together. */
 export function isOrdinaryEnglish(word: string): boolean {
   const lower = word.toLowerCase();
   if (!/^[a-z]+$/.test(lower)) return false;
   const known = list();
-  const listed = (w: string): boolean => known.has(w) || SUFFIXES.some((suffix) => w.length > suffix.length + 2 && w.endsWith(suffix) && known.has(w.slice(0, -suffix.length)));
-  if (listed(lower)) return true;
+  const listed = (w: string): boolean =>
+    known.has(w) || SUFFIXES.some((suffix) => w.length > suffix.length + 2 && w.endsWith(suffix) && (known.has(w.slice(0, -suffix.length)) || known.has(`${w.slice(0, -suffix.length)}e`)));
+  if (listed(lower) || PREFIXES.includes(lower)) return true;
+  if (BRITISH_ISE.test(lower) && listed(lower.replace(BRITISH_ISE, 'iz$1'))) return true;
+  if (PREFIXES.some((prefix) => lower.length > prefix.length + 2 && lower.startsWith(prefix) && listed(lower.slice(prefix.length)))) return true;
   for (let at = COMPOUND_PART; at <= lower.length - COMPOUND_PART; at++) {
     if (known.has(lower.slice(0, at)) && listed(lower.slice(at))) return true;
   }
