@@ -66,7 +66,7 @@ export async function measurePageGrounding(root: string): Promise<PageGroundingM
     pages: report.pages.length,
     claims: report.pages.reduce((sum, p) => sum + p.sentences, 0),
     flagged: report.pages.reduce((sum, p) => sum + p.flagged, 0),
-    questions: report.pages.reduce((sum, p) => sum + p.questions, 0),
+    questions: report.findings.filter((f) => f.severity === 'question').length,
     byRule,
     altered: { number: empty(), name: empty(), tool: empty(), negation: empty() },
   };

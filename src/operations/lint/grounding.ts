@@ -21,10 +21,8 @@ export interface PageScore {
   /** Share of the page's claim sentences its sources' facts support. */
   score: number;
   sentences: number;
-  /** Claim sentences flagged: a warning (an `ungrounded`, `miscited` or `unsupported-number` finding the check is sure of). */
+  /** Claim sentences flagged: a warning (an `ungrounded`, `miscited` or `unsupported-number` finding the check is sure of); those it asks about are findings with severity `question`. */
   flagged: number;
-  /** Claim sentences the check asks about: the same rules' findings with severity `question`. */
-  questions: number;
 }
 
 export interface GroundingReport {
@@ -114,7 +112,7 @@ export async function groundPages(
       if (!result) continue;
       if (key !== undefined && keyed) results.keep(page.path, key, result, reused);
       const sure = result.flagged.filter((flag) => flag.sure).length;
-      report.pages.push({ path: page.path, score: round(result.score), sentences: result.sentences, flagged: sure, questions: result.flagged.length - sure });
+      report.pages.push({ path: page.path, score: round(result.score), sentences: result.sentences, flagged: sure });
       for (const flag of result.flagged) {
         const line = page.bodyLine + flag.line - 1;
         const evidence = evidenceOf(flag) ?? [];
