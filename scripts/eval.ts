@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { judgedQrels, loadCollection, type Collection } from './measure/collection.js';
@@ -14,7 +13,7 @@ import {
 } from './measure/eval-run.js';
 import { measureFacts, type FactsMeasurement } from './measure/facts.js';
 import { meansByRelevantCount } from './measure/metrics.js';
-import { ALTERATION_KINDS, GROUNDING_RULES_CHANGED, measureWikiFolder, type AlterationKind, type PageGroundingMeasurement } from './measure/grounding-pages.js';
+import { ALTERATION_KINDS, GROUNDING_RULES_CHANGED, heldOutNote, measureWikiFolder, playedWikis, type AlterationKind, type PageGroundingMeasurement } from './measure/grounding-pages.js';
 import { packageRoot } from '../src/util/package-root.js';
 
 /**
@@ -158,36 +157,14 @@ function formatPageGrounding(name: string, made: string, m: PageGroundingMeasure
   return `${row}\n${''.padEnd(21)}names: capitalised ${both(['name']).trim()}, lower-case tool names ${both(['tool']).trim()}; findings: ${rules}`;
 }
 
-/**
- * A played wiki's own account of when it was made (`held-out.json`: {"made": "2026-12-03" or
- * "2026-12-02T14:00Z", "note": "…"}): held out when made after the last rule change (a date
- * alone is its midnight, UTC: a wiki made the day the rules changed gives the time).
- */
-async function heldOutNote(folder: string): Promise<string> {
-  try {
-    const meta = JSON.parse(await readFile(path.join(folder, 'held-out.json'), 'utf8')) as { made?: unknown };
-    if (typeof meta.made !== 'string') return 'tuning (no date)';
-    const made = Date.parse(meta.made);
-    if (Number.isNaN(made)) return `${meta.made}? (not a date)`;
-    return `${meta.made} ${made > Date.parse(GROUNDING_RULES_CHANGED) ? 'HELD OUT' : 'tuning'}`;
-  } catch {
-    return 'tuning';
-  }
-}
-
-/** Every played wiki kept under test/fixtures (`played-wiki*` with wiki/ and raw/), by name. */
-async function playedWikis(): Promise<string[]> {
-  const fixtures = path.join(packageRoot(), 'test', 'fixtures');
-  const names = (await readdir(fixtures)).filter((name) => name.startsWith('played-wiki') && existsSync(path.join(fixtures, name, 'wiki')) && existsSync(path.join(fixtures, name, 'raw')));
-  return names.sort((a, b) => a.localeCompare(b, 'en', { numeric: true })).map((name) => path.join(fixtures, name));
-}
-
 async function evaluatePageGrounding(): Promise<void> {
   console.log(`\ngrounding of real pages, rules last changed ${GROUNDING_RULES_CHANGED} (scripts/measure/grounding-pages.ts): claim sentences with a warning (target ≤ 3%) or a question as written;`);
   console.log('planted changes caught by a warning or a question (target ≥ 90%) and by a warning (target ≥ 80% of numbers and names), before any review');
   console.log(`${'wiki'.padEnd(20)} ${'made'.padEnd(22)} ${'claims'.padStart(6)} ${'warnings'.padStart(9)} ${'questions'.padStart(9)}    ${'numbers: caught, warned'.padEnd(26)} ${'names'.padEnd(26)} ${'negations'.padEnd(26)} all`);
   console.log(formatPageGrounding('example', 'sample wiki', await measureWikiFolder('example')));
-  for (const folder of await playedWikis()) console.log(formatPageGrounding(path.basename(folder), await heldOutNote(folder), await measureWikiFolder(folder)));
+  for (const folder of await playedWikis(path.join(packageRoot(), 'test', 'fixtures'))) {
+    console.log(formatPageGrounding(path.basename(folder), await heldOutNote(folder), await measureWikiFolder(folder)));
+  }
 }
 
 async function evaluateFacts(dataDir: string): Promise<void> {

@@ -1,4 +1,5 @@
-import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { updateFacts } from '../../src/facts/extract.js';
@@ -163,4 +164,27 @@ export function alterClaim(body: string, line: number, checked: string, kind: Al
   if (altered === text) return undefined;
   lines[at] = altered;
   return lines.join('\n');
+}
+
+/**
+ * A played wiki's own account of when it was made (`held-out.json`: {"made": "2026-12-03" or
+ * "2026-12-02T14:00Z", "note": "…"}): held out when made after the last rule change (a date
+ * alone is its midnight, UTC: a wiki made the day the rules changed gives the time).
+ */
+export async function heldOutNote(folder: string): Promise<string> {
+  try {
+    const meta = JSON.parse(await readFile(path.join(folder, 'held-out.json'), 'utf8')) as { made?: unknown };
+    if (typeof meta.made !== 'string') return 'tuning (no date)';
+    const made = Date.parse(meta.made);
+    if (Number.isNaN(made)) return `${meta.made}? (not a date)`;
+    return `${meta.made} ${made > Date.parse(GROUNDING_RULES_CHANGED) ? 'HELD OUT' : 'tuning'}`;
+  } catch {
+    return 'tuning';
+  }
+}
+
+/** Every played wiki kept in `fixtures` (`played-wiki*` with wiki/ and raw/), by name (played-wiki-10 after -9). */
+export async function playedWikis(fixtures: string): Promise<string[]> {
+  const names = (await readdir(fixtures)).filter((name) => name.startsWith('played-wiki') && existsSync(path.join(fixtures, name, 'wiki')) && existsSync(path.join(fixtures, name, 'raw')));
+  return names.sort((a, b) => a.localeCompare(b, 'en', { numeric: true })).map((name) => path.join(fixtures, name));
 }
