@@ -14,7 +14,7 @@ import {
 import { formatSourceChange, measureSourceChange } from './measure/source-change.js';
 import { measureFacts, type FactsMeasurement } from './measure/facts.js';
 import { meansByRelevantCount } from './measure/metrics.js';
-import { measureWikiFolder, type PageGroundingMeasurement } from './measure/grounding-pages.js';
+import { ALTERATION_KINDS, GROUNDING_RULES_CHANGED, heldOutNote, measureWikiFolder, playedWikis, type AlterationKind, type PageGroundingMeasurement } from './measure/grounding-pages.js';
 import { packageRoot } from '../src/util/package-root.js';
 
 /**
@@ -39,7 +39,7 @@ const HELP = `usage: npm run eval -- [--set NAME] [--data DIR] [--search JSON] [
   --by-relevant  nDCG@10 of each row by the number of documents judged relevant to the query
   --facts        only the facts measurements (extraction over all four collections, grounding precision)
   --sources      only what a changed source does to the pages drawing on it (citations moved, sentences and pages stale)
-  --grounding    only the grounding of real pages (the sample wiki, test/fixtures/played-wiki, played-wiki-after, played-wiki-3 and the held-out played-wiki-4)`;
+  --grounding    only the grounding of real pages: the sample wiki and every test/fixtures/played-wiki* (held out when its held-out.json says it was made after the last rule change)`;
 
 const FACT_SETS = [...DEVELOPMENT_SETS, ...HELD_OUT_SETS];
 
@@ -142,44 +142,37 @@ function formatFacts(set: string, m: FactsMeasurement): string {
   ].join('\n           ');
 }
 
-/** The model-written wiki kept as a test fixture (three public design documents and the pages written from them). */
-const PLAYED_WIKI = path.join(packageRoot(), 'test', 'fixtures', 'played-wiki');
-/** Pages played after the check was first tuned; a played lint run's false-alarm classes on them were fixed since. */
-const PLAYED_WIKI_AFTER = path.join(packageRoot(), 'test', 'fixtures', 'played-wiki-after');
-/** A third played wiki; its player's own review of lint's findings named classes fixed since. */
-const PLAYED_WIKI_3 = path.join(packageRoot(), 'test', 'fixtures', 'played-wiki-3');
-/** A fourth, held out until two played reviews of lint's findings on it; the classes they named were worked on since. */
-const PLAYED_WIKI_4 = path.join(packageRoot(), 'test', 'fixtures', 'played-wiki-4');
-/** A fifth, whose player named lint's false alarms on it; worked on since. */
-const PLAYED_WIKI_5 = path.join(packageRoot(), 'test', 'fixtures', 'played-wiki-5');
-/** A sixth, held out until a played review of lint's findings on it; worked on since. */
-const PLAYED_WIKI_6 = path.join(packageRoot(), 'test', 'fixtures', 'played-wiki-6');
-/** A seventh, held out: written after the check's last change, the figures on pages it was not tuned on. */
-const PLAYED_WIKI_7 = path.join(packageRoot(), 'test', 'fixtures', 'played-wiki-7');
-
-function formatPageGrounding(name: string, m: PageGroundingMeasurement): string {
+function formatPageGrounding(name: string, made: string, m: PageGroundingMeasurement): string {
+  const a = m.altered;
+  const caught = (kinds: readonly AlterationKind[], field: 'flagged' | 'warned'): string => {
+    const planted = kinds.reduce((sum, kind) => sum + a[kind].planted, 0);
+    return `${percent(kinds.reduce((sum, kind) => sum + a[kind][field], 0), planted)}/${planted}`;
+  };
+  const both = (kinds: readonly AlterationKind[]): string => `${caught(kinds, 'flagged')} ${caught(kinds, 'warned')}`.padEnd(26);
+  const row = [
+    name.padEnd(20),
+    made.padEnd(22),
+    String(m.claims).padStart(6),
+    percent(m.flagged, m.claims).padStart(9),
+    percent(m.questions, m.claims).padStart(9),
+    '  ',
+    both(['number']),
+    both(['name', 'tool']),
+    both(['negation']),
+    both(ALTERATION_KINDS),
+  ].join(' ');
   const rules = Object.entries(m.byRule).map(([rule, n]) => `${rule} ${n}`).join(', ') || 'none';
-  const lines = [`${name.padEnd(10)} ${m.pages} pages, ${m.claims} claim sentences: flagged ${percent(m.flagged, m.claims)} (${m.flagged}; ${rules})`];
-  const altered = Object.values(m.altered);
-  const planted = altered.reduce((sum, a) => sum + a.planted, 0);
-  lines.push(`${''.padEnd(10)} all changes: flagged ${percent(altered.reduce((sum, a) => sum + a.flagged, 0), planted)} of ${planted}, by kind:`);
-  for (const [kind, a] of Object.entries(m.altered)) {
-    const rules = Object.entries(a.byRule).map(([rule, n]) => `${rule} ${percent(n, a.planted)}`).join(', ');
-    lines.push(`${''.padEnd(10)} ${kind} altered: flagged ${percent(a.flagged, a.planted)} of ${a.planted}${rules ? ` (${rules})` : ''}`);
-  }
-  return lines.join('\n');
+  return `${row}\n${''.padEnd(21)}names: capitalised ${both(['name']).trim()}, lower-case tool names ${both(['tool']).trim()}; findings: ${rules}`;
 }
 
 async function evaluatePageGrounding(): Promise<void> {
-  console.log('\ngrounding of real pages: claim sentences flagged as written (target ≤ 5%), and each supported claim altered (target ≥ 90% of all changes flagged)');
-  console.log(formatPageGrounding('example', await measureWikiFolder('example')));
-  if (existsSync(PLAYED_WIKI)) console.log(formatPageGrounding('played', await measureWikiFolder(PLAYED_WIKI)));
-  if (existsSync(PLAYED_WIKI_AFTER)) console.log(formatPageGrounding('second', await measureWikiFolder(PLAYED_WIKI_AFTER)));
-  if (existsSync(PLAYED_WIKI_3)) console.log(formatPageGrounding('third', await measureWikiFolder(PLAYED_WIKI_3)));
-  if (existsSync(PLAYED_WIKI_4)) console.log(formatPageGrounding('fourth', await measureWikiFolder(PLAYED_WIKI_4)));
-  if (existsSync(PLAYED_WIKI_5)) console.log(formatPageGrounding('fifth', await measureWikiFolder(PLAYED_WIKI_5)));
-  if (existsSync(PLAYED_WIKI_6)) console.log(formatPageGrounding('sixth', await measureWikiFolder(PLAYED_WIKI_6)));
-  if (existsSync(PLAYED_WIKI_7)) console.log(formatPageGrounding('held-out', await measureWikiFolder(PLAYED_WIKI_7)));
+  console.log(`\ngrounding of real pages, rules last changed ${GROUNDING_RULES_CHANGED} (scripts/measure/grounding-pages.ts): claim sentences with a warning (target ≤ 3%) or a question as written;`);
+  console.log('planted changes caught by a warning or a question (target ≥ 90%) and by a warning (target ≥ 80% of numbers and names), before any review');
+  console.log(`${'wiki'.padEnd(20)} ${'made'.padEnd(22)} ${'claims'.padStart(6)} ${'warnings'.padStart(9)} ${'questions'.padStart(9)}    ${'numbers: caught, warned'.padEnd(26)} ${'names'.padEnd(26)} ${'negations'.padEnd(26)} all`);
+  console.log(formatPageGrounding('example', 'sample wiki', await measureWikiFolder('example')));
+  for (const folder of await playedWikis(path.join(packageRoot(), 'test', 'fixtures'))) {
+    console.log(formatPageGrounding(path.basename(folder), await heldOutNote(folder), await measureWikiFolder(folder)));
+  }
 }
 
 async function evaluateFacts(dataDir: string): Promise<void> {

@@ -1,4 +1,7 @@
 import { extractDates, MONTHS } from './claim-dates.js';
+import { plainMath } from './math-text.js';
+import { capitalisedExpansions, spellsOut } from './acronyms.js';
+import { NEGATIONS, NEGATION_SCOPE, EVIDENCE_NEGATION_SCOPE, EVIDENCE_DENIALS, EVIDENCE_DENIAL_COMPOUNDS, EVIDENCE_FORWARD_DENIALS, CLAUSE_END, SENTENCE_END, CONTRASTS, MORE_STOP_WORDS, NOT_NEGATIVE_UN, CONDITIONS, QUANTIFIERS, NUMBER_WORDS, SCALES, NOT_A_DENIAL, AUXILIARIES } from './claim-vocabulary.js';
 import { wordStem as stem } from './word-stem.js';
 import { isStopWord } from './word-tokens.js';
 
@@ -31,35 +34,6 @@ export interface ClaimTerms {
   contrasted: boolean;
 }
 
-const NEGATIONS = new Set(['not', 'no', 'never', 'none', 'nor', 'neither', 'cannot', 'nothing', 'nobody', 'nowhere']);
-/** Chunks after a negation that it governs. */
-const NEGATION_SCOPE = 6;
-/** In evidence a negation is read as governing the rest of its clause (up to this many chunks): a paraphrase may move the words. */
-const EVIDENCE_NEGATION_SCOPE = 12;
-/** Words that, in evidence, deny what follows them in their clause as a "not" does: "avoids confusion", "eliminate need", "unlikely that … faster". */
-const EVIDENCE_DENIALS = new Set(['avoid', 'avoids', 'avoided', 'avoiding', 'eliminate', 'eliminates', 'eliminated', 'unlikely', 'lack', 'lacks', 'without', 'prevent', 'prevents', 'unnecessary', 'impossible', 'omit', 'omits', 'omitted', 'inappropriate', 'unclear', 'unable', 'disallow', 'disallows', 'disallowed', 'forbid', 'forbids', 'forbidden']);
-/** Hyphenated words that deny as those do: "Replacing all possible uses is a non-goal." */
-const EVIDENCE_DENIAL_COMPOUNDS = new Set(['non-goal', 'non-goals']);
-/** Word pairs that, in evidence, deny only what follows them: "rather than the block's scope", "instead of an actual macro" (a sentence opening "Rather, …" asserts). */
-const EVIDENCE_FORWARD_DENIALS: Record<string, string> = { rather: 'than', instead: 'of' };
-/** A chunk ending a clause: a negation governs no further. */
-const CLAUSE_END = /[.;:!?]["')\]’”*_]*$/;
-/** A chunk ending a sentence. */
-const SENTENCE_END = /[.!?]["')\]’”*_]*$/;
-const CONTRASTS = new Set(['rather', 'instead', 'only', 'but', 'unlike', 'except', 'without', 'fail', 'fails', 'failed', 'lack', 'lacks', 'absent', 'neither', 'nor', 'avoid', 'avoids', 'prevent', 'prevents', 'refuse', 'refuses', 'reject', 'rejects', 'opposite', 'unless', 'unable', 'stop', 'stops', 'stopped', 'cease', 'ceases']);
-/** Function words the shared stop list lacks (reflexives, fillers): they carry no claim. */
-const MORE_STOP_WORDS = new Set(['itself', 'themselves', 'himself', 'herself', 'myself', 'ourselves', 'yourself', 'just', 'even', 'still', 'thus', 'therefore', 'hence', 'however', 'yet', 'already', 'because', 'while', 'whether', 'if', 'when', 'where', 'what', 'how', 'why', 'them', 'him', 'me', 'us', 'my', 'mine', 'ours', 'theirs', 'via', 'per', 'etc', 'e.g', 'i.e', 'eg', 'ie', 'like', 'much', 'many', 'well', 'often', 'usually', 'instead', 'rather', 'only', 'up', 'through', 'throughout', 'across', 'within', 'upon', 'among', 'toward', 'towards']);
-/** Words starting with "un" that do not turn a statement around. */
-const NOT_NEGATIVE_UN = new Set(['under', 'until', 'unit', 'union', 'uniqu', 'univers', 'understand', 'underli', 'undergo', 'unifi', 'uniform']);
-/** Words opening a sentence with a condition its main clause answers. */
-const CONDITIONS = new Set(['when', 'whenever', 'if', 'once', 'unless', 'after', 'before', 'while']);
-/** Words before a number that say how much, not whose number it is. */
-const QUANTIFIERS = new Set(['about', 'around', 'roughly', 'nearly', 'approximately', 'almost', 'some', 'over', 'under', 'only', 'just', 'exactly', 'since', 'until', 'till', 'circa', 'ca', 'up', 'at', 'least', 'most', 'more', 'less', 'fewer', 'than', 'per', 'every', 'each', 'top', 'first', 'last']);
-const NUMBER_WORDS: Record<string, number> = {
-  zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19, twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90, hundred: 100, thousand: 1000, dozen: 12, once: 1, twice: 2, single: 1, double: 2, half: 0.5, million: 1e6, billion: 1e9,
-};
-const SCALES: Record<string, number> = { thousand: 1e3, million: 1e6, billion: 1e9, trillion: 1e12 };
-
 const CHUNK_EDGE = /^[("'“‘[{<*_~]+|[)"'”’\]}>.,;:!?*_~]+$/gu;
 const PLAIN_NUMBER = /^[~≈<>±+-]?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(%|\s*percent)?$/;
 /** "2-dimensional", "30-year": a number joined to the word it measures. */
@@ -73,16 +47,13 @@ const VERSION = /^v?\d+(?:\.\d+){2,}$/;
 const CAPITALISED = /^\p{Lu}/u;
 const ACRONYM = /^\p{Lu}{2,}s?$/u;
 const WORD = /[\p{L}\p{N}]+/gu;
-/** What makes "not" no denial when a "but" or "also" follows: "not only", "not just", "not merely" (the sentence asserts what follows). */
-const NOT_A_DENIAL = /^(?:only|just|merely)\b/;
-/** Verbs a negation may end an elliptical clause after ("C itself has not,"). */
-const AUXILIARIES = new Set(['has', 'have', 'had', 'is', 'are', 'was', 'were', 'do', 'does', 'did', 'will', 'would', 'can', 'could', 'should', 'may', 'might', 'must']);
 /** Words joined by a hyphen or slash: one word ("no-op", "yes/no"), whatever its parts say. */
 const COMPOUND = /\p{L}[-/]\p{L}/u;
 
 /** Analyse one text (a claim or a line of evidence). `evidence` reads spelled-out numbers as values too. */
 export function claimTerms(text: string, evidence = false): ClaimTerms {
-  const { dates, rest } = extractDates(text);
+  const { dates, rest } = extractDates(plainMath(text));
+  const expansions = evidence ? undefined : capitalisedExpansions(rest);
   const chunks = rest.split(/\s+|(?<=\d)[–—-](?=\d)/u).filter(Boolean);
   const numbers: number[] = [];
   const namedNumbers: number[] = [];
@@ -250,13 +221,14 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
       const acronym = spellsOut(piece, spoken);
       spoken.push(lower);
       noteWord(lower, compound);
-      if (/^\d/.test(piece) || piece.length === 1 || isStopWord(lower) || MORE_STOP_WORDS.has(lower) || NEGATIONS.has(lower)) {
+      // A capitalised expansion of an acronym beside it ("PEP (Python Enhancement Proposal)") only says what the letters stand for.
+      if (/^\d/.test(piece) || piece.length === 1 || isStopWord(lower) || MORE_STOP_WORDS.has(lower) || NEGATIONS.has(lower) || (expansions?.words.has(lower) && CAPITALISED.test(piece))) {
         first = false;
         continue;
       }
       const stemmed = stem(lower);
       noteStem(stemmed, inScope);
-      if (!first && piece.length > 1 && CAPITALISED.test(piece) && !MONTHS.includes(lower) && !acronym) {
+      if (!first && piece.length > 1 && CAPITALISED.test(piece) && !MONTHS.includes(lower) && (!acronym || expansions?.acronyms.has(piece))) {
         names.push(stemmed);
         if (ACRONYM.test(piece)) acronyms.push(stemmed);
       }
@@ -293,26 +265,6 @@ function countOf(text: string, mark: string): number {
   let count = 0;
   for (const char of text) if (char === mark) count++;
   return count;
-}
-
-/** Whether `piece` is an acronym of the words just before it ("TOFU" after "trust on first use"). */
-function spellsOut(piece: string, spoken: readonly string[]): boolean {
-  const letters = piece.replace(/s$/, '');
-  if (!/^\p{Lu}{2,}$/u.test(letters) || spoken.length < letters.length) return false;
-  return spoken.slice(-letters.length).map((word) => word[0]).join('') === letters.toLowerCase();
-}
-
-/** Whether `text` spells out an acronym whose stem is `acronym` ("minimal version selection" for "mv", the stem of "MVS"): consecutive words with its initials. */
-export function spellsOutAcronym(text: string, acronym: string): boolean {
-  const words = text.toLowerCase().match(/\p{L}+/gu) ?? [];
-  // The stem may have lost a final "s" ("MVS" -> "mv"): the initials may run one letter on.
-  for (const length of [acronym.length, acronym.length + 1]) {
-    for (let at = 0; at + length <= words.length; at++) {
-      const initials = words.slice(at, at + length).map((word) => word[0]).join('');
-      if (initials.startsWith(acronym) && words.slice(at, at + length).every((word) => word.length > 1)) return true;
-    }
-  }
-  return false;
 }
 
 function evidenceValues(digits: string): number[] {

@@ -35,6 +35,8 @@ export interface Claim {
   leadsIn: boolean;
   /** The page keys its paragraph links to (`[[key]]`): the pages a saved answer cites for it. */
   links: string[];
+  /** Its inline code, without the backticks: identifiers a source must mention. */
+  code: string[];
 }
 
 const FROM_COMMENT = /([.!?]["')\]’”]*)?[ \t]*<!--\s*from:\s*([^\s#>]+)(#[^\s>]*)?\s*-->/g;
@@ -58,14 +60,16 @@ const PARENTHETICAL_POINTER = /\((?:see|see also|cf\.?)\s[^()]*\)/gi;
 const POINTER = /^(?:see|see also|for more|more in|related|source|sources)\b/i;
 /** A sentence about the wiki itself ("this wiki is stricter", "this page collects …") states nothing a source could. */
 const ABOUT_THE_WIKI = /\b(?:this|our) (?:wiki|page|note|notes|section|summary|answer)\b|\bthe wiki (?:has|holds|contains|lacks|says)\b|^saved answer\b/i;
+/** A sentence saying where the wiki keeps something ("A comparison is saved as [[…]]"): about the wiki, not the sources. */
+const KEPT_IN_THE_WIKI = new RegExp(`\\b(?:saved|filed|stored|kept|recorded|collected)\\s+(?:as|in|under|at|on)\\s+(?:the page\\s+|a page\\s+)?\uE001`, 'i');
 /**
  * A sentence about what a source (or the wiki) leaves out — "the source does not name its
  * authors", "it reports no measurements" — states an absence, which no cited line can show;
  * a played wiki's "Limitations" notes were flagged for it every time.
  */
-const SOURCE_SUBJECT = /\b(?:the|this|its|their) (?:source|sources|rfc|proposal|document|design|paper|draft|article|authors?|text|wiki)\b|^it\b/i;
+const SOURCE_SUBJECT = /\b(?:the|this|its|their) (?:source|sources|rfc|proposal|document|design|paper|draft|article|authors?|text|wiki|folder|workspace)\b|^it\b/i;
 const SAYS_NOTHING_OF =
-  /\b(?:does not|doesn['’]t|do not|don['’]t|did not|didn['’]t|never) (?:say|state|name|mention|give|report|record|specify|discuss|describe|explain|list|include|cover|address|measure|show|tell|define|indicate|quantify|compare|spell out|detail)\b|\b(?:says|states|reports|records|gives|names|mentions|offers|includes|lists|specifies|measures) (?:no|nothing)\b|\bis silent\b|\bleaves (?:open|unsaid|unstated)\b/i;
+  /\b(?:does not|doesn['’]t|do not|don['’]t|did not|didn['’]t|never) (?:say|state|name|mention|give|report|record|specify|discuss|describe|explain|list|include|cover|address|measure|show|tell|define|indicate|quantify|compare|spell out|detail)\b|\b(?:says|states|reports|records|gives|names|mentions|offers|includes|lists|specifies|measures) (?:no|nothing)\b|\bis silent\b|\blacks\b|\bleaves (?:open|unsaid|unstated)\b/i;
 
 const CITE = '\uE000';
 const LINK = '\uE001';
@@ -158,7 +162,7 @@ export function claimsOf(body: string): Claim[] {
   const claims: Claim[] = [];
   segments.forEach((segment, index) => {
     const text = display(segment.text, shown);
-    if (POINTER.test(text) || ABOUT_THE_WIKI.test(text) || (SOURCE_SUBJECT.test(text) && SAYS_NOTHING_OF.test(text))) return;
+    if (POINTER.test(text) || ABOUT_THE_WIKI.test(text) || KEPT_IN_THE_WIKI.test(segment.text) || (SOURCE_SUBJECT.test(text) && SAYS_NOTHING_OF.test(text))) return;
     let cites = own[index] ?? [];
     for (let next = index + 1; cites.length === 0 && next < segments.length && segments[next]?.paragraph === segment.paragraph; next++) cites = own[next] ?? [];
     const leadsIn = cites.length > 0 && (own[index] ?? []).length === 0;
@@ -171,6 +175,7 @@ export function claimsOf(body: string): Claim[] {
       citations: cites.map((at) => citations[at]).filter((c): c is ClaimCitation => c !== undefined),
       leadsIn,
       links: linksOfParagraph.get(segment.paragraph) ?? [],
+      code: [...segment.text.matchAll(new RegExp(`${CODE}([\\s\\S])`, 'g'))].map((m) => (shown[(m[1] ?? '').charCodeAt(0) - SLOT_BASE] ?? '').replace(/^`+|`+$/g, '')),
     });
   });
   return claims;

@@ -1,5 +1,6 @@
 import { claimTerms, type ClaimTerms } from './claim-terms.js';
 import type { ClaimCitation } from './claims.js';
+import { MentionIndex } from './grounding-names.js';
 import { segmentText } from './segment.js';
 
 /** The evidence the grounding check reads: facts and cited lines, each analysed once per lint. */
@@ -44,6 +45,8 @@ export type SourceLinesReader = (file: string) => readonly string[] | undefined;
 /** What one lint keeps across pages: each fact and each cited line analysed once, each source's facts ordered once. */
 export class GroundingCache {
   private readonly terms = new Map<string, ClaimTerms>();
+  /** What the sources write, token by token: a name they never mention is what the check is surest of. */
+  readonly mentionIndex = new MentionIndex();
   private readonly lineItems = new Map<string, Analysed>();
 
   private readonly sentenceRuns = new Map<string, Analysed[]>();

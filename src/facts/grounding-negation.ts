@@ -1,5 +1,6 @@
 import { claimTerms, type ClaimTerms } from './claim-terms.js';
 import type { Analysed, CandidateFact } from './grounding-evidence.js';
+import { wordsAsWritten } from './grounding-names.js';
 import { holds, overlapOf } from './stem-match.js';
 
 /**
@@ -14,6 +15,10 @@ export interface Ranked {
   overlap: number;
 }
 
+/** Share of a claim's words the piece closest to it holds when the claim paraphrases that piece closely. */
+const CLOSE_PARAPHRASE = 0.7;
+/** Share of each other's words a claim and a piece of evidence hold when the claim is that piece with a negation put in or left out. */
+const VERBATIM = 0.8;
 /** Overlap above which a negated fact saying the same words is the claim's opposite. */
 const SAME_WORDS = 0.8;
 /** Words a piece of evidence must share with a claim to be about it: a denial elsewhere in the cited lines is about something else. */
@@ -42,24 +47,49 @@ export function negationProblem(
   ranked: readonly Ranked[],
   against: 'cited' | 'facts',
   claimText = '',
-): { kind: 'ungrounded'; reason: string; anchor?: CandidateFact } | undefined {
+): { kind: 'ungrounded'; reason: string; sure: boolean; anchor?: CandidateFact } | undefined {
   const evidence = against === 'cited' ? 'its cited lines' : 'its closest fact';
+  const pieces = [...new Set([...pool, ...ranked.map((r) => r.item)])];
   if (terms.negated) {
     const denial = against === 'cited' ? citedDenial(terms, pool, ranked, claimText) : factDenial(terms, ranked);
-    if (!denial) return undefined;
-    const word = denial.word === undefined ? undefined : wordOf(claimText, denial.word);
+    if (!denial) return unmatchedDenial(terms, ranked, evidence, claimText);
+    const word = denial.word === undefined ? undefined : wordsAsWritten(claimText, [denial.word])[0];
     const reason = word ? `it denies "${word}", which ${evidence} do${against === 'cited' ? '' : 'es'} not deny` : `it denies what ${evidence} do${against === 'cited' ? '' : 'es'} not mention`;
-    return denial.anchor ? { kind: 'ungrounded', reason, anchor: denial.anchor.fact } : { kind: 'ungrounded', reason };
+    // Sure only of a denial put into what a piece of evidence says near word for word: a denial worded another way is a question.
+    const sure = nearVerbatim(terms, pieces, false);
+    return denial.anchor ? { kind: 'ungrounded', reason, sure, anchor: denial.anchor.fact } : { kind: 'ungrounded', reason, sure };
   }
   // A label ending in a colon ("Rust 2021 and earlier (RPIT):") introduces a list: it asserts nothing a negation could contradict.
-  if (against === 'facts' && !claimText.trimEnd().endsWith(':') && droppedNegation(terms, ranked)) return { kind: 'ungrounded', reason: `${evidence} denies what it asserts` };
+  if (against === 'facts' && !claimText.trimEnd().endsWith(':') && droppedNegation(terms, ranked)) return { kind: 'ungrounded', reason: `${evidence} denies what it asserts`, sure: nearVerbatim(terms, pieces, true) };
   return undefined;
 }
 
-/** The claim's word a stem stands for ("specifi" → "specified"), else the stem. */
-function wordOf(text: string, stem: string): string {
-  const escaped = stem.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`\\b${escaped}[\\p{L}\\p{N}]*`, 'iu').exec(text)?.[0] ?? stem;
+/**
+ * A question, never a warning: a claim that denies something while the evidence closest to it
+ * denies, contrasts or turns around nothing. The rule above lets such a claim pass when some
+ * cited piece denies a word of it (most denials worded another way); a planted "not" often
+ * passes with it, so the closest piece is asked about as well.
+ */
+function unmatchedDenial(terms: ClaimTerms, ranked: readonly Ranked[], evidence: string, claimText: string): { kind: 'ungrounded'; reason: string; sure: boolean; anchor?: CandidateFact } | undefined {
+  const closest = ranked[0]?.item;
+  const first = terms.negatedWords[0];
+  // Only a piece saying most of what the claim says: a claim paraphrasing it closely and adding a denial.
+  if (!ranked[0] || ranked[0].overlap < CLOSE_PARAPHRASE * terms.words.length) return undefined;
+  if (!closest || first === undefined || closest.terms.negated || closest.terms.contrasted || closest.terms.negatedWords.length > 0) return undefined;
+  const word = wordsAsWritten(claimText, [first])[0] ?? first;
+  return { kind: 'ungrounded', reason: `it denies "${word}", and the closest of ${evidence === 'its cited lines' ? 'its cited lines' : 'its facts'} denies nothing`, sure: false, anchor: closest.fact };
+}
+
+/**
+ * Whether the claim is, but for its negation, a piece of its evidence near word for word: the
+ * piece (which does not negate, or which does when `negated`) holds VERBATIM of the claim's
+ * words and the claim VERBATIM of the piece's.
+ */
+function nearVerbatim(terms: ClaimTerms, pieces: readonly Analysed[], negated: boolean): boolean {
+  const claimWords = new Set(terms.words);
+  return pieces.some(
+    (item) => item.terms.negated === negated && item.words.size > 0 && overlapOf(terms.words, item.words) >= VERBATIM * terms.words.length && overlapOf([...item.words], claimWords) >= VERBATIM * item.words.size,
+  );
 }
 
 /**

@@ -1,10 +1,12 @@
 import { claimsOf, type Claim, type ClaimCitation } from './claims.js';
-import { spellsOutAcronym, type ClaimTerms } from './claim-terms.js';
-import { negationProblem } from './grounding-negation.js';
-import { holds, overlapOf, support, wordsOf } from './stem-match.js';
+import type { ClaimTerms } from './claim-terms.js';
+import { check, definesAcronym, HEADER_LINES, rank, rankByPostings, type GroundingProblem } from './grounding-check.js';
+import { support, wordsOf } from './stem-match.js';
 import { citedFacts, citedLines, sentencesOf, type Analysed, type CandidateFact, type Evidence, GroundingCache, type SourceLinesReader } from './grounding-evidence.js';
+import type { Mentions } from './grounding-names.js';
 
 export { CITATION_SLACK, GroundingCache, type CandidateFact, type SourceLinesReader } from './grounding-evidence.js';
+export { CITED_SUPPORT_THRESHOLD, SUPPORT_THRESHOLD, type GroundingProblem } from './grounding-check.js';
 
 /**
  * The grounding check: each claim of a page against its evidence. A claim that cites lines
@@ -18,12 +20,6 @@ export { CITATION_SLACK, GroundingCache, type CandidateFact, type SourceLinesRea
  * the evidence does not say: a number or date it does not hold, a name it does not
  * mention, a negation it lacks, or too few of the claim's words at all.
  */
-
-export type GroundingProblem =
-  /** `anchor`: the evidence piece the verdict rests on (the finding quotes from it). */
-  | { kind: 'ungrounded'; reason: string; anchor?: CandidateFact }
-  | { kind: 'unsupported-number'; numbers: string[] }
-  | { kind: 'miscited'; reason: string };
 
 export interface SentenceGrounding {
   text: string;
@@ -47,10 +43,6 @@ export interface PageGrounding {
   score: number;
 }
 
-/** Share of a claim's content words its evidence must hold. */
-export const SUPPORT_THRESHOLD = 0.5;
-/** The same for a claim checked against its cited lines: the citation already says where it comes from. */
-export const CITED_SUPPORT_THRESHOLD = 0.3;
 /** How many of the closest facts an uncited claim is matched against. */
 const CLOSEST = 3;
 /** How many of the closest facts its numbers may come from. */
@@ -85,12 +77,24 @@ export function groundPage(
     const all = cache.claimTermsOf(claim.checked);
     const terms: ClaimTerms = { ...all, words: all.words.filter((word) => !topicWords.has(word)), names: all.names.filter((name) => !topicWords.has(name)) };
     // "Cancellation is not dropping": two words and a negation state something checkable.
-    if (all.words.length < (all.negated ? MIN_NEGATED_WORDS : MIN_WORDS) && terms.numbers.length === 0 && terms.dates.length === 0) continue;
-    const grounded = groundClaim(claim, terms, evidence, sourceLines ? citedLines(claim.citations, sourceLines, cache) : undefined, cache, (files) => headerOf(evidence, files, sourceLines, cache), all.words.length - terms.words.length);
+    // A sentence of few words but code ("It works with `fs.ReadFile` and `http.FS`.") still names what its sources must mention.
+    const few = all.words.length < (all.negated ? MIN_NEGATED_WORDS : MIN_WORDS) && terms.numbers.length === 0 && terms.dates.length === 0;
+    if (few && claim.code.length === 0) continue;
+    const files = [...evidence.bySource.keys(), ...claim.citations.map((citation) => citation.file.replace(/^\.\//, ''))];
+    const context: ClaimContext = {
+      evidence,
+      cache,
+      header: (files) => headerOf(evidence, files, sourceLines, cache),
+      topicWords: all.words.length - terms.words.length,
+      topic: topicWords,
+      mentions: cache.mentionIndex.mentions(facts, files, sourceLines),
+      namesOnly: few,
+    };
+    const grounded = groundClaim(claim, terms, context, sourceLines ? citedLines(claim.citations, sourceLines, cache) : undefined);
     // A paragraph that links nowhere (a saved answer's opening summary, played reviews' "no fact says this"
     // on its synthesis) draws on every page the page links: each is checked against its own sources.
     const linking = claim.links.length > 0 ? claim : { ...claim, links: pageLinks };
-    sentences.push(grounded.problem && !grounded.againstCitedLines ? throughLinkedPages(grounded, linking, terms, cache, linkedFacts) : grounded);
+    sentences.push(grounded.problem && !grounded.againstCitedLines ? throughLinkedPages(grounded, linking, terms, context, linkedFacts) : grounded);
   }
   const supported = sentences.filter((s) => s.problem === undefined).length;
   return { sentences, score: sentences.length === 0 ? 1 : supported / sentences.length };
@@ -108,30 +112,39 @@ export type LinkedFacts = (keys: readonly string[]) => readonly CandidateFact[];
  * grounded through them (each is checked against its own sources). Checked the same way as
  * against facts, so a changed number, a swapped name or an added negation is still flagged.
  */
-function throughLinkedPages(grounded: SentenceGrounding, claim: Claim, terms: ClaimTerms, cache: GroundingCache, linkedFacts: LinkedFacts | undefined): SentenceGrounding {
+function throughLinkedPages(grounded: SentenceGrounding, claim: Claim, terms: ClaimTerms, context: ClaimContext, linkedFacts: LinkedFacts | undefined): SentenceGrounding {
   // A denial too: the linked page's closest sentence must deny it as well (a played saved answer's "the trait
   // guarantees nothing" is its linked page's sentence; a planted "not" is still flagged there).
   if (!linkedFacts || claim.links.length === 0) return grounded;
   const linked = linkedFacts(claim.links);
   if (linked.length === 0) return grounded;
-  const again = groundClaim(claim, terms, cache.analyse(linked), undefined, cache);
+  const evidence = context.cache.analyse(linked);
+  const inLinked = context.cache.mentionIndex.mentions(linked, [], undefined);
+  const mentions = (token: string): boolean => context.mentions(token) || inLinked(token);
+  const again = groundClaim(claim, terms, { ...context, evidence, mentions, header: (files) => headerOf(evidence, files) }, undefined);
   return again.problem ? grounded : { ...again, againstCitedLines: false, citations: claim.citations };
 }
 
-/** The head lines of some sources, read only when a claim's number is not in its evidence. */
-type HeaderReader = (files: readonly string[]) => Analysed[];
+/** What a claim is checked with besides its own words. */
+interface ClaimContext {
+  /** All of its sources' facts (or, for a claim grounded through linked pages, their sentences). */
+  evidence: Evidence;
+  cache: GroundingCache;
+  /** The head lines of some sources, read only when a claim's number is not in its evidence. */
+  header: (files: readonly string[]) => Analysed[];
+  /** How many of its words are the page title's. */
+  topicWords: number;
+  topic: ReadonlySet<string>;
+  mentions: Mentions;
+  /** Check only the names it uses (a sentence of too few words to check otherwise). */
+  namesOnly: boolean;
+}
 
-function groundClaim(
-  claim: Claim,
-  terms: ClaimTerms,
-  evidence: Evidence,
-  lines: Analysed[] | undefined,
-  cache: GroundingCache,
-  header: HeaderReader = (files) => headerOf(evidence, files),
-  topicWords = 0,
-): SentenceGrounding {
+function groundClaim(claim: Claim, terms: ClaimTerms, context: ClaimContext, lines: Analysed[] | undefined): SentenceGrounding {
+  const { evidence, cache } = context;
   const cited = lines && lines.length > 0 ? lines : citedFacts(claim.citations, evidence.bySource);
   const result: SentenceGrounding = { text: claim.text, line: claim.line, support: 0, citations: claim.citations, againstCitedLines: cited.length > 0, candidates: [] };
+  const base = { claim, terms, evidence, topicWords: context.topicWords, topic: context.topic, mentions: context.mentions, namesOnly: context.namesOnly };
   if (cited.length > 0) {
     // Sentences of the cited prose (a sentence may run over several lines), and each line (code included).
     const ranked = rank(terms, lines && lines.length > 0 ? [...sentencesOf(lines, cache), ...lines] : cited);
@@ -141,81 +154,36 @@ function groundClaim(
     // A lead-in framing the cited sentence after it ("The two mechanisms solve different problems."): nothing
     // specific of its own to find in the lines — still checked for a negation they contradict.
     if (claim.leadsIn && terms.words.length <= LEAD_IN_WORDS && terms.numbers.length === 0 && terms.dates.length === 0 && terms.names.length === 0) result.support = 1;
-    const problem = check(terms, cited, ranked, result.support, evidence.words, (acronym) => definesAcronym(evidence, cited, acronym), evidence.numbers, 'its cited lines', () => header(claim.citations.map((citation) => citation.file)), claim.checked, topicWords);
-    if (problem) result.problem = problem.kind === 'unsupported-number' ? problem : { kind: 'miscited', reason: problem.reason };
+    const problem = check({
+      ...base,
+      pool: cited,
+      ranked,
+      support: result.support,
+      cited: true,
+      definesAcronym: (acronym) => definesAcronym(evidence, cited, acronym),
+      header: () => context.header(claim.citations.map((citation) => citation.file)),
+    });
+    if (problem) result.problem = problem.kind === 'unsupported-number' ? problem : { kind: 'miscited', reason: problem.reason, sure: problem.sure };
     if (problem?.kind === 'ungrounded' && problem.anchor) result.closest = problem.anchor;
     return result;
   }
-  const ranked = rankByPostings(terms, evidence.postings);
+  const ranked = rankByPostings(terms, evidence.postings, NUMBER_CANDIDATES);
   const closest = ranked.slice(0, CLOSEST).map((r) => r.item);
   result.candidates = closest.map((item) => item.fact);
   result.closest = closest[0]?.fact;
   result.support = support(terms.words, wordsOf(closest));
-  const numberPool = ranked.slice(0, NUMBER_CANDIDATES).map((r) => r.item);
-  const problem = check(terms, numberPool, ranked.slice(0, CLOSEST), result.support, evidence.words, (acronym) => definesAcronym(evidence, closest, acronym), evidence.numbers, 'its closest fact', () => header([...evidence.bySource.keys()]), claim.checked, topicWords);
+  const problem = check({
+    ...base,
+    pool: ranked.map((r) => r.item),
+    ranked: ranked.slice(0, CLOSEST),
+    support: result.support,
+    cited: false,
+    definesAcronym: (acronym) => definesAcronym(evidence, closest, acronym),
+    header: () => context.header([...evidence.bySource.keys()]),
+  });
   if (problem) result.problem = problem;
   return result;
 }
-
-/**
- * The first problem of a claim against `pool` (its evidence), or undefined: numbers and
- * dates first (a changed figure is the surest sign), then names, then too little support,
- * then a negation its closest evidence lacks (or the reverse, word for word).
- */
-function check(
-  terms: ClaimTerms,
-  pool: readonly Analysed[],
-  ranked: ReadonlyArray<{ item: Analysed; overlap: number }>,
-  supportShare: number,
-  sourceWords: ReadonlySet<string>,
-  definesAcronym: (acronym: string) => boolean,
-  sourceNumbers: ReadonlySet<number>,
-  evidence: string,
-  header: () => readonly Analysed[] = () => [],
-  claimText = '',
-  topicWords = 0,
-): GroundingProblem | undefined {
-  const numbers = new Set(pool.flatMap((item) => item.terms.numbers));
-  for (const n of terms.namedNumbers) if (sourceNumbers.has(n)) numbers.add(n);
-  const dates = pool.flatMap((item) => item.terms.dates);
-  const stated = (n: number): boolean => numbers.has(n) || numbers.has(n / 100) || numbers.has(n * 100);
-  const datedIn = (list: readonly string[], date: string): boolean => list.some((d) => d.startsWith(date) || date.startsWith(d));
-  if (terms.numbers.some((n) => !stated(n)) || terms.dates.some((date) => !datedIn(dates, date))) {
-    // A year or date its source's head gives (the document's own date: "July 2020", "Start Date:
-    // 2023-07-26") may set any claim in time. Read only now: most claims' numbers are in their evidence.
-    const head = header();
-    for (const n of head.flatMap((item) => [...item.terms.numbers, ...item.terms.dates.map((date) => Number(date.slice(0, 4)))])) {
-      if (Number.isInteger(n) && n >= YEAR_FIRST && n <= YEAR_LAST) numbers.add(n);
-    }
-    dates.push(...head.flatMap((item) => item.terms.dates));
-  }
-  const missing = [...terms.numbers.filter((n) => !stated(n)).map(formatNumber), ...terms.dates.filter((date) => !datedIn(dates, date))];
-  if (missing.length > 0) return { kind: 'unsupported-number', numbers: [...new Set(missing)] };
-  const poolWords = wordsOf(pool);
-  // A name the evidence does not mention, and that its sources do not mention anywhere.
-  // Against cited lines a name may come from elsewhere in its sources (a person named once at the top);
-  // an uncited claim's names must be in its closest facts, as its other words.
-  const cited = evidence === 'its cited lines';
-  const closestWords = cited ? poolWords : wordsOf(ranked.slice(0, 1).map((r) => r.item));
-  // An acronym its sources state or spell out is a term they define ("MVS"), not a name a fact must repeat.
-  const unnamed = terms.names.filter((name) => !holds(closestWords, name) && !(cited && holds(sourceWords, name)) && !(terms.acronyms.includes(name) && definesAcronym(name)));
-  if (unnamed.length > 0) return { kind: 'ungrounded', reason: cited ? `it names ${unnamed.join(', ')}, which its sources never mention` : `its closest fact does not name ${unnamed.join(', ')}` };
-  // The numbers and dates it states are held by now, and they are content too: "Examples: `0x1p-2` is 0.25,
-  // `0x2.p10` is 2048.0" says what its cited "0x1p-2 // == 0.25" lines say, with one word of its own.
-  // So are the words of the page's title, as a source says "it" for the page's subject — as many as the
-  // claim's other words its evidence holds, no more: "Go install is written in Rust" on the go-install page
-  // needs "written" or "Rust" from its evidence (played review M: a title-heavy paraphrase read as "nothing like it").
-  const heldWords = supportShare * terms.words.length;
-  const alsoHeld = new Set(terms.numbers.filter((n) => !terms.namedNumbers.includes(n))).size + terms.dates.length + Math.min(topicWords, Math.round(heldWords));
-  const share = alsoHeld === 0 ? supportShare : (heldWords + alsoHeld) / (terms.words.length + alsoHeld);
-  if (share < (evidence === 'its cited lines' ? CITED_SUPPORT_THRESHOLD : SUPPORT_THRESHOLD)) return { kind: 'ungrounded', reason: evidence === 'its cited lines' ? 'its cited lines say nothing like it' : 'no fact of its sources says this' };
-  return negationProblem(terms, pool, ranked, cited ? 'cited' : 'facts', claimText);
-}
-
-/** Lines of a source's head that hold its own date ("July 2020", "Start Date: 2023-07-26"). */
-const HEADER_LINES = 12;
-const YEAR_FIRST = 1900;
-const YEAR_LAST = 2100;
 
 /** The first lines of `files` (a document's title, authors and date): read from the source when a reader has it, else the facts stated there. */
 function headerOf(evidence: Evidence, files: readonly string[], read?: SourceLinesReader, cache?: GroundingCache): Analysed[] {
@@ -226,41 +194,3 @@ function headerOf(evidence: Evidence, files: readonly string[], read?: SourceLin
   });
 }
 
-/** Whether its sources state an acronym ("MVS"), or its evidence spells it out ("minimal version selection"). */
-function definesAcronym(evidence: Evidence, near: readonly Analysed[], acronym: string): boolean {
-  return evidence.words.has(acronym) || near.some((item) => spellsOutAcronym(item.fact.text, acronym));
-}
-
-/** Facts by how many of the claim's words they hold, most first (ties by id), those holding none left out. */
-function rank(terms: ClaimTerms, facts: readonly Analysed[]): Array<{ item: Analysed; overlap: number }> {
-  const scored: Array<{ item: Analysed; overlap: number }> = [];
-  for (const item of facts) {
-    const overlap = overlapOf(terms.words, item.words);
-    if (overlap > 0) scored.push({ item, overlap });
-  }
-  return scored.sort((a, b) => b.overlap - a.overlap || (a.item.fact.id < b.item.fact.id ? -1 : a.item.fact.id > b.item.fact.id ? 1 : 0));
-}
-
-/** The facts sharing a word with the claim, by how many they share (counted from the words' postings), most first, ties by id. */
-function rankByPostings(terms: ClaimTerms, postings: ReadonlyMap<string, Analysed[]>): Array<{ item: Analysed; overlap: number }> {
-  const counts = new Map<Analysed, number>();
-  for (const word of terms.words) for (const item of postings.get(word) ?? []) counts.set(item, (counts.get(item) ?? 0) + 1);
-  // Only the best few are ever read: kept sorted as they come, not a sort of every fact reached.
-  const top: Array<{ item: Analysed; overlap: number }> = [];
-  const before = (a: { item: Analysed; overlap: number }, b: { item: Analysed; overlap: number }): boolean => a.overlap > b.overlap || (a.overlap === b.overlap && a.item.fact.id < b.item.fact.id);
-  for (const [item, overlap] of counts) {
-    const entry = { item, overlap };
-    if (top.length === NUMBER_CANDIDATES && !before(entry, top[NUMBER_CANDIDATES - 1] as { item: Analysed; overlap: number })) continue;
-    let slot = Math.min(top.length, NUMBER_CANDIDATES - 1);
-    while (slot > 0 && before(entry, top[slot - 1] as { item: Analysed; overlap: number })) {
-      top[slot] = top[slot - 1] as { item: Analysed; overlap: number };
-      slot--;
-    }
-    top[slot] = entry;
-  }
-  return top;
-}
-
-function formatNumber(value: number): string {
-  return Number.isInteger(value) && Math.abs(value) >= 10000 ? value.toLocaleString('en') : String(value);
-}

@@ -215,7 +215,7 @@ describe('groundPage with cited lines', () => {
   });
 
   it('flags a changed number, a swapped name and an added negation, quoting what its lines say', () => {
-    expect(check('About 90,007 cards were kept in wooden drawers. <!-- from: raw/notes.md#L3 -->')?.problem).toEqual({ kind: 'unsupported-number', numbers: ['90,007'] });
+    expect(check('About 90,007 cards were kept in wooden drawers. <!-- from: raw/notes.md#L3 -->')?.problem).toEqual({ kind: 'unsupported-number', numbers: ['90,007'], sure: true });
     expect(check('Okonkwo started the WikiWikiWeb on 25 March 1995 as a site. <!-- from: raw/notes.md#L7 -->')?.problem).toBeUndefined(); // the first word is not read as a name
     expect(check('The WikiWikiWeb was started by Okonkwo on 25 March 1995. <!-- from: raw/notes.md#L7 -->')?.problem?.kind).toBe('miscited');
     const wrong = check('Pelicans nest under the roadway of the bridge every spring. <!-- from: raw/notes.md#L3 -->');

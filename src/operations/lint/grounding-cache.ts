@@ -3,6 +3,7 @@ import { lstat, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ClaimCitation } from '../../facts/claims.js';
+import { englishWordsFile } from '../../facts/english-words.js';
 import { isDirectory, writeFileAtomic } from '../../util/fs.js';
 import { packageVersion } from '../../util/package-root.js';
 import { stateDir } from '../../wiki/workspace.js';
@@ -17,7 +18,7 @@ import { stateDir } from '../../wiki/workspace.js';
  * never an error. Only the tool writes under `.wiki/` (the model's tools cannot).
  */
 
-export const GROUNDING_CACHE_FORMAT = 2;
+export const GROUNDING_CACHE_FORMAT = 3;
 
 export type FlaggedKind = 'ungrounded' | 'miscited' | 'unsupported-number';
 
@@ -31,6 +32,8 @@ export interface FlaggedSentence {
   reason?: string;
   /** For unsupported-number. */
   numbers?: string[];
+  /** Whether the check is sure (a warning) or asks (a question). */
+  sure: boolean;
   /** Checked against its cited lines (else against its sources' closest facts). */
   cited: boolean;
   citations: ClaimCitation[];
@@ -142,6 +145,8 @@ export function checkerVersion(): Promise<string | undefined> {
         .sort();
       const hash = createHash('sha256').update(packageVersion());
       for (const file of files) hash.update(`\n${file}\n`).update(await readFile(path.join(codeRoot, file)));
+      // The list of ordinary English words decides findings too.
+      hash.update(await readFile(englishWordsFile()));
       return hash.digest('hex');
     } catch {
       return undefined;
@@ -191,7 +196,7 @@ function isCitation(value: unknown): value is ClaimCitation {
 
 function isFlagged(value: unknown): value is FlaggedSentence {
   if (!isRecord(value) || !isLine(value.line) || typeof value.text !== 'string' || typeof value.kind !== 'string' || !KINDS.has(value.kind)) return false;
-  if (typeof value.cited !== 'boolean' || !Array.isArray(value.citations) || !value.citations.every(isCitation)) return false;
+  if (typeof value.cited !== 'boolean' || typeof value.sure !== 'boolean' || !Array.isArray(value.citations) || !value.citations.every(isCitation)) return false;
   if (!isStrings(value.evidence) || value.evidence.length > 3) return false;
   return value.kind === 'unsupported-number' ? isStrings(value.numbers) && value.numbers.length > 0 : typeof value.reason === 'string';
 }

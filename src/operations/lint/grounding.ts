@@ -2,6 +2,7 @@ import { factsDbFile } from '../../facts/extract.js';
 import { GroundingCache, groundPage, type CandidateFact, type LinkedFacts, type PageGrounding, type SentenceGrounding, type SourceLinesReader } from '../../facts/grounding.js';
 import { scopeOf } from '../../wiki/access.js';
 import { linkedPages } from './grounding-linked.js';
+import { flaggedFix, flaggedMessage } from './grounding-message.js';
 import { citedWindowLines, placeRanges, readSourceText, windowLines } from './cited-windows.js';
 import { checkerVersion, factsHash, GroundingResultCache, hashOf, pageKey, type FlaggedSentence, type PageResult } from './grounding-cache.js';
 import type { ClaimCitation } from '../../facts/claims.js';
@@ -21,7 +22,7 @@ export interface PageScore {
   /** Share of the page's claim sentences its sources' facts support. */
   score: number;
   sentences: number;
-  /** Claim sentences flagged (each a `ungrounded`, `miscited` or `unsupported-number` finding of lint). */
+  /** Claim sentences flagged: a warning (an `ungrounded`, `miscited` or `unsupported-number` finding the check is sure of); those it asks about are findings with severity `question`. */
   flagged: number;
 }
 
@@ -94,7 +95,8 @@ export async function groundPages(
       // A result is kept only when every file the check read is one its key covers.
       let keyed = true;
       const readKeyed: SourceLinesReader = (file) => {
-        if (!cited.includes(file)) keyed = false;
+        // A file not read (cited by no page) gave the check nothing: it does not spoil the key.
+        if (!cited.includes(file) && sourceLines.has(file)) keyed = false;
         return readLines(file);
       };
       if (!reused) {
@@ -110,13 +112,13 @@ export async function groundPages(
       }
       if (!result) continue;
       if (key !== undefined && keyed) results.keep(page.path, key, result, reused);
-      report.pages.push({ path: page.path, score: round(result.score), sentences: result.sentences, flagged: result.flagged.length });
+      const sure = result.flagged.filter((flag) => flag.sure).length;
+      report.pages.push({ path: page.path, score: round(result.score), sentences: result.sentences, flagged: sure });
       for (const flag of result.flagged) {
         const line = page.bodyLine + flag.line - 1;
         const evidence = evidenceOf(flag) ?? [];
-        // Provisional until GroundingProblem.sure (issue 36 item 1): a denial is a question, the rest warnings.
-        const severity = flag.reason?.startsWith('it denies') ? 'question' : 'warning';
-        report.findings.push(finding(flag.kind, page.path, flaggedMessage(flag, evidence, readLines), { line, fix: flaggedFix(flag), severity }));
+        // What the check is sure of is a warning; the rest a question a reader or a model answers (issue 36).
+        report.findings.push(finding(flag.kind, page.path, flaggedMessage(flag, evidence, readLines), { line, fix: flaggedFix(flag), severity: flag.sure ? 'warning' : 'question' }));
         // Only for a repair: on a large wiki this is one key per finding.
         if (options.evidence && evidence.length > 0) report.closest[`${page.path}:${line}`] = evidence;
       }
@@ -141,7 +143,7 @@ function pageResult(grounding: PageGrounding): PageResult {
     // (a number's finding quotes the range from its start, where the figures the sentence differs from may be).
     const best = sentence.againstCitedLines && problem.kind !== 'unsupported-number' ? bestCitedLine(sentence) : undefined;
     const evidence = (best === undefined ? pieces : [best, ...pieces.filter((id) => id !== best)]).slice(0, REPAIR_FACTS);
-    const base = { line: sentence.line, text: sentence.text, kind: problem.kind, cited: sentence.againstCitedLines, citations: sentence.citations, evidence };
+    const base = { line: sentence.line, text: sentence.text, kind: problem.kind, sure: problem.sure, cited: sentence.againstCitedLines, citations: sentence.citations, evidence };
     flagged.push(problem.kind === 'unsupported-number' ? { ...base, numbers: problem.numbers } : { ...base, reason: problem.reason });
   }
   return { score: grounding.score, sentences: grounding.sentences.length, flagged };
@@ -194,75 +196,12 @@ async function readCitedSources(root: string, pages: readonly Page[]): Promise<M
   return lines;
 }
 
-/** Longest quote of evidence a message carries. */
-const QUOTE_CHARS = 320;
-/** Least of that quote each cited range gets. */
-const MIN_RANGE_QUOTE = 100;
-
-function flaggedMessage(flag: FlaggedSentence, evidence: readonly CandidateFact[], read: SourceLinesReader): string {
-  const where = flag.citations.map((c) => `${c.file}${c.first !== undefined ? `#L${c.first}${c.last !== c.first ? `-${c.last}` : ''}` : ''}`).join(', ');
-  const closest = evidence[0];
-  const quoted = flag.cited
-    ? ` (${where} say: "${citedExcerpt(flag.citations, read, closest) ?? quote(evidence.map((fact) => fact.text).join(' '))}")`
-    : closest
-      ? ` (closest fact ${closest.id}: "${quote(closest.text)}")`
-      : '';
-  if (flag.kind === 'unsupported-number') {
-    const numbers = flag.numbers ?? [];
-    const plural = numbers.length === 1 ? 's' : '';
-    return `"${flag.text}": ${numbers.join(', ')} appear${plural} ${flag.cited ? 'nowhere in its cited lines' : "in none of its sources' closest facts"}${quoted}`;
-  }
-  return `"${flag.text}": ${flag.reason ?? ''}${quoted}`;
-}
-
-/**
- * The lines a sentence cites, as written and numbered like read_file's windows
- * (`17│The old RFC …`), bounded to QUOTE_CHARS: the slack either side that matching allows
- * is not quoted, so the quote starts at the first cited line. undefined when none can be read.
- */
-export function citedExcerpt(citations: readonly ClaimCitation[], read: SourceLinesReader, closest?: CandidateFact): string | undefined {
-  const parts: string[] = [];
-  let length = 0;
-  // Each cited range gets its share of the quote: a sentence citing two showed only the first (played review Q).
-  const ranged = citations.filter((citation) => citation.first !== undefined).length;
-  const share = Math.max(MIN_RANGE_QUOTE, Math.floor(QUOTE_CHARS / Math.max(1, ranged)));
-  for (const citation of citations) {
-    if (citation.first === undefined) continue;
-    const budget = Math.min(QUOTE_CHARS, length + share);
-    const file = citation.file.replace(/^\.\//, '');
-    const lines = read(file);
-    if (!lines) continue;
-    const last = Math.min(lines.length, citation.last ?? citation.first);
-    // A long range is quoted from the line that matched the sentence best: the first 320 characters
-    // of a 50-line range rarely hold what decided the finding (a played review's complaint).
-    const focus = closest?.source === file && closest.lineStart !== undefined && closest.lineStart > citation.first && closest.lineStart <= last ? closest.lineStart : citation.first;
-    if (focus > citation.first) parts.push('…');
-    for (let line = focus; line <= last && length <= budget; line++) {
-      const text = (lines[line - 1] ?? '').replace(/\s+/g, ' ').trim();
-      if (text === '') continue;
-      parts.push(`${line}${LINE_MARK}${text}`);
-      length += text.length + 8;
-    }
-  }
-  return parts.length === 0 ? undefined : quote(parts.join(' '));
-}
-
 /** The facts stated on the cited lines themselves (not in the slack around them), or all of them when none is. */
 function inCitedRange(facts: readonly CandidateFact[], citations: readonly ClaimCitation[]): readonly CandidateFact[] {
   const within = facts.filter((fact) =>
     citations.some((c) => c.first !== undefined && fact.source === c.file.replace(/^\.\//, '') && (fact.lineEnd ?? fact.lineStart ?? 0) >= c.first && (fact.lineStart ?? 0) <= (c.last ?? c.first)),
   );
   return within.length > 0 ? within : facts;
-}
-
-function flaggedFix(flag: FlaggedSentence): string {
-  return flag.cited
-    ? 'make the sentence say what its cited lines say, or cite the lines that say it'
-    : 'make the sentence say what its source says, or cite the source that says it';
-}
-
-function quote(text: string): string {
-  return text.length <= QUOTE_CHARS ? text : `${text.slice(0, QUOTE_CHARS - 1)}…`;
 }
 
 function round(value: number): number {

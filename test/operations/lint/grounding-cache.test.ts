@@ -132,6 +132,9 @@ describe('the grounding result cache (.wiki/cache/grounding.json)', () => {
       ['pages not an object', JSON.stringify({ ...written, pages: [1, 2] })],
       ['a crafted entry', JSON.stringify(crafted)],
       ['an entry with evidence that is not there', JSON.stringify({ ...written, pages: { ...written.pages, [flaggedPage]: { ...written.pages[flaggedPage], flagged: written.pages[flaggedPage]?.flagged.map((f) => ({ ...f, evidence: ['f-000000000000'] })) } } })],
+      // An older cache (format 2) had no verdict: a warning must not come back as a question, nor the reverse.
+      ['an entry without its verdict', JSON.stringify({ ...written, pages: { ...written.pages, [flaggedPage]: { ...written.pages[flaggedPage], flagged: written.pages[flaggedPage]?.flagged.map(({ sure: _sure, ...f }) => f) } } })],
+      ['an entry with a verdict that is no boolean', JSON.stringify({ ...written, pages: { ...written.pages, [flaggedPage]: { ...written.pages[flaggedPage], flagged: written.pages[flaggedPage]?.flagged.map((f) => ({ ...f, sure: 'no' })) } } })],
       ['a prototype key', JSON.stringify(written).replace('"pages":{', '"pages":{"__proto__":{"key":"x","score":1,"sentences":0,"flagged":[]},')],
       ['too large', JSON.stringify({ ...written, padding: 'x'.repeat(2 * 1024 * 1024 + 64 * 1024 * Object.keys(written.pages).length) })],
     ];

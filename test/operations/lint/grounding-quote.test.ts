@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { citedExcerpt } from '../../../src/operations/lint/grounding.js';
+import { citedExcerpt } from '../../../src/operations/lint/grounding-message.js';
 
 /** What a grounding finding quotes of the lines its sentence cites. */
 describe('citedExcerpt', () => {

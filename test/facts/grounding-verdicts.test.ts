@@ -1,0 +1,156 @@
+import { describe, expect, it } from 'vitest';
+import { claimsOf } from '../../src/facts/claims.js';
+import { groundPage } from '../../src/facts/grounding.js';
+import { isOrdinaryEnglish } from '../../src/facts/english-words.js';
+
+/**
+ * What the grounding check is sure of (a warning) and what it only asks (a question), issue 36:
+ * sure of a number or date its cited lines do not state, a name its sources never mention
+ * (capitalised, an identifier, a rare word that is no English word), cited lines sharing
+ * nothing with the claim, and a denial put into a cited line's own words; every other
+ * mismatch is a question. Messages quote the page's words, never stems.
+ */
+const source = [
+  'Type checkers such as mypy read the annotations of a module.',
+  'The `no_type_check` decorator turns checking off for one function, and `typing.Protocol` describes structural types.',
+  'Guido van Rossum wrote the proposal with Jukka Lehtosalo in 2014.',
+  '',
+  'Annotations are stored in the `__annotations__` attribute and are not evaluated at run time by the interpreter.',
+  'Checkers may warn when a function returns a value of another type than its annotation says.',
+];
+const read = (file: string): readonly string[] | undefined => (file === 'raw/pep.md' ? source : undefined);
+const ground = (sentence: string, lines = 'L1') => groundPage(`${sentence} <!-- from: raw/pep.md#${lines} -->`, [], undefined, '', read).sentences[0]?.problem;
+
+describe('grounding verdicts: what the check is sure of', () => {
+  it('a number or date its cited lines do not state', () => {
+    expect(ground('Guido van Rossum wrote the proposal with Jukka Lehtosalo in 2015.', 'L3')).toMatchObject({ kind: 'unsupported-number', numbers: ['2015'], sure: true });
+  });
+
+  it('a capitalised name its sources never mention, quoted as written, whatever its dictionary status ("Grace Hopper")', () => {
+    const problem = ground('Guido van Rossum wrote the proposal with Grace Hopper in 2014.', 'L3');
+    expect(problem).toMatchObject({ kind: 'miscited', sure: true });
+    expect(problem && 'reason' in problem ? problem.reason : '').toBe('it names "Grace Hopper", which its sources never mention');
+  });
+
+  it('a lower-case tool name its sources never mention ("javac" where they say "mypy"), in prose or in code', () => {
+    expect(ground('Type checkers such as javac read the annotations of a module.')).toMatchObject({ kind: 'miscited', reason: 'it names "javac", which its sources never mention', sure: true });
+    expect(ground('Type checkers such as `javac` read the annotations of a module.')).toMatchObject({ kind: 'miscited', sure: true });
+    expect(ground('Type checkers such as mypy read the annotations of a module.')).toBeUndefined();
+  });
+
+  it('an identifier its sources never mention: snake_case, dotted, CamelCase, in code spans or not', () => {
+    expect(ground('The `no_type_checking` decorator turns checking off for one function.', 'L2')).toMatchObject({ reason: 'it names "no_type_checking", which its sources never mention', sure: true });
+    expect(ground('Structural types are described by typing.Protocols in the module.', 'L2')).toMatchObject({ reason: 'it names "typing.Protocols", which its sources never mention', sure: true });
+    expect(ground('Structural types are described by `StructuralProtocol` in the module.', 'L2')).toMatchObject({ sure: true });
+    expect(ground('The `no_type_check` decorator turns checking off for one function.', 'L2')).toBeUndefined();
+    expect(ground('Structural types are described by `typing.Protocol`.', 'L2')).toBeUndefined();
+  });
+
+  it('cited lines that share no word with the claim', () => {
+    expect(ground('Pelicans nest under the bridge every spring.', 'L3')).toMatchObject({ kind: 'miscited', reason: 'its cited lines share no word with it', sure: true });
+  });
+
+  it("a denial put into a cited line's own words", () => {
+    expect(ground('Checkers may not warn when a function returns a value of another type than its annotation says.', 'L6')).toMatchObject({ kind: 'miscited', reason: 'it denies "warn", which its cited lines do not deny', sure: true });
+  });
+});
+
+describe('grounding verdicts: what the check asks about', () => {
+  it('a denial worded another way is a question, quoting the word as written', () => {
+    const problem = ground('Checkers never warn about returned values.', 'L6');
+    expect(problem).toMatchObject({ kind: 'miscited', sure: false });
+    expect(problem && 'reason' in problem ? problem.reason : '').toMatch(/^it denies "warn", which its cited lines do not deny$/);
+  });
+
+  it('partial support is a question that quotes the words the lines lack, not their stems', () => {
+    const problem = ground('The interpreter rewrites every enhancement registry at import time using cached bytecode.', 'L5');
+    expect(problem).toMatchObject({ kind: 'miscited', sure: false });
+    const reason = problem && 'reason' in problem ? problem.reason : '';
+    expect(reason).toMatch(/^its cited lines hold few of its words \(not "[^"]*enhancement[^"]*"/);
+    expect(reason).not.toMatch(/enhanc\b/);
+  });
+
+  it('an uncited claim naming what its sources say elsewhere, not in its closest fact, is a question', () => {
+    const facts = [
+      { id: 'f-1', text: 'Type checkers read the annotations of a module and report errors.' },
+      { id: 'f-2', text: 'Jukka Lehtosalo wrote the first checker.' },
+    ];
+    const problem = groundPage('Type checkers from Lehtosalo read the annotations of a module and report errors.', facts).sentences[0]?.problem;
+    expect(problem).toMatchObject({ kind: 'ungrounded', sure: false });
+  });
+
+  it('an ordinary English word the sources do not use is no name: no finding', () => {
+    expect(isOrdinaryEnglish('sturdy')).toBe(true);
+    expect(isOrdinaryEnglish('runtime')).toBe(true); // "run" + "time"
+    expect(isOrdinaryEnglish('javac')).toBe(false);
+    expect(isOrdinaryEnglish('mypy')).toBe(false);
+    expect(ground('Type checkers such as mypy read the sturdy annotations of a module.')).toBeUndefined();
+  });
+});
+
+describe("a paper's apparatus and math are evidence like any line", () => {
+  const paper = [
+    '---',
+    "title: 'Ferrite.jl: a finite element toolbox'",
+    'authors:',
+    '  - name: Kristoffer Carlsson',
+    '    affiliation: 1',
+    'bibliography: paper.bib',
+    '---',
+    '',
+    'We assemble the stiffness matrix with Ferrite.jl [@carlsson2021] and test the hypothesis $H_{0_1}$ against $\\alpha = 0.05$.',
+    '',
+    '# References',
+  ];
+  const readPaper = (file: string): readonly string[] | undefined => (file === 'raw/paper.md' ? paper : undefined);
+  const check = (sentence: string, lines: string) => groundPage(`${sentence} <!-- from: raw/paper.md#${lines} -->`, [], undefined, '', readPaper).sentences[0]?.problem;
+
+  it('front matter and bibliography lines support what they say; YAML name keys are no denial', () => {
+    expect(check('The paper is by Kristoffer Carlsson, and its citation keys point into paper.bib.', 'L2-6')).toBeUndefined();
+    expect(check('Kristoffer Carlsson is named as the author in the front matter.', 'L3-4')).toBeUndefined();
+  });
+
+  it('a citation key is a token like any other: the same key passes, another key is a name the paper never mentions', () => {
+    expect(check('The stiffness matrix is assembled with Ferrite.jl [@carlsson2021].', 'L9')).toBeUndefined();
+    expect(check('The stiffness matrix is assembled with Ferrite.jl [@lindgren2011].', 'L9')).toMatchObject({ sure: true });
+  });
+
+  it('math written in Unicode is the claim its LaTeX source states', () => {
+    expect(check('The hypothesis H0₁ is tested against α = 0.05.', 'L9')).toBeUndefined();
+    expect(check('The hypothesis $H_{0_1}$ is tested against $\\alpha = 0.05$.', 'L9')).toBeUndefined();
+    expect(check('The hypothesis H0₂ is tested against α = 0.05.', 'L9')).toMatchObject({ sure: true });
+  });
+
+  it('a description from outside the paper ("the finite element package Ferrite.jl", where it never says what Ferrite.jl is) is at least a question', () => {
+    expect(check('The stiffness matrix is assembled with the finite element package Ferrite.jl.', 'L9')).toMatchObject({
+      kind: 'miscited',
+      reason: 'it calls "Ferrite.jl" "finite element package", which its cited lines do not',
+      sure: false,
+    });
+    expect(check('The stiffness matrix is assembled with Ferrite.jl, a finite element package, by the authors.', 'L9')).toMatchObject({ sure: false });
+    expect(check('The stiffness matrix is assembled with the package Ferrite.jl.', 'L9')).toBeUndefined();
+  });
+
+  it('a sentence about what the folder lacks states no claim', () => {
+    expect(claimsOf('The citation keys point into paper.bib, which the folder does not include. <!-- from: raw/paper.md#L6 -->')).toEqual([]);
+  });
+});
+
+describe('not claims: acronym expansions and sentences about the wiki', () => {
+  const pep = ['A PEP is a design document for the language.', 'Every PEP has a number and a champion.'];
+  const readPep = (file: string): readonly string[] | undefined => (file === 'raw/peps.md' ? pep : undefined);
+  const check = (sentence: string) => groundPage(`${sentence} <!-- from: raw/peps.md#L1-2 -->`, [], undefined, '', readPep).sentences[0]?.problem;
+
+  it('the expansion of an acronym its sources use ("PEP" → "Python Enhancement Proposal") names nothing new, before or after it', () => {
+    expect(check('A Python Enhancement Proposal (PEP) is a design document for the language.')).toBeUndefined();
+    expect(check('Every PEP (Python Enhancement Proposal) has a number and a champion.')).toBeUndefined();
+    // An acronym the sources never use is still a name they never mention, expansion or not.
+    expect(check('A Rust Feature Case (RFC) is a design document for the language.')).toMatchObject({ sure: true });
+  });
+
+  it('"A comparison is saved as [[…]]" is about the wiki, not a claim', () => {
+    expect(claimsOf('A comparison of the two designs is saved as [[go-vs-rust-comparison]].')).toEqual([]);
+    expect(claimsOf('The comparison was filed under [[comparisons/typing]] for later.')).toEqual([]);
+    expect(claimsOf('Type checkers such as mypy read annotations ([[mypy]]).').length).toBe(1);
+  });
+});
