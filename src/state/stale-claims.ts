@@ -22,8 +22,10 @@ export interface StaleClaim {
   last: number;
   /** The cited lines' text as the page was written from it. */
   was: string;
-  /** What stands in their place now (empty when they were removed). */
+  /** What stands in their place now (empty when they were removed), and its lines in the current text. */
   now: string;
+  nowFirst?: number;
+  nowLast?: number;
   /** YYYY-MM-DD. */
   since: string;
 }
@@ -39,6 +41,8 @@ const claimSchema = z.object({
   last: z.number().int().positive(),
   was: z.string().max(200_000),
   now: z.string().max(200_000),
+  nowFirst: z.number().int().nonnegative().optional(),
+  nowLast: z.number().int().nonnegative().optional(),
   since: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
 });
 const fileSchema = z.object({ version: z.literal(1), claims: z.array(claimSchema) });

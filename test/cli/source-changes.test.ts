@@ -55,6 +55,9 @@ describe('a source that changes', () => {
     const again = await ingest(root, [{ text: 'Nothing to add.' }]);
     expect(again.code, again.stderr).toBe(0);
     expect(again.firstMessage).toContain('updated for you (2 moved)');
+    expect(again.firstMessage).toMatch(/Lines new in this version[^\n]*\n- lines 1-3 \(read_file offset 0\): A new opening paragraph\. It goes on\./);
+    // The change is described; the first-ingest instruction to read the whole source is not given.
+    expect(again.firstMessage).not.toMatch(/until the end of the file/);
     const text = await page(root);
     expect(text).toContain('<!-- from: raw/doc.md#L6-7 -->');
     expect(text).toContain('<!-- from: raw/doc.md#L11 -->');
@@ -71,7 +74,7 @@ describe('a source that changes', () => {
     expect(again.code, again.stderr).toBe(0);
     expect(again.firstMessage).toMatch(/1 sentence\(s\) cite lines that CHANGED/);
     expect(again.firstMessage).toContain('was: Line 8 says fact number 8 about the harbour.');
-    expect(again.firstMessage).toContain('now: Line 8 now says fact number 80 about the harbour.');
+    expect(again.firstMessage).toMatch(/now \(now lines 8-8, read_file offset \d+\): Line 8 now says fact number 80 about the harbour\./);
     expect(again.firstMessage).not.toContain('facts 3 and 4');
     const text = await page(root);
     expect(text).toMatch(/stale_since: \d{4}-\d{2}-\d{2}/);

@@ -14,6 +14,7 @@ import { holdsClaim, openStaleClaims } from '../sources/stale-claims-of.js';
 /** Stale sentences handed to the model in the first message; the rest are counted. */
 const MESSAGE_MAX_CLAIMS = 40;
 const MESSAGE_MAX_EXCERPT = 600;
+const MESSAGE_MAX_NEW_RANGES = 20;
 
 /** A raw source's text as read_file shows it (PDF and HTML extracted); undefined when unreadable. */
 export async function currentSourceText(root: string, rawPath: string): Promise<string | undefined> {
@@ -33,7 +34,7 @@ export async function followChange(session: Session, manifest: Manifest, rawPath
   if (state === 'new') return undefined;
   if (state === 'forced') {
     const open = (await openStaleClaims(session.root)).filter((claim) => claim.source === rawPath);
-    return open.length === 0 ? undefined : { earlierKnown: true, citationsMoved: 0, rewritten: [], staleClaims: open, uncited: [] };
+    return open.length === 0 ? undefined : { earlierKnown: true, citationsMoved: 0, rewritten: [], staleClaims: open, uncited: [], newLines: [], offsets: [] };
   }
   const recorded = manifest.sources[rawPath];
   const current = await currentSourceText(session.root, rawPath);
@@ -43,23 +44,36 @@ export async function followChange(session: Session, manifest: Manifest, rawPath
   return followChangedSource(session, rawPath, recorded.sha256, current, pages);
 }
 
-/** What the model is told of the change: how many citations moved, and each sentence whose cited lines changed. */
+/**
+ * What the model is told of the change: how many citations moved, each sentence whose cited
+ * lines changed (old text, new text and where the new text is), and the lines new in this
+ * version — so it reads only what changed, not the whole source again.
+ */
 export function staleClaimsMessage(following: SourceFollowing): string[] {
   if (!following.earlierKnown) return [];
-  const lines = ['', `Citations whose lines only moved were updated for you (${following.citationsMoved} moved).`];
-  if (following.staleClaims.length === 0) return [...lines, 'No cited line changed: update pages only for what the new version adds.'];
-  lines.push(
-    `${following.staleClaims.length} sentence(s) cite lines that CHANGED. For each: if the new lines still support it, re-cite it to them; if not, rewrite it from the new lines or remove it (use write_file edits for a sentence). A sentence left as it is stays marked stale.`,
-  );
-  for (const claim of following.staleClaims.slice(0, MESSAGE_MAX_CLAIMS)) {
+  const lines = ['', `Citations whose lines only moved were updated for you (${following.citationsMoved} moved); the line numbers below are the new version's.`];
+  if (following.staleClaims.length === 0) lines.push('No cited line changed.');
+  else {
     lines.push(
-      '',
-      `- ${claim.page} line ${claim.line}: "${cut(claim.sentence)}" <!-- from: ${claim.source}#L${claim.first}-${claim.last} -->`,
-      `  was: ${cut(claim.was) || '(empty)'}`,
-      `  now: ${cut(claim.now) || '(removed)'}`,
+      `${following.staleClaims.length} sentence(s) cite lines that CHANGED. For each: if the new lines still support it, re-cite it to them; if not, rewrite it from the new lines or remove it (use write_file edits for a sentence). A sentence left as it is stays marked stale.`,
     );
+    for (const claim of following.staleClaims.slice(0, MESSAGE_MAX_CLAIMS)) {
+      const where = claim.nowFirst !== undefined && claim.nowLast !== undefined && claim.nowLast >= claim.nowFirst ? ` (now lines ${claim.nowFirst}-${claim.nowLast}, read_file offset ${following.offsets[claim.nowFirst - 1] ?? 0})` : '';
+      lines.push(
+        '',
+        `- ${claim.page} line ${claim.line}: "${cut(claim.sentence)}" <!-- from: ${claim.source}#L${claim.first}-${claim.last} -->`,
+        `  was: ${cut(claim.was) || '(empty)'}`,
+        `  now${where}: ${cut(claim.now) || '(removed)'}`,
+      );
+    }
+    if (following.staleClaims.length > MESSAGE_MAX_CLAIMS) lines.push('', `(${following.staleClaims.length - MESSAGE_MAX_CLAIMS} more: \`wiki lint\` lists them all.)`);
   }
-  if (following.staleClaims.length > MESSAGE_MAX_CLAIMS) lines.push('', `(${following.staleClaims.length - MESSAGE_MAX_CLAIMS} more: \`wiki lint\` lists them all.)`);
+  if (following.newLines.length > 0) {
+    lines.push('', `Lines new in this version (inserted or rewritten; add what they say to the pages where it belongs):`);
+    for (const range of following.newLines.slice(0, MESSAGE_MAX_NEW_RANGES)) lines.push(`- lines ${range.first}-${range.last} (read_file offset ${range.offset}): ${cut(range.text)}`);
+    if (following.newLines.length > MESSAGE_MAX_NEW_RANGES) lines.push(`(${following.newLines.length - MESSAGE_MAX_NEW_RANGES} more ranges)`);
+  }
+  lines.push('', 'You need not read the whole source again: read the lines above where you need more context, then update the pages.');
   return lines;
 }
 

@@ -69,8 +69,8 @@ export async function ingestOne(
   const userMessage = [
     `Ingest the source \`${readPath}\`${source.url ? ` (fetched from ${source.url})` : ''}${item.state === 'changed' ? ' — it has CHANGED since it was last ingested: update the pages that draw on it' : ''}.`,
     ...(following ? staleClaimsMessage(following) : []),
-    '',
-    firstWindow,
+    // A change the tool could diff is described above; the first-ingest instruction to read it all would contradict it.
+    ...(following?.earlierKnown ? [] : ['', firstWindow]),
   ].join('\n');
   const listener = options.listenerFor?.(source.rawPath);
   const run = await runModelInSession(session, {

@@ -8,7 +8,6 @@ import { checkerVersion, factsHash, GroundingResultCache, hashOf, pageKey, type 
 import type { ClaimCitation } from '../../facts/claims.js';
 import { citeLines, FactStore } from '../../facts/store.js';
 import { ConfinedIo } from '../../confine/confined-io.js';
-import { LINE_MARK } from '../../tools/text-window.js';
 import { citationsOf } from '../../wiki/validate/citation-rules.js';
 import { finding, type Finding } from '../../wiki/validate/finding.js';
 import { sourcesOf, type Page } from '../../wiki/page.js';

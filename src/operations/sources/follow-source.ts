@@ -1,4 +1,4 @@
-import { mapLines } from '../../sources/line-map.js';
+import { mapLines, sourceLines } from '../../sources/line-map.js';
 import type { StaleClaim } from '../../state/stale-claims.js';
 import { writeToolEdit } from '../../state/tool-edit.js';
 import { SOURCE_FOLLOW_PLACE } from '../../state/write-places.js';
@@ -6,7 +6,7 @@ import { isoDate } from '../../util/dates.js';
 import { moveCitations } from '../../sources/citation-moves.js';
 import type { Session } from '../run/session.js';
 import { earlierSourceText } from './earlier-text.js';
-import { staleClaimsOf } from './stale-claims-of.js';
+import { lineOffsets, newLineRanges, staleClaimsOf } from './stale-claims-of.js';
 
 export interface SourceFollowing {
   /** Whether the text the pages were written from was found (kept under .wiki/ or in git). */
@@ -18,6 +18,10 @@ export interface SourceFollowing {
   staleClaims: StaleClaim[];
   /** Pages drawing on the source with no line citation of it: stale as a whole, as before. */
   uncited: string[];
+  /** Lines new in this version (inserted or rewritten), with the read_file offset where each range starts. */
+  newLines: Array<{ first: number; last: number; offset: number; text: string }>;
+  /** The read_file offset where each current line starts (index 0 is line 1). */
+  offsets: number[];
 }
 
 /**
@@ -26,7 +30,7 @@ export interface SourceFollowing {
  * `pages`: the pages that draw on the source (produced from it, or listing or citing it).
  */
 export async function followChangedSource(session: Session, source: string, earlierSha256: string, current: string, pages: readonly string[]): Promise<SourceFollowing> {
-  const result: SourceFollowing = { earlierKnown: false, citationsMoved: 0, rewritten: [], staleClaims: [], uncited: [] };
+  const result: SourceFollowing = { earlierKnown: false, citationsMoved: 0, rewritten: [], staleClaims: [], uncited: [], newLines: [], offsets: [] };
   const earlier = await earlierSourceText(session.root, source, earlierSha256);
   if (earlier === undefined) {
     result.uncited = [...pages];
@@ -35,6 +39,11 @@ export async function followChangedSource(session: Session, source: string, earl
   result.earlierKnown = true;
   const map = mapLines(earlier, current);
   const since = isoDate();
+  result.offsets = lineOffsets(current);
+  const lines = sourceLines(current);
+  result.newLines = newLineRanges(map)
+    .filter((range) => lines.slice(range.first - 1, range.last).some((line) => line.trim() !== ''))
+    .map((range) => ({ ...range, offset: result.offsets[range.first - 1] ?? 0, text: lines.slice(range.first - 1, range.last).join('\n') }));
   for (const page of [...new Set(pages)].sort()) {
     if (!SOURCE_FOLLOW_PLACE.allows(page)) continue;
     const text = await session.readIfExists(page);

@@ -30,7 +30,7 @@ export function staleClaimsOf(page: string, pageText: string, source: string, ea
         first: citation.first,
         last,
         was: before.slice(citation.first - 1, last).join('\n'),
-        now: replacementOf(map, citation.first, last, after),
+        ...replacementOf(map, citation.first, last, after),
         since,
       });
       break;
@@ -39,8 +39,8 @@ export function staleClaimsOf(page: string, pageText: string, source: string, ea
   return stale;
 }
 
-/** The current lines between the nearest unchanged lines around the old range: what replaced it. */
-function replacementOf(map: LineMap, first: number, last: number, after: readonly string[]): string {
+/** The current lines between the nearest unchanged lines around the old range: what replaced it, and where it is now. */
+function replacementOf(map: LineMap, first: number, last: number, after: readonly string[]): { now: string; nowFirst: number; nowLast: number } {
   let start = 1;
   for (let line = first - 1; line >= 1; line--) {
     const kept = map.newLineOf(line);
@@ -58,7 +58,32 @@ function replacementOf(map: LineMap, first: number, last: number, after: readonl
     }
   }
   const lines = after.slice(start - 1, Math.max(start - 1, end));
-  return lines.length > NOW_MAX_LINES ? [...lines.slice(0, NOW_MAX_LINES), `[… ${lines.length - NOW_MAX_LINES} more lines]`].join('\n') : lines.join('\n');
+  const now = lines.length > NOW_MAX_LINES ? [...lines.slice(0, NOW_MAX_LINES), `[… ${lines.length - NOW_MAX_LINES} more lines]`].join('\n') : lines.join('\n');
+  return { now, nowFirst: start, nowLast: Math.max(start - 1, end) };
+}
+
+/** Ranges of current lines that no earlier line maps to: text new in this version (inserted or rewritten). */
+export function newLineRanges(map: LineMap): Array<{ first: number; last: number }> {
+  const mapped = new Set<number>();
+  for (let line = 1; line <= map.oldLineCount; line++) {
+    const now = map.newLineOf(line);
+    if (now !== undefined) mapped.add(now);
+  }
+  const ranges: Array<{ first: number; last: number }> = [];
+  for (let line = 1; line <= map.newLineCount; line++) {
+    if (mapped.has(line)) continue;
+    const previous = ranges.at(-1);
+    if (previous && previous.last === line - 1) previous.last = line;
+    else ranges.push({ first: line, last: line });
+  }
+  return ranges;
+}
+
+/** The character offset where each 1-based line of `text` starts, as read_file counts its offsets. */
+export function lineOffsets(text: string): number[] {
+  const offsets = [0];
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) offsets.push(at + 1);
+  return offsets;
 }
 
 /** Where the page still holds the stale sentence with the same citation (its 1-based file line); undefined when rewritten, re-cited or removed. */
