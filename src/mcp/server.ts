@@ -3,9 +3,10 @@ import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/t
 import type { WikiConfig } from '../config/schema.js';
 import { packageVersion } from '../util/package-root.js';
 import { capRank, type Viewer } from '../wiki/access.js';
-import type { Schema } from '../wiki/contract.js';
+import type { Contract, Schema } from '../wiki/contract.js';
 import { LazySearch } from './lazy-search.js';
 import { LivePages } from './live-pages.js';
+import { LiveSchema } from './live-schema.js';
 import { registerWikiTools } from './tools.js';
 
 export interface McpWorkspace {
@@ -17,8 +18,12 @@ export interface McpWorkspace {
 export interface WikiMcpOptions {
   /** Environment for the search embedder (an embeddings endpoint's key and URL); default process.env. */
   env?: NodeJS.ProcessEnv;
-  /** Who is served: the visibility cap (a rank, see wiki/access.ts) and the user whose scratch scope is visible. */
-  viewer?: Viewer;
+  /**
+   * Who is served: the visibility cap, a level of schema.md placed under the contract of
+   * each call (a level added while the server runs shifts the ranks), and the user whose
+   * scratch scope is visible. Default: mcp.maxVisibility, no user.
+   */
+  viewer?: ServedViewer;
   /** Where diagnostics go; never stdout, which carries the protocol. */
   log?: (line: string) => void;
   /**
@@ -41,12 +46,17 @@ const INSTRUCTIONS =
   'list_pages browses by type or tag; ' +
   'lint_report shows what is broken. Nothing here changes the wiki.';
 
+export interface ServedViewer {
+  maxVisibility: string;
+  user?: string | undefined;
+}
+
 /**
- * The configured cap (mcp.maxVisibility). A cap the contract does not know serves nothing
+ * The viewer under `contract`. A cap the contract does not know (any more) serves nothing
  * above the least restricted level rather than everything: the server fails closed.
  */
-export function defaultViewer(workspace: McpWorkspace): Viewer {
-  return { maxRank: capRank(workspace.schema.contract, workspace.config.mcp.maxVisibility) ?? 0 };
+export function viewerUnder(contract: Contract, served: ServedViewer): Viewer {
+  return { maxRank: capRank(contract, served.maxVisibility) ?? 0, user: served.user };
 }
 
 /** An MCP server exposing the workspace's wiki through five read-only tools. */
@@ -58,9 +68,17 @@ export function createWikiMcpServer(workspace: McpWorkspace, options: WikiMcpOpt
     // A shared validator: each server would otherwise build its own (about a millisecond), for nothing a read-only server uses.
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS, ...(options.shared ? { jsonSchemaValidator: options.shared.validator } : {}) },
   );
-  const pages = options.shared?.pages ?? new LivePages(workspace.root, workspace.schema.contract);
-  const viewer = options.viewer ?? defaultViewer(workspace);
-  registerWikiTools(server, { ...workspace, pages, search, log, viewer, maxChars: workspace.config.mcp.maxChars });
+  const pages = options.shared?.pages ?? new LivePages(workspace.root, new LiveSchema(workspace.root, workspace.schema, log));
+  const served = options.viewer ?? { maxVisibility: workspace.config.mcp.maxVisibility };
+  registerWikiTools(server, {
+    root: workspace.root,
+    config: workspace.config,
+    pages,
+    search,
+    log,
+    viewer: (contract) => viewerUnder(contract, served),
+    maxChars: workspace.config.mcp.maxChars,
+  });
   if (options.shared) return { server, close: async () => undefined };
   // Read the pages once the handshake is done, so the first call does not pay for it
   // (seconds on a 10k-page wiki) and `initialize` is never held up by it.

@@ -7,7 +7,7 @@ import { laneWarnings, requireAnsweringLane } from '../operations/inspect/search
 import { lintWorkspace } from '../operations/lint/lint.js';
 import { wrongKindOfStateFile } from '../state/wrong-kind.js';
 import type { Viewer } from '../wiki/access.js';
-import type { Schema } from '../wiki/contract.js';
+import type { Contract } from '../wiki/contract.js';
 import { askWiki } from './ask.js';
 import { fitToBudget } from './budget.js';
 import type { LazySearch } from './lazy-search.js';
@@ -30,12 +30,11 @@ const CLOSE_MATCHES = 3;
 
 export interface McpToolContext {
   root: string;
-  schema: Schema;
   config: WikiConfig;
   pages: LivePages;
   search: LazySearch;
-  /** Who is served: the visibility cap and the user whose scratch scope is visible. */
-  viewer: Viewer;
+  /** Who is served under the contract now: the visibility cap and the user whose scratch scope is visible. */
+  viewer: (contract: Contract) => Viewer;
   /** The most characters one tool answer may hold. */
   maxChars: number;
   log: (line: string) => void;
@@ -151,12 +150,13 @@ export function registerWikiTools(server: McpServer, ctx: McpToolContext): void 
     },
     (args) =>
       guarded(ctx, 'list_pages', async () => {
-        const types = Object.keys(ctx.schema.contract.types);
+        const index = await servedPages(ctx);
+        const contract = ctx.pages.contract;
+        const types = Object.keys(contract.types);
         if (args.type !== undefined && !types.includes(args.type)) {
           return toolError(`unknown page type "${args.type}"; the schema defines: ${types.join(', ')}`);
         }
-        const index = await servedPages(ctx);
-        const list = listPages(index.pages(), ctx.schema.contract, {
+        const list = listPages(index.pages(), contract, {
           type: args.type,
           tag: args.tag,
           limit: args.limit ?? DEFAULT_LIST_LIMIT,
@@ -180,7 +180,7 @@ export function registerWikiTools(server: McpServer, ctx: McpToolContext): void 
     (args) =>
       guarded(ctx, 'lint_report', async () => {
         const served = await servedPages(ctx);
-        const report = await lintWorkspace(ctx.root, ctx.schema, ctx.config, { fix: false });
+        const report = await lintWorkspace(ctx.root, ctx.pages.currentSchema(), ctx.config, { fix: false });
         const findings = servedFindings(report.findings, served);
         const errors = findings.filter((finding) => finding.severity === 'error').length;
         const visible = { ...report, findings, errors, warnings: findings.length - errors };
@@ -205,7 +205,7 @@ export function registerWikiTools(server: McpServer, ctx: McpToolContext): void 
       guarded(ctx, 'ask_wiki', async () => {
         const served = await servedPages(ctx);
         const index = await ctx.search.index();
-        const answer = await askWiki(index, served, ctx.schema.contract, args.question, ctx.maxChars, ctx.config.query);
+        const answer = await askWiki(index, served, ctx.pages.contract, args.question, ctx.maxChars, ctx.config.query);
         ctx.search.tellLeftOut(index);
         requireLanes(answer.lanes);
         return json(ctx, { ...answer, warnings: laneWarnings(answer.lanes, index.info().embedder) });
@@ -218,7 +218,8 @@ const askArgs = z.strictObject({
 });
 
 async function servedPages(ctx: McpToolContext): Promise<ServedPages> {
-  return servedView(await ctx.pages.current(), ctx.schema.contract, ctx.viewer);
+  const index = await ctx.pages.current();
+  return servedView(index, ctx.pages.contract, ctx.viewer(ctx.pages.contract));
 }
 
 /**
