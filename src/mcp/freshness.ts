@@ -167,7 +167,12 @@ export class Freshness {
     }
     this.refreshing = (async () => {
       try {
-        if (this.rewatchDue) this.rewatch();
+        if (this.rewatchDue) {
+          this.rewatch();
+          // What changed in a folder before its new watch began was heard by no one: rescan all.
+          this.pages.markChanged();
+          this.search.markChanged();
+        }
         await this.pages.current();
         await this.search.refreshIfOpen();
       } catch (error) {

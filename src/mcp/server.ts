@@ -7,7 +7,11 @@ import type { Contract, Schema } from '../wiki/contract.js';
 import { LazySearch } from './lazy-search.js';
 import { LivePages } from './live-pages.js';
 import { LiveSchema } from './live-schema.js';
+import { Freshness } from './freshness.js';
 import { registerWikiTools } from './tools.js';
+
+/** The periodic full check of wiki/ behind the watch. */
+const FULL_CHECK_MS = 30_000;
 
 export interface McpWorkspace {
   root: string;
@@ -26,6 +30,8 @@ export interface WikiMcpOptions {
   viewer?: ServedViewer;
   /** Where diagnostics go; never stdout, which carries the protocol. */
   log?: (line: string) => void;
+  /** Told after each refresh that follows a change on disk (tests wait on it, never on a clock). */
+  onRefreshed?: () => void;
   /**
    * Pages and search index kept by the caller and shared by many servers (`wiki serve`
    * makes one server per request); closing the server then leaves them open.
@@ -80,10 +86,20 @@ export function createWikiMcpServer(workspace: McpWorkspace, options: WikiMcpOpt
     maxChars: workspace.config.mcp.maxChars,
   });
   if (options.shared) return { server, close: async () => undefined };
+  // A page written while the server runs is found by the next search within about a
+  // second, not after the index's own rescan interval: the watch refreshes the index.
+  const freshness = new Freshness(workspace.root, pages, search, log, FULL_CHECK_MS, options.onRefreshed);
   // Read the pages once the handshake is done, so the first call does not pay for it
   // (seconds on a 10k-page wiki) and `initialize` is never held up by it.
   server.server.oninitialized = () => {
+    freshness.start();
     pages.current().catch((error: unknown) => log(`wiki mcp: could not read the pages: ${(error as Error).message}`));
   };
-  return { server, close: () => search.close() };
+  return {
+    server,
+    close: async () => {
+      freshness.close();
+      await search.close();
+    },
+  };
 }

@@ -3,6 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/cli.js';
+import { readWikiId } from '../../src/serve/wiki-id.js';
 import { freshWorkspace, patchConfig } from '../cli/cron-fixtures.js';
 import { addToken, connect, serve, tokensFile, type Served } from './serve-fixtures.js';
 
@@ -172,11 +173,12 @@ describe('wiki serve refusals and outcomes', () => {
     // found: false — a real search that matches nothing.
     const plain = await workspaceWithPages();
     const token = await addToken(plain, file, 'reader', 'internal');
-    // A token whose cap this wiki does not declare: known, but forbidden here.
+    // A token of this wiki whose cap schema.md does not declare (any more): known, but forbidden here.
     const foreign = 'wiki_foreign-token-for-another-wiki';
     const { readFile } = await import('node:fs/promises');
     const book = JSON.parse(await readFile(file, 'utf8')) as { version: 1; tokens: object[] };
-    book.tokens.push({ name: 'foreign', sha256: createHash('sha256').update(foreign).digest('hex'), maxVisibility: 'top-secret', createdAt: new Date().toISOString() });
+    const wiki = readWikiId(plain);
+    book.tokens.push({ name: 'foreign', sha256: createHash('sha256').update(foreign).digest('hex'), maxVisibility: 'top-secret', createdAt: new Date().toISOString(), wiki });
     await writeFile(file, JSON.stringify(book));
 
     let served = await serve(plain, file);
@@ -231,7 +233,7 @@ describe('wiki serve refusals and outcomes', () => {
     const { runCli } = await import('../helpers/cli.js');
     const empty = await runCli(['--root', root, 'serve', '--port', '0', '--tokens', await tokensFile()]);
     expect(empty.code).toBe(2);
-    expect(empty.stderr).toMatch(/no tokens in .*wiki serve token add/);
+    expect(empty.stderr).toMatch(/no token for this wiki in .*wiki serve token add/);
     const inside = await runCli(['--root', root, 'serve', 'token', 'add', 'x', '--max-visibility', 'public', '--tokens', path.join(root, 'tokens.json')]);
     expect(inside.code).toBe(2);
     expect(inside.stderr).toMatch(/inside the workspace/);
