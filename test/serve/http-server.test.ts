@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/cli.js';
@@ -200,7 +200,9 @@ describe('wiki serve refusals and outcomes', () => {
     }
 
     // Not configured: every lane off.
+    // The next two are clones of the same wiki (its wiki.id), so the reader's token is theirs too.
     const off = await workspaceWithPages();
+    await copyFile(path.join(plain, 'wiki.id'), path.join(off, 'wiki.id'));
     await patchConfig(off, { search: { weights: { lexical: 0, token: 0 }, embedder: { kind: 'none' } } });
     served = await serve(off, file);
     try {
@@ -215,6 +217,7 @@ describe('wiki serve refusals and outcomes', () => {
 
     // Failing: the index cannot be kept (a folder where its file goes).
     const broken = await workspaceWithPages();
+    await copyFile(path.join(plain, 'wiki.id'), path.join(broken, 'wiki.id'));
     await mkdir(path.join(broken, '.wiki', 'search', 'index.bin'), { recursive: true });
     served = await serve(broken, file);
     try {
