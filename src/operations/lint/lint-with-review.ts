@@ -81,7 +81,7 @@ export async function runLint(ws: WorkspaceHandle, options: LintRunOptions): Pro
     const modelChanges: string[] = [];
     let batchNote: string | undefined;
     // Nothing to hand over, and no page changed since the last review: the model would find nothing new.
-    const reviewed = session && model && !options.dryRun ? await lastReview(ws.root) : undefined;
+    const reviewed = session && model && !options.dryRun ? await lastReview(ws.root, session.user) : undefined;
     const unchangedSinceReview = reviewed !== undefined && reviewed.pages === (await pagesHash(ws.root));
     if (session && model) {
       // The model is shown findings only about pages it may see (wiki/access.ts): lint checks
@@ -150,7 +150,7 @@ export async function runLint(ws: WorkspaceHandle, options: LintRunOptions): Pro
         }
         review = summariseRun(run, byModel, touched, Date.now() - started, options.budget);
         // Only a review that left nothing open is remembered: its findings are not kept anywhere else, and a skip must not hide them.
-        if (review.status === 'done' && !options.dryRun && modelFindings.length === 0) await rememberReview(ws.root, await pagesHash(ws.root), new Date().toISOString());
+        if (review.status === 'done' && !options.dryRun && modelFindings.length === 0) await rememberReview(ws.root, session.user, await pagesHash(ws.root), new Date().toISOString());
       }
     }
     let diff: string | undefined;
