@@ -84,6 +84,7 @@ const lintArgs = z.strictObject({
 });
 
 export function registerWikiTools(server: McpServer, ctx: McpToolContext): void {
+  markSdkToolErrors(server);
   server.registerTool(
     'search_wiki',
     {
@@ -120,10 +121,10 @@ export function registerWikiTools(server: McpServer, ctx: McpToolContext): void 
     },
     (args) =>
       guarded(ctx, 'read_page', async () => {
-        const refusal = keyRefusal(args.key);
+        const index = await servedPages(ctx);
+        const refusal = keyRefusal(args.key, (key) => index.has(key));
         if (refusal) return toolError(refusal);
         const key = args.key.trim();
-        const index = await servedPages(ctx);
         const page = index.get(key);
         if (!page) {
           // An answer, not an error: the caller asked for one page by name and learns it is not there,
@@ -268,6 +269,18 @@ async function guarded(ctx: McpToolContext, tool: string, run: () => Promise<Cal
 /** A tool's answer as JSON, cut to the budget (saying what was cut) when longer. */
 function json(ctx: McpToolContext, value: Record<string, unknown>): CallToolResult {
   return { content: [{ type: 'text', text: fitToBudget(value, ctx.maxChars) }] };
+}
+
+/**
+ * The errors the SDK itself answers a tools/call with (arguments that fail the tool's input
+ * schema, an unknown tool) carry `_meta.outcome: invalid` too, so every tool error says what
+ * it means. The SDK makes them in one method; it is wrapped per server.
+ */
+function markSdkToolErrors(server: McpServer): void {
+  const sdk = server as unknown as { createToolError?: (message: string) => CallToolResult };
+  const make = sdk.createToolError?.bind(server);
+  if (!make) return;
+  sdk.createToolError = (message) => ({ ...make(message), _meta: { outcome: 'invalid' satisfies ToolOutcome } });
 }
 
 function toolError(message: string, outcome: ToolOutcome = 'invalid'): CallToolResult {
