@@ -10,7 +10,7 @@ export function registerServe(program: Command): void {
     .option('--host <host>', 'address to listen on; anything but loopback is reachable from other machines', '127.0.0.1')
     .option('--port <port>', 'port to listen on; 0 picks a free one', '8787')
     .option('--tokens <file>', 'the tokens file, outside the workspace (default: $WIKI_SERVE_TOKENS, else ~/.config/wiki/serve-tokens.json)')
-    .option('--rate-limit <n[/seconds]>', 'requests each token may make (default 600/60: 600 a minute)')
+    .option('--rate-limit <n[/seconds]>', 'JSON-RPC calls each token may make, a batch counting each of its calls (default 600/60: 600 a minute)')
     .addHelpText(
       'after',
       '\nPrints the URL it listens on (stdout), then one line per call on stderr (time, token name, call, status, bytes, ms; never the token).\n\nExamples:\n  $ wiki serve token add alice-laptop --max-visibility internal --user alice\n  $ wiki serve --port 8787\n  $ claude mcp add --transport http wiki http://127.0.0.1:8787/mcp --header "Authorization: Bearer $WIKI_TOKEN"',

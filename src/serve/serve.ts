@@ -32,7 +32,7 @@ export async function serveUntilStopped(
   const port = Number(flags.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number from 0 to 65535 (got ${flags.port})`, '0 picks a free port');
   const rateLimit = flags.rateLimit === undefined ? DEFAULT_RATE_LIMIT : parseRateLimit(flags.rateLimit);
-  if (!rateLimit) throw new UsageError(`--rate-limit must be N or N/SECONDS (got ${flags.rateLimit})`, 'e.g. --rate-limit 120/60: 120 requests a minute per token');
+  if (!rateLimit) throw new UsageError(`--rate-limit must be N or N/SECONDS (got ${flags.rateLimit})`, 'e.g. --rate-limit 120/60: 120 calls a minute per token');
   requireOutsideWorkspace(flags.tokens, workspace.root);
   requireOwnersOnly(flags.tokens);
   const wiki = readWikiId(workspace.root);

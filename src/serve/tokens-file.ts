@@ -2,6 +2,7 @@ import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../errors.js';
 import { acquireLockFile } from '../state/lock.js';
+import { Mutex } from '../util/mutex.js';
 import { TOKENS_ENV } from './tokens-path.js';
 
 /** How long a `token add` or `remove` waits for another one to finish with the file. */
@@ -57,15 +58,20 @@ export function requireOwnersOnly(file: string): void {
   }
 }
 
+/** One change at a time within this process; the lock file orders processes (it tells them apart by pid). */
+const inProcess = new Mutex();
+
 /** Run `change` holding the lock beside the tokens file, so concurrent adds and removes never lose one another's record. */
-export async function withTokensLock<T>(file: string, command: string, change: () => Promise<T>): Promise<T> {
-  const lock = await acquireLockFile(`${realTokensPath(file)}.lock`, { command, waitSeconds: LOCK_WAIT_SECONDS });
-  lock.releaseOnExit();
-  try {
-    return await change();
-  } finally {
-    await lock.release();
-  }
+export function withTokensLock<T>(file: string, command: string, change: () => Promise<T>): Promise<T> {
+  return inProcess.run(async () => {
+    const lock = await acquireLockFile(`${realTokensPath(file)}.lock`, { command, waitSeconds: LOCK_WAIT_SECONDS });
+    lock.releaseOnExit();
+    try {
+      return await change();
+    } finally {
+      await lock.release();
+    }
+  });
 }
 
 function realFolder(folder: string): string {
