@@ -6,6 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { initWorkspace } from '../src/operations/workspace/init.js';
 import { addToken } from '../src/serve/tokens.js';
+import { ensureWikiId } from '../src/serve/wiki-id.js';
 import { packageRoot } from '../src/util/package-root.js';
 import { syntheticWiki, writeSyntheticWiki } from './measure/synthetic.js';
 import { timedNode } from './measure/timed-node.js';
@@ -46,7 +47,7 @@ export async function runServeBench(sizes = [10000]): Promise<void> {
         if (run.code !== 0) throw new Error(`wiki search failed: ${run.stderr.trim()}`);
         fresh.push(run.ms);
       }
-      const { token } = await addToken(tokensFile, { name: 'bench', maxVisibility: 'internal' });
+      const { token } = await addToken(tokensFile, { name: 'bench', maxVisibility: 'internal', wiki: ensureWikiId(root) });
       const server = spawn(process.execPath, [cli, '--root', root, 'serve', '--port', '0', '--tokens', tokensFile, '--rate-limit', '1000000/1'], { stdio: ['ignore', 'pipe', 'pipe'] });
       // Its call log: how long each call took inside the server (ms=…), the client's own cost apart.
       let callLog = '';

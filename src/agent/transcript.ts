@@ -42,12 +42,22 @@ export function transcriptLine(record: Record<string, unknown>, maxBytes: number
     const line = JSON.stringify(record);
     if (Buffer.byteLength(line, 'utf8') <= maxBytes) return `${line}\n`;
   }
-  let keep = Math.max(MIN_KEPT_CHARS, Math.floor(maxBytes / 4));
+  // The line's budget shared among its long strings: a response of 60 calls of 1 MB each is
+  // cut to one bounded line at the first try, never serialised at tens of megabytes first.
+  let keep = Math.max(MIN_KEPT_CHARS, Math.floor(maxBytes / 4 / Math.max(1, longStrings(record, MIN_KEPT_CHARS))));
   for (;;) {
     const line = JSON.stringify({ ...(cutStrings(record, keep) as Record<string, unknown>), truncated: true });
     if (Buffer.byteLength(line, 'utf8') <= maxBytes || keep <= MIN_KEPT_CHARS) return `${line}\n`;
     keep = Math.max(MIN_KEPT_CHARS, Math.floor(keep / 2));
   }
+}
+
+/** How many strings in `value` are longer than `chars`. */
+function longStrings(value: unknown, chars: number): number {
+  if (typeof value === 'string') return value.length > chars ? 1 : 0;
+  if (Array.isArray(value)) return value.reduce((sum: number, item) => sum + longStrings(item, chars), 0);
+  if (value !== null && typeof value === 'object') return Object.values(value).reduce((sum: number, item) => sum + longStrings(item, chars), 0);
+  return 0;
 }
 
 function stringChars(value: unknown): number {

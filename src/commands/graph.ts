@@ -12,6 +12,7 @@ export function registerGraph(program: Command): void {
     .description('the page graph (nodes by type, edges from refs and [[links]], orphans marked) as an interactive HTML view, JSON or Graphviz DOT')
     .addOption(new Option('--format <format>', 'html, json or dot').choices([...GRAPH_FORMATS]).default('html'))
     .option('--out <file>', 'where to write it; "-" for stdout (default: .wiki/graph.html for html, stdout for json and dot)')
+    .option('--max-visibility <level>', 'show pages up to this visibility level, as `wiki mcp` serves them (default: mcp.maxVisibility in wiki.config.json)')
     .addHelpText(
       'after',
       [
@@ -27,7 +28,7 @@ export function registerGraph(program: Command): void {
         '  $ wiki graph --format json --out graph.json --json',
       ].join('\n'),
     )
-    .action(async (opts: { format: GraphFormat; out?: string }, command: Command) => {
+    .action(async (opts: { format: GraphFormat; out?: string; maxVisibility?: string }, command: Command) => {
       const out = outputFor(command);
       const toStdout = opts.out === '-' || (opts.out === undefined && opts.format !== 'html');
       if (toStdout && out.json) {
@@ -38,8 +39,14 @@ export function registerGraph(program: Command): void {
       }
       const ws = await openWorkspace(command, {}, { modelFree: true });
       const [{ graphWorkspace }] = await load('graphOperation');
-      const [{ capRank }] = await load('access');
-      const viewer = { user: userOf(command), maxRank: capRank(ws.schema.contract, ws.config.config.mcp.maxVisibility) ?? 0 };
+      const [{ capRank, visibilityLevels }] = await load('access');
+      let maxRank = capRank(ws.schema.contract, opts.maxVisibility ?? ws.config.config.mcp.maxVisibility) ?? 0;
+      if (opts.maxVisibility !== undefined) {
+        const asked = capRank(ws.schema.contract, opts.maxVisibility);
+        if (asked === undefined) throw new UsageError(`"${opts.maxVisibility}" is not a visibility level of this wiki`, `schema.md declares: ${visibilityLevels(ws.schema.contract).levels.join(', ')}`);
+        maxRank = asked;
+      }
+      const viewer = { user: userOf(command), maxRank };
       const result = await graphWorkspace(ws.root, ws.schema, {
         viewer,
         format: opts.format,

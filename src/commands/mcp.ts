@@ -27,7 +27,7 @@ export function registerMcp(program: Command): void {
       const [{ serveWikiMcpOverStdio }] = await load('mcpServer');
       await serveWikiMcpOverStdio(
         { root: ws.root, schema: ws.schema, config: ws.config.config },
-        { log: (line) => out.info(line), viewer: { maxRank, user } },
+        { log: (line) => out.info(line), viewer: { maxVisibility: level, user } },
       );
     });
 }

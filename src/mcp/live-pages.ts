@@ -1,11 +1,12 @@
 import { SandboxError } from '../errors.js';
 import { ConfinedIo } from '../confine/confined-io.js';
 import { resolveInSandbox } from '../tools/sandbox.js';
-import type { Contract } from '../wiki/contract.js';
+import type { Contract, Schema } from '../wiki/contract.js';
 import { parsePage } from '../wiki/page.js';
 import { PageIndex } from '../wiki/page-index.js';
 import { listPageFiles, type PageFile } from '../wiki/page-files.js';
 import { unchangedSince, type FileStamp } from '../util/file-stamp.js';
+import type { LiveSchema } from './live-schema.js';
 
 const READ_BATCH = 256;
 
@@ -19,33 +20,61 @@ const READ_BATCH = 256;
  * links, and every read goes through the sandbox and must land inside wiki/.
  */
 export class LivePages {
-  private readonly index: PageIndex;
+  private index: PageIndex;
   private readonly seen = new Map<string, FileStamp>();
   private queue: Promise<unknown> = Promise.resolve();
   /** Whether the files may have changed since the last rescan (always, unless watched). */
   private changed = true;
+  private schemaNow: Schema;
 
   /**
-   * `watched`: a watcher calls `markChanged()` when a page changes (serve/freshness.ts), so
+   * `schema`: schema.md as it is now (live-schema.ts); a changed contract re-reads every
+   * page under it (a page's type and visibility rank depend on it).
+   * `watched`: a watcher calls `markChanged()` when a page changes (mcp/freshness.ts), so
    * a call rescans only after a change; otherwise every call rescans.
    */
   constructor(
     private readonly root: string,
-    private readonly contract: Contract,
+    private readonly schema: LiveSchema | Schema,
     private readonly options: { watched?: boolean } = {},
   ) {
-    this.index = new PageIndex(contract);
+    this.schemaNow = this.readSchema();
+    this.index = new PageIndex(this.schemaNow.contract);
   }
 
-  /** The page index brought in line with the files. Calls are serialised. */
+  /** The page index brought in line with the files and schema.md. Calls are serialised. */
   current(): Promise<PageIndex> {
-    const next = this.queue.then(() => (this.changed || !this.options.watched ? this.rescan() : this.index));
+    const next = this.queue.then(() => {
+      const schema = this.readSchema();
+      if (schema.contract !== this.schemaNow.contract) this.reset(schema);
+      return this.changed || !this.options.watched ? this.rescan() : this.index;
+    });
     this.queue = next.catch(() => undefined);
     return next;
   }
 
+  /** The schema the index returned last was read under. */
+  currentSchema(): Schema {
+    return this.schemaNow;
+  }
+
+  get contract(): Contract {
+    return this.schemaNow.contract;
+  }
+
   /** Something under wiki/ changed: the next call rescans. */
   markChanged(): void {
+    this.changed = true;
+  }
+
+  private readSchema(): Schema {
+    return 'current' in this.schema ? this.schema.current() : this.schema;
+  }
+
+  private reset(schema: Schema): void {
+    this.schemaNow = schema;
+    this.index = new PageIndex(schema.contract);
+    this.seen.clear();
     this.changed = true;
   }
 
@@ -72,7 +101,7 @@ export class LivePages {
     const seenAt = Date.now();
     const text = await readServedPage(this.root, file.path);
     if (text === undefined) return false;
-    this.index.upsert(parsePage(file.path, text, this.contract));
+    this.index.upsert(parsePage(file.path, text, this.schemaNow.contract));
     this.seen.set(file.path, { mtimeMs: file.mtimeMs, size: file.size, seenAt });
     return true;
   }

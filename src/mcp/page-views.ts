@@ -102,16 +102,18 @@ export function listPages(pages: readonly Page[], contract: Contract, query: Pag
 
 /**
  * Why `key` cannot be a page key, or undefined when it can. Keys are bare file names, so
- * anything path-like is refused outright instead of being looked up; a page path is
- * answered with the key it holds, so the caller can retry.
+ * anything path-like is refused outright instead of being looked up. A path is answered
+ * with the key it ends in only when that key is a page the caller may see (`isServedKey`):
+ * `/etc/passwd` or `../secret` suggests nothing from outside the wiki, nor a hidden page.
  */
-export function keyRefusal(key: string): string | undefined {
+export function keyRefusal(key: string, isServedKey: (key: string) => boolean = () => false): string | undefined {
   const trimmed = key.trim();
   if (trimmed === '') return 'the key is empty; give a page key such as `attention` (a file name under wiki/ without .md)';
   if (/[\u0000-\u001f\u007f]/.test(trimmed)) return 'the key contains control characters; give a page key such as `attention`';
   if (/[/\\]/.test(trimmed) || trimmed.startsWith('.') || trimmed.endsWith('.md')) {
     const basename = trimmed.split(/[/\\]/).pop()?.replace(/\.md$/, '') ?? '';
-    const suggestion = /^[^.]/.test(basename) ? `; did you mean the key \`${basename}\`?` : '';
+    const pagePath = /^wiki[/\\]/.test(trimmed) || !/[/\\]/.test(trimmed);
+    const suggestion = pagePath && /^[^.]/.test(basename) && isServedKey(basename) ? `; did you mean the key \`${basename}\`?` : '';
     return `read_page takes a page key (the file name without .md), not a path${suggestion}`;
   }
   return undefined;

@@ -16,6 +16,7 @@ export async function servedSearch(
   served: ServedPages,
   query: string,
   limit: number,
+  readPage?: (pagePath: string) => string | undefined,
 ): Promise<{ query: string; results: Array<Omit<SearchResult, 'contributions'>>; lanes: SearchResponse['lanes'] }> {
   const names = served.hiddenNames();
   // A pool sized by the share of pages served, grown while hidden hits leave fewer than
@@ -23,11 +24,12 @@ export async function servedSearch(
   const total = served.totalCount();
   const share = total === 0 ? 1 : Math.max(0.05, (total - served.hiddenCount()) / total);
   let pool = Math.min(MAX_POOL, Math.ceil(limit / share) + Math.ceil(limit / 4));
-  let response = await index.search(query, { limit: pool });
+  // Snippets are read from the page as served (servedReader): never from a withheld line.
+  let response = await index.search(query, { limit: pool, readPage });
   let visible = response.results.filter((result) => served.servesPath(result.path));
   while (visible.length < limit && response.results.length === pool && pool < MAX_POOL) {
     pool = nextPool(pool, visible.length, limit);
-    response = await index.search(query, { limit: pool });
+    response = await index.search(query, { limit: pool, readPage });
     visible = response.results.filter((result) => served.servesPath(result.path));
   }
   // The semantic lane scores every page for any word it knows, and it learned the words of

@@ -7,7 +7,7 @@ import { laneWarnings, requireAnsweringLane } from '../operations/inspect/search
 import { lintWorkspace } from '../operations/lint/lint.js';
 import { wrongKindOfStateFile } from '../state/wrong-kind.js';
 import type { Viewer } from '../wiki/access.js';
-import type { Schema } from '../wiki/contract.js';
+import type { Contract } from '../wiki/contract.js';
 import { askWiki } from './ask.js';
 import { fitToBudget } from './budget.js';
 import type { LazySearch } from './lazy-search.js';
@@ -16,6 +16,7 @@ import { lintPage } from './lint-views.js';
 import { keyRefusal, listPages, pageDetail } from './page-views.js';
 import { servedView, type ServedPages } from '../wiki/served-pages.js';
 import { servedFindings, servedSearch } from './served-search.js';
+import { servedReader } from './served-text.js';
 
 export const MCP_TOOL_NAMES = ['search_wiki', 'read_page', 'list_pages', 'lint_report', 'ask_wiki'] as const;
 
@@ -30,12 +31,11 @@ const CLOSE_MATCHES = 3;
 
 export interface McpToolContext {
   root: string;
-  schema: Schema;
   config: WikiConfig;
   pages: LivePages;
   search: LazySearch;
-  /** Who is served: the visibility cap and the user whose scratch scope is visible. */
-  viewer: Viewer;
+  /** Who is served under the contract now: the visibility cap and the user whose scratch scope is visible. */
+  viewer: (contract: Contract) => Viewer;
   /** The most characters one tool answer may hold. */
   maxChars: number;
   log: (line: string) => void;
@@ -84,6 +84,7 @@ const lintArgs = z.strictObject({
 });
 
 export function registerWikiTools(server: McpServer, ctx: McpToolContext): void {
+  markSdkToolErrors(server);
   server.registerTool(
     'search_wiki',
     {
@@ -99,7 +100,7 @@ export function registerWikiTools(server: McpServer, ctx: McpToolContext): void 
       guarded(ctx, 'search_wiki', async () => {
         const served = await servedPages(ctx);
         const index = await ctx.search.index();
-        const answer = await servedSearch(index, served, args.query, args.limit ?? DEFAULT_SEARCH_LIMIT);
+        const answer = await servedSearch(index, served, args.query, args.limit ?? DEFAULT_SEARCH_LIMIT, servedReader(ctx.root, served));
         ctx.search.tellLeftOut(index);
         requireLanes(answer.lanes);
         const warnings = laneWarnings(answer.lanes, index.info().embedder);
@@ -120,10 +121,10 @@ export function registerWikiTools(server: McpServer, ctx: McpToolContext): void 
     },
     (args) =>
       guarded(ctx, 'read_page', async () => {
-        const refusal = keyRefusal(args.key);
+        const index = await servedPages(ctx);
+        const refusal = keyRefusal(args.key, (key) => index.has(key));
         if (refusal) return toolError(refusal);
         const key = args.key.trim();
-        const index = await servedPages(ctx);
         const page = index.get(key);
         if (!page) {
           // An answer, not an error: the caller asked for one page by name and learns it is not there,
@@ -151,12 +152,13 @@ export function registerWikiTools(server: McpServer, ctx: McpToolContext): void 
     },
     (args) =>
       guarded(ctx, 'list_pages', async () => {
-        const types = Object.keys(ctx.schema.contract.types);
+        const index = await servedPages(ctx);
+        const contract = ctx.pages.contract;
+        const types = Object.keys(contract.types);
         if (args.type !== undefined && !types.includes(args.type)) {
           return toolError(`unknown page type "${args.type}"; the schema defines: ${types.join(', ')}`);
         }
-        const index = await servedPages(ctx);
-        const list = listPages(index.pages(), ctx.schema.contract, {
+        const list = listPages(index.pages(), contract, {
           type: args.type,
           tag: args.tag,
           limit: args.limit ?? DEFAULT_LIST_LIMIT,
@@ -180,7 +182,7 @@ export function registerWikiTools(server: McpServer, ctx: McpToolContext): void 
     (args) =>
       guarded(ctx, 'lint_report', async () => {
         const served = await servedPages(ctx);
-        const report = await lintWorkspace(ctx.root, ctx.schema, ctx.config, { fix: false });
+        const report = await lintWorkspace(ctx.root, ctx.pages.currentSchema(), ctx.config, { fix: false });
         const findings = servedFindings(report.findings, served);
         const errors = findings.filter((finding) => finding.severity === 'error').length;
         const visible = { ...report, findings, errors, warnings: findings.length - errors };
@@ -205,7 +207,7 @@ export function registerWikiTools(server: McpServer, ctx: McpToolContext): void 
       guarded(ctx, 'ask_wiki', async () => {
         const served = await servedPages(ctx);
         const index = await ctx.search.index();
-        const answer = await askWiki(index, served, ctx.schema.contract, args.question, ctx.maxChars, ctx.config.query);
+        const answer = await askWiki(index, served, ctx.pages.contract, args.question, ctx.maxChars, ctx.config.query);
         ctx.search.tellLeftOut(index);
         requireLanes(answer.lanes);
         return json(ctx, { ...answer, warnings: laneWarnings(answer.lanes, index.info().embedder) });
@@ -218,7 +220,8 @@ const askArgs = z.strictObject({
 });
 
 async function servedPages(ctx: McpToolContext): Promise<ServedPages> {
-  return servedView(await ctx.pages.current(), ctx.schema.contract, ctx.viewer);
+  const index = await ctx.pages.current();
+  return servedView(index, ctx.pages.contract, ctx.viewer(ctx.pages.contract));
 }
 
 /**
@@ -266,6 +269,18 @@ async function guarded(ctx: McpToolContext, tool: string, run: () => Promise<Cal
 /** A tool's answer as JSON, cut to the budget (saying what was cut) when longer. */
 function json(ctx: McpToolContext, value: Record<string, unknown>): CallToolResult {
   return { content: [{ type: 'text', text: fitToBudget(value, ctx.maxChars) }] };
+}
+
+/**
+ * The errors the SDK itself answers a tools/call with (arguments that fail the tool's input
+ * schema, an unknown tool) carry `_meta.outcome: invalid` too, so every tool error says what
+ * it means. The SDK makes them in one method; it is wrapped per server.
+ */
+function markSdkToolErrors(server: McpServer): void {
+  const sdk = server as unknown as { createToolError?: (message: string) => CallToolResult };
+  const make = sdk.createToolError?.bind(server);
+  if (!make) return;
+  sdk.createToolError = (message) => ({ ...make(message), _meta: { outcome: 'invalid' satisfies ToolOutcome } });
 }
 
 function toolError(message: string, outcome: ToolOutcome = 'invalid'): CallToolResult {

@@ -3,14 +3,18 @@ import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { UsageError } from '../errors.js';
+import { Freshness } from '../mcp/freshness.js';
 import { MAX_MESSAGE_BYTES } from '../mcp/jsonrpc-guard.js';
 import { LazySearch } from '../mcp/lazy-search.js';
 import { LivePages } from '../mcp/live-pages.js';
+import { LiveSchema } from '../mcp/live-schema.js';
 import { createWikiMcpServer, type McpWorkspace } from '../mcp/server.js';
 import { capRank } from '../wiki/access.js';
-import { Freshness } from './freshness.js';
+import { isOAuthProbe, OAUTH_ANSWER, unauthorized } from './refusals.js';
 import { RateLimiter, type RateLimit } from './rate-limit.js';
-import { TokenBook, type TokenRecord } from './tokens.js';
+import { TokenBook } from './tokens.js';
+import { readWikiId } from './wiki-id.js';
 
 export interface ServeOptions {
   host: string;
@@ -23,6 +27,8 @@ export interface ServeOptions {
   env: NodeJS.ProcessEnv;
   /** Notices for the operator, and the one line per call. Never stdout's URL line. */
   log: (line: string) => void;
+  /** Told after each refresh of the pages that follows a change on disk (tests wait on it). */
+  onRefreshed?: () => void;
 }
 
 export interface RunningServe {
@@ -36,19 +42,22 @@ export interface RunningServe {
  * MCP server, made for the caller its bearer token names (visibility cap and user scope),
  * over one page index and one search index shared by all, kept fresh by a watch on wiki/.
  *
- * Before any tool runs, a request is refused with a status a client can act on: 401 (no or
- * an unknown token; the answer says nothing about the wiki), 403 (a known token this wiki
- * cannot serve: its level is not one of the wiki's), 429 with Retry-After (the token's rate
- * limit). One line per call is logged: time, token name, call, status, bytes, duration.
+ * Before any tool runs, a request is refused with a status a client can act on: 401 (no
+ * token, or one that is not recognised: unknown, revoked or another wiki's, told apart from
+ * none only by "missing" or "not recognised"; the answer names nothing of the wiki), 403 (a
+ * token of this wiki whose level schema.md no longer declares), 429 with Retry-After (the
+ * token's rate limit, counted in JSON-RPC calls: a batch of 40 is 40). One line per call is
+ * logged: time, token name, call, status, bytes, duration.
  */
 export async function startWikiServe(workspace: McpWorkspace, options: ServeOptions): Promise<RunningServe> {
   const { log } = options;
-  const tokens = new TokenBook(options.tokensFile, log);
+  const tokens = new TokenBook(options.tokensFile, log, () => readWikiId(workspace.root));
   await tokens.load();
-  const pages = new LivePages(workspace.root, workspace.schema.contract, { watched: true });
+  const schema = new LiveSchema(workspace.root, workspace.schema, log);
+  const pages = new LivePages(workspace.root, schema, { watched: true });
   // The watch and the periodic check keep the index in line; a search never rescans on its own.
   const search = new LazySearch(workspace.root, workspace.schema, workspace.config, options.env, log, { rescanAfterMs: Number.MAX_SAFE_INTEGER });
-  const freshness = new Freshness(workspace.root, pages, search, log, options.fullCheckMs);
+  const freshness = new Freshness(workspace.root, pages, search, log, options.fullCheckMs, options.onRefreshed);
   const limiter = new RateLimiter(options.rateLimit);
   const shared = { pages, search, validator: new AjvJsonSchemaValidator() };
 
@@ -60,27 +69,37 @@ export async function startWikiServe(workspace: McpWorkspace, options: ServeOpti
     res.on('close', () => {
       log(`${new Date().toISOString()} token=${who} call=${call} status=${res.statusCode} bytes=${size()} ms=${Math.round(performance.now() - started)}`);
     });
-    if (new URL(req.url ?? '/', 'http://localhost').pathname !== '/mcp') return reply(res, 404, 'not found');
-    const token = await authenticate(tokens, req.headers.authorization);
-    if (!token) return reply(res, 401, 'unauthorized', { 'www-authenticate': 'Bearer' });
+    const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
+    if (isOAuthProbe(pathname)) return reply(res, 404, OAUTH_ANSWER);
+    if (pathname !== '/mcp') return reply(res, 404, 'not found: the MCP endpoint is /mcp');
+    const presented = bearerToken(req.headers.authorization);
+    const token = presented === undefined ? undefined : await tokens.lookup(presented);
+    if (!token) return reply(res, 401, unauthorized(presented === undefined ? 'missing' : 'not recognised'), { 'www-authenticate': 'Bearer' });
     who = token.name;
-    const maxRank = capRank(workspace.schema.contract, token.maxVisibility);
+    // The levels of schema.md now: one added while the server runs counts at once.
+    const maxRank = capRank(schema.current().contract, token.maxVisibility);
     if (maxRank === undefined) {
       return reply(res, 403, `forbidden: this token's visibility level "${token.maxVisibility}" is not a level this server knows`);
     }
     if (req.method !== 'POST') return reply(res, 405, 'method not allowed: POST JSON-RPC messages to /mcp', { allow: 'POST' });
-    const wait = limiter.take(token.name);
-    if (wait !== undefined) return reply(res, 429, `too many requests: retry after ${wait} s`, { 'retry-after': String(wait) });
     const body = await readBody(req);
     if (body === undefined) return reply(res, 413, `payload too large: at most ${MAX_MESSAGE_BYTES} bytes`);
     let message: unknown;
     try {
       message = JSON.parse(body);
     } catch {
-      return reply(res, 400, 'parse error: the body is not JSON');
+      message = undefined;
     }
+    // Each JSON-RPC message is a call against the limit, however many one POST carries.
+    const calls = Array.isArray(message) ? Math.max(1, message.length) : 1;
+    if (calls > options.rateLimit.requests) {
+      return reply(res, 429, `too many requests: a batch of ${calls} calls is more than this token may make (${options.rateLimit.requests} per ${options.rateLimit.perSeconds} s); send fewer at a time`);
+    }
+    const wait = limiter.take(token.name, calls);
+    if (wait !== undefined) return reply(res, 429, `too many requests: retry after ${wait} s`, { 'retry-after': String(wait) });
+    if (message === undefined) return reply(res, 400, 'parse error: the body is not JSON');
     call = callName(message);
-    const { server } = createWikiMcpServer(workspace, { env: options.env, log, viewer: { maxRank, user: token.user }, shared });
+    const { server } = createWikiMcpServer(workspace, { env: options.env, log, viewer: { maxVisibility: token.maxVisibility, user: token.user }, shared });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {
       void transport.close().catch(() => undefined);
@@ -98,7 +117,11 @@ export async function startWikiServe(workspace: McpWorkspace, options: ServeOpti
     });
   });
   await new Promise<void>((resolve, reject) => {
-    httpServer.once('error', reject);
+    httpServer.once('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE') reject(new UsageError(`port ${options.port} on ${options.host} is taken: another program listens there`, 'pick another with --port N, or --port 0 for a free one'));
+      else if (error.code === 'EACCES') reject(new UsageError(`port ${options.port} on ${options.host} needs more privileges than this user has`, 'pick a port above 1023, or --port 0 for a free one'));
+      else reject(error);
+    });
     httpServer.listen(options.port, options.host, () => resolve());
   });
   freshness.start();
@@ -123,9 +146,10 @@ export function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
 }
 
-async function authenticate(tokens: TokenBook, header: string | undefined): Promise<TokenRecord | undefined> {
+/** The bearer token the request presents; undefined when it presents none (no header, another scheme, no value). */
+function bearerToken(header: string | undefined): string | undefined {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
-  return match?.[1] ? tokens.lookup(match[1]) : undefined;
+  return match?.[1];
 }
 
 /** A refusal as a JSON-RPC error body (clients read those), saying only what `message` says. */

@@ -1,6 +1,7 @@
 /**
- * A per-token request budget: `requests` per `perSeconds`, refilled continuously (a token
- * bucket). A request over budget is told how many whole seconds until one is allowed.
+ * A per-token call budget: `requests` JSON-RPC calls per `perSeconds`, refilled continuously
+ * (a token bucket). A request carrying more calls than are left is refused whole and told
+ * how many whole seconds until its calls are allowed (the caller refuses a request larger than the whole budget first).
  */
 export interface RateLimit {
   requests: number;
@@ -15,19 +16,19 @@ export class RateLimiter {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Take one request for `key`: undefined when allowed, else the seconds to wait (at least 1). */
-  take(key: string): number | undefined {
+  /** Take `calls` calls for `key`: undefined when allowed, else the seconds to wait (at least 1). */
+  take(key: string, calls = 1): number | undefined {
     const now = this.now();
     const rate = this.limit.requests / (this.limit.perSeconds * 1000);
     const bucket = this.buckets.get(key) ?? { tokens: this.limit.requests, at: now };
     bucket.tokens = Math.min(this.limit.requests, bucket.tokens + (now - bucket.at) * rate);
     bucket.at = now;
     this.buckets.set(key, bucket);
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1;
+    if (bucket.tokens >= calls) {
+      bucket.tokens -= calls;
       return undefined;
     }
-    return Math.max(1, Math.ceil((1 - bucket.tokens) / rate / 1000));
+    return Math.max(1, Math.ceil((calls - bucket.tokens) / rate / 1000));
   }
 }
 

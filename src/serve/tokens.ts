@@ -1,16 +1,22 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { chmod, mkdir, realpath } from 'node:fs/promises';
-import os from 'node:os';
+import { chmod, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfigError, InputError, UsageError } from '../errors.js';
 import { stateFileStamp } from '../state/json-file.js';
 import { readTextIfExists, writeFileAtomic } from '../util/fs.js';
+import { realTokensPath, requireOwnersOnly, withTokensLock } from './tokens-file.js';
+
+export { requireOutsideWorkspace } from './tokens-file.js';
+export { TOKENS_ENV, tokensFilePath } from './tokens-path.js';
 
 /**
  * The bearer tokens `wiki serve` accepts, in a file outside any workspace (the model reads
- * the workspace): each a name, the sha256 of the token, the visibility cap and the user
- * whose scratch scope it sees. A token is 32 random bytes, so an unsalted hash is as hard to
- * reverse as the token is to guess; the token itself is printed once and never stored.
+ * the workspace): each a name, the sha256 of the token, the visibility cap, the user whose
+ * scratch scope it sees, when it was made, and the id of the one wiki it is for
+ * (wiki-id.ts: the same in every clone of that wiki). A token is 32 random bytes, so an
+ * unsalted hash is as hard to reverse as the token is to guess; the token itself is printed
+ * once and never stored. One file may hold the tokens of several wikis; a record made
+ * before tokens belonged to a wiki has no `wiki` and is accepted by none.
  */
 export interface TokenRecord {
   name: string;
@@ -18,38 +24,21 @@ export interface TokenRecord {
   maxVisibility: string;
   user?: string;
   createdAt: string;
+  wiki?: string;
 }
 
-export const TOKENS_ENV = 'WIKI_SERVE_TOKENS';
 const TOKEN_PREFIX = 'wiki_';
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 const USER = /^[a-z0-9][a-z0-9_-]*$/;
 const LEVEL = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-
-/** `--tokens FILE`, else $WIKI_SERVE_TOKENS, else the user's config folder. */
-export function tokensFilePath(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
-  const chosen = flag ?? (env[TOKENS_ENV]?.trim() || undefined);
-  if (chosen) return path.resolve(chosen);
-  const config = env.XDG_CONFIG_HOME?.trim() || path.join(os.homedir(), '.config');
-  return path.join(config, 'wiki', 'serve-tokens.json');
-}
-
-/** Refuse a tokens file inside the workspace, where the model could read it and git could commit it. */
-export async function requireOutsideWorkspace(file: string, root: string): Promise<void> {
-  const realRoot = await realpath(root);
-  const folder = await realpath(path.dirname(file)).catch(() => path.resolve(path.dirname(file)));
-  const where = path.join(folder, path.basename(file));
-  const relative = path.relative(realRoot, where);
-  if (relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative))) {
-    throw new UsageError(`the tokens file ${file} is inside the workspace`, `keep it outside (the model reads the workspace): e.g. --tokens ~/.config/wiki/serve-tokens.json or ${TOKENS_ENV}`);
-  }
-}
+const WIKI = /^[A-Za-z0-9][A-Za-z0-9-]{7,63}$/;
 
 export function hashToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
 }
 
 export async function readTokens(file: string): Promise<TokenRecord[]> {
+  requireOwnersOnly(file);
   const text = await readTextIfExists(file);
   if (text === undefined) return [];
   const fail = (why: string): never => {
@@ -72,58 +61,99 @@ export async function readTokens(file: string): Promise<TokenRecord[]> {
       typeof record.sha256 === 'string' && /^[0-9a-f]{64}$/.test(record.sha256) &&
       typeof record.maxVisibility === 'string' && LEVEL.test(record.maxVisibility) &&
       (record.user === undefined || (typeof record.user === 'string' && USER.test(record.user))) &&
+      (record.wiki === undefined || (typeof record.wiki === 'string' && WIKI.test(record.wiki))) &&
       typeof record.createdAt === 'string';
     if (!ok) fail(`entry ${i + 1} is not a token record`);
-    const { name, sha256, maxVisibility, user, createdAt } = record as TokenRecord;
-    return user === undefined ? { name, sha256, maxVisibility, createdAt } : { name, sha256, maxVisibility, user, createdAt };
+    const { name, sha256, maxVisibility, user, createdAt, wiki } = record as TokenRecord;
+    return { name, sha256, maxVisibility, ...(user === undefined ? {} : { user }), createdAt, ...(wiki === undefined ? {} : { wiki }) };
   });
 }
 
 async function writeTokens(file: string, tokens: readonly TokenRecord[]): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-  await writeFileAtomic(file, `${JSON.stringify({ version: 1, tokens }, null, 2)}\n`);
-  await chmod(file, 0o600);
+  // Written where a link leads, as a new file renamed over the old: a reader sees the old or the new, never half.
+  const target = realTokensPath(file);
+  await writeFileAtomic(target, `${JSON.stringify({ version: 1, tokens }, null, 2)}\n`);
+  await chmod(target, 0o600);
 }
 
-/** A new token for `name`: its record is stored (hashed), the token returned to be shown once. */
-export async function addToken(file: string, spec: { name: string; maxVisibility: string; user?: string | undefined }, now = new Date()): Promise<{ token: string; record: TokenRecord }> {
-  if (!NAME.test(spec.name)) throw new UsageError(`"${spec.name}" cannot name a token`, 'use letters, digits, ".", "-" and "_", e.g. ci-agent');
-  if (spec.user !== undefined && !USER.test(spec.user)) throw new UsageError(`the user name "${spec.user}" cannot name a folder under wiki/user/`, 'use lowercase letters, digits, "-" and "_", e.g. --user alice');
-  const tokens = await readTokens(file);
-  if (tokens.some((t) => t.name === spec.name)) {
-    throw new InputError(`a token named ${spec.name} already exists in ${file}`, `remove it first with \`wiki serve token remove ${spec.name}\`, or pick another name`);
-  }
-  const token = `${TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
-  const record: TokenRecord = { name: spec.name, sha256: hashToken(token), maxVisibility: spec.maxVisibility, ...(spec.user ? { user: spec.user } : {}), createdAt: now.toISOString() };
-  await writeTokens(file, [...tokens, record]);
-  return { token, record };
+/** Make the tokens file's folder (owner only) and check it; then run `change` under the file's lock. */
+async function changeTokens<T>(file: string, command: string, change: () => Promise<T>): Promise<T> {
+  await mkdir(path.dirname(realTokensPath(file)), { recursive: true, mode: 0o700 });
+  requireOwnersOnly(file);
+  return withTokensLock(file, command, change);
 }
 
-export async function removeToken(file: string, name: string): Promise<boolean> {
-  const tokens = await readTokens(file);
-  const kept = tokens.filter((t) => t.name !== name);
-  if (kept.length === tokens.length) return false;
-  await writeTokens(file, kept);
-  return true;
+/** A record is for `wiki` when it names it; one with no wiki is for none. */
+function isFor(record: TokenRecord, wiki: string | undefined): boolean {
+  return record.wiki !== undefined && record.wiki === wiki;
 }
 
 /**
- * The tokens a running server accepts: read again whenever the file changes (one stat per
- * request), so a token added or removed takes effect without a restart. A file that turns
- * unreadable keeps no token valid: the server fails closed.
+ * A new token named `name` for the wiki `spec.wiki`: its record is stored (hashed) and read
+ * back, the token returned to be shown once. Names are unique within a wiki.
+ */
+export async function addToken(
+  file: string,
+  spec: { name: string; maxVisibility: string; user?: string | undefined; wiki: string },
+  now = new Date(),
+): Promise<{ token: string; record: TokenRecord }> {
+  if (!NAME.test(spec.name)) throw new UsageError(`"${spec.name}" cannot name a token`, 'use letters, digits, ".", "-" and "_", e.g. ci-agent');
+  if (spec.user !== undefined && !USER.test(spec.user)) throw new UsageError(`the user name "${spec.user}" cannot name a folder under wiki/user/`, 'use lowercase letters, digits, "-" and "_", e.g. --user alice');
+  return changeTokens(file, 'wiki serve token add', async () => {
+    const tokens = await readTokens(file);
+    if (tokens.some((t) => t.name === spec.name && (isFor(t, spec.wiki) || t.wiki === undefined))) {
+      throw new InputError(`a token named ${spec.name} already exists for this wiki in ${file}`, `remove it first with \`wiki serve token remove ${spec.name}\`, or pick another name`);
+    }
+    const token = `${TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
+    const record: TokenRecord = {
+      name: spec.name,
+      sha256: hashToken(token),
+      maxVisibility: spec.maxVisibility,
+      ...(spec.user ? { user: spec.user } : {}),
+      createdAt: now.toISOString(),
+      wiki: spec.wiki,
+    };
+    await writeTokens(file, [...tokens, record]);
+    if (!(await readTokens(file)).some((t) => t.sha256 === record.sha256)) throw new ConfigError(`the token ${spec.name} was not kept in ${file}`, 'check the file and the disk, then add it again');
+    return { token, record };
+  });
+}
+
+/** Remove this wiki's token named `name` (or an older one that belongs to no wiki); false when there is none. */
+export async function removeToken(file: string, name: string, wiki: string | undefined): Promise<boolean> {
+  return changeTokens(file, 'wiki serve token remove', async () => {
+    const tokens = await readTokens(file);
+    const kept = tokens.filter((t) => !(t.name === name && (isFor(t, wiki) || t.wiki === undefined)));
+    if (kept.length === tokens.length) return false;
+    await writeTokens(file, kept);
+    const left = await readTokens(file);
+    if (left.some((t) => t.name === name && (isFor(t, wiki) || t.wiki === undefined))) throw new ConfigError(`the token ${name} is still in ${file}`, 'check the file, then remove it again');
+    return true;
+  });
+}
+
+/**
+ * The tokens a running server accepts: this wiki's only, read again whenever the file
+ * changes (one stat per request), so a token added or removed takes effect without a
+ * restart. A file that turns unreadable, or unsafe, keeps no token valid: the server
+ * fails closed. A token of another wiki is not told apart from an unknown one.
  */
 export class TokenBook {
   private stamp: string | undefined | null = null;
   private byHash = new Map<string, TokenRecord>();
+  private unbound = 0;
 
   constructor(
     private readonly file: string,
     private readonly log: (line: string) => void,
+    /** This wiki's id now (undefined: it has none yet, so no token is for it). */
+    private readonly wiki: () => string | undefined,
   ) {}
 
-  async load(): Promise<number> {
+  /** How many of the file's tokens are this wiki's, and how many belong to no wiki (made before tokens were bound). */
+  async load(): Promise<{ mine: number; unbound: number }> {
     await this.reload();
-    return this.byHash.size;
+    return { mine: this.byHash.size, unbound: this.unbound };
   }
 
   async lookup(presented: string): Promise<TokenRecord | undefined> {
@@ -134,7 +164,10 @@ export class TokenBook {
   private async reload(): Promise<void> {
     this.stamp = stateFileStamp(this.file);
     try {
-      this.byHash = new Map((await readTokens(this.file)).map((record) => [record.sha256, record]));
+      const wiki = this.wiki();
+      const records = await readTokens(this.file);
+      this.unbound = records.filter((record) => record.wiki === undefined).length;
+      this.byHash = new Map(records.filter((record) => isFor(record, wiki)).map((record) => [record.sha256, record]));
     } catch (error) {
       this.byHash = new Map();
       this.log(`wiki serve: no token is accepted: ${(error as Error).message}`);

@@ -66,7 +66,11 @@ export function lockPath(root: string): string {
 }
 
 export async function acquireLock(root: string, options: AcquireOptions): Promise<Lock> {
-  const file = lockPath(root);
+  return acquireLockFile(lockPath(root), options);
+}
+
+/** The same lock at another place: a file kept outside any workspace (the `wiki serve` tokens file) is locked beside it. */
+export async function acquireLockFile(file: string, options: AcquireOptions): Promise<Lock> {
   await mkdir(path.dirname(file), { recursive: true });
   const waitMs = Math.max(0, (options.waitSeconds ?? 0) * 1000);
   const deadline = Date.now() + waitMs;

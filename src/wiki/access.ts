@@ -57,14 +57,17 @@ export function visibilityLevels(contract: Contract): { levels: readonly string[
 /**
  * The rank of a page's level (0 = least restricted), or undefined when it cannot be read:
  * a page whose frontmatter does not parse might declare any level, so it is never served.
- * A missing or unknown level counts as the contract's default.
+ * A missing level counts as the contract's default. A declared level the contract does not
+ * know (a typo, or a level added to schema.md that a reader has not loaded) counts as the
+ * most restrictive one: a reader that cannot place a level fails closed.
  */
 export function visibilityRank(contract: Contract, page: Pick<Page, 'frontmatter' | 'parseError'>): number | undefined {
   if (page.parseError !== undefined) return undefined;
   const { levels, default: fallback } = visibilityLevels(contract);
   const declared = page.frontmatter.visibility;
-  const rank = typeof declared === 'string' ? levels.indexOf(declared) : -1;
-  return rank >= 0 ? rank : levels.indexOf(fallback);
+  if (declared === undefined || declared === null) return Math.max(0, levels.indexOf(fallback));
+  const rank = typeof declared === 'string' ? levels.indexOf(declared.trim()) : -1;
+  return rank >= 0 ? rank : levels.length - 1;
 }
 
 /** The rank of a cap such as `internal`; undefined when the contract has no such level. */

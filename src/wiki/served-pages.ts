@@ -24,6 +24,12 @@ export class ServedPages {
     return page !== undefined && this.serves(page);
   }
 
+  /** The page at `pagePath` when the caller may see it. */
+  servedAt(pagePath: string): Page | undefined {
+    const page = this.index.atPath(pagePath);
+    return page !== undefined && this.serves(page) ? page : undefined;
+  }
+
   serves(page: Page): boolean {
     return isVisibleTo(this.contract, page, this.viewer);
   }

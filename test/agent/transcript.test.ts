@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/agent/events.js';
 import { runAgent } from '../../src/agent/loop.js';
-import { createTranscript, transcriptPath } from '../../src/agent/transcript.js';
+import { createTranscript, transcriptLine, transcriptPath } from '../../src/agent/transcript.js';
 import { newRunId } from '../../src/state/history.js';
 import { ScriptedModel, toolCall } from '../helpers/scripted-model.js';
 import { fakeTool } from './fake-tools.js';
@@ -100,5 +100,33 @@ describe('transcript event size cap', () => {
     expect(line?.type).toBe(record.type);
     expect(line?.truncated === true).toBe(cut);
     if (cut) expect(text).toMatch(/…\[truncated: \d+ chars in all\]/);
+  });
+});
+
+describe('transcriptLine with many long strings', () => {
+  it('cuts a response of 60 one-megabyte calls to one bounded line without serialising it whole first', () => {
+    const MB = 1024 * 1024;
+    const calls = Array.from({ length: 60 }, (_, i) => ({ id: `c${i}`, name: 'search_wiki', arguments: { query: 'q'.repeat(MB) }, rawArguments: 'r'.repeat(MB) }));
+    const largest: number[] = [];
+    const stringify = JSON.stringify;
+    JSON.stringify = ((...args: Parameters<typeof JSON.stringify>) => {
+      const out = stringify(...args);
+      largest.push(out?.length ?? 0);
+      return out;
+    }) as typeof JSON.stringify;
+    let line: string;
+    try {
+      line = transcriptLine({ type: 'model_response', toolCalls: calls }, 2 * MB);
+    } finally {
+      JSON.stringify = stringify;
+    }
+    expect(Buffer.byteLength(line)).toBeLessThanOrEqual(2 * MB + 1);
+    expect(line).toContain('"truncated":true');
+    expect(Math.max(...largest)).toBeLessThanOrEqual(2 * MB);
+  });
+
+  it('good work: a record that fits is written whole', () => {
+    const record = { type: 'tool_call', call: { name: 'search_wiki', arguments: { query: 'okapi' } } };
+    expect(transcriptLine(record, 2 * 1024 * 1024)).toBe(`${JSON.stringify(record)}\n`);
   });
 });

@@ -30,7 +30,7 @@ beforeEach(async () => {
   await initWorkspace(root, { today: '2026-01-01' });
   await put('wiki/concepts/attention.md', page('Attention', 'See [[softmax]].'));
   await put('wiki/concepts/softmax.md', page('Softmax'));
-  live = new LivePages(root, (await loadSchema(root)).contract);
+  live = new LivePages(root, await loadSchema(root));
 });
 
 describe('LivePages', () => {

@@ -116,13 +116,17 @@ describe('keyRefusal', () => {
     { key: 'line\nbreak', reason: /control characters/ },
     { key: '.env', reason: /not a path$/ },
     { key: '.env.local', reason: /not a path$/ },
-    { key: '../secret', reason: /not a path; did you mean the key `secret`/ },
+    { key: '../secret', reason: /not a path$/ },
     { key: '..', reason: /not a path$/ },
     { key: 'wiki/concepts/attention.md', reason: /did you mean the key `attention`/ },
     { key: 'wiki\\concepts\\attention', reason: /did you mean the key `attention`/ },
     { key: 'attention.md', reason: /did you mean the key `attention`/ },
-    { key: '/etc/passwd', reason: /not a path; did you mean the key `passwd`/ },
+    { key: '/etc/passwd', reason: /not a path$/ },
+    { key: '/etc/attention', reason: /not a path$/ },
+    { key: '../../raw/attention.md', reason: /not a path$/ },
+    { key: 'wiki/concepts/hidden-plan.md', reason: /not a path$/ },
   ])('refuses $key', ({ key, reason }) => {
-    expect(keyRefusal(key)).toMatch(reason);
+    // The caller sees `attention` (and `passwd`, to show a path outside wiki/ never suggests it); `hidden-plan` is withheld.
+    expect(keyRefusal(key, (candidate) => candidate === 'attention' || candidate === 'passwd')).toMatch(reason);
   });
 });

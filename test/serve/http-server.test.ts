@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/cli.js';
+import { readWikiId } from '../../src/serve/wiki-id.js';
 import { freshWorkspace, patchConfig } from '../cli/cron-fixtures.js';
 import { addToken, connect, serve, tokensFile, type Served } from './serve-fixtures.js';
 
@@ -172,11 +173,12 @@ describe('wiki serve refusals and outcomes', () => {
     // found: false — a real search that matches nothing.
     const plain = await workspaceWithPages();
     const token = await addToken(plain, file, 'reader', 'internal');
-    // A token whose cap this wiki does not declare: known, but forbidden here.
+    // A token of this wiki whose cap schema.md does not declare (any more): known, but forbidden here.
     const foreign = 'wiki_foreign-token-for-another-wiki';
     const { readFile } = await import('node:fs/promises');
     const book = JSON.parse(await readFile(file, 'utf8')) as { version: 1; tokens: object[] };
-    book.tokens.push({ name: 'foreign', sha256: createHash('sha256').update(foreign).digest('hex'), maxVisibility: 'top-secret', createdAt: new Date().toISOString() });
+    const wiki = readWikiId(plain);
+    book.tokens.push({ name: 'foreign', sha256: createHash('sha256').update(foreign).digest('hex'), maxVisibility: 'top-secret', createdAt: new Date().toISOString(), wiki });
     await writeFile(file, JSON.stringify(book));
 
     let served = await serve(plain, file);
@@ -198,7 +200,9 @@ describe('wiki serve refusals and outcomes', () => {
     }
 
     // Not configured: every lane off.
+    // The next two are clones of the same wiki (its wiki.id), so the reader's token is theirs too.
     const off = await workspaceWithPages();
+    await copyFile(path.join(plain, 'wiki.id'), path.join(off, 'wiki.id'));
     await patchConfig(off, { search: { weights: { lexical: 0, token: 0 }, embedder: { kind: 'none' } } });
     served = await serve(off, file);
     try {
@@ -213,6 +217,7 @@ describe('wiki serve refusals and outcomes', () => {
 
     // Failing: the index cannot be kept (a folder where its file goes).
     const broken = await workspaceWithPages();
+    await copyFile(path.join(plain, 'wiki.id'), path.join(broken, 'wiki.id'));
     await mkdir(path.join(broken, '.wiki', 'search', 'index.bin'), { recursive: true });
     served = await serve(broken, file);
     try {
@@ -231,7 +236,7 @@ describe('wiki serve refusals and outcomes', () => {
     const { runCli } = await import('../helpers/cli.js');
     const empty = await runCli(['--root', root, 'serve', '--port', '0', '--tokens', await tokensFile()]);
     expect(empty.code).toBe(2);
-    expect(empty.stderr).toMatch(/no tokens in .*wiki serve token add/);
+    expect(empty.stderr).toMatch(/no token for this wiki in .*wiki serve token add/);
     const inside = await runCli(['--root', root, 'serve', 'token', 'add', 'x', '--max-visibility', 'public', '--tokens', path.join(root, 'tokens.json')]);
     expect(inside.code).toBe(2);
     expect(inside.stderr).toMatch(/inside the workspace/);

@@ -13,8 +13,9 @@ describe('visibility', () => {
     { fields: 'visibility: public', rank: 0, why: 'public' },
     { fields: 'visibility: internal', rank: 1, why: 'internal' },
     { fields: 'visibility: private', rank: 2, why: 'private' },
-    { fields: 'visibility: Secret', rank: 0, why: 'unknown: the default' },
-    { fields: 'visibility: [private]', rank: 0, why: 'not text: the default' },
+    { fields: 'visibility: Secret', rank: 2, why: 'unknown (a typo, or a level this reader has not loaded): the most restrictive' },
+    { fields: 'visibility: board-only', rank: 2, why: 'a level added to schema.md after the reader started: the most restrictive' },
+    { fields: 'visibility: [private]', rank: 2, why: 'not text: the most restrictive' },
   ])('$why', ({ fields, rank }) => {
     expect(visibilityRank(contract, page('wiki/concepts/a.md', fields))).toBe(rank);
   });

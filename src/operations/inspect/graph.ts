@@ -60,17 +60,18 @@ export function defaultGraphOut(root: string, format: GraphFormat): string | und
 export async function graphWorkspace(root: string, schema: Schema, options: GraphOptions): Promise<GraphResult> {
   const all = await loadPages(root, schema.contract);
   const served = new ServedPages(PageIndex.fromPages(all, schema.contract), schema.contract, options.viewer);
+  const visible = all.filter((page) => served.serves(page));
   // A link to a withheld page is no edge and no missing link: its key is not shown either.
-  const pages = all
-    .filter((page) => served.serves(page))
-    .map((page) => ({ ...page, links: page.links.filter((link) => !served.exists(link.target) || served.has(link.target)) }));
+  const pages = visible.map((page) => ({ ...page, links: page.links.filter((link) => !served.exists(link.target) || served.has(link.target)) }));
   const graph = buildGraph(pages, schema.contract);
   const name = path.basename(root);
   let document: string;
   if (options.format === 'html') {
     const template = await readFile(path.join(packageRoot(), 'templates', 'graph.html'), 'utf8');
     const texts = new Map<string, string>();
-    for (const page of pages) {
+    // Each page's text without the lines linking to a withheld page, judged on the page as
+    // written (its links all there), not on the edges left for the graph.
+    for (const page of visible) {
       if (!isSpecialPage(schema.contract, page.path) && !texts.has(page.key)) texts.set(page.key, servedBody(page, served));
     }
     document = toHtml(graph, { template, title: `${name} · wiki graph`, texts });

@@ -87,7 +87,7 @@ export async function runLint(ws: WorkspaceHandle, options: LintRunOptions): Pro
     const modelChanges: string[] = [];
     let batchNote: string | undefined;
     // Nothing to hand over, and no page changed since the last review: the model would find nothing new.
-    const reviewed = session && model ? await lastReview(ws.root) : undefined;
+    const reviewed = session && model ? await lastReview(ws.root, session.user) : undefined;
     const unchangedSinceReview = reviewed !== undefined && !options.dryRun && reviewed.pages === (await pagesHash(ws.root));
     if (session && model) {
       const fixBatch = ws.config.config.lint.fixBatch;
@@ -184,7 +184,7 @@ export async function runLint(ws: WorkspaceHandle, options: LintRunOptions): Pro
         review = summariseRun(run, byModel, touched, Date.now() - started, options.budget);
         // What it left open is handed to the next --fix run; only a finished review that left nothing open lets a later run skip the model.
         if (!options.dryRun && (review.status === 'done' || modelFindings.length > 0)) {
-          await rememberReview(ws.root, { at: new Date().toISOString(), open: modelFindings, ...(review.status === 'done' ? { pages: await pagesHash(ws.root) } : {}) });
+          await rememberReview(ws.root, session.user, { at: new Date().toISOString(), open: modelFindings, ...(review.status === 'done' ? { pages: await pagesHash(ws.root) } : {}) });
         }
       }
     }

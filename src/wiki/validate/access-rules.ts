@@ -23,7 +23,7 @@ export function accessFieldFindings(page: Page, contract: Contract): Finding[] {
   if (level !== undefined && !(typeof level === 'string' && levels.includes(level))) {
     findings.push(
       finding('access-field', page.path, `visibility ${JSON.stringify(level)} is not a level of this wiki (${levels.join(', ')})`, {
-        fix: `set visibility to one of ${levels.join(', ')} (schema.md declares them); until then it counts as the default`,
+        fix: `set visibility to one of ${levels.join(', ')} (schema.md declares them); until then it counts as the most restrictive level`,
       }),
     );
   }
