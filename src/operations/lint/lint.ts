@@ -11,7 +11,8 @@ import { isSpecialPage, type Schema, type Contract } from '../../wiki/contract.j
 import { planFixes, type FixFile } from '../../wiki/fix.js';
 import { applyIndexPlan, readIndexFiles } from '../../wiki/index-catalog.js';
 import { appendLog } from '../../wiki/log.js';
-import { loadLogLedger, withTeamRuns } from '../../wiki/log-ledger.js';
+import { loadLogLedger, withCommittedEntries, withTeamRuns } from '../../wiki/log-ledger.js';
+import { committedTexts } from '../../git/committed.js';
 import { loadManifest } from '../../state/manifest.js';
 import { parsePage, sourcesOf, type Page } from '../../wiki/page.js';
 import { listPageFiles } from '../../wiki/page-files.js';
@@ -97,7 +98,7 @@ export async function lintWorkspace(
     rawExists: await sourceExistence(root, pages),
     deny: config.sandbox.deny,
     rawLineCount: rawLineCounter(rawLines),
-    logLedger: withTeamRuns(await loadLogLedger(root), textOf(files, contract.log), await recordedRuns(root)),
+    logLedger: await recognisedLogEntries(root, contract.log, textOf(files, contract.log)),
   });
   findings.push(...encodingFindings(files), ...read.refused, ...refused);
   findings.push(...(await staleWarnings(root, pages.filter((page) => !isSpecialPage(contract, page.path)))));
@@ -274,6 +275,13 @@ async function sourceExistence(root: string, pages: readonly Page[]): Promise<(r
 }
 
 /** The runs the committed ingest record names; none when it cannot be read (`wiki status` reports why). */
+/** The log entries lint accepts as the tool's: this clone's ledger, the committed ingest record's runs and the committed log's entries. */
+async function recognisedLogEntries(root: string, logPath: string, logText: string | undefined): Promise<Set<string> | undefined> {
+  const ledger = await loadLogLedger(root);
+  if (!ledger) return undefined;
+  return withCommittedEntries(withTeamRuns(ledger, logText, await recordedRuns(root)), await committedTexts(root, logPath));
+}
+
 async function recordedRuns(root: string): Promise<Set<string>> {
   try {
     return new Set(Object.values((await loadManifest(root, { migrate: false })).sources).map((entry) => entry.runId));
