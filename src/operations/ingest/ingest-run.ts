@@ -85,7 +85,7 @@ export async function ingestOne(
     let staleMarked: string[] = [];
     if (item.state === 'changed') {
       const citing = session.contentPages().filter((p) => sourcesOf(p.frontmatter).some((s) => s.split('#')[0] === source.rawPath));
-      const toMark = pagesToMarkStale(manifest.value, source.rawPath, [...changes.created, ...changes.updated], citing.map((p) => p.path));
+      const toMark = pagesToMarkStale(manifest.value, source.rawPath, [...changes.created, ...changes.updated], citing.map((p) => p.path), ws.schema.contract);
       if (options.dryRun) staleMarked = await markStaleInOverlay(session, toMark);
       else {
         // Runs beside this one that never saw these pages keep the version before the mark.

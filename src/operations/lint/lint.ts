@@ -24,6 +24,7 @@ import { citationsOf } from '../../wiki/validate/citation-rules.js';
 import { lowCoverageFindings, measureCoverage, type SourceCoverage } from '../../wiki/validate/coverage.js';
 import type { CandidateFact } from '../../facts/grounding.js';
 import { groundPages, type PageScore } from './grounding.js';
+import { sourceRecordFindings } from './source-record-findings.js';
 import { staleFindings, stalePages } from '../../wiki/validate/stale-rules.js';
 
 export interface LintReport {
@@ -102,6 +103,7 @@ export async function lintWorkspace(
   });
   findings.push(...encodingFindings(files), ...read.refused, ...refused);
   findings.push(...(await staleWarnings(root, pages.filter((page) => !isSpecialPage(contract, page.path)))));
+  findings.push(...(await sourceRecordFindings(root, contract)));
   const grounding = await groundPages(
     root,
     pages.filter((page) => !isSpecialPage(contract, page.path)),

@@ -1,4 +1,5 @@
-import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import { readFile, readdir, stat } from 'node:fs/promises';
+import { ConfinedIo } from '../../tools/confined-io.js';
 import path from 'node:path';
 import { loadConfig } from '../../config/load.js';
 import { hashFile, loadManifest, recordIngest, saveManifest } from '../../state/manifest.js';
@@ -35,8 +36,7 @@ export async function writeExample(root: string, today: string): Promise<string[
   const files = await exampleFiles();
   for (const file of files) {
     const text = (await readFile(path.join(exampleDir(), file), 'utf8')).replaceAll('{{today}}', today);
-    await mkdir(path.dirname(path.join(root, file)), { recursive: true });
-    await writeFile(path.join(root, file), text);
+    await new ConfinedIo(root).write(path.join(root, file), text);
   }
   const schema = await loadSchema(root);
   const { config } = await loadConfig(root);

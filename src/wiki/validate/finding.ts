@@ -45,7 +45,8 @@ export type RuleId =
   | 'oversized-repair'
   | 'low-coverage'
   | 'frontmatter-drift'
-  | 'merge-conflict';
+  | 'merge-conflict'
+  | 'source-record';
 
 export const RULE_SEVERITY: Record<RuleId, Finding['severity']> = {
   frontmatter: 'error',
@@ -79,6 +80,7 @@ export const RULE_SEVERITY: Record<RuleId, Finding['severity']> = {
   'low-coverage': 'warning',
   'frontmatter-drift': 'warning',
   'merge-conflict': 'error',
+  'source-record': 'error',
 };
 
 export function finding(rule: RuleId, path: string, message: string, extra: { line?: number | undefined; fix?: string } = {}): Finding {
