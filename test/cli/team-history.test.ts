@@ -145,3 +145,108 @@ describe('a teammate\'s entries after a pull', () => {
     expect((await logEntryFindings(ann)).map((f) => f.message)).toEqual([expect.stringMatching(/forged .*matches no run the tool recorded/)]);
   }, 240_000);
 });
+
+interface StatusJson {
+  pages: { total: number };
+  raw: { ingested: number };
+  ingestUsage: { runs: number; tokens: { inputTokens: number } };
+  search: { built: boolean; pages?: number };
+  searchBehind?: { pagesNow: number };
+  grounding?: { claims: number; share: number | null };
+  recentLog: Array<{ title: string }>;
+}
+
+async function statusOf(root: string, ...args: string[]): Promise<{ json: StatusJson; text: string }> {
+  const json = await runCli([...args, 'status', '--json'], { cwd: root });
+  expect(json.code, json.stderr).toBe(0);
+  const text = await runCli([...args, 'status'], { cwd: root });
+  return { json: JSON.parse(json.stdout) as StatusJson, text: text.stdout };
+}
+
+describe('wiki status after a clone and a merge', () => {
+  it('a fresh clone reads "Per source" from the committed record; right after a merge the index says it is behind, and a search brings it level', async () => {
+    const origin = await teamRepository();
+    const ann = await cloneOf(origin);
+    const bob = await cloneOf(origin);
+
+    const fresh = await statusOf(ann);
+    expect(fresh.json.raw.ingested).toBe(1);
+    expect(fresh.text).toMatch(/Per source: 1 source\(s\) ingested per the committed record/);
+    expect(fresh.text).not.toMatch(/no source ingested yet/);
+
+    expect((await runCli(['search', 'alpha'], { cwd: ann })).code).toBe(0); // ann's index: alpha
+    await writeFile(path.join(bob, 'raw/gamma.md'), '# Gamma\n\nGamma rays are photons.\n');
+    const server = await serve(perSourceScript);
+    expect((await runCli(['ingest', 'raw/gamma.md'], { cwd: bob, env: server.env('anthropic') })).code).toBe(0);
+    git(bob, 'add', '-A');
+    git(bob, 'commit', '-qm', 'gamma');
+    git(ann, 'pull', '-q', '--no-rebase', '--no-edit', bob, 'main');
+
+    const merged = await statusOf(ann);
+    expect(merged.json.pages.total).toBe(2);
+    expect(merged.json.search.pages).toBe(1);
+    expect(merged.json.searchBehind).toEqual({ pagesNow: 2 });
+    expect(merged.text).toMatch(/1 pages indexed .*out of date: 2 page\(s\) in wiki\/ now/);
+    expect(merged.text).toMatch(/Per source: 2 source\(s\) ingested per the committed record/);
+
+    // Good work: once a search has brought the index up to date, the figures agree and nothing is said.
+    expect((await runCli(['search', 'gamma'], { cwd: ann })).code).toBe(0);
+    const level = await statusOf(ann);
+    expect(level.json.search.pages).toBe(level.json.pages.total);
+    expect(level.json.searchBehind).toBeUndefined();
+    expect(level.text).not.toMatch(/out of date/);
+  }, 240_000);
+});
+
+describe('wiki status figures', () => {
+  it('a run that failed before spending a token is left out of the per-source mean; a clone\'s own ingests are the mean', async () => {
+    const root = await freshWorkspace();
+    await writeFile(path.join(root, 'raw/alpha.md'), '# Alpha\n\nAlpha particles are helium nuclei.\n');
+    const ok = await serve(perSourceScript);
+    expect((await runCli(['ingest', 'raw/alpha.md'], { cwd: root, env: ok.env('anthropic') })).code).toBe(0);
+    const one = (await statusOf(root)).json.ingestUsage;
+    expect(one.runs).toBe(1);
+    await writeFile(path.join(root, 'raw/beta.md'), '# Beta\n\nBeta decay emits electrons.\n');
+    const failing = await serve([{ fault: 'status', status: 401 }]);
+    const failed = await runCli(['ingest', 'raw/beta.md'], { cwd: root, env: failing.env('anthropic') });
+    expect(failed.code).not.toBe(0);
+    const after = await statusOf(root);
+    expect(after.json.ingestUsage).toEqual(one);
+    expect(after.text).toMatch(/mean over 1 source ingest\b/);
+  }, 120_000);
+
+  it('"Grounded" is n/a when the pages hold no claim sentence, never "100% of 0"', async () => {
+    const root = await freshWorkspace();
+    await writeFile(path.join(root, 'raw/alpha.md'), '# Alpha\n\nAlpha particles are helium nuclei.\n');
+    const server = await serve([writeStep('source', 'alpha', { body: '## Alpha' }), { text: 'Done.' }]);
+    expect((await runCli(['ingest', 'raw/alpha.md'], { cwd: root, env: server.env('anthropic') })).code).toBe(0);
+    const { json, text } = await statusOf(root);
+    expect(json.grounding).toMatchObject({ claims: 0, share: null });
+    expect(text).toMatch(/Grounded: n\/a \(no claim sentence to check on 1 page\(s\)\)/);
+    expect(text).not.toMatch(/% of 0 claim/);
+  }, 120_000);
+
+  it('without --user names no page of a scratch scope, not even in a log title; with --user alice, hers', async () => {
+    const root = await freshWorkspace();
+    await writeFile(path.join(root, 'raw/alpha.md'), '# Alpha\n\nAlpha particles are helium nuclei.\n');
+    const server = await serve([writeStep('source', 'alpha'), { text: 'Done.' }]);
+    expect((await runCli(['ingest', 'raw/alpha.md'], { cwd: root, env: server.env('anthropic') })).code).toBe(0);
+    const { mkdir } = await import('node:fs/promises');
+    await mkdir(path.join(root, 'wiki/user/alice/concepts'), { recursive: true });
+    const { pageText } = await import('./cron-fixtures.js');
+    await writeFile(path.join(root, 'wiki/user/alice/concepts/secret-plan.md'), pageText('concept', 'secret-plan', { sources: ['raw/alpha.md'], body: 'Alpha particles are helium nuclei.' }));
+    await writeFile(path.join(root, 'wiki/user/alice/concepts/other-plan.md'), pageText('concept', 'other-plan', { sources: ['raw/alpha.md'], body: 'Alpha particles are helium nuclei.' }));
+    expect((await runCli(['--user', 'alice', 'promote', 'other-plan'], { cwd: root })).code).toBe(0);
+    // A page alice's scope holds, marked stale: the status lists would name it.
+    const file = path.join(root, 'wiki/user/alice/concepts/secret-plan.md');
+    await writeFile(file, (await readFile(file, 'utf8')).replace('created:', 'stale_since: 2026-11-30\ncreated:'));
+
+    const team = await statusOf(root);
+    expect(JSON.stringify(team.json)).not.toContain('wiki/user/alice');
+    expect(team.text).not.toContain('wiki/user/alice');
+    expect(team.json.pages.total).toBe(2);
+    const alice = await statusOf(root, '--user', 'alice');
+    expect(alice.json.pages.total).toBe(3);
+    expect(alice.text).toContain('wiki/user/alice/concepts/secret-plan.md');
+  }, 120_000);
+});
