@@ -20,8 +20,9 @@ export function editFrontmatter(text: string, page: Page, touched: readonly stri
   if (page.parseError || split.yaml === undefined) return undefined;
   const doc = YAML.parseDocument(split.yaml);
   if (!YAML.isMap(doc.contents)) return undefined;
+  const before = new Map(doc.contents.items.map((pair) => [pair, valueJson(pair)]));
   edit(doc, doc.contents);
-  const yaml = doc.toString({ lineWidth: 0, flowCollectionPadding: false });
+  const yaml = spliceEdits(split.yaml, doc.contents, before);
   const prefix = text.startsWith('\uFEFF') ? '\uFEFF' : '';
   const head = text.slice(prefix.length, text.length - split.body.length);
   const opening = /^---[ \t]*\r?\n/.exec(head)?.[0] ?? '---\n';
@@ -32,6 +33,53 @@ export function editFrontmatter(text: string, page: Page, touched: readonly stri
   if (body === undefined && after.body !== page.body) return undefined;
   const rest = (p: Page): string => JSON.stringify(Object.entries(p.frontmatter).filter(([field]) => !touched.includes(field)));
   return rest(page) === rest(after) ? edited : undefined;
+}
+
+/**
+ * The block with each field the edit left alone as its original lines, byte for byte, and
+ * only the fields it changed or added printed afresh (with the comment lines that followed
+ * a changed field kept after it).
+ */
+function spliceEdits(yaml: string, map: YAML.YAMLMap, before: ReadonlyMap<YAML.Pair, string>): string {
+  const lines = yaml.split('\n');
+  const lineOf = (offset: number): number => yaml.slice(0, offset).split('\n').length - 1;
+  const originals = [...before.keys()];
+  const starts = originals.map((pair) => lineOf(keyRange(pair)?.[0] ?? 0));
+  const spanOf = (pair: YAML.Pair): { from: number; valueTo: number; to: number } => {
+    const i = originals.indexOf(pair);
+    const from = starts[i] ?? 0;
+    const to = starts[i + 1] ?? (lines.at(-1) === '' ? lines.length - 1 : lines.length);
+    const end = YAML.isNode(pair.value) && pair.value.range ? pair.value.range[1] : (keyRange(pair)?.[1] ?? 0);
+    return { from, valueTo: Math.min(to, Math.max(from + 1, lineOf(Math.max(end - 1, 0)) + 1)), to };
+  };
+  const out: string[] = lines.slice(0, starts[0] ?? 0);
+  for (const pair of map.items) {
+    const original = before.get(pair);
+    if (original === undefined) {
+      out.push(...printPair(pair));
+      continue;
+    }
+    const span = spanOf(pair);
+    if (original === valueJson(pair)) out.push(...lines.slice(span.from, span.to));
+    else out.push(...printPair(pair), ...lines.slice(span.valueTo, span.to));
+  }
+  return `${out.join('\n')}\n`;
+}
+
+function keyRange(pair: YAML.Pair): readonly number[] | undefined {
+  return YAML.isNode(pair.key) ? (pair.key.range ?? undefined) : undefined;
+}
+
+function valueJson(pair: YAML.Pair): string {
+  return JSON.stringify(YAML.isNode(pair.value) ? pair.value.toJSON() : pair.value) ?? 'undefined';
+}
+
+function printPair(pair: YAML.Pair): string[] {
+  const single = new YAML.Document();
+  const map = new YAML.YAMLMap();
+  map.items.push(pair);
+  single.contents = map;
+  return single.toString({ lineWidth: 0, flowCollectionPadding: false }).replace(/\n$/, '').split('\n');
 }
 
 /** Add `items` to the list `field` (a flow list `[a, b]` when the field is new). */

@@ -170,7 +170,7 @@ describe.each([
     expect(result.stderr).toContain(`${signal} received`);
     expect(result.stdout).toMatch(/interrupted/);
     const log = await read(root, 'wiki/log.md');
-    expect(log).toMatch(/^## \[\d{4}-\d{2}-\d{2}\] ingest-interrupted \| alpha$/m);
+    expect(log).toMatch(/^## \[\d{4}-\d{2}-\d{2}\] ingest-interrupted \| alpha · run \S+$/m);
     expect(log).toMatch(/created: wiki\/sources\/alpha\.md/);
     expect(existsSync(path.join(root, '.wiki/lock'))).toBe(false);
     expect(await readAsSent(root, 'wiki/sources/alpha.md')).toBe(pageText('source', 'alpha', { body: 'Kept after the interrupt.' }));

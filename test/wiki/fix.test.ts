@@ -145,7 +145,7 @@ describe('planFixes', () => {
       at = found + 1;
     }
     expect(text).toContain('  - attention-paper\n  - google-brain\n');
-    expect(text).toMatch(/^title: 'Transformer'\ntype: concept\n/m);
+    expect(text).toMatch(/^ {2}folded over two lines\.\ntype: concept\ntags:\n/m);
     expect(parsePage('wiki/concepts/transformer.md', text, contract).frontmatter.summary).toBe('A sequence model built on attention, folded over two lines.');
   });
 
