@@ -96,7 +96,7 @@ export function planFixes(input: FixInput): FixPlan {
 
   const indexPlan = planIndex({ pages: fixedPages, contract, hubThreshold: input.hubThreshold }, input.index);
   writes.push(...indexPlan.writes);
-  changes.push(...describeIndexChanges(input, index, fixedPages, indexPlan.writes.map((w) => w.path), indexPlan.deletes));
+  changes.push(...describeIndexChanges(input, index, fixedPages, indexPlan.writes, indexPlan.deletes));
 
   if (input.logText === undefined) {
     writes.push({ path: contract.log, content: '# Log\n' });
@@ -174,8 +174,9 @@ function isMissing(value: unknown): boolean {
   return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 }
 
-function describeIndexChanges(input: FixInput, before: PageIndex, after: Page[], written: string[], deleted: string[]): string[] {
+function describeIndexChanges(input: FixInput, before: PageIndex, after: Page[], writes: ReadonlyArray<{ path: string; content: string }>, deleted: string[]): string[] {
   const { contract } = input;
+  const written = writes.map((write) => write.path);
   const changes: string[] = [];
   const existing = new Set(after.map((p) => p.key));
   const content = after.filter((p) => !isSpecialPage(contract, p.path));
@@ -187,7 +188,14 @@ function describeIndexChanges(input: FixInput, before: PageIndex, after: Page[],
   const indexPage = before.atPath(contract.index) ?? parsePage(contract.index, input.index.indexText, contract);
   const listed = indexedKeys(splitIndexLinks(indexPage, input.index.indexText).catalog, contract, before);
   const dead = [...listed].filter((key) => !existing.has(key)).sort();
-  const added = content.filter((p) => !listed.has(p.key)).length;
+  // Counted from the catalog as written (spokes included), not from the pages it lacked: the number it actually added.
+  const newIndexText = writes.find((write) => write.path === contract.index)?.content ?? '';
+  const afterIndex = PageIndex.fromPages(
+    [...after.filter((p) => !written.includes(p.path)), ...writes.map((write) => parsePage(write.path, write.content, contract))],
+    contract,
+  );
+  const listedNow = indexedKeys(splitIndexLinks(parsePage(contract.index, newIndexText, contract), newIndexText).catalog, contract, afterIndex);
+  const added = content.filter((p) => !listed.has(p.key) && listedNow.has(p.key)).length;
   const parts: string[] = [];
   if (!findCatalogRegion(input.index.indexText)) parts.push('added the catalog markers');
   if (added > 0) parts.push(`listed ${added} unindexed ${added === 1 ? 'page' : 'pages'}`);

@@ -149,6 +149,17 @@ describe('planFixes', () => {
     expect(parsePage('wiki/concepts/transformer.md', text, contract).frontmatter.summary).toBe('A sequence model built on attention, folded over two lines.');
   });
 
+  it('reports the number of catalog entries it actually added: a scratch page, which the team catalog never lists, is not counted', () => {
+    const files = healthyWiki();
+    files['wiki/user/alice/concepts/alice-idea.md'] = page({ title: 'Idea', summary: 'Alice idea.', type: 'concept', sources: SRC, created: '2026-01-01', updated: '2026-01-02' }, 'See [[transformer]].');
+    files['wiki/concepts/extra.md'] = page({ title: 'Extra', summary: 'An extra page.', type: 'concept', sources: SRC, created: '2026-01-01', updated: '2026-01-02' }, 'See [[transformer]].');
+    files['wiki/index.md'] = indexFor(healthyWiki());
+    const { files: after, changes } = fix(files);
+    expect(changes).toContain('wiki/index.md: listed 1 unindexed page');
+    expect(after['wiki/index.md']).toContain('[[extra]]');
+    expect(after['wiki/index.md']).not.toContain('[[alice-idea]]');
+  });
+
   it('never changes a page whose frontmatter does not parse', () => {
     const { files } = fix(messyWiki());
     expect(files['wiki/concepts/broken.md']).toBe(messyWiki()['wiki/concepts/broken.md']);

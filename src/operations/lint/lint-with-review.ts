@@ -170,6 +170,7 @@ export async function runLint(ws: WorkspaceHandle, options: LintRunOptions): Pro
     const after = modelChanges.length > 0 ? await lintWorkspace(ws.root, ws.schema, ws.config.config, { fix: false, planned: planned(), saveGroundingCache: !options.dryRun }) : before;
     const findings = markKept(ws.root, sortFindings([...after.findings, ...fixOutcome.refused, ...modelFindings]), await loadKept(ws.root));
     const report: LintRunReport = { findings, ...countBySeverity(findings), changes: [...fixes, ...modelChanges] };
+    if (!options.fix && after.repairable !== undefined) report.repairable = after.repairable;
     if (after.grounding) report.grounding = after.grounding;
     if (after.coverage) report.coverage = after.coverage;
     if (review) report.review = review;

@@ -33,6 +33,8 @@ export interface LintReport {
   warnings: number;
   /** Every repair `--fix` applied, `path: what changed`; empty without --fix. */
   changes: string[];
+  /** Without --fix: how many rule repairs `wiki lint --fix --no-llm` would apply now (so a hint to run it is true). */
+  repairable?: number;
   /** Per page citing raw/ sources, the share of its sentences their facts support (absent without .wiki/facts.db). */
   grounding?: PageScore[];
   /** Per raw source, the share of its text lines inside some from-range on a page (absent when no page cites line ranges). */
@@ -61,7 +63,7 @@ const LOG_CHANGE_LINES = 50;
 
 /**
  * The deterministic lint: validate the whole wiki and, with `fix`, apply the safe repairs
- * first (catalog rebuild, unique near-match links, derivable fields, field order) and log
+ * first (catalog rebuild, unique near-match links, derivable fields) and log
  * them. The findings returned are those left after any repairs. No model is involved.
  */
 export async function lintWorkspace(
@@ -112,10 +114,12 @@ export async function lintWorkspace(
   if (grounding) findings.push(...grounding.findings);
   const coverage = measureCoverage(pages, contract, rawLines);
   findings.push(...lowCoverageFindings(coverage.sources, config.coverage.warnBelow));
+  const repairable = options.fix || (options.planned ?? []).length > 0 ? undefined : (await planRepairs(root, contract, config)).changes.length;
   return {
     findings: sortFindings(findings),
     ...countBySeverity(findings),
     changes,
+    ...(repairable === undefined ? {} : { repairable }),
     grounding: grounding?.pages,
     coverage: coverage.sources.length > 0 ? coverage.sources : undefined,
     groundingEvidence: grounding && options.evidence ? grounding.closest : undefined,
@@ -154,15 +158,7 @@ export interface FixOutcome {
 
 /** Plan the deterministic repairs from the files on disk and apply them through `sink`. */
 export async function applyFixes(root: string, contract: Contract, config: WikiConfig, sink: FixSink = diskSink(root, contract)): Promise<FixOutcome> {
-  const files = await readPageFilesWithTimes(root);
-  const plan = planFixes({
-    contract,
-    hubThreshold: config.index.hubThreshold,
-    files,
-    rawExists: await sourceExistence(root, files.map((file) => parsePage(file.path, file.text, contract))),
-    index: await readIndexFiles(root, contract),
-    logText: textOf(files, contract.log),
-  });
+  const plan = await planRepairs(root, contract, config);
   if (plan.changes.length === 0) return { changes: [], refused: plan.refused };
   for (const write of plan.writes) await sink.write(write.path, write.content);
   for (const stale of plan.deletes) await sink.remove(stale);
@@ -171,6 +167,19 @@ export async function applyFixes(root: string, contract: Contract, config: WikiC
   const count = plan.changes.length;
   await sink.appendLog('lint', `--fix applied ${count} ${count === 1 ? 'repair' : 'repairs'}`, logged);
   return { changes: plan.changes, refused: plan.refused };
+}
+
+/** The rule repairs the files on disk call for, planned and not applied. */
+async function planRepairs(root: string, contract: Contract, config: WikiConfig): Promise<ReturnType<typeof planFixes>> {
+  const files = await readPageFilesWithTimes(root);
+  return planFixes({
+    contract,
+    hubThreshold: config.index.hubThreshold,
+    files,
+    rawExists: await sourceExistence(root, files.map((file) => parsePage(file.path, file.text, contract))),
+    index: await readIndexFiles(root, contract),
+    logText: textOf(files, contract.log),
+  });
 }
 
 /** The page texts as they would be after the planned writes (pages under wiki/ only). */
