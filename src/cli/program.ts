@@ -1,4 +1,4 @@
-import { Command, Option } from 'commander';
+import { type Argument, Command, Help, Option } from 'commander';
 import { registerConfig } from '../commands/config.js';
 import { registerFacts } from '../commands/facts.js';
 import { registerGraph } from '../commands/graph.js';
@@ -16,6 +16,18 @@ import { registerStatus } from '../commands/status.js';
 import { registerUndo } from '../commands/undo.js';
 import { packageVersion } from '../util/package-root.js';
 
+/** An option's help line with a text default shown as typed (`default: 10`), not JSON-quoted (`default: "10"`). */
+function unquotedDefaults(this: Help, option: Option): string {
+  if (option.defaultValueDescription === undefined && typeof option.defaultValue === 'string') option.defaultValueDescription = option.defaultValue;
+  return Help.prototype.optionDescription.call(this, option);
+}
+
+/** The same for a command's arguments (`dir … (default: .)`). */
+function unquotedArgumentDefaults(this: Help, argument: Argument): string {
+  if (argument.defaultValueDescription === undefined && typeof argument.defaultValue === 'string') argument.defaultValueDescription = argument.defaultValue;
+  return Help.prototype.argumentDescription.call(this, argument);
+}
+
 /** The command tree. Each command file registers itself; only working commands appear. */
 export function buildProgram(): Command {
   const program = new Command('wiki')
@@ -28,7 +40,7 @@ export function buildProgram(): Command {
     .addOption(new Option('--no-color', 'disable colour (NO_COLOR is respected too)'))
     .showHelpAfterError('(run with --help for usage)')
     // Each command's --help lists the global options it accepts (--json, --quiet, --root, --user).
-    .configureHelp({ showGlobalOptions: true })
+    .configureHelp({ showGlobalOptions: true, optionDescription: unquotedDefaults, argumentDescription: unquotedArgumentDefaults })
     .exitOverride()
     .addHelpText(
       'after',

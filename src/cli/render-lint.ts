@@ -134,7 +134,9 @@ function summaryLine(report: LintReport, c: Colors, { fix, strict }: { fix: bool
   const failing = account.errors > 0 || (strict && account.warnings > 0);
   const strictNote = strict && account.warnings > 0 ? ' (--strict: warnings count)' : '';
   // After --fix the safe repairs are done: advising them again would send a cron in circles.
-  const hint = !fix && failing ? c.dim('\nrun `wiki lint --fix --no-llm` to apply the safe repairs') : '';
+  // Only when there is a rule repair to make: advising a run that has nothing to do is a false promise.
+  const repairable = report.repairable ?? 0;
+  const hint = !fix && failing && repairable > 0 ? c.dim(`\nrun \`wiki lint --fix --no-llm\` to apply ${repairable} safe ${repairable === 1 ? 'repair' : 'repairs'}`) : '';
   return `${failing ? c.red(text + strictNote) : c.yellow(text + strictNote)}${hint}`;
 }
 

@@ -38,16 +38,18 @@ export function renderStatus(report: StatusReport, c: Colors): string {
   }
   if (report.localServer) lines.push(`          ${report.localServer}`);
   lines.push(`Usage:    ${renderUsageTotals(report.usage, c)}`);
-  lines.push(`Per source: ${renderMeanPerSource(report.ingestUsage, c)}`);
-  lines.push(`Search:   ${renderSearchState(report.search, c)}`);
+  lines.push(`Per source: ${renderPerSource(report, c)}`);
+  const behind = report.searchBehind ? c.yellow(`; out of date: ${report.searchBehind.pagesNow} page(s) in wiki/ now, changed since (the next search updates it)`) : '';
+  lines.push(`Search:   ${renderSearchState(report.search, c)}${behind}`);
   if (report.factsUnavailable) lines.push(c.yellow(`Grounded: unavailable — ${report.factsUnavailable}`));
   if (report.grounding?.mean === null) lines.push(`Grounded: n/a ${c.dim('(no page cites a raw source yet)')}`);
+  else if (report.grounding?.share === null) lines.push(`Grounded: n/a ${c.dim(`(no claim sentence to check on ${report.grounding.pages} page(s))`)}`);
   else if (report.grounding) {
     const g = report.grounding;
     const lowest = g.lowest.filter((p) => p.score < 1).map((p) => `${p.path} ${Math.round(p.score * 100)}%`);
     // The same count `wiki lint` reports: claim sentences matched with their cited lines (or, uncited, their sources' facts).
     lines.push(
-      `Grounded: ${Math.round(g.share * 100)}% of ${g.claims} claim sentence(s) on ${g.pages} page(s) match their cited lines or their sources' facts${lowest.length ? ` ${c.dim(`(lowest: ${lowest.join(', ')})`)}` : ''}`,
+      `Grounded: ${Math.round((g.share ?? 0) * 100)}% of ${g.claims} claim sentence(s) on ${g.pages} page(s) match their cited lines or their sources' facts${lowest.length ? ` ${c.dim(`(lowest: ${lowest.join(', ')})`)}` : ''}`,
     );
   }
   if (report.staleClaims > 0) lines.push(`Stale claims: ${c.yellow(`${report.staleClaims} sentence(s)`)} cite source lines that changed (\`wiki lint --rule stale-claim\` lists them)`);
@@ -69,4 +71,16 @@ export function renderStatus(report: StatusReport, c: Colors): string {
   if (report.recentLog.length === 0) lines.push(`  ${c.dim('(empty)')}`);
   for (const entry of report.recentLog) lines.push(`  [${entry.date}] ${entry.op} | ${entry.title}`);
   return lines.join('\n');
+}
+
+/**
+ * The mean usage of this clone's source ingests; a clone that ingested nothing itself (a fresh
+ * clone, say) still says how many sources the committed record lists.
+ */
+function renderPerSource(report: StatusReport, c: Colors): string {
+  const recorded = report.raw.ingested;
+  if (report.ingestUsage.runs > 0 || recorded === 0) {
+    return `${renderMeanPerSource(report.ingestUsage, c)}${recorded > report.ingestUsage.runs ? c.dim(` (${recorded} source(s) in the committed record)`) : ''}`;
+  }
+  return `${recorded} source(s) ingested per the committed record (wiki.sources.jsonl) ${c.dim('— no ingest ran on this clone, so its usage is not known here')}`;
 }

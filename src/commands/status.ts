@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { openWorkspace, outputFor } from '../cli/context.js';
+import { openWorkspace, outputFor, userOf } from '../cli/context.js';
 import { load } from '../cli/lazy.js';
 
 export function registerStatus(program: Command): void {
@@ -11,7 +11,7 @@ export function registerStatus(program: Command): void {
       const out = outputFor(command);
       const ws = await openWorkspace(command);
       const [{ workspaceStatus }, { renderStatus }] = await load('statusOperation', 'renderStatus');
-      const report = await workspaceStatus(ws.root, ws.schema, ws.config);
+      const report = await workspaceStatus(ws.root, ws.schema, ws.config, userOf(command));
       out.result(report, () => renderStatus(report, out.c));
     });
 }

@@ -48,6 +48,13 @@ const searchSchema = z
   .strict()
   .prefault({});
 
+/**
+ * The smallest context window a run can work in, measured: an ingest of the template wiki
+ * fits every request and its reply within 12,000 tokens (the largest about 11,980) and not
+ * within 8,000; a played run completes within 12,000 (test/cli/played-run.test.ts).
+ */
+export const MIN_CONTEXT_TOKENS = 12_000;
+
 export const configSchema = z
   .object({
     provider: z.enum(['anthropic', 'openai']).optional(),
@@ -69,7 +76,13 @@ export const configSchema = z
      * tool results give way to stubs). Unset: 200k for Claude, 128k for OpenAI's models,
      * 24k for a model behind another OpenAI-compatible server.
      */
-    contextTokens: z.number().int().min(8000).optional(),
+    contextTokens: z
+      .number()
+      .int()
+      .min(MIN_CONTEXT_TOKENS, {
+        message: `must be at least ${MIN_CONTEXT_TOKENS} tokens: the system prompt and tools take about 3,700, the reply a quarter of the window, and an ingest needs room for its source and one read window besides (at 8000, 500 were left)`,
+      })
+      .optional(),
     /** How many page keys (with summaries) the system prompt lists before pointing to search. */
     promptPageLimit: z.number().int().min(0).default(300),
     /** Tokens the prompt's page list may take (estimated as characters / 4); the pages most relevant to the run come first. */

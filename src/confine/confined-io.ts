@@ -138,6 +138,14 @@ export class ConfinedIo {
     }
   }
 
+  /** Make the folder and any missing folders on its way, never through a link (an existing link on the way is refused). */
+  async makeFolder(absolute: string): Promise<void> {
+    const { realRoot, segments } = await this.locate(absolute);
+    this.checkPlace(segments.join('/'));
+    const folder = await this.openFolder(realRoot, segments, true);
+    await folder.close();
+  }
+
   /** Read (a missing file reads as empty) and replace with the text appended, so the file is never half-appended; returns the new content. */
   async append(absolute: string, content: string): Promise<string> {
     let existing = '';

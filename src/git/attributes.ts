@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { readTextIfExists, writeFileAtomic } from '../util/fs.js';
+import { SandboxError } from '../errors.js';
+import { ConfinedIo } from '../confine/confined-io.js';
 
 /**
  * The lines `.gitattributes` needs so that two clones' runs merge without conflict: the
@@ -22,12 +23,20 @@ const HEADER = '# wiki: files several clones append to merge as unions (README: 
  */
 export async function ensureMergeAttributes(root: string): Promise<boolean> {
   const file = path.join(root, '.gitattributes');
-  const text = (await readTextIfExists(file)) ?? '';
+  // Read and written in place only: a committed link (to a key outside, say) is neither read nor written through.
+  const io = new ConfinedIo(root);
+  let text: string;
+  try {
+    text = (await io.readIfExists(file))?.toString('utf8') ?? '';
+  } catch (error) {
+    if (!(error instanceof SandboxError)) throw error;
+    throw new SandboxError(`.gitattributes: ${error.message}`, 'nothing was written; make .gitattributes a regular file in the workspace (`git checkout -- .gitattributes` if a clone brought the link), then run again');
+  }
   const present = new Set(text.split('\n').map((line) => line.trim().replace(/\s+/g, ' ')));
   const missing = MERGE_ATTRIBUTES.filter((line) => !present.has(line));
   if (missing.length === 0) return false;
   const lead = text === '' ? '' : text.endsWith('\n') ? '\n' : '\n\n';
   const header = present.has(HEADER) ? [] : [HEADER];
-  await writeFileAtomic(file, `${text}${lead}${[...header, ...missing].join('\n')}\n`);
+  await io.write(file, `${text}${lead}${[...header, ...missing].join('\n')}\n`);
   return true;
 }

@@ -10,7 +10,11 @@ import { formatZodIssue } from '../util/zod.js';
  */
 export async function readStateJson<T>(file: string, schema: z.ZodType<T>, label: string, fix: string): Promise<T | undefined> {
   const text = await readTextIfExists(file);
-  if (text === undefined) return undefined;
+  return text === undefined ? undefined : parseStateJson(text, schema, label, fix);
+}
+
+/** A state file's text parsed and checked as `readStateJson` does. */
+export function parseStateJson<T>(text: string, schema: z.ZodType<T>, label: string, fix: string): T {
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -4,11 +4,12 @@ import { z } from 'zod';
 import { SandboxError } from '../errors.js';
 import { ensureMergeAttributes } from '../git/attributes.js';
 import { ConfinedIo } from '../confine/confined-io.js';
+import { inPageFolder, type Contract } from '../wiki/contract.js';
 import type { FileStamp } from '../util/file-stamp.js';
 import { writeFileAtomic } from '../util/fs.js';
 import { stateDir } from '../wiki/workspace.js';
 import { recordAfter, recordBefore, type Run } from './history.js';
-import { readStateJson } from './json-file.js';
+import { parseStateJson, readStateJson } from './json-file.js';
 import { checkRelativePath, resolveInRoot } from './paths.js';
 import { parseSourceRecord, serialiseSourceRecord, type RecordedSource } from './source-record.js';
 
@@ -75,19 +76,16 @@ export function emptyManifest(): Manifest {
 export async function loadManifest(root: string, options: { migrate?: boolean } = {}): Promise<Manifest> {
   const text = await readRecordText(root);
   if (text !== undefined) return withStamps(parseSourceRecord(text, MANIFEST_PATH), await loadStamps(root));
-  const legacy = await readStateJson(
-    path.join(root, LEGACY_MANIFEST_PATH),
-    manifestSchema,
-    LEGACY_MANIFEST_PATH,
-    'delete it to re-ingest every source from scratch',
-  );
-  if (!legacy) return emptyManifest();
+  const legacyText = await readInPlace(root, LEGACY_MANIFEST_PATH, 'delete it to re-ingest every source from scratch');
+  if (legacyText === undefined) return emptyManifest();
+  const legacy = parseStateJson(legacyText, manifestSchema, LEGACY_MANIFEST_PATH, 'delete it to re-ingest every source from scratch');
   // Checked as strictly as the record: what is migrated must read back.
   const migrated = parseSourceRecord(serialiseSourceRecord(legacy.sources), LEGACY_MANIFEST_PATH);
   if (options.migrate !== false) {
+    // First: a .gitattributes that is a link is refused before the record is written or the old file moved.
+    await ensureMergeAttributes(root);
     await saveManifest(root, legacy);
     await rename(path.join(root, LEGACY_MANIFEST_PATH), path.join(root, `${LEGACY_MANIFEST_PATH}.migrated`));
-    await ensureMergeAttributes(root);
   }
   return withStamps(migrated, stampsOf(legacy));
 }
@@ -113,11 +111,16 @@ export async function saveManifest(root: string, manifest: Manifest, run?: Run):
 }
 
 /** The record's text; undefined when there is none. Read in place, never through a link. */
-async function readRecordText(root: string): Promise<string | undefined> {
+function readRecordText(root: string): Promise<string | undefined> {
+  return readInPlace(root, MANIFEST_PATH, 'make it a regular file in the workspace (e.g. `git checkout -- wiki.sources.jsonl`)');
+}
+
+/** A regular file's text inside the workspace, never read through a link (SandboxError naming `relative`); undefined when missing. */
+async function readInPlace(root: string, relative: string, fix: string): Promise<string | undefined> {
   try {
-    return (await new ConfinedIo(root).readIfExists(resolveInRoot(root, MANIFEST_PATH)))?.toString('utf8');
+    return (await new ConfinedIo(root).readIfExists(resolveInRoot(root, relative)))?.toString('utf8');
   } catch (error) {
-    if (error instanceof SandboxError) throw new SandboxError(`${MANIFEST_PATH}: ${error.message}`, 'make it a regular file in the workspace (e.g. `git checkout -- wiki.sources.jsonl`)');
+    if (error instanceof SandboxError) throw new SandboxError(`${relative}: ${error.message}`, fix);
     throw error;
   }
 }
@@ -208,10 +211,14 @@ export function pagesToMarkStale(
   relPath: string,
   rewrittenPaths: readonly string[],
   pagesCitingSource: readonly string[],
+  contract: Contract,
 ): string[] {
   const entry = manifest.sources[relPath];
   const rewritten = new Set(rewrittenPaths);
-  const candidates = [...(entry?.pages.created ?? []), ...(entry?.pages.updated ?? []), ...pagesCitingSource];
+  // The record is committed and may be crafted: of the pages it names, only page files of a
+  // page folder are a source's (never log.md, index.md or a hub spoke; lint reports the rest).
+  const produced = [...(entry?.pages.created ?? []), ...(entry?.pages.updated ?? [])].filter((page) => inPageFolder(contract, page));
+  const candidates = [...produced, ...pagesCitingSource];
   return uniqueSorted(candidates.filter((page) => !rewritten.has(page)));
 }
 

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { SandboxError } from '../errors.js';
 import { ConfinedIo } from '../confine/confined-io.js';
 import { parsePage, serialisePage, splitFrontmatter } from '../wiki/page.js';
+import { editFrontmatter, setField } from '../wiki/frontmatter-edit.js';
 import { invalidUtf8Offset } from '../util/utf8.js';
 import type { Run } from './history.js';
 import { writeToolEdit } from './tool-edit.js';
@@ -26,11 +27,6 @@ export interface MarkStaleResult {
 }
 
 /**
- * Set `stale_since: <date>` on each page that does not have it yet. The frontmatter is
- * re-serialised in the page's standard field order; the body is kept byte for byte. With
- * a run, each change is recorded so undo can revert it.
- */
-/**
  * The page text with `stale_since: <date>` added (pure; the body is kept byte for byte), or
  * why not. A dry run applies it to its overlay; `markStale` to the disk.
  */
@@ -38,7 +34,9 @@ export function withStaleSince(pagePath: string, text: string, date: string): st
   const page = parsePage(pagePath, text);
   if (page.parseError) return 'unparseable';
   if (page.frontmatter.stale_since !== undefined && page.frontmatter.stale_since !== null) return 'already-stale';
-  // serialisePage may add a blank line before the body; the original bytes are kept instead.
+  // The owner's block is edited, not printed afresh: one line is added, the rest kept byte for byte.
+  const edited = editFrontmatter(text, page, ['stale_since'], (doc, map) => setField(doc, map, 'stale_since', date));
+  if (edited !== undefined) return edited;
   const { body } = splitFrontmatter(text);
   return serialisePage({ ...page.frontmatter, stale_since: date }, '') + body;
 }
@@ -47,11 +45,16 @@ export function withStaleSince(pagePath: string, text: string, date: string): st
 export function withoutStaleSince(pagePath: string, text: string): string | undefined {
   const page = parsePage(pagePath, text);
   if (page.parseError || page.frontmatter.stale_since === undefined) return undefined;
+  const edited = editFrontmatter(text, page, ['stale_since'], (_doc, map) => {
+    map.delete('stale_since');
+  });
+  if (edited !== undefined) return edited;
   const { stale_since: _cleared, ...rest } = page.frontmatter;
   const { body } = splitFrontmatter(text);
   return serialisePage(rest, '') + body;
 }
 
+/** Set `stale_since: <date>` on each page that does not have it yet (withStaleSince); with a run, each change is recorded so undo can revert it. */
 export async function markStale(root: string, pagePaths: readonly string[], date: string, run?: Run): Promise<MarkStaleResult> {
   const result: MarkStaleResult = { marked: [], alreadyStale: [], missing: [], unparseable: [], notUtf8: [], refused: [] };
   // Read and written as the sandbox does, only pages: never through a link, never elsewhere.

@@ -32,7 +32,7 @@ export function emptyUsageTotals(): UsageTotals {
  * killed still counts what it spent). Costs are the ones recorded at run time, so a later
  * price change does not rewrite history. Unreadable files and corrupt lines are skipped.
  */
-export async function sumTranscriptUsage(root: string, onlyRuns?: ReadonlySet<string>): Promise<UsageTotals> {
+export async function sumTranscriptUsage(root: string, onlyRuns?: ReadonlySet<string>, options: { skipEmptyRuns?: boolean } = {}): Promise<UsageTotals> {
   const dir = path.join(root, '.wiki', 'runs');
   let names: string[];
   try {
@@ -43,7 +43,7 @@ export async function sumTranscriptUsage(root: string, onlyRuns?: ReadonlySet<st
   let totals = emptyUsageTotals();
   for (const name of names) {
     try {
-      totals = await addTranscript(totals, path.join(dir, name));
+      totals = await addTranscript(totals, path.join(dir, name), options.skipEmptyRuns === true);
     } catch {
       // A transcript that vanished or cannot be read is left out rather than failing status.
     }
@@ -51,7 +51,8 @@ export async function sumTranscriptUsage(root: string, onlyRuns?: ReadonlySet<st
   return totals;
 }
 
-async function addTranscript(totals: UsageTotals, file: string): Promise<UsageTotals> {
+/** `skipEmpty`: a run that spent no token (failed before the model answered) is not counted. */
+async function addTranscript(totals: UsageTotals, file: string, skipEmpty: boolean): Promise<UsageTotals> {
   let result = { ...totals };
   let current: RunTally | undefined;
   let started = false;
@@ -59,6 +60,11 @@ async function addTranscript(totals: UsageTotals, file: string): Promise<UsageTo
   const flush = (): void => {
     if (current === undefined && !started) return;
     const tally = current ?? { usage: emptyUsage(), cost: 0 };
+    if (skipEmpty && !hasTokens(tally.usage)) {
+      current = undefined;
+      started = false;
+      return;
+    }
     result = {
       ...result,
       runs: result.runs + 1,

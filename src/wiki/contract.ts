@@ -31,6 +31,15 @@ export function typeForPath(contract: Contract, pagePath: string): string | unde
   return undefined;
 }
 
+/**
+ * A page file of a page folder: markdown in a type folder of the contract, the team's or a
+ * scratch scope's, and none of the tool's own files. What the model may write, and so all
+ * a run can produce: a source's pages in the ingest record are these and nothing else.
+ */
+export function inPageFolder(contract: Contract, pagePath: string): boolean {
+  return pagePath.endsWith('.md') && typeForPath(contract, pagePath) !== undefined && !isSpecialPage(contract, pagePath) && !pagePath.split('/').some((part) => part === '..' || part.startsWith('.'));
+}
+
 export function folderForType(contract: Contract, type: string): string | undefined {
   return contract.types[type]?.folder;
 }

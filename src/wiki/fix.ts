@@ -4,7 +4,8 @@ import { frontmatterDrift } from './frontmatter-drift.js';
 import { planIndex, type IndexFiles } from './index-catalog.js';
 import { rewriteLinkTargets, rewriteRefs } from './link-rewrite.js';
 import { PageIndex } from './page-index.js';
-import { orderFrontmatter, parsePage, refsOf, serialisePage, splitFrontmatter, type Frontmatter, type Page } from './page.js';
+import { parsePage, refsOf, serialisePage, splitFrontmatter, type Frontmatter, type Page } from './page.js';
+import { editFrontmatter, extendList, setField, swapEntries } from './frontmatter-edit.js';
 import { indexedKeys, splitIndexLinks } from './validate/index-rules.js';
 import { finding, type Finding } from './validate/finding.js';
 import { unresolvedLinks } from './validate/link-rules.js';
@@ -95,7 +96,7 @@ export function planFixes(input: FixInput): FixPlan {
 
   const indexPlan = planIndex({ pages: fixedPages, contract, hubThreshold: input.hubThreshold }, input.index);
   writes.push(...indexPlan.writes);
-  changes.push(...describeIndexChanges(input, index, fixedPages, indexPlan.writes.map((w) => w.path), indexPlan.deletes));
+  changes.push(...describeIndexChanges(input, index, fixedPages, indexPlan.writes, indexPlan.deletes));
 
   if (input.logText === undefined) {
     writes.push({ path: contract.log, content: '# Log\n' });
@@ -149,14 +150,20 @@ function repairPage(file: FixFile, page: Page, index: PageIndex, contract: Contr
     }
   }
   if (filled.length > 0) changes.push(`set ${filled.join(', ')} (from file times)`);
-  if (changes.length === 0 && !isOrdered(frontmatter)) changes.push('normalised the frontmatter field order');
   if (changes.length === 0) return undefined;
 
   const body = rewriteLinkTargets(page.body, mapping);
   const hadFrontmatter = splitFrontmatter(file.text).yaml !== undefined;
-  // With a frontmatter block, `body` is exactly what followed it, so it is appended as is.
-  const text = hadFrontmatter ? `${serialisePage(frontmatter, '')}${body}` : serialisePage(frontmatter, body);
-  return { text, changes };
+  if (!hadFrontmatter) return { text: serialisePage(frontmatter, body), changes };
+  // The owner's block is edited, not printed afresh: only the repaired fields' lines change.
+  const edited = editFrontmatter(file.text, page, ['refs', 'sources', 'type', 'created', 'updated'], (doc, map) => {
+    if (mapping.size > 0) swapEntries(map, 'refs', (entry) => String(rewriteRefs({ refs: entry }, mapping).refs));
+    extendList(doc, map, 'refs', missingRefs);
+    extendList(doc, map, 'sources', missingSources);
+    for (const field of ['type', 'created', 'updated'] as const) if (frontmatter[field] !== page.frontmatter[field]) setField(doc, map, field, frontmatter[field]);
+  }, body);
+  // A block the YAML printer would re-spell elsewhere is printed afresh, as before, rather than left unrepaired.
+  return { text: edited ?? `${serialisePage(frontmatter, '')}${body}`, changes };
 }
 
 function listOf(value: unknown): unknown[] {
@@ -167,14 +174,9 @@ function isMissing(value: unknown): boolean {
   return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 }
 
-function isOrdered(frontmatter: Frontmatter): boolean {
-  const actual = Object.keys(frontmatter).filter((k) => frontmatter[k] !== undefined);
-  const wanted = Object.keys(orderFrontmatter(frontmatter));
-  return actual.length === wanted.length && actual.every((key, i) => key === wanted[i]);
-}
-
-function describeIndexChanges(input: FixInput, before: PageIndex, after: Page[], written: string[], deleted: string[]): string[] {
+function describeIndexChanges(input: FixInput, before: PageIndex, after: Page[], writes: ReadonlyArray<{ path: string; content: string }>, deleted: string[]): string[] {
   const { contract } = input;
+  const written = writes.map((write) => write.path);
   const changes: string[] = [];
   const existing = new Set(after.map((p) => p.key));
   const content = after.filter((p) => !isSpecialPage(contract, p.path));
@@ -186,7 +188,14 @@ function describeIndexChanges(input: FixInput, before: PageIndex, after: Page[],
   const indexPage = before.atPath(contract.index) ?? parsePage(contract.index, input.index.indexText, contract);
   const listed = indexedKeys(splitIndexLinks(indexPage, input.index.indexText).catalog, contract, before);
   const dead = [...listed].filter((key) => !existing.has(key)).sort();
-  const added = content.filter((p) => !listed.has(p.key)).length;
+  // Counted from the catalog as written (spokes included), not from the pages it lacked: the number it actually added.
+  const newIndexText = writes.find((write) => write.path === contract.index)?.content ?? '';
+  const afterIndex = PageIndex.fromPages(
+    [...after.filter((p) => !written.includes(p.path)), ...writes.map((write) => parsePage(write.path, write.content, contract))],
+    contract,
+  );
+  const listedNow = indexedKeys(splitIndexLinks(parsePage(contract.index, newIndexText, contract), newIndexText).catalog, contract, afterIndex);
+  const added = content.filter((p) => !listed.has(p.key) && listedNow.has(p.key)).length;
   const parts: string[] = [];
   if (!findCatalogRegion(input.index.indexText)) parts.push('added the catalog markers');
   if (added > 0) parts.push(`listed ${added} unindexed ${added === 1 ? 'page' : 'pages'}`);

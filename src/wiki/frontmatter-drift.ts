@@ -1,5 +1,5 @@
-import YAML from 'yaml';
-import { FIELD_ORDER, parsePage, refsOf, sourcesOf, splitFrontmatter, type Page } from './page.js';
+import { editFrontmatter, extendList, setField } from './frontmatter-edit.js';
+import { refsOf, sourcesOf, splitFrontmatter, type Page } from './page.js';
 import { citationsOf } from './validate/citation-rules.js';
 import { isDeniedPath, sourceFilePath } from './validate/page-rules.js';
 
@@ -82,20 +82,13 @@ export function syncFrontmatter(text: string, page: Page, today: string | undefi
   const redate = today !== undefined && keepsDates && String(page.frontmatter.updated ?? '') !== today;
   if (!hasDrift(added) && !redate) return unchanged;
 
-  const doc = YAML.parseDocument(split.yaml);
-  if (!YAML.isMap(doc.contents)) return unchanged;
-  const map = doc.contents;
-  extendList(doc, map, 'refs', added.refs);
-  extendList(doc, map, 'sources', added.sources);
-  if (redate) setField(doc, map, 'updated', today);
-  const yaml = doc.toString({ lineWidth: 0, flowCollectionPadding: false });
-  const prefix = text.startsWith('\uFEFF') ? '\uFEFF' : '';
-  const head = text.slice(prefix.length, text.length - split.body.length);
-  const opening = /^---[ \t]*\r?\n/.exec(head)?.[0] ?? '---\n';
-  const closing = /\r?\n?---[ \t]*(\r?\n|$)$/.exec(head)?.[0].replace(/^\r?\n/, '') ?? '---\n';
-  const text2 = `${prefix}${opening}${yaml}${closing}${split.body}`;
+  const text2 = editFrontmatter(text, page, ['refs', 'sources', 'updated'], (doc, map) => {
+    extendList(doc, map, 'refs', added.refs);
+    extendList(doc, map, 'sources', added.sources);
+    if (redate) setField(doc, map, 'updated', today);
+  });
   // Re-printing YAML is faithful for what pages hold; an odd block it would re-spell is left alone.
-  if (!keepsOtherFields(page, parsePage(page.path, text2), ['refs', 'sources', 'updated'])) return unchanged;
+  if (text2 === undefined) return unchanged;
   const result: FrontmatterSync = { text: text2, added };
   if (redate) result.dated = today;
   return result;
@@ -108,44 +101,4 @@ export function describeSync(sync: Pick<FrontmatterSync, 'added' | 'dated'>): st
   if (sync.added.sources.length > 0) parts.push(`added to sources: ${sync.added.sources.join(', ')}`);
   if (sync.dated !== undefined) parts.push(`updated: ${sync.dated}`);
   return parts.length > 0 ? parts.join('; ') : undefined;
-}
-
-function keepsOtherFields(before: Page, after: Page, touched: readonly string[]): boolean {
-  if (after.parseError || after.body !== before.body) return false;
-  const rest = (page: Page): string =>
-    JSON.stringify(Object.entries(page.frontmatter).filter(([field]) => !touched.includes(field)));
-  return rest(before) === rest(after);
-}
-
-function extendList(doc: YAML.Document, map: YAML.YAMLMap, field: string, items: string[]): void {
-  if (items.length === 0) return;
-  const current = map.get(field, true);
-  if (YAML.isSeq(current)) {
-    for (const item of items) current.add(doc.createNode(item));
-    return;
-  }
-  const seq = doc.createNode(items) as YAML.YAMLSeq;
-  seq.flow = true;
-  setField(doc, map, field, seq);
-}
-
-/** Set `field`, in place when present, else where FIELD_ORDER puts it among the known fields. */
-function setField(doc: YAML.Document, map: YAML.YAMLMap, field: string, value: unknown): void {
-  const index = map.items.findIndex((pair) => YAML.isScalar(pair.key) && pair.key.value === field);
-  const node = YAML.isNode(value) ? value : doc.createNode(value);
-  if (index >= 0) {
-    const pair = map.items[index];
-    if (pair) pair.value = node;
-    return;
-  }
-  const order = FIELD_ORDER as readonly string[];
-  const rank = order.indexOf(field);
-  const after = map.items.findIndex((pair) => {
-    const key = YAML.isScalar(pair.key) ? String(pair.key.value) : '';
-    const other = order.indexOf(key);
-    return other > rank;
-  });
-  const pair = doc.createPair(field, node);
-  if (after < 0) map.items.push(pair);
-  else map.items.splice(after, 0, pair);
 }

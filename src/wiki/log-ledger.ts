@@ -53,6 +53,25 @@ export async function loadLogLedger(root: string): Promise<Set<string> | undefin
 }
 
 /**
+ * The ledger with the entries of the log as committed (`committedLogs`: log.md at HEAD, and
+ * at MERGE_HEAD during a merge) added. A teammate's `query --save`, `lint --fix` or `undo`
+ * entry arrives with a pull and is in no local ledger; once in the team's committed history
+ * it is the team's record, not a forgery, and removing it would delete real history. An
+ * entry not yet committed must still be one this clone's runs wrote.
+ */
+export function withCommittedEntries(ledger: Set<string> | undefined, committedLogs: readonly string[]): Set<string> | undefined {
+  if (!ledger) return ledger;
+  for (const text of committedLogs) {
+    const lines = text.split('\n').map((line) => line.replace(/\r$/, ''));
+    lines.forEach((line, i) => {
+      const runId = LOG_HEADING.test(line) ? RUN_LINE.exec(lines[i + 1] ?? '')?.[1] : undefined;
+      if (runId !== undefined) ledger.add(ledgerKey(runId, line));
+    });
+  }
+  return ledger;
+}
+
+/**
  * The ledger with the entries of `runIds` added: runs a teammate's clone made, named in the
  * committed ingest record, whose log entries arrived with a `git merge` and so are in no
  * local ledger. Undefined stays undefined (no ledger: nothing is checked).

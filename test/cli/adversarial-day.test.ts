@@ -28,7 +28,7 @@ async function lintErrors(root: string): Promise<Array<{ rule: string; path: str
 
 function logEntries(log: string): Array<{ heading: string; run: string | undefined }> {
   const lines = log.split('\n');
-  return lines.flatMap((line, i) => (/^## \[\d{4}-\d\d-\d\d\] /.test(line) ? [{ heading: line, run: /^- run: (\S+)$/.exec(lines[i + 1] ?? '')?.[1] }] : []));
+  return lines.flatMap((line, i) => (/^## \[\d{4}-\d\d-\d\d\] /.test(line) ? [{ heading: line, run: /^- run: (\S+)/.exec(lines[i + 1] ?? '')?.[1] }] : []));
 }
 
 describe.each(['anthropic', 'openai'] as const)('a day with an adversarial model (%s wire format)', (wire) => {

@@ -114,7 +114,7 @@ describe.each(['anthropic', 'openai'] as const)('end to end through the %s wire 
     expect(index).toContain('[[attention]]');
     expect(index).toContain('[[scaled-dot-product-attention]]');
     const log = await readFile(path.join(root, 'wiki/log.md'), 'utf8');
-    expect(log).toMatch(/^## \[\d{4}-\d{2}-\d{2}\] ingest \| Attention Is All You Need$/m);
+    expect(log).toMatch(/^## \[\d{4}-\d{2}-\d{2}\] ingest \| Attention Is All You Need · run \S+$/m);
     const manifest = await readSourceRecord(root);
     expect(Object.keys(manifest.sources)).toEqual(['raw/attention.md']);
 
@@ -140,7 +140,7 @@ describe.each(['anthropic', 'openai'] as const)('end to end through the %s wire 
     expect(saved.frontmatter.sources).toEqual(['raw/attention.md']);
     expect(saved.body).not.toContain('[[made-up-page]]');
     expect(await readFile(path.join(root, 'wiki/index.md'), 'utf8')).toContain('[[attention-scaled]]');
-    expect(await readFile(path.join(root, 'wiki/log.md'), 'utf8')).toMatch(/\] query \| why is attention scaled\?$/m);
+    expect(await readFile(path.join(root, 'wiki/log.md'), 'utf8')).toMatch(/\] query \| why is attention scaled\? · run \S+$/m);
 
     // Everything the runs wrote passes the deterministic lint.
     const lint = await runCli(['lint', '--no-llm', '--json'], { cwd: root });
@@ -158,7 +158,7 @@ describe.each(['anthropic', 'openai'] as const)('end to end through the %s wire 
     expect(reviewed.findings.map((f: { rule: string }) => f.rule)).toEqual(expect.arrayContaining(['llm-missing-link', 'llm-contradiction']));
     expect(reviewed.changes).toContain('wiki/concepts/scaled-dot-product-attention.md: updated by the model');
     expect(await readFile(path.join(root, 'wiki/concepts/scaled-dot-product-attention.md'), 'utf8')).toContain('[[attention]]');
-    expect(await readFile(path.join(root, 'wiki/log.md'), 'utf8')).toMatch(/\] lint \| --fix: 0 repairs by rules, 1 by the model$/m);
+    expect(await readFile(path.join(root, 'wiki/log.md'), 'utf8')).toMatch(/\] lint \| --fix: 0 repairs by rules, 1 by the model · run \S+$/m);
 
     // The model's repair is undoable.
     const undone = await runCli(['undo', '--yes'], { cwd: root });

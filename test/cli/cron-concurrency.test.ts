@@ -170,7 +170,7 @@ describe.each([
     expect(result.stderr).toContain(`${signal} received`);
     expect(result.stdout).toMatch(/interrupted/);
     const log = await read(root, 'wiki/log.md');
-    expect(log).toMatch(/^## \[\d{4}-\d{2}-\d{2}\] ingest-interrupted \| alpha$/m);
+    expect(log).toMatch(/^## \[\d{4}-\d{2}-\d{2}\] ingest-interrupted \| alpha · run \S+$/m);
     expect(log).toMatch(/created: wiki\/sources\/alpha\.md/);
     expect(existsSync(path.join(root, '.wiki/lock'))).toBe(false);
     expect(await readAsSent(root, 'wiki/sources/alpha.md')).toBe(pageText('source', 'alpha', { body: 'Kept after the interrupt.' }));
@@ -197,7 +197,7 @@ describe('SIGINT during query --save', () => {
     const result = await run.done;
     expect(result.code).toBe(130);
     const log = await read(root, 'wiki/log.md');
-    expect(log).toMatch(/^## \[\d{4}-\d{2}-\d{2}\] query-interrupted \| what is alpha\?$/m);
+    expect(log).toMatch(/^## \[\d{4}-\d{2}-\d{2}\] query-interrupted \| what is alpha\? · run \S+$/m);
     expect(log).toContain('created: wiki/concepts/alpha-answer.md');
     expect(await readAsSent(root, 'wiki/concepts/alpha-answer.md')).toBe(pageText('concept', 'alpha-answer', { body: 'Half an answer.', sources: ['raw/alpha.md'] }));
     expect(existsSync(path.join(root, '.wiki/lock'))).toBe(false);

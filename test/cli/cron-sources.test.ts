@@ -181,7 +181,7 @@ describe('a deleted source with git.autoCommit on', () => {
     const result = await runCli(['ingest', 'raw/'], { cwd: root, env: server.env('anthropic') });
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/git: committed 3 file\(s\)/);
-    expect(git(root, 'log', '-1', '--format=%s')).toMatch(/^## \[\d{4}-\d{2}-\d{2}\] ingest \| raw\/alpha\.md deleted$/);
+    expect(git(root, 'log', '-1', '--format=%s')).toMatch(/^## \[\d{4}-\d{2}-\d{2}\] ingest \| raw\/alpha\.md deleted · run \S+$/);
     expect(git(root, 'show', '--name-only', '--format=', 'HEAD').split('\n').sort()).toEqual(['wiki.sources.jsonl', 'wiki/log.md', 'wiki/sources/alpha.md']);
     // The user's own deletion of the source is theirs to commit.
     expect(git(root, 'status', '--porcelain')).toBe('D raw/alpha.md');

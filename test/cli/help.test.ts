@@ -20,6 +20,16 @@ describe('help and exit codes', () => {
     expect(result.stderr).toMatch(/Did you mean ingest\?/);
   });
 
+  it('every command\'s help shows its defaults as typed, never JSON-quoted; a text default still shows', async () => {
+    const commands = ['init', 'ingest', 'query', 'search', 'facts', 'lint', 'status', 'graph', 'undo', 'promote', 'mcp', 'serve', 'config'];
+    for (const command of commands) {
+      const help = await runCli([command, '--help']);
+      expect(help.code, command).toBe(0);
+      expect(help.stdout, command).not.toMatch(/\(default:\s+"/);
+    }
+    expect((await runCli(['search', '--help'])).stdout).toMatch(/how many results \(default: 10\)/);
+  });
+
   it('a known command with global options before it still shows its own help', async () => {
     const result = await runCli(['--root', '/nowhere', 'status', '--help']);
     expect(result.code).toBe(0);

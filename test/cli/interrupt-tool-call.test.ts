@@ -72,7 +72,7 @@ describe('SIGINT during a tool call', () => {
     expect(result.code).toBe(130);
     expect(result.stderr).toContain('SIGINT received');
     expect(existsSync(path.join(root, '.wiki/lock'))).toBe(false);
-    expect(await read(root, 'wiki/log.md')).toMatch(/^## \[\d{4}-\d{2}-\d{2}\] ingest-interrupted \| (raw\/alpha\.md|alpha)$/m);
+    expect(await read(root, 'wiki/log.md')).toMatch(/^## \[\d{4}-\d{2}-\d{2}\] ingest-interrupted \| (raw\/alpha\.md|alpha) · run \S+$/m);
     const runs = await readdir(path.join(root, '.wiki/history'));
     const record = await readJson<{ status: string }>(path.join(root, '.wiki/history', runs[0] ?? '', 'run.json'));
     expect(record.status).toBe('interrupted');

@@ -85,7 +85,7 @@ describe('wiki lint', () => {
     expect(first.stdout).toContain('wiki/index.md: listed 2 unindexed pages');
     expect(await readFile(path.join(root, 'wiki/concepts/attention.md'), 'utf8')).toContain('Used by [[transformer|the model]].');
     const logAfterFirst = await readFile(path.join(root, 'wiki/log.md'), 'utf8');
-    expect(logAfterFirst).toMatch(/^## \[\d{4}-\d{2}-\d{2}\] lint \| --fix applied 4 repairs$/m);
+    expect(logAfterFirst).toMatch(/^## \[\d{4}-\d{2}-\d{2}\] lint \| --fix applied 4 repairs · run \S+$/m);
 
     const second = await runCli(['lint', '--fix', '--no-llm', '--json'], { cwd: root });
     expect(second.code).toBe(0);

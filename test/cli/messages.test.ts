@@ -35,8 +35,22 @@ describe('messages tell the truth', () => {
     const fix = await runCli(['lint', '--fix', '--no-llm'], { cwd: root });
     expect(fix.code).toBe(1);
     expect(fix.stdout).not.toContain('lint --fix');
+    // Nothing is left that a rule repairs: advising --fix --no-llm would promise what it then cannot do.
     const plain = await runCli(['lint', '--no-llm'], { cwd: root });
-    expect(plain.stdout).toContain('run `wiki lint --fix --no-llm`');
+    expect(plain.stdout).not.toContain('lint --fix');
+  });
+
+  it('lint advises --fix --no-llm only with repairs to make, and says how many; the fix then applies exactly those', async () => {
+    const root = await workspaceWithAlpha();
+    const orphan = await runCli(['lint', '--no-llm', '--strict'], { cwd: root });
+    expect(orphan.stdout).toMatch(/orphan/);
+    expect(orphan.stdout).not.toContain('lint --fix');
+    const index = path.join(root, 'wiki/index.md');
+    await writeFile(index, (await read(root, 'wiki/index.md')).split('\n').filter((line) => !line.includes('[[alpha]]')).join('\n'));
+    const advised = await runCli(['lint', '--no-llm', '--strict'], { cwd: root });
+    expect(advised.stdout).toContain('run `wiki lint --fix --no-llm` to apply 1 safe repair');
+    const fix = await runCli(['lint', '--fix', '--no-llm'], { cwd: root });
+    expect(fix.stdout).toMatch(/Repaired \(1\):\n {2}✓ wiki\/index\.md: listed 1 unindexed page\n/);
   });
 
   it('--max-cost with a model that has no price says so before the run', async () => {

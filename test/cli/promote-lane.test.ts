@@ -46,7 +46,7 @@ describe.each(['anthropic', 'openai'] as const)('promote stays in its lane (%s w
     for (const key of ['bob-idea', 'log']) {
       const refused = await runCli(['--user', 'alice', 'promote', key], { cwd: root });
       expect(refused.code, refused.stderr).toBe(2);
-      expect(refused.stderr).toMatch(/not in a page folder of your scratch scope/);
+      expect(refused.stderr).toMatch(/would become wiki\/(user\/bob\/concepts\/bob-idea|log)\.md, which is (in another scratch scope|a file the tool keeps), so it cannot be promoted/);
     }
     expect(await readFile(path.join(root, 'wiki/user/bob/concepts/bob-idea.md'), 'utf8')).toBe(bobPage);
     expect(await readFile(path.join(root, 'wiki/log.md'), 'utf8')).toContain(teamLog.trim());
@@ -55,5 +55,20 @@ describe.each(['anthropic', 'openai'] as const)('promote stays in its lane (%s w
     const promoted = await runCli(['--user', 'alice', 'promote', 'alice-idea', '--json'], { cwd: root });
     expect(promoted.code, promoted.stderr).toBe(0);
     expect(JSON.parse(promoted.stdout)).toMatchObject({ to: 'wiki/concepts/alice-idea.md' });
+  });
+
+  it('a page a person put at the root of their scratch scope is one page to every command: search and lint list it, promote moves it', async () => {
+    const root = await freshWorkspace();
+    await writeFile(path.join(root, 'raw/alpha.md'), '# Alpha\n\nAlpha text.\n');
+    await mkdir(path.join(root, 'wiki/user/alice'), { recursive: true });
+    await writeFile(path.join(root, 'wiki/user/alice/notes.md'), pageText('concept', 'notes', { sources: ['raw/alpha.md'], body: 'Quokka notes on alpha.' }));
+    const search = await runCli(['--user', 'alice', 'search', 'quokka', '--json'], { cwd: root });
+    expect((JSON.parse(search.stdout) as { results: Array<{ path: string }> }).results.map((r) => r.path)).toContain('wiki/user/alice/notes.md');
+    const lint = await runCli(['--user', 'alice', 'lint', '--json'], { cwd: root });
+    expect(lint.stdout).toContain('wiki/user/alice/notes.md');
+    const promoted = await runCli(['--user', 'alice', 'promote', 'notes', '--json'], { cwd: root });
+    expect(promoted.code, promoted.stderr).toBe(0);
+    expect(JSON.parse(promoted.stdout)).toMatchObject({ from: 'wiki/user/alice/notes.md', to: 'wiki/notes.md' });
+    expect(await readFile(path.join(root, 'wiki/notes.md'), 'utf8')).toContain('Quokka notes on alpha.');
   });
 });

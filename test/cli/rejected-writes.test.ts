@@ -39,6 +39,6 @@ describe('rejected writes in the run summary and the log', () => {
     const result = await runCli(['ingest', 'raw/harbour.md'], { cwd: root, env: server.env('anthropic') });
     const output = result.stdout + result.stderr;
     expect(output).toMatch(/1 write\(s\) rejected:\n\s+wiki\/concepts\/dawn\.md: /);
-    expect(await readFile(path.join(root, 'wiki', 'log.md'), 'utf8')).toMatch(/rejected writes: 1\n/);
+    expect(await readFile(path.join(root, 'wiki', 'log.md'), 'utf8')).toMatch(/rejected writes: 1 · /);
   });
 });

@@ -57,7 +57,7 @@ describe('wiki undo and runs', () => {
     const root = await workspaceWithTwoRuns();
     const history = await readdir(path.join(root, '.wiki/history'));
     const transcripts = (await readdir(path.join(root, '.wiki/runs'))).map((name) => name.replace(/\.jsonl$/, ''));
-    const logged = [...(await readFile(path.join(root, 'wiki/log.md'), 'utf8')).matchAll(/^- run: (\S+)$/gm)].map((m) => m[1] ?? '');
+    const logged = [...(await readFile(path.join(root, 'wiki/log.md'), 'utf8')).matchAll(/^- run: (\S+)/gm)].map((m) => m[1] ?? '');
     for (const id of [...history, ...transcripts, ...logged]) expect(id).toMatch(RUN_ID);
     expect(logged.length).toBeGreaterThanOrEqual(2);
     for (const id of logged) expect(history).toContain(id);

@@ -53,7 +53,7 @@ describe('wiki undo', () => {
     expect(await read(root, EDITED)).toBe(EDITED_BEFORE);
     expect(await read(root, CREATED)).toBeUndefined();
     const log = (await read(root, 'wiki/log.md')) ?? '';
-    expect(log).toMatch(/^## \[\d{4}-\d\d-\d\d\] undo \| run-1 \(ingest: Attention paper\)$/m);
+    expect(log).toMatch(/^## \[\d{4}-\d\d-\d\d\] undo \| run-1 \(ingest: Attention paper\) · run \S+$/m);
 
     const second = await runCli(['undo', '--yes'], { cwd: root });
     expect(second.code).toBe(0);

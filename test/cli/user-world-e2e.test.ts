@@ -140,7 +140,7 @@ describe('git auto-commit', () => {
     const result = await runCli(['ingest', 'raw/a.md'], { cwd: root, env: llm.env('anthropic') });
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/git: committed 4 file\(s\)/);
-    expect(git(root, 'log', '-1', '--format=%s')).toMatch(/^## \[\d{4}-\d{2}-\d{2}\] ingest \| A$/);
+    expect(git(root, 'log', '-1', '--format=%s')).toMatch(/^## \[\d{4}-\d{2}-\d{2}\] ingest \| A · run \S+$/);
     expect(git(root, 'show', '--name-only', '--format=', 'HEAD').split('\n').sort()).toEqual([
       'wiki.sources.jsonl',
       'wiki/index.md',

@@ -26,6 +26,8 @@ import {
   type SourceEntry,
 } from '../../src/state/manifest.js';
 import { parsePage, splitFrontmatter } from '../../src/wiki/page.js';
+import { parseSchema } from '../../src/wiki/schema-loader.js';
+import { readFileSync } from 'node:fs';
 import { REPO_ROOT } from '../helpers/cli.js';
 
 const execFileAsync = promisify(execFile);
@@ -44,6 +46,7 @@ const manifest: Manifest = {
     'raw/notes.txt': entry(SHA_B, ['wiki/sources/notes.md']),
   },
 };
+const contract = parseSchema(readFileSync(path.join(REPO_ROOT, 'templates/schema.md'), 'utf8')).contract;
 
 async function tempRoot(): Promise<string> {
   return mkdtemp(path.join(os.tmpdir(), 'wiki-manifest-'));
@@ -125,7 +128,15 @@ describe('pagesToMarkStale', () => {
       expected: ['wiki/y.md'],
     },
   ])('$name', ({ source, rewritten, citing, expected }) => {
-    expect(pagesToMarkStale(manifest, source, rewritten, citing)).toEqual(expected);
+    expect(pagesToMarkStale(manifest, source, rewritten, citing, contract)).toEqual(expected);
+  });
+
+  it('of the pages a crafted record names, marks only page files of a page folder (never log.md, index.md, a spoke)', () => {
+    const crafted: Manifest = {
+      version: 1,
+      sources: { 'raw/crafted.md': entry(SHA_B, ['wiki/log.md', 'wiki/index.md', 'wiki/index-concept.md', 'wiki/concepts/real.md', 'wiki/user/alice/notes.md', 'wiki/user/alice/concepts/idea.md']) },
+    };
+    expect(pagesToMarkStale(crafted, 'raw/crafted.md', [], [], contract)).toEqual(['wiki/concepts/real.md', 'wiki/user/alice/concepts/idea.md']);
   });
 });
 

@@ -95,15 +95,69 @@ describe('planFixes', () => {
     expect(body).toContain(`See [[${expected ?? target}]].`);
   });
 
-  it('fills type from the folder and created/updated from file times, and orders the fields', () => {
+  it('fills type from the folder and created/updated from file times, keeping the owner\'s field order', () => {
     const { files, changes } = fix(messyWiki());
     const text = files['wiki/concepts/transformer.md'] ?? '';
     expect(text.split('---\n')[1]).toBe(
-      'title: Transformer\nsummary: A sequence model.\ntype: concept\nrefs: [attention-paper, "[[google-brain]]"]\nsources: [raw/attention.md]\ncreated: 2026-01-10\nupdated: 2026-01-20\n',
+      'sources: [raw/attention.md]\nsummary: A sequence model.\ntitle: Transformer\ntype: concept\nrefs: [attention-paper, "[[google-brain]]"]\ncreated: 2026-01-10\nupdated: 2026-01-20\n',
     );
     expect(changes).toContain('wiki/concepts/transformer.md: set type: concept (from the folder)');
     expect(changes).toContain('wiki/concepts/transformer.md: set created: 2026-01-10, updated: 2026-01-20 (from file times)');
     expect(files['wiki/entities/new-team.md']).toBe('---\ntype: entity\nrefs: [google-brain]\ncreated: 2026-01-10\nupdated: 2026-01-20\n---\n\nNo frontmatter at all, links [[google-brain]].\n');
+  });
+
+  it('edits only the lines it repairs: the owner\'s comments, quoting, folded summary and block lists survive', () => {
+    const files = healthyWiki();
+    const owner = [
+      '---',
+      '# Owned by the research team; ask Ana before changing the summary.',
+      "title: 'Transformer'",
+      'summary: >-',
+      '  A sequence model built on attention,',
+      '  folded over two lines.',
+      'tags:',
+      '  - architecture   # the tag the team filters on',
+      '  - "nlp"',
+      'refs:',
+      '  - attention-papers',
+      'sources: [raw/attention.md]',
+      '---',
+      'From [[attention-paper]] and [[google-brain]].',
+      '',
+    ].join('\n');
+    files['wiki/concepts/transformer.md'] = owner;
+    files['wiki/index.md'] = indexFor(files);
+    const { files: after, changes } = fix(files);
+    const text = after['wiki/concepts/transformer.md'] ?? '';
+    expect(changes.filter((c) => c.startsWith('wiki/concepts/transformer.md'))).toEqual([
+      'wiki/concepts/transformer.md: link `[[attention-papers]]` → `[[attention-paper]]`',
+      'wiki/concepts/transformer.md: added to refs: google-brain (linked from the body)',
+      'wiki/concepts/transformer.md: set type: concept (from the folder)',
+      'wiki/concepts/transformer.md: set created: 2026-01-10, updated: 2026-01-20 (from file times)',
+    ]);
+    // Every line of the owner's block is still there, in its order; only the repaired lines are new or changed.
+    const ownerLines = owner.split('\n').filter((line) => !line.includes('attention-papers'));
+    const lines = text.split('\n');
+    let at = 0;
+    for (const line of ownerLines) {
+      const found = lines.indexOf(line, at);
+      expect(found, line).toBeGreaterThanOrEqual(at);
+      at = found + 1;
+    }
+    expect(text).toContain('  - attention-paper\n  - google-brain\n');
+    expect(text).toMatch(/^ {2}folded over two lines\.\ntype: concept\ntags:\n/m);
+    expect(parsePage('wiki/concepts/transformer.md', text, contract).frontmatter.summary).toBe('A sequence model built on attention, folded over two lines.');
+  });
+
+  it('reports the number of catalog entries it actually added: a scratch page, which the team catalog never lists, is not counted', () => {
+    const files = healthyWiki();
+    files['wiki/user/alice/concepts/alice-idea.md'] = page({ title: 'Idea', summary: 'Alice idea.', type: 'concept', sources: SRC, created: '2026-01-01', updated: '2026-01-02' }, 'See [[transformer]].');
+    files['wiki/concepts/extra.md'] = page({ title: 'Extra', summary: 'An extra page.', type: 'concept', sources: SRC, created: '2026-01-01', updated: '2026-01-02' }, 'See [[transformer]].');
+    files['wiki/index.md'] = indexFor(healthyWiki());
+    const { files: after, changes } = fix(files);
+    expect(changes).toContain('wiki/index.md: listed 1 unindexed page');
+    expect(after['wiki/index.md']).toContain('[[extra]]');
+    expect(after['wiki/index.md']).not.toContain('[[alice-idea]]');
   });
 
   it('never changes a page whose frontmatter does not parse', () => {

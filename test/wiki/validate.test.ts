@@ -312,6 +312,52 @@ const cases: RuleCase[] = [
     files: { 'wiki/log.md': '---\ntitle: Log\n---\n# Log\n\n## [2026-01-31] ingest | paper.md\n### created\n- [[transformer]]\n' },
     fires: [],
   },
+  {
+    rule: 'log-entry',
+    name: 'fires on entries a merge glued or collapsed: two run lines under one heading, a heading without its run line, a run line under no heading, a run logged twice',
+    files: {
+      'wiki/log.md': [
+        '# Log',
+        '',
+        '## [2026-01-31] lint | --fix applied 1 repair', // 3: an older entry kept once for two runs
+        '- run: 20260131-100000-aaaaaa',
+        '- run: 20260131-100000-bbbbbb',
+        '- status: ok',
+        '## [2026-02-01] query | why? · run 20260201-100000-cccccc', // 7: its run line went to the entry below
+        '## [2026-02-01] query | how? · run 20260201-100000-dddddd',
+        '- run: 20260201-100000-dddddd · status: done',
+        '- run: 20260201-100000-cccccc · status: done', // 10: no heading of its own
+        '## [2026-02-02] ingest | a · run 20260202-100000-eeeeee',
+        '- run: 20260202-100000-eeeeee · source: raw/a.md',
+        '## [2026-02-02] ingest | a · run 20260202-100000-eeeeee', // 13: the same entry again
+        '- run: 20260202-100000-eeeeee · source: raw/a.md',
+        '',
+      ].join('\n'),
+    },
+    fires: [
+      { path: 'wiki/log.md', line: 3, message: /holds 2 "- run:" lines/ },
+      { path: 'wiki/log.md', line: 7, message: /names run 20260201-100000-cccccc but is not followed by its/ },
+      { path: 'wiki/log.md', line: 8, message: /is followed by "- run: 20260201-100000-cccccc/ },
+      { path: 'wiki/log.md', line: 10, message: /stands under no heading/ },
+      { path: 'wiki/log.md', line: 13, message: /a second time/ },
+    ],
+  },
+  {
+    rule: 'log-entry',
+    name: 'fires on two older entries glued when a merge lost the blank line between them',
+    files: { 'wiki/log.md': '# Log\n\n## [2026-01-31] ingest | a\n- run: r1\n- status: ok\n## [2026-01-31] ingest | b\n- run: r2\n- status: ok\n' },
+    fires: [{ path: 'wiki/log.md', line: 6, message: /no blank line/ }],
+  },
+  {
+    rule: 'log-entry',
+    name: 'near miss: older entries with blank lines, then merge-safe entries with none, an init entry without a run',
+    files: {
+      'wiki/log.md':
+        '# Log\n\n## [2026-01-30] init | workspace created\n\n## [2026-01-31] ingest | a\n- run: r1\n- status: ok\n\n## [2026-01-31] ingest | b\n- run: r2\n' +
+        '## [2026-02-01] lint | --fix applied 1 repair · run r3\n- run: r3 · fixed: x\n## [2026-02-01] lint | --fix applied 1 repair · run r4\n- run: r4 · fixed: x\n',
+    },
+    fires: [],
+  },
 ];
 
 describe('validateWiki', () => {

@@ -46,11 +46,12 @@ export async function promotePage(root: string, schema: Schema, user: string | u
       throw new InputError(`you have no scratch page with the key "${key}"`, `scratch pages live in ${USER_SCOPE_ROOT}${user}/`);
     }
     const to = `wiki/${scratch.path.slice(`${USER_SCOPE_ROOT}${user}/`.length)}`;
-    // Only a page in a scratch type folder moves, and only into the team's type folder: never
-    // over index.md, log.md or another user's scratch scope (which the lane check would allow).
-    if (!scratchFolders(schema.contract, user).some((folder) => scratch.path.startsWith(`${folder}/`)) || isSpecialPage(schema.contract, to) || scopeOf(to) !== undefined) {
+    // Any page of the scope moves, as search and lint list it (a page at the scope's root
+    // becomes one at the wiki's root): one rule for what a page is. Never over index.md,
+    // log.md or a hub spoke, nor into another user's scratch scope (which the lane check would allow).
+    if (isSpecialPage(schema.contract, to) || scopeOf(to) !== undefined) {
       throw new InputError(
-        `${scratch.path} is not in a page folder of your scratch scope, so it cannot be promoted to ${to}`,
+        `${scratch.path} would become ${to}, which is ${scopeOf(to) !== undefined ? 'in another scratch scope' : 'a file the tool keeps'}, so it cannot be promoted`,
         `scratch pages live in ${scratchFolders(schema.contract, user).map((folder) => `${folder}/`).join(', ')}; move it into one of them`,
       );
     }

@@ -40,7 +40,7 @@ export async function followChange(session: Session, manifest: Manifest, rawPath
   const current = await currentSourceText(session.root, rawPath);
   if (!recorded || current === undefined) return undefined;
   const drawing = session.contentPages().filter((page) => sourcesOf(page.frontmatter).some((s) => s.split('#')[0] === rawPath) || page.body.includes(rawPath));
-  const pages = pagesToMarkStale(manifest, rawPath, [], drawing.map((page) => page.path));
+  const pages = pagesToMarkStale(manifest, rawPath, [], drawing.map((page) => page.path), session.ws.schema.contract);
   return followChangedSource(session, rawPath, recorded.sha256, current, pages);
 }
 

@@ -95,7 +95,7 @@ export async function ingestOne(
     }
     if (item.state === 'changed') {
       const citing = session.contentPages().filter((p) => sourcesOf(p.frontmatter).some((s) => s.split('#')[0] === source.rawPath));
-      let toMark = pagesToMarkStale(manifest.value, source.rawPath, [...changes.created, ...changes.updated], citing.map((p) => p.path));
+      let toMark = pagesToMarkStale(manifest.value, source.rawPath, [...changes.created, ...changes.updated], citing.map((p) => p.path), ws.schema.contract);
       if (following?.earlierKnown) {
         const settled = await settleStaleClaims(session, source.rawPath, following, [...changes.created, ...changes.updated]);
         toMark = settled.toMark;

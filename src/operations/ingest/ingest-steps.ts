@@ -92,7 +92,7 @@ export async function handleDeletedSources(
   const lines: string[] = [];
   for (const source of gone) {
     const citing = session.contentPages().filter((p) => sourcesOf(p.frontmatter).some((s) => s.split('#')[0] === source));
-    const candidates = pagesToMarkStale(manifest, source, [], citing.map((p) => p.path));
+    const candidates = pagesToMarkStale(manifest, source, [], citing.map((p) => p.path), ws.schema.contract);
     const result = await markStale(ws.root, candidates, isoDate(), session.run);
     await session.reloadPages(result.marked);
     for (const page of result.marked) session.alsoChanged.add(page);

@@ -47,6 +47,8 @@ export async function ingestSources(ws: WorkspaceHandle, args: string[], options
     }
   }
 
+  await requireModelIfNeeded(ws.root, plan.urls, readable, options);
+
   const lock = options.dryRun ? undefined : await acquireLock(ws.root, lockOptions('ingest', options));
   lock?.releaseOnExit();
   try {
@@ -126,6 +128,23 @@ export async function ingestSources(ws: WorkspaceHandle, args: string[], options
     return report;
   } finally {
     await lock?.release();
+  }
+}
+
+/**
+ * A run that will need the model and has none (no provider, no key) is refused before anything
+ * is fetched, copied into raw/ or marked: exit 2 promises nothing was written. Runs that need
+ * no model (every source up to date) go on without one.
+ */
+async function requireModelIfNeeded(root: string, urls: readonly string[], sources: readonly ResolvedSource[], options: IngestOptions): Promise<void> {
+  try {
+    options.model();
+  } catch (error) {
+    if (urls.length > 0 || (options.force && sources.length > 0)) throw error;
+    const manifest = await loadManifest(root, { migrate: false });
+    for (const source of sources) {
+      if (classifySource(manifest, source.rawPath, await hashFile(source.copiedFrom ?? path.join(root, source.rawPath))) !== 'unchanged') throw error;
+    }
   }
 }
 

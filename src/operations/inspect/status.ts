@@ -6,6 +6,8 @@ import type { EffectiveConfig } from '../../config/load.js';
 import { readSearchIndexState, type SearchIndexState } from '../../search/live/state.js';
 import { sumTranscriptUsage, type UsageTotals } from '../../usage/transcripts.js';
 import { isSpecialPage, type Schema } from '../../wiki/contract.js';
+import { inScopeOf } from '../../wiki/access.js';
+import { listPageFiles } from '../../wiki/page-files.js';
 import { parseLogEntries, type LogEntry } from '../../wiki/log.js';
 import { listRuns } from '../../state/history.js';
 import { classifySource, deletedSources, entryStamp, hashFile, loadManifest } from '../../state/manifest.js';
@@ -40,27 +42,36 @@ export interface StatusReport {
     changed: string[];
     /** Ingested once, gone from raw/ now. */
     deleted: string[];
+    /** Sources the committed ingest record lists (ingested on any clone). */
+    ingested: number;
     /** Files under raw/ that are not sources (an image, an archive…), with why: skipped, never pending. */
     unsupported: Array<{ path: string; reason: string }>;
   };
+  /** The latest log entries, leaving out any that name a page in a scratch scope the reader cannot see. */
   recentLog: LogEntry[];
   provider: ProviderChoice & { model: string | undefined };
   /** With a local server: the model asked for and that no price is known. */
   localServer?: string;
   /** Cumulative model usage and estimated cost over the run transcripts in .wiki/runs/. */
   usage: UsageTotals;
-  /** The same over the ingest runs of sources alone (run history op `ingest`); `runs` is the number of source ingests. */
+  /**
+   * The same over this clone's ingest runs of sources alone (run history op `ingest`); `runs` is
+   * the number of source ingests that used the model (a run that failed before spending a token
+   * is left out of the mean). A teammate's ingests are in the record (`raw.ingested`), not here.
+   */
   ingestUsage: UsageTotals;
   /** The persisted search index: built or not, pages, lanes and embedder, last update. */
   search: SearchIndexState;
+  /** Set when pages changed after the index was last updated (a pull, a merge, an edit): the next search brings it up to date. */
+  searchBehind?: { pagesNow: number };
   /** Grounding of pages citing raw/ sources against their facts (absent without .wiki/facts.db); `mean` null over no page. */
   grounding?: {
     pages: number;
     /** Claim sentences checked (as `wiki lint` counts them) and how many of them carry a grounding warning (questions apart). */
     claims: number;
     flagged: number;
-    /** Share of claim sentences supported, over all pages (what `Grounded:` shows). */
-    share: number;
+    /** Share of claim sentences supported, over all pages (what `Grounded:` shows); null with no claim sentence (n/a). */
+    share: number | null;
     /** Mean of the pages' shares (kept for scripts that read it). */
     mean: number | null;
     lowest: PageScore[];
@@ -99,8 +110,9 @@ export async function sourceStates(root: string, raw: readonly string[]): Promis
   return { pending, changed, deleted: deletedSources(manifest, raw) };
 }
 
-export async function workspaceStatus(root: string, schema: Schema, config: EffectiveConfig): Promise<StatusReport> {
-  const pages = (await loadPages(root, schema.contract)).filter((p) => !isSpecialPage(schema.contract, p.path));
+/** `user`: whose scratch scope is seen (`--user`); without one no page of any scratch scope is counted or named. */
+export async function workspaceStatus(root: string, schema: Schema, config: EffectiveConfig, user?: string): Promise<StatusReport> {
+  const pages = (await loadPages(root, schema.contract)).filter((p) => !isSpecialPage(schema.contract, p.path) && inScopeOf(p.path, user));
   const byType: Record<string, number> = Object.fromEntries(Object.keys(schema.contract.types).map((t) => [t, 0]));
   const cited = new Set<string>();
   for (const page of pages) {
@@ -121,6 +133,8 @@ export async function workspaceStatus(root: string, schema: Schema, config: Effe
   const findings = lint ? await markReviewed(root, lint.findings, await loadKept(root)) : [];
   const coverage = measureCoverage(pages, schema.contract, rawContentLines(root));
   const threshold = config.config.coverage.warnBelow;
+  const search = await readSearchIndexState(root, config.config);
+  const searchBehind = indexBehind(search, root, schema.contract);
   return {
     grounding: lint?.grounding ? groundingSummary(flaggedAsWarned(lint.grounding, findings), findings) : undefined,
     lint: lint ? lintAccount(findings) : undefined,
@@ -133,25 +147,44 @@ export async function workspaceStatus(root: string, schema: Schema, config: Effe
         : undefined,
     root,
     pages: { total: pages.length, byType },
-    raw: { total: raw.length, uncited: raw.filter((file) => !cited.has(file)), ...(await sourceStates(root, raw)), unsupported },
-    recentLog: parseLogEntries(logText).slice(-5).reverse(),
+    raw: { total: raw.length, uncited: raw.filter((file) => !cited.has(file)), ...(await sourceStates(root, raw)), ingested: Object.keys(manifest.sources).length, unsupported },
+    recentLog: parseLogEntries(logText).filter((entry) => namesOnlyScopesOf(entry.title, user)).slice(-5).reverse(),
     provider: { ...chooseProvider(config), model: config.config.model },
     localServer: localServerNote(chooseProvider(config), config.config.model),
     usage: await sumTranscriptUsage(root),
-    ingestUsage: await sumTranscriptUsage(root, new Set((await listRuns(root)).filter((run) => run.op === 'ingest').map((run) => run.runId))),
-    search: await readSearchIndexState(root, config.config),
+    ingestUsage: await sumTranscriptUsage(root, new Set((await listRuns(root)).filter((run) => run.op === 'ingest').map((run) => run.runId)), { skipEmptyRuns: true }),
+    search,
+    ...(searchBehind ? { searchBehind } : {}),
   };
+}
+
+/** Whether `text` names no page of a scratch scope other than `user`'s. */
+function namesOnlyScopesOf(text: string, user: string | undefined): boolean {
+  return [...text.matchAll(/wiki\/user\/([^/\s)]+)\//g)].every((match) => match[1] === user);
+}
+
+/**
+ * Whether the persisted index lags the pages: it holds another number of pages than wiki/ does,
+ * or a page file changed after its last update (a merge brings files with new times).
+ */
+function indexBehind(search: SearchIndexState, root: string, contract: Schema['contract']): { pagesNow: number } | undefined {
+  if (!search.built || search.pages === undefined) return undefined;
+  const files = listPageFiles(root).filter((file) => !isSpecialPage(contract, file.path));
+  const updated = Date.parse(search.updatedAt ?? search.builtAt ?? '');
+  const changedSince = Number.isNaN(updated) || files.some((file) => file.mtimeMs > updated);
+  return files.length !== search.pages || changedSince ? { pagesNow: files.length } : undefined;
 }
 
 function groundingSummary(pages: PageScore[], findings: readonly Finding[]): NonNullable<StatusReport['grounding']> {
   // No page cites a source yet: there is nothing to be grounded, not "100% over 0 pages".
-  if (pages.length === 0) return { pages: 0, claims: 0, flagged: 0, share: 1, mean: null, lowest: [] };
+  if (pages.length === 0) return { pages: 0, claims: 0, flagged: 0, share: null, mean: null, lowest: [] };
   const mean = pages.reduce((sum, page) => sum + page.score, 0) / pages.length;
   const lowest = [...pages].sort((a, b) => a.score - b.score || a.path.localeCompare(b.path)).slice(0, 5);
   const claims = pages.reduce((sum, page) => sum + page.sentences, 0);
   const flagged = pages.reduce((sum, page) => sum + page.flagged, 0);
   // A sentence matches when the check noticed nothing: a question is no match yet (nor a warning a review kept).
   const noticed = findings.filter((f) => GROUNDING_RULES.has(f.rule)).length;
-  const share = claims === 0 ? 1 : Math.max(0, claims - noticed) / claims;
-  return { pages: pages.length, claims, flagged, share: Math.round(share * 1000) / 1000, mean: Math.round(mean * 1000) / 1000, lowest };
+  // No claim sentence to check is n/a, not "100% of 0" (README: status).
+  const share = claims === 0 ? null : Math.round((Math.max(0, claims - noticed) / claims) * 1000) / 1000;
+  return { pages: pages.length, claims, flagged, share, mean: Math.round(mean * 1000) / 1000, lowest };
 }

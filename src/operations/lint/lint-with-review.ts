@@ -206,6 +206,7 @@ export async function runLint(ws: WorkspaceHandle, options: LintRunOptions): Pro
     const settled = applyRuleSettings([...after.findings, ...fixOutcome.refused, ...modelFindings], ws.schema.contract.lint);
     const findings = await markReviewed(ws.root, sortFindings(settled), await loadKept(ws.root));
     const report: LintRunReport = { findings, ...countBySeverity(findings), changes: [...fixes, ...modelChanges] };
+    if (!options.fix && after.repairable !== undefined) report.repairable = after.repairable;
     // A question a model answered "no" is a grounding warning now: `flagged` counts it.
     if (after.grounding) report.grounding = flaggedAsWarned(after.grounding, findings);
     if (after.coverage) report.coverage = after.coverage;

@@ -11,7 +11,8 @@ import { isSpecialPage, type Schema, type Contract } from '../../wiki/contract.j
 import { planFixes, type FixFile } from '../../wiki/fix.js';
 import { applyIndexPlan, readIndexFiles } from '../../wiki/index-catalog.js';
 import { appendLog } from '../../wiki/log.js';
-import { loadLogLedger, withTeamRuns } from '../../wiki/log-ledger.js';
+import { loadLogLedger, withCommittedEntries, withTeamRuns } from '../../wiki/log-ledger.js';
+import { committedTexts } from '../../git/committed.js';
 import { loadManifest } from '../../state/manifest.js';
 import { parsePage, sourcesOf, type Page } from '../../wiki/page.js';
 import { listPageFiles } from '../../wiki/page-files.js';
@@ -27,6 +28,7 @@ import type { CandidateFact } from '../../facts/grounding.js';
 import { groundPages, type PageScore } from './grounding.js';
 import { staleClaimFindings, staleFindings, stalePages } from '../../wiki/validate/stale-rules.js';
 import { openStaleClaims } from '../sources/stale-claims-of.js';
+import { sourceRecordFindings } from './source-record-findings.js';
 
 export interface LintReport {
   findings: Finding[];
@@ -34,6 +36,8 @@ export interface LintReport {
   warnings: number;
   /** Every repair `--fix` applied, `path: what changed`; empty without --fix. */
   changes: string[];
+  /** Without --fix: how many rule repairs `wiki lint --fix --no-llm` would apply now (so a hint to run it is true). */
+  repairable?: number;
   /** Per page citing raw/ sources, the share of its sentences their facts support (absent without .wiki/facts.db). */
   grounding?: PageScore[];
   /** Per raw source, the share of its text lines inside some from-range on a page (absent when no page cites line ranges). */
@@ -62,7 +66,7 @@ const LOG_CHANGE_LINES = 50;
 
 /**
  * The deterministic lint: validate the whole wiki and, with `fix`, apply the safe repairs
- * first (catalog rebuild, unique near-match links, derivable fields, field order) and log
+ * first (catalog rebuild, unique near-match links, derivable fields) and log
  * them. The findings returned are those left after any repairs. No model is involved.
  */
 export async function lintWorkspace(
@@ -100,11 +104,12 @@ export async function lintWorkspace(
     rawExists: await sourceExistence(root, pages),
     deny: config.sandbox.deny,
     rawLineCount: rawLineCounter(rawLines),
-    logLedger: withTeamRuns(await loadLogLedger(root), textOf(files, contract.log), await recordedRuns(root)),
+    logLedger: await recognisedLogEntries(root, contract.log, textOf(files, contract.log)),
   });
   findings.push(...encodingFindings(files), ...read.refused, ...refused);
   findings.push(...(await staleWarnings(root, pages.filter((page) => !isSpecialPage(contract, page.path)))));
   findings.push(...staleClaimFindings(await openStaleClaims(root)));
+  findings.push(...(await sourceRecordFindings(root, contract)));
   const grounding = await groundPages(
     root,
     pages.filter((page) => !isSpecialPage(contract, page.path)),
@@ -114,10 +119,12 @@ export async function lintWorkspace(
   const coverage = measureCoverage(pages, contract, rawLines);
   findings.push(...lowCoverageFindings(coverage.sources, config.coverage.warnBelow));
   const settled = sortFindings(applyRuleSettings(findings, contract.lint));
+  const repairable = options.fix || (options.planned ?? []).length > 0 ? undefined : (await planRepairs(root, contract, config)).changes.length;
   return {
     findings: settled,
     ...countBySeverity(settled),
     changes,
+    ...(repairable === undefined ? {} : { repairable }),
     grounding: grounding ? flaggedAsWarned(grounding.pages, settled) : undefined,
     coverage: coverage.sources.length > 0 ? coverage.sources : undefined,
     groundingEvidence: grounding && options.evidence ? grounding.closest : undefined,
@@ -163,15 +170,7 @@ export interface FixOutcome {
 
 /** Plan the deterministic repairs from the files on disk and apply them through `sink`. */
 export async function applyFixes(root: string, contract: Contract, config: WikiConfig, sink: FixSink = diskSink(root, contract)): Promise<FixOutcome> {
-  const files = await readPageFilesWithTimes(root);
-  const plan = planFixes({
-    contract,
-    hubThreshold: config.index.hubThreshold,
-    files,
-    rawExists: await sourceExistence(root, files.map((file) => parsePage(file.path, file.text, contract))),
-    index: await readIndexFiles(root, contract),
-    logText: textOf(files, contract.log),
-  });
+  const plan = await planRepairs(root, contract, config);
   if (plan.changes.length === 0) return { changes: [], refused: plan.refused };
   for (const write of plan.writes) await sink.write(write.path, write.content);
   for (const stale of plan.deletes) await sink.remove(stale);
@@ -180,6 +179,19 @@ export async function applyFixes(root: string, contract: Contract, config: WikiC
   const count = plan.changes.length;
   await sink.appendLog('lint', `--fix applied ${count} ${count === 1 ? 'repair' : 'repairs'}`, logged);
   return { changes: plan.changes, refused: plan.refused };
+}
+
+/** The rule repairs the files on disk call for, planned and not applied. */
+async function planRepairs(root: string, contract: Contract, config: WikiConfig): Promise<ReturnType<typeof planFixes>> {
+  const files = await readPageFilesWithTimes(root);
+  return planFixes({
+    contract,
+    hubThreshold: config.index.hubThreshold,
+    files,
+    rawExists: await sourceExistence(root, files.map((file) => parsePage(file.path, file.text, contract))),
+    index: await readIndexFiles(root, contract),
+    logText: textOf(files, contract.log),
+  });
 }
 
 /** The page texts as they would be after the planned writes (pages under wiki/ only). */
@@ -286,6 +298,13 @@ async function sourceExistence(root: string, pages: readonly Page[]): Promise<(r
 }
 
 /** The runs the committed ingest record names; none when it cannot be read (`wiki status` reports why). */
+/** The log entries lint accepts as the tool's: this clone's ledger, the committed ingest record's runs and the committed log's entries. */
+async function recognisedLogEntries(root: string, logPath: string, logText: string | undefined): Promise<Set<string> | undefined> {
+  const ledger = await loadLogLedger(root);
+  if (!ledger) return undefined;
+  return withCommittedEntries(withTeamRuns(ledger, logText, await recordedRuns(root)), await committedTexts(root, logPath));
+}
+
 async function recordedRuns(root: string): Promise<Set<string>> {
   try {
     return new Set(Object.values((await loadManifest(root, { migrate: false })).sources).map((entry) => entry.runId));

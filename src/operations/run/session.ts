@@ -21,7 +21,7 @@ import type { RunVersions } from './page-versions.js';
 import { sessionTools } from './session-tools.js';
 import { SharedWorkspace } from './shared-workspace.js';
 import { isSpecialPage } from '../../wiki/contract.js';
-import { formatLogEntry } from '../../wiki/log.js';
+import { entryLead, formatLogEntry } from '../../wiki/log.js';
 import { recordLogEntry } from '../../wiki/log-ledger.js';
 import type { PageIndex } from '../../wiki/page-index.js';
 import { parsePage, type Page } from '../../wiki/page.js';
@@ -188,8 +188,8 @@ export class Session {
   async appendLog(op: string, title: string, lines: string[]): Promise<string> {
     const logPath = this.ws.schema.contract.log;
     const entry = formatLogEntry(op, title, lines, undefined, this.options.runId);
-    const existing = (await this.readIfExists(logPath)) ?? '# Log\n';
-    const lead = existing.endsWith('\n\n') ? '' : existing.endsWith('\n') ? '\n' : '\n\n';
+    const existing = (await this.readIfExists(logPath)) ?? '# Log\n\n';
+    const lead = entryLead(existing);
     await this.fs.appendText(this.abs(logPath), `${lead}${entry}`);
     if (!this.options.dryRun) await recordLogEntry(this.ws.root, this.options.runId, entry.split('\n')[0] ?? entry, existing);
     this.alsoChanged.add(logPath);

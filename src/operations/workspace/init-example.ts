@@ -1,4 +1,5 @@
-import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import { readFile, readdir, stat } from 'node:fs/promises';
+import { ConfinedIo } from '../../confine/confined-io.js';
 import path from 'node:path';
 import { loadConfig } from '../../config/load.js';
 import { hashFile, loadManifest, recordIngest, saveManifest } from '../../state/manifest.js';
@@ -35,8 +36,7 @@ export async function writeExample(root: string, today: string): Promise<string[
   const files = await exampleFiles();
   for (const file of files) {
     const text = (await readFile(path.join(exampleDir(), file), 'utf8')).replaceAll('{{today}}', today);
-    await mkdir(path.dirname(path.join(root, file)), { recursive: true });
-    await writeFile(path.join(root, file), text);
+    await new ConfinedIo(root).write(path.join(root, file), text);
   }
   const schema = await loadSchema(root);
   const { config } = await loadConfig(root);
@@ -44,7 +44,7 @@ export async function writeExample(root: string, today: string): Promise<string[
   const pages = (await loadPages(root, schema.contract)).filter((p) => p.type !== undefined && p.path !== schema.contract.index && p.path !== schema.contract.log);
   let manifest = await loadManifest(root);
   const written = new Set<string>();
-  for (const source of files.filter((file) => file.startsWith('raw/'))) {
+  for (const [n, source] of files.filter((file) => file.startsWith('raw/')).entries()) {
     const drawing = pages.filter((p) => sourcesOf(p.frontmatter).includes(source));
     const sourcePage = drawing.find((p) => p.type === 'source');
     // In ingest order, a page an earlier source already made is updated, not created.
@@ -56,7 +56,7 @@ export async function writeExample(root: string, today: string): Promise<string[
       `created: ${created.join(', ')}`,
       ...(updated.length > 0 ? [`updated: ${updated.join(', ')}`] : []),
       'written by `wiki init --example`, no model run',
-    ], today);
+    ], today, `${EXAMPLE_RUN_ID}-${n + 1}`);
     const seenAt = Date.now();
     const sha256 = await hashFile(path.join(root, source));
     const info = await stat(path.join(root, source));

@@ -1,4 +1,4 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { InputError } from '../../errors.js';
 import { isoDate } from '../../util/dates.js';
@@ -8,6 +8,7 @@ import { fileInTheWay, pathExists } from '../../util/fs.js';
 import { findWorkspaceRoot } from '../../wiki/workspace.js';
 import { packageRoot } from '../../util/package-root.js';
 import { exampleFiles, writeExample } from './init-example.js';
+import { ConfinedIo } from '../../confine/confined-io.js';
 
 export interface InitResult {
   root: string;
@@ -54,16 +55,25 @@ export async function initWorkspace(dir: string, options: { force?: boolean; tod
       'nothing was written; use `wiki init --force` to overwrite the workspace files',
     );
   }
+  // A clone's committed links are never written through, nor silently replaced: refused before anything is written.
+  const links = await linksOnTheWay(root, [...targets, '.gitattributes', ...FOLDERS]);
+  if (links.length > 0) {
+    throw new InputError(
+      `${path.join(dir, links[0] ?? '')} is a symbolic link${links.length > 1 ? ` (and ${links.length - 1} more: ${links.slice(1).join(', ')})` : ''}`,
+      'nothing was written; `wiki init` writes only regular files inside the workspace, never through a link: replace the link with a regular file or folder (or remove it) and run again',
+    );
+  }
   const today = options.today ?? isoDate();
   const created: string[] = [];
   await mkdir(root, { recursive: true });
+  const io = new ConfinedIo(root);
   for (const folder of FOLDERS) {
     if (!(await pathExists(path.join(root, folder)))) created.push(`${folder}/`);
-    await mkdir(path.join(root, folder), { recursive: true });
+    await io.makeFolder(path.join(root, folder));
   }
   for (const { target, template } of FILES) {
     const text = (await readFile(path.join(packageRoot(), 'templates', template), 'utf8')).replaceAll('{{today}}', today);
-    await writeFile(path.join(root, target), text);
+    await io.write(path.join(root, target), text);
     if (!existing.includes(target)) created.push(target);
   }
   // Added to, never overwritten: a repository's own attributes stay.
@@ -75,3 +85,21 @@ export async function initWorkspace(dir: string, options: { force?: boolean; tod
   return { root, created, overwritten: existing };
 }
 
+
+/** Each workspace-relative path, or a folder on its way, that is a symbolic link: workspace-relative, once each. */
+async function linksOnTheWay(root: string, relativePaths: readonly string[]): Promise<string[]> {
+  const links = new Set<string>();
+  for (const relative of relativePaths) {
+    const parts = relative.split('/');
+    for (let i = 1; i <= parts.length; i++) {
+      const prefix = parts.slice(0, i).join('/');
+      const info = await lstat(path.join(root, prefix)).catch(() => undefined);
+      if (info === undefined) break;
+      if (info.isSymbolicLink()) {
+        links.add(prefix);
+        break;
+      }
+    }
+  }
+  return [...links];
+}

@@ -100,7 +100,7 @@ describe('undo', () => {
     expect(await read(root, CREATED)).toBeUndefined();
     const log = (await read(root, LOG)) ?? '';
     expect(log.startsWith(logBefore)).toBe(true);
-    expect(log.slice(logBefore.length)).toMatch(/^\n## \[\d{4}-\d\d-\d\d\] undo \| run-1 \(ingest: Attention paper\)\n- run: \S+\n- restored wiki\/concepts\/attention\.md\n- deleted wiki\/sources\/paper\.md \(created by that run\)\n- recorded as run /);
+    expect(log.slice(logBefore.length)).toMatch(/^## \[\d{4}-\d\d-\d\d\] undo \| run-1 \(ingest: Attention paper\) · run (\S+)\n- run: \1 · restored wiki\/concepts\/attention\.md · deleted wiki\/sources\/paper\.md \(created by that run\) · recorded as run /);
     const runs = await listRuns(root);
     expect(runs.map((r) => [r.op, r.status])).toEqual([
       ['ingest', 'completed'],
@@ -118,9 +118,9 @@ describe('undo', () => {
     expect(second).toMatchObject({ runId: first.undoRunId, op: 'undo', applied: true });
     expect(await read(root, EDITED)).toBe('after\n');
     expect(await read(root, CREATED)).toBe('created\n');
-    expect((await read(root, LOG))?.match(/\| (.+)$/gm)?.slice(-2)).toEqual([
-      '| run-1 (ingest: Attention paper)',
-      `| ${first.undoRunId} (undo: run-1 (ingest: Attention paper))`,
+    expect((await read(root, LOG))?.match(/\| (.+) · run \S+$/gm)?.slice(-2)).toEqual([
+      `| run-1 (ingest: Attention paper) · run ${first.undoRunId}`,
+      `| ${first.undoRunId} (undo: run-1 (ingest: Attention paper)) · run ${second.undoRunId}`,
     ]);
   });
 

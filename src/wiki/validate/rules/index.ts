@@ -23,6 +23,7 @@ import unsupportedNumber from './unsupported-number.js';
 import miscited from './miscited.js';
 import stalePage from './stale-page.js';
 import staleClaim from './stale-claim.js';
+import sourceRecord from './source-record.js';
 import encoding from './encoding.js';
 import unreadablePage from './unreadable-page.js';
 import linkedFolder from './linked-folder.js';
@@ -63,6 +64,7 @@ export const RULES = [
   miscited,
   stalePage,
   staleClaim,
+  sourceRecord,
   encoding,
   unreadablePage,
   linkedFolder,
