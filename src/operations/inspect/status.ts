@@ -136,7 +136,13 @@ export async function workspaceStatus(root: string, schema: Schema, config: Effe
   const search = await readSearchIndexState(root, config.config);
   const searchBehind = indexBehind(search, root, schema.contract);
   return {
-    grounding: lint?.grounding ? groundingSummary(flaggedAsWarned(lint.grounding, findings), findings) : undefined,
+    // Scratch pages of a scope not the reader's are neither counted nor named.
+    grounding: lint?.grounding
+      ? groundingSummary(
+          flaggedAsWarned(lint.grounding, findings).filter((page) => inScopeOf(page.path, user)),
+          findings.filter((f) => inScopeOf(f.path, user)),
+        )
+      : undefined,
     lint: lint ? lintAccount(findings) : undefined,
     stale,
     staleClaims: (await openStaleClaims(root)).length,
