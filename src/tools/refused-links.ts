@@ -1,0 +1,33 @@
+/**
+ * A page of an answer that links to a page another write_file call of the same answer was
+ * to write, when that call was refused: the link is broken for that reason, not because the
+ * page is unknown, and the refusal says so, naming the call (shared by write_file and
+ * append_to_file).
+ */
+
+/** The key a `broken-link` reason names as missing, or undefined for any other reason. */
+export function missingLinkKey(reason: string): string | undefined {
+  return /^broken-link\b.*names a missing page "([^"]+)"/.exec(reason)?.[1];
+}
+
+/** Why a link to `[[key]]` is broken: the write_file call(s) of this answer for `paths` were refused (`reason`: the first reason given). */
+export function refusedLinkNote(key: string, paths: readonly string[], reason?: string): string {
+  const calls = paths.length > 0 ? ` (${paths.join(', ')})` : '';
+  const because = reason === undefined ? '' : ` (its first reason: ${reason.length > 200 ? `${reason.slice(0, 200)}…` : reason})`;
+  return (
+    `[[${key}]] was to be written by another write_file call of this answer${calls}, but that call was refused, so the page does not exist yet${because}: ` +
+    'the link is right — fix that page and send it again, or leave the link out'
+  );
+}
+
+/** Split refusal reasons into the others and the keys of missing links that `refused` explains. */
+export function explainedLinks(reasons: readonly string[], refused: (key: string) => boolean): { kept: string[]; keys: string[] } {
+  const keys: string[] = [];
+  const kept = reasons.filter((reason) => {
+    const key = missingLinkKey(reason);
+    if (key === undefined || !refused(key)) return true;
+    if (!keys.includes(key)) keys.push(key);
+    return false;
+  });
+  return { kept, keys };
+}
