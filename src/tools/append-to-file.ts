@@ -5,7 +5,7 @@ import { checkAndSync, commitAndReport, currentContent, observerNote, writeTarge
 import { normalizeWorkspacePath } from './paths.js';
 import type { Tool, ToolOutcome, TurnCall } from './types.js';
 import { keyFromPath } from '../wiki/keys.js';
-import { explainedLinks, refusedLinkNote } from './refused-links.js';
+import { answerRefusals, explainedLinks, refusedLinkNote, type RefusedWrite } from './refused-links.js';
 
 const args = z.strictObject({
   path: z.string().describe('An existing page under wiki/, e.g. wiki/concepts/attention.md'),
@@ -47,7 +47,7 @@ async function appendNow(
   content: string,
   signal?: AbortSignal,
   pending: ReadonlySet<string> = new Set(),
-  refusedWrites: ReadonlyMap<string, readonly string[]> = new Map(),
+  refusedWrites: ReadonlyMap<string, RefusedWrite> = new Map(),
 ): Promise<ToolOutcome | Hold> {
   if (content.trim() === '') return failure('content is empty; give the text to append');
   const limits = ctx.writeLimits ?? DEFAULT_WRITE_LIMITS;
@@ -78,7 +78,7 @@ async function appendNow(
     const awaits = new Set([...pending].filter((key) => appended.includes(`[[${key}`)));
     if (awaits.size > 0 && (await ctx.validator.validate(target.relative, next, previous, { linkKeys: awaits })).ok) return { awaits };
     const { kept, keys } = explainedLinks(verdict.errors, (key) => refusedWrites.has(key));
-    const reasons = [...kept, ...keys.map((key) => refusedLinkNote(key, refusedWrites.get(key) ?? []))];
+    const reasons = [...kept, ...keys.map((key) => refusedLinkNote(key, refusedWrites.get(key)?.paths ?? [], refusedWrites.get(key)?.reason))];
     return failure(`rejected: nothing was appended to ${target.relative}, because the page would then be invalid:\n` + reasons.map((reason) => `- ${reason}`).join('\n'));
   }
   const note = await observerNote(ctx, target.relative, previous);
@@ -121,11 +121,10 @@ function openAppendTurn(ctx: ToolContext, calls: readonly TurnCall[]) {
   };
   const writes = calls.flatMap((call) => {
     const path = call.name === 'write_file' ? pathOf(call) : undefined;
-    return path === undefined ? [] : [{ index: call.index, key: keyFromPath(path), path }];
+    return path === undefined ? [] : [{ index: call.index, key: keyFromPath(path) }];
   });
-  // Once the answer's writes have settled, a page they were to write that is still missing was refused.
-  const writePaths = new Map<string, string[]>();
-  for (const write of writes) writePaths.set(write.key, [...(writePaths.get(write.key) ?? []), write.path]);
+  // The answer's write_file calls refused so far (its batch records them): a link to one is broken for that reason.
+  const refusedWrites = answerRefusals(calls);
   const held = new Map<number, { path: string; content: string; awaits: ReadonlySet<string> }>();
   return {
     settlesAfter: ['write_file'],
@@ -134,7 +133,7 @@ function openAppendTurn(ctx: ToolContext, calls: readonly TurnCall[]) {
       const shared = calls.some((call) => call.index !== index && own !== undefined && pathOf(call) === own);
       // Any write_file call of the answer: one before it may be held, waiting for pages of its own.
       const pending = shared ? new Set<string>() : new Set(writes.map((write) => write.key));
-      const outcome = await appendNow(ctx, path, content, signal, pending);
+      const outcome = await appendNow(ctx, path, content, signal, pending, refusedWrites);
       if (!('awaits' in outcome)) return outcome;
       held.set(index, { path, content, awaits: outcome.awaits });
       return undefined;
@@ -149,7 +148,6 @@ function openAppendTurn(ctx: ToolContext, calls: readonly TurnCall[]) {
         }
         try {
           // A played answer's knock-on refusals said only "create the page": they name the write of this answer that was refused.
-          const refusedWrites = new Map([...call.awaits].map((key) => [key, writePaths.get(key) ?? []] as const));
           const outcome = await appendNow(ctx, call.path, call.content, signal, new Set(), refusedWrites);
           answers.set(index, 'awaits' in outcome ? failure('append_to_file could not be checked') : outcome.isError ? outcome : { ...outcome, content: `${outcome.content}\n(appended after the pages it links to that this answer wrote: ${keys})` });
         } catch (error) {

@@ -1,3 +1,5 @@
+import type { TurnCall } from './types.js';
+
 /**
  * A page of an answer that links to a page another write_file call of the same answer was
  * to write, when that call was refused: the link is broken for that reason, not because the
@@ -30,4 +32,20 @@ export function explainedLinks(reasons: readonly string[], refused: (key: string
     return false;
   });
   return { kept, keys };
+}
+
+/** A write_file call of an answer that was refused: the paths it named and its first reason. */
+export interface RefusedWrite {
+  paths: string[];
+  reason: string | undefined;
+}
+
+/** By answer (its calls, as every turn-aware tool of the turn is told of them): the keys its write_file calls were refused. */
+const refusedByAnswer = new WeakMap<readonly TurnCall[], Map<string, RefusedWrite>>();
+
+/** The keys the write_file calls of this answer were refused so far, shared by write_file's and append_to_file's batches. */
+export function answerRefusals(calls: readonly TurnCall[]): Map<string, RefusedWrite> {
+  let refused = refusedByAnswer.get(calls);
+  if (refused === undefined) refusedByAnswer.set(calls, (refused = new Map()));
+  return refused;
 }

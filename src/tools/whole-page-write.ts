@@ -96,7 +96,7 @@ export async function checkPage(ctx: ToolContext, page: PlacedPage, alongside?: 
 
 /** The refusal of a page that failed its check: every reason, then `extra` points. */
 export function refusePage(page: PlacedPage, errors: readonly string[], extra: readonly string[] = []): ToolOutcome {
-  const reasons = errors.length > 0 ? [...errors] : ['the validator rejected the page without giving a reason'];
+  const reasons = errors.length > 0 || extra.length > 0 ? [...errors] : ['the validator rejected the page without giving a reason'];
   const head = page.edited
     ? `rejected: ${page.target.relative} was not changed: the page your edits would leave fails its check (line numbers below are of that page). Fix every point below and call write_file again with the edits:`
     : `rejected: ${page.target.relative} was not written. Fix every point below and call write_file again with the whole page:`;

@@ -4,7 +4,7 @@ import { normalizeWorkspacePath } from './paths.js';
 import type { CheckedPage } from './page-write.js';
 import type { ToolOutcome, TurnCall } from './types.js';
 import { checkPage, commitPage, isAnswer, placePage, refusePage, writeRequest, type PlacedPage, type WriteFileArgs, type WriteRequest } from './whole-page-write.js';
-import { explainedLinks, missingLinkKey, refusedLinkNote } from './refused-links.js';
+import { answerRefusals, explainedLinks, missingLinkKey, refusedLinkNote, type RefusedWrite } from './refused-links.js';
 import { keyFromPath } from '../wiki/keys.js';
 import { parsePage } from '../wiki/page.js';
 
@@ -48,12 +48,13 @@ class WriteTurn {
   private readonly held = new Map<number, Held>();
   /** Same-answer pages by key: written, or refused (with the paths asked for). */
   private readonly written = new Set<string>();
-  private readonly refused = new Map<string, { paths: string[]; reason: string | undefined }>();
+  private readonly refused: Map<string, RefusedWrite>;
 
   constructor(
     private readonly ctx: ToolContext,
     calls: readonly TurnCall[],
   ) {
+    this.refused = answerRefusals(calls);
     const paths = new Map<number, string>();
     for (const call of calls) {
       const path = call.args?.path;
@@ -231,7 +232,7 @@ class WriteTurn {
       this.written.add(key);
       return;
     }
-    const refused = this.refused.get(key) ?? { paths: [] as string[], reason: firstReason(outcome.content) };
+    const refused = this.refused.get(key) ?? { paths: [], reason: firstReason(outcome.content) };
     if (!refused.paths.includes(path)) refused.paths.push(path);
     this.refused.set(key, refused);
   }
