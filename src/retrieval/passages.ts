@@ -98,15 +98,11 @@ function distinctMatches(text: string, terms: ReadonlySet<string>): number {
   return found.size;
 }
 
-/**
- * Whether a page reached through a link belongs in a question's evidence: its title, key or
- * summary holds a term of the question, or its body holds two (one for a one-term question).
- */
+/** Whether a page reached through a link belongs in a question's evidence: its title, key, summary or body holds a term of the question. */
 export function matchesQuestion(page: Page, body: string, terms: ReadonlySet<string>): boolean {
   if (terms.size === 0) return true;
   const head = `${stringField(page.frontmatter, 'title') ?? ''}\n${page.key.replace(/-/g, ' ')}\n${stringField(page.frontmatter, 'summary') ?? ''}`;
-  if (distinctMatches(head, terms) > 0) return true;
-  return distinctMatches(body, terms) >= Math.min(2, terms.size);
+  return distinctMatches(`${head}\n${body}`, terms) > 0;
 }
 
 /** The search analyzer's terms of a question (stemmed, stopwords dropped). */

@@ -50,9 +50,9 @@ describe('buildEvidencePack', () => {
     const pack = buildEvidencePack('softmax over query-key scores', [{ key: 'attention' }], view, LIMITS);
     expect(pack.pages.map((p) => p.key)).toEqual(['attention']);
     expect(pack.chain).toEqual([]);
-    // A linked page whose title holds a question term comes; one whose body holds two does too.
-    expect(buildEvidencePack('parallel heads of attention', [{ key: 'attention' }], view, LIMITS).pages.map((p) => p.key)).toEqual(['attention', 'multi-head-attention']);
-    expect(buildEvidencePack('what weighs tokens', [{ key: 'attention' }], view, LIMITS).pages.map((p) => p.key)).toEqual(['attention', 'transformer']);
+    // A linked page whose title or body holds a question term comes, and the pages it links to when they do too.
+    expect(buildEvidencePack('parallel heads', [{ key: 'attention' }], view, LIMITS).pages.map((p) => p.key)).toEqual(['attention', 'multi-head-attention']);
+    expect(buildEvidencePack('what weighs tokens', [{ key: 'attention' }], view, LIMITS).pages.map((p) => p.key)).toEqual(['attention', 'transformer', 'positional-encoding']);
   });
 
   it('lists at most ten chain lines on a densely linked wiki, one per page reached, never every link among them', () => {
