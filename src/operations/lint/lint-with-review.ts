@@ -15,6 +15,8 @@ import { findingLine, REPAIR_ROUNDS, REPAIR_TURNS, repairFindings, repairRequest
 import { summariseRun, type RunOutcome } from '../run/run-outcome.js';
 import { Session } from '../run/session.js';
 import { hiddenFromModel } from '../run/session-tools.js';
+import { reviewReading, type ReviewPage } from './review-reading.js';
+import { isSpecialPage } from '../../wiki/contract.js';
 import type { WorkspaceHandle } from '../run/workspace-handle.js';
 
 /** Rule ids the model may report (schema.md's lint workflow); anything else becomes `llm-other`. */
@@ -108,7 +110,7 @@ export async function runLint(ws: WorkspaceHandle, options: LintRunOptions): Pro
         const run = await runModelInSession(session, {
           model,
           operation: options.fix ? 'lint-fix' : 'lint',
-          userMessage: [reviewRequest({ ...before, findings: seen, ...countBySeverity(seen) }, batch, fixes.length, options.fix), repairs].filter(Boolean).join('\n\n'),
+          userMessage: [reviewRequest({ ...before, findings: seen, ...countBySeverity(seen) }, batch, fixes.length, options.fix), repairs, reviewReading(ws.root, reviewPages(session), batch.findings)].filter(Boolean).join('\n\n'),
           budget: options.budget,
           price: options.price,
           listener: options.listener,
@@ -179,6 +181,15 @@ export async function runLint(ws: WorkspaceHandle, options: LintRunOptions): Pro
   } finally {
     await lock?.release();
   }
+}
+
+/** The pages the review's model may see, with how many pages link to each. */
+function reviewPages(session: Session): ReviewPage[] {
+  const contract = session.ws.schema.contract;
+  return session
+    .contentPages()
+    .filter((page) => !hiddenFromModel(contract, session.pages, session.user, page.path))
+    .map((page) => ({ page, linksIn: session.pages.backlinkPaths(page.key).filter((from) => !isSpecialPage(contract, from)).length }));
 }
 
 function sessionSink(session: Session, logLines: string[]): FixSink {
