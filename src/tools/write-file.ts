@@ -8,25 +8,19 @@ import { openWriteTurn } from './write-turn.js';
 
 const args = z.strictObject({
   path: z.string().describe('Page path under wiki/, ending in .md, e.g. wiki/concepts/attention.md (the file name is the page key)'),
-  content: z.string().optional().describe('The whole page: YAML frontmatter between --- lines, then the markdown body. Give content or edits, not both'),
+  content: z.string().optional().describe('The whole page: YAML frontmatter between --- lines, then the markdown body'),
   edits: z
-    .array(
-      z.strictObject({
-        old: z.string().describe('Exact text now in the page (copied character for character), found there exactly once'),
-        new: z.string().describe('What replaces it (empty to delete it)'),
-      }),
-    )
+    .array(z.strictObject({ old: z.string().describe('Exact text of the page, found there once'), new: z.string().describe('Its replacement') }))
     .optional()
-    .describe('Changes to the existing page instead of the whole page: each old is replaced by its new, all or none'),
+    .describe('Instead of content: changes to the existing page, all made or none'),
 });
 
 export function createWriteFileTool(ctx: ToolContext): Tool {
   return defineTool({
     name: 'write_file',
     description:
-      'Create or replace a whole markdown page under wiki/ (content), or change part of an existing page (edits). ' +
-      'Edits are for a sentence, a citation, a link or a section: each { old, new } replaces text found exactly once in the page ' +
-      '(copied exactly, without line numbers); a new page, or a change to most of a page, is written whole. ' +
+      'Create or replace a whole markdown page under wiki/ (content), or change part of an existing page (edits: for a sentence, ' +
+      'a citation, a link or a section, each { old, new } replaces text copied exactly from the page, found there once). ' +
       'The page is validated first (frontmatter fields, key, ' +
       'every [[link]] and refs entry must name an existing page, or one another write_file call of the same answer writes); ' +
       'if anything is wrong nothing is written and every ' +
