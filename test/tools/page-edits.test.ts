@@ -110,6 +110,24 @@ describe('write_file with edits', () => {
     expect(absent.content).toContain('does not exist, so it cannot be edited');
   });
 
+  it('edits reach only what write_file may write: never index.md, log.md, raw/ or a path outside', async () => {
+    const { tools } = makeContext(ws);
+    const before = await snapshotTree(ws.base);
+    for (const target of ['wiki/index.md', 'wiki/log.md', 'raw/paper.md', '../outside/secret.txt', 'schema.md']) {
+      const result = await call(tools, 'write_file', { path: target, edits: [{ old: 'a', new: 'b' }] });
+      expect(result.isError, target).toBe(true);
+      expect(result.content).toMatch(/^refused: /);
+    }
+    expect(await snapshotTree(ws.base)).toEqual(before);
+  });
+
+  it('edits that leave the page as it is write nothing', async () => {
+    const { tools, ports } = makeContext(ws);
+    const result = await call(tools, 'write_file', { path: 'wiki/concepts/attention.md', edits: [{ old: 'Body text.', new: 'Body text.' }] });
+    expect(result).toEqual({ content: 'unchanged: the edits leave wiki/concepts/attention.md as it is', isError: false });
+    expect(ports.events).toEqual([]);
+  });
+
   it('the schema the model sees requires only path, with content and edits optional beside it', () => {
     const { tools } = makeContext(ws);
     const parameters = tools.write_file?.definition.parameters as { required: string[]; properties: Record<string, { type?: string; items?: { required?: string[] } }> };
