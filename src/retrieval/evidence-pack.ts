@@ -1,10 +1,12 @@
 import { stringField, type Page } from '../wiki/page.js';
-import { bestPassages, questionTerms } from './passages.js';
+import { bestPassages, matchesQuestion, questionTerms } from './passages.js';
 
 /**
  * The evidence pack: what a question's answer is built from, gathered before any model
  * call. The best search hits are the seeds; their refs and [[links]] are followed one
- * hop, then a second from the pages that reached, and the pages found that way come with
+ * hop, then a second from the pages that reached — a linked page only when it matches the
+ * question (a played pack spent 8 KB of 17 on linked pages that had nothing to do with
+ * it) — and the pages found that way come with
  * the edges that led to them (the evidence chain) and their passages best matching the
  * question, all within one character budget. `wiki query` gives it to the model as its
  * first message; MCP's `ask_wiki` returns it to the calling agent.
@@ -83,11 +85,11 @@ interface Node {
 }
 
 export function buildEvidencePack(question: string, hits: readonly PackHit[], view: PackView, limits: PackLimits): EvidencePack {
-  const kept = fitHeaders(expand(hits, view, limits), limits.maxChars);
+  const terms = questionTerms(question);
+  const kept = fitHeaders(expand(hits, view, limits, terms), limits.maxChars);
   // The chain is the path followed: the edge that first reached each page, not every link among the pages.
   const keptEdges = followedEdges(kept);
   const chain = keptEdges.slice(0, MAX_CHAIN_LINES).map(chainLine);
-  const terms = questionTerms(question);
   let left = limits.maxChars - fixedChars(kept, chain);
   const pages: EvidencePage[] = [];
   kept.forEach((node, index) => {
@@ -153,8 +155,8 @@ function weightOf(node: Node): number {
   return node.depth === 0 ? 2 : 1;
 }
 
-/** Breadth first from the seeds: every depth-1 page before any depth-2 page, up to `maxPages`. */
-function expand(hits: readonly PackHit[], view: PackView, limits: PackLimits): Node[] {
+/** Breadth first from the seeds: every depth-1 page before any depth-2 page, up to `maxPages`; a linked page only when it matches the question. */
+function expand(hits: readonly PackHit[], view: PackView, limits: PackLimits, terms: ReadonlySet<string>): Node[] {
   const nodes: Node[] = [];
   const byKey = new Map<string, Node>();
   for (const hit of hits.slice(0, limits.seeds)) {
@@ -169,7 +171,7 @@ function expand(hits: readonly PackHit[], view: PackView, limits: PackLimits): N
       for (const link of node.page.links) {
         if (link.target === node.page.key || byKey.has(link.target) || nodes.length >= limits.maxPages) continue;
         const page = view.page(link.target);
-        if (!page || byKey.has(page.key)) continue;
+        if (!page || byKey.has(page.key) || !matchesQuestion(page, view.body(page), terms)) continue;
         const edge: EvidenceEdge = { from: node.page.key, to: page.key, kind: edgeKind(link) };
         const target = { page, depth: depth + 1, via: edge };
         nodes.push(target);
@@ -229,7 +231,7 @@ function evidencePage(node: Node, passages: string[]): EvidencePage {
 const PREAMBLE =
   '# Evidence from the wiki\n\n' +
   'Retrieved for this question before you were called: the best-matching pages (depth 0), the pages their refs and ' +
-  '[[links]] lead to (depth 1 and 2), and each page\'s passages that best match the question. ' +
+  '[[links]] lead to that match it (depth 1 and 2), and each page\'s passages that best match it, <!-- from: --> citations kept. ' +
   'Answer from this evidence when it suffices, citing every page you use as [[key]]; read a page with read_file only ' +
   'when the evidence lacks what the question needs.\n';
 const CHAIN_TITLE = '\n## Evidence chain (links followed from the search matches)\n\n';

@@ -1,4 +1,5 @@
 import { analyze } from '../search/text/analyze.js';
+import { stringField, type Page } from '../wiki/page.js';
 
 /** Below this many characters a passage says too little to be worth its header. */
 const MIN_PASSAGE = 80;
@@ -30,19 +31,26 @@ export function bestPassages(body: string, queryTerms: ReadonlySet<string>, maxC
 }
 
 /**
- * The body's paragraphs (blank-line separated), provenance comments and empty blocks left
- * out. A heading comes with the paragraph under it: a heading that matches the question
- * brings the text that answers it, not a bare title.
+ * The body's paragraphs (blank-line separated), empty blocks and comments other than
+ * `<!-- from: … -->` citations left out. The citations stay where they are, so a saved
+ * answer can cite source lines without reading the page again (a played query read two
+ * pages again for them); a citation on a line of its own belongs to the paragraph before.
+ * A heading comes with the paragraph under it: a heading that matches the question brings
+ * the text that answers it, not a bare title.
  */
 function paragraphsOf(body: string): string[] {
   const blocks = body
-    .replace(/<!--[\s\S]*?-->/g, '')
+    .replace(/<!--(?!\s*from:)[\s\S]*?-->/g, '')
     .split(/\n\s*\n/)
     .map((block) => block.trim())
     .filter((block) => block !== '');
   const paragraphs: string[] = [];
   let heading = '';
   for (const block of blocks) {
+    if (CITATIONS_ONLY.test(block) && paragraphs.length > 0 && heading === '') {
+      paragraphs[paragraphs.length - 1] += `\n${block}`;
+      continue;
+    }
     if (/^#{1,6}\s/.test(block) && !block.includes('\n')) {
       heading = heading ? `${heading}\n${block}` : block;
       continue;
@@ -56,6 +64,10 @@ function paragraphsOf(body: string): string[] {
 
 /** A sentence ends at . ! or ? (closing quotes or brackets after it allowed), then white space. */
 const SENTENCE_END = /[.!?。！？]["'”’)\]]*(?=\s|$)/g;
+/** A block of nothing but citation comments. */
+const CITATIONS_ONLY = /^(?:<!--\s*from:[\s\S]*?-->\s*)+$/;
+/** Citation comments right after a cut point: they belong to the sentence before. */
+const CITATIONS_AFTER = /^(?:\s*<!--\s*from:[\s\S]*?-->)+/;
 
 /**
  * `text` cut to at most `room` characters on a sentence boundary, so an excerpt never stops
@@ -65,7 +77,9 @@ const SENTENCE_END = /[.!?。！？]["'”’)\]]*(?=\s|$)/g;
 function cutToFit(text: string, room: number): string {
   let end = 0;
   for (const match of text.matchAll(SENTENCE_END)) {
-    const after = (match.index ?? 0) + match[0].length;
+    let after = (match.index ?? 0) + match[0].length;
+    // A sentence keeps the citation that follows it, or is not cut there.
+    after += CITATIONS_AFTER.exec(text.slice(after))?.[0].length ?? 0;
     if (after > room) break;
     end = after;
   }
@@ -79,8 +93,16 @@ function cutToFit(text: string, room: number): string {
 function distinctMatches(text: string, terms: ReadonlySet<string>): number {
   if (terms.size === 0) return 0;
   const found = new Set<string>();
-  for (const term of analyze(text)) if (terms.has(term)) found.add(term);
+  // A citation's file name and line numbers are no match for the question.
+  for (const term of analyze(text.replace(/<!--[\s\S]*?-->/g, ' '))) if (terms.has(term)) found.add(term);
   return found.size;
+}
+
+/** Whether a page reached through a link belongs in a question's evidence: its title, key, summary or body holds a term of the question. */
+export function matchesQuestion(page: Page, body: string, terms: ReadonlySet<string>): boolean {
+  if (terms.size === 0) return true;
+  const head = `${stringField(page.frontmatter, 'title') ?? ''}\n${page.key.replace(/-/g, ' ')}\n${stringField(page.frontmatter, 'summary') ?? ''}`;
+  return distinctMatches(`${head}\n${body}`, terms) > 0;
 }
 
 /** The search analyzer's terms of a question (stemmed, stopwords dropped). */

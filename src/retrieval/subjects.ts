@@ -2,6 +2,7 @@ import { pageTerms, type PageTerms } from '../search/strength.js';
 import { analyze } from '../search/text/analyze.js';
 import { stringField } from '../wiki/page.js';
 import type { PackHit, PackView } from './evidence-pack.js';
+import { subjectList } from './subject-lists.js';
 
 /**
  * Seeds that cover every subject a question names. One search over a two-subject question
@@ -16,11 +17,17 @@ import type { PackHit, PackView } from './evidence-pack.js';
  * seeds are then taken from each part's list in turn (best of each first), so every part
  * gets its best page even when `seeds` is small. A question all of whose terms the first
  * pages hold (one subject) makes no further search and keeps its seeds as they were.
+ *
+ * A question that names its subjects as a list (subject-lists.ts) gets a page for each: for
+ * a class it ranges over, every page the class noun names (title or key), at most
+ * MAX_LISTED; for a comparison, each item's best page. Each is a part of its own.
  */
 export type PartSearch = (query: string, limit: number) => Promise<readonly PackHit[]>;
 
 /** The whole question's search and at most two more parts: three subjects are a lot for one answer. */
 export const MAX_PARTS = 3;
+/** Pages a class the question ranges over brings at most. */
+export const MAX_LISTED = 8;
 
 /**
  * Words that ask how subjects relate, not what they are: they never make a part of their
@@ -64,7 +71,37 @@ export async function subjectSeeds(question: string, firstHits: readonly PackHit
     if (part.length === 0) break;
     parts.push(part);
   }
-  return inTurn(parts, Math.max(seeds, parts.length));
+  // Each listed subject is a part of its own, first in turn, also when an earlier part already held its page.
+  const listed: PackHit[][] = [];
+  const promote = (key: string): void => {
+    if (listed.length >= MAX_LISTED || listed.some(([hit]) => hit?.key === key)) return;
+    for (const part of parts) part.splice(0, part.length, ...part.filter((hit) => hit.key !== key));
+    listed.push([{ key }]);
+  };
+  const named = (hits: readonly PackHit[], terms: readonly string[]): string[] => {
+    const found = new Map<string, number>();
+    for (const hit of hits) {
+      const page = view.page(hit.key);
+      const head = page ? termsOf(view, page.key)?.head : undefined;
+      const count = head ? terms.filter((term) => head.has(term)).length : 0;
+      if (page && count > 0 && !found.has(page.key)) found.set(page.key, count);
+    }
+    return [...found].sort((a, b) => b[1] - a[1]).map(([key]) => key);
+  };
+  const list = subjectList(question, RELATING_TERMS);
+  if (list.classWord !== undefined && list.classTerm !== undefined) {
+    for (const key of named([...firstHits, ...(await search(list.classWord, MAX_LISTED * 2))], [list.classTerm])) promote(key);
+  }
+  for (const item of list.items) {
+    const itemTerms = item.split(' ');
+    // An item a page of the seeds already names (an earlier part found it) needs no search.
+    const covered = [...parts.flat(), ...listed.flat()].some((hit) => itemTerms.some((term) => termsOf(view, hit.key)?.head.has(term)));
+    if (covered) continue;
+    const [best] = named(await search(item, seeds), itemTerms);
+    if (best !== undefined) promote(best);
+  }
+  const all = [...listed, ...parts.filter((part) => part.length > 0)];
+  return inTurn(all, Math.max(seeds, all.length));
 }
 
 function termsOf(view: PackView, key: string): PageTerms | undefined {

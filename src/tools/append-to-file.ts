@@ -5,6 +5,7 @@ import { checkAndSync, commitAndReport, currentContent, observerNote, writeTarge
 import { normalizeWorkspacePath } from '../confine/paths.js';
 import type { Tool, ToolOutcome, TurnCall } from '../agent/tool.js';
 import { keyFromPath } from '../wiki/keys.js';
+import { answerRefusals, explainedLinks, refusedLinkNote, type RefusedWrite } from './refused-links.js';
 
 const args = z.strictObject({
   path: z.string().describe('An existing page under wiki/, e.g. wiki/concepts/attention.md'),
@@ -35,8 +36,19 @@ interface Hold {
   awaits: ReadonlySet<string>;
 }
 
-/** Append now; with `pending` (keys write_file calls of the answer write), a refusal only for links to those is a hold. */
-async function appendNow(ctx: ToolContext, path: string, content: string, signal?: AbortSignal, pending: ReadonlySet<string> = new Set()): Promise<ToolOutcome | Hold> {
+/**
+ * Append now; with `pending` (keys write_file calls of the answer write), a refusal only for
+ * links to those is a hold. `refusedWrites`: keys whose write_file calls of the answer were
+ * refused, with their paths — a link to one is broken for that reason, and the refusal says so.
+ */
+async function appendNow(
+  ctx: ToolContext,
+  path: string,
+  content: string,
+  signal?: AbortSignal,
+  pending: ReadonlySet<string> = new Set(),
+  refusedWrites: ReadonlyMap<string, RefusedWrite> = new Map(),
+): Promise<ToolOutcome | Hold> {
   if (content.trim() === '') return failure('content is empty; give the text to append');
   const limits = ctx.writeLimits ?? DEFAULT_WRITE_LIMITS;
   const size = Buffer.byteLength(content, 'utf8');
@@ -65,10 +77,9 @@ async function appendNow(ctx: ToolContext, path: string, content: string, signal
   if (!verdict.ok) {
     const awaits = new Set([...pending].filter((key) => appended.includes(`[[${key}`)));
     if (awaits.size > 0 && (await ctx.validator.validate(target.relative, next, previous, { linkKeys: awaits })).ok) return { awaits };
-    return failure(
-      `rejected: nothing was appended to ${target.relative}, because the page would then be invalid:\n` +
-        verdict.errors.map((reason) => `- ${reason}`).join('\n'),
-    );
+    const { kept, keys } = explainedLinks(verdict.errors, (key) => refusedWrites.has(key));
+    const reasons = [...kept, ...keys.map((key) => refusedLinkNote(key, refusedWrites.get(key)?.paths ?? [], refusedWrites.get(key)?.reason))];
+    return failure(`rejected: nothing was appended to ${target.relative}, because the page would then be invalid:\n` + reasons.map((reason) => `- ${reason}`).join('\n'));
   }
   const note = await observerNote(ctx, target.relative, previous);
   // A frontmatter kept in step changes the head of the page too: the whole page is written.
@@ -112,6 +123,8 @@ function openAppendTurn(ctx: ToolContext, calls: readonly TurnCall[]) {
     const path = call.name === 'write_file' ? pathOf(call) : undefined;
     return path === undefined ? [] : [{ index: call.index, key: keyFromPath(path) }];
   });
+  // The answer's write_file calls refused so far (its batch records them): a link to one is broken for that reason.
+  const refusedWrites = answerRefusals(calls);
   const held = new Map<number, { path: string; content: string; awaits: ReadonlySet<string> }>();
   return {
     settlesAfter: ['write_file'],
@@ -120,7 +133,7 @@ function openAppendTurn(ctx: ToolContext, calls: readonly TurnCall[]) {
       const shared = calls.some((call) => call.index !== index && own !== undefined && pathOf(call) === own);
       // Any write_file call of the answer: one before it may be held, waiting for pages of its own.
       const pending = shared ? new Set<string>() : new Set(writes.map((write) => write.key));
-      const outcome = await appendNow(ctx, path, content, signal, pending);
+      const outcome = await appendNow(ctx, path, content, signal, pending, refusedWrites);
       if (!('awaits' in outcome)) return outcome;
       held.set(index, { path, content, awaits: outcome.awaits });
       return undefined;
@@ -134,11 +147,9 @@ function openAppendTurn(ctx: ToolContext, calls: readonly TurnCall[]) {
           continue;
         }
         try {
-          const outcome = await appendNow(ctx, call.path, call.content, signal);
-          const missing = [...call.awaits].filter((key) => !('awaits' in outcome) && outcome.isError && outcome.content.includes(`missing page "${key}"`));
-          // A played answer's knock-on refusals said only "create the page": say which write of this answer failed.
-          const refusedNote = missing.length === 0 ? '' : `\n${missing.map((key) => `[[${key}]]`).join(', ')} ${missing.length === 1 ? 'was' : 'were'} to be written by a write_file call of this answer, but that call was refused: fix that page too, or leave the link out`;
-          answers.set(index, 'awaits' in outcome ? failure('append_to_file could not be checked') : outcome.isError ? { ...outcome, content: `${outcome.content}${refusedNote}` } : { ...outcome, content: `${outcome.content}\n(appended after the pages it links to that this answer wrote: ${keys})` });
+          // A played answer's knock-on refusals said only "create the page": they name the write of this answer that was refused.
+          const outcome = await appendNow(ctx, call.path, call.content, signal, new Set(), refusedWrites);
+          answers.set(index, 'awaits' in outcome ? failure('append_to_file could not be checked') : outcome.isError ? outcome : { ...outcome, content: `${outcome.content}\n(appended after the pages it links to that this answer wrote: ${keys})` });
         } catch (error) {
           answers.set(index, errorOutcome('append_to_file', error));
         }

@@ -31,7 +31,7 @@ const args = z.strictObject({
 export function readFileDescription(): string {
   return (
     'Read a text file anywhere in the workspace (sources in raw/, pages in wiki/, schema.md), one window at a time. ' +
-    `A window is about ${DEFAULT_READ_LIMIT.toLocaleString('en-US')} characters unless you pass limit or the run's first message gives a smaller window; it ends after a whole line, and a short rest of the file (under a quarter of a window) comes with it. ` +
+    `A window is about ${DEFAULT_READ_LIMIT.toLocaleString('en-US')} characters unless you pass limit or the run's first message gives a smaller window; it starts at the start of a line (an offset inside a line moves back to it, or the header says the window starts mid-line), ends after a whole line, and a short rest of the file (under a quarter of a window) comes with it. ` +
     'The first line states the window (characters and lines), the total size and the next offset to continue from, or "end of file". ' +
     `In a source (raw/) every line starts with its line number and ${LINE_MARK} (e.g. "120${LINE_MARK}"), which is not part of the text: cite lines with those numbers (raw/x.md#L120-135). ` +
     'PDF and HTML sources come back as extracted text. Binary files, .wiki/, .git/ and .env files cannot be read.'
@@ -120,7 +120,9 @@ async function readTextWindow(
   if (text.length === 0) return success(`[${shown}: empty file]`);
   const part = textWindow(text, offset, limit);
   const next = part.end >= part.total ? 'end of file' : `next offset: ${part.end}`;
-  const lines = `lines ${part.lines.first}-${part.lines.last} of ${part.lines.total}`;
+  const moved = part.start < offset ? ` (from the start of line ${part.lines.first}, which offset ${offset} was inside)` : '';
+  const partial = part.midLine ? ` (starting in the middle of line ${part.lines.first})` : '';
+  const lines = `lines ${part.lines.first}-${part.lines.last} of ${part.lines.total}${moved}${partial}`;
   const extra = notes.length > 0 ? `; ${notes.join('; ')}` : '';
   const source = isSourcePath(shown);
   const facts = source && sourceFacts ? factsLine(await sourceFacts(shown, part.lines.first, part.lines.last)) : '';

@@ -60,6 +60,8 @@ export interface TextWindow {
   text: string;
   /** 1-based line numbers of the window's first and last line, and the text's line count. */
   lines: { first: number; last: number; total: number };
+  /** The window starts inside its first line (a line too long to go back to the start of). */
+  midLine: boolean;
 }
 
 /** A tail shorter than this share of a window joins the window before it: no round trip for a few lines. */
@@ -70,15 +72,24 @@ const TAIL_SHARE = 0.25;
  * after the last whole line that fits (a line longer than half a window is cut at a space),
  * never inside a surrogate pair; a tail shorter than a quarter of a window is included, so a
  * window may run to 1.25 × `limit`. The next window starts at `end`.
+ * An offset inside a line starts the window at that line's start when it is less than a
+ * quarter of a window back (a played model read from an offset of its own mid-line, and the
+ * window was labelled with that line's number); further back (a line cut at a space), the
+ * window says it starts mid-line. Offsets this tool gives are never moved.
  */
 export function textWindow(text: string, offset: number, limit: number): TextWindow {
   let start = Math.min(offset, text.length);
+  if (start > 0 && start < text.length && text[start - 1] !== '\n') {
+    const lineStart = text.lastIndexOf('\n', start - 1) + 1;
+    if (start - lineStart <= limit * TAIL_SHARE) start = lineStart;
+  }
   if (start > 0 && start < text.length && isLowSurrogate(text.charCodeAt(start)) && isHighSurrogate(text.charCodeAt(start - 1))) start++;
+  const midLine = start > 0 && start < text.length && text[start - 1] !== '\n';
   const end = windowEnd(text, start, limit);
   const first = countNewlines(text, 0, start) + 1;
   const last = first + countNewlines(text, start, Math.max(start, end - 1));
   const total = countNewlines(text, 0, text.length) + (text.length > 0 && !text.endsWith('\n') ? 1 : 0);
-  return { start, end, total: text.length, text: text.slice(start, end), lines: { first, last, total: Math.max(total, 1) } };
+  return { start, end, total: text.length, text: text.slice(start, end), lines: { first, last, total: Math.max(total, 1) }, midLine };
 }
 
 function windowEnd(text: string, start: number, limit: number): number {

@@ -3,7 +3,8 @@ import { errorOutcome, failure } from './define.js';
 import { normalizeWorkspacePath } from '../confine/paths.js';
 import type { CheckedPage } from './page-write.js';
 import type { ToolOutcome, TurnCall } from '../agent/tool.js';
-import { checkPage, commitPage, isAnswer, placePage, refusePage, type PlacedPage } from './whole-page-write.js';
+import { checkPage, commitPage, isAnswer, placePage, refusePage, writeRequest, type PlacedPage, type WriteFileArgs, type WriteRequest } from './whole-page-write.js';
+import { answerRefusals, explainedLinks, missingLinkKey, refusedLinkNote, type RefusedWrite } from './refused-links.js';
 import { keyFromPath } from '../wiki/keys.js';
 import { parsePage } from '../wiki/page.js';
 
@@ -28,11 +29,11 @@ export function openWriteTurn(ctx: ToolContext, calls: readonly TurnCall[]) {
   return new WriteTurn(ctx, calls);
 }
 
-/** A held call: the page as placed when it was first checked, and the same-answer keys it waits for. */
+/** A held call: what it asks (placed again when it is written), and the same-answer keys it waits for. */
 interface Held {
   index: number;
   path: string;
-  content: string;
+  request: WriteRequest;
   key: string;
   awaits: ReadonlySet<string>;
 }
@@ -47,12 +48,13 @@ class WriteTurn {
   private readonly held = new Map<number, Held>();
   /** Same-answer pages by key: written, or refused (with the paths asked for). */
   private readonly written = new Set<string>();
-  private readonly refused = new Map<string, string[]>();
+  private readonly refused: Map<string, RefusedWrite>;
 
   constructor(
     private readonly ctx: ToolContext,
     calls: readonly TurnCall[],
   ) {
+    this.refused = answerRefusals(calls);
     const paths = new Map<number, string>();
     for (const call of calls) {
       const path = call.args?.path;
@@ -73,10 +75,11 @@ class WriteTurn {
     }
   }
 
-  async run(index: number, args: { path: string; content: string }, signal?: AbortSignal): Promise<ToolOutcome | undefined> {
+  async run(index: number, args: WriteFileArgs, signal?: AbortSignal): Promise<ToolOutcome | undefined> {
     let outcome: ToolOutcome | Held;
     try {
-      outcome = await this.attempt(index, args.path, args.content, signal);
+      const request = writeRequest(args);
+      outcome = isAnswer(request) ? request : await this.attempt(index, args.path, request, signal);
     } catch (error) {
       outcome = errorOutcome('write_file', error);
     }
@@ -115,23 +118,38 @@ class WriteTurn {
   }
 
   /** Check a call now: its answer, or a hold when only links to pages later calls write stand in its way. */
-  private async attempt(index: number, path: string, content: string, signal?: AbortSignal): Promise<ToolOutcome | Held> {
-    const page = await placePage(this.ctx, path, content);
+  private async attempt(index: number, path: string, request: WriteRequest, signal?: AbortSignal): Promise<ToolOutcome | Held> {
+    const page = await placePage(this.ctx, path, request);
     if (isAnswer(page)) return page;
     const checked = await checkPage(this.ctx, page);
     if (checked.verdict.ok) return commitPage(this.ctx, page, checked, signal);
     const awaits = this.holdable.has(index) ? this.linkedKeys(page, this.pendingKeys(index)) : new Set<string>();
     if (awaits.size > 0 && (await checkPage(this.ctx, page, { linkKeys: awaits })).verdict.ok) {
-      return { index, path, content, key: page.key, awaits };
+      return { index, path, request, key: page.key, awaits };
     }
-    return refusePage(page.target.relative, ...withoutPendingLinks(checked.verdict.errors, awaits));
+    const [errors, extra] = withoutPendingLinks(checked.verdict.errors, awaits);
+    return this.refuse(page, errors, extra);
+  }
+
+  /**
+   * Refuse a page; a link to a page an earlier call of this answer was refused is said to be
+   * broken for that reason, naming that call (a played answer's sibling page was told to
+   * "create the page … or remove the link", which invites dropping a good link).
+   */
+  private refuse(page: PlacedPage, errors: readonly string[], extra: readonly string[] = []): ToolOutcome {
+    const { kept, keys } = explainedLinks(errors, (key) => !this.written.has(key) && this.refused.has(key));
+    const notes = keys.map((key) => {
+      const refused = this.refused.get(key);
+      return refusedLinkNote(key, refused?.paths ?? [], refused?.reason);
+    });
+    return refusePage(page, kept, [...notes, ...extra]);
   }
 
   /** A held call whose same-answer pages are all settled: checked against the wiki as it is now. */
   private async writeAlone(held: Held, signal?: AbortSignal): Promise<ToolOutcome> {
     let outcome: ToolOutcome;
     try {
-      const page = await placePage(this.ctx, held.path, held.content);
+      const page = await placePage(this.ctx, held.path, held.request);
       if (isAnswer(page)) {
         outcome = page;
       } else {
@@ -139,7 +157,7 @@ class WriteTurn {
         const after = [...held.awaits].filter((key) => this.written.has(key));
         outcome = checked.verdict.ok
           ? await commitPage(this.ctx, page, checked, signal, `written after the pages it links to that this answer wrote (${listKeys(after)})`)
-          : refusePage(page.target.relative, checked.verdict.errors, this.refusedNotes(held.awaits));
+          : this.refuse(page, checked.verdict.errors);
       }
     } catch (error) {
       outcome = errorOutcome('write_file', error);
@@ -158,7 +176,7 @@ class WriteTurn {
     let group: Array<{ held: Held; page: PlacedPage; checked?: CheckedPage }> = [];
     for (const held of members) {
       try {
-        const page = await placePage(this.ctx, held.path, held.content);
+        const page = await placePage(this.ctx, held.path, held.request);
         if (isAnswer(page)) this.answer(answers, held, page);
         else group.push({ held, page });
       } catch (error) {
@@ -177,7 +195,7 @@ class WriteTurn {
       }
       for (const member of failed) {
         const errors = member.checked?.verdict.errors ?? [];
-        this.answer(answers, member.held, refusePage(member.page.target.relative, errors, this.refusedNotes(member.held.awaits)));
+        this.answer(answers, member.held, this.refuse(member.page, errors));
       }
       group = group.filter((member) => !failed.includes(member));
       const gone = new Set(failed.map((member) => member.held.key));
@@ -214,9 +232,9 @@ class WriteTurn {
       this.written.add(key);
       return;
     }
-    const paths = this.refused.get(key) ?? [];
-    if (!paths.includes(path)) paths.push(path);
-    this.refused.set(key, paths);
+    const refused = this.refused.get(key) ?? { paths: [], reason: firstReason(outcome.content) };
+    if (!refused.paths.includes(path)) refused.paths.push(path);
+    this.refused.set(key, refused);
   }
 
   /** Keys that write_file calls of the answer other than `index` still have to write: calls not run yet, and held ones. */
@@ -240,17 +258,6 @@ class WriteTurn {
     }
     return false;
   }
-
-  /** Why a link to a page of this answer is broken: that page's call was refused. */
-  private refusedNotes(awaits: ReadonlySet<string>): string[] {
-    return [...awaits]
-      .filter((key) => !this.written.has(key) && this.refused.has(key))
-      .map(
-        (key) =>
-          `[[${key}]] was to be written by another write_file call of this answer (${(this.refused.get(key) ?? []).join(', ')}), ` +
-          'but that call was refused, so the page does not exist: fix that page too, or leave the link out',
-      );
-  }
 }
 
 function listKeys(keys: Iterable<string>): string {
@@ -264,12 +271,16 @@ function listKeys(keys: Iterable<string>): string {
  */
 function withoutPendingLinks(errors: readonly string[], pending: ReadonlySet<string>): [string[], string[]] {
   if (pending.size === 0) return [[...errors], []];
-  const named = (error: string): string | undefined => /^broken-link\b.*names a missing page "([^"]+)"/.exec(error)?.[1];
   const kept = errors.filter((error) => {
-    const key = named(error);
+    const key = missingLinkKey(error);
     return key === undefined || !pending.has(key);
   });
   // Refused for those links alone (a call never held): they are the reason, and stay.
   if (kept.length === errors.length || kept.length === 0) return [[...errors], []];
   return [kept, [`its links to ${listKeys([...pending])} are fine: later write_file calls of this answer write those pages`]];
+}
+
+/** A refusal's first reason, for the pages that link to the refused one. */
+function firstReason(content: string): string | undefined {
+  return content.split('\n').find((line) => line.startsWith('- '))?.slice(2);
 }

@@ -64,7 +64,7 @@ export function parsePage(pagePath: string, text: string, contract?: Contract): 
     try {
       frontmatter = asFrontmatter(readFrontmatter(text).data);
     } catch (error) {
-      parseError = firstLine((error as Error).message);
+      parseError = locatedYamlError(firstLine((error as Error).message), text);
       frontmatter = unparsedFrontmatter(yaml);
     }
   } else if (text.trimStart().startsWith('---')) {
@@ -111,6 +111,42 @@ export function serialisePage(frontmatter: Frontmatter, body: string): string {
   const yaml = doc.toString({ lineWidth: 0, flowCollectionPadding: false });
   const separator = body.startsWith('\n') || body === '' ? '' : '\n';
   return `---\n${yaml}---\n${separator}${body}`;
+}
+
+/**
+ * A YAML error said once, in the file's numbering, with the field it is in:
+ * `line 3, field "summary": Nested mappings are not allowed in compact mappings` (the parser
+ * said "at line 3, column 10", and a played model read that beside the finding's own line 4
+ * as two places). An error noticed at the start of a line (an unclosed `[`) lies in the field
+ * before it. The line numbers the YAML parser gives are the file's: its text starts with the
+ * newline after the opening `---`.
+ */
+function locatedYamlError(message: string, text: string): string {
+  const at = /^(.*?)\s+at line (\d+), column (\d+):?\s*$/.exec(message);
+  if (!at) return message;
+  const reason = at[1] ?? message;
+  const lines = text.replace(/^\uFEFF/, '').split('\n');
+  let line = Number(at[2]);
+  const fieldAt = (n: number): string | undefined => /^([^\s#:][^:]*?)\s*:(?:\s|$)/.exec(lines[n - 1] ?? '')?.[1];
+  const opensQuote = (n: number): boolean => /^[^\s#:][^:]*?\s*:\s+["']/.test(lines[n - 1] ?? '');
+  if (/missing closing/i.test(reason)) {
+    // The parser notices an unclosed quote where the text ends: the field is the one that opened it.
+    for (let n = line; n >= 2; n--) {
+      if (!opensQuote(n)) continue;
+      line = n;
+      break;
+    }
+  } else if (Number(at[3]) === 1 && !/unique/i.test(reason)) {
+    for (let n = line - 1; n >= 2; n--) {
+      if (fieldAt(n) === undefined) continue;
+      line = n;
+      break;
+    }
+  } else {
+    for (let n = line; n >= 2 && fieldAt(line) === undefined; n--) if (fieldAt(n) !== undefined) line = n;
+  }
+  const field = fieldAt(line);
+  return `line ${line}${field === undefined ? '' : `, field "${field}"`}: ${reason}`;
 }
 
 function firstLine(message: string): string {

@@ -18,9 +18,10 @@ const PAGES: Record<string, string> = {
   'wiki/concepts/attention.md': pageText('concept', 'attention', {
     refs: ['transformer'],
     sources: ['raw/attention-paper.md'],
-    body: 'Attention weighs every token against every other token by a softmax over scaled query-key scores.\n\nSee [[multi-head-attention]] and [[quokka-draft]].',
+    body: 'Attention weighs every token against every other token by a softmax over scaled query-key scores. <!-- from: raw/attention-paper.md#L3 -->\n\nSee [[multi-head-attention]] and [[quokka-draft]].',
   }),
   'wiki/concepts/transformer.md': pageText('concept', 'transformer', {
+    summary: 'An architecture of attention layers.',
     refs: ['positional-encoding'],
     sources: ['raw/attention-paper.md'],
     body: 'The transformer stacks attention layers with feed-forward blocks.',
@@ -76,20 +77,22 @@ describe.each(['anthropic', 'openai'] as const)('wiki query, retrieval first (%s
     expect(first).toContain('Question: how does attention weigh tokens?');
     expect(first).toContain('# Evidence from the wiki');
     expect(first).toContain('- attention --refs--> transformer');
-    expect(first).toContain('- transformer --refs--> positional-encoding');
-    expect(first).toContain('Attention weighs every token against every other token by a softmax over scaled query-key scores.');
+    // A page one link away enters only when it matches the question: positional encoding does not.
+    expect(first).not.toContain('## [[positional-encoding]]');
+    expect(first).not.toContain('Positions are added as sine waves');
+    // Passages keep their citations, so a saved answer can cite source lines without reading the page again.
+    expect(first).toContain('Attention weighs every token against every other token by a softmax over scaled query-key scores. <!-- from: raw/attention-paper.md#L3 -->');
     expect(first).not.toContain('QUOKKA-SECRET');
     // The page list ranks by the question too: the best match is listed first.
     expect(first).toMatch(/may be linked with \[\[key\]\]:\n- attention \(concept, wiki\/concepts\/attention\.md\)/);
     const report = JSON.parse(result.stdout) as QueryJson;
     expect(report).toMatchObject({ state: 'answered', found: true, cited: ['attention', 'transformer'], turns: 1 });
-    expect(report.evidence.chain).toEqual(expect.arrayContaining(['attention --refs--> transformer', 'transformer --refs--> positional-encoding']));
+    expect(report.evidence.chain).toEqual(['attention --refs--> transformer', 'attention --links--> multi-head-attention']);
     expect(report.evidence.pages.map((p) => p.key)).not.toContain('quokka-draft');
     expect(report.evidence.pages.map((p) => [p.key, p.depth])).toEqual([
       ['attention', 0],
       ['transformer', 1],
       ['multi-head-attention', 1],
-      ['positional-encoding', 2],
     ]);
     const human = await startFakeLlmServer([{ text: 'A softmax over scores [[attention]].' }]);
     try {

@@ -134,9 +134,33 @@ describe('what the turn does not let through', () => {
     const { results } = await ingest(root, 'anthropic', { toolCalls: [write('anchor', concept('Anchor', ['bramble'])), write('bramble', bad)] });
     expect(results.map((r) => r.isError)).toEqual([true, true]);
     expect(results[1]?.content).toMatch(/summary/);
-    expect(results[0]?.content).toContain('names a missing page "bramble"');
     expect(results[0]?.content).toContain('[[bramble]] was to be written by another write_file call of this answer (wiki/concepts/bramble.md), but that call was refused');
+    // The link is right: the refusal must not invite dropping it.
+    expect(results[0]?.content).not.toMatch(/no existing page has a similar key|create the page/);
     expect(exists(root, 'anchor') || exists(root, 'bramble')).toBe(false);
+  });
+
+  it.each(['anthropic', 'openai'] as const)('a page linking to one an earlier call of the answer failed to write names that call and its reason (%s)', async (api) => {
+    // The played case: one unquoted colon in a summary refused the page, and its sibling was told "create the page … or remove the link".
+    const bad = concept('Bramble').replace('summary: Bramble as the notes describe it.', 'summary: Bramble: as the notes describe it');
+    const root = await workspace();
+    await writeFile(path.join(root, pagePath('anchor')), concept('Anchor'));
+    const { results } = await ingest(root, api, {
+      toolCalls: [
+        write('bramble', bad),
+        write('cascade', concept('Cascade', ['bramble'])),
+        { name: 'write_file', arguments: { path: pagePath('anchor'), edits: [{ old: 'Anchor is explained in the notes.', new: 'Anchor is explained in the notes, beside [[bramble]].' }] } },
+        { name: 'append_to_file', arguments: { path: pagePath('anchor'), content: 'See also [[bramble]].' } },
+      ],
+    });
+    expect(results.map((r) => r.isError)).toEqual([true, true, true, true]);
+    expect(results[0]?.content).toContain('frontmatter field "summary" does not parse');
+    for (const result of results.slice(1)) {
+      expect(result.content).toContain('[[bramble]] was to be written by another write_file call of this answer (wiki/concepts/bramble.md), but that call was refused');
+      expect(result.content).not.toMatch(/no existing page has a similar key|create the page|names a missing page/);
+    }
+    expect(results[1]?.content).toContain('(its first reason: frontmatter (line 3): frontmatter field "summary" does not parse');
+    expect(exists(root, 'bramble') || exists(root, 'cascade')).toBe(false);
   });
 
   it('pages linking in a circle are checked against each other too: two near-duplicates are both refused', async () => {
@@ -175,10 +199,9 @@ describe('what the turn does not let through', () => {
     });
     expect(results.map((r) => r.isError)).toEqual([true, true, true, true, true, true]);
     expect(results[1]?.content).toMatch(/^refused: wiki\/bramble\.md is outside the page folders/);
-    expect(results[0]?.content).toContain('names a missing page "bramble"');
     expect(results[0]?.content).toContain('[[bramble]] was to be written by another write_file call of this answer (wiki/bramble.md), but that call was refused');
     expect(results[2]?.content).toContain('names a missing page "dolphin"');
-    expect(results[4]?.content).toContain('names a missing page "falcon"');
+    expect(results[4]?.content).toContain('[[falcon]] was to be written by another write_file call of this answer (raw/falcon.md), but that call was refused');
     expect(existsSync(path.join(root, 'wiki/bramble.md')) || existsSync(path.join(root, 'raw/falcon.md'))).toBe(false);
     for (const key of ['anchor', 'cascade', 'ember']) expect(exists(root, key)).toBe(false);
   });

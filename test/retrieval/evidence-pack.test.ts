@@ -11,8 +11,8 @@ function page(key: string, refs: string[], body: string): Page {
 /** attention → transformer → positional-encoding; attention links multi-head; hidden is never shown. */
 const PAGES = [
   page('attention', ['transformer'], 'Intro paragraph about nothing much.\n\nAttention weighs every token by softmax over query-key scores.\n\nSee [[multi-head-attention]] and [[hidden]].'),
-  page('transformer', ['positional-encoding', 'attention'], 'The transformer stacks attention layers with feed-forward blocks.'),
-  page('positional-encoding', ['sinusoid'], 'Positions are added as sine waves of growing wavelength.'),
+  page('transformer', ['positional-encoding', 'attention'], 'The transformer stacks attention layers that weigh tokens, with feed-forward blocks.'),
+  page('positional-encoding', ['sinusoid'], 'Positions of tokens are added to the attention input as sine waves of growing wavelength.'),
   page('sinusoid', [], 'A sine curve.'),
   page('multi-head-attention', [], 'Several heads attend in parallel.'),
   page('hidden', [], 'SECRET text the asker may not see.'),
@@ -44,6 +44,15 @@ describe('buildEvidencePack', () => {
     expect(pack.pages[3]?.via).toBe('transformer --refs--> positional-encoding');
     expect(renderEvidencePack(pack)).not.toContain('SECRET');
     expect(pack.pages[0]?.passages[0]).toBe('Attention weighs every token by softmax over query-key scores.');
+  });
+
+  it('a page one link away enters only when it matches the question; the seeds keep the budget', () => {
+    const pack = buildEvidencePack('softmax over query-key scores', [{ key: 'attention' }], view, LIMITS);
+    expect(pack.pages.map((p) => p.key)).toEqual(['attention']);
+    expect(pack.chain).toEqual([]);
+    // A linked page whose title or body holds a question term comes, and the pages it links to when they do too.
+    expect(buildEvidencePack('parallel heads', [{ key: 'attention' }], view, LIMITS).pages.map((p) => p.key)).toEqual(['attention', 'multi-head-attention']);
+    expect(buildEvidencePack('what weighs tokens', [{ key: 'attention' }], view, LIMITS).pages.map((p) => p.key)).toEqual(['attention', 'transformer', 'positional-encoding']);
   });
 
   it('lists at most ten chain lines on a densely linked wiki, one per page reached, never every link among them', () => {
@@ -100,8 +109,9 @@ describe('buildEvidencePack', () => {
 describe('bestPassages', () => {
   it('takes the paragraphs with the most question terms, in page order; a page with none gives its opening', () => {
     const body = 'Opening words.\n\nBM25 ranks words.\n\n<!-- from: raw/x.md#L1-2 -->\nRank fusion joins BM25 and LSA ranks.\n\nClosing.';
-    expect(bestPassages(body, questionTerms('rank fusion of BM25'), 1000)).toEqual(['BM25 ranks words.', 'Rank fusion joins BM25 and LSA ranks.']);
-    expect(bestPassages(body, questionTerms('rank fusion of BM25'), 100)).toEqual(['Rank fusion joins BM25 and LSA ranks.']);
+    // A passage keeps its citation, so an answer can cite the source lines without reading the page.
+    expect(bestPassages(body, questionTerms('rank fusion of BM25'), 1000)).toEqual(['BM25 ranks words.', '<!-- from: raw/x.md#L1-2 -->\nRank fusion joins BM25 and LSA ranks.']);
+    expect(bestPassages(body, questionTerms('rank fusion of BM25'), 100)).toEqual(['<!-- from: raw/x.md#L1-2 -->\nRank fusion joins BM25 and LSA ranks.']);
     expect(bestPassages(body, questionTerms('zebra'), 1000)[0]).toBe('Opening words.');
     expect(bestPassages(body, questionTerms('zebra'), 10)).toEqual([]);
   });
@@ -113,6 +123,15 @@ describe('bestPassages', () => {
     const [excerpt = ''] = bestPassages(paragraph, questionTerms('checksum database failure'), 200);
     expect(excerpt).toBe('The checksum database serves go.sum lines for every public module. It is a transparent log, so a client can audit it.');
     expect(excerpt.length).toBeLessThanOrEqual(200);
+  });
+
+  it('keeps a citation with the sentence before it when a passage is cut, and one on a line of its own with its paragraph; other comments go', () => {
+    const paragraph = 'The database serves go.sum lines. <!-- from: raw/go.md#L4-6 --> It is a transparent log that clients audit at length every day.';
+    expect(bestPassages(paragraph, questionTerms('database lines'), 90)).toEqual(['The database serves go.sum lines. <!-- from: raw/go.md#L4-6 -->']);
+    const body = 'Failure stops the go command.\n\n<!-- from: raw/go.md#L9 -->\n\n<!-- a note to self -->Unrelated closing words here.';
+    expect(bestPassages(body, questionTerms('failure'), 1000)).toEqual(['Failure stops the go command.\n<!-- from: raw/go.md#L9 -->']);
+    // The citation's file name is no match for a question about it.
+    expect(bestPassages('Opening.\n\nText. <!-- from: raw/zebra.md#L1 -->', questionTerms('zebra'), 1000)[0]).toBe('Opening.');
   });
 
   it('brings the paragraph under a heading that matches the question, not the bare heading', () => {

@@ -66,6 +66,41 @@ describe('subjectSeeds', () => {
   });
 });
 
+/** Three packages, one of them Bayesian; and a page on Bayesian inference in general. */
+const PACKAGES = [
+  page('brms', 'brms package', 'An R package that fits Bayesian multilevel models with Stan.'),
+  page('lme4', 'lme4 package', 'An R package that fits mixed models by maximum likelihood.'),
+  page('nlme', 'nlme package', 'An R package for linear and nonlinear mixed-effects models.'),
+  page('bayesian-inference', 'Bayesian inference', 'Bayesian inference updates a prior with data; Stan samples the posterior.'),
+  page('stan', 'Stan', 'A probabilistic programming language for Bayesian inference.'),
+];
+const packageView: PackView = { page: (key) => PACKAGES.find((p) => p.key === key), body: (p) => p.body };
+
+describe('subjectSeeds over a list of subjects', () => {
+  it('"which of these packages": every package the wiki names gets a seed, also those the question\'s search ranks low or misses', async () => {
+    const first: PackHit[] = ['bayesian-inference', 'stan', 'brms'].map((key) => ({ key }));
+    const search = searchFrom({ packages: ['brms', 'lme4', 'nlme', 'stan'] });
+    const seeds = await subjectSeeds('Which of these packages support Bayesian inference, and how?', first, packageView, 3, search);
+    expect(search.asked).toContain('packages');
+    expect(seeds.map((hit) => hit.key).slice(0, 3).sort()).toEqual(['brms', 'lme4', 'nlme']);
+    expect(seeds.map((hit) => hit.key)).toContain('bayesian-inference');
+  });
+
+  it('"compare A and B": each item gets its best page, even when one page mentions both', async () => {
+    const first: PackHit[] = ['brms', 'stan'].map((key) => ({ key }));
+    const search = searchFrom({ brm: ['brms', 'stan'], lme4: ['lme4', 'nlme'] });
+    const seeds = await subjectSeeds('Compare brms and lme4', first, packageView, 2, search);
+    expect(seeds.map((hit) => hit.key).slice(0, 2)).toEqual(['brms', 'lme4']);
+  });
+
+  it('a question that names no list searches nothing more for one', async () => {
+    const search = searchFrom({});
+    const first: PackHit[] = [{ key: 'stan' }];
+    expect(await subjectSeeds('What language is Stan?', first, packageView, 3, search)).toEqual(first);
+    expect(search.asked).toEqual([]);
+  });
+});
+
 describe('chainAmong', () => {
   it('lists the first link to each of the keys from another of them, in the keys\' order', () => {
     const links: Record<string, Array<{ target: string; kind: string }>> = {

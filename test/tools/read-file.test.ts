@@ -81,6 +81,19 @@ describe('read_file windows', () => {
     expect(whole.content).toMatch(/characters 0-1680 of 1680, lines 1-70 of 70; end of file\]/);
   });
 
+  it('a window from an offset inside a line starts at that line, labelled with the lines it holds; inside a very long line it says it starts mid-line', async () => {
+    await put('raw/mid.md', 'alpha one\nbeta two\ngamma three\n');
+    const { tools } = makeContext(ws);
+    // Offset 13 is inside "beta two" (line 2): the window starts at that line, never labelled 2 while holding half of it.
+    const moved = await call(tools, 'read_file', { path: 'raw/mid.md', offset: 13 });
+    expect(moved.content.split('\n')[0]).toBe('[raw/mid.md: characters 10-31 of 31, lines 2-3 of 3 (from the start of line 2, which offset 13 was inside); end of file]');
+    expect(moved.content).toContain('\n2\u2502beta two\n');
+    // A line longer than a quarter of a window back: not moved, and said to be mid-line.
+    await put('raw/long-line.md', `${'word '.repeat(400)}\nnext line\n`);
+    const mid = await call(tools, 'read_file', { path: 'raw/long-line.md', offset: 1000, limit: 400 });
+    expect(mid.content.split('\n')[0]).toMatch(/^\[raw\/long-line\.md: characters 1000-\d+ of \d+, lines 1-1 of 2 \(starting in the middle of line 1\);/);
+  });
+
   it('numbers the lines of a source window and states the default window in the tool description', async () => {
     await put('raw/n.md', 'alpha\nbeta\ngamma\n');
     await put('wiki/concepts/page.md', '---\ntitle: P\n---\n\nBody.\n');

@@ -24,7 +24,7 @@ describe('createTools', () => {
     );
     expect(shapes).toEqual({
       read_file: { type: 'object', properties: ['path', 'offset', 'limit'], required: ['path'], closed: true },
-      write_file: { type: 'object', properties: ['path', 'content'], required: ['path', 'content'], closed: true },
+      write_file: { type: 'object', properties: ['path', 'content', 'edits'], required: ['path'], closed: true },
       append_to_file: { type: 'object', properties: ['path', 'content'], required: ['path', 'content'], closed: true },
       list_directory: { type: 'object', properties: ['path'], required: ['path'], closed: true },
       search_wiki: { type: 'object', properties: ['query', 'limit'], required: ['query'], closed: true },
@@ -43,7 +43,8 @@ describe('argument errors go back to the model, naming the argument and the expe
     ['read_file', { path: 'raw/paper.md', offset: -1 }, 'offset: Too small: expected number to be >=0'],
     ['read_file', { path: 'raw/paper.md', limit: 1.5 }, 'limit: Invalid input: expected int, received number'],
     ['read_file', { path: 'raw/paper.md', start: 10 }, '(root): Unrecognized key: "start"'],
-    ['write_file', { path: 'wiki/x.md' }, 'content: Invalid input: expected string, received undefined. Expected write_file(path: string, content: string).'],
+    ['write_file', { path: 'wiki/x.md' }, 'invalid arguments for write_file: give content (the whole page) or edits (a list of { old, new } changes to the existing page)'],
+    ['write_file', { path: 'wiki/x.md', edits: [{ old: 'a' }] }, 'edits.0.new: Invalid input: expected string, received undefined. Expected write_file(path: string, content?: string, edits?: array).'],
     ['append_to_file', { path: 7, content: 'x' }, 'path: Invalid input: expected string, received number'],
     ['list_directory', undefined, 'path: Invalid input: expected string, received undefined'],
     ['search_wiki', { query: ['a'] }, 'query: Invalid input: expected string, received array'],

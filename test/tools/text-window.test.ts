@@ -36,11 +36,19 @@ describe('decodeText', () => {
 
 describe('textWindow', () => {
   it('reports line numbers of the window and of the whole text', () => {
-    expect(textWindow('a\nb\nc\n', 2, 2)).toEqual({ start: 2, end: 4, total: 6, text: 'b\n', lines: { first: 2, last: 2, total: 3 } });
+    expect(textWindow('a\nb\nc\n', 2, 2)).toEqual({ start: 2, end: 4, total: 6, text: 'b\n', lines: { first: 2, last: 2, total: 3 }, midLine: false });
     expect(textWindow('a\nb', 0, 10).lines).toEqual({ first: 1, last: 2, total: 2 });
   });
-  it('moves an offset inside a surrogate pair forward', () => {
-    expect(textWindow('😀x', 1, 5).text).toBe('x');
+  it('moves an offset inside a surrogate pair forward (deep inside a long line, where it is not moved back)', () => {
+    expect(textWindow(`${'a'.repeat(100)}😀x`, 101, 8)).toMatchObject({ text: 'x', midLine: true });
+  });
+  it('moves an offset a little inside a line back to the line start; one deep inside a long line stays, marked mid-line', () => {
+    expect(textWindow('first line\nsecond line\n', 14, 20)).toMatchObject({ start: 11, text: 'second line\n', lines: { first: 2, last: 2 }, midLine: false });
+    expect(textWindow(`${'word '.repeat(100)}\n`, 300, 40)).toMatchObject({ start: 300, midLine: true, lines: { first: 1 } });
+    // The offsets the tool itself gives (after a line cut at a space) are never moved back: no window repeats.
+    const text = `${'word '.repeat(100)}\n`;
+    const first = textWindow(text, 0, 40);
+    expect(textWindow(text, first.end, 40).start).toBe(first.end);
   });
   it('ends after the last whole line that fits', () => {
     const text = 'first line\nsecond line\nthird line\n'.repeat(10);

@@ -53,6 +53,23 @@ describe('parsePage', () => {
     expect(page.links[0]?.line).toBe(4);
   });
 
+  it('says a YAML error once, at the line of the file the faulty field is on, naming the field', () => {
+    const cases: Array<[string, string]> = [
+      // An unquoted colon: the parser says "at line 3, column 10", which is the file's line 3.
+      ['---\ntitle: A\nsummary: Notes: a summary\ntype: concept\n---\n\nBody.\n', 'line 3, field "summary": '],
+      // An unclosed list is noticed on the next line: the field is the one before it.
+      ['---\ntitle: A\ntags: [a, b\ntype: concept\n---\nBody.\n', 'line 3, field "tags": '],
+      // An unclosed quote is noticed where the text ends: the field is the one that opened it.
+      ['---\ntitle: "A\nsummary: s\n---\nBody.\n', 'line 2, field "title": '],
+      ['---\ntitle: A\ntitle: B\n---\nBody.\n', 'line 3, field "title": '],
+    ];
+    for (const [text, start] of cases) {
+      const error = parsePage('wiki/concepts/x.md', text, contract).parseError ?? '';
+      expect(error.startsWith(start), error).toBe(true);
+      expect(error).not.toMatch(/column|at line/);
+    }
+  });
+
   it('reports an unclosed frontmatter block', () => {
     expect(parsePage('wiki/concepts/x.md', '---\ntitle: x\nbody [[y]]', contract).parseError).toMatch(/not closed/);
   });

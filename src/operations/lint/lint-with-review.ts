@@ -18,6 +18,8 @@ import { REPAIR_ROUNDS, REPAIR_TURNS, repairFindings, repairRequest, startRepair
 import { summariseRun, type RunOutcome } from '../run/run-outcome.js';
 import { Session } from '../run/session.js';
 import { hiddenFromModel } from '../run/session-tools.js';
+import { reviewReading, type ReviewPage } from './review-reading.js';
+import { isSpecialPage } from '../../wiki/contract.js';
 import type { WorkspaceHandle } from '../run/workspace-handle.js';
 
 /** Longest first user message that also carries the first batch of questions (the system prompt and tools come on top). */
@@ -106,7 +108,7 @@ export async function runLint(ws: WorkspaceHandle, options: LintRunOptions): Pro
       } else {
         const repairs = options.fix && before.groundingEvidence ? await groundingRepairRequest(ws.root, batch.findings, before.groundingEvidence) : '';
         const questionCount = questions.batches.flat().length;
-        const reviewText = [reviewRequest({ ...before, findings: seen, ...countBySeverity(seen) }, batch, fixes.length, options.fix), repairs].filter(Boolean).join('\n\n');
+        const reviewText = [reviewRequest({ ...before, findings: seen, ...countBySeverity(seen) }, batch, fixes.length, options.fix), repairs, reviewReading(ws.root, reviewPages(session), batch.findings)].filter(Boolean).join('\n\n');
         // The first batch rides with the review when the first request stays small (played runs: at most 60 KB); else it is the next round.
         const firstBatch = questions.batches[0] ?? [];
         const withQuestions = firstBatch.length > 0 ? await questionsRequest(ws.root, firstBatch, { fix: options.fix, first: true, total: questionCount }) : '';
@@ -217,6 +219,15 @@ export async function runLint(ws: WorkspaceHandle, options: LintRunOptions): Pro
   } finally {
     await lock?.release();
   }
+}
+
+/** The pages the review's model may see, with how many pages link to each. */
+function reviewPages(session: Session): ReviewPage[] {
+  const contract = session.ws.schema.contract;
+  return session
+    .contentPages()
+    .filter((page) => !hiddenFromModel(contract, session.pages, session.user, page.path))
+    .map((page) => ({ page, linksIn: session.pages.backlinkPaths(page.key).filter((from) => !isSpecialPage(contract, from)).length }));
 }
 
 function sessionSink(session: Session, logLines: string[]): FixSink {

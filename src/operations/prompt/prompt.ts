@@ -15,7 +15,8 @@ export type OperationKind = 'ingest' | 'query' | 'query-save' | 'lint' | 'lint-f
 const OPERATION_TEXT: Record<OperationKind, string> = {
   ingest:
     'You are ingesting one raw source into the wiki. Follow "Workflow: ingest a source" in the schema. ' +
-    'The source is given in the first message (or its first window, with how to read the rest).',
+    'The source is given in the first message (or its first window, with how to read the rest). ' +
+    'Change an existing page with write_file edits (a sentence, a citation, a link, a section) or append_to_file, not by resending it whole.',
   query:
     'You are answering a question from the wiki. Follow "Workflow: answer a query" in the schema. ' +
     'Do not write or change any page: your final message is the answer.',
@@ -27,7 +28,7 @@ const OPERATION_TEXT: Record<OperationKind, string> = {
     'Do not change any page: report findings only, one `FINDING` line each.',
   'lint-fix':
     'You are reviewing and repairing the wiki. Follow "Workflow: lint" in the schema: report findings, one `FINDING` line each, ' +
-    'and fix what you can with the tools.',
+    'and fix what you can with the tools: a sentence, a citation or a link with write_file edits, never by rewriting the whole page.',
 };
 
 /**

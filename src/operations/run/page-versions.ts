@@ -75,7 +75,7 @@ export class RunVersions {
       this.saw(relPath, current);
       return `${relPath} was deleted${by} since you last saw it; write it again only if it is still needed`;
     }
-    const head = `${relPath} was changed${by} since you last saw it, so your write would drop that change. Merge what you meant to add into the current page below (keep its content) and send the whole page again`;
+    const head = `${relPath} was changed${by} since you last saw it, so your write would drop that change. Merge what you meant to add into the current page below (keep its content) and send the whole page again, or your edits made against it`;
     if (current.length > STALE_QUOTE_MAX_CHARS) {
       return `${head}; it is ${current.length} characters long, so read it first with read_file(path="${relPath}")`;
     }

@@ -14,11 +14,12 @@ import { finding, type Finding } from './finding.js';
 
 export function frontmatterFindings(page: Page): Finding[] {
   if (!page.parseError) return [];
-  const yamlLine = /at line (\d+)/.exec(page.parseError)?.[1];
-  // The YAML block starts on line 2 of the file, after the opening `---`.
-  const line = yamlLine ? Number(yamlLine) + 1 : 1;
+  // page.ts says where, in the file's numbering, and in which field: `line 3, field "summary": …`.
+  const located = /^line (\d+)(?:, field "([^"]+)")?: (.*)$/.exec(page.parseError);
+  const line = located ? Number(located[1]) : 1;
+  const what = located?.[2] ? `frontmatter field "${located[2]}" does not parse` : 'frontmatter does not parse';
   return [
-    finding('frontmatter', page.path, `frontmatter does not parse: ${page.parseError}`, {
+    finding('frontmatter', page.path, `${what}: ${located ? located[3] : page.parseError}`, {
       line,
       fix: 'correct the YAML between the --- lines (quote values holding ":" or "#")',
     }),

@@ -1,0 +1,51 @@
+import type { TurnCall } from '../agent/tool.js';
+
+/**
+ * A page of an answer that links to a page another write_file call of the same answer was
+ * to write, when that call was refused: the link is broken for that reason, not because the
+ * page is unknown, and the refusal says so, naming the call (shared by write_file and
+ * append_to_file).
+ */
+
+/** The key a `broken-link` reason names as missing, or undefined for any other reason. */
+export function missingLinkKey(reason: string): string | undefined {
+  return /^broken-link\b.*names a missing page "([^"]+)"/.exec(reason)?.[1];
+}
+
+/** Why a link to `[[key]]` is broken: the write_file call(s) of this answer for `paths` were refused (`reason`: the first reason given). */
+export function refusedLinkNote(key: string, paths: readonly string[], reason?: string): string {
+  const calls = paths.length > 0 ? ` (${paths.join(', ')})` : '';
+  const because = reason === undefined ? '' : ` (its first reason: ${reason.length > 200 ? `${reason.slice(0, 200)}…` : reason})`;
+  return (
+    `[[${key}]] was to be written by another write_file call of this answer${calls}, but that call was refused, so the page does not exist yet${because}: ` +
+    'the link is right — fix that page and send it again, or leave the link out'
+  );
+}
+
+/** Split refusal reasons into the others and the keys of missing links that `refused` explains. */
+export function explainedLinks(reasons: readonly string[], refused: (key: string) => boolean): { kept: string[]; keys: string[] } {
+  const keys: string[] = [];
+  const kept = reasons.filter((reason) => {
+    const key = missingLinkKey(reason);
+    if (key === undefined || !refused(key)) return true;
+    if (!keys.includes(key)) keys.push(key);
+    return false;
+  });
+  return { kept, keys };
+}
+
+/** A write_file call of an answer that was refused: the paths it named and its first reason. */
+export interface RefusedWrite {
+  paths: string[];
+  reason: string | undefined;
+}
+
+/** By answer (its calls, as every turn-aware tool of the turn is told of them): the keys its write_file calls were refused. */
+const refusedByAnswer = new WeakMap<readonly TurnCall[], Map<string, RefusedWrite>>();
+
+/** The keys the write_file calls of this answer were refused so far, shared by write_file's and append_to_file's batches. */
+export function answerRefusals(calls: readonly TurnCall[]): Map<string, RefusedWrite> {
+  let refused = refusedByAnswer.get(calls);
+  if (refused === undefined) refusedByAnswer.set(calls, (refused = new Map()));
+  return refused;
+}
