@@ -6,6 +6,8 @@ import { LockError, parseWaitSeconds } from '../state/lock.js';
 import { openWorkspace, outputFor, type Workspace } from './context.js';
 import { load } from './lazy.js';
 import type { Output } from './output.js';
+import type { ReviewRequest } from '../operations/review/propose.js';
+import { proposalsOutcome } from './review-notice.js';
 
 /** Flags shared by every command that runs the model. */
 export interface AgentFlags {
@@ -19,6 +21,8 @@ export interface AgentFlags {
   wait?: number;
   dryRun?: boolean;
   overwriteEdits?: boolean;
+  /** `--review` / `--no-review`: undefined leaves `review` in wiki.config.json to decide. */
+  review?: boolean;
 }
 
 export function addAgentOptions(command: Command, options: { dryRun: boolean }): Command {
@@ -30,7 +34,11 @@ export function addAgentOptions(command: Command, options: { dryRun: boolean }):
     .option('--max-tokens <n>', 'stop once the run has used this many tokens in total')
     .option('--max-cost <usd>', 'stop once the estimated cost reaches this many US dollars (known models only)')
     .addOption(waitOption());
-  if (options.dryRun) command.option('--dry-run', 'run against an overlay: change nothing, print the diff of what would change');
+  if (options.dryRun) {
+    command.option('--dry-run', 'run against an overlay: change nothing, print the diff of what would change');
+    command.option('--review', 'write a proposal instead of changing wiki/: see it with `wiki review`, land it page by page');
+    command.option('--no-review', 'write wiki/ directly even when `review: true` is in wiki.config.json');
+  }
   command.option('--overwrite-edits', 'for this run, let the model drop lines a human added to a page (refused by default)');
   return command;
 }
@@ -44,6 +52,7 @@ export function configFlags(flags: AgentFlags): Record<string, unknown> {
     maxTurns: flags.maxTurns === undefined ? undefined : positiveInt(flags.maxTurns, '--max-turns'),
     maxTokens: flags.maxTokens === undefined ? undefined : positiveInt(flags.maxTokens, '--max-tokens'),
     maxCost: flags.maxCost === undefined ? undefined : positiveNumber(flags.maxCost, '--max-cost'),
+    review: flags.review,
   };
 }
 
@@ -153,6 +162,11 @@ function positiveNumber(raw: string, flag: string): number {
   return n;
 }
 
+async function reviewRequestFor(ws: Workspace): Promise<ReviewRequest> {
+  const [{ ReviewRequest }, { ProposalStore }] = await load('reviewRequest', 'reviewStore');
+  return new ReviewRequest(new ProposalStore(ws.root, ws.config.config.reviewFolder), ws.schema.contract);
+}
+
 /** The effective model's name when no price is known for it (a cost budget cannot hold). */
 async function unpricedModel(ws: Workspace): Promise<string | undefined> {
   const [{ chooseProvider }, { DEFAULT_MODELS }, { makePricer }] = await load('providerChoice', 'providerDefaults', 'pricing');
@@ -174,6 +188,8 @@ export interface AgentRunContext {
   /** `--overwrite-edits`: hand-edited lines may be dropped in this run. */
   overwriteEdits: boolean;
   onNotice: (message: string) => void;
+  /** Under `--review` (or `review: true`; never with --dry-run): where the command's runs keep their proposals. */
+  review: ReviewRequest | undefined;
 }
 
 /**
@@ -194,6 +210,7 @@ export async function runAgentCommand<R>(
   const budget = budgetOf(ws);
   const unpriced = budget.maxCost === undefined ? undefined : await unpricedModel(ws);
   if (unpriced) out.warn(`--max-cost cannot be enforced: no price is known for ${unpriced}, so the run is not stopped by cost (use --max-tokens instead)`);
+  const review = ws.config.config.review && !flags.dryRun ? await reviewRequestFor(ws) : undefined;
   const interrupt = interruptible();
   try {
     const report = await operation({
@@ -205,8 +222,11 @@ export async function runAgentCommand<R>(
       budget,
       overwriteEdits: Boolean(flags.overwriteEdits),
       onNotice: (message) => out.warn(message),
+      review,
     });
+    const reviewNotes = review ? await proposalsOutcome(report, review) : [];
     const { exitCode } = finish(report, out, { localServer: model.localServer });
+    if (!out.json) for (const line of reviewNotes) out.notice(line);
     const signalCode = exitCodeForSignal(interrupt.received());
     if (signalCode) process.exitCode = signalCode;
     else if (exitCode) process.exitCode = exitCode;

@@ -13,6 +13,7 @@ import { registerPromote } from '../commands/promote.js';
 import { userOf } from './context.js';
 import { registerStatus } from '../commands/status.js';
 import { registerUndo } from '../commands/undo.js';
+import { registerReview } from '../commands/review.js';
 import { packageVersion } from '../util/package-root.js';
 
 /** The command tree. Each command file registers itself; only working commands appear. */
@@ -43,6 +44,7 @@ export function buildProgram(): Command {
   registerLint(program);
   registerGraph(program);
   registerUndo(program);
+  registerReview(program);
   registerMcp(program);
   registerServe(program);
   registerPromote(program);

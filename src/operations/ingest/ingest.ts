@@ -3,7 +3,8 @@ import { emptyUsage } from '../../agent/types.js';
 import { UsageError, WikiError } from '../../errors.js';
 import { fetchUrlToRaw } from '../../sources/fetch-url.js';
 import { acquireLock, type Lock } from '../../state/lock.js';
-import { classifySource, hashFile, loadManifest } from '../../state/manifest.js';
+import { classifySource, hashFile, loadManifest, type Manifest } from '../../state/manifest.js';
+import { ProposalStore } from '../review/proposals.js';
 import { refreshFacts } from '../inspect/facts.js';
 import { checkReadable, copyIntoRaw, planInputs, sizeWarning, type ResolvedSource } from './ingest-inputs.js';
 import { DEFAULT_READ_LIMIT } from '../../tools/read-file.js';
@@ -24,7 +25,8 @@ import { sourceLimitsOf } from '../../sources/limits.js';
 export async function ingestSources(ws: WorkspaceHandle, args: string[], options: IngestOptions): Promise<IngestReport> {
   const plan = await planInputs(ws.root, args, options.cwd);
   if (options.dryRun && plan.urls.length > 0) {
-    throw new UsageError('--dry-run cannot fetch URLs', 'fetch first with `wiki ingest URL`, or drop --dry-run');
+    const flag = options.review ? '--review' : '--dry-run';
+    throw new UsageError(`${flag} cannot fetch URLs`, `fetch first with \`wiki ingest URL --no-review\`, or drop ${flag}`);
   }
   const warnings = new Map<string, string[]>();
   // One bad input is reported and skipped; the rest of the batch goes on and the command exits 1.
@@ -71,13 +73,19 @@ export async function ingestSources(ws: WorkspaceHandle, args: string[], options
       totals: { sources: 0, usage: emptyUsage(), tokens: 0, cost: 0 },
     };
     const todo: IngestItem[] = [];
+    // A source whose pages already wait in a proposal is not paid for again (unless --force).
+    const waiting = await waitingSources(ws);
     for (const source of sources) {
       const file = source.copiedFrom ?? path.join(ws.root, source.rawPath);
       const hashedAt = Date.now();
       const sha256 = await hashFile(file);
       const state = classifySource(manifest, source.rawPath, sha256);
+      const proposal = waiting.get(`${source.rawPath}\0${sha256}`);
       if (state === 'unchanged' && !options.force) report.upToDate.push(source.rawPath);
-      else todo.push({ source, sha256, hashedAt, state: state === 'unchanged' ? 'forced' : state });
+      else if (proposal && !options.force) {
+        (report.waiting ??= []).push({ source: source.rawPath, proposal });
+        options.onNotice?.(`${source.rawPath}: its pages wait in proposal ${proposal}, not ingested again (wiki review show ${proposal}; --force to ingest anyway)`);
+      } else todo.push({ source, sha256, hashedAt, state: state === 'unchanged' ? 'forced' : state });
     }
 
     if (!options.dryRun) {
@@ -95,6 +103,10 @@ export async function ingestSources(ws: WorkspaceHandle, args: string[], options
       } else report.facts = await refreshFacts(ws.root, ws.config);
     }
 
+    if (options.review) {
+      await proposeEach(ws, todo, manifest, options, (raw) => warnings.get(raw) ?? [], report);
+      return report;
+    }
     const jobs = options.dryRun ? 1 : Math.max(1, options.jobs ?? ws.config.config.ingest.jobs);
     const shared = await SharedWorkspace.open(ws, { env: options.env ?? process.env, persist: !options.dryRun });
     let diffSession: Session | undefined;
@@ -111,6 +123,43 @@ export async function ingestSources(ws: WorkspaceHandle, args: string[], options
     return report;
   } finally {
     await lock?.release();
+  }
+}
+
+/** `source\0sha256` → the proposal its pages wait in. */
+async function waitingSources(ws: WorkspaceHandle): Promise<Map<string, string>> {
+  const waiting = new Map<string, string>();
+  for (const proposal of await new ProposalStore(ws.root, ws.config.config.reviewFolder).list()) {
+    if (proposal.source) waiting.set(`${proposal.source.path}\0${proposal.source.sha256}`, proposal.id);
+  }
+  return waiting;
+}
+
+/**
+ * Under --review each source is its own run over the wiki as it is — not over another
+ * source's proposal — so each leaves a proposal of its own, accepted or rejected alone.
+ */
+async function proposeEach(
+  ws: WorkspaceHandle,
+  todo: IngestItem[],
+  manifest: Manifest,
+  options: IngestOptions,
+  warningsOf: (rawPath: string) => string[],
+  report: IngestReport,
+): Promise<void> {
+  for (const [index, item] of todo.entries()) {
+    const stop = options.signal?.aborted || report.interrupted || report.ingested.some((o) => o.status === 'provider_error');
+    if (stop) {
+      report.pending.push(...todo.slice(index).map((t) => t.source.rawPath));
+      report.ok = false;
+      return;
+    }
+    const shared = await SharedWorkspace.open(ws, { env: options.env ?? process.env, persist: false });
+    try {
+      await runIngestJobs(ws, shared, [item], { value: manifest }, { ...options, jobs: 1 }, warningsOf, report);
+    } finally {
+      await shared.close();
+    }
   }
 }
 

@@ -16,6 +16,7 @@ import { summariseRun, type RunOutcome } from '../run/run-outcome.js';
 import { Session } from '../run/session.js';
 import { hiddenFromModel } from '../run/session-tools.js';
 import type { WorkspaceHandle } from '../run/workspace-handle.js';
+import type { ReviewRequest } from '../review/propose.js';
 
 /** Rule ids the model may report (schema.md's lint workflow); anything else becomes `llm-other`. */
 const MODEL_RULES = new Set(['contradiction', 'stale-claim', 'missing-page', 'missing-link', 'summary-mismatch']);
@@ -34,6 +35,8 @@ export interface LintRunOptions {
   signal?: AbortSignal;
   onNotice?: (message: string) => void;
   env?: NodeJS.ProcessEnv;
+  /** `--review` with `--fix` (and `dryRun`): the repairs wait in a proposal. */
+  review?: ReviewRequest | undefined;
 }
 
 export interface LintRunReport extends LintReport {
@@ -68,6 +71,7 @@ export async function runLint(ws: WorkspaceHandle, options: LintRunOptions): Pro
             readOnly: !options.fix,
             overwriteEdits: options.overwriteEdits === true,
             env: options.env,
+            review: options.review?.forRun(),
           })
         : undefined;
     // One log entry for the whole run: the repairs' lines wait for the model's, if any.
