@@ -126,3 +126,102 @@ describe('wiki ingest --review', () => {
     for (const file of ['wiki/index.md', 'wiki.sources.jsonl', 'wiki/sources/beta.md']) expect(after.get(file)).toEqual(before.get(file));
   });
 });
+
+describe('wiki review accept / reject, page by page', () => {
+  it('a page linking to a new page left out is refused with the reason, nothing written; the rest lands; a reject writes nothing', async () => {
+    const root = await ingestedWorkspace();
+    const { id } = await proposeAlpha(root);
+    const before = await outsideState(root);
+
+    const refused = await runCli(['review', 'accept', id, 'wiki/sources/alpha.md'], { cwd: root });
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toContain('Not accepted: nothing was written.');
+    expect(refused.stdout).toMatch(/wiki\/sources\/alpha\.md: .*broken-link.*gamma.*it links to wiki\/concepts\/gamma\.md, a new page of this proposal not accepted with it/);
+    expect(await outsideState(root)).toEqual(before);
+    expect((await list(root)).proposals[0]?.pages).toHaveLength(3);
+
+    // By key as well as by path: delta links nowhere, so it lands alone.
+    const one = await runCli(['review', 'accept', id, 'delta', '--json'], { cwd: root });
+    expect(one.code, one.stderr).toBe(0);
+    expect(JSON.parse(one.stdout)).toMatchObject({ accepted: [{ path: 'wiki/concepts/delta.md', change: 'created' }], remaining: 2 });
+    const index = await read(root, 'wiki/index.md');
+    expect(index).toContain('[[delta]]');
+    expect(index).not.toContain('[[alpha]]');
+    // Not a page citing the source as its source page yet: a concept citing it records it, the next ingest sees it done.
+    expect((await list(root)).proposals[0]?.pages.map((p) => p.path)).toEqual(['wiki/concepts/gamma.md', 'wiki/sources/alpha.md']);
+
+    const landed = await outsideState(root);
+    const logBefore = await read(root, 'wiki/log.md');
+    const rejected = await runCli(['review', 'reject', id, 'gamma', '--json'], { cwd: root });
+    expect(rejected.code, rejected.stderr).toBe(0);
+    expect(JSON.parse(rejected.stdout)).toEqual({ id, rejected: ['wiki/concepts/gamma.md'], remaining: 1 });
+    const all = await runCli(['review', 'reject', id], { cwd: root });
+    expect(all.code, all.stderr).toBe(0);
+    expect(all.stdout).toContain('wiki/ is unchanged');
+    expect(await outsideState(root)).toEqual(landed);
+    expect(await read(root, 'wiki/log.md')).toEqual(logBefore);
+    expect((await list(root)).proposals).toEqual([]);
+  });
+
+  it('a page the proposal does not name, an unknown proposal, a path out of wiki/: usage errors (exit 2)', async () => {
+    const root = await ingestedWorkspace();
+    const { id } = await proposeAlpha(root);
+    const noPage = await runCli(['review', 'accept', id, 'nosuch'], { cwd: root });
+    expect(noPage.code).toBe(2);
+    expect(noPage.stderr).toContain(`proposal ${id} has no page "nosuch"`);
+    expect((await runCli(['review', 'show', '20200101-000000-abcdef'], { cwd: root })).code).toBe(2);
+    const traversal = await runCli(['review', 'accept', '../../schema'], { cwd: root });
+    expect(traversal.code).toBe(2);
+  });
+});
+
+/** raw/beta.md changed; the run updates the beta page's body line. */
+async function proposeBetaUpdate(root: string): Promise<string> {
+  await writeFile(path.join(root, 'raw/beta.md'), '# Beta\n\nBeta is a dataset of images.\n');
+  const server = await serve(simpleIngest('beta', { body: 'Beta is a dataset of images.' }));
+  const result = await runCli(['ingest', 'raw/beta.md', '--review', '--json'], { cwd: root, env: server.env('anthropic') });
+  expect(result.code, result.stderr).toBe(0);
+  const report = JSON.parse(result.stdout) as { proposals: ListJson['proposals'] };
+  expect(report.proposals[0]?.pages).toEqual([{ path: 'wiki/sources/beta.md', change: 'updated' }]);
+  return report.proposals[0]?.id ?? '';
+}
+
+describe('a page changed on disk since the proposal', () => {
+  it('merges when the edit is elsewhere on the page, keeping the human line', async () => {
+    const root = await ingestedWorkspace();
+    const id = await proposeBetaUpdate(root);
+    const page = await read(root, 'wiki/sources/beta.md');
+    await writeFile(path.join(root, 'wiki/sources/beta.md'), page.replace(/^title: .*$/m, 'title: Beta, the image dataset'));
+
+    const show = await runCli(['review', 'show', id, '--json'], { cwd: root });
+    expect(JSON.parse(show.stdout).pages[0]).toMatchObject({ path: 'wiki/sources/beta.md', state: 'merges' });
+    const accepted = await runCli(['review', 'accept', id, '--json'], { cwd: root });
+    expect(accepted.code, accepted.stderr).toBe(0);
+    expect(JSON.parse(accepted.stdout).accepted).toEqual([{ path: 'wiki/sources/beta.md', change: 'updated', merged: true }]);
+    const now = await read(root, 'wiki/sources/beta.md');
+    expect(now).toContain('title: Beta, the image dataset');
+    expect(now).toContain('Beta is a dataset of images.');
+  });
+
+  it('is refused with the diff of what changed when the edit is in the lines the proposal changes; nothing is written', async () => {
+    const root = await ingestedWorkspace();
+    const id = await proposeBetaUpdate(root);
+    const page = await read(root, 'wiki/sources/beta.md');
+    await writeFile(path.join(root, 'wiki/sources/beta.md'), page.replace('Beta is a dataset.', 'Beta is a small dataset, says Ada.'));
+    const before = await outsideState(root);
+    const runsBefore = (await runCli(['undo', '--list', '--json'], { cwd: root })).stdout;
+
+    const show = await runCli(['review', 'show', id, '--json'], { cwd: root });
+    expect(JSON.parse(show.stdout).pages[0]).toMatchObject({ state: 'conflicts', changedSince: expect.stringContaining('+Beta is a small dataset, says Ada.') });
+    const refused = await runCli(['review', 'accept', id, '--json'], { cwd: root });
+    expect(refused.code).toBe(1);
+    const report = JSON.parse(refused.stdout);
+    expect(report.accepted).toEqual([]);
+    expect(report.refused[0]).toMatchObject({ path: 'wiki/sources/beta.md', reason: expect.stringContaining('changed since the proposal was made') });
+    expect(report.refused[0].diff).toContain('-Beta is a dataset.\n+Beta is a small dataset, says Ada.');
+    expect(await outsideState(root)).toEqual(before);
+    // A refused accept is no run: nothing in history for `wiki undo` to find.
+    expect((await runCli(['undo', '--list', '--json'], { cwd: root })).stdout).toEqual(runsBefore);
+    expect(await read(root, 'wiki/sources/beta.md')).toContain('says Ada.');
+  });
+});

@@ -1,6 +1,8 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
+import { UsageError } from '../../errors.js';
 import { newRunId } from '../../state/history.js';
+import { isSpecialPage } from '../../wiki/contract.js';
 import { acquireLock } from '../../state/lock.js';
 import { hashFile, loadManifest, MANIFEST_PATH, recordIngest, saveManifest } from '../../state/manifest.js';
 import { unifiedDiffOf } from '../../tools/diff.js';
@@ -8,6 +10,7 @@ import { sourcesOf } from '../../wiki/page.js';
 import type { Finding } from '../../wiki/validate/finding.js';
 import { lockOptions } from '../ingest/ingest.js';
 import { Session } from '../run/session.js';
+import { SharedWorkspace } from '../run/shared-workspace.js';
 import type { WorkspaceHandle } from '../run/workspace-handle.js';
 import { mergeOnto } from './merge.js';
 import { ProposalStore, type PageChangeKind, type Proposal, type ProposedPage } from './proposals.js';
@@ -57,40 +60,49 @@ export async function acceptProposal(ws: WorkspaceHandle, id: string | undefined
   try {
     const proposal = await proposalFor(store, id, options.user);
     const chosen = pagesNamed(proposal, options.pages);
+    // A proposal file can be crafted (a committed review folder): the tool's own files are never taken from one.
+    const own = chosen.filter((p) => isSpecialPage(ws.schema.contract, p.path));
+    if (own.length > 0) throw new UsageError(`proposal ${proposal.id} names ${own.map((p) => p.path).join(', ')}, which only the tool writes`, `reject it: wiki review reject ${proposal.id}`);
     const report: AcceptReport = { id: proposal.id, accepted: [], refused: [], remaining: proposal.pages.length, findings: [] };
-    const session = await Session.open(ws, { op: proposal.command, title: proposal.title, runId: newRunId(), dryRun: false, readOnly: false, user: proposal.user, env: options.env });
-    let finished = false;
+    // Checked first by a session that records nothing, so a refused accept leaves no run behind in history.
+    const shared = await SharedWorkspace.open(ws, { env: options.env ?? process.env, persist: true });
     try {
-      const landing = await planLanding(session, chosen, report);
-      if (report.refused.length === 0) await refuseInvalid(session, proposal, landing, report);
-      if (report.refused.length > 0) {
-        await session.finish('failed');
+      const opened = { op: proposal.command, title: proposal.title, dryRun: false, user: proposal.user, env: options.env };
+      const check = await Session.open(ws, { ...opened, runId: newRunId(), readOnly: true }, shared);
+      const landing = await planLanding(check, chosen, report);
+      if (report.refused.length === 0) await refuseInvalid(check, proposal, landing, report);
+      await check.finish('completed');
+      if (report.refused.length > 0) return report;
+      const session = await Session.open(ws, { ...opened, runId: newRunId(), readOnly: false }, shared);
+      let finished = false;
+      try {
+        for (const { page, text, merged } of landing) {
+          // Validated again by this session, so the human lines and fields the page keeps stay protected once it lands.
+          if (text !== undefined) await session.writeCheck.validate(page.path, text, await session.readIfExists(page.path), { pages: [] });
+          if (text === undefined) await session.deleteFile(page.path);
+          else await session.writeFile(page.path, text);
+          report.accepted.push({ path: page.path, change: page.change, ...(merged ? { merged: true as const } : {}) });
+        }
+        await session.refreshIndex();
+        report.findings = await session.revalidateTouched();
+        const recorded = await recordSource(session, proposal, landing.map((l) => l.page));
+        if (recorded === 'recorded') report.recordedSource = proposal.source?.path;
+        if (recorded === 'source-changed') {
+          options.onNotice?.(`${proposal.source?.path} changed since the proposal was made: not recorded as ingested, so the next ingest reads it again`);
+        }
+        const entry = await session.appendLog(proposal.command, proposal.title, logLines(proposal, report));
+        const notice = await session.autoCommit(entry.split('\n')[0] ?? entry);
+        if (notice) options.onNotice?.(notice);
+        await session.finish('completed');
         finished = true;
+        report.runId = session.options.runId;
+        report.remaining = await keepRest(store, proposal, chosen);
         return report;
+      } finally {
+        if (!finished) await session.finish('failed');
       }
-      for (const { page, text, merged } of landing) {
-        if (text === undefined) await session.deleteFile(page.path);
-        else await session.writeFile(page.path, text);
-        report.accepted.push({ path: page.path, change: page.change, ...(merged ? { merged: true as const } : {}) });
-      }
-      await session.refreshIndex();
-      report.findings = await session.revalidateTouched();
-      report.remaining = proposal.pages.length - chosen.length;
-      const recorded = await recordSource(session, proposal, landing.map((l) => l.page));
-      if (recorded === 'recorded') report.recordedSource = proposal.source?.path;
-      if (recorded === 'source-changed') {
-        options.onNotice?.(`${proposal.source?.path} changed since the proposal was made: not recorded as ingested, so the next ingest reads it again`);
-      }
-      const entry = await session.appendLog(proposal.command, proposal.title, logLines(proposal, report));
-      const notice = await session.autoCommit(entry.split('\n')[0] ?? entry);
-      if (notice) options.onNotice?.(notice);
-      await session.finish('completed');
-      finished = true;
-      report.runId = session.options.runId;
-      report.remaining = await keepRest(store, proposal, chosen);
-      return report;
     } finally {
-      if (!finished) await session.finish('failed');
+      await shared.close();
     }
   } finally {
     await lock.release();
