@@ -56,7 +56,10 @@ export function registerLint(program: Command): void {
         },
         (report, out) => {
           const view = { all: Boolean(opts.all), rules: opts.rule ? opts.rule.split(',').map((r) => r.trim()).filter(Boolean) : undefined };
-          out.result(lintRunJson(report, fix, view), () => renderLintRun(report, out.c, { fix, strict, view }));
+          // Under --review the report names the proposals it left (cli/review-notice.ts).
+          const { proposals, proposalsWaiting } = report as { proposals?: unknown; proposalsWaiting?: unknown };
+          const json = proposals === undefined ? lintRunJson(report, fix, view) : { ...lintRunJson(report, fix, view), proposals, proposalsWaiting };
+          out.result(json, () => renderLintRun(report, out.c, { fix, strict, view }));
           return { exitCode: lintExitCode(report, strict) };
         },
       );

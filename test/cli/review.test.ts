@@ -225,3 +225,167 @@ describe('a page changed on disk since the proposal', () => {
     expect(await read(root, 'wiki/sources/beta.md')).toContain('says Ada.');
   });
 });
+
+describe('query --save --review and lint --fix --review', () => {
+  it('query --save: the answer page waits in a proposal; rejected, wiki/ never changed', async () => {
+    const root = await ingestedWorkspace();
+    const before = await outsideState(root);
+    const server = await serve([{ toolCalls: [{ name: 'search_wiki', arguments: { query: 'beta dataset' } }] }, { text: 'Beta is a dataset [[beta]].' }]);
+    const result = await runCli(['query', 'what is beta?', '--save', '--review', '--json'], { cwd: root, env: server.env('anthropic') });
+    expect(result.code, result.stderr).toBe(0);
+    const report = JSON.parse(result.stdout);
+    expect(report.diff).toBeUndefined();
+    expect(report.proposals).toEqual([{ id: expect.any(String), command: 'query', pages: [{ path: 'wiki/concepts/what-is-beta.md', change: 'created' }], created: expect.any(String) }]);
+    expect(report.proposalsWaiting).toBe(1);
+    expect(await outsideState(root)).toEqual(before);
+
+    const shown = await runCli(['review', 'show', '--json'], { cwd: root });
+    const view = JSON.parse(shown.stdout);
+    expect(view).toMatchObject({ id: report.proposals[0].id, command: 'query', title: 'what is beta?' });
+    expect(view.pages[0]).toMatchObject({ path: 'wiki/concepts/what-is-beta.md', change: 'created', state: 'as-proposed' });
+    expect(view.pages[0].diff).toContain('+Beta is a dataset [[beta]].');
+
+    const rejected = await runCli(['review', 'reject', report.proposals[0].id, '--json'], { cwd: root });
+    expect(JSON.parse(rejected.stdout)).toEqual({ id: report.proposals[0].id, rejected: ['wiki/concepts/what-is-beta.md'], remaining: 0 });
+    expect(await outsideState(root)).toEqual(before);
+  });
+
+  it('query without --save under `review: true` is an ordinary query: no proposal, no review notice', async () => {
+    const root = await ingestedWorkspace();
+    await patchConfig(root, { review: true });
+    const server = await serve([{ text: 'Beta is a dataset [[beta]].' }]);
+    const result = await runCli(['query', 'what is beta?'], { cwd: root, env: server.env('anthropic') });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).not.toContain('proposal');
+    expect((await list(root)).proposals).toEqual([]);
+  });
+
+  it("lint --fix: the rules' own repairs wait in the proposal; accepted, they land as one run", async () => {
+    const root = await ingestedWorkspace();
+    const beta = await read(root, 'wiki/sources/beta.md');
+    // Fields out of the contract's order: a repair the rules make themselves.
+    const reordered = beta.replace(/^(title: .*)\n(summary: .*)$/m, '$2\n$1');
+    expect(reordered).not.toEqual(beta);
+    await writeFile(path.join(root, 'wiki/sources/beta.md'), reordered);
+    const before = await outsideState(root);
+
+    const result = await runCli(['lint', '--fix', '--no-llm', '--review', '--json'], { cwd: root });
+    expect(result.stderr).not.toContain('Error');
+    const report = JSON.parse(result.stdout);
+    expect(report.proposals).toEqual([{ id: expect.any(String), command: 'lint', pages: [{ path: 'wiki/sources/beta.md', change: 'updated' }], created: expect.any(String) }]);
+    expect(await outsideState(root)).toEqual(before);
+
+    const accepted = await runCli(['review', 'accept', report.proposals[0].id, '--json'], { cwd: root });
+    expect(accepted.code, accepted.stderr).toBe(0);
+    expect(await read(root, 'wiki/sources/beta.md')).toEqual(beta);
+    const again = await runCli(['lint', '--fix', '--no-llm', '--review', '--json'], { cwd: root });
+    expect(JSON.parse(again.stdout).proposals).toEqual([]);
+  });
+});
+
+describe('cron: several proposals wait', () => {
+  it('each source is its own proposal over the wiki as it is; a later run says how many wait and does not pay for them again', async () => {
+    const root = await freshWorkspace();
+    await writeFile(path.join(root, 'raw/one.md'), '# One\n\nOne.\n');
+    await writeFile(path.join(root, 'raw/two.md'), '# Two\n\nTwo.\n');
+    const server = await serve([...simpleIngest('one'), ...simpleIngest('two')]);
+    const first = await runCli(['ingest', 'raw/', '--review'], { cwd: root, env: server.env('anthropic') });
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).toContain('2 proposals wait for review');
+    const waiting = (await list(root)).proposals;
+    expect(waiting.map((p) => p.pages)).toEqual([[{ path: 'wiki/sources/one.md', change: 'created' }], [{ path: 'wiki/sources/two.md', change: 'created' }]]);
+
+    // The next cron run: nothing new to pay for, with or without --review.
+    const idle = await serve([]);
+    for (const flags of [['--review'], []]) {
+      const again = await runCli(['ingest', 'raw/', '--json', ...flags], { cwd: root, env: idle.env('anthropic') });
+      expect(again.code, again.stderr).toBe(0);
+      expect(JSON.parse(again.stdout).waiting).toEqual([
+        { source: 'raw/one.md', proposal: waiting[0]?.id },
+        { source: 'raw/two.md', proposal: waiting[1]?.id },
+      ]);
+      expect(again.stderr).toContain(`raw/one.md: its pages wait in proposal ${waiting[0]?.id}`);
+    }
+    expect(idle.requests).toHaveLength(0);
+
+    // Both land, one after the other, each its own run.
+    for (const p of waiting) expect((await runCli(['review', 'accept', p.id], { cwd: root })).code).toBe(0);
+    expect(await manifestSources(root)).toEqual(['raw/one.md', 'raw/two.md']);
+    const index = await read(root, 'wiki/index.md');
+    expect(index).toContain('[[one]]');
+    expect(index).toContain('[[two]]');
+  });
+
+  it('`review: true` in wiki.config.json makes every writing run propose; --no-review writes directly', async () => {
+    const root = await freshWorkspace();
+    await patchConfig(root, { review: true });
+    await writeFile(path.join(root, 'raw/one.md'), '# One\n\nOne.\n');
+    const server = await serve(simpleIngest('one'));
+    const proposed = await runCli(['ingest', 'raw/one.md'], { cwd: root, env: server.env('anthropic') });
+    expect(proposed.code, proposed.stderr).toBe(0);
+    expect(existsSync(path.join(root, 'wiki/sources/one.md'))).toBe(false);
+    expect((await list(root)).proposals).toHaveLength(1);
+
+    const direct = await serve(simpleIngest('one'));
+    const written = await runCli(['ingest', 'raw/one.md', '--no-review', '--force'], { cwd: root, env: direct.env('anthropic') });
+    expect(written.code, written.stderr).toBe(0);
+    expect(existsSync(path.join(root, 'wiki/sources/one.md'))).toBe(true);
+  });
+
+  it('prune --older-than drops proposals made before then, and only those', async () => {
+    const root = await freshWorkspace();
+    await writeFile(path.join(root, 'raw/one.md'), '# One\n\nOne.\n');
+    await writeFile(path.join(root, 'raw/two.md'), '# Two\n\nTwo.\n');
+    const server = await serve([...simpleIngest('one'), ...simpleIngest('two')]);
+    expect((await runCli(['ingest', 'raw/', '--review'], { cwd: root, env: server.env('anthropic') })).code).toBe(0);
+    const [old, recent] = (await list(root)).proposals;
+    // The clock is the proposal's own record: one made 40 days ago.
+    const file = path.join(root, '.wiki/proposals', `${old?.id}.json`);
+    const stored = JSON.parse(await readFile(file, 'utf8'));
+    await writeFile(file, JSON.stringify({ ...stored, created: new Date(Date.now() - 40 * 86_400_000).toISOString() }));
+
+    expect((await runCli(['review', 'prune', '--older-than', 'soon'], { cwd: root })).code).toBe(2);
+    const pruned = await runCli(['review', 'prune', '--older-than', '30d', '--json'], { cwd: root });
+    expect(pruned.code, pruned.stderr).toBe(0);
+    expect(JSON.parse(pruned.stdout)).toMatchObject({ pruned: [{ id: old?.id }], remaining: 1 });
+    expect((await list(root)).proposals.map((p) => p.id)).toEqual([recent?.id]);
+  });
+});
+
+describe('whose proposal, and a crafted one', () => {
+  it('a proposal made with --user is that user\'s: others neither see nor decide it', async () => {
+    const root = await ingestedWorkspace();
+    await writeFile(path.join(root, 'raw/one.md'), '# One\n\nOne.\n');
+    const server = await serve(simpleIngest('one'));
+    const made = await runCli(['--user', 'alice', 'ingest', 'raw/one.md', '--review', '--json'], { cwd: root, env: server.env('anthropic') });
+    expect(made.code, made.stderr).toBe(0);
+    const id = JSON.parse(made.stdout).proposals[0].id as string;
+    expect((await list(root, { WIKI_USER: 'alice' })).proposals.map((p) => p.id)).toEqual([id]);
+    expect((await list(root, { WIKI_USER: 'bob' })).proposals).toEqual([]);
+    expect((await list(root)).proposals).toEqual([]);
+    for (const verb of ['accept', 'reject', 'show']) {
+      const other = await runCli(['--user', 'bob', 'review', verb, id], { cwd: root });
+      expect(other.code).toBe(2);
+      expect(other.stderr).toContain(`proposal ${id} is alice's`);
+    }
+    const own = await runCli(['--user', 'alice', 'review', 'accept', id], { cwd: root });
+    expect(own.code, own.stderr).toBe(0);
+  });
+
+  it('a crafted proposal that names log.md or a path out of wiki/ is refused before anything is written', async () => {
+    const root = await ingestedWorkspace();
+    const { id } = await proposeAlpha(root);
+    const file = path.join(root, '.wiki/proposals', `${id}.json`);
+    const stored = JSON.parse(await readFile(file, 'utf8'));
+    const before = await outsideState(root);
+    await writeFile(file, JSON.stringify({ ...stored, pages: [{ path: 'wiki/log.md', change: 'created', after: '# forged\n' }] }));
+    const log = await runCli(['review', 'accept', id], { cwd: root });
+    expect(log.code).toBe(2);
+    expect(log.stderr).toContain('only the tool writes');
+    await writeFile(file, JSON.stringify({ ...stored, pages: [{ path: 'wiki/../schema.md', change: 'created', after: 'forged\n' }] }));
+    const escape = await runCli(['review', 'accept', id], { cwd: root });
+    expect(escape.code).toBe(2);
+    expect(escape.stderr).toContain('not a proposal');
+    expect(await outsideState(root)).toEqual(before);
+  });
+});
