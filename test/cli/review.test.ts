@@ -389,3 +389,39 @@ describe('whose proposal, and a crafted one', () => {
     expect(await outsideState(root)).toEqual(before);
   });
 });
+
+describe("the tool's own writes under review", () => {
+  it('stale marks of a changed source wait in the proposal and land with it', async () => {
+    const root = await ingestedWorkspace();
+    await writeFile(path.join(root, 'raw/beta.md'), '# Beta\n\nBeta is a dataset of images.\n');
+    const before = await outsideState(root);
+    const server = await serve([{ text: 'Nothing to update.' }]);
+    const result = await runCli(['ingest', 'raw/beta.md', '--review', '--json'], { cwd: root, env: server.env('anthropic') });
+    expect(result.code, result.stderr).toBe(0);
+    expect(await outsideState(root)).toEqual(before);
+    const [proposal] = JSON.parse(result.stdout).proposals;
+    expect(proposal.pages).toEqual([{ path: 'wiki/sources/beta.md', change: 'updated' }]);
+    const view = JSON.parse((await runCli(['review', 'show', proposal.id, '--json'], { cwd: root })).stdout);
+    expect(view.pages[0].diff).toMatch(/^\+stale_since: \d{4}-\d\d-\d\d$/m);
+
+    const accepted = await runCli(['review', 'accept', proposal.id], { cwd: root });
+    expect(accepted.code, accepted.stdout + accepted.stderr).toBe(0);
+    expect(await read(root, 'wiki/sources/beta.md')).toMatch(/^stale_since: /m);
+  });
+
+  it('reviewFolder puts proposals in a folder that can be committed, outside .wiki/', async () => {
+    const root = await freshWorkspace();
+    await patchConfig(root, { reviewFolder: 'review' });
+    await writeFile(path.join(root, 'raw/one.md'), '# One\n\nOne.\n');
+    const server = await serve(simpleIngest('one'));
+    const made = await runCli(['ingest', 'raw/one.md', '--review', '--json'], { cwd: root, env: server.env('anthropic') });
+    expect(made.code, made.stderr).toBe(0);
+    const id = JSON.parse(made.stdout).proposals[0].id as string;
+    expect(existsSync(path.join(root, 'review', `${id}.json`))).toBe(true);
+    expect(existsSync(path.join(root, '.wiki/proposals'))).toBe(false);
+    await patchConfig(root, { reviewFolder: 'wiki/drafts' });
+    const refused = await runCli(['review'], { cwd: root });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('not under wiki/, raw/ or .git/');
+  });
+});
