@@ -226,7 +226,11 @@ export async function runAgentCommand<R>(
     });
     const reviewNotes = review ? await proposalsOutcome(report, review) : [];
     const { exitCode } = finish(report, out, { localServer: model.localServer });
-    if (!out.json) for (const line of reviewNotes) out.notice(line);
+    // Part of the result (stdout) beside the pages the report lists as created: they are only proposed.
+    if (reviewNotes.length > 0 && !out.json) {
+      if (out.quiet) out.notice(reviewNotes.join('\n'));
+      else out.result(null, () => `\n${reviewNotes.join('\n')}`);
+    }
     const signalCode = exitCodeForSignal(interrupt.received());
     if (signalCode) process.exitCode = signalCode;
     else if (exitCode) process.exitCode = exitCode;

@@ -5,11 +5,11 @@ import type { ProposalView } from '../operations/review/show.js';
 import type { Colors } from './output.js';
 
 /** One proposal on one line, then its pages: what `wiki review` lists. */
-export function renderProposalList(proposals: readonly ProposalSummary[], c: Colors): string {
+export function renderProposalList(proposals: ReadonlyArray<ProposalSummary & { title?: string }>, c: Colors): string {
   if (proposals.length === 0) return 'No proposal is waiting.';
   const lines = [`${proposals.length} ${proposals.length === 1 ? 'proposal waits' : 'proposals wait'}:`];
   for (const p of proposals) {
-    lines.push('', `${c.bold(p.id)}  ${p.command}  ${counts(p.pages)}  ${c.dim(p.created.replace('T', ' ').slice(0, 16))} UTC`);
+    lines.push('', `${c.bold(p.id)}  ${p.command}${p.title ? ` ${p.title}` : ''}  ${counts(p.pages)}  ${c.dim(p.created.replace('T', ' ').slice(0, 16))} UTC`);
     for (const page of p.pages) lines.push(`  ${changeMark(page.change, c)} ${page.path}`);
   }
   lines.push('', c.dim('See one: wiki review show ID · land it: wiki review accept ID [PAGE…] · drop it: wiki review reject ID [PAGE…]'));
@@ -53,7 +53,7 @@ export function renderProposal(view: ProposalView, c: Colors): string {
   for (const page of view.pages) {
     lines.push('', `${changeMark(page.change, c)} ${c.bold(page.path)} (${page.change})${page.state === 'as-proposed' ? '' : ` — ${page.state === 'conflicts' ? c.red(STATE_NOTE[page.state]) : c.yellow(STATE_NOTE[page.state])}`}`);
     lines.push(colourDiff(page.diff.trimEnd(), c));
-    if (page.changedSince) lines.push(c.dim('what changed on disk since the proposal was made:'), colourDiff(page.changedSince.trimEnd(), c));
+    if (page.changedSince) lines.push('', c.dim('what changed on disk since the proposal was made:'), colourDiff(page.changedSince.trimEnd(), c));
   }
   lines.push('', c.dim(`Land it: wiki review accept ${view.id} [PAGE…] · drop it: wiki review reject ${view.id} [PAGE…]`));
   return lines.join('\n');
@@ -64,6 +64,7 @@ export function renderAccept(report: AcceptReport, c: Colors): string {
     const lines = [c.red(`Not accepted: nothing was written. Proposal ${report.id} still waits whole.`)];
     for (const r of report.refused) {
       lines.push(`  ${r.path}: ${r.reason}`);
+      for (const error of r.errors ?? []) lines.push(`    - ${error}`);
       if (r.diff) lines.push(colourDiff(r.diff.trimEnd(), c).replace(/^/gm, '    '));
     }
     return lines.join('\n');

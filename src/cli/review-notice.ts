@@ -15,11 +15,11 @@ export async function proposalsOutcome(report: unknown, review: ReviewRequest): 
     fields.proposals = review.saved;
     fields.proposalsWaiting = waiting;
   }
-  const lines: string[] = [];
+  const lines: string[] = [review.saved.length > 0 ? 'Under review: nothing under wiki/ changed; the pages above wait in proposals.' : ''];
   for (const p of review.saved) {
-    lines.push(`proposal ${p.id} waits: ${p.pages.length} page(s) (${p.pages.map((page) => `${page.change} ${page.path}`).join(', ')}); nothing under wiki/ changed. See it: wiki review show ${p.id}`);
+    lines.push(`proposal ${p.id} waits: ${p.pages.length} page(s) (${p.pages.map((page) => `${page.change} ${page.path}`).join(', ')}). See it: wiki review show ${p.id}`);
   }
   if (review.saved.length === 0) lines.push('review: the run proposed no page change, so no proposal was left');
   if (waiting > 0) lines.push(`${waiting} ${waiting === 1 ? 'proposal waits' : 'proposals wait'} for review (wiki review)`);
-  return lines;
+  return lines.filter(Boolean);
 }

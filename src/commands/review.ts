@@ -26,7 +26,8 @@ export function registerReview(program: Command): void {
       const ws = await openWorkspace(cmd, {}, { modelFree: true });
       const [{ waitingProposals }, { renderProposalList }] = await load('reviewDecide', 'renderReview');
       const proposals = await waitingProposals(ws, userOf(cmd));
-      out.result({ proposals }, () => renderProposalList(proposals, out.c));
+      // The JSON is the summary alone: { id, command, pages: [{ path, change }], created }.
+      out.result({ proposals: proposals.map(({ title: _title, ...summary }) => summary) }, () => renderProposalList(proposals, out.c));
     });
 
   review

@@ -14,6 +14,6 @@ export function registerStatus(program: Command): void {
       const report = await workspaceStatus(ws.root, ws.schema, ws.config);
       // Proposals are not derived state: a person is told they wait wherever the wiki is looked at.
       const proposals = await waitingProposals(ws, userOf(command));
-      out.result({ ...report, proposals }, () => `${renderStatus(report, out.c)}${renderWaiting(proposals, out.c)}`);
+      out.result({ ...report, proposals: proposals.map(({ title: _title, ...summary }) => summary) }, () => `${renderStatus(report, out.c)}${renderWaiting(proposals, out.c)}`);
     });
 }

@@ -68,8 +68,8 @@ describe('wiki ingest --review', () => {
     const server = await serve(THREE_PAGES);
     const result = await runCli(['ingest', 'raw/alpha.md', '--review'], { cwd: root, env: server.env('anthropic') });
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stderr).toMatch(/proposal \S+ waits: 3 page\(s\)/);
-    expect(result.stderr).toContain('1 proposal waits for review (wiki review)');
+    expect(result.stdout).toMatch(/proposal \S+ waits: 3 page\(s\)/);
+    expect(result.stdout).toContain('1 proposal waits for review (wiki review)');
     expect(await outsideState(root)).toEqual(before);
     expect(await manifestSources(root)).toEqual(['raw/beta.md']);
 
@@ -136,7 +136,8 @@ describe('wiki review accept / reject, page by page', () => {
     const refused = await runCli(['review', 'accept', id, 'wiki/sources/alpha.md'], { cwd: root });
     expect(refused.code).toBe(1);
     expect(refused.stdout).toContain('Not accepted: nothing was written.');
-    expect(refused.stdout).toMatch(/wiki\/sources\/alpha\.md: .*broken-link.*gamma.*it links to wiki\/concepts\/gamma\.md, a new page of this proposal not accepted with it/);
+    expect(refused.stdout).toContain('wiki/sources/alpha.md: it links to wiki/concepts/gamma.md, a new page of this proposal not accepted with it');
+    expect(refused.stdout).toMatch(/^ {4}- broken-link.*\[\[gamma\]\]/m);
     expect(await outsideState(root)).toEqual(before);
     expect((await list(root)).proposals[0]?.pages).toHaveLength(3);
 
@@ -256,7 +257,7 @@ describe('query --save --review and lint --fix --review', () => {
     const server = await serve([{ text: 'Beta is a dataset [[beta]].' }]);
     const result = await runCli(['query', 'what is beta?'], { cwd: root, env: server.env('anthropic') });
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stderr).not.toContain('proposal');
+    expect(result.stdout + result.stderr).not.toContain('proposal');
     expect((await list(root)).proposals).toEqual([]);
   });
 
@@ -291,7 +292,7 @@ describe('cron: several proposals wait', () => {
     const server = await serve([...simpleIngest('one'), ...simpleIngest('two')]);
     const first = await runCli(['ingest', 'raw/', '--review'], { cwd: root, env: server.env('anthropic') });
     expect(first.code, first.stderr).toBe(0);
-    expect(first.stderr).toContain('2 proposals wait for review');
+    expect(first.stdout).toContain('2 proposals wait for review');
     const waiting = (await list(root)).proposals;
     expect(waiting.map((p) => p.pages)).toEqual([[{ path: 'wiki/sources/one.md', change: 'created' }], [{ path: 'wiki/sources/two.md', change: 'created' }]]);
 

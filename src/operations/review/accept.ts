@@ -31,7 +31,7 @@ export interface AcceptReport {
   /** Pages written, in the proposal's order; `merged` when the page had changed since and the proposal merged onto it. */
   accepted: Array<{ path: string; change: PageChangeKind; merged?: true }>;
   /** Why the accept was refused, page by page (nothing is written when any is). */
-  refused: Array<{ path: string; reason: string; diff?: string }>;
+  refused: Array<{ path: string; reason: string; diff?: string; errors?: string[] }>;
   /** Pages of the proposal still waiting after this accept. */
   remaining: number;
   /** The run the accept was recorded as (what `wiki undo` takes back). */
@@ -146,8 +146,11 @@ async function refuseInvalid(session: Session, proposal: Proposal, landing: read
     const errors = verdict.errors.filter((e) => !RUN_ONLY_RULES.some((rule) => e.startsWith(`${rule}`)));
     if (errors.length === 0) continue;
     const missing = [...leftOut.entries()].filter(([key]) => new RegExp(`\\[\\[${key}([|#\\]])`).test(text) || errors.some((e) => e.includes(key))).map(([, p]) => p);
-    const hint = missing.length > 0 ? ` (it links to ${missing.join(', ')}, a new page of this proposal not accepted with it: accept that page too)` : '';
-    report.refused.push({ path: page.path, reason: `${errors.join('; ')}${hint}` });
+    const reason =
+      missing.length > 0
+        ? `it links to ${missing.join(', ')}, a new page of this proposal not accepted with it: accept that page too, or reject this one`
+        : 'the page would not be valid as it now stands in the wiki';
+    report.refused.push({ path: page.path, reason, errors });
   }
 }
 

@@ -11,9 +11,9 @@ export function storeOf(ws: WorkspaceHandle): ProposalStore {
   return new ProposalStore(ws.root, ws.config.config.reviewFolder);
 }
 
-/** `wiki review`: the proposals `user` may act on (the team's and their own), oldest first. */
-export async function waitingProposals(ws: WorkspaceHandle, user: string | undefined): Promise<ProposalSummary[]> {
-  return (await storeOf(ws).list()).filter((p) => isVisibleTo(p, user)).map(summaryOf);
+/** `wiki review`: the proposals `user` may act on (the team's and their own), oldest first, with the title of the run that made each. */
+export async function waitingProposals(ws: WorkspaceHandle, user: string | undefined): Promise<Array<ProposalSummary & { title: string }>> {
+  return (await storeOf(ws).list()).filter((p) => isVisibleTo(p, user)).map((p) => ({ ...summaryOf(p), title: p.title }));
 }
 
 export interface RejectReport {
