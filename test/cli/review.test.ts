@@ -317,6 +317,17 @@ describe('cron: several proposals wait', () => {
     expect(index).toContain('[[two]]');
   });
 
+  it("the command's --max-tokens holds across the sources, each its own proposal: the rest are left pending", async () => {
+    const root = await freshWorkspace();
+    await writeFile(path.join(root, 'raw/one.md'), '# One\n\nOne.\n');
+    await writeFile(path.join(root, 'raw/two.md'), '# Two\n\nTwo.\n');
+    const server = await serve([...simpleIngest('one'), ...simpleIngest('two')]);
+    const result = await runCli(['ingest', 'raw/', '--review', '--max-tokens', '200', '--json'], { cwd: root, env: server.env('anthropic') });
+    const report = JSON.parse(result.stdout);
+    expect(report.pending).toEqual(['raw/two.md']);
+    expect(server.requests.filter((r) => /Ingest the source `raw\/two\.md`/.test(r.lastUserText ?? ''))).toHaveLength(0);
+  });
+
   it('`review: true` in wiki.config.json makes every writing run propose; --no-review writes directly', async () => {
     const root = await freshWorkspace();
     await patchConfig(root, { review: true });
@@ -424,5 +435,22 @@ describe("the tool's own writes under review", () => {
     const refused = await runCli(['review'], { cwd: root });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('not under wiki/, raw/ or .git/');
+  });
+
+  it('a proposal that would drop a line a human added is refused as a direct write would be', async () => {
+    const root = await ingestedWorkspace();
+    const id = await proposeBetaUpdate(root);
+    const withHuman = `${await read(root, 'wiki/sources/beta.md')}\nA line Ada added by hand.\n`;
+    await writeFile(path.join(root, 'wiki/sources/beta.md'), withHuman);
+    // A teammate's crafted proposal: based on the page as it is now, it drops the human line.
+    const file = path.join(root, '.wiki/proposals', `${id}.json`);
+    const stored = JSON.parse(await readFile(file, 'utf8'));
+    const dropped = withHuman.replace('\nA line Ada added by hand.\n', '').replace('Beta is a dataset.', 'Beta is a dataset of images.');
+    await writeFile(file, JSON.stringify({ ...stored, pages: [{ path: 'wiki/sources/beta.md', change: 'updated', before: withHuman, after: dropped }] }));
+    const before = await outsideState(root);
+    const refused = await runCli(['review', 'accept', id, '--json'], { cwd: root });
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.stdout).refused[0].errors.join('\n')).toMatch(/^human-edit/m);
+    expect(await outsideState(root)).toEqual(before);
   });
 });

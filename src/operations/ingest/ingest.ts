@@ -8,7 +8,7 @@ import { ProposalStore } from '../review/proposals.js';
 import { refreshFacts } from '../inspect/facts.js';
 import { checkReadable, copyIntoRaw, planInputs, sizeWarning, type ResolvedSource } from './ingest-inputs.js';
 import { DEFAULT_READ_LIMIT } from '../../tools/read-file.js';
-import { runIngestJobs } from './ingest-jobs.js';
+import { CommandBudget, runIngestJobs } from './ingest-jobs.js';
 import type { IngestItem } from './ingest-run.js';
 import { handleDeletedSources } from './ingest-steps.js';
 import type { IngestOptions, IngestReport } from './ingest-report.js';
@@ -147,8 +147,9 @@ async function proposeEach(
   warningsOf: (rawPath: string) => string[],
   report: IngestReport,
 ): Promise<void> {
+  const budget = new CommandBudget(options.budget);
   for (const [index, item] of todo.entries()) {
-    const stop = options.signal?.aborted || report.interrupted || report.ingested.some((o) => o.status === 'provider_error');
+    const stop = options.signal?.aborted || report.interrupted || budget.exhausted() !== undefined || report.ingested.some((o) => o.status === 'provider_error');
     if (stop) {
       report.pending.push(...todo.slice(index).map((t) => t.source.rawPath));
       report.ok = false;
@@ -156,7 +157,7 @@ async function proposeEach(
     }
     const shared = await SharedWorkspace.open(ws, { env: options.env ?? process.env, persist: false });
     try {
-      await runIngestJobs(ws, shared, [item], { value: manifest }, { ...options, jobs: 1 }, warningsOf, report);
+      await runIngestJobs(ws, shared, [item], { value: manifest }, { ...options, jobs: 1 }, warningsOf, report, budget);
     } finally {
       await shared.close();
     }
