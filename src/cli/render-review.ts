@@ -45,7 +45,7 @@ export function colourDiff(diff: string, c: Colors): string {
 const STATE_NOTE: Record<ProposalView['pages'][number]['state'], string> = {
   'as-proposed': '',
   merges: 'changed on disk since the proposal; the proposal merges onto it cleanly',
-  conflicts: 'changed on disk since the proposal, in the lines it changes: accepting this page is refused (reject it, or edit and run again)',
+  conflicts: 'changed on disk since the proposal, in the lines it changes: accepting this page is refused: reject it, and a later run works from the page as it is now',
 };
 
 export function renderProposal(view: ProposalView, c: Colors): string {

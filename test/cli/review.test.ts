@@ -164,6 +164,17 @@ describe('wiki review accept / reject, page by page', () => {
     expect((await list(root)).proposals).toEqual([]);
   });
 
+  it('show colours the diff where colour is on, and is plain with NO_COLOR', async () => {
+    const root = await ingestedWorkspace();
+    const { id } = await proposeAlpha(root);
+    const coloured = await runCli(['review', 'show', id, 'gamma'], { cwd: root, env: { FORCE_COLOR: '1', NO_COLOR: undefined } });
+    expect(coloured.stdout).toContain('\x1b[32m+Gamma is a measure.');
+    expect(coloured.stdout).not.toContain('wiki/sources/alpha.md');
+    const plain = await runCli(['review', 'show', id, 'gamma'], { cwd: root, env: { FORCE_COLOR: '1', NO_COLOR: '1' } });
+    expect(plain.stdout).not.toContain('\x1b[');
+    expect(plain.stdout).toContain('\n+Gamma is a measure.\n');
+  });
+
   it('a page the proposal does not name, an unknown proposal, a path out of wiki/: usage errors (exit 2)', async () => {
     const root = await ingestedWorkspace();
     const { id } = await proposeAlpha(root);
