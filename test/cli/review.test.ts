@@ -442,6 +442,13 @@ describe("the tool's own writes under review", () => {
     const id = JSON.parse(made.stdout).proposals[0].id as string;
     expect(existsSync(path.join(root, 'review', `${id}.json`))).toBe(true);
     expect(existsSync(path.join(root, '.wiki/proposals'))).toBe(false);
+    // A later run works on the wiki as it is: the model cannot read a waiting proposal.
+    await writeFile(path.join(root, 'raw/two.md'), '# Two\n\nTwo.\n');
+    const reader = await serve([{ toolCalls: [{ name: 'read_file', arguments: { path: `review/${id}.json` } }] }, ...simpleIngest('two')]);
+    const later = await runCli(['ingest', 'raw/two.md', '--review'], { cwd: root, env: reader.env('anthropic') });
+    expect(later.code, later.stderr).toBe(0);
+    expect(reader.requests[1]?.toolResults[0]).toMatchObject({ isError: true });
+    expect(reader.requests[1]?.toolResults[0]?.content).not.toContain('"pages"');
     await patchConfig(root, { reviewFolder: 'wiki/drafts' });
     const refused = await runCli(['review'], { cwd: root });
     expect(refused.code).toBe(2);
