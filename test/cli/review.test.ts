@@ -184,6 +184,14 @@ describe('wiki review accept / reject, page by page', () => {
     expect((await runCli(['review', 'show', '20200101-000000-abcdef'], { cwd: root })).code).toBe(2);
     const traversal = await runCli(['review', 'accept', '../../schema'], { cwd: root });
     expect(traversal.code).toBe(2);
+    // Under review raw/ does not change either: a file from outside is not copied in.
+    const elsewhere = path.join(path.dirname(root), `${path.basename(root)}-outside.md`);
+    await writeFile(elsewhere, '# Outside\n\nOutside.\n');
+    const before = await outsideState(root);
+    const copied = await runCli(['ingest', elsewhere, '--review'], { cwd: root });
+    expect(copied.code).toBe(2);
+    expect(copied.stderr).toContain('--review ingests sources already in raw/');
+    expect(await outsideState(root)).toEqual(before);
   });
 });
 

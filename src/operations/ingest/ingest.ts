@@ -28,6 +28,9 @@ export async function ingestSources(ws: WorkspaceHandle, args: string[], options
     const flag = options.review ? '--review' : '--dry-run';
     throw new UsageError(`${flag} cannot fetch URLs`, `fetch first with \`wiki ingest URL --no-review\`, or drop ${flag}`);
   }
+  // Under review nothing outside .wiki/ changes, raw/ included: a file from elsewhere is not copied in.
+  const outside = options.review ? plan.sources.find((s) => s.copiedFrom) : undefined;
+  if (outside) throw new UsageError(`--review ingests sources already in raw/, not ${outside.copiedFrom}`, `copy it into raw/ first (cp ${outside.copiedFrom} raw/), then run again`);
   const warnings = new Map<string, string[]>();
   // One bad input is reported and skipped; the rest of the batch goes on and the command exits 1.
   const skipped: IngestReport['skipped'] = [...plan.skipped];
