@@ -6,7 +6,7 @@ import type { ReviewRequest } from '../operations/review/propose.js';
  * where to look, on stderr, even with --quiet (a cron mail must say it).
  */
 export async function proposalsOutcome(report: unknown, review: ReviewRequest): Promise<string[]> {
-  if (review.runs === 0) return [];
+  if (!review.used) return [];
   const user = process.env.WIKI_USER?.trim() || undefined;
   const waiting = await review.waiting(user);
   if (report !== null && typeof report === 'object') {

@@ -39,7 +39,7 @@ export function registerIngest(program: Command): void {
               force: Boolean(flags.force),
               // Under review a run works against an overlay, as a dry run does, and keeps it as a proposal.
               dryRun: Boolean(flags.dryRun) || review !== undefined,
-              review,
+              review: review?.forCommand(),
               overwriteEdits: Boolean(flags.overwriteEdits),
               waitSeconds,
               budget,

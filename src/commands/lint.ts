@@ -42,7 +42,7 @@ export function registerLint(program: Command): void {
             runLint(ws, {
               fix,
               dryRun: Boolean(opts.dryRun) || (fix && review !== undefined),
-              review: fix ? review : undefined,
+              review: fix ? review?.forCommand() : undefined,
               overwriteEdits: Boolean(opts.overwriteEdits),
               waitSeconds,
               budget,

@@ -34,7 +34,7 @@ export function registerQuery(program: Command): void {
             queryWiki(ws, words.join(' '), {
               save: Boolean(flags.save),
               dryRun: Boolean(flags.dryRun) || (flags.save === true && review !== undefined),
-              review: flags.save ? review : undefined,
+              review: flags.save ? review?.forCommand() : undefined,
               overwriteEdits: Boolean(flags.overwriteEdits),
               waitSeconds,
               budget,

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { hashTree, runCli } from '../helpers/cli.js';
@@ -435,6 +435,27 @@ describe("the tool's own writes under review", () => {
     const view = JSON.parse((await runCli(['review', 'show', proposal.id, '--json'], { cwd: root })).stdout);
     expect(view.pages[0].diff).toMatch(/^\+stale_since: \d{4}-\d\d-\d\d$/m);
 
+    const accepted = await runCli(['review', 'accept', proposal.id], { cwd: root });
+    expect(accepted.code, accepted.stdout + accepted.stderr).toBe(0);
+    expect(await read(root, 'wiki/sources/beta.md')).toMatch(/^stale_since: /m);
+  });
+
+  it('a source deleted from raw/: its stale marks are proposed once, not written', async () => {
+    const root = await ingestedWorkspace();
+    await rm(path.join(root, 'raw/beta.md'));
+    await writeFile(path.join(root, 'raw/one.md'), '# One\n\nOne.\n');
+    const before = await outsideState(root);
+    const server = await serve(simpleIngest('one'));
+    const result = await runCli(['ingest', 'raw/', '--review', '--json'], { cwd: root, env: server.env('anthropic') });
+    expect(result.code, result.stderr).toBe(0);
+    expect(await outsideState(root)).toEqual(before);
+    const [proposal, ingest] = JSON.parse(result.stdout).proposals;
+    expect(proposal.pages).toEqual([{ path: 'wiki/sources/beta.md', change: 'updated' }]);
+    expect(ingest.pages).toEqual([{ path: 'wiki/sources/one.md', change: 'created' }]);
+    const idle = await serve([]);
+    const again = await runCli(['ingest', 'raw/', '--review', '--json'], { cwd: root, env: idle.env('anthropic') });
+    expect(JSON.parse(again.stdout).proposals).toEqual([]);
+    expect((await list(root)).proposals).toHaveLength(2);
     const accepted = await runCli(['review', 'accept', proposal.id], { cwd: root });
     expect(accepted.code, accepted.stdout + accepted.stderr).toBe(0);
     expect(await read(root, 'wiki/sources/beta.md')).toMatch(/^stale_since: /m);

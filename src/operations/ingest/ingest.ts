@@ -5,6 +5,7 @@ import { fetchUrlToRaw } from '../../sources/fetch-url.js';
 import { acquireLock, type Lock } from '../../state/lock.js';
 import { classifySource, hashFile, loadManifest, type Manifest } from '../../state/manifest.js';
 import { ProposalStore } from '../review/proposals.js';
+import { proposeDeletedSources } from '../review/propose-deleted.js';
 import { refreshFacts } from '../inspect/facts.js';
 import { checkReadable, copyIntoRaw, planInputs, sizeWarning, type ResolvedSource } from './ingest-inputs.js';
 import { DEFAULT_READ_LIMIT } from '../../tools/read-file.js';
@@ -95,6 +96,8 @@ export async function ingestSources(ws: WorkspaceHandle, args: string[], options
       const handled = await handleDeletedSources(ws, manifest, options);
       manifest = handled.manifest;
       report.deletedSources.push(...handled.deleted);
+    } else if (options.review) {
+      report.deletedSources.push(...(await proposeDeletedSources(ws, manifest, { env: options.env, review: options.review })));
     }
     // Deterministic, no model: every source's sentences are facts before any page is written.
     // A machine where SQLite cannot load still ingests: the pages need no facts; the report says what was left out.

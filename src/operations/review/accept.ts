@@ -142,8 +142,10 @@ async function refuseInvalid(session: Session, proposal: Proposal, landing: read
   for (const { page, text } of landing) {
     if (text === undefined) continue;
     const current = await session.readIfExists(page.path);
+    // What the page already breaks as it is (a source deleted since, say) is no reason to refuse a change to it.
+    const already = current === undefined ? new Set<string>() : new Set((await session.writeCheck.validate(page.path, current, current, { pages: together })).errors.map(withoutLine));
     const verdict = await session.writeCheck.validate(page.path, text, current, { pages: together });
-    const errors = verdict.errors.filter((e) => !RUN_ONLY_RULES.some((rule) => e.startsWith(`${rule}`)));
+    const errors = verdict.errors.filter((e) => !RUN_ONLY_RULES.some((rule) => e.startsWith(`${rule}`)) && !already.has(withoutLine(e)));
     if (errors.length === 0) continue;
     const missing = [...leftOut.entries()].filter(([key]) => new RegExp(`\\[\\[${key}([|#\\]])`).test(text) || errors.some((e) => e.includes(key))).map(([, p]) => p);
     const reason =
@@ -152,6 +154,11 @@ async function refuseInvalid(session: Session, proposal: Proposal, landing: read
         : 'the page would not be valid as it now stands in the wiki';
     report.refused.push({ path: page.path, reason, errors });
   }
+}
+
+/** An error as the checks word it, less where on the page: the same error on a page that grew or shrank. */
+function withoutLine(error: string): string {
+  return error.replace(/^([a-z-]+) \(line \d+\)/, '$1');
 }
 
 /** An ingest's source, once a page citing it lands: recorded as ingested (unless the source changed since). */

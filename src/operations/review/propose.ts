@@ -24,8 +24,18 @@ export function summaryOf(proposal: Proposal): ProposalSummary {
  */
 export class ReviewRequest {
   readonly saved: ProposalSummary[] = [];
-  /** Runs that worked under review (a query without --save, or lint without --fix, has none). */
-  runs = 0;
+  /** Whether the command writes pages at all (a query without --save, or lint without --fix, does not). */
+  private writing = false;
+
+  /** The command writes pages: it runs under review, and its report says what waits. */
+  forCommand(): this {
+    this.writing = true;
+    return this;
+  }
+
+  get used(): boolean {
+    return this.writing;
+  }
 
   constructor(
     readonly store: ProposalStore,
@@ -40,7 +50,6 @@ export class ReviewRequest {
 
   /** The sink for one run; an ingest names its source, recorded as ingested when its pages are accepted. */
   forRun(source?: { path: string; sha256: string }): ProposalSink {
-    this.runs++;
     return {
       keep: async (run) => {
         const pages = run.changes.filter((c) => isWikiPage(c.path) && !isSpecialPage(this.contract, c.path)).map(pageOf);
