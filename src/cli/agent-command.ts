@@ -6,6 +6,8 @@ import { addConfigFlags, configFlagLayer } from './config-flags.js';
 import { openWorkspace, outputFor, type Workspace } from './context.js';
 import { load } from './lazy.js';
 import type { Output } from './output.js';
+import type { ReviewRequest } from '../operations/review/propose.js';
+import { proposalsOutcome } from './review-notice.js';
 
 /** Flags shared by every command that runs the model, besides its config flags (cli/config-flags.ts). */
 export interface AgentFlags {
@@ -13,12 +15,18 @@ export interface AgentFlags {
   wait?: number;
   dryRun?: boolean;
   overwriteEdits?: boolean;
+  /** `--review` / `--no-review`: undefined leaves `review` in wiki.config.json to decide. */
+  review?: boolean;
 }
 
 export function addAgentOptions(command: Command, options: { dryRun: boolean }): Command {
   addConfigFlags(command, ['provider', 'model', 'baseUrl', 'maxTurns', 'maxTokens', 'maxCost', 'lang']);
   command.addOption(waitOption());
-  if (options.dryRun) command.option('--dry-run', 'run against an overlay: change nothing, print the diff of what would change');
+  if (options.dryRun) {
+    command.option('--dry-run', 'run against an overlay: change nothing, print the diff of what would change');
+    addConfigFlags(command, ['review']);
+    command.option('--no-review', 'write wiki/ directly even when `review: true` is in wiki.config.json');
+  }
   command.option('--overwrite-edits', 'for this run, let the model drop lines a human added to a page (refused by default)');
   return command;
 }
@@ -110,6 +118,11 @@ export function exitCodeForSignal(sig: NodeJS.Signals | undefined): number | und
   return undefined;
 }
 
+async function reviewRequestFor(ws: Workspace): Promise<ReviewRequest> {
+  const [{ ReviewRequest }, { ProposalStore }] = await load('reviewRequest', 'reviewStore');
+  return new ReviewRequest(new ProposalStore(ws.root, ws.config.config.reviewFolder), ws.schema.contract);
+}
+
 /** The effective model's name when no price is known for it (a cost budget cannot hold). */
 async function unpricedModel(ws: Workspace): Promise<string | undefined> {
   const [{ chooseProvider }, { DEFAULT_MODELS }, { makePricer }] = await load('providerChoice', 'providerDefaults', 'pricing');
@@ -131,6 +144,8 @@ export interface AgentRunContext {
   /** `--overwrite-edits`: hand-edited lines may be dropped in this run. */
   overwriteEdits: boolean;
   onNotice: (message: string) => void;
+  /** Under `--review` (or `review: true`; never with --dry-run): where the command's runs keep their proposals. */
+  review: ReviewRequest | undefined;
 }
 
 /**
@@ -151,6 +166,7 @@ export async function runAgentCommand<R>(
   const budget = budgetOf(ws);
   const unpriced = budget.maxCost === undefined ? undefined : await unpricedModel(ws);
   if (unpriced) out.warn(`--max-cost cannot be enforced: no price is known for ${unpriced}, so the run is not stopped by cost (use --max-tokens instead)`);
+  const review = ws.config.config.review && !flags.dryRun ? await reviewRequestFor(ws) : undefined;
   const interrupt = interruptible();
   try {
     const report = await operation({
@@ -162,8 +178,15 @@ export async function runAgentCommand<R>(
       budget,
       overwriteEdits: Boolean(flags.overwriteEdits),
       onNotice: (message) => out.warn(message),
+      review,
     });
+    const reviewNotes = review ? await proposalsOutcome(report, review) : [];
     const { exitCode } = finish(report, out, { localServer: model.localServer });
+    // Part of the result (stdout) beside the pages the report lists as created: they are only proposed.
+    if (reviewNotes.length > 0 && !out.json) {
+      if (out.quiet) out.notice(reviewNotes.join('\n'));
+      else out.result(null, () => `\n${reviewNotes.join('\n')}`);
+    }
     const signalCode = exitCodeForSignal(interrupt.received());
     if (signalCode) process.exitCode = signalCode;
     else if (exitCode) process.exitCode = exitCode;

@@ -21,6 +21,7 @@ export const CONFIG_FLAGS = {
   lang: { flag: '--lang <language>', key: 'language', help: 'the language the model writes pages and answers in', unset: 'as schema.md says' },
   jobs: { flag: '--jobs <n>', key: 'ingest.jobs', help: 'sources ingested at once, each its own model run' },
   maxVisibility: { flag: '--max-visibility <level>', key: 'mcp.maxVisibility', help: 'serve only pages at or below this visibility level' },
+  review: { flag: '--review', key: 'review', help: 'write a proposal instead of changing wiki/: see it with `wiki review`, land it page by page' },
 } as const satisfies Record<string, { flag: string; key: string; help: string; unset?: string }>;
 
 export type ConfigFlagName = keyof typeof CONFIG_FLAGS;
@@ -46,16 +47,17 @@ export function addConfigFlags(command: Command, names: readonly ConfigFlagName[
 export async function configFlagLayer(command: Command): Promise<Record<string, unknown>> {
   const names = flagsOf.get(command) ?? [];
   const given = command.opts<Record<string, unknown>>();
-  const present = names.filter((name) => typeof given[name] === 'string');
+  // A switch (`--review`, `--no-review`) is a boolean; every other flag a string to check against its key.
+  const present = names.filter((name) => typeof given[name] === 'string' || typeof given[name] === 'boolean');
   const layer: Record<string, unknown> = {};
   if (present.length === 0) return layer;
   const [{ keySchema, describeValues }] = await load('keySchema');
   for (const name of present) {
     const { flag, key } = CONFIG_FLAGS[name];
     const [spelled] = flag.split(' ');
-    const raw = given[name] as string;
+    const raw = given[name] as string | boolean;
     const schema = keySchema(key);
-    const value = schema.type === 'integer' || schema.type === 'number' ? (raw.trim() === '' ? Number.NaN : Number(raw)) : raw;
+    const value = typeof raw === 'boolean' ? raw : schema.type === 'integer' || schema.type === 'number' ? (raw.trim() === '' ? Number.NaN : Number(raw)) : raw;
     if (!schema.accepts(value)) {
       throw new UsageError(`${spelled} takes ${describeValues(schema)}, not "${raw}"`, `the flag sets ${key} for this run; \`wiki config ${spelled} VALUE\` shows what a run would use`);
     }

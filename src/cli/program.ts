@@ -14,6 +14,7 @@ import { registerRm } from '../commands/rm.js';
 import { userOf } from './context.js';
 import { registerStatus } from '../commands/status.js';
 import { registerUndo } from '../commands/undo.js';
+import { registerReview } from '../commands/review.js';
 import { packageVersion } from '../util/package-root.js';
 
 /** An option's help line with a text default shown as typed (`default: 10`), not JSON-quoted (`default: "10"`). */
@@ -56,6 +57,7 @@ export function buildProgram(): Command {
   registerLint(program);
   registerGraph(program);
   registerUndo(program);
+  registerReview(program);
   registerMcp(program);
   registerServe(program);
   registerPromote(program);

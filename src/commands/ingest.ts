@@ -20,14 +20,14 @@ export function registerIngest(program: Command): void {
       'after',
       '\nA folder\'s files that are not sources (images, archives, Word documents) are listed once as skipped, with why.\n' +
         'A large source starts with the read windows and turns it will need; a web page keeps its author and date.\n' +
-        '\nExamples:\n  $ wiki ingest raw/attention.md\n  $ wiki ingest raw/                      (only what is new or changed)\n  $ wiki ingest raw/ --jobs 8             (eight sources at once)\n  $ wiki ingest ~/papers/*.pdf            (copied into raw/ first)\n  $ wiki ingest https://example.org/post  (saved under raw/ with its URL)\n  $ wiki ingest raw/notes.md --dry-run    (show the diff, change nothing)',
+        '\nExamples:\n  $ wiki ingest raw/attention.md\n  $ wiki ingest raw/                      (only what is new or changed)\n  $ wiki ingest raw/ --jobs 8             (eight sources at once)\n  $ wiki ingest ~/papers/*.pdf            (copied into raw/ first)\n  $ wiki ingest https://example.org/post  (saved under raw/ with its URL)\n  $ wiki ingest raw/notes.md --dry-run    (show the diff, change nothing)\n  $ wiki ingest raw/notes.md --review     (a proposal to accept or reject: wiki review)',
     )
     .action(async (sources: string[], flags: IngestFlags, cmd: Command) => {
       const [{ ingestSources }, { renderIngest }, { createJobBoard }, { ingestExitCode }] = await load('ingestOperation', 'renderRun', 'jobBoard', 'exitCodes');
       await runAgentCommand(
         cmd,
         flags,
-        async ({ out, ws, model, signal, waitSeconds, budget, onNotice }) => {
+        async ({ out, ws, model, signal, waitSeconds, budget, onNotice, review }) => {
           // One live line per running source (tagged plain lines off a terminal).
           const board = createJobBoard(out, { maxTurns: ws.config.config.maxTurns });
           const reporters = new Map<string, { finish(): void }>();
@@ -35,7 +35,9 @@ export function registerIngest(program: Command): void {
             return await ingestSources(ws, sources, {
               cwd: process.cwd(),
               force: Boolean(flags.force),
-              dryRun: Boolean(flags.dryRun),
+              // Under review a run works against an overlay, as a dry run does, and keeps it as a proposal.
+              dryRun: Boolean(flags.dryRun) || review !== undefined,
+              review: review?.forCommand(),
               overwriteEdits: Boolean(flags.overwriteEdits),
               waitSeconds,
               budget,

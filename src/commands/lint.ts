@@ -23,7 +23,7 @@ export function registerLint(program: Command): void {
   command
     .addHelpText(
       'after',
-      '\nWithout a configured provider, `wiki lint` runs the deterministic part only and says so.\nModel findings carry rule ids prefixed `llm-` (contradiction, stale-claim, missing-page, missing-link, summary-mismatch); one about a page that does not exist is dropped with a note.\nWith --fix, the rule repairs run again after the model\'s rewrites (a repair it undid is redone, reported once).\n\nExit codes: 0 no errors (warnings allowed unless --strict) · 1 errors found or left · 2 usage or workspace error\n\nExamples:\n  $ wiki lint\n  $ wiki lint --rule miscited      (every sentence its cited lines do not support)\n  $ wiki lint --no-llm --strict --json\n  $ wiki lint --fix --no-llm      (cron-safe; a second run changes nothing)\n  $ wiki lint --fix --dry-run     (show the diff of the repairs, change nothing)',
+      '\nWithout a configured provider, `wiki lint` runs the deterministic part only and says so.\nModel findings carry rule ids prefixed `llm-` (contradiction, stale-claim, missing-page, missing-link, summary-mismatch); one about a page that does not exist is dropped with a note.\nWith --fix, the rule repairs run again after the model\'s rewrites (a repair it undid is redone, reported once).\n\nExit codes: 0 no errors (warnings allowed unless --strict) · 1 errors found or left · 2 usage or workspace error\n\nExamples:\n  $ wiki lint\n  $ wiki lint --rule miscited      (every sentence its cited lines do not support)\n  $ wiki lint --no-llm --strict --json\n  $ wiki lint --fix --no-llm      (cron-safe; a second run changes nothing)\n  $ wiki lint --fix --dry-run     (show the diff of the repairs, change nothing)\n  $ wiki lint --fix --review      (the repairs wait for wiki review)',
     )
     .action(async (opts: LintFlags, cmd: Command) => {
       const fix = Boolean(opts.fix);
@@ -32,7 +32,7 @@ export function registerLint(program: Command): void {
       await runAgentCommand(
         cmd,
         opts,
-        async ({ out, ws, model, signal, waitSeconds, budget, onNotice }) => {
+        async ({ out, ws, model, signal, waitSeconds, budget, onNotice, review }) => {
           let useModel = opts.llm;
           if (useModel && !chooseProvider(ws.config).provider) {
             out.warn('no model provider is configured: ran the deterministic checks only (set ANTHROPIC_API_KEY or OPENAI_API_KEY, or pass --no-llm)');
@@ -41,7 +41,8 @@ export function registerLint(program: Command): void {
           return withProgress(out, { maxTurns: ws.config.config.maxTurns, label: 'lint' }, (listener) =>
             runLint(ws, {
               fix,
-              dryRun: Boolean(opts.dryRun),
+              dryRun: Boolean(opts.dryRun) || (fix && review !== undefined),
+              review: fix ? review?.forCommand() : undefined,
               overwriteEdits: Boolean(opts.overwriteEdits),
               waitSeconds,
               budget,
@@ -55,7 +56,10 @@ export function registerLint(program: Command): void {
         },
         (report, out) => {
           const view = { all: Boolean(opts.all), rules: opts.rule ? opts.rule.split(',').map((r) => r.trim()).filter(Boolean) : undefined };
-          out.result(lintRunJson(report, fix, view), () => renderLintRun(report, out.c, { fix, strict, view }));
+          // Under --review the report names the proposals it left (cli/review-notice.ts).
+          const { proposals, proposalsWaiting } = report as { proposals?: unknown; proposalsWaiting?: unknown };
+          const json = proposals === undefined ? lintRunJson(report, fix, view) : { ...lintRunJson(report, fix, view), proposals, proposalsWaiting };
+          out.result(json, () => renderLintRun(report, out.c, { fix, strict, view }));
           return { exitCode: lintExitCode(report, strict) };
         },
       );

@@ -21,7 +21,7 @@ export function registerQuery(program: Command): void {
   command
     .addHelpText(
       'after',
-      '\nPrints the answer, then `cited: …` (and, with --save, the page created or updated); -q prints the answer alone.\n\nExamples:\n  $ wiki query "how does scaled dot-product attention work?"\n  $ wiki query "why does BM25 saturate term frequency?" --explain\n  $ wiki query "compare BM25 and LSA" --save\n  $ wiki query "what is RRF?" --json | jq -r .answer',
+      '\nPrints the answer, then `cited: …` (and, with --save, the page created or updated); -q prints the answer alone.\n\nExamples:\n  $ wiki query "how does scaled dot-product attention work?"\n  $ wiki query "why does BM25 saturate term frequency?" --explain\n  $ wiki query "compare BM25 and LSA" --save\n  $ wiki query "compare BM25 and LSA" --save --review   (the page waits for wiki review)\n  $ wiki query "what is RRF?" --json | jq -r .answer',
     )
     .action(async (words: string[], flags: QueryFlags, cmd: Command) => {
       if (flags.facts) return answerFromFactsCommand(words.join(' '), flags, cmd);
@@ -29,11 +29,12 @@ export function registerQuery(program: Command): void {
       await runAgentCommand(
         cmd,
         flags,
-        ({ out, ws, model, signal, waitSeconds, budget, onNotice }) =>
+        ({ out, ws, model, signal, waitSeconds, budget, onNotice, review }) =>
           withProgress(out, { maxTurns: ws.config.config.maxTurns, label: 'query' }, (listener) =>
             queryWiki(ws, words.join(' '), {
               save: Boolean(flags.save),
-              dryRun: Boolean(flags.dryRun),
+              dryRun: Boolean(flags.dryRun) || (flags.save === true && review !== undefined),
+              review: flags.save ? review?.forCommand() : undefined,
               overwriteEdits: Boolean(flags.overwriteEdits),
               waitSeconds,
               budget,

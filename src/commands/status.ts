@@ -10,8 +10,10 @@ export function registerStatus(program: Command): void {
     .action(async (_opts: unknown, command: Command) => {
       const out = outputFor(command);
       const ws = await openWorkspace(command);
-      const [{ workspaceStatus }, { renderStatus }] = await load('statusOperation', 'renderStatus');
+      const [{ workspaceStatus }, { renderStatus }, { waitingProposals }, { renderWaiting }] = await load('statusOperation', 'renderStatus', 'reviewDecide', 'renderReview');
       const report = await workspaceStatus(ws.root, ws.schema, ws.config, userOf(command));
-      out.result(report, () => renderStatus(report, out.c));
+      // Proposals are not derived state: a person is told they wait wherever the wiki is looked at.
+      const proposals = await waitingProposals(ws, userOf(command));
+      out.result({ ...report, proposals: proposals.map(({ title: _title, ...summary }) => summary) }, () => `${renderStatus(report, out.c)}${renderWaiting(proposals, out.c)}`);
     });
 }

@@ -144,6 +144,18 @@ export const configSchema = z
       .prefault({}),
     search: searchSchema,
     git: z.object({ autoCommit: z.boolean().default(false) }).strict().prefault({}),
+    /** Runs that change pages leave a proposal for `wiki review` instead of writing wiki/ (`--review` / `--no-review` override it). */
+    review: z.boolean().default(false),
+    /**
+     * Where proposals wait, workspace-relative. The default is local to this machine; a folder
+     * outside .wiki/ can be committed so a team reviews in git. Never under wiki/ or raw/.
+     */
+    reviewFolder: z
+      .string()
+      .min(1)
+      .default('.wiki/proposals')
+      .refine((f) => !f.startsWith('/') && !f.includes('\\') && !f.split('/').some((s) => s === '..' || s === '.'), 'a folder inside the workspace, with / between folders')
+      .refine((f) => !['wiki', 'raw', '.git'].includes(f.split('/')[0] ?? ''), 'not under wiki/, raw/ or .git/ (proposals are not pages or sources)'),
     sandbox: z
       .object({
         /**

@@ -46,8 +46,9 @@ export async function runIngestJobs(
   options: IngestOptions & { jobs: number },
   warningsOf: (rawPath: string) => string[],
   report: IngestReport,
+  /** The command's budget, when it spans several calls (one per source under --review). */
+  budget: CommandBudget = new CommandBudget(options.budget),
 ): Promise<Session | undefined> {
-  const budget = new CommandBudget(options.budget);
   const failure = new AbortController();
   const signal = options.signal ? AbortSignal.any([options.signal, failure.signal]) : failure.signal;
   // Each source runs within its own budget (ingest.maxTokensPerSource / maxCostPerSource).

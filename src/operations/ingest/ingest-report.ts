@@ -3,6 +3,7 @@ import type { ChatModel, Usage } from '../../agent/types.js';
 import type { ExtractionReport } from '../../facts/extract.js';
 import type { RunBudget } from '../run/agent-run.js';
 import type { RunOutcome } from '../run/run-outcome.js';
+import type { ReviewRequest } from '../review/propose.js';
 
 /** What `wiki ingest` is asked (IngestOptions) and what it reports, per source and in all. */
 
@@ -23,6 +24,8 @@ export interface IngestOptions {
   signal?: AbortSignal;
   onNotice?: (message: string) => void;
   env?: NodeJS.ProcessEnv;
+  /** `--review` (with `dryRun`): each source's run leaves a proposal instead of writing wiki/. */
+  review?: ReviewRequest | undefined;
 }
 
 export interface SourceOutcome extends RunOutcome {
@@ -39,6 +42,8 @@ export interface SourceOutcome extends RunOutcome {
 export interface IngestReport {
   ingested: SourceOutcome[];
   upToDate: string[];
+  /** Sources not ingested because their pages already wait in a proposal (`wiki review`). */
+  waiting?: Array<{ source: string; proposal: string }>;
   deletedSources: Array<{ source: string; staleMarked: string[] }>;
   /** Sources found under a new path with the same content: the record, `sources` and citations followed them, nothing re-ingested. */
   renamed?: Array<{ from: string; to: string; pages: string[] }>;

@@ -59,6 +59,7 @@ export async function ingestOne(
       readOnly: false,
       overwriteEdits: options.overwriteEdits === true,
       env: options.env,
+      review: options.review?.forRun({ path: source.rawPath, sha256: item.sha256 }),
     },
     shared,
   );

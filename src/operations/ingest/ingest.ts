@@ -3,11 +3,13 @@ import { emptyUsage } from '../../agent/types.js';
 import { UsageError, WikiError } from '../../errors.js';
 import { fetchUrlToRaw } from '../../sources/fetch-url.js';
 import { acquireLock, type Lock } from '../../state/lock.js';
-import { classifySource, hashFile, loadManifest } from '../../state/manifest.js';
+import { classifySource, hashFile, loadManifest, type Manifest } from '../../state/manifest.js';
+import { ProposalStore } from '../review/proposals.js';
+import { proposeDeletedSources } from '../review/propose-deleted.js';
 import { refreshFacts } from '../inspect/facts.js';
 import { checkReadable, copyIntoRaw, planInputs, sizeWarning, type ResolvedSource } from './ingest-inputs.js';
 import { DEFAULT_READ_LIMIT } from '../../tools/read-file.js';
-import { runIngestJobs } from './ingest-jobs.js';
+import { CommandBudget, runIngestJobs } from './ingest-jobs.js';
 import type { IngestItem } from './ingest-run.js';
 import { handleDeletedSources } from './ingest-steps.js';
 import type { IngestOptions, IngestReport } from './ingest-report.js';
@@ -26,8 +28,12 @@ import { detectRenames, renameSources } from '../sources/rename-source.js';
 export async function ingestSources(ws: WorkspaceHandle, args: string[], options: IngestOptions): Promise<IngestReport> {
   const plan = await planInputs(ws.root, args, options.cwd);
   if (options.dryRun && plan.urls.length > 0) {
-    throw new UsageError('--dry-run cannot fetch URLs', 'fetch first with `wiki ingest URL`, or drop --dry-run');
+    const flag = options.review ? '--review' : '--dry-run';
+    throw new UsageError(`${flag} cannot fetch URLs`, `fetch first with \`wiki ingest URL --no-review\`, or drop ${flag}`);
   }
+  // Under review nothing outside .wiki/ changes, raw/ included: a file from elsewhere is not copied in.
+  const outside = options.review ? plan.sources.find((s) => s.copiedFrom) : undefined;
+  if (outside) throw new UsageError(`--review ingests sources already in raw/, not ${outside.copiedFrom}`, `copy it into raw/ first (cp ${outside.copiedFrom} raw/), then run again`);
   const warnings = new Map<string, string[]>();
   // One bad input is reported and skipped; the rest of the batch goes on and the command exits 1.
   const skipped: IngestReport['skipped'] = [...plan.skipped];
@@ -75,13 +81,19 @@ export async function ingestSources(ws: WorkspaceHandle, args: string[], options
       totals: { sources: 0, usage: emptyUsage(), tokens: 0, cost: 0 },
     };
     const todo: IngestItem[] = [];
+    // A source whose pages already wait in a proposal is not paid for again (unless --force).
+    const waiting = await waitingSources(ws);
     for (const source of sources) {
       const file = source.copiedFrom ?? path.join(ws.root, source.rawPath);
       const hashedAt = Date.now();
       const sha256 = await hashFile(file);
       const state = classifySource(manifest, source.rawPath, sha256);
+      const proposal = waiting.get(`${source.rawPath}\0${sha256}`);
       if (state === 'unchanged' && !options.force) report.upToDate.push(source.rawPath);
-      else todo.push({ source, sha256, hashedAt, state: state === 'unchanged' ? 'forced' : state });
+      else if (proposal && !options.force) {
+        (report.waiting ??= []).push({ source: source.rawPath, proposal });
+        options.onNotice?.(`${source.rawPath}: its pages wait in proposal ${proposal}, not ingested again (wiki review show ${proposal}; --force to ingest anyway)`);
+      } else todo.push({ source, sha256, hashedAt, state: state === 'unchanged' ? 'forced' : state });
     }
 
     // A new path with the content of a recorded source now gone is that source, moved: nothing to re-pay.
@@ -101,6 +113,8 @@ export async function ingestSources(ws: WorkspaceHandle, args: string[], options
       const handled = await handleDeletedSources(ws, manifest, options);
       manifest = handled.manifest;
       report.deletedSources.push(...handled.deleted);
+    } else if (options.review) {
+      report.deletedSources.push(...(await proposeDeletedSources(ws, manifest, { env: options.env, review: options.review })));
     }
     // Deterministic, no model: every source's sentences are facts before any page is written.
     // A machine where SQLite cannot load still ingests: the pages need no facts; the report says what was left out.
@@ -112,6 +126,10 @@ export async function ingestSources(ws: WorkspaceHandle, args: string[], options
       } else report.facts = await refreshFacts(ws.root, ws.config);
     }
 
+    if (options.review) {
+      await proposeEach(ws, todo, manifest, options, (raw) => warnings.get(raw) ?? [], report);
+      return report;
+    }
     const jobs = options.dryRun ? 1 : ws.config.config.ingest.jobs;
     const shared = await SharedWorkspace.open(ws, { env: options.env ?? process.env, persist: !options.dryRun });
     let diffSession: Session | undefined;
@@ -144,6 +162,44 @@ async function requireModelIfNeeded(root: string, urls: readonly string[], sourc
     const manifest = await loadManifest(root, { migrate: false });
     for (const source of sources) {
       if (classifySource(manifest, source.rawPath, await hashFile(source.copiedFrom ?? path.join(root, source.rawPath))) !== 'unchanged') throw error;
+    }
+  }
+}
+
+/** `source\0sha256` → the proposal its pages wait in. */
+async function waitingSources(ws: WorkspaceHandle): Promise<Map<string, string>> {
+  const waiting = new Map<string, string>();
+  for (const proposal of await new ProposalStore(ws.root, ws.config.config.reviewFolder).list()) {
+    if (proposal.source) waiting.set(`${proposal.source.path}\0${proposal.source.sha256}`, proposal.id);
+  }
+  return waiting;
+}
+
+/**
+ * Under --review each source is its own run over the wiki as it is — not over another
+ * source's proposal — so each leaves a proposal of its own, accepted or rejected alone.
+ */
+async function proposeEach(
+  ws: WorkspaceHandle,
+  todo: IngestItem[],
+  manifest: Manifest,
+  options: IngestOptions,
+  warningsOf: (rawPath: string) => string[],
+  report: IngestReport,
+): Promise<void> {
+  const budget = new CommandBudget(options.budget);
+  for (const [index, item] of todo.entries()) {
+    const stop = options.signal?.aborted || report.interrupted || budget.exhausted() !== undefined || report.ingested.some((o) => o.status === 'provider_error');
+    if (stop) {
+      report.pending.push(...todo.slice(index).map((t) => t.source.rawPath));
+      report.ok = false;
+      return;
+    }
+    const shared = await SharedWorkspace.open(ws, { env: options.env ?? process.env, persist: false });
+    try {
+      await runIngestJobs(ws, shared, [item], { value: manifest }, { ...options, jobs: 1 }, warningsOf, report, budget);
+    } finally {
+      await shared.close();
     }
   }
 }

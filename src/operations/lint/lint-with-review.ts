@@ -21,6 +21,7 @@ import { hiddenFromModel } from '../run/session-tools.js';
 import { reviewReading, type ReviewPage } from './review-reading.js';
 import { isSpecialPage } from '../../wiki/contract.js';
 import type { WorkspaceHandle } from '../run/workspace-handle.js';
+import type { ReviewRequest } from '../review/propose.js';
 
 /** Longest first user message that also carries the first batch of questions (the system prompt and tools come on top). */
 const FIRST_MESSAGE_CHARS = 36_000;
@@ -42,6 +43,8 @@ export interface LintRunOptions {
   signal?: AbortSignal;
   onNotice?: (message: string) => void;
   env?: NodeJS.ProcessEnv;
+  /** `--review` with `--fix` (and `dryRun`): the repairs wait in a proposal. */
+  review?: ReviewRequest | undefined;
 }
 
 export interface LintRunReport extends LintReport {
@@ -76,6 +79,7 @@ export async function runLint(ws: WorkspaceHandle, options: LintRunOptions): Pro
             readOnly: !options.fix,
             overwriteEdits: options.overwriteEdits === true,
             env: options.env,
+            review: options.review?.forRun(),
           })
         : undefined;
     // One log entry for the whole run: the repairs' lines wait for the model's, if any.

@@ -13,6 +13,7 @@ import { historyStatus, noModelOutcome, summariseRun, type RunOutcome } from '..
 import type { LaneWarning } from '../inspect/search.js';
 import { Session, sweepAbandonedTempFiles } from '../run/session.js';
 import type { WorkspaceHandle } from '../run/workspace-handle.js';
+import type { ReviewRequest } from '../review/propose.js';
 
 export interface QueryOptions {
   save: boolean;
@@ -27,6 +28,8 @@ export interface QueryOptions {
   signal?: AbortSignal;
   onNotice?: (message: string) => void;
   env?: NodeJS.ProcessEnv;
+  /** `--review` with `--save` (and `dryRun`): the answer's page waits in a proposal. */
+  review?: ReviewRequest | undefined;
 }
 
 /**
@@ -87,6 +90,7 @@ export async function queryWiki(ws: WorkspaceHandle, question: string, options: 
       readOnly: !options.save,
       overwriteEdits: options.overwriteEdits === true,
       env: options.env,
+      review: options.save ? options.review?.forRun() : undefined,
     });
     const retrieval = await retrieveEvidence(session, trimmed, ws.config.config.query);
     const evidence = evidenceOf(retrieval);

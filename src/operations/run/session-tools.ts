@@ -54,7 +54,8 @@ export function sessionTools(parts: SessionToolParts): Tool[] {
     contract: ws.schema.contract,
     user: parts.user,
     validator: { validate: (p, content, previous, alongside) => parts.validate(p, content, previous, alongside) },
-    deny: ws.config.config.sandbox.deny,
+    // A run works on the wiki as it is: waiting proposals (in a committed review folder too) are not for the model to read.
+    deny: [...ws.config.config.sandbox.deny, `${ws.config.config.reviewFolder}/**`],
     hides: (p, text) => hiddenFromModel(ws.schema.contract, parts.pages, parts.user, p, text),
     writeLimits: ws.config.config.limits,
     searchQueryChars: ws.config.config.limits.searchQueryChars,

@@ -18,6 +18,7 @@ import { removeAbandonedTempFiles } from '../../util/fs.js';
 import { refreshIndexFiles } from './index-refresh.js';
 import { RunChanges } from './run-changes.js';
 import type { RunVersions } from './page-versions.js';
+import type { ProposalSink } from './proposal-sink.js';
 import { sessionTools } from './session-tools.js';
 import { SharedWorkspace } from './shared-workspace.js';
 import { isSpecialPage } from '../../wiki/contract.js';
@@ -41,6 +42,8 @@ export interface SessionOptions {
   env?: NodeJS.ProcessEnv;
   /** Whose scratch scope the model sees (wiki/user/<name>/); default WIKI_USER from `env`. */
   user?: string | undefined;
+  /** `--review`: with `dryRun`, the overlay's changes are kept here as a proposal when the run finishes. */
+  review?: ProposalSink | undefined;
 }
 
 /**
@@ -246,6 +249,10 @@ export class Session {
 
   async finish(status: Exclude<RunStatus, 'running'>): Promise<void> {
     if (this.run) await finishRun(this.run, status);
+    if (this.options.review && this.overlay) {
+      const { op, title, runId } = this.options;
+      await this.options.review.keep({ op, title, runId, user: this.user, changes: this.overlay.changes() });
+    }
     await this.sourceFacts.close();
     this.shared.versions.close(this.options.runId);
     if (this.ownsShared) await this.shared.close();

@@ -1,0 +1,151 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { ConfigError, UsageError } from '../../errors.js';
+import { isValidRunId } from '../../state/history.js';
+import { isWikiPage } from '../../state/write-places.js';
+import { ConfinedIo, type WritePlace } from '../../confine/confined-io.js';
+
+/**
+ * A proposal: what one run under `--review` would have changed in wiki/, kept instead of
+ * written. Each page holds the text it had when the run read it (`before`) and the run's
+ * text (`after`), so accepting it can tell whether the page changed on disk since.
+ * Proposals are not derived state: only the paid run that made them can make them again.
+ */
+export type PageChangeKind = 'created' | 'updated' | 'removed';
+
+export interface ProposedPage {
+  path: string;
+  change: PageChangeKind;
+  /** The page when the run began (absent for a created page). */
+  before?: string | undefined;
+  /** The page as the run left it (absent for a removed page). */
+  after?: string | undefined;
+}
+
+export interface Proposal {
+  version: 1;
+  /** The run id of the run that made it. */
+  id: string;
+  /** `ingest`, `query` or `lint`. */
+  command: string;
+  title: string;
+  /** ISO timestamp. */
+  created: string;
+  /** Whose proposal it is (`--user`): only they see, accept or reject it. */
+  user?: string | undefined;
+  /** An ingest's source: recorded as ingested once its source page is accepted. */
+  source?: { path: string; sha256: string } | undefined;
+  /** The run's own log lines (what it did), carried into the log entry of an accept. */
+  log: string[];
+  pages: ProposedPage[];
+}
+
+const pageSchema = z
+  .object({
+    path: z.string().refine(isWikiPage, 'a page path under wiki/'),
+    change: z.enum(['created', 'updated', 'removed']),
+    before: z.string().optional(),
+    after: z.string().optional(),
+  })
+  .strict()
+  .refine((p) => (p.change === 'removed' ? p.after === undefined : p.after !== undefined), 'after is given unless the page is removed')
+  .refine((p) => (p.change === 'created' ? p.before === undefined : p.before !== undefined), 'before is given unless the page is created');
+
+const proposalSchema = z
+  .object({
+    version: z.literal(1),
+    id: z.string().refine(isValidRunId, 'a run id'),
+    command: z.string().regex(/^[a-z-]+$/),
+    title: z.string(),
+    created: z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'an ISO time'),
+    user: z.string().regex(/^[a-z0-9][a-z0-9_-]*$/).optional(),
+    source: z.object({ path: z.string(), sha256: z.string().regex(/^[0-9a-f]{64}$/) }).strict().optional(),
+    log: z.array(z.string()),
+    pages: z.array(pageSchema),
+  })
+  .strict();
+
+/** The default folder: local machine state, never committed. */
+export const DEFAULT_PROPOSALS_FOLDER = '.wiki/proposals';
+
+/** Where proposals of a workspace live, and the one writer allowed there. */
+export class ProposalStore {
+  readonly folder: string;
+  private readonly io: ConfinedIo;
+
+  constructor(
+    readonly root: string,
+    /** Workspace-relative (config `reviewFolder`). */
+    relFolder: string = DEFAULT_PROPOSALS_FOLDER,
+  ) {
+    this.folder = relFolder.replace(/\/+$/, '');
+    const place: WritePlace = { what: `proposals are written only under ${this.folder}/`, allows: (rel) => rel.startsWith(`${this.folder}/`) && rel.endsWith('.json') };
+    this.io = new ConfinedIo(root, { place });
+  }
+
+  private fileOf(id: string): string {
+    if (!isValidRunId(id)) throw new UsageError(`no proposal "${id}"`, 'list the waiting ones with `wiki review`');
+    return path.join(this.root, this.folder, `${id}.json`);
+  }
+
+  async save(proposal: Proposal): Promise<void> {
+    await this.io.write(this.fileOf(proposal.id), `${JSON.stringify(proposal, null, 2)}\n`);
+  }
+
+  async remove(id: string): Promise<void> {
+    await this.io.remove(this.fileOf(id));
+  }
+
+  /** The proposal, or undefined when there is none by that id. A file not as written is refused, never half-read. */
+  async load(id: string): Promise<Proposal | undefined> {
+    const file = this.fileOf(id);
+    const bytes = await this.io.readIfExists(file);
+    if (bytes === undefined) return undefined;
+    return parseProposal(bytes.toString('utf8'), `${this.folder}/${id}.json`);
+  }
+
+  /** Every waiting proposal, oldest first. */
+  async list(): Promise<Proposal[]> {
+    const dir = path.join(this.root, this.folder);
+    let entries;
+    try {
+      entries = await this.io.list(dir);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return [];
+      throw error;
+    }
+    const proposals: Proposal[] = [];
+    for (const entry of entries) {
+      if (entry.kind !== 'file' || !entry.name.endsWith('.json')) continue;
+      const id = entry.name.slice(0, -'.json'.length);
+      if (!isValidRunId(id)) continue;
+      const proposal = await this.load(id);
+      if (proposal) proposals.push(proposal);
+    }
+    return proposals.sort((a, b) => (a.created < b.created ? -1 : a.created > b.created ? 1 : a.id < b.id ? -1 : 1));
+  }
+}
+
+export function parseProposal(text: string, label: string): Proposal {
+  const fix = `delete ${label} (the proposal is lost) or restore it from where it was committed`;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(`${label}: not valid JSON (${(error as Error).message})`, fix);
+  }
+  const parsed = proposalSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ConfigError(`${label}: not a proposal (${issue ? `${issue.path.join('.')}: ${issue.message}` : 'invalid'})`, fix);
+  }
+  const proposal = parsed.data as Proposal;
+  if (label.endsWith('.json') && path.basename(label, '.json') !== proposal.id) throw new ConfigError(`${label}: holds proposal ${proposal.id}, not its own`, fix);
+  return proposal;
+}
+
+/** Whether `user` may see and act on `proposal`: a team proposal is everyone's, a user's only theirs. */
+export function isVisibleTo(proposal: Proposal, user: string | undefined): boolean {
+  return proposal.user === undefined || proposal.user === user;
+}

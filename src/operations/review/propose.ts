@@ -1,0 +1,91 @@
+import { isWikiPage } from '../../state/write-places.js';
+import type { FileChange } from '../../tools/diff.js';
+import { isSpecialPage, type Contract } from '../../wiki/contract.js';
+import { LOG_HEADING } from '../../wiki/log.js';
+import type { ProposalSink } from '../run/proposal-sink.js';
+import { isVisibleTo, ProposalStore, type PageChangeKind, type Proposal } from './proposals.js';
+
+/** What a command says about a proposal it left: `wiki review --json`'s shape, one entry. */
+export interface ProposalSummary {
+  id: string;
+  command: string;
+  pages: Array<{ path: string; change: PageChangeKind }>;
+  created: string;
+}
+
+export function summaryOf(proposal: Proposal): ProposalSummary {
+  return { id: proposal.id, command: proposal.command, pages: proposal.pages.map(({ path, change }) => ({ path, change })), created: proposal.created };
+}
+
+/**
+ * A command run under `--review`: each of its runs keeps its overlay as a proposal. Only
+ * content pages are kept: index.md and log.md are the tool's and are written afresh, for
+ * what lands, when a proposal is accepted. A run that would change no page leaves none.
+ */
+export class ReviewRequest {
+  readonly saved: ProposalSummary[] = [];
+  /** Whether the command writes pages at all (a query without --save, or lint without --fix, does not). */
+  private writing = false;
+
+  /** The command writes pages: it runs under review, and its report says what waits. */
+  forCommand(): this {
+    this.writing = true;
+    return this;
+  }
+
+  get used(): boolean {
+    return this.writing;
+  }
+
+  constructor(
+    readonly store: ProposalStore,
+    private readonly contract: Contract,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /** How many proposals `user` may act on wait now, this command's included. */
+  async waiting(user: string | undefined): Promise<number> {
+    return (await this.store.list()).filter((p) => isVisibleTo(p, user)).length;
+  }
+
+  /** The sink for one run; an ingest names its source, recorded as ingested when its pages are accepted. */
+  forRun(source?: { path: string; sha256: string }): ProposalSink {
+    return {
+      keep: async (run) => {
+        const pages = run.changes.filter((c) => isWikiPage(c.path) && !isSpecialPage(this.contract, c.path)).map(pageOf);
+        if (pages.length === 0) return;
+        const proposal: Proposal = {
+          version: 1,
+          id: run.runId,
+          command: run.op,
+          title: run.title,
+          created: this.now().toISOString(),
+          user: run.user,
+          source,
+          log: logLinesOf(run.changes.find((c) => c.path === this.contract.log)),
+          pages,
+        };
+        if (proposal.user === undefined) delete proposal.user;
+        if (proposal.source === undefined) delete proposal.source;
+        await this.store.save(proposal);
+        this.saved.push(summaryOf(proposal));
+      },
+    };
+  }
+}
+
+function pageOf(change: FileChange): Proposal['pages'][number] {
+  return change.before === undefined ? { path: change.path, change: 'created', after: change.after } : { path: change.path, change: 'updated', before: change.before, after: change.after };
+}
+
+/** The bullet lines of the entry the run appended to log.md (its run id aside). */
+function logLinesOf(change: FileChange | undefined): string[] {
+  if (!change) return [];
+  const before = change.before ?? '';
+  const added = change.after.startsWith(before) ? change.after.slice(before.length) : change.after;
+  return added
+    .split('\n')
+    .filter((line) => line.startsWith('- ') && !LOG_HEADING.test(line))
+    .map((line) => line.slice(2))
+    .filter((line) => !line.startsWith('run: '));
+}
