@@ -11,7 +11,8 @@ import { retrieveEvidence, type QueryRetrieval } from './query-evidence.js';
 import { ensureSaved, modelSavedPage, type Filing } from './query-save.js';
 import { historyStatus, noModelOutcome, summariseRun, type RunOutcome } from '../run/run-outcome.js';
 import type { LaneWarning } from '../inspect/search.js';
-import { Session, sweepAbandonedTempFiles } from '../run/session.js';
+import { Session } from '../run/session.js';
+import { sweepAbandonedTempFiles } from '../run/abandoned-writes.js';
 import type { WorkspaceHandle } from '../run/workspace-handle.js';
 import type { ReviewRequest } from '../review/propose.js';
 

@@ -14,7 +14,6 @@ import type { LaneWarning } from '../inspect/search.js';
 import { searchAsModel } from './model-search.js';
 import { keepJudged } from '../../search/strength.js';
 import { ModelWriteCheck } from './model-write-check.js';
-import { removeAbandonedTempFiles } from '../../util/fs.js';
 import { refreshIndexFiles } from './index-refresh.js';
 import { RunChanges } from './run-changes.js';
 import type { RunVersions } from './page-versions.js';
@@ -294,9 +293,4 @@ export class Session {
       throw error;
     }
   }
-}
-
-/** Temp files that runs killed mid-write left under wiki/ and raw/; call holding the lock. */
-export function sweepAbandonedTempFiles(root: string): Promise<string[]> {
-  return removeAbandonedTempFiles(root, ['wiki', 'raw']);
 }
