@@ -15,6 +15,7 @@ import { measureFacts, type FactsMeasurement } from './measure/facts.js';
 import { meansByRelevantCount } from './measure/metrics.js';
 import { measureWikiFolder, type PageGroundingMeasurement } from './measure/grounding-pages.js';
 import { packageRoot } from '../src/util/package-root.js';
+import { formatLabels, measureLabels, playedWikiFolders } from './measure/search-labels.js';
 
 /**
  * `npm run eval [-- --set NAME] [--data DIR] [--search JSON] [--tuning JSON] [--fused-only] [--seeds N] [--by-relevant]`
@@ -37,6 +38,7 @@ const HELP = `usage: npm run eval -- [--set NAME] [--data DIR] [--search JSON] [
   --seeds N      each row the mean over N training seeds of the built-in embedder (default 1)
   --by-relevant  nDCG@10 of each row by the number of documents judged relevant to the query
   --facts        only the facts measurements (extraction over all four collections, grounding precision)
+  --labels       only search's strong/weak labels on every played wiki with a search-questions.json (with each miss)
   --grounding    only the grounding of real pages (the sample wiki, test/fixtures/played-wiki, played-wiki-after, played-wiki-3 and the held-out played-wiki-4)`;
 
 const FACT_SETS = [...DEVELOPMENT_SETS, ...HELD_OUT_SETS];
@@ -174,6 +176,16 @@ async function evaluatePageGrounding(): Promise<void> {
   if (existsSync(PLAYED_WIKI_7)) console.log(formatPageGrounding('held-out', await measureWikiFolder(PLAYED_WIKI_7)));
 }
 
+/** Search labels on every played wiki folder that has a question set (held-out ones marked in their file). */
+async function evaluateSearchLabels(withMisses: boolean): Promise<void> {
+  console.log('\nsearch labels on played wikis: right page first / in the top 3 / labelled strong, of questions on subjects the wiki has a page on; absent subjects should get no strong hit');
+  for (const folder of await playedWikiFolders(path.join(packageRoot(), 'test', 'fixtures'))) {
+    const m = await measureLabels(folder);
+    console.log(formatLabels(m));
+    if (withMisses) for (const miss of m.misses) console.log(miss);
+  }
+}
+
 async function evaluateFacts(dataDir: string): Promise<void> {
   console.log('\nfacts: extraction over each collection as raw sources, then grounding of planted pages (target: altered ≥ 90%, supported ≤ 10%)');
   for (const set of FACT_SETS) {
@@ -195,6 +207,7 @@ export async function main(argv: string[]): Promise<void> {
       'by-relevant': { type: 'boolean' },
       facts: { type: 'boolean' },
       grounding: { type: 'boolean' },
+      labels: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -203,6 +216,10 @@ export async function main(argv: string[]): Promise<void> {
     return;
   }
   const dataDir = path.resolve(values.data ?? path.join(packageRoot(), '..', 'shared', 'eval'));
+  if (values.labels) {
+    await evaluateSearchLabels(true);
+    return;
+  }
   if (values.grounding) {
     await evaluatePageGrounding();
     return;
@@ -228,6 +245,7 @@ export async function main(argv: string[]): Promise<void> {
   for (const set of sets) summaries.push(await evaluateSet(dataDir, set, variants, { seeds, byRelevant: values['by-relevant'] ?? false }));
   printSummary(summaries);
   if (!values.set) {
+    await evaluateSearchLabels(false);
     await evaluatePageGrounding();
     await evaluateFacts(dataDir);
   }
