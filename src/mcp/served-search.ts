@@ -2,6 +2,7 @@ import type { SearchIndex, SearchResponse, SearchResult } from '../search/index.
 import type { Finding } from '../wiki/validate/finding.js';
 import { nextPool } from '../operations/inspect/search.js';
 import type { ServedPages } from './served-pages.js';
+import { judgeHits, judgedWindow } from '../search/strength.js';
 
 /** The most hits asked of the index to make up for pages the caller may not see. */
 const MAX_POOL = 1000;
@@ -45,6 +46,15 @@ export async function servedSearch(
       backlinks: result.backlinks.filter((key) => served.has(key)),
     }));
   return { query: response.query, results, lanes: response.lanes };
+}
+
+/**
+ * search_wiki over MCP: the hits the caller may see, judged as `wiki search` and the
+ * model's search_wiki judge them (strong first, weak ones far below the best left out).
+ */
+export async function servedJudgedSearch(index: SearchIndex, served: ServedPages, query: string, limit: number): ReturnType<typeof servedSearch> {
+  const answer = await servedSearch(index, served, query, judgedWindow(limit));
+  return { ...answer, results: judgeHits(answer.results, limit) };
 }
 
 /**

@@ -15,7 +15,7 @@ import type { LivePages } from './live-pages.js';
 import { lintPage } from './lint-views.js';
 import { keyRefusal, listPages, pageDetail } from './page-views.js';
 import { servedView, type ServedPages } from './served-pages.js';
-import { servedFindings, servedSearch } from './served-search.js';
+import { servedFindings, servedJudgedSearch } from './served-search.js';
 
 export const MCP_TOOL_NAMES = ['search_wiki', 'read_page', 'list_pages', 'lint_report', 'ask_wiki'] as const;
 
@@ -99,7 +99,7 @@ export function registerWikiTools(server: McpServer, ctx: McpToolContext): void 
       guarded(ctx, 'search_wiki', async () => {
         const served = await servedPages(ctx);
         const index = await ctx.search.index();
-        const answer = await servedSearch(index, served, args.query, args.limit ?? DEFAULT_SEARCH_LIMIT);
+        const answer = await servedJudgedSearch(index, served, args.query, args.limit ?? DEFAULT_SEARCH_LIMIT);
         ctx.search.tellLeftOut(index);
         requireLanes(answer.lanes);
         const warnings = laneWarnings(answer.lanes, index.info().embedder);

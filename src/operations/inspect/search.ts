@@ -3,7 +3,7 @@ import { ConfigError, UsageError } from '../../errors.js';
 import { openSearchIndex, type SearchIndex, type SearchResponse, type SearchResult } from '../../search/index.js';
 import { LANES, type LaneName, type LaneStatus } from '../../search/types.js';
 import { readingEachOnce } from '../../search/live/read-page.js';
-import { anyStrong, keepJudged } from '../../search/strength.js';
+import { anyStrong, judgeHits, judgedWindow } from '../../search/strength.js';
 import { readPage } from '../../wiki/page-read.js';
 import { parseSimpleFrontmatter } from '../../search/text/simple-frontmatter.js';
 import { splitFrontmatter } from '../../wiki/frontmatter-split.js';
@@ -60,11 +60,11 @@ export async function searchWorkspace(
   }
   const index = await openSearchIndex(root, schema, config.config, { env: request.env ?? process.env });
   try {
-    const response = await surfacedSearch(root, schema, index, query, { limit, minScore: request.minScore }, request.user);
+    const response = await surfacedSearch(root, schema, index, query, { limit: judgedWindow(limit), minScore: request.minScore }, request.user);
     requireAnsweringLane(response.lanes);
     const info = index.info();
-    // Weak hits far below the best are left out: the list ends where the wiki stops being about the query.
-    const explained = keepJudged(response.results).map(({ contributions, ...rest }) => (request.explain ? { ...rest, contributions } : rest));
+    // Strong hits first; weak hits far below the best are left out: the list ends where the wiki stops being about the query.
+    const explained = judgeHits(response.results, limit).map(({ contributions, ...rest }) => (request.explain ? { ...rest, contributions } : rest));
     // --full reads through the search's own page reader: never through a link, never a hard link.
     const results = request.withContent ? explained.map((result) => ({ ...result, content: readPage(root, result.path) ?? '' })) : explained;
     return { ...response, results, found: results.length > 0, strong: anyStrong(results) && results.length > 0, warnings: laneWarnings(response.lanes, info.embedder), hardLinked: info.hardLinked };

@@ -146,6 +146,8 @@ export class LiveSearchIndex implements SearchIndex {
     const backlinks = this.engine.docs.backlinksOf(found.pages.map(({ record }) => record.key));
     const { params } = this.state;
     const best = found.pages[0]?.score ?? 0;
+    const weights = this.engine.termWeights(found.terms);
+    const weightOf = (term: string): number => weights.get(term) ?? 0;
     const results: SearchResult[] = found.pages.map(({ record, score, lanes, contributions }) => {
       const result: SearchResult = {
         key: record.key,
@@ -165,7 +167,7 @@ export class LiveSearchIndex implements SearchIndex {
       result.snippet = (body && makeSnippet(body, found.terms)) || record.summary;
       // Tags are left out of what a page is named: they are broad (`go`, `person`) and shared by many pages.
       const head = `${record.title}\n${record.key.replace(/-/g, ' ')}`;
-      result.strength = hitStrength(found.terms, pageTerms(head, [record.summary, ...record.tags, body].join('\n')));
+      result.strength = hitStrength(found.terms, pageTerms(head, record.summary, [...record.tags, body].join('\n')), weightOf);
       result.relative = best > 0 ? score / best : 0;
       return result;
     });
