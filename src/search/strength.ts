@@ -63,7 +63,7 @@ export function strengthEvidence(queryTerms: readonly string[], page: PageTerms,
   const wanted = [...new Set(queryTerms)];
   const total = sum(wanted, weightOf);
   if (total <= 0) return { held: 0, named: 0, nameInQuery: 0, defined: 0 };
-  const share = (terms: ReadonlySet<string>): number => sum(wanted.filter((term) => terms.has(term)), weightOf) / total;
+  const share = (terms: ReadonlySet<string>): number => sum(wanted.filter((term) => holds(terms, term)), weightOf) / total;
   const named = share(page.head);
   const nameWeight = sum([...page.head], weightOf);
   return {
@@ -88,13 +88,55 @@ function sum(terms: readonly string[], weightOf: TermWeight): number {
   return total;
 }
 
-/** The terms of a page: `head` what it is named (title, key), `summary` what it says it is, `rest` the rest of its text. */
+/**
+ * An identifier as written: words joined by `_`, `.`, `/` or `::` with a letter in it
+ * (`no_type_check`, `typing.Protocol`, `go/doc/comment`, `std::task`), not a number (`1.10`).
+ */
+const IDENTIFIER = /[\p{L}\p{N}]+(?:(?:[._/]|::)[\p{L}\p{N}]+)+/gu;
+
+function identifiersIn(text: string): string[] {
+  const found: string[] = [];
+  for (const match of text.matchAll(IDENTIFIER)) if (/\p{L}/u.test(match[0])) found.push(match[0].toLowerCase());
+  return found;
+}
+
+/**
+ * The query's terms as the strength judges them: its stemmed words, but an identifier in it
+ * as one term, whole and lower case (`no_type_check` is not "type" and "check": a page named
+ * `TYPE_CHECKING` is not strongly about it). Its weight is its words' weights together.
+ */
+export function strengthTerms(query: string): string[] {
+  const identifiers = identifiersIn(query);
+  const words = analyze(query.replace(IDENTIFIER, (match) => (/\p{L}/u.test(match) ? ' ' : match)));
+  return [...words, ...identifiers];
+}
+
+/**
+ * Whether a page's terms hold a query term: a word, an identifier whole, or a qualified
+ * name by what it qualifies (`typing.Protocol` is held where "protocol" is, `std::task::Waker`
+ * where "waker" is); a name joined by `_` or `/` only whole.
+ */
+function holds(terms: ReadonlySet<string>, term: string): boolean {
+  if (terms.has(term)) return true;
+  const qualified = /^[^_/]+(?:\.|::)[^_/]+$/.test(term) ? term.split(/\.|::/).slice(1).join(' ') : undefined;
+  if (qualified === undefined) return false;
+  const named = analyze(qualified);
+  return named.length > 0 && named.every((word) => terms.has(word));
+}
+
+/** `weightOf` for identifiers too: the sum of their words' weights. */
+export function withIdentifierWeights(weightOf: TermWeight): TermWeight {
+  return (term) => (/[._/]|::/.test(term) && identifiersIn(term).length > 0 ? sum(analyze(term), weightOf) : weightOf(term));
+}
+
+/** The terms of a page: `head` what it is named (title, key), `summary` what it says it is, `rest` the rest of its text; identifiers also whole. */
 export function pageTerms(head: string, summary: string, rest: string): PageTerms {
-  const headTerms = new Set(analyze(head));
+  const termsOf = (text: string): string[] => [...analyze(text), ...identifiersIn(text)];
+  const headTerms = new Set(termsOf(head));
   const defined = new Set(headTerms);
-  for (const term of analyze(summary)) defined.add(term);
+  for (const term of termsOf(summary)) defined.add(term);
   const all = new Set(defined);
-  for (const term of analyze(rest)) all.add(term);
+  for (const term of termsOf(rest)) all.add(term);
   return { all, head: headTerms, defined };
 }
 

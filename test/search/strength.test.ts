@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { anyStrong, hitStrength, judgeHits, judgedWindow, pageTerms, WEAK_FLOOR } from '../../src/search/strength.js';
+import { anyStrong, hitStrength, judgeHits, judgedWindow, pageTerms, strengthTerms, WEAK_FLOOR } from '../../src/search/strength.js';
 import { analyze } from '../../src/search/text/analyze.js';
 import { readableBody } from '../../src/search/text/document.js';
 import { makeSnippet } from '../../src/search/text/snippet.js';
@@ -68,6 +68,28 @@ describe('hitStrength with term weights (issue 36)', () => {
     const page = pageTerms('Unicode normalization\nunicode normalization', 'NFC normalization of identifiers.', '');
     expect(hitStrength(['unicod', 'normal', 'absent'], page, weighted([]))).toBe('weak');
     expect(hitStrength(['unicod', 'normal'], page, weighted([]))).toBe('strong');
+  });
+});
+
+describe('hitStrength on identifiers (issue 36)', () => {
+  const typeChecking = pageTerms('TYPE_CHECKING constant\ntype checking constant', 'The typing.TYPE_CHECKING constant.', 'Unlike @no_type_check, it is a constant.');
+  const protocols = pageTerms('Structural subtyping with protocols\nprotocols', 'PEP 544 protocols.', 'See typing.Protocol.');
+
+  it('reads an identifier in the query as one term, whole', () => {
+    expect(strengthTerms('no_type_check decorator')).toEqual(['decor', 'no_type_check']);
+    expect(strengthTerms('typing.Protocol')).toEqual(['typing.protocol']);
+    // A number is not an identifier: its parts stay words.
+    expect(strengthTerms('Go 1.10 release')).toEqual(['go', '1', '10', 'releas']);
+  });
+
+  it('is strong for the page named by the identifier, weak for one that names only its words', () => {
+    expect(hitStrength(strengthTerms('TYPE_CHECKING'), typeChecking)).toBe('strong');
+    expect(hitStrength(strengthTerms('no_type_check'), typeChecking)).toBe('weak');
+  });
+
+  it('reads a qualified name as what it qualifies', () => {
+    expect(hitStrength(strengthTerms('typing.Protocol'), protocols)).toBe('strong');
+    expect(hitStrength(strengthTerms('typing.Protocol'), typeChecking)).toBe('weak');
   });
 });
 
