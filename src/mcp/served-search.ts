@@ -3,6 +3,7 @@ import type { Finding } from '../wiki/validate/finding.js';
 import { nextPool } from '../operations/inspect/search.js';
 import type { ServedPages } from './served-pages.js';
 import { judgeHits, judgedWindow } from '../search/strength.js';
+import { searchWithPhraseFallback } from '../search/phrase-fallback.js';
 
 /** The most hits asked of the index to make up for pages the caller may not see. */
 const MAX_POOL = 1000;
@@ -10,25 +11,32 @@ const MAX_POOL = 1000;
 /**
  * Search as the caller may see it. The lanes rank every page; hits the caller may not see
  * are dropped afterwards, and enough extra are asked for that `limit` visible ones remain
- * when they exist. Links and backlinks to hidden pages are left out of each hit.
+ * when they exist. Links and backlinks to hidden pages are left out of each hit. A quoted
+ * phrase no served page holds falls back to its words (phrasesNotFound).
  */
 export async function servedSearch(
   index: SearchIndex,
   served: ServedPages,
   query: string,
   limit: number,
-): Promise<{ query: string; results: Array<Omit<SearchResult, 'contributions'>>; lanes: SearchResponse['lanes'] }> {
+): Promise<ServedAnswer> {
+  return searchWithPhraseFallback(query, (phrasesAsWords) => servedSearchAs(index, served, query, limit, phrasesAsWords));
+}
+
+type ServedAnswer = { query: string; results: Array<Omit<SearchResult, 'contributions'>>; lanes: SearchResponse['lanes']; phrasesNotFound?: string[] };
+
+async function servedSearchAs(index: SearchIndex, served: ServedPages, query: string, limit: number, phrasesAsWords: boolean): Promise<ServedAnswer> {
   const names = served.hiddenNames();
   // A pool sized by the share of pages served, grown while hidden hits leave fewer than
   // `limit`: every hit the index returns costs a snippet read, so not one per hidden page.
   const total = served.totalCount();
   const share = total === 0 ? 1 : Math.max(0.05, (total - served.hiddenCount()) / total);
   let pool = Math.min(MAX_POOL, Math.ceil(limit / share) + Math.ceil(limit / 4));
-  let response = await index.search(query, { limit: pool });
+  let response = await index.search(query, { limit: pool, phrasesAsWords });
   let visible = response.results.filter((result) => served.servesPath(result.path));
   while (visible.length < limit && response.results.length === pool && pool < MAX_POOL) {
     pool = nextPool(pool, visible.length, limit);
-    response = await index.search(query, { limit: pool });
+    response = await index.search(query, { limit: pool, phrasesAsWords });
     visible = response.results.filter((result) => served.servesPath(result.path));
   }
   // The semantic lane scores every page for any word it knows, and it learned the words of
@@ -52,7 +60,7 @@ export async function servedSearch(
  * search_wiki over MCP: the hits the caller may see, judged as `wiki search` and the
  * model's search_wiki judge them (strong first, weak ones far below the best left out).
  */
-export async function servedJudgedSearch(index: SearchIndex, served: ServedPages, query: string, limit: number): ReturnType<typeof servedSearch> {
+export async function servedJudgedSearch(index: SearchIndex, served: ServedPages, query: string, limit: number): Promise<ServedAnswer> {
   const answer = await servedSearch(index, served, query, judgedWindow(limit));
   return { ...answer, results: judgeHits(answer.results, limit) };
 }

@@ -97,7 +97,10 @@ export class Session {
         return stale ? { ok: false, errors: [stale], warnings: [] } : this.writeCheck.validate(p, content, previous, alongside);
       },
       // The model is shown what the wiki holds on the query as `wiki search` shows it (see judgeHits).
-      search: async (query, limit) => judgeHits((await searchAsModel(this.search, this.pages, this.user, this.laneWarnings, query, judgedWindow(limit))).results, limit),
+      search: async (query, limit) => {
+        const response = await searchAsModel(this.search, this.pages, this.user, this.laneWarnings, query, judgedWindow(limit));
+        return { results: judgeHits(response.results, limit), phrasesNotFound: response.phrasesNotFound };
+      },
       upsert: async (p, content) => {
         if (!options.dryRun) await this.search.upsertPage(p, content);
       },

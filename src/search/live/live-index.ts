@@ -134,7 +134,8 @@ export class LiveSearchIndex implements SearchIndex {
     } else {
       await this.exclusive(() => retryPending(this.engine, this.state.root));
     }
-    const parsed = options.syntax === false ? { text, phrases: [], excluded: [] } : parseQuery(text);
+    const asWritten = options.syntax === false ? { text, phrases: [], excluded: [] } : parseQuery(text);
+    const parsed = options.phrasesAsWords ? { ...asWritten, phrases: [] } : asWritten;
     if (!parsed.text) throw new UsageError('the query only excludes', 'add a word or "phrase" to search for, e.g. wiki search attention -transformer');
     const filter = hasConstraints(parsed) ? new QueryFilter(parsed) : undefined;
     const found = await this.engine.search(parsed.text, filter ? candidatesFor(limit) : limit, this.state.params);
