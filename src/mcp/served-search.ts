@@ -2,7 +2,7 @@ import type { SearchIndex, SearchResponse, SearchResult } from '../search/index.
 import type { Finding } from '../wiki/validate/finding.js';
 import { nextPool } from '../operations/inspect/search.js';
 import type { ServedPages } from './served-pages.js';
-import { judgeHits, judgedWindow } from '../search/strength.js';
+import { anyStrong, judgeHits, judgedWindow } from '../search/strength.js';
 import { searchWithPhraseFallback } from '../search/phrase-fallback.js';
 
 /** The most hits asked of the index to make up for pages the caller may not see. */
@@ -60,9 +60,10 @@ async function servedSearchAs(index: SearchIndex, served: ServedPages, query: st
  * search_wiki over MCP: the hits the caller may see, judged as `wiki search` and the
  * model's search_wiki judge them (strong first, weak ones far below the best left out).
  */
-export async function servedJudgedSearch(index: SearchIndex, served: ServedPages, query: string, limit: number): Promise<ServedAnswer> {
+export async function servedJudgedSearch(index: SearchIndex, served: ServedPages, query: string, limit: number): Promise<ServedAnswer & { strong: boolean }> {
   const answer = await servedSearch(index, served, query, judgedWindow(limit));
-  return { ...answer, results: judgeHits(answer.results, limit) };
+  const results = judgeHits(answer.results, limit);
+  return { ...answer, results, strong: results.length > 0 && anyStrong(results) };
 }
 
 /**

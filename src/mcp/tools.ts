@@ -89,8 +89,10 @@ export function registerWikiTools(server: McpServer, ctx: McpToolContext): void 
     {
       title: 'Search the wiki',
       description:
-        'Hybrid search over the wiki\'s pages (lexical BM25, semantic and term matching, fused by rank). Returns the best ' +
-        'pages with key, path, title, summary, score, the lanes that matched, a snippet, and their links and backlinks. ' +
+        'Hybrid search over the wiki\'s pages (lexical BM25, semantic and term matching). Returns the best pages, strongly ' +
+        'about the query first (strength strong or weak; strong: false when none is), with key, path, title, summary, score, ' +
+        'the lanes that matched, a snippet, and their links and backlinks; a "quoted phrase" no page holds is searched as its ' +
+        'words and named in phrasesNotFound. ' +
         'Use read_page with a result\'s key for the whole page.',
       inputSchema: searchArgs,
       annotations: READ_ONLY,

@@ -39,9 +39,9 @@ afterAll(async () => {
   await mcp?.close();
 });
 
-const cliSearch = async (query: string): Promise<{ results: Hit[]; phrasesNotFound?: string[] }> => {
+const cliSearch = async (query: string): Promise<{ results: Hit[]; strong: boolean; phrasesNotFound?: string[] }> => {
   const result = await runCli(['--json', 'search', query, '--limit', String(LIMIT)], { cwd: root });
-  return result.code === 1 ? { results: [] } : (JSON.parse(result.stdout) as { results: Hit[] });
+  return result.code === 1 ? { results: [], strong: false } : (JSON.parse(result.stdout) as { results: Hit[]; strong: boolean });
 };
 
 const rank = (hits: readonly Hit[]): string[] => hits.map((hit) => `${hit.key} ${hit.strength}`);
@@ -52,9 +52,10 @@ describe('wiki search and MCP search_wiki on a played wiki', () => {
     expect(queries.length).toBeGreaterThan(20);
     for (const query of queries) {
       const cli = await cliSearch(query);
-      const served = await mcp.json<{ found: boolean; results: Hit[]; phrasesNotFound?: string[] }>('search_wiki', { query, limit: LIMIT });
+      const served = await mcp.json<{ found: boolean; strong: boolean; results: Hit[]; phrasesNotFound?: string[] }>('search_wiki', { query, limit: LIMIT });
       expect(rank(served.results), query).toEqual(rank(cli.results));
       expect(served.found, query).toBe(cli.results.length > 0);
+      expect(served.strong, query).toBe(cli.strong);
       expect(served.phrasesNotFound, query).toEqual(cli.phrasesNotFound);
       expect(monotone(cli.results), query).toBe(true);
     }
