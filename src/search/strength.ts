@@ -13,9 +13,9 @@ import type { HitStrength, SearchResult } from './types.js';
  * little, "preemption" much, and a word no page holds most of all, so a subject the wiki
  * lacks ("Go generics") is not strong on a page that shares only its common words.
  *
- * A hit is strong when the page holds most of the query's weight (HELD_SHARE) and one of:
+ * A hit is strong when the page holds most of the query's terms (HELD_SHARE) and one of:
  * - its name says most of the query (NAMED_SHARE of the query's weight);
- * - the query says most of its name (NAMED_SHARE of the name's weight), and the name is a
+ * - the query says most of its name (NAMED_SHARE of the name's words), and the name is a
  *   real part of the query (a model's long keyword query, "Go workspace module version
  *   selection go.work MVS replace", names `minimal-version-selection` and `go-workspace`);
  * - its name and summary together say nearly all of the query (DEFINED_SHARE), and its name
@@ -49,11 +49,11 @@ export const WEAK_FLOOR = 0.6;
 
 /** The shares of weight behind a judgement (each from 0 to 1). */
 export interface StrengthEvidence {
-  /** Of the query's weight, the share the page holds anywhere. */
+  /** Of the query's terms, the share the page holds anywhere. */
   held: number;
   /** Of the query's weight, the share the page's name says. */
   named: number;
-  /** Of the name's weight, the share the query says. */
+  /** Of the name's words, the share the query says. */
   nameInQuery: number;
   /** Of the query's weight, the share the page's name and summary say. */
   defined: number;
@@ -65,11 +65,14 @@ export function strengthEvidence(queryTerms: readonly string[], page: PageTerms,
   if (total <= 0) return { held: 0, named: 0, nameInQuery: 0, defined: 0 };
   const share = (terms: ReadonlySet<string>): number => sum(wanted.filter((term) => holds(terms, term)), weightOf) / total;
   const named = share(page.head);
-  const nameWeight = sum([...page.head], weightOf);
+  // Every word of a name is as much the name as another: the share the query says is counted in words.
+  const nameWords = [...page.head].filter((term) => !term.includes('.') && !term.includes('_') && !term.includes('/') && !term.includes('::'));
+  const saidWords = nameWords.filter((term) => wanted.some((asked) => asked === term || holds(new Set([term]), asked)));
   return {
-    held: share(page.all),
+    // Holding the query's words is counted in words: a rare word missing costs its share, no more.
+    held: wanted.filter((term) => holds(page.all, term)).length / wanted.length,
     named,
-    nameInQuery: nameWeight > 0 ? (named * total) / nameWeight : 0,
+    nameInQuery: nameWords.length > 0 ? saidWords.length / nameWords.length : 0,
     defined: share(page.defined),
   };
 }
