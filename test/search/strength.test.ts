@@ -136,3 +136,12 @@ describe('snippets read as prose', () => {
     expect(snippet).toMatch(/(\w|\.|…)$/);
   });
 });
+
+describe('pageTerms on a hostile page', () => {
+  it('reads a page of one huge word, and huge identifiers, in one pass', () => {
+    const huge = 'a'.repeat(400_000);
+    const terms = pageTerms('Huge', '', `${huge} ${'x_'.repeat(100_000)}y`);
+    expect(terms.all.has(huge)).toBe(true);
+    expect([...terms.all].some((term) => term.startsWith('x_x_'))).toBe(true);
+  });
+});

@@ -201,13 +201,19 @@ export class Bm25Index implements ScoringView {
   documentFrequency(term: string): number {
     const postings = this.store.get(term);
     if (!postings) return 0;
-    const holders = new Set<number>();
+    // A mark per document: a common term's postings in a large wiki are many, a Set of them dear.
+    const seen = new Uint8Array(this.capacity);
+    let holders = 0;
     const addLive = (docs: readonly number[]): void => {
-      for (const doc of docs) if (!this.alive || this.alive[doc] === 1) holders.add(doc);
+      for (const doc of docs) {
+        if (seen[doc] === 1 || (this.alive && this.alive[doc] !== 1)) continue;
+        seen[doc] = 1;
+        holders++;
+      }
     };
     if ('span' in postings) readSpan(postings.span, (_field, docs) => addLive(docs));
     else for (const field of postings.fields) if (field) addLive(field.docs);
-    return holders.size;
+    return holders;
   }
 
   idAt(doc: number): string {
