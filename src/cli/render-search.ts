@@ -63,6 +63,7 @@ export function renderSearchFiles(response: SearchAnswer): string {
 export function renderSearchFull(response: SearchAnswer, c: Colors): string {
   const warnings = response.warnings.map((warning) => c.yellow(`warning: ${warning.message}`));
   if (!response.found) return [...warnings, `No pages match “${response.query}” (found: false).`].join('\n');
+  if (response.phrasesNotFound) warnings.push(c.yellow(phraseNotFoundLine(response.phrasesNotFound)));
   const pages = response.results.map(
     (result, i) => `${c.bold(`${i + 1}. ${result.path}`)}  ${c.dim(result.score.toFixed(4))}\n${(result.content ?? '').trimEnd()}`,
   );

@@ -111,6 +111,12 @@ describe('wiki search', () => {
       const nothing = await runCli(['search', '"zyzzyva quokka"'], { cwd: root });
       expect(nothing.code).toBe(1);
       expect(nothing.stdout).not.toContain('exact phrase');
+      // Paths alone say it on stderr; --files --json and --full say it too.
+      const paths = await runCli(['search', '"heads attention"', '--files'], { cwd: root });
+      expect(paths.stderr).toContain('no page holds the exact phrase "heads attention"; these pages hold its words');
+      expect(paths.stdout.split('\n')).toContain('wiki/concepts/multi-head-attention.md');
+      expect(JSON.parse((await runCli(['--json', 'search', '"heads attention"', '--files'], { cwd: root })).stdout)).toMatchObject({ phrasesNotFound: ['heads attention'] });
+      expect((await runCli(['search', '"heads attention"', '--full'], { cwd: root })).stdout.split('\n')[0]).toBe('No page holds the exact phrase "heads attention"; searched for its words instead:');
       // An exclusion still holds in the fallback.
       expect(await files('"heads attention"', '-multi')).not.toContain('wiki/concepts/multi-head-attention.md');
     });
