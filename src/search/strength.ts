@@ -94,8 +94,9 @@ function sum(terms: readonly string[], weightOf: TermWeight): number {
 /**
  * An identifier as written: words joined by `_`, `.`, `/` or `::` with a letter in it
  * (`no_type_check`, `typing.Protocol`, `go/doc/comment`, `std::task`), not a number (`1.10`).
+ * Matched only where a word starts, which keeps it linear: a page's one huge word is tried
+ * once, not at each of its letters.
  */
-// Starting only where a word starts keeps a match linear: a page's one huge word is tried once, not at each letter.
 const IDENTIFIER = /(?<![\p{L}\p{N}])[\p{L}\p{N}]+(?:(?:[._/]|::)[\p{L}\p{N}]+)+/gu;
 
 function identifiersIn(text: string): string[] {
