@@ -16,6 +16,7 @@ import { measureFacts, type FactsMeasurement } from './measure/facts.js';
 import { meansByRelevantCount } from './measure/metrics.js';
 import { ALTERATION_KINDS, GROUNDING_RULES_CHANGED, heldOutNote, measureWikiFolder, playedWikis, type AlterationKind, type PageGroundingMeasurement } from './measure/grounding-pages.js';
 import { packageRoot } from '../src/util/package-root.js';
+import { formatLabels, measureLabels, playedWikiFolders } from './measure/search-labels.js';
 
 /**
  * `npm run eval [-- --set NAME] [--data DIR] [--search JSON] [--tuning JSON] [--fused-only] [--seeds N] [--by-relevant]`
@@ -39,6 +40,7 @@ const HELP = `usage: npm run eval -- [--set NAME] [--data DIR] [--search JSON] [
   --by-relevant  nDCG@10 of each row by the number of documents judged relevant to the query
   --facts        only the facts measurements (extraction over all four collections, grounding precision)
   --sources      only what a changed source does to the pages drawing on it (citations moved, sentences and pages stale)
+  --labels       only search's strong/weak labels on every played wiki with a search-questions.json (with each miss)
   --grounding    only the grounding of real pages: the sample wiki and every test/fixtures/played-wiki* (held out when its held-out.json says it was made after the last rule change)`;
 
 const FACT_SETS = [...DEVELOPMENT_SETS, ...HELD_OUT_SETS];
@@ -175,6 +177,16 @@ async function evaluatePageGrounding(): Promise<void> {
   }
 }
 
+/** Search labels on every played wiki folder that has a question set (held-out ones marked in their file). */
+async function evaluateSearchLabels(withMisses: boolean): Promise<void> {
+  console.log('\nsearch labels on played wikis: right page first / in the top 3 / labelled strong, of questions on subjects the wiki has a page on; absent subjects should get no strong hit');
+  for (const folder of await playedWikiFolders(path.join(packageRoot(), 'test', 'fixtures'))) {
+    const m = await measureLabels(folder);
+    console.log(formatLabels(m));
+    if (withMisses) for (const miss of m.misses) console.log(miss);
+  }
+}
+
 async function evaluateFacts(dataDir: string): Promise<void> {
   console.log('\nfacts: extraction over each collection as raw sources, then grounding of planted pages (target: altered ≥ 90%, supported ≤ 10%)');
   for (const set of FACT_SETS) {
@@ -197,6 +209,7 @@ export async function main(argv: string[]): Promise<void> {
       facts: { type: 'boolean' },
       grounding: { type: 'boolean' },
       sources: { type: 'boolean' },
+      labels: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -205,6 +218,10 @@ export async function main(argv: string[]): Promise<void> {
     return;
   }
   const dataDir = path.resolve(values.data ?? path.join(packageRoot(), '..', 'shared', 'eval'));
+  if (values.labels) {
+    await evaluateSearchLabels(true);
+    return;
+  }
   if (values.grounding) {
     await evaluatePageGrounding();
     return;
@@ -234,6 +251,7 @@ export async function main(argv: string[]): Promise<void> {
   for (const set of sets) summaries.push(await evaluateSet(dataDir, set, variants, { seeds, byRelevant: values['by-relevant'] ?? false }));
   printSummary(summaries);
   if (!values.set) {
+    await evaluateSearchLabels(false);
     await evaluatePageGrounding();
     await evaluateFacts(dataDir);
     evaluateSourceChange();

@@ -3,6 +3,7 @@ import type { SearchIndexState } from '../search/live/state.js';
 import { hardLinkedPagesNotice } from '../search/live/read-page.js';
 import { LANES } from '../search/types.js';
 import type { Colors } from './output.js';
+import { phraseNotFoundLine } from '../tools/search-hits.js';
 
 /** Human rendering of `wiki search`: ranked pages, with lane detail under --explain. */
 export function renderSearch(response: SearchAnswer, c: Colors, explain: boolean): string {
@@ -10,6 +11,7 @@ export function renderSearch(response: SearchAnswer, c: Colors, explain: boolean
   if (response.hardLinked.length > 0) lines.push(c.yellow(`warning: ${hardLinkedPagesNotice(response.hardLinked)}`));
   const laneLine = LANES.map((lane) => `${lane} ${response.lanes[lane]}`).join(' · ');
   const degraded = LANES.some((lane) => response.lanes[lane] !== 'ok' && !response.lanes[lane].endsWith('weight is 0'));
+  if (response.phrasesNotFound && response.found) lines.push(c.yellow(phraseNotFoundLine(response.phrasesNotFound)));
   if (!response.found) lines.push(`No pages match “${response.query}” (found: false).`);
   else if (!response.strong) lines.push(c.yellow(`No page is strongly about “${response.query}”; the closest pages, all weak:`));
   response.results.forEach((result, i) => {
@@ -61,6 +63,7 @@ export function renderSearchFiles(response: SearchAnswer): string {
 export function renderSearchFull(response: SearchAnswer, c: Colors): string {
   const warnings = response.warnings.map((warning) => c.yellow(`warning: ${warning.message}`));
   if (!response.found) return [...warnings, `No pages match “${response.query}” (found: false).`].join('\n');
+  if (response.phrasesNotFound) warnings.push(c.yellow(phraseNotFoundLine(response.phrasesNotFound)));
   const pages = response.results.map(
     (result, i) => `${c.bold(`${i + 1}. ${result.path}`)}  ${c.dim(result.score.toFixed(4))}\n${(result.content ?? '').trimEnd()}`,
   );

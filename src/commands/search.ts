@@ -48,7 +48,12 @@ export function registerSearch(program: Command): void {
       const explain = Boolean(opts.explain);
       const request = { query, limit, explain, minScore, withContent: Boolean(opts.full), user: userOf(command) };
       const response = await searchWorkspace(ws.root, ws.schema, ws.config, request);
-      if (opts.files) out.result({ files: response.results.map((r) => r.path) }, () => renderSearchFiles(response));
+      if (opts.files) {
+        // Paths alone cannot say a phrase fell back to its words: stderr does (and --json's phrasesNotFound).
+        const phrasesNotFound = response.found ? response.phrasesNotFound : undefined;
+        if (phrasesNotFound && !out.json) out.warn(`no page holds the exact phrase ${phrasesNotFound.map((p) => `"${p}"`).join(', ')}; these pages hold its words`);
+        out.result({ files: response.results.map((r) => r.path), ...(phrasesNotFound ? { phrasesNotFound } : {}) }, () => renderSearchFiles(response));
+      }
       else if (opts.full) out.result(response, () => renderSearchFull(response, out.c));
       else out.result(response, () => renderSearch(response, out.c, explain));
       // Like `query`: nothing in the wiki on this is exit 1 (found: false), so scripts can tell.

@@ -2,6 +2,8 @@ import type { SearchIndex, SearchResponse, SearchResult } from '../search/index.
 import type { Finding } from '../wiki/validate/finding.js';
 import { nextPool } from '../operations/inspect/search.js';
 import type { ServedPages } from '../wiki/served-pages.js';
+import { anyStrong, judgeHits, judgedWindow } from '../search/strength.js';
+import { searchWithPhraseFallback } from '../search/phrase-fallback.js';
 
 /** The most hits asked of the index to make up for pages the caller may not see. */
 const MAX_POOL = 1000;
@@ -9,7 +11,8 @@ const MAX_POOL = 1000;
 /**
  * Search as the caller may see it. The lanes rank every page; hits the caller may not see
  * are dropped afterwards, and enough extra are asked for that `limit` visible ones remain
- * when they exist. Links and backlinks to hidden pages are left out of each hit.
+ * when they exist. Links and backlinks to hidden pages are left out of each hit. A quoted
+ * phrase no served page holds falls back to its words (phrasesNotFound).
  */
 export async function servedSearch(
   index: SearchIndex,
@@ -17,7 +20,20 @@ export async function servedSearch(
   query: string,
   limit: number,
   readPage?: (pagePath: string) => string | undefined,
-): Promise<{ query: string; results: Array<Omit<SearchResult, 'contributions'>>; lanes: SearchResponse['lanes'] }> {
+): Promise<ServedAnswer> {
+  return searchWithPhraseFallback(query, (phrasesAsWords) => servedSearchAs(index, served, query, limit, phrasesAsWords, readPage));
+}
+
+type ServedAnswer = { query: string; results: Array<Omit<SearchResult, 'contributions'>>; lanes: SearchResponse['lanes']; phrasesNotFound?: string[] };
+
+async function servedSearchAs(
+  index: SearchIndex,
+  served: ServedPages,
+  query: string,
+  limit: number,
+  phrasesAsWords: boolean,
+  readPage: ((pagePath: string) => string | undefined) | undefined,
+): Promise<ServedAnswer> {
   const names = served.hiddenNames();
   // A pool sized by the share of pages served, grown while hidden hits leave fewer than
   // `limit`: every hit the index returns costs a snippet read, so not one per hidden page.
@@ -25,11 +41,11 @@ export async function servedSearch(
   const share = total === 0 ? 1 : Math.max(0.05, (total - served.hiddenCount()) / total);
   let pool = Math.min(MAX_POOL, Math.ceil(limit / share) + Math.ceil(limit / 4));
   // Snippets are read from the page as served (servedReader): never from a withheld line.
-  let response = await index.search(query, { limit: pool, readPage });
+  let response = await index.search(query, { limit: pool, phrasesAsWords, readPage });
   let visible = response.results.filter((result) => served.servesPath(result.path));
   while (visible.length < limit && response.results.length === pool && pool < MAX_POOL) {
     pool = nextPool(pool, visible.length, limit);
-    response = await index.search(query, { limit: pool, readPage });
+    response = await index.search(query, { limit: pool, phrasesAsWords, readPage });
     visible = response.results.filter((result) => served.servesPath(result.path));
   }
   // The semantic lane scores every page for any word it knows, and it learned the words of
@@ -47,6 +63,22 @@ export async function servedSearch(
       backlinks: result.backlinks.filter((key) => served.has(key)),
     }));
   return { query: response.query, results, lanes: response.lanes };
+}
+
+/**
+ * search_wiki over MCP: the hits the caller may see, judged as `wiki search` and the
+ * model's search_wiki judge them (strong first, weak ones far below the best left out).
+ */
+export async function servedJudgedSearch(
+  index: SearchIndex,
+  served: ServedPages,
+  query: string,
+  limit: number,
+  readPage?: (pagePath: string) => string | undefined,
+): Promise<ServedAnswer & { strong: boolean }> {
+  const answer = await servedSearch(index, served, query, judgedWindow(limit), readPage);
+  const results = judgeHits(answer.results, limit);
+  return { ...answer, results, strong: results.length > 0 && anyStrong(results) };
 }
 
 /**

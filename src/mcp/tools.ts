@@ -15,7 +15,7 @@ import type { LivePages } from './live-pages.js';
 import { lintPage } from './lint-views.js';
 import { keyRefusal, listPages, pageDetail } from './page-views.js';
 import { servedView, type ServedPages } from '../wiki/served-pages.js';
-import { servedFindings, servedSearch } from './served-search.js';
+import { servedFindings, servedJudgedSearch } from './served-search.js';
 import { servedReader } from './served-text.js';
 
 export const MCP_TOOL_NAMES = ['search_wiki', 'read_page', 'list_pages', 'lint_report', 'ask_wiki'] as const;
@@ -90,8 +90,10 @@ export function registerWikiTools(server: McpServer, ctx: McpToolContext): void 
     {
       title: 'Search the wiki',
       description:
-        'Hybrid search over the wiki\'s pages (lexical BM25, semantic and term matching, fused by rank). Returns the best ' +
-        'pages with key, path, title, summary, score, the lanes that matched, a snippet, and their links and backlinks. ' +
+        'Hybrid search over the wiki\'s pages (lexical BM25, semantic and term matching). Returns the best pages, strongly ' +
+        'about the query first (strength strong or weak; strong: false when none is), with key, path, title, summary, score, ' +
+        'the lanes that matched, a snippet, and their links and backlinks; a "quoted phrase" no page holds is searched as its ' +
+        'words and named in phrasesNotFound. ' +
         'Use read_page with a result\'s key for the whole page.',
       inputSchema: searchArgs,
       annotations: READ_ONLY,
@@ -100,7 +102,7 @@ export function registerWikiTools(server: McpServer, ctx: McpToolContext): void 
       guarded(ctx, 'search_wiki', async () => {
         const served = await servedPages(ctx);
         const index = await ctx.search.index();
-        const answer = await servedSearch(index, served, args.query, args.limit ?? DEFAULT_SEARCH_LIMIT, servedReader(ctx.root, served));
+        const answer = await servedJudgedSearch(index, served, args.query, args.limit ?? DEFAULT_SEARCH_LIMIT, servedReader(ctx.root, served));
         ctx.search.tellLeftOut(index);
         requireLanes(answer.lanes);
         const warnings = laneWarnings(answer.lanes, index.info().embedder);

@@ -109,7 +109,7 @@ function termsOf(view: PackView, key: string): PageTerms | undefined {
   if (!page) return undefined;
   // Named as the search judges hits: title and key; the rest is summary and body.
   const head = `${stringField(page.frontmatter, 'title') ?? ''}\n${page.key.replace(/-/g, ' ')}`;
-  return pageTerms(head, `${stringField(page.frontmatter, 'summary') ?? ''}\n${view.body(page)}`);
+  return pageTerms(head, stringField(page.frontmatter, 'summary') ?? '', view.body(page));
 }
 
 /** The first of each list, then the second of each…, up to `count`. */

@@ -167,6 +167,22 @@ export class SearchEngine {
     return 'lane' in this.semantic ? this.semantic.lane.strength : undefined;
   }
 
+  /**
+   * How much each analysed term says about a page that holds it: its inverse document
+   * frequency over the live pages, ln(1 + (N − n + ½) / (n + ½)) as in BM25, so a word every
+   * page holds ("go" in a Go wiki) weighs little and a word no page holds weighs most.
+   */
+  termWeights(terms: readonly string[]): Map<string, number> {
+    const total = this.docs.liveCount;
+    const weights = new Map<string, number>();
+    for (const term of terms) {
+      if (weights.has(term)) continue;
+      const holders = Math.min(total, this.lexical.documentFrequency(term));
+      weights.set(term, Math.log(1 + (total - holders + 0.5) / (holders + 0.5)));
+    }
+    return weights;
+  }
+
   async search(query: string, limit: number, params: SearchParams): Promise<EngineResult> {
     if (params.fusion === 'scores') return this.searchByScores(query, limit, params);
     // Rank fusion: each lane ranks a pool, the lexical lane's best pages steer the semantic query.

@@ -47,6 +47,17 @@ export interface SearchResponse {
    * factor from how well the lane finds this wiki's pages (measured when it trains); else 1.
    */
   semanticWeightFactor: number;
+  /**
+   * The quoted phrases of the query when no page the caller may see holds them as written:
+   * the results are then the pages holding their words (see searchWithPhraseFallback).
+   */
+  phrasesNotFound?: string[];
+}
+
+/** What a search port answers (the model's search_wiki): the hits, and the quoted phrases no page holds. */
+export interface SearchHits {
+  results: readonly SearchResult[];
+  phrasesNotFound?: readonly string[];
 }
 
 export interface SearchOptions {
@@ -61,6 +72,8 @@ export interface SearchOptions {
    * its queries are requests in prose whose quotes cite titles ("-dash" is Cranfield's dash).
    */
   syntax?: boolean;
+  /** Rank and filter by quoted phrases' words, not the phrases as written (see searchWithPhraseFallback). */
+  phrasesAsWords?: boolean;
   /**
    * How the search reads a page's current text (default: `readPage` under the index's root).
    * A caller that reads the same pages (to check who may see them) passes one reader that

@@ -1,4 +1,4 @@
-import type { SearchResult } from '../search/types.js';
+import type { SearchHits } from '../search/types.js';
 import type { Contract } from '../wiki/contract.js';
 import type { WorkspaceFs } from './workspace-fs.js';
 
@@ -87,8 +87,8 @@ export interface WriteAlongside {
 }
 
 export interface SearchPort {
-  /** Ranked results, best first. */
-  search(query: string, limit: number): Promise<readonly SearchResult[]>;
+  /** Ranked results, best first, and the quoted phrases no page holds. */
+  search(query: string, limit: number): Promise<SearchHits>;
   /** Re-index one page at once after it was written. */
   upsert(path: string, content: string): Promise<void>;
 }

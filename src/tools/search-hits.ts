@@ -15,11 +15,18 @@ const LINKS_SHOWN = 4;
 /** The index's passages are about 200 characters; a longer one (another search port) is cut on a word. */
 const SNIPPET_CHARS = 240;
 
-export function formatSearchHits(query: string, hits: readonly SearchResult[]): string {
+export function formatSearchHits(query: string, hits: readonly SearchResult[], phrasesNotFound: readonly string[] = []): string {
   if (hits.length === 0) return `No page matches "${query}".`;
   const lines = hits.map(formatHit);
   if (!anyStrong(hits)) lines.unshift(`No page is strongly about "${query}"; the closest pages, all weak:`);
+  if (phrasesNotFound.length > 0) lines.unshift(phraseNotFoundLine(phrasesNotFound));
   return lines.join('\n');
+}
+
+/** The line that says a quoted phrase matched nothing as written and its words were searched instead. */
+export function phraseNotFoundLine(phrases: readonly string[]): string {
+  const quoted = phrases.map((phrase) => `"${phrase}"`).join(', ');
+  return `No page holds the exact phrase${phrases.length > 1 ? 's' : ''} ${quoted}; searched for its words instead:`;
 }
 
 function formatHit(hit: SearchResult): string {

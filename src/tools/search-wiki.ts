@@ -32,8 +32,8 @@ export function createSearchWikiTool(ctx: ToolContext): Tool {
       if (query.length > maxChars) {
         return failure(`query is ${query.length} characters, over the ${maxChars} allowed (limits.searchQueryChars in wiki.config.json); search for a few words or a short question`);
       }
-      const results = await ctx.search.search(query.trim(), Math.min(limit ?? DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT));
-      return success(formatSearchHits(query.trim(), results));
+      const hits = await ctx.search.search(query.trim(), Math.min(limit ?? DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT));
+      return success(formatSearchHits(query.trim(), hits.results, hits.phrasesNotFound));
     },
   });
 }

@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { SMALL_WIKI_PAGES } from '../../src/search/fusion/semantic-strength.js';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -97,7 +97,40 @@ describe('wiki search', () => {
 
     it('keeps only pages holding an "exact phrase", whatever the case and markup between its words', async () => {
       expect(await files('"Attention Heads"')).toEqual(['wiki/concepts/multi-head-attention.md']);
-      expect(await files('"heads attention"')).toEqual([]);
+    });
+
+    it('falls back to the words of a phrase no page holds, and says so (issue 36)', async () => {
+      const human = await runCli(['search', '"heads attention"'], { cwd: root });
+      expect(human.code).toBe(0);
+      expect(human.stdout.split('\n')[0]).toBe('No page holds the exact phrase "heads attention"; searched for its words instead:');
+      expect(human.stdout).toContain('wiki/concepts/multi-head-attention.md');
+      const json = JSON.parse((await runCli(['--json', 'search', '"heads attention"'], { cwd: root })).stdout) as { phrasesNotFound?: string[]; found: boolean };
+      expect(json).toMatchObject({ found: true, phrasesNotFound: ['heads attention'] });
+      // A phrase that matched says nothing of the kind; words no page holds still find nothing (exit 1).
+      expect((await runCli(['--json', 'search', '"Attention Heads"'], { cwd: root })).stdout).not.toContain('phrasesNotFound');
+      const nothing = await runCli(['search', '"zyzzyva quokka"'], { cwd: root });
+      expect(nothing.code).toBe(1);
+      expect(nothing.stdout).not.toContain('exact phrase');
+      // Paths alone say it on stderr; --files --json and --full say it too.
+      const paths = await runCli(['search', '"heads attention"', '--files'], { cwd: root });
+      expect(paths.stderr).toContain('no page holds the exact phrase "heads attention"; these pages hold its words');
+      expect(paths.stdout.split('\n')).toContain('wiki/concepts/multi-head-attention.md');
+      expect(JSON.parse((await runCli(['--json', 'search', '"heads attention"', '--files'], { cwd: root })).stdout)).toMatchObject({ phrasesNotFound: ['heads attention'] });
+      expect((await runCli(['search', '"heads attention"', '--full'], { cwd: root })).stdout.split('\n')[0]).toBe('No page holds the exact phrase "heads attention"; searched for its words instead:');
+      // An exclusion still holds in the fallback.
+      expect(await files('"heads attention"', '-multi')).not.toContain('wiki/concepts/multi-head-attention.md');
+    });
+
+    it('answers a phrase only a never-surfaced page holds as it answers a phrase no page holds', async () => {
+      const hidden = path.join(root, 'wiki/concepts/hidden-heads.md');
+      await writeFile(hidden, '---\ntitle: Hidden heads\ntype: concept\nusage_mode: never\n---\n\nThe heads attention survey draft.\n');
+      try {
+        const json = JSON.parse((await runCli(['--json', 'search', '"heads attention"'], { cwd: root })).stdout) as { phrasesNotFound?: string[]; results: Array<{ path: string }> };
+        expect(json.phrasesNotFound).toEqual(['heads attention']);
+        expect(json.results.map((r) => r.path)).not.toContain('wiki/concepts/hidden-heads.md');
+      } finally {
+        await rm(hidden);
+      }
     });
 
     it('leaves out pages holding a -word in any form, and a -"phrase"', async () => {

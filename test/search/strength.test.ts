@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { anyStrong, hitStrength, keepJudged, pageTerms, WEAK_FLOOR } from '../../src/search/strength.js';
+import { anyStrong, hitStrength, judgeHits, judgedWindow, pageTerms, strengthTerms, WEAK_FLOOR } from '../../src/search/strength.js';
 import { analyze } from '../../src/search/text/analyze.js';
 import { readableBody } from '../../src/search/text/document.js';
 import { makeSnippet } from '../../src/search/text/snippet.js';
 
-const strength = (query: string, title: string, rest: string) => hitStrength(analyze(query), pageTerms(title, rest));
+const strength = (query: string, title: string, rest: string, summary = '') => hitStrength(analyze(query), pageTerms(title, summary, rest));
+/** Weights as a wiki's document frequencies give them: `common` terms are in most pages. */
+const weighted = (common: readonly string[]) => (term: string) => (common.includes(term) ? 0.2 : term === 'absent' ? 3 : 1.5);
 
 describe('hitStrength', () => {
   it('is strong for a page named by the query that holds its words', () => {
@@ -46,18 +48,78 @@ describe('hitStrength for a model\'s long keyword queries (the played runs\' sea
   });
 });
 
-describe('keepJudged', () => {
-  it('keeps every strong hit and the best, and drops weak hits below the floor', () => {
-    const hits = [
-      { key: 'a', strength: 'weak' as const, relative: 1 },
-      { key: 'b', strength: 'strong' as const, relative: 0.2 },
-      { key: 'c', strength: 'weak' as const, relative: WEAK_FLOOR },
-      { key: 'd', strength: 'weak' as const, relative: WEAK_FLOOR - 0.01 },
-      { key: 'e', strength: undefined, relative: undefined },
-    ];
-    expect(keepJudged(hits).map((hit) => hit.key)).toEqual(['a', 'b', 'c', 'e']);
-    expect(anyStrong(hits.slice(2, 4))).toBe(false);
-    expect(anyStrong(hits)).toBe(true);
+describe('hitStrength with term weights (issue 36)', () => {
+  const go = weighted(['go', 'type']);
+  const overcapturing = pageTerms('Overcapturing in impl Trait\nimpl trait overcapturing', 'The problem of Rust impl Trait opaque types capturing generic parameters their hidden type does not use.', 'In Go generic code too.');
+  const subtest = pageTerms('Go subtest\ngo subtest', 'A Go subtest is a named test started from inside another test with t.Run.', 'Subtests run with t.Run.');
+
+  it('is strong for a question in other words than the title when the name and summary say it', () => {
+    expect(hitStrength(analyze('How do I run a named test inside another test in Go?'), subtest, go)).toBe('strong');
+  });
+
+  it('is weak for a subject the wiki lacks though a summary holds its words', () => {
+    expect(hitStrength(analyze('Go generics and type parameters'), overcapturing, go)).toBe('weak');
+    // A page whose name shares only a common word with the query.
+    const typeAlias = pageTerms('Type alias (Go)\ntype alias', 'A Go declaration type T1 = T2.', 'Generics and type parameters came later.');
+    expect(hitStrength(analyze('Go generics and type parameters'), typeAlias, go)).toBe('weak');
+  });
+
+  it('is weak when the query\'s most telling word is on no page', () => {
+    const page = pageTerms('Unicode normalization\nunicode normalization', 'NFC normalization of identifiers.', '');
+    expect(hitStrength(['unicod', 'normal', 'absent'], page, weighted([]))).toBe('weak');
+    expect(hitStrength(['unicod', 'normal'], page, weighted([]))).toBe('strong');
+  });
+});
+
+describe('hitStrength on identifiers (issue 36)', () => {
+  const typeChecking = pageTerms('TYPE_CHECKING constant\ntype checking constant', 'The typing.TYPE_CHECKING constant.', 'Unlike @no_type_check, it is a constant.');
+  const protocols = pageTerms('Structural subtyping with protocols\nprotocols', 'PEP 544 protocols.', 'See typing.Protocol.');
+
+  it('reads an identifier in the query as one term, whole', () => {
+    expect(strengthTerms('no_type_check decorator')).toEqual(['decor', 'no_type_check']);
+    expect(strengthTerms('typing.Protocol')).toEqual(['typing.protocol']);
+    // A number is not an identifier: its parts stay words.
+    expect(strengthTerms('Go 1.10 release')).toEqual(['go', '1', '10', 'releas']);
+  });
+
+  it('is strong for the page named by the identifier, weak for one that names only its words', () => {
+    expect(hitStrength(strengthTerms('TYPE_CHECKING'), typeChecking)).toBe('strong');
+    expect(hitStrength(strengthTerms('no_type_check'), typeChecking)).toBe('weak');
+  });
+
+  it('reads a qualified name as what it qualifies', () => {
+    expect(hitStrength(strengthTerms('typing.Protocol'), protocols)).toBe('strong');
+    expect(hitStrength(strengthTerms('typing.Protocol'), typeChecking)).toBe('weak');
+  });
+});
+
+describe('judgeHits', () => {
+  const hit = (key: string, strength: 'strong' | 'weak' | undefined, score: number) => ({ key, strength, score, relative: undefined as number | undefined });
+
+  it('puts strong hits before weak ones, so a label never rises down the list', () => {
+    const judged = judgeHits([hit('a', 'weak', 1), hit('b', 'weak', 0.9), hit('c', 'strong', 0.8), hit('d', 'strong', 0.3)], 10);
+    expect(judged.map((h) => h.key)).toEqual(['c', 'd', 'a', 'b']);
+    expect(judged.map((h) => h.strength)).toEqual(['strong', 'strong', 'weak', 'weak']);
+    expect(judged.map((h) => h.relative)).toEqual([0.8, 0.3, 1, 0.9]);
+  });
+
+  it('keeps every strong hit and the first, and drops weak hits below the floor of the best score', () => {
+    const judged = judgeHits([hit('a', 'weak', 1), hit('b', 'strong', 0.2), hit('c', 'weak', WEAK_FLOOR), hit('d', 'weak', WEAK_FLOOR - 0.01)], 10);
+    expect(judged.map((h) => h.key)).toEqual(['b', 'a', 'c']);
+    const allWeak = judgeHits([hit('a', 'weak', 0.5), hit('b', 'weak', 0.1)], 10);
+    expect(allWeak.map((h) => h.key)).toEqual(['a']);
+    expect(anyStrong(allWeak)).toBe(false);
+  });
+
+  it('judges the same window whatever the limit, then cuts to it', () => {
+    expect(judgedWindow(1)).toBe(judgedWindow(5));
+    expect(judgedWindow(50)).toBe(50);
+    const hits = [hit('a', 'weak', 1), hit('b', 'weak', 0.95), hit('c', 'strong', 0.7)];
+    expect(judgeHits(hits, 1).map((h) => h.key)).toEqual(['c']);
+  });
+
+  it('keeps hits not judged (snippets off) in score order, all of them', () => {
+    expect(judgeHits([hit('a', undefined, 1), hit('b', undefined, 0.1)], 10).map((h) => h.key)).toEqual(['a', 'b']);
   });
 });
 
@@ -72,5 +134,14 @@ describe('snippets read as prose', () => {
     expect(snippet).not.toMatch(/\[\[|<!--|from:/);
     expect(snippet.length).toBeLessThanOrEqual(200);
     expect(snippet).toMatch(/(\w|\.|…)$/);
+  });
+});
+
+describe('pageTerms on a hostile page', () => {
+  it('reads a page of one huge word, and huge identifiers, in one pass', () => {
+    const huge = 'a'.repeat(400_000);
+    const terms = pageTerms('Huge', '', `${huge} ${'x_'.repeat(100_000)}y`);
+    expect(terms.all.has(huge)).toBe(true);
+    expect([...terms.all].some((term) => term.startsWith('x_x_'))).toBe(true);
   });
 });

@@ -105,7 +105,7 @@ export function makeContext(
     search: {
       async search(query: string, limit: number) {
         ports.searches.push({ query, limit });
-        return [
+        const results = [
           {
             key: 'attention',
             path: 'wiki/concepts/attention.md',
@@ -118,6 +118,7 @@ export function makeContext(
             backlinks: [],
           },
         ];
+        return { results };
       },
       async upsert(p: string, content: string) {
         ports.upserts.push({ path: p, content });

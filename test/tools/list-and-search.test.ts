@@ -102,7 +102,7 @@ describe('search_wiki', () => {
 
   it('returns five realistic hits in under 2.5 KB: strength and share of the best, a whole passage, no lanes', async () => {
     const hits = realistic('weak');
-    const { tools } = makeContext(ws, { search: { search: async () => hits, upsert: async () => {} } });
+    const { tools } = makeContext(ws, { search: { search: async () => ({ results: hits }), upsert: async () => {} } });
     const result = await call(tools, 'search_wiki', { query: 'attention' });
     expect(Buffer.byteLength(result.content)).toBeLessThanOrEqual(2_560);
     expect(result.content).not.toMatch(/lexical|semantic|0\.03/);
@@ -115,13 +115,21 @@ describe('search_wiki', () => {
 
   it('says when no page is strongly about the query', async () => {
     const hits = realistic('weak').map((hit) => ({ ...hit, strength: 'weak' as const }));
-    const { tools } = makeContext(ws, { search: { search: async () => hits, upsert: async () => {} } });
+    const { tools } = makeContext(ws, { search: { search: async () => ({ results: hits }), upsert: async () => {} } });
     const result = await call(tools, 'search_wiki', { query: 'attention' });
     expect(result.content.split('\n')[0]).toBe('No page is strongly about "attention"; the closest pages, all weak:');
   });
 
+  it('says first when a quoted phrase matched nothing and its words were searched instead (issue 36)', async () => {
+    const hits = realistic('weak');
+    const { tools } = makeContext(ws, { search: { search: async () => ({ results: hits, phrasesNotFound: ['heads attention'] }), upsert: async () => {} } });
+    const result = await call(tools, 'search_wiki', { query: '"heads attention"' });
+    expect(result.content.split('\n')[0]).toBe('No page holds the exact phrase "heads attention"; searched for its words instead:');
+    expect(result.content).toContain('concepts/attention-variant-0 (strong, 1.00)');
+  });
+
   it('says so when nothing matches', async () => {
-    const { tools } = makeContext(ws, { search: { search: async () => [], upsert: async () => {} } });
+    const { tools } = makeContext(ws, { search: { search: async () => ({ results: [] }), upsert: async () => {} } });
     expect((await call(tools, 'search_wiki', { query: 'quantum' })).content).toBe('No page matches "quantum".');
   });
 

@@ -114,7 +114,7 @@ describe('write_file', () => {
     expect(refused).toEqual({ content: 'write_file failed, wiki/concepts/new.md was not written: disk full in .wiki', isError: true });
     expect(await snapshotTree(ws.base)).toEqual(before);
 
-    const failingSearch = makeContext(ws, { search: { search: async () => [], upsert: () => Promise.reject(new Error('index locked')) } });
+    const failingSearch = makeContext(ws, { search: { search: async () => ({ results: [] }), upsert: () => Promise.reject(new Error('index locked')) } });
     const written = await call(failingSearch.tools, 'write_file', { path: 'wiki/concepts/new.md', content: page('New', 'Page') });
     expect(written.isError).toBe(false);
     expect(written.content).toContain('note: the search index was not updated (index locked)');

@@ -3,7 +3,8 @@ import { ConfigError, UsageError } from '../../errors.js';
 import { openSearchIndex, type SearchIndex, type SearchResponse, type SearchResult } from '../../search/index.js';
 import { LANES, type LaneName, type LaneStatus } from '../../search/types.js';
 import { readingEachOnce } from '../../search/live/read-page.js';
-import { anyStrong, keepJudged } from '../../search/strength.js';
+import { searchWithPhraseFallback } from '../../search/phrase-fallback.js';
+import { anyStrong, judgeHits, judgedWindow } from '../../search/strength.js';
 import { readPage } from '../../wiki/page-read.js';
 import { parseSimpleFrontmatter } from '../../search/text/simple-frontmatter.js';
 import { splitFrontmatter } from '../../wiki/frontmatter-split.js';
@@ -60,11 +61,11 @@ export async function searchWorkspace(
   }
   const index = await openSearchIndex(root, schema, config.config, { env: request.env ?? process.env });
   try {
-    const response = await surfacedSearch(root, schema, index, query, { limit, minScore: request.minScore }, request.user);
+    const response = await surfacedSearch(root, schema, index, query, { limit: judgedWindow(limit), minScore: request.minScore }, request.user);
     requireAnsweringLane(response.lanes);
     const info = index.info();
-    // Weak hits far below the best are left out: the list ends where the wiki stops being about the query.
-    const explained = keepJudged(response.results).map(({ contributions, ...rest }) => (request.explain ? { ...rest, contributions } : rest));
+    // Strong hits first; weak hits far below the best are left out: the list ends where the wiki stops being about the query.
+    const explained = judgeHits(response.results, limit).map(({ contributions, ...rest }) => (request.explain ? { ...rest, contributions } : rest));
     // --full reads through the search's own page reader: never through a link, never a hard link.
     const results = request.withContent ? explained.map((result) => ({ ...result, content: readPage(root, result.path) ?? '' })) : explained;
     return { ...response, results, found: results.length > 0, strong: anyStrong(results) && results.length > 0, warnings: laneWarnings(response.lanes, info.embedder), hardLinked: info.hardLinked };
@@ -75,14 +76,26 @@ export async function searchWorkspace(
 
 /**
  * The index's hits less those never surfaced to `user`; asks again for more while hits
- * were dropped and the index may hold more, so `limit` surfaced hits come back when they exist.
+ * were dropped and the index may hold more, so `limit` surfaced hits come back when they
+ * exist. A quoted phrase no surfaced page holds falls back to its words (phrasesNotFound).
  */
 export async function surfacedSearch(
   root: string,
   schema: Schema,
   index: SearchIndex,
   query: string,
-  { limit, minScore }: { limit: number; minScore?: number | undefined },
+  options: { limit: number; minScore?: number | undefined },
+  user: string | undefined,
+): Promise<SearchResponse> {
+  return searchWithPhraseFallback(query, (phrasesAsWords) => surfacedSearchAs(root, schema, index, query, { ...options, phrasesAsWords }, user));
+}
+
+async function surfacedSearchAs(
+  root: string,
+  schema: Schema,
+  index: SearchIndex,
+  query: string,
+  { limit, minScore, phrasesAsWords }: { limit: number; minScore?: number | undefined; phrasesAsWords: boolean },
   user: string | undefined,
 ): Promise<SearchResponse> {
   // The user's own scratch pages shadow the team's pages with the same key.
@@ -107,7 +120,7 @@ export async function surfacedSearch(
   // A small margin first, so a hidden hit or two costs no second search.
   let pool = Math.min(MAX_POOL, limit + Math.ceil(limit / 4));
   for (;;) {
-    const response = await index.search(query, { limit: pool, minScore, readPage: pageText });
+    const response = await index.search(query, { limit: pool, minScore, readPage: pageText, phrasesAsWords });
     const shown: SearchResponse['results'] = [];
     for (const result of response.results) {
       if (await isShown(result.path)) shown.push(result);

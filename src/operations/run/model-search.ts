@@ -3,6 +3,7 @@ import { isSeenBy, scopeOf } from '../../wiki/access.js';
 import type { Page } from '../../wiki/page.js';
 import type { PageIndex } from '../../wiki/page-index.js';
 import { laneWarnings, requireAnsweringLane, type LaneWarning } from '../inspect/search.js';
+import { searchWithPhraseFallback } from '../../search/phrase-fallback.js';
 
 /**
  * Whether the model, working for `user`, is shown a page: not a `usage_mode: never` page,
@@ -23,7 +24,8 @@ function isShown(page: Page, ownKeys: ReadonlySet<string>, user: string | undefi
  * (usage_mode never, another user's scratch scope, a team page the user's own scratch page
  * shadows), judged by the pages as this run sees them. Lanes dropped are noted in
  * `warnings`; when no lane could answer it throws, so the model is told search failed
- * instead of being handed an empty list.
+ * instead of being handed an empty list. A quoted phrase no page shown holds falls back to
+ * its words (phrasesNotFound).
  */
 export async function searchAsModel(
   search: SearchIndex,
@@ -33,9 +35,21 @@ export async function searchAsModel(
   query: string,
   limit: number,
 ): Promise<SearchResponse> {
+  return searchWithPhraseFallback(query, (phrasesAsWords) => searchAsModelOnce(search, pages, user, warnings, query, limit, phrasesAsWords));
+}
+
+async function searchAsModelOnce(
+  search: SearchIndex,
+  pages: PageIndex,
+  user: string | undefined,
+  warnings: Map<string, LaneWarning>,
+  query: string,
+  limit: number,
+  phrasesAsWords: boolean,
+): Promise<SearchResponse> {
   const { hidden } = visibility(pages, user);
   const shown = shownToModel(pages, user);
-  const response = await search.search(query, { limit: limit + hidden });
+  const response = await search.search(query, { limit: limit + hidden, phrasesAsWords });
   requireAnsweringLane(response.lanes);
   for (const warning of laneWarnings(response.lanes, search.info().embedder)) warnings.set(warning.lane, warning);
   const results = response.results.filter((result) => {

@@ -1,6 +1,6 @@
 import { extractText, isExtractable } from '../../sources/extract.js';
 import { sourceLimitsOf } from '../../sources/limits.js';
-import type { SearchResult } from '../../search/types.js';
+import type { SearchHits } from '../../search/types.js';
 import type { ToolContext, ValidationVerdict, WriteAlongside, WriteObserver } from '../../tools/context.js';
 import { DEFAULT_READ_LIMIT } from '../../tools/read-file.js';
 import { createTools } from '../../tools/registry.js';
@@ -23,7 +23,7 @@ export interface SessionToolParts {
   /** Through which every write of every run of the command passes (see SharedWorkspace). */
   changes: Mutex;
   validate(relPath: string, content: string, previous: string | undefined, alongside?: WriteAlongside): Promise<ValidationVerdict>;
-  search(query: string, limit: number): Promise<readonly SearchResult[]>;
+  search(query: string, limit: number): Promise<SearchHits>;
   /** Re-index a page the model wrote (a no-op in a dry run). */
   upsert(relPath: string, content: string): Promise<void>;
   observer: WriteObserver;

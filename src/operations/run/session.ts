@@ -12,7 +12,7 @@ import { ConfinedIo } from '../../confine/confined-io.js';
 import { DiskFs, OverlayFs, type WorkspaceFs } from '../../tools/workspace-fs.js';
 import type { LaneWarning } from '../inspect/search.js';
 import { searchAsModel } from './model-search.js';
-import { keepJudged } from '../../search/strength.js';
+import { judgeHits, judgedWindow } from '../../search/strength.js';
 import { ModelWriteCheck } from './model-write-check.js';
 import { refreshIndexFiles } from './index-refresh.js';
 import { RunChanges } from './run-changes.js';
@@ -98,8 +98,11 @@ export class Session {
         const stale = this.versions.staleWrite(p, previous);
         return stale ? { ok: false, errors: [stale], warnings: [] } : this.writeCheck.validate(p, content, previous, alongside);
       },
-      // The model is shown what the wiki holds on the query: weak hits far below the best are left out.
-      search: async (query, limit) => keepJudged((await searchAsModel(this.search, this.pages, this.user, this.laneWarnings, query, limit)).results),
+      // The model is shown what the wiki holds on the query as `wiki search` shows it (see judgeHits).
+      search: async (query, limit) => {
+        const response = await searchAsModel(this.search, this.pages, this.user, this.laneWarnings, query, judgedWindow(limit));
+        return { results: judgeHits(response.results, limit), phrasesNotFound: response.phrasesNotFound };
+      },
       upsert: async (p, content) => {
         if (!options.dryRun) await this.search.upsertPage(p, content);
       },

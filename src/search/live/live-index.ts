@@ -7,7 +7,7 @@ import { splitFrontmatter } from '../../wiki/frontmatter-split.js';
 import { keyFromPath } from '../../wiki/keys.js';
 import type { PageStat } from './doc-record.js';
 import { documentText, pageDocument, readableBody } from '../text/document.js';
-import { hitStrength, pageTerms } from '../strength.js';
+import { hitStrength, pageTerms, strengthTerms, withIdentifierWeights } from '../strength.js';
 import { candidatesFor, hasConstraints, parseQuery, QueryFilter } from '../text/query-syntax.js';
 import type { SearchEngine, SearchParams } from '../engine.js';
 import { readingEachOnce } from './read-page.js';
@@ -134,7 +134,8 @@ export class LiveSearchIndex implements SearchIndex {
     } else {
       await this.exclusive(() => retryPending(this.engine, this.state.root));
     }
-    const parsed = options.syntax === false ? { text, phrases: [], excluded: [] } : parseQuery(text);
+    const asWritten = options.syntax === false ? { text, phrases: [], excluded: [] } : parseQuery(text);
+    const parsed = options.phrasesAsWords ? { ...asWritten, phrases: [] } : asWritten;
     if (!parsed.text) throw new UsageError('the query only excludes', 'add a word or "phrase" to search for, e.g. wiki search attention -transformer');
     const filter = hasConstraints(parsed) ? new QueryFilter(parsed) : undefined;
     const found = await this.engine.search(parsed.text, filter ? candidatesFor(limit) : limit, this.state.params);
@@ -146,6 +147,9 @@ export class LiveSearchIndex implements SearchIndex {
     const backlinks = this.engine.docs.backlinksOf(found.pages.map(({ record }) => record.key));
     const { params } = this.state;
     const best = found.pages[0]?.score ?? 0;
+    const weights = this.engine.termWeights(found.terms);
+    const weightOf = withIdentifierWeights((term) => weights.get(term) ?? 0);
+    const judgedTerms = strengthTerms(parsed.text);
     const results: SearchResult[] = found.pages.map(({ record, score, lanes, contributions }) => {
       const result: SearchResult = {
         key: record.key,
@@ -165,7 +169,7 @@ export class LiveSearchIndex implements SearchIndex {
       result.snippet = (body && makeSnippet(body, found.terms)) || record.summary;
       // Tags are left out of what a page is named: they are broad (`go`, `person`) and shared by many pages.
       const head = `${record.title}\n${record.key.replace(/-/g, ' ')}`;
-      result.strength = hitStrength(found.terms, pageTerms(head, [record.summary, ...record.tags, body].join('\n')));
+      result.strength = hitStrength(judgedTerms, pageTerms(head, record.summary, [...record.tags, body].join('\n')), weightOf);
       result.relative = best > 0 ? score / best : 0;
       return result;
     });

@@ -53,7 +53,7 @@ function sentencesOf(body: string): string[] {
     }
     if (inFence) continue;
     let line = mayOpenWithMarker(rawLine) ? rawLine.replace(LIST_OR_HEADING, '') : rawLine;
-    if (line.includes('*') || line.includes('_') || line.includes('`')) line = line.replace(/[*_`]+/g, '');
+    if (line.includes('*') || line.includes('_') || line.includes('`')) line = withoutEmphasis(line);
     if (line.includes('](')) line = line.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1');
     // Every run of white space becomes one space; a lone space already is one.
     if (hasSpaceToTidy(line)) line = line.replace(/\s{2,}|[^\S ]/g, ' ');
@@ -63,6 +63,26 @@ function sentencesOf(body: string): string[] {
   }
   return out;
 }
+
+/**
+ * The line without markdown's emphasis and code marks, its words as written: a code span's
+ * text is kept whole (`` `no_type_check` `` reads no_type_check), and `*` or `_` go only
+ * where they open or close emphasis, never inside a word (`TYPE_CHECKING`, `**False**`).
+ */
+function withoutEmphasis(line: string): string {
+  let out = '';
+  let from = 0;
+  for (const span of line.matchAll(CODE_SPAN)) {
+    out += line.slice(from, span.index).replace(EMPHASIS, '') + (span[2] ?? '').trim();
+    from = (span.index ?? 0) + span[0].length;
+  }
+  return out + line.slice(from).replace(EMPHASIS, '');
+}
+
+/** A code span: a run of backticks, its text, and a run as long. */
+const CODE_SPAN = /(?<!`)(`+)(?!`)(.*?[^`])\1(?!`)/g;
+/** A run of `*` or `_` not between two letters or digits, and any stray backtick. */
+const EMPHASIS = /(?<![\p{L}\p{N}])[*_]+|[*_]+(?![\p{L}\p{N}])|`+/gu;
 
 /** Whether LIST_OR_HEADING could match: up to three spaces, then # - * + > or a digit. */
 function mayOpenWithMarker(line: string): boolean {

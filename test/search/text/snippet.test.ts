@@ -105,3 +105,20 @@ describe('snippets in search results', () => {
     await index.close();
   });
 });
+
+describe('snippets show identifiers and text as written (issue 36)', () => {
+  const page = [
+    'The `typing.TYPE_CHECKING` constant is **False** at run time.',
+    'The decorator `@no_type_check` turns _checking_ off, and `typing.Protocol` defines __structural__ types.',
+    'Use ``a `tick` inside`` sparingly; *Snake_Case* and CamelCase stay.',
+  ].join('\n');
+
+  it('keeps case, underscores and dots of identifiers in code spans and in prose', () => {
+    expect(makeSnippet(page, analyze('no_type_check decorator'))).toBe('The decorator @no_type_check turns checking off, and typing.Protocol defines structural types.');
+    expect(makeSnippet(page, analyze('TYPE_CHECKING run time'))).toBe('The typing.TYPE_CHECKING constant is False at run time.');
+  });
+
+  it('drops only the marks of emphasis and code, never a mark inside a word', () => {
+    expect(makeSnippet(page, analyze('tick sparingly'))).toBe('Use a `tick` inside sparingly; Snake_Case and CamelCase stay.');
+  });
+});

@@ -3,7 +3,7 @@ import { TermList } from '../../kernels/term-list.js';
 import type { Vocabulary } from '../../text/vocabulary.js';
 import { bulkPostings, type BulkEntry } from './lexical-bulk.js';
 import { Bm25Scorer, type Bm25Params, type ScoredId, type ScoringView } from './bm25-scoring.js';
-import { PostingStore, flattenPostings, type FlatPostings, type TermPostings } from './term-postings.js';
+import { PostingStore, flattenPostings, readSpan, type FlatPostings, type TermPostings } from './term-postings.js';
 
 export type { Bm25Params, ScoredId } from './bm25-scoring.js';
 
@@ -195,6 +195,25 @@ export class Bm25Index implements ScoringView {
 
   postings(term: string): TermPostings | undefined {
     return this.store.get(term);
+  }
+
+  /** How many live documents hold `term` in any field. */
+  documentFrequency(term: string): number {
+    const postings = this.store.get(term);
+    if (!postings) return 0;
+    // A mark per document: a common term's postings in a large wiki are many, a Set of them dear.
+    const seen = new Uint8Array(this.capacity);
+    let holders = 0;
+    const addLive = (docs: readonly number[]): void => {
+      for (const doc of docs) {
+        if (seen[doc] === 1 || (this.alive && this.alive[doc] !== 1)) continue;
+        seen[doc] = 1;
+        holders++;
+      }
+    };
+    if ('span' in postings) readSpan(postings.span, (_field, docs) => addLive(docs));
+    else for (const field of postings.fields) if (field) addLive(field.docs);
+    return holders;
   }
 
   idAt(doc: number): string {

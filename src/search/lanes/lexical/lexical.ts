@@ -89,6 +89,11 @@ export class LexicalLane {
     this.index.remove(path);
   }
 
+  /** How many pages hold the analysed term in any field. */
+  documentFrequency(term: string): number {
+    return this.index.documentFrequency(term);
+  }
+
   /** Paths of the best `pool` pages for the analysed query terms, best first (ties by path). */
   search(terms: readonly string[], pool: number, params: LexicalParams): string[] {
     return this.searchScored(terms, pool, params).map((hit) => hit.id);

@@ -174,3 +174,20 @@ describe('bulk build', () => {
     expect(lane.search(['same'], 0, params)).toEqual([]);
   });
 });
+
+describe('LexicalLane.documentFrequency (the weight of a query term in search labels)', () => {
+  it('counts the live pages holding a term in any field, flat (saved) or added, once each', () => {
+    const lane = LexicalLane.empty();
+    for (const [path, title, body] of PAGES) lane.add(path, fields(title, body));
+    const [boundary] = analyze('boundary');
+    expect(lane.documentFrequency(boundary!)).toBe(3);
+    expect(lane.documentFrequency(analyze('wing')[0]!)).toBe(1);
+    expect(lane.documentFrequency('absentterm')).toBe(0);
+    const restored = LexicalLane.decode(lane.encode());
+    expect(restored.documentFrequency(boundary!)).toBe(3);
+    restored.remove('wiki/c.md');
+    expect(restored.documentFrequency(boundary!)).toBe(2);
+    restored.add('wiki/e.md', fields('Boundary conditions', 'no layer here'));
+    expect(restored.documentFrequency(boundary!)).toBe(3);
+  });
+});
