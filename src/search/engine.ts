@@ -14,7 +14,7 @@ import { smoothOverNeighbours, type SmoothingParams } from './fusion/neighbour-s
 import { fuseLaneScores, type FusedSlot, type LaneScores } from './fusion/score-fusion.js';
 import { fusedFeedbackSlots } from './fusion/fused-feedback.js';
 import { semanticWeightScale, smallWikiScale, type StrengthParams } from './fusion/semantic-strength.js';
-import { BestScores } from './lanes/lexical/best-scores.js';
+import { bestSlots } from './lanes/lexical/best-scores.js';
 import { LANES, type LaneName, type LaneStatus } from './types.js';
 import { BulkBuild } from './build/bulk-build.js';
 
@@ -296,10 +296,4 @@ export class SearchEngine {
     }
     return slots;
   }
-}
-/** The `count` best-scoring slots, best first (ties: the lower `idOf`). */
-function bestSlots(slots: Int32Array, scores: Float64Array, count: number, idOf: (slot: number) => string): number[] {
-  const best = new BestScores(count, idOf);
-  for (let i = 0; i < slots.length; i++) if (slots[i]! >= 0 && scores[i]! > 0) best.offer(slots[i]!, scores[i]!);
-  return best.sortedDocs().map((hit) => hit.doc);
 }

@@ -77,3 +77,10 @@ export class BestScores {
     [scores[i], scores[j]] = [scores[j]!, scores[i]!];
   }
 }
+
+/** The `count` best-scoring slots, best first (ties: the lower `idOf`). */
+export function bestSlots(slots: Int32Array, scores: Float64Array, count: number, idOf: (slot: number) => string): number[] {
+  const best = new BestScores(count, idOf);
+  for (let i = 0; i < slots.length; i++) if (slots[i]! >= 0 && scores[i]! > 0) best.offer(slots[i]!, scores[i]!);
+  return best.sortedDocs().map((hit) => hit.doc);
+}
