@@ -75,6 +75,8 @@ const LINT_SCRIPT: ScriptStep[] = [
       'FINDING contradiction wiki/sources/attention.md :: two different layer counts are given',
     ].join('\n'),
   },
+  // The question the grounding check asks about a sentence it is not sure of, answered in a round of its own.
+  { text: 'ANSWER Q1 yes :: the cited lines say this in other words.' },
 ];
 
 let server: FakeLlmServer | undefined;
@@ -150,7 +152,7 @@ describe.each(['anthropic', 'openai'] as const)('end to end through the %s wire 
     await server.close();
     server = await startFakeLlmServer(LINT_SCRIPT);
     const review = await runCli(['lint', '--fix', '--json'], { cwd: root, env: server.env(api) });
-    expect(review.code).toBe(0);
+    expect(review.code, review.stdout + review.stderr).toBe(0);
     expect(server.remaining()).toBe(0);
     expect(server.requests[0]?.lastUserText).toMatch(/deterministic checks found 0 error/);
     expect(server.requests[0]?.system).toContain('Workflow: lint');

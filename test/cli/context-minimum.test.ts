@@ -10,7 +10,7 @@ import { fakeServers, freshWorkspace, patchConfig, read, writeStep } from './cro
  */
 
 const serve = fakeServers();
-const MINIMUM = 12_000;
+const MINIMUM = 13_000;
 
 describe('contextTokens below what an ingest needs', () => {
   it('is refused when set, naming the setting and the minimum, and nothing is written', async () => {
@@ -18,7 +18,7 @@ describe('contextTokens below what an ingest needs', () => {
     const before = await read(root, 'wiki.config.json');
     const refused = await runCli(['config', 'set', 'contextTokens', '8000'], { cwd: root });
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/contextTokens: must be at least 12000 tokens/);
+    expect(refused.stderr).toMatch(/contextTokens: must be at least 13000 tokens/);
     expect(await read(root, 'wiki.config.json')).toBe(before);
   });
 
@@ -29,7 +29,7 @@ describe('contextTokens below what an ingest needs', () => {
     const server = await serve([writeStep('source', 'alpha'), { text: 'Done.' }]);
     const run = await runCli(['ingest', 'raw/alpha.md'], { cwd: root, env: server.env('anthropic') });
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/contextTokens: must be at least 12000/);
+    expect(run.stderr).toMatch(/contextTokens: must be at least 13000/);
     expect(server.requests).toHaveLength(0);
   });
 });

@@ -124,8 +124,8 @@ describe('wiki undo after an ingest', () => {
     expect(differing.filter((file) => !file.startsWith('.wiki/') || file === 'wiki.sources.jsonl')).toEqual(['wiki/log.md']);
     expect(await manifestSources(root)).toEqual(['raw/beta.md']);
     const log = await read(root, 'wiki/log.md');
-    expect(log).toMatch(/^## \[\d{4}-\d{2}-\d{2}\] undo \| \S+ \(ingest: raw\/alpha\.md\)$/m);
-    expect(log).toContain('- deleted wiki/sources/alpha.md (created by that run)');
+    expect(log).toMatch(/^## \[\d{4}-\d{2}-\d{2}\] undo \| \S+ \(ingest: raw\/alpha\.md\) · run \S+$/m);
+    expect(log).toContain('deleted wiki/sources/alpha.md (created by that run)');
   });
 });
 

@@ -72,7 +72,9 @@ describe('wiki serve, one server for a team', () => {
       const listed = await session.json<Listed>('list_pages');
       expect(listed.pages.map((p) => p.key).sort()).toEqual([...visible]);
       const searched = await session.json<Searched>('search_wiki', { query: 'photosynthesis glacier' });
-      expect(searched.results.map((r) => r.key).sort()).toEqual([...visible]);
+      // Search judges its hits as the CLI does (weak ones far below the best are left out): only visible pages, at least one.
+      expect(searched.results.length).toBeGreaterThan(0);
+      expect(searched.results.map((r) => r.key).filter((key) => !(visible as readonly string[]).includes(key))).toEqual([]);
       const secret = await session.json<{ found: boolean; closeMatches: string[] }>('read_page', { key: 'zebra-secret' });
       expect(secret).toMatchObject({ found: false, closeMatches: [] });
       session.transcript.pop(); // it echoes the key asked for

@@ -78,7 +78,7 @@ function pageOf(change: FileChange): Proposal['pages'][number] {
   return change.before === undefined ? { path: change.path, change: 'created', after: change.after } : { path: change.path, change: 'updated', before: change.before, after: change.after };
 }
 
-/** The bullet lines of the entry the run appended to log.md (its run id aside). */
+/** The details of the entry the run appended to log.md (its run id aside): one `- run: ID · a · b` line, or older bullets. */
 function logLinesOf(change: FileChange | undefined): string[] {
   if (!change) return [];
   const before = change.before ?? '';
@@ -86,6 +86,6 @@ function logLinesOf(change: FileChange | undefined): string[] {
   return added
     .split('\n')
     .filter((line) => line.startsWith('- ') && !LOG_HEADING.test(line))
-    .map((line) => line.slice(2))
+    .flatMap((line) => line.slice(2).split(' · '))
     .filter((line) => !line.startsWith('run: '));
 }
