@@ -19,6 +19,8 @@ export interface ClaimTerms {
   numbers: number[];
   /** The numbers that are part of a name: any place in the sources that states them supports them. */
   namedNumbers: number[];
+  /** The identifiers those numbers are part of, lower case ("se-0296", "kep-2599"): written anywhere in the sources, they are stated. */
+  identifiers: string[];
   /** Dates stated, `YYYY-MM-DD` or `YYYY-MM` when the day is not given. */
   dates: string[];
   /** Stems of capitalised words past the sentence's first word (names, titles, acronyms). */
@@ -57,6 +59,7 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
   const chunks = rest.split(/\s+|(?<=\d)[–—-](?=\d)/u).filter(Boolean);
   const numbers: number[] = [];
   const namedNumbers: number[] = [];
+  const identifiers: string[] = [];
   const names: string[] = [];
   const acronyms: string[] = [];
   const words = new Set<string>();
@@ -187,9 +190,10 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
         numbers.push(Number(digits));
         namedNumbers.push(Number(digits));
       }
+      identifiers.push(chunk.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '').toLowerCase());
     } else if (!evidence && !number && /^[^/\\]*[=()[\]][^/\\]*$/.test(chunk)) {
-      // "k=7.5", "17(1957)": the numbers between the marks.
-      for (const part of chunk.split(/[=()[\]]+/)) {
+      // "k=7.5", "17(1957)", "xlim=(-0.5,0.5)": the numbers between the marks.
+      for (const part of chunk.split(/[=()[\],]+/)) {
         const inner = PLAIN_NUMBER.exec(part.replace(CHUNK_EDGE, ''));
         if (inner && !VERSION.test(part)) numbers.push(Number(`${(inner[1] ?? '').replace(/,/g, '')}${inner[2] ?? ''}`));
       }
@@ -258,7 +262,7 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
   });
   // Evidence is read generously: every run of digits is a number it states, identifiers' included.
   if (evidence) for (const digits of rest.match(/\d+(?:[.,]\d+)*/g) ?? []) numbers.push(...evidenceValues(digits));
-  return { words: [...words], numbers, dates, names: [...new Set(names)], acronyms: [...new Set(acronyms)], namedNumbers, negated, negatedWords: [...negatedWords], followingNegation: [...followingNegation], contrasted };
+  return { words: [...words], numbers, dates, names: [...new Set(names)], acronyms: [...new Set(acronyms)], namedNumbers, identifiers: [...new Set(identifiers)], negated, negatedWords: [...negatedWords], followingNegation: [...followingNegation], contrasted };
 }
 
 function countOf(text: string, mark: string): number {
@@ -269,8 +273,10 @@ function countOf(text: string, mark: string): number {
 
 function evidenceValues(digits: string): number[] {
   const plain = Number(digits.replace(/,(?=\d{3}\b)/g, ''));
+  // "0.5,0.5" is a list of two numbers, not a thousands-separated one.
+  const listed = digits.split(',').map(Number).filter((n) => !Number.isNaN(n));
   const parts = digits.split(/[.,]/).map(Number);
-  return Number.isNaN(plain) ? parts : [plain, ...parts];
+  return [...(Number.isNaN(plain) ? [] : [plain]), ...listed, ...parts];
 }
 
 /** "RFC 9110", "Go 1.13", "Section 4": a number right after a capitalised word that is not a quantifier or a month. */

@@ -112,6 +112,8 @@ function missingNumbers(input: CheckInput): string[] {
   const { terms, pool, evidence } = input;
   const numbers = new Set(pool.flatMap((item) => item.terms.numbers));
   for (const n of terms.namedNumbers) if (evidence.numbers.has(n)) numbers.add(n);
+  // A document's own name ("SE-0296", "KEP-2599") is in its title or file, rarely in a fact: written anywhere, it is stated.
+  for (const id of terms.identifiers) if (input.mentions(id)) for (const digits of id.match(/\d+(?:\.\d+)?/g) ?? []) numbers.add(Number(digits));
   const dates = pool.flatMap((item) => item.terms.dates);
   const stated = (n: number): boolean => numbers.has(n) || numbers.has(n / 100) || numbers.has(n * 100);
   if (terms.numbers.some((n) => !stated(n)) || terms.dates.some((date) => !datedIn(dates, date))) {

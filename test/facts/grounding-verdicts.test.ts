@@ -154,3 +154,21 @@ describe('not claims: acronym expansions and sentences about the wiki', () => {
     expect(claimsOf('Type checkers such as mypy read annotations ([[mypy]]).').length).toBe(1);
   });
 });
+
+describe('grounding verdicts: a document\'s own name and listed numbers (held-out played wikis 8 and 9)', () => {
+  const proposal = ['# KEP-2599: minReadySeconds for StatefulSets', '', 'The controller waits minReadySeconds before it counts a pod available.', 'Plots use xlim=(-0.5,0.5) for the window.'];
+  const readKep = (file: string): readonly string[] | undefined => (file === 'raw/kep.md' ? proposal : undefined);
+  const groundKep = (sentence: string, lines: string) => groundPage(`${sentence} <!-- from: raw/kep.md#${lines} -->`, [], undefined, '', readKep).sentences[0]?.problem;
+
+  it('a number that is part of a name the source writes anywhere ("KEP-2599" in its title) is stated', () => {
+    expect(groundKep('KEP-2599 makes the controller wait minReadySeconds before it counts a pod available.', 'L3')).toBeUndefined();
+  });
+
+  it('a number in a name the source never writes is still a sure warning', () => {
+    expect(groundKep('KEP-3001 makes the controller wait minReadySeconds before it counts a pod available.', 'L3')).toMatchObject({ kind: 'unsupported-number', sure: true });
+  });
+
+  it('numbers listed with a comma ("-0.5,0.5") are each stated', () => {
+    expect(groundKep('Plots use a window whose edge is at 0.5.', 'L4')).toBeUndefined();
+  });
+});
