@@ -109,6 +109,23 @@ describe('a source that changes', () => {
     expect(claims.claims).toEqual([]);
   });
 
+  it('a cited section deleted: only the sentence citing it is stale, shown as removed; the other citation follows its lines', async () => {
+    const root = await setUp();
+    // Lines 7-9 go; line 8 was cited.
+    await writeFile(path.join(root, 'raw/doc.md'), `${lines(12).filter((_, i) => i < 6 || i > 8).join('\n')}\n`);
+    const again = await ingest(root, [{ text: 'I leave it.' }]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.firstMessage).toMatch(/1 sentence\(s\) cite lines that CHANGED/);
+    expect(again.firstMessage).toContain('was: Line 8 says fact number 8 about the harbour.');
+    expect(again.firstMessage).toMatch(/now: \(removed\)/);
+    const text = await page(root);
+    expect(text).toContain('<!-- from: raw/doc.md#L3-4 -->');
+    expect(text).toContain('<!-- from: raw/doc.md#L8 -->');
+    expect(text).toMatch(/stale_since/);
+    const lint = JSON.parse((await runCli(['lint', '--no-llm', '--json'], { cwd: root })).stdout) as { findings: Array<{ rule: string; message: string }> };
+    expect(lint.findings.filter((f) => f.rule === 'stale-claim').map((f) => f.message)).toEqual([expect.stringMatching(/now removed$/)]);
+  });
+
   it('ingest --force of the unchanged source hands over the stale sentences still open', async () => {
     const root = await setUp();
     await writeFile(path.join(root, 'raw/doc.md'), v1.replace('Line 8 says fact number 8', 'Line 8 now says fact number 80'));
