@@ -79,7 +79,11 @@ function printPair(pair: YAML.Pair): string[] {
   const map = new YAML.YAMLMap();
   map.items.push(pair);
   single.contents = map;
-  return single.toString({ lineWidth: 0, flowCollectionPadding: false }).replace(/\n$/, '').split('\n');
+  const printed = single.toString({ lineWidth: 0, flowCollectionPadding: false }).replace(/\n$/, '').split('\n');
+  // A comment above the field is the parser's `commentBefore`, yet its lines stay in place with the
+  // field before it: printed again here, the owner's comment would appear twice.
+  const first = printed.findIndex((line) => !/^\s*#/.test(line));
+  return first <= 0 ? printed : printed.slice(first);
 }
 
 /** Add `items` to the list `field` (a flow list `[a, b]` when the field is new). */

@@ -44,6 +44,8 @@ describe('lint --fix is handed what the last model review left open', () => {
       JSON.stringify({
         version: 2,
         at: '2026-12-01T00:00:00.000Z',
+        // A team review (no --user): a review belongs to its reader.
+        reader: null,
         open: [
           { rule: 'ungrounded', severity: 'warning', path: PAGE, message: 'posing as a rule finding' },
           { rule: 'llm-other', severity: 'warning', path: '../outside.md', message: 'outside the wiki' },

@@ -38,7 +38,7 @@ beforeAll(async () => {
 describe('the installed package', () => {
   it('ships the bundle and templates, not the compiled sources or scripts', async () => {
     const manifest = JSON.parse(await readFile(path.join(REPO_ROOT, 'package.json'), 'utf8')) as Manifest;
-    expect(manifest.files.sort()).toEqual(['dist/bundle', 'templates']);
+    expect(manifest.files.sort()).toEqual(['data', 'dist/bundle', 'templates']);
     expect(Object.keys(manifest.dependencies)).not.toContain('proper-lockfile');
   });
 

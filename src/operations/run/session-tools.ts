@@ -33,12 +33,13 @@ export interface SessionToolParts {
 }
 
 /**
- * read_file's default window for a context window set in wiki.config.json: a fifth of the
- * window (at 4 characters a token), so two windows, the prompt and a reply fit; never more
+ * read_file's default window for a context window set in wiki.config.json: a sixth of the
+ * window (at 4 characters a token), so two windows, the prompt (about 4,000 tokens with the
+ * tools) and a reply fit at the smallest window accepted; never more
  * than the usual default. Unset: the usual default.
  */
 export function readLimitFor(contextTokens: number | undefined): number | undefined {
-  return contextTokens === undefined ? undefined : Math.min(DEFAULT_READ_LIMIT, Math.floor((contextTokens * 4) / 5));
+  return contextTokens === undefined ? undefined : Math.min(DEFAULT_READ_LIMIT, Math.floor((contextTokens * 4) / 6));
 }
 
 /**

@@ -71,9 +71,9 @@ describe('searchWorkspace', () => {
     await quasar();
     reads.clear();
     expect(await quasar()).toMatchObject({ links: ['blazar'], backlinks: ['pulsar'] });
-    // The holders outside the hits asked for (their snippets read them) are not read at all; the
-    // pool asks for one hit more than shown, which may be blazar (its snippet read once, no more).
-    expect(reads.has('wiki/concepts/magnetar.md'), 'magnetar').toBe(false);
+    // Hits are judged over a window wider than the one shown (the same labels on every path), so a
+    // page in that window may have its snippet read — once, never more.
+    expect(reads.get('wiki/concepts/magnetar.md') ?? 0, 'magnetar').toBeLessThanOrEqual(1);
     expect(reads.get('wiki/concepts/blazar.md') ?? 0, 'blazar').toBeLessThanOrEqual(1);
 
     // Edited in place, same size, as an editor saves: the next search sees it in the holders' check too.
