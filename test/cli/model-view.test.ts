@@ -199,7 +199,7 @@ describe('one cached prefix for every kind of run', () => {
     await runCli(['ingest', 'raw/a.md', '--force'], { cwd: root, env: server.env('anthropic') });
     const bounded = server.requests[0]!;
     expect(JSON.stringify(bounded.body.tools)).toBe(JSON.stringify(ingest.body.tools));
-    expect(bounded.lastUserText).toContain('read_file windows in this run are about 16,000 characters');
+    expect(bounded.lastUserText).toContain('read_file windows in this run are about 13,333 characters');
     expect(cache.hasSystemPrefix(bounded.body)).toBe(true);
   });
 });
