@@ -5,7 +5,9 @@ import type { Analysed, CandidateFact, Evidence } from './grounding-evidence.js'
 import { negationProblem, type Ranked } from './grounding-negation.js';
 import { addedDescription, quoteList, unmentionedTerms, wordsAsWritten, type Mentions } from './grounding-names.js';
 import { isStopWord } from './word-tokens.js';
-import { holds, overlapOf, wordsOf } from './stem-match.js';
+import { holds, holdsMisspelled, overlapOf, wordsOf } from './stem-match.js';
+import { withoutMath } from './math-text.js';
+import { wordStem } from './word-stem.js';
 
 /**
  * The verdict on one claim against its evidence: what does not match, and whether the check
@@ -74,9 +76,16 @@ export function check(input: CheckInput): GroundingProblem | undefined {
   // sources (a person named once at the top); an uncited claim's names must be in its closest fact, as its other words.
   const closestWords = cited ? poolWords : wordsOf(input.ranked.slice(0, 1).map((r) => r.item));
   // An acronym its sources state or spell out is a term they define ("MVS"), not a name a fact must repeat.
-  const unnamed = terms.names.filter((name) => !holds(closestWords, name) && !(cited && holds(evidence.words, name)) && !(terms.acronyms.includes(name) && input.definesAcronym(name)));
-  const neverMentioned = unnamed.filter((name) => !holds(evidence.words, name));
-  const unmentioned = [...wordsAsWritten(input.claim.checked, neverMentioned), ...unmentionedTerms(input.claim, input.mentions, evidence.words, input.topic)];
+  // Names in the prose only: math the page writes its own way (`$W_t = \lambda^tW_0$`) names no one.
+  const prose = withoutMath(input.claim.checked);
+  const proseStems = new Set([...prose.matchAll(/[\p{L}\p{N}]+/gu)].map((match) => wordStem(match[0].toLowerCase())));
+  const unnamed = terms.names.filter((name) => proseStems.has(name) && !holds(closestWords, name) && !(cited && holds(evidence.words, name)) && !(terms.acronyms.includes(name) && input.definesAcronym(name)));
+  // Sure only of a name written nowhere in its sources — a heading ("## FAQ") is no fact but is written — and
+  // not one letter off a word they write (a page correcting "ReplicasSets").
+  const writtenIn = (name: string): boolean => holds(evidence.words, name) || input.mentions(name) || wordsAsWritten(prose, [name]).some((word) => input.mentions(word.toLowerCase()));
+  const misspelled = (stem: string): boolean => holdsMisspelled(poolWords, stem) || holdsMisspelled(evidence.words, stem);
+  const neverMentioned = unnamed.filter((name) => !writtenIn(name) && !misspelled(name));
+  const unmentioned = [...wordsAsWritten(prose, neverMentioned), ...unmentionedTerms(input.claim, input.mentions, evidence.words, input.topic, misspelled)];
   if (unmentioned.length > 0) return { kind: 'ungrounded', reason: `it names ${quoteList([...new Set(unmentioned)])}, which its sources never mention`, sure: true };
   if (input.namesOnly) return undefined;
   if (unnamed.length > 0) return { kind: 'ungrounded', reason: `its closest fact does not name ${quoteList(wordsAsWritten(input.claim.checked, unnamed))}`, sure: false };
@@ -113,7 +122,8 @@ function missingNumbers(input: CheckInput): string[] {
   const numbers = new Set(pool.flatMap((item) => item.terms.numbers));
   for (const n of terms.namedNumbers) if (evidence.numbers.has(n)) numbers.add(n);
   // A document's own name ("SE-0296", "KEP-2599") is in its title or file, rarely in a fact: written anywhere, it is stated.
-  for (const id of terms.identifiers) if (input.mentions(id)) for (const digits of id.match(/\d+(?:\.\d+)?/g) ?? []) numbers.add(Number(digits));
+  const written = (id: string): boolean => input.mentions(id) || id.split(/[^\p{L}\p{N}]+/u).filter(Boolean).every((part) => input.mentions(part));
+  for (const id of terms.identifiers) if (written(id)) for (const digits of id.match(/\d+(?:\.\d+)?/g) ?? []) numbers.add(Number(digits));
   const dates = pool.flatMap((item) => item.terms.dates);
   const stated = (n: number): boolean => numbers.has(n) || numbers.has(n / 100) || numbers.has(n * 100);
   if (terms.numbers.some((n) => !stated(n)) || terms.dates.some((date) => !datedIn(dates, date))) {

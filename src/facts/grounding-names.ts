@@ -1,6 +1,7 @@
 import type { Claim } from './claims.js';
 import { isOrdinaryEnglish } from './english-words.js';
-import { plainMath } from './math-text.js';
+import { plainMath, withoutMath } from './math-text.js';
+import { holdsMisspelled } from './stem-match.js';
 import { wordStem } from './word-stem.js';
 
 /**
@@ -72,13 +73,19 @@ export class MentionIndex {
  * the stems its sources hold (a lower-case word its sources write inflected otherwise is
  * mentioned); `topic`: stems of the page's title, which name the page's subject.
  */
-export function unmentionedTerms(claim: Pick<Claim, 'checked' | 'code'>, mentions: Mentions, words: ReadonlySet<string>, topic: ReadonlySet<string>): string[] {
+export function unmentionedTerms(
+  claim: Pick<Claim, 'checked' | 'code'>,
+  mentions: Mentions,
+  words: ReadonlySet<string>,
+  topic: ReadonlySet<string>,
+  misspelled: (stem: string) => boolean = (stem) => holdsMisspelled(words, stem),
+): string[] {
   const found: string[] = [];
   const note = (token: string): void => {
     if (!found.includes(token)) found.push(token);
   };
   for (const [text, inCode] of [[claim.checked, false], ...claim.code.map((code) => [code, true] as const)] as const) {
-    for (const match of plainMath(text).matchAll(TOKEN)) {
+    for (const match of plainMath(withoutMath(text)).matchAll(TOKEN)) {
       const token = match[0].replace(/^_+|_+$/g, '');
       if (token.length < SHORTEST || !/\p{L}/u.test(token) || ABBREVIATION.test(token)) continue;
       const lower = token.toLowerCase();
@@ -91,6 +98,8 @@ export function unmentionedTerms(claim: Pick<Claim, 'checked' | 'code'>, mention
         if (parts.length > 1 && parts.every((part) => mentions(part))) continue;
         // A number-like token ("1.13", "v2") is a version, which the number check reads.
         if (/^v?\d/.test(lower)) continue;
+        // A CamelCase name one letter off one its sources write is their typo corrected ("ReplicasSets"), not another name.
+        if (!inCode && CAMEL.test(token) && misspelled(wordStem(lower))) continue;
         note(token);
         continue;
       }

@@ -56,7 +56,8 @@ export function negationProblem(
     const word = denial.word === undefined ? undefined : wordsAsWritten(claimText, [denial.word])[0];
     const reason = word ? `it denies "${word}", which ${evidence} do${against === 'cited' ? '' : 'es'} not deny` : `it denies what ${evidence} do${against === 'cited' ? '' : 'es'} not mention`;
     // Sure only of a denial put into what a piece of evidence says near word for word: a denial worded another way is a question.
-    const sure = nearVerbatim(terms, pieces, false);
+    // A denial of a word no cited line holds ("…, which is not in `raw/`") adds to what they say: a question.
+    const sure = denial.word !== undefined && terms.words.includes(denial.word) && nearVerbatim(terms, pieces, false);
     return denial.anchor ? { kind: 'ungrounded', reason, sure, anchor: denial.anchor.fact } : { kind: 'ungrounded', reason, sure };
   }
   // A label ending in a colon ("Rust 2021 and earlier (RPIT):") introduces a list: it asserts nothing a negation could contradict.

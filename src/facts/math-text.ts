@@ -20,6 +20,14 @@ export function plainMath(text: string): string {
   return plain.replace(SCRIPT_DIGIT, scriptDigit);
 }
 
+/**
+ * The text with its inline math left out: notation a page writes its own way (`$W_t = \lambda^tW_0$`
+ * where the source defines $W_0$ and $\lambda$ apart) names no one, so no name is read from it.
+ */
+export function withoutMath(text: string): string {
+  return text.includes('$') ? text.replace(INLINE_MATH, ' ') : text;
+}
+
 function scriptDigit(char: string): string {
   const sub = SUBSCRIPTS.indexOf(char);
   return String(sub >= 0 ? sub : SUPERSCRIPTS.indexOf(char));

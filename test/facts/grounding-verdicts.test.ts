@@ -172,3 +172,41 @@ describe('grounding verdicts: a document\'s own name and listed numbers (held-ou
     expect(groundKep('Plots use a window whose edge is at 0.5.', 'L4')).toBeUndefined();
   });
 });
+
+describe('grounding verdicts: what a careful page writes its own way is not a sure warning (held-out played wikis 9 and 10)', () => {
+  const paper = [
+    '# The model',
+    '',
+    'It defines the expected colony weight over time as having an initial size ($W_0$), a growth rate ($\\lambda$), and a rate of decline ($\\delta$) after the switch.',
+    'minReadySeconds is already available for Deployments, DaemonSets, ReplicasSets and Replication Controllers.',
+    'Memory management is described in a [companion document](./MEMORY-MANAGEMENT.md).',
+    '## FAQ',
+    'Decorators have reached stage 3.',
+  ];
+  const readPaper = (file: string): readonly string[] | undefined => (file === 'raw/paper.md' ? paper : undefined);
+  const groundPaper = (sentence: string, lines: string) => groundPage(`${sentence} <!-- from: raw/paper.md#${lines} -->`, [], undefined, '', readPaper).sentences[0]?.problem;
+
+  it('math the page writes itself ("$W_t = \\lambda^tW_0$") names no one', () => {
+    expect(groundPaper('Expected colony weight is $W_t = \\lambda^tW_0$ with initial size $W_0$, growth rate $\\lambda$ and decline rate $\\delta$.', 'L3')).toBeUndefined();
+  });
+
+  it('but a name in the prose beside the math is still read', () => {
+    expect(groundPaper('Expected colony weight $W_t$ was defined by Grace Hopper with growth rate $\\lambda$.', 'L3')).toMatchObject({ sure: true, reason: expect.stringContaining('"Grace Hopper"') });
+  });
+
+  it("a name one letter off one its source writes is the source's typo corrected, not a sure warning", () => {
+    expect(groundPaper('minReadySeconds is already available for Deployments, DaemonSets, ReplicaSets and Replication Controllers.', 'L4')).toBeUndefined();
+  });
+
+  it('a name further off is still a sure warning', () => {
+    expect(groundPaper('minReadySeconds is already available for Deployments, DaemonSets, JobQueues and Replication Controllers.', 'L4')).toMatchObject({ sure: true, reason: expect.stringContaining('"JobQueues"') });
+  });
+
+  it('a word the source writes only in a heading ("## FAQ") is mentioned', () => {
+    expect(groundPaper('The FAQ says decorators have reached stage 3.', 'L7')).toBeUndefined();
+  });
+
+  it('a denial of something its cited lines never mention adds to them: a question, not a warning', () => {
+    expect(groundPaper('Memory management is described in a companion document, MEMORY-MANAGEMENT.md, which is not in the folder.', 'L5')).toMatchObject({ sure: false });
+  });
+});
