@@ -79,12 +79,15 @@ export function renderLint(report: LintReport, c: Colors, options: { fix: boolea
     const open = full ? group : group.filter((f) => f.keptBecause === undefined);
     const keptHere = group.length - group.filter((f) => f.keptBecause === undefined).length;
     const room = full ? group.length : Math.min(open.length, Math.max(1, Math.min(severity === 'error' ? SHOWN_PER_ERROR_RULE : SHOWN_PER_WARNING_RULE, budget)));
-    const shown = open.slice(0, room);
+    // Warnings before questions, and each marked when a rule has both (a played reader could not tell which three were warnings).
+    const shown = [...open].sort((a, b) => SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity)).slice(0, room);
+    const mixed = new Set(group.map((f) => f.severity)).size > 1;
     // One fix per rule when they all say the same; otherwise each finding's under it (stacked at the end, a reader could not tell whose was whose).
     const fixes = [...new Set(shown.map((f) => f.fix).filter((fix): fix is string => Boolean(fix)))];
     for (const f of shown) {
       const keptNote = f.keptBecause !== undefined ? c.dim(`  [kept after review: ${f.keptBecause}]`) : '';
-      lines.push(`  ${f.path}${f.line !== undefined ? `:${f.line}` : ''}  ${full ? f.message : short(f.message)}${keptNote}`);
+      const marker = mixed ? `${f.severity === 'question' ? c.dim('question:') : c.yellow(`${f.severity}:`)} ` : '';
+      lines.push(`  ${f.path}${f.line !== undefined ? `:${f.line}` : ''}  ${marker}${full ? f.message : short(f.message)}${keptNote}`);
       if (fixes.length > 1 && f.fix) lines.push(`    ${c.dim(`fix: ${f.fix}`)}`);
     }
     if (fixes.length === 1) lines.push(`    ${c.dim(`fix: ${fixes[0]}`)}`);
@@ -103,8 +106,24 @@ export function renderLint(report: LintReport, c: Colors, options: { fix: boolea
   return lines.join('\n');
 }
 
+const SEVERITY_ORDER = ['error', 'warning', 'question'];
+/** Of a grounding finding's quoted sentence, what a short listing keeps: the reason after it must show. */
+const SHORT_QUOTE = 70;
+
+/**
+ * A finding in one screen line. A grounding finding ("<sentence>": <reason> (<lines> say: …))
+ * keeps its reason: the sentence is shortened first, the cited lines' quote left to --rule.
+ */
 function short(message: string): string {
-  return message.length <= SHORT_MESSAGE ? message : `${message.slice(0, SHORT_MESSAGE - 1)}…`;
+  if (message.length <= SHORT_MESSAGE) return message;
+  const quoted = /^"([\s\S]*?)": ([\s\S]*)$/.exec(message);
+  if (quoted) {
+    const sentence = (quoted[1] ?? '').length > SHORT_QUOTE ? `${(quoted[1] ?? '').slice(0, SHORT_QUOTE - 1)}…` : (quoted[1] ?? '');
+    const reason = (quoted[2] ?? '').replace(/ \((?:raw|wiki)\/[^()]*? says?: [\s\S]*$/, '');
+    const line = `"${sentence}": ${reason}`;
+    return line.length <= SHORT_MESSAGE ? line : `${line.slice(0, SHORT_MESSAGE - 1)}…`;
+  }
+  return `${message.slice(0, SHORT_MESSAGE - 1)}…`;
 }
 
 function groupByRule(findings: Finding[]): Array<[string, Finding[]]> {

@@ -16,7 +16,15 @@ export function spellsOut(piece: string, spoken: readonly string[]): boolean {
 
 /** Whether `text` spells out an acronym whose stem is `acronym` ("minimal version selection" for "mv", the stem of "MVS"): consecutive words with its initials. */
 export function spellsOutAcronym(text: string, acronym: string): boolean {
-  const words = text.toLowerCase().match(/\p{L}+/gu) ?? [];
+  const all = text.toLowerCase().match(/\p{L}+/gu) ?? [];
+  // "Massachusetts Institute of Technology" is MIT: the small words between are not initials.
+  return spelledBy(all, acronym) || spelledBy(all.filter((word) => !LINKING_WORDS.has(word)), acronym);
+}
+
+/** Words an expansion may have that its acronym skips. */
+const LINKING_WORDS = new Set(['of', 'and', 'for', 'the', 'in', 'on', 'at', 'to', 'de', 'du', 'des', 'la', 'le', 'der', 'die', 'das', 'und', 'für', 'von', 'van']);
+
+function spelledBy(words: readonly string[], acronym: string): boolean {
   // The stem may have lost a final "s" ("MVS" -> "mv"): the initials may run one letter on.
   for (const length of [acronym.length, acronym.length + 1]) {
     for (let at = 0; at + length <= words.length; at++) {

@@ -61,15 +61,18 @@ const POINTER = /^(?:see|see also|for more|more in|related|source|sources)\b/i;
 /** A sentence about the wiki itself ("this wiki is stricter", "this page collects …") states nothing a source could. */
 const ABOUT_THE_WIKI = /\b(?:this|our) (?:wiki|page|note|notes|section|summary|answer)\b|\bthe wiki (?:has|holds|contains|lacks|says)\b|^saved answer\b/i;
 /** A sentence saying where the wiki keeps something ("A comparison is saved as [[…]]"): about the wiki, not the sources. */
-const KEPT_IN_THE_WIKI = new RegExp(`\\b(?:saved|filed|stored|kept|recorded|collected)\\s+(?:as|in|under|at|on)\\s+(?:the page\\s+|a page\\s+)?\uE001`, 'i');
+const KEPT_IN_THE_WIKI = new RegExp(
+  `\\b(?:saved|filed|stored|kept|recorded|collected)\\s+(?:as|in|under|at|on)\\s+(?:the page\\s+|a page\\s+)?\uE001|\\b(?:described|covered|explained|detailed|discussed|treated)\\s+(?:on|in)\\s+(?:the page\\s+|its own page\\s+)?\uE001[\\s\\S]\\s*[.;]?\\s*$`,
+  'i',
+);
 /**
  * A sentence about what a source (or the wiki) leaves out — "the source does not name its
  * authors", "it reports no measurements" — states an absence, which no cited line can show;
  * a played wiki's "Limitations" notes were flagged for it every time.
  */
-const SOURCE_SUBJECT = /\b(?:the|this|its|their) (?:source|sources|rfc|proposal|document|design|paper|draft|article|authors?|text|wiki|folder|workspace)\b|^it\b/i;
+const SOURCE_SUBJECT = /\b(?:the|this|its|their) (?:source|sources|rfc|proposal|document|design|paper|draft|article|authors?|text|wiki|folder|workspace|file|explainer|readme|copy|spec|specification|report|study|manuscript|abstract|front matter)\b|^it\b/i;
 const SAYS_NOTHING_OF =
-  /\b(?:does not|doesn['’]t|do not|don['’]t|did not|didn['’]t|never) (?:say|state|name|mention|give|report|record|specify|discuss|describe|explain|list|include|cover|address|measure|show|tell|define|indicate|quantify|compare|spell out|detail)\b|\b(?:says|states|reports|records|gives|names|mentions|offers|includes|lists|specifies|measures) (?:no|nothing)\b|\bis silent\b|\blacks\b|\bleaves (?:open|unsaid|unstated)\b/i;
+  /\b(?:does not|doesn['’]t|do not|don['’]t|did not|didn['’]t|never) (?:say|state|name|mention|give|report|record|specify|discuss|describe|explain|list|include|cover|address|measure|show|tell|define|indicate|quantify|compare|spell out|detail)\b|\b(?:says|states|reports|records|gives|names|mentions|offers|includes|lists|specifies|measures) (?:no|nothing)\b|\bis silent\b|\blacks\b|\bleaves (?:open|unsaid|unstated)\b|\b(?:is|are|was|were) not (?:stated|given|named|mentioned|specified|reported|listed|recorded)\b/i;
 
 const CITE = '\uE000';
 const LINK = '\uE001';

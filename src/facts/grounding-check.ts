@@ -3,9 +3,10 @@ import type { Claim } from './claims.js';
 import { spellsOutAcronym } from './acronyms.js';
 import type { Analysed, CandidateFact, Evidence } from './grounding-evidence.js';
 import { negationProblem, type Ranked } from './grounding-negation.js';
-import { addedDescription, quoteList, unmentionedTerms, wordsAsWritten, type Mentions } from './grounding-names.js';
+import { abbreviates, abbreviationsIn, addedDescription, quoteList, unmentionedTerms, wordsAsWritten, type Mentions } from './grounding-names.js';
 import { isStopWord } from './word-tokens.js';
-import { holds, holdsMisspelled, overlapOf, wordsOf } from './stem-match.js';
+import { holds, overlapOf, wordsOf } from './stem-match.js';
+import { holdsMisspelled } from './misspelling.js';
 import { withoutMath } from './math-text.js';
 import { wordStem } from './word-stem.js';
 
@@ -84,7 +85,9 @@ export function check(input: CheckInput): GroundingProblem | undefined {
   // not one letter off a word they write (a page correcting "ReplicasSets").
   const writtenIn = (name: string): boolean => holds(evidence.words, name) || input.mentions(name) || wordsAsWritten(prose, [name]).some((word) => input.mentions(word.toLowerCase()));
   const misspelled = (stem: string): boolean => holdsMisspelled(poolWords, stem) || holdsMisspelled(evidence.words, stem);
-  const neverMentioned = unnamed.filter((name) => !writtenIn(name) && !misspelled(name));
+  // Nor of a name its cited lines abbreviate ("Minnesota" where they write "MN"): a question.
+  const abbreviations = abbreviationsIn(pool.map((item) => item.fact.text));
+  const neverMentioned = unnamed.filter((name) => !writtenIn(name) && !misspelled(name) && !abbreviations.some((short) => abbreviates(short, name)));
   const unmentioned = [...wordsAsWritten(prose, neverMentioned), ...unmentionedTerms(input.claim, input.mentions, evidence.words, input.topic, misspelled)];
   if (unmentioned.length > 0) return { kind: 'ungrounded', reason: `it names ${quoteList([...new Set(unmentioned)])}, which its sources never mention`, sure: true };
   if (input.namesOnly) return undefined;

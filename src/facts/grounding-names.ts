@@ -1,7 +1,7 @@
 import type { Claim } from './claims.js';
 import { isOrdinaryEnglish } from './english-words.js';
 import { plainMath, withoutMath } from './math-text.js';
-import { holdsMisspelled } from './stem-match.js';
+import { holdsMisspelled } from './misspelling.js';
 import { wordStem } from './word-stem.js';
 
 /**
@@ -186,4 +186,22 @@ export function addedDescription(text: string, held: (stem: string) => boolean, 
     }
   }
   return undefined;
+}
+
+/** The all-capital tokens of two to four letters in `texts` ("MN", "MIT"), lower-cased. */
+export function abbreviationsIn(texts: readonly string[]): string[] {
+  const found = new Set<string>();
+  for (const text of texts) for (const match of text.matchAll(/\b\p{Lu}{2,4}\b/gu)) found.add(match[0].toLowerCase());
+  return [...found];
+}
+
+/** Whether `short` ("mn") abbreviates the word `name` ("minnesota"): its first letter, then its other letters in order. */
+export function abbreviates(short: string, name: string): boolean {
+  if (short[0] !== name[0] || name.length <= short.length) return false;
+  let at = 1;
+  for (const letter of short.slice(1)) {
+    at = name.indexOf(letter, at) + 1;
+    if (at === 0) return false;
+  }
+  return true;
 }

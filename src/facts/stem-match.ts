@@ -58,25 +58,3 @@ function prefixIndex(words: ReadonlySet<string>): Map<string, string[]> {
   return index;
 }
 
-/** Words shorter than this are too short to call one letter off a misspelling ("Java", "Lava"). */
-const MISSPELLING_MIN = 6;
-
-/**
- * Whether `words` hold `word` one letter added, dropped or changed ("ReplicasSets" in a source,
- * "ReplicaSets" on the page): a page correcting its source's typo, not a name from elsewhere.
- */
-export function holdsMisspelled(words: ReadonlySet<string>, word: string): boolean {
-  if (word.length < MISSPELLING_MIN) return false;
-  const candidates = words.size > PREFIX_INDEX_FROM ? (prefixIndex(words).get(word.slice(0, PREFIX_MIN)) ?? []) : words;
-  for (const other of candidates) if (Math.abs(other.length - word.length) <= 1 && oneEditApart(word, other)) return true;
-  return false;
-}
-
-function oneEditApart(a: string, b: string): boolean {
-  if (a === b) return true;
-  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
-  let i = 0;
-  while (i < short.length && short[i] === long[i]) i++;
-  // The rest after one change (same length) or one insertion (one longer) must match.
-  return short.length === long.length ? short.slice(i + 1) === long.slice(i + 1) : short.slice(i) === long.slice(i + 1);
-}

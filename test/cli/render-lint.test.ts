@@ -26,3 +26,34 @@ describe('the lint report after --fix', () => {
     expect(text).not.toContain('nothing to repair');
   });
 });
+
+describe('the lint report of a rule with warnings and questions (held-out played wiki 11)', () => {
+  const long = 'Observables were first proposed to TC39 in May 2015 but did not gain traction, partly because of opposition to making them a language-level primitive';
+  const finding = (line: number, severity: 'warning' | 'question', reason: string): Finding => ({
+    rule: 'miscited',
+    severity,
+    path: 'wiki/sources/o.md',
+    line,
+    message: `"${long}.": ${reason} (raw/o.md#L515-523 say: "515│${'x'.repeat(300)}")`,
+  });
+
+  it('lists warnings first under --rule and marks each line with its severity', () => {
+    const report = { findings: [finding(38, 'question', 'it denies "gain", which its cited lines do not deny'), finding(12, 'warning', 'it names "MIT", which its sources never mention')], errors: 0, warnings: 1, changes: [] };
+    const lines = renderLint(report, c, { fix: false, strict: false, view: { rules: ['miscited'] } }).split('\n').filter((line) => line.startsWith('  wiki/'));
+    expect(lines[0]).toMatch(/^ {2}wiki\/sources\/o\.md:12 {2}warning: "Observables/);
+    expect(lines[1]).toMatch(/^ {2}wiki\/sources\/o\.md:38 {2}question: "Observables/);
+  });
+
+  it('a short line keeps the reason and leaves the cited lines to --rule', () => {
+    const report = { findings: [finding(12, 'warning', 'it names "MIT", which its sources never mention')], errors: 0, warnings: 1, changes: [] };
+    const line = renderLint(report, c, { fix: false, strict: false }).split('\n').find((text) => text.startsWith('  wiki/'));
+    expect(line).toMatch(/^ {2}wiki\/sources\/o\.md:12 {2}".{60,70}…": it names "MIT", which its sources never mention$/);
+  });
+
+  it('marks nothing when a rule has one severity', () => {
+    const report = { findings: [finding(12, 'warning', 'it names "MIT", which its sources never mention')], errors: 0, warnings: 1, changes: [] };
+    const text = renderLint(report, c, { fix: false, strict: false });
+    expect(text).toContain('o.md:12  "');
+    expect(text).not.toContain('warning: "');
+  });
+});

@@ -117,6 +117,24 @@ describe('claimsOf: what a source leaves out', () => {
   });
 });
 
+describe('claimsOf: absences and pointers written the way a careful page writes them (held-out played wiki 11)', () => {
+  it('"The venue is not stated in the text", "The file states no date", "The explainer does not say whether …" are no claims; a sentence pointing to a page is none either', () => {
+    const body = [
+      'The venue is not stated in the text; its tags are Rheology and Python.',
+      'The file states no date or venue.',
+      'The explainer does not say whether the function has been adopted.',
+      'The central mechanism is described on [[import-map]].',
+      'The mechanism is described in [[import-map]] and ships in every browser.',
+      'The paper is not stated to be peer reviewed by anyone but its authors, who are not named.',
+      'Import maps are not supported in workers.',
+    ].join('\n\n');
+    expect(claimsOf(body).map((claim) => claim.text)).toEqual([
+      'The mechanism is described in import-map and ships in every browser.',
+      'Import maps are not supported in workers.',
+    ]);
+  });
+});
+
 describe('claimTerms', () => {
   it('reads numbers as values and dates as dates, whatever their format', () => {
     expect(claimTerms('About 1,000 cards').numbers).toEqual([1000]);

@@ -210,3 +210,21 @@ describe('grounding verdicts: what a careful page writes its own way is not a su
     expect(groundPaper('Memory management is described in a companion document, MEMORY-MANAGEMENT.md, which is not in the folder.', 'L5')).toMatchObject({ sure: false });
   });
 });
+
+describe('grounding verdicts: abbreviations a source uses (held-out played wiki 11)', () => {
+  const paper = ['The authors thank Gareth McKinley from the Massachusetts Institute of Technology.', 'Corporate Research Laboratory, 3M, Maplewood, MN, 55144, USA'];
+  const readPaper = (file: string): readonly string[] | undefined => (file === 'raw/paper.md' ? paper : undefined);
+  const groundPaper = (sentence: string, lines: string) => groundPage(`${sentence} <!-- from: raw/paper.md#${lines} -->`, [], undefined, '', readPaper).sentences[0]?.problem;
+
+  it('an acronym its source spells out with small words between ("MIT" for "Massachusetts Institute of Technology") is no unknown name', () => {
+    expect(groundPaper('The authors thank Gareth McKinley of MIT.', 'L1')).toBeUndefined();
+  });
+
+  it('a name its cited lines abbreviate ("Minnesota" where they write "MN") is a question, not a warning', () => {
+    expect(groundPaper('The laboratory is at 3M in Maplewood, Minnesota.', 'L2')).toMatchObject({ sure: false });
+  });
+
+  it('a name no abbreviation of the cited lines fits is still a sure warning', () => {
+    expect(groundPaper('The laboratory is at 3M in Maplewood, Wisconsin.', 'L2')).toMatchObject({ sure: true, reason: expect.stringContaining('"Wisconsin"') });
+  });
+});
