@@ -130,7 +130,8 @@ function openAppendTurn(ctx: ToolContext, calls: readonly TurnCall[]) {
     settlesAfter: ['write_file'],
     async run(index: number, { path, content }: { path: string; content: string }, signal?: AbortSignal): Promise<ToolOutcome | undefined> {
       const own = pathOf({ index, name: 'append_to_file', args: { path } });
-      const shared = calls.some((call) => call.index !== index && own !== undefined && pathOf(call) === own);
+      // A call refused for its arguments' shape (a played answer's `edits` sent as a string) changes nothing and sees nothing.
+      const shared = calls.some((call) => call.index !== index && own !== undefined && pathOf(call) === own && wellFormed(call));
       // Any write_file call of the answer: one before it may be held, waiting for pages of its own.
       const pending = shared ? new Set<string>() : new Set(writes.map((write) => write.key));
       const outcome = await appendNow(ctx, path, content, signal, pending, refusedWrites);
@@ -157,6 +158,14 @@ function openAppendTurn(ctx: ToolContext, calls: readonly TurnCall[]) {
       return answers;
     },
   };
+}
+
+/** Whether a call's arguments have the shape its tool takes, so it will run (a write_file needs its content or a list of edits). */
+function wellFormed(call: TurnCall): boolean {
+  const args = call.args ?? {};
+  if (call.name === 'write_file') return typeof args.content === 'string' || Array.isArray(args.edits);
+  if (call.name === 'append_to_file') return typeof args.content === 'string';
+  return true;
 }
 
 /**

@@ -73,6 +73,16 @@ describe('append_to_file calls of one answer', () => {
     expect(shared.results[1]?.isError).toBe(false);
   });
 
+  it('a call on the same page refused for its arguments\' shape does not stop the hold (played wiki 11: `edits` sent as a string)', async () => {
+    const outcome = await runAnswer([
+      toolCall('write_file', { path: 'wiki/concepts/attention.md', edits: 'old -> new' }),
+      toolCall('append_to_file', { path: 'wiki/concepts/attention.md', content: '- [[transformer]]' }),
+      toolCall('write_file', { path: 'wiki/concepts/transformer.md', content: page('Transformer', 'A model') }),
+    ]);
+    expect(outcome.results.map((result) => result.isError)).toEqual([true, false, false]);
+    expect(await readFile(path.join(ws.root, 'wiki/concepts/attention.md'), 'utf8')).toContain('- [[transformer]]');
+  });
+
   it('a held append whose page the answer failed to write is refused, naming the link', async () => {
     const calls = [
       toolCall('append_to_file', { path: 'wiki/concepts/attention.md', content: '- [[transformer]]' }),
