@@ -8,6 +8,7 @@ import { listRawSources } from '../../src/sources/raw-files.js';
 import { claimsOf } from '../../src/facts/claims.js';
 import { claimTerms } from '../../src/facts/claim-terms.js';
 import { isOrdinaryEnglish } from '../../src/facts/english-words.js';
+import { withoutMath } from '../../src/facts/math-text.js';
 import { groundPages } from '../../src/operations/lint/grounding.js';
 import { listPageFiles } from '../../src/wiki/page-files.js';
 import { parsePage, type Page } from '../../src/wiki/page.js';
@@ -45,7 +46,7 @@ export interface Alterations {
  * last changed what they find: a played wiki made after it measures them on pages nobody tuned
  * on. An ISO time, UTC. Change it with the rules; `npm run eval -- --grounding` prints it.
  */
-export const GROUNDING_RULES_CHANGED = '2026-12-02T03:21Z';
+export const GROUNDING_RULES_CHANGED = '2026-12-02T03:49Z';
 
 export type AlterationKind = 'number' | 'name' | 'tool' | 'negation';
 export const ALTERATION_KINDS: readonly AlterationKind[] = ['number', 'name', 'tool', 'negation'];
@@ -147,7 +148,8 @@ export function alterClaim(body: string, line: number, checked: string, kind: Al
     altered = text.replace(new RegExp(`(?<![\`\\[|\\w])${name}(?![\`\\]\\w])`), SWAPPED_NAME);
   } else if (kind === 'tool') {
     // A lower-case word that is no English word (a tool, a command, a keyword), in prose or in code, swapped for a tool name.
-    const tool = [checked, ...code].flatMap((part) => part.match(/(?<![\p{L}\p{N}_.'’-])\p{Ll}[\p{Ll}\p{N}]{2,}(?![\p{L}\p{N}_'’-])/gu) ?? []).find((word) => !isOrdinaryEnglish(word) && !/\d/.test(word));
+    // Not inside math: `\\leq` is notation, not a tool a page names (the check reads no names there).
+    const tool = [withoutMath(checked), ...code].flatMap((part) => part.match(/(?<![\p{L}\p{N}_.'’-])\p{Ll}[\p{Ll}\p{N}]{2,}(?![\p{L}\p{N}_'’-])/gu) ?? []).find((word) => !isOrdinaryEnglish(word) && !/\d/.test(word));
     if (!tool) return undefined;
     const at = new RegExp(`(?<![\\p{L}\\p{N}_.'’\\[|/-])${tool}(?![\\p{L}\\p{N}_'’\\]|-])`, 'u');
     if (!at.test(text)) return undefined;

@@ -119,7 +119,13 @@ function citedDenial(terms: ClaimTerms, pool: readonly Analysed[], ranked: reado
     if (topic !== undefined) return { word: topic };
     return ranked.some((r) => r.item.terms.negated || r.item.terms.contrasted || r.item.terms.negatedWords.length > 0) ? undefined : {};
   }
-  if (units.some((item) => denies(item, denied) && ((denied === terms.negatedWords[0] && holds(new Set(item.terms.followingNegation), denied)) || isAbout(item)))) return undefined;
+  // A denial the cited lines match only on a later word, while the word the claim's negation governs first is
+  // in none of them, may deny another thing than they do (held-out played wiki 12: "is not held in a new … field"
+  // passed on a cited "does not … mess with new code"): asked about, not passed.
+  const first = terms.negatedWords[0];
+  const governedElsewhere = first !== undefined && denied !== first && terms.words.includes(first) && !units.some((item) => holds(item.words, first));
+  if (!governedElsewhere && units.some((item) => denies(item, denied) && ((denied === first && holds(new Set(item.terms.followingNegation), denied)) || isAbout(item)))) return undefined;
+  if (governedElsewhere && first !== undefined) return { word: first };
   // The finding quotes from the piece saying the word plainly (a played review read quotes that began past it).
   let anchor: Analysed | undefined;
   let closest = 0;

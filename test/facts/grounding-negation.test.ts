@@ -80,6 +80,23 @@ describe('negation against cited lines', () => {
   });
 });
 
+describe('a denial the cited lines match only on a later word (held-out played wiki 12)', () => {
+  const reader = (lines: readonly string[]) => (file: string): readonly string[] | undefined => (file === 'raw/src.md' ? lines : undefined);
+  const at = (lines: readonly string[], sentence: string) => groundPage(sentence, [], undefined, '', reader(lines)).sentences[0]?.problem;
+  const explainer = [
+    'The navigation API state field is kept apart from the serialized state field behind history.state.',
+    'It is convenient that existing code using window.history does not inadvertently mess with new code and its state management.',
+  ];
+
+  it('is asked about when the word its negation governs first is in no cited line: "is not kept" against a cited "does not … mess with new code"', () => {
+    expect(at(explainer, 'It is not held in a new field apart from the serialized state behind history.state. <!-- from: raw/src.md#L1-2 -->')).toMatchObject({ kind: 'miscited', sure: false, reason: expect.stringContaining('"held"') });
+  });
+
+  it('good work: the same denial the cited lines make passes', () => {
+    expect(at(explainer, 'Existing code using window.history does not mess with new code and its state management. <!-- from: raw/src.md#L2 -->')).toBeUndefined();
+  });
+});
+
 describe('negation against facts (an uncited claim)', () => {
   const facts = [
     { id: 'f-1', text: 'Because of MVS the versions in the workspace must be at least the same as the versions in each component module.' },
