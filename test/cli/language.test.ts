@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { REPO_ROOT, runCli } from '../helpers/cli.js';
 import { firstUserText } from '../helpers/fake-llm-record.js';
 import { fakeServers, freshWorkspace, manifestSources, pageText, simpleIngest, writeStep } from './cron-fixtures.js';
 
@@ -134,5 +134,32 @@ describe("a page's lang field", () => {
     expect(refusal?.content).toMatch(/lang-field: lang: "German" is a well-formed tag, but "german" is no language this runtime knows/);
     expect(server.requests[2]?.toolResults[0]?.isError).toBe(false);
     expect(await readFile(path.join(root, 'wiki/sources/alpha.md'), 'utf8')).toMatch(/^lang: de$/m);
+  });
+});
+
+describe('wiki lint grounds a page in its lang (built CLI)', () => {
+  const fixture = (name: string): Promise<string> => readFile(path.join(REPO_ROOT, 'test/fixtures/languages', name), 'utf8');
+  const pageWith = (lang: string | undefined, body: string): string =>
+    ['---', 'title: Solarpark Lindenau', 'summary: Eine Photovoltaikanlage in Sachsen.', 'type: source', ...(lang ? [`lang: ${lang}`] : []), 'sources: [raw/solarpark.md]', 'created: 2026-11-21', 'updated: 2026-11-21', '---', '', body].join('\n');
+  const groundingWarnings = async (root: string): Promise<Array<{ rule: string; message: string }>> => {
+    const result = await runCli(['lint', '--no-llm', '--json'], { cwd: root });
+    const report = JSON.parse(result.stdout) as { findings: Array<{ rule: string; severity: string; message: string }> };
+    return report.findings.filter((f) => f.severity === 'warning' && ['miscited', 'ungrounded', 'unsupported-number'].includes(f.rule));
+  };
+
+  it('a German page written well draws no grounding warning with lang: de; a changed number does; read as English it draws false ones', async () => {
+    const root = await freshWorkspace();
+    await writeFile(path.join(root, 'raw/solarpark.md'), await fixture('solarpark-de.md'));
+    const body = await fixture('solarpark-de-page.md');
+    await writeFile(path.join(root, 'wiki/sources/solarpark.md'), pageWith('de', body));
+    expect((await runCli(['facts', 'rebuild'], { cwd: root })).code).toBe(0);
+    expect(await groundingWarnings(root)).toEqual([]);
+
+    await writeFile(path.join(root, 'wiki/sources/solarpark.md'), pageWith('de', body.replace('1.000,5 Kilowatt', '1.500,5 Kilowatt')));
+    expect(await groundingWarnings(root)).toEqual([expect.objectContaining({ rule: 'unsupported-number', message: expect.stringContaining('1500.5') })]);
+
+    // The same page without its lang is read as English: its numbers misread, warnings it does not deserve.
+    await writeFile(path.join(root, 'wiki/sources/solarpark.md'), pageWith(undefined, body));
+    expect((await groundingWarnings(root)).length).toBeGreaterThan(0);
   });
 });
