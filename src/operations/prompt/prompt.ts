@@ -11,7 +11,7 @@ import { canonicalTag, languageName } from '../../util/language-tag.js';
 /** String.prototype.localeCompare's order, from one collator (localeCompare makes one per call: slow over 10k keys). */
 const byKeyText = new Intl.Collator().compare;
 
-export type OperationKind = 'ingest' | 'query' | 'query-save' | 'lint' | 'lint-fix';
+export type OperationKind = 'ingest' | 'query' | 'query-save' | 'lint' | 'lint-fix' | 'translate';
 
 const OPERATION_TEXT: Record<OperationKind, string> = {
   ingest:
@@ -30,6 +30,11 @@ const OPERATION_TEXT: Record<OperationKind, string> = {
   'lint-fix':
     'You are reviewing and repairing the wiki. Follow "Workflow: lint" in the schema: report findings, one `FINDING` line each, ' +
     'and fix what you can with the tools: a sentence, a citation or a link with write_file edits, never by rewriting the whole page.',
+  translate:
+    'You are writing the wiki\'s pages anew in another language. Each message gives pages as they are: write each one whole with write_file ' +
+    '(same path, so its key stays), its title, summary and body in the language named below. Keep every [[key]] link target (a label after | may be translated), ' +
+    'every <!-- from: … --> citation exactly where its sentence is, refs, sources, created, usage_mode and visibility. Lines the message says a person wrote stay word for word, untranslated. ' +
+    'Add nothing the page does not say. When a batch is written, end with a one-line summary.',
 };
 
 /**
