@@ -19,7 +19,7 @@ export const CONFIG_FLAGS = {
   maxTokens: { flag: '--max-tokens <n>', key: 'maxTokens', help: 'stop once the run has used this many tokens in total', unset: 'no cap' },
   maxCost: { flag: '--max-cost <usd>', key: 'maxCost', help: 'stop once the estimated cost of a known model reaches this many US dollars', unset: 'no cap' },
   lang: { flag: '--lang <tag>', key: 'language', help: 'the language the model writes pages, answers and reviews in', unset: 'the language of the sources' },
-  to: { flag: '--to <tag>', key: 'language', help: 'the language to write the pages anew in' },
+  to: { flag: '--to <tag>', key: 'language', help: 'the language to write the pages anew in', unset: 'none: it is required' },
   jobs: { flag: '--jobs <n>', key: 'ingest.jobs', help: 'sources ingested at once, each its own model run' },
   maxVisibility: { flag: '--max-visibility <level>', key: 'mcp.maxVisibility', help: 'serve only pages at or below this visibility level' },
   review: { flag: '--review', key: 'review', help: 'write a proposal instead of changing wiki/: see it with `wiki review`, land it page by page' },

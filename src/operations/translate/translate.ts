@@ -213,7 +213,9 @@ function batchMessage(batch: readonly PageText[], kept: ReadonlyMap<string, Kept
       parts.push('Lines a person wrote: copy each exactly as it is, untranslated:', ...entry.humanLines.map((line) => `> ${line}`));
     }
     if (entry && entry.ownerFields.length > 0) parts.push(`Owner fields to keep as they are: ${entry.ownerFields.join(', ')}.`);
-    parts.push('````markdown', page.text.trimEnd(), '````');
+    // A fence longer than any run of backticks in the page, so no page can close it early.
+    const fence = '`'.repeat(Math.max(4, ...(page.text.match(/`+/g) ?? []).map((run) => run.length + 1)));
+    parts.push(`${fence}markdown`, page.text.trimEnd(), fence);
   }
   return parts.join('\n');
 }
