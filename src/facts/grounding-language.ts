@@ -49,6 +49,9 @@ const NEGATING_PREFIX = /^(不|没|沒|未)(\p{Script=Han}+)$/u;
 /** Words that begin with a negating character and negate nothing ("different", "but", "constantly", "not only", "quite a few", "soon", "good", "regardless"…). */
 const NOT_A_NEGATION = new Set(['不同', '不过', '不過', '不断', '不斷', '不仅', '不僅', '不少', '不久', '不错', '不錯', '不管', '不论', '不論', '不但', '不如', '不然', '未来', '未來', '不得不', '不一定']);
 
+/** A Japanese verb's or adjective's negative ending (開始しなかった, ない, ません), where the segmenter splits it unevenly; 少ない (few) and 危ない (dangerous) negate nothing. */
+const JAPANESE_NEGATIVE_ENDING = /(?<![少危])(?:なかった|なくて|ない|ませんでした|ません)(?=[。、，,.!?！？\s」』）)]|です|でした|$)/gu;
+
 const CJK_DIGITS: Record<string, number> = { 零: 0, 〇: 0, 一: 1, 二: 2, 两: 2, 兩: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9 };
 const CJK_UNITS: Record<string, number> = { 十: 10, 百: 100, 千: 1000 };
 const CJK_LARGE: Record<string, number> = { 万: 1e4, 萬: 1e4, 亿: 1e8, 億: 1e8 };
@@ -78,7 +81,9 @@ export function groundingLanguage(lang: unknown): GroundingLanguage | undefined 
 function normaliser(tag: string, primary: string): (text: string) => string {
   const steps: Array<(text: string) => string> = [];
   if (UNSPACED.has(primary)) {
-    steps.push((text) => text.normalize('NFKC'), cjkDates, cjkNumbers, (text) => segmented(text, tag));
+    steps.push((text) => text.normalize('NFKC'), cjkDates, cjkNumbers);
+    if (primary === 'ja') steps.push((text) => text.replace(JAPANESE_NEGATIVE_ENDING, ' not '));
+    steps.push((text) => segmented(text, tag));
   }
   const months = MONTH_NAMES[primary];
   if (months) steps.push(namedDates(months));

@@ -95,10 +95,21 @@ describe('splitting sentences in the language (facts/segment.ts)', () => {
   });
 });
 
+/** Per language: the planted changes, each a replacement of the page's text. */
+const ATTACKS = {
+  de: { number: ['3.840 Modulen', '3.480 Modulen'], date: ['am 9. August 2016', 'am 19. August 2016'], negation: ['Der Park wurde am 9. August 2016 in Betrieb genommen.', 'Der Park wurde am 9. August 2016 nicht in Betrieb genommen.'], negated: /nicht in Betrieb/ },
+  zh: { number: ['3840块', '3480块'], date: ['于2016年8月9日', '于2016年8月19日'], negation: ['电站于2016年8月9日投入运行。', '电站于2016年8月9日没有投入运行。'], negated: /没有投入运行/ },
+  fr: { number: ['3 840 modules', '3 480 modules'], date: ['le 9 août 2016', 'le 19 août 2016'], negation: ['Le parc a été mis en service le 9 août 2016.', "Le parc n'a pas été mis en service le 9 août 2016."], negated: /n'a pas été/ },
+  ja: { number: ['3840枚', '3480枚'], date: ['2016年8月9日に運転', '2016年8月19日に運転'], negation: ['発電所は2016年8月9日に運転を開始した。', '発電所は2016年8月9日に運転を開始しなかった。'], negated: /開始しなかった/ },
+} as const;
+
 describe.each([
   ['German', 'de', 'solarpark-de.md', 'solarpark-de-page.md'],
   ['Chinese', 'zh', 'solarpark-zh.md', 'solarpark-zh-page.md'],
+  ['French', 'fr', 'solarpark-fr.md', 'solarpark-fr-page.md'],
+  ['Japanese', 'ja', 'solarpark-ja.md', 'solarpark-ja-page.md'],
 ] as const)('a page written well in %s', (_name, lang, sourceFile, pageFile) => {
+  const attack = ATTACKS[lang];
   const source = fixture(sourceFile);
   const page = fixture(pageFile);
   const english = ground(fixture('solarpark-en-page.md'), fixture('solarpark-en.md'), undefined);
@@ -117,7 +128,8 @@ describe.each([
   });
 
   it('a changed number is a warning', () => {
-    const changed = lang === 'de' ? page.replace('3.840 Modulen', '3.480 Modulen') : page.replace('3840块', '3480块');
+    const changed = page.replace(...attack.number);
+    expect(changed).not.toBe(page);
     const grounding = ground(changed, source, lang);
     const problems = warnings(grounding);
     expect(problems.map((s) => s.problem?.kind)).toEqual(['unsupported-number']);
@@ -125,14 +137,16 @@ describe.each([
   });
 
   it('a changed date is a warning', () => {
-    const changed = lang === 'de' ? page.replace('am 9. August 2016', 'am 19. August 2016') : page.replace('于2016年8月9日', '于2016年8月19日');
+    const changed = page.replace(...attack.date);
+    expect(changed).not.toBe(page);
     expect(warnings(ground(changed, source, lang)).map((s) => s.problem?.kind)).toEqual(['unsupported-number']);
   });
 
   it('a planted negation is flagged', () => {
-    const negated = lang === 'de' ? page.replace('Der Park wurde am 9. August 2016 in Betrieb genommen.', 'Der Park wurde am 9. August 2016 nicht in Betrieb genommen.') : page.replace('电站于2016年8月9日投入运行。', '电站于2016年8月9日没有投入运行。');
+    const negated = page.replace(...attack.negation);
+    expect(negated).not.toBe(page);
     const problems = flagged(ground(negated, source, lang));
-    expect(problems.map((s) => s.text)).toEqual([expect.stringMatching(lang === 'de' ? /nicht in Betrieb/ : /没有投入运行/)]);
+    expect(problems.map((s) => s.text)).toEqual([expect.stringMatching(attack.negated)]);
     expect(problems[0]?.problem?.kind).toBe('miscited');
     // As sure as the same planted negation in the English page (a question there too: the split holds).
     const englishNegated = ground(fixture('solarpark-en-page.md').replace('The park was commissioned on 9 August 2016.', 'The park was not commissioned on 9 August 2016.'), fixture('solarpark-en.md'), undefined);
