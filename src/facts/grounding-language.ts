@@ -78,6 +78,33 @@ export function groundingLanguage(lang: unknown): GroundingLanguage | undefined 
   return language;
 }
 
+/**
+ * The reading for a page: its `lang`'s, when its body is written in that language. A page
+ * that says `lang: de` but reads as English (a model that set it to turn what the check is
+ * sure of into questions, or a copy-paste) is read as English: its English function words
+ * give it away, as the lack of Chinese or Japanese script gives away a page that says `zh`.
+ */
+export function pageLanguage(lang: unknown, body: string): GroundingLanguage | undefined {
+  const language = groundingLanguage(lang);
+  if (language === undefined) return undefined;
+  const primary = language.tag.split('-')[0] ?? '';
+  if (UNSPACED.has(primary)) {
+    const letters = body.match(/\p{L}/gu)?.length ?? 0;
+    const unspaced = body.match(UNSPACED_RUNS)?.join('').length ?? 0;
+    return letters === 0 || unspaced / letters >= UNSPACED_SHARE ? language : undefined;
+  }
+  const words = body.toLowerCase().match(/\p{L}+/gu) ?? [];
+  const english = words.filter((word) => ENGLISH_FUNCTION_WORDS.has(word)).length;
+  return words.length >= 20 && english / words.length >= ENGLISH_SHARE ? undefined : language;
+}
+
+/** English words that no other language the check reads uses as a word of its own ("on" is French, "an" German). */
+const ENGLISH_FUNCTION_WORDS = new Set(['the', 'and', 'of', 'to', 'is', 'are', 'was', 'were', 'that', 'with', 'for', 'this', 'it', 'by', 'from', 'which', 'be', 'has', 'have']);
+/** English prose is about a fifth these words; a page in another language quoting some English far less. */
+const ENGLISH_SHARE = 0.08;
+/** A page in Chinese or Japanese is mostly written in their scripts, whatever names and code it holds in Latin letters. */
+const UNSPACED_SHARE = 0.3;
+
 function normaliser(tag: string, primary: string): (text: string) => string {
   const steps: Array<(text: string) => string> = [];
   if (UNSPACED.has(primary)) {

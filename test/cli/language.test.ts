@@ -141,7 +141,7 @@ describe('wiki lint grounds a page in its lang (built CLI)', () => {
   const fixture = (name: string): Promise<string> => readFile(path.join(REPO_ROOT, 'test/fixtures/languages', name), 'utf8');
   const pageWith = (lang: string | undefined, body: string): string =>
     ['---', 'title: Solarpark Lindenau', 'summary: Eine Photovoltaikanlage in Sachsen.', 'type: source', ...(lang ? [`lang: ${lang}`] : []), 'sources: [raw/solarpark.md]', 'created: 2026-11-21', 'updated: 2026-11-21', '---', '', body].join('\n');
-  const groundingWarnings = async (root: string): Promise<Array<{ rule: string; message: string }>> => {
+  const groundingWarnings = async (root: string): Promise<Array<{ rule: string; message: string; line?: number }>> => {
     const result = await runCli(['lint', '--no-llm', '--json'], { cwd: root });
     const report = JSON.parse(result.stdout) as { findings: Array<{ rule: string; severity: string; message: string }> };
     return report.findings.filter((f) => f.severity === 'warning' && ['miscited', 'ungrounded', 'unsupported-number'].includes(f.rule));
@@ -161,5 +161,21 @@ describe('wiki lint grounds a page in its lang (built CLI)', () => {
     // The same page without its lang is read as English: its numbers misread, warnings it does not deserve.
     await writeFile(path.join(root, 'wiki/sources/solarpark.md'), pageWith(undefined, body));
     expect((await groundingWarnings(root)).length).toBeGreaterThan(0);
+  });
+
+  it('an English page that says lang: de to dodge what the check is sure of is read as English all the same', async () => {
+    const root = await freshWorkspace();
+    await writeFile(path.join(root, 'raw/solarpark.md'), await fixture('solarpark-en.md'));
+    const planted = `${await fixture('solarpark-en-page.md')}\nPelicans nest under the roadway every spring season. <!-- from: raw/solarpark.md#L4 -->\n`;
+    await writeFile(path.join(root, 'wiki/sources/solarpark.md'), pageWith(undefined, planted));
+    expect((await runCli(['facts', 'rebuild'], { cwd: root })).code).toBe(0);
+    const asEnglish = await groundingWarnings(root);
+    expect(asEnglish).toEqual([expect.objectContaining({ message: expect.stringContaining('Pelicans') })]);
+    // The same warnings (one line lower: the lang line).
+    const withoutLine = (found: Array<Record<string, unknown>>) => found.map(({ line: _line, ...rest }) => rest);
+    for (const lang of ['de', 'zh']) {
+      await writeFile(path.join(root, 'wiki/sources/solarpark.md'), pageWith(lang, planted));
+      expect(withoutLine(await groundingWarnings(root)), lang).toEqual(withoutLine(asEnglish));
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { GroundingCache, groundPage, type CandidateFact } from '../../src/facts/grounding.js';
-import { groundingLanguage } from '../../src/facts/grounding-language.js';
+import { groundingLanguage, pageLanguage } from '../../src/facts/grounding-language.js';
 import { claimTerms } from '../../src/facts/claim-terms.js';
 import { segmentText } from '../../src/facts/segment.js';
 
@@ -73,6 +73,14 @@ describe('reading a language (facts/grounding-language.ts)', () => {
     expect(negated('ja', 'このシステムはキャッシュを使う。')).toBe(false);
   });
 
+  it("takes a page's lang only when its body is written in that language", () => {
+    expect(pageLanguage('de', fixture('solarpark-de-page.md'))?.tag).toBe('de');
+    expect(pageLanguage('fr', fixture('solarpark-fr-page.md'))?.tag).toBe('fr');
+    expect(pageLanguage('zh', fixture('solarpark-zh-page.md'))?.tag).toBe('zh');
+    expect(pageLanguage('ja', fixture('solarpark-ja-page.md'))?.tag).toBe('ja');
+    for (const lang of ['de', 'fr', 'zh', 'ja']) expect(pageLanguage(lang, fixture('solarpark-en-page.md')), lang).toBeUndefined();
+  });
+
   it('leaves English and a page without lang as they always were', () => {
     expect(groundingLanguage(undefined)).toBeUndefined();
     expect(groundingLanguage('en')).toBeUndefined();
@@ -128,7 +136,7 @@ describe.each([
   });
 
   it('a changed number is a warning', () => {
-    const changed = page.replace(...attack.number);
+    const changed = page.replace(attack.number[0], attack.number[1]);
     expect(changed).not.toBe(page);
     const grounding = ground(changed, source, lang);
     const problems = warnings(grounding);
@@ -137,13 +145,13 @@ describe.each([
   });
 
   it('a changed date is a warning', () => {
-    const changed = page.replace(...attack.date);
+    const changed = page.replace(attack.date[0], attack.date[1]);
     expect(changed).not.toBe(page);
     expect(warnings(ground(changed, source, lang)).map((s) => s.problem?.kind)).toEqual(['unsupported-number']);
   });
 
   it('a planted negation is flagged', () => {
-    const negated = page.replace(...attack.negation);
+    const negated = page.replace(attack.negation[0], attack.negation[1]);
     expect(negated).not.toBe(page);
     const problems = flagged(ground(negated, source, lang));
     expect(problems.map((s) => s.text)).toEqual([expect.stringMatching(attack.negated)]);

@@ -1,6 +1,6 @@
 import { factsDbFile } from '../../facts/extract.js';
 import { GroundingCache, groundPage, type CandidateFact, type LinkedFacts, type PageGrounding, type SentenceGrounding, type SourceLinesReader } from '../../facts/grounding.js';
-import { groundingLanguage, type GroundingLanguage } from '../../facts/grounding-language.js';
+import { pageLanguage, type GroundingLanguage } from '../../facts/grounding-language.js';
 import { scopeOf } from '../../wiki/access.js';
 import { linkedPages } from './grounding-linked.js';
 import { flaggedFix, flaggedMessage } from './grounding-message.js';
@@ -90,7 +90,7 @@ export async function groundPages(
       if (sources.length === 0) continue;
       const set = setOf(sources);
       const title = typeof page.frontmatter.title === 'string' ? page.frontmatter.title : '';
-      const language = groundingLanguage(page.frontmatter.lang);
+      const language = pageLanguage(page.frontmatter.lang, page.body);
       // The raw files its check may read: those it cites by line, and its sources' heads (a claim dated by its source's own date).
       const cited = [...new Set([...citations.filter((c) => c.first !== undefined).map((c) => sourceFilePath(c.file)).filter((f): f is string => f !== undefined), ...sources.filter((file) => sourceLines.has(file))])].sort();
       const key =
