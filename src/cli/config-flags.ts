@@ -18,7 +18,8 @@ export const CONFIG_FLAGS = {
   maxTurns: { flag: '--max-turns <n>', key: 'maxTurns', help: 'stop after this many model calls' },
   maxTokens: { flag: '--max-tokens <n>', key: 'maxTokens', help: 'stop once the run has used this many tokens in total', unset: 'no cap' },
   maxCost: { flag: '--max-cost <usd>', key: 'maxCost', help: 'stop once the estimated cost of a known model reaches this many US dollars', unset: 'no cap' },
-  lang: { flag: '--lang <language>', key: 'language', help: 'the language the model writes pages and answers in', unset: 'as schema.md says' },
+  lang: { flag: '--lang <tag>', key: 'language', help: 'the language the model writes pages, answers and reviews in', unset: 'the language of the sources' },
+  to: { flag: '--to <tag>', key: 'language', help: 'the language to write the pages anew in', unset: 'none: it is required' },
   jobs: { flag: '--jobs <n>', key: 'ingest.jobs', help: 'sources ingested at once, each its own model run' },
   maxVisibility: { flag: '--max-visibility <level>', key: 'mcp.maxVisibility', help: 'serve only pages at or below this visibility level' },
   review: { flag: '--review', key: 'review', help: 'write a proposal instead of changing wiki/: see it with `wiki review`, land it page by page' },
@@ -59,7 +60,11 @@ export async function configFlagLayer(command: Command): Promise<Record<string, 
     const schema = keySchema(key);
     const value = typeof raw === 'boolean' ? raw : schema.type === 'integer' || schema.type === 'number' ? (raw.trim() === '' ? Number.NaN : Number(raw)) : raw;
     if (!schema.accepts(value)) {
-      throw new UsageError(`${spelled} takes ${describeValues(schema)}, not "${raw}"`, `the flag sets ${key} for this run; \`wiki config ${spelled} VALUE\` shows what a run would use`);
+      const why = schema.refusal(value);
+      throw new UsageError(
+        `${spelled} takes ${describeValues(schema)}, not "${raw}"${why === undefined ? '' : `: ${why}`}`,
+        `the flag sets ${key} for this run; \`wiki config ${spelled} VALUE\` shows what a run would use`,
+      );
     }
     setPath(layer, key, value);
   }

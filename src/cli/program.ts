@@ -15,6 +15,7 @@ import { userOf } from './context.js';
 import { registerStatus } from '../commands/status.js';
 import { registerUndo } from '../commands/undo.js';
 import { registerReview } from '../commands/review.js';
+import { registerTranslate } from '../commands/translate.js';
 import { packageVersion } from '../util/package-root.js';
 
 /** An option's help line with a text default shown as typed (`default: 10`), not JSON-quoted (`default: "10"`). */
@@ -58,6 +59,7 @@ export function buildProgram(): Command {
   registerGraph(program);
   registerUndo(program);
   registerReview(program);
+  registerTranslate(program);
   registerMcp(program);
   registerServe(program);
   registerPromote(program);

@@ -18,6 +18,8 @@ export interface KeySchema {
   description?: string;
   /** Whether `value` is one the key takes. */
   accepts(value: unknown): boolean;
+  /** Why the schema's own check refuses `value` (a custom refinement's message), beyond its type and limits. */
+  refusal(value: unknown): string | undefined;
 }
 
 interface JsonSchemaNode {
@@ -61,6 +63,7 @@ export function keySchema(key: string): KeySchema {
     ...(node.format === 'uri' ? { url: true } : {}),
     ...(node.description === undefined ? {} : { description: node.description }),
     accepts: (value) => leaf.safeParse(value).success,
+    refusal: (value) => leaf.safeParse(value).error?.issues.find((issue) => issue.code === 'custom')?.message,
   };
 }
 

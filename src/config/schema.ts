@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { languageTagProblem } from '../util/language-tag.js';
 
 /**
  * wiki.config.json. No secrets live here: API keys come only from the environment.
@@ -91,11 +92,17 @@ export const configSchema = z
     promptPageTokens: z.number().int().min(0).default(4000),
     /** Characters of `usage_mode: always` pages (summaries first, then bodies) put in every model prompt. */
     promptAlwaysChars: z.number().int().min(0).default(8000),
-    /** The language the model writes pages and answers in; unset: as schema.md says (a name only: it goes into the prompt). */
+    /**
+     * The language the model writes pages, answers and lint reviews in, as a BCP 47 tag
+     * (`de`, `pt-BR`); unset: the language of the sources. Only its name reaches the prompt.
+     */
     language: z
       .string()
-      .regex(/^\p{L}[\p{L} ()-]{0,39}$/u)
-      .describe('a language name such as German')
+      .superRefine((tag, ctx) => {
+        const problem = languageTagProblem(tag);
+        if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+      })
+      .describe('a BCP 47 language tag such as de, fr, zh, ja or pt-BR')
       .optional(),
     /** Retrieval-first `wiki query` and MCP's `ask_wiki`: the evidence pack built before the model is called. */
     query: z

@@ -39,7 +39,7 @@ export interface Claim {
   code: string[];
 }
 
-const FROM_COMMENT = /([.!?]["')\]’”]*)?[ \t]*<!--\s*from:\s*([^\s#>]+)(#[^\s>]*)?\s*-->/g;
+const FROM_COMMENT = /([.!?。！？]["')\]’”」』）]*)?[ \t]*<!--\s*from:\s*([^\s#>]+)(#[^\s>]*)?\s*-->/g;
 const FROM_COMMENT_TEST = /<!--\s*from:/;
 const LINE_RANGE = /^#L(\d+)(?:-L?(\d+))?$/;
 const FENCE = /^\s{0,3}(`{3,}|~{3,})/;

@@ -1,4 +1,5 @@
 import type { ClaimTerms } from './claim-terms.js';
+import type { GroundingLanguage } from './grounding-language.js';
 import type { Claim } from './claims.js';
 import { spellsOutAcronym } from './acronyms.js';
 import type { Analysed, CandidateFact, Evidence } from './grounding-evidence.js';
@@ -58,6 +59,14 @@ export interface CheckInput {
   mentions: Mentions;
   /** Check only the names it uses (a sentence of too few words to check otherwise). */
   namesOnly?: boolean;
+  /**
+   * The page's language when it is not English (grounding-language.ts). Then a verdict
+   * resting on words alone (a name its sources never mention, no word in common) is never
+   * sure, and no word is taken for a rare one for not being English: German capitalises
+   * every noun, and a page may cite a source in another language, where a word is a
+   * translation. Numbers, dates and negations stay sure: they are read in the language.
+   */
+  language?: GroundingLanguage;
 }
 
 /**
@@ -73,6 +82,7 @@ export function check(input: CheckInput): GroundingProblem | undefined {
     return { kind: 'unsupported-number', numbers: missing, sure };
   }
   const poolWords = wordsOf(pool);
+  const wordsAreSure = input.language === undefined;
   // A capitalised name the evidence does not mention. Against cited lines a name may come from elsewhere in its
   // sources (a person named once at the top); an uncited claim's names must be in its closest fact, as its other words.
   const closestWords = cited ? poolWords : wordsOf(input.ranked.slice(0, 1).map((r) => r.item));
@@ -88,8 +98,9 @@ export function check(input: CheckInput): GroundingProblem | undefined {
   // Nor of a name its cited lines abbreviate ("Minnesota" where they write "MN"): a question.
   const abbreviations = abbreviationsIn(pool.map((item) => item.fact.text));
   const neverMentioned = unnamed.filter((name) => !writtenIn(name) && !misspelled(name) && !abbreviations.some((short) => abbreviates(short, name)));
-  const unmentioned = [...wordsAsWritten(prose, neverMentioned), ...unmentionedTerms(input.claim, input.mentions, evidence.words, input.topic, misspelled)];
-  if (unmentioned.length > 0) return { kind: 'ungrounded', reason: `it names ${quoteList([...new Set(unmentioned)])}, which its sources never mention`, sure: true };
+  const read = input.language ? { checked: input.language.normalise(input.claim.checked), code: input.claim.code } : input.claim;
+  const unmentioned = [...wordsAsWritten(prose, neverMentioned), ...unmentionedTerms(read, input.mentions, evidence.words, input.topic, misspelled, wordsAreSure)];
+  if (unmentioned.length > 0) return { kind: 'ungrounded', reason: `it names ${quoteList([...new Set(unmentioned)])}, which its sources never mention`, sure: wordsAreSure };
   if (input.namesOnly) return undefined;
   if (unnamed.length > 0) return { kind: 'ungrounded', reason: `its closest fact does not name ${quoteList(wordsAsWritten(input.claim.checked, unnamed))}`, sure: false };
   // The numbers and dates it states are held by now, and they are content too: "Examples: `0x1p-2` is 0.25,
@@ -102,7 +113,7 @@ export function check(input: CheckInput): GroundingProblem | undefined {
   const share = alsoHeld === 0 ? input.support : (heldWords + alsoHeld) / (terms.words.length + alsoHeld);
   if (share < (cited ? CITED_SUPPORT_THRESHOLD : SUPPORT_THRESHOLD)) {
     // Sharing no word at all is a wrong citation or an invention; sharing a few is partial support, a question.
-    if (share === 0 && input.topicWords === 0) return { kind: 'ungrounded', reason: cited ? 'its cited lines share no word with it' : 'no fact of its sources shares a word with it', sure: true };
+    if (share === 0 && input.topicWords === 0) return { kind: 'ungrounded', reason: cited ? 'its cited lines share no word with it' : 'no fact of its sources shares a word with it', sure: wordsAreSure };
     return { kind: 'ungrounded', reason: cited ? `its cited lines hold few of its words${unheldQuote(input, poolWords)}` : `no fact of its sources says this${unheldQuote(input, poolWords)}`, sure: false };
   }
   const negation = negationProblem(terms, pool, input.ranked, cited ? 'cited' : 'facts', input.claim.checked);

@@ -2,6 +2,7 @@ import { claimTerms, type ClaimTerms } from './claim-terms.js';
 import type { ClaimCitation } from './claims.js';
 import { MentionIndex } from './grounding-names.js';
 import { segmentText } from './segment.js';
+import type { GroundingLanguage } from './grounding-language.js';
 
 /** The evidence the grounding check reads: facts and cited lines, each analysed once per lint. */
 
@@ -44,6 +45,9 @@ export type SourceLinesReader = (file: string) => readonly string[] | undefined;
 
 /** What one lint keeps across pages: each fact and each cited line analysed once, each source's facts ordered once. */
 export class GroundingCache {
+  /** `language`: the language of the pages this cache grounds (grounding-language.ts); undefined, English, read as it always was. */
+  constructor(readonly language?: GroundingLanguage) {}
+
   private readonly terms = new Map<string, ClaimTerms>();
   /** What the sources write, token by token: a name they never mention is what the check is surest of. */
   readonly mentionIndex = new MentionIndex();
@@ -84,13 +88,22 @@ export class GroundingCache {
   /** A claim's terms (read strictly, not as evidence), analysed once per lint: pages repeat sentences. */
   claimTermsOf(text: string): ClaimTerms {
     let terms = this.claimTerms.get(text);
-    if (!terms) this.claimTerms.set(text, (terms = claimTerms(text)));
+    if (!terms) this.claimTerms.set(text, (terms = claimTerms(this.language ? this.language.normalise(text) : text)));
     return terms;
   }
 
+  /**
+   * Evidence's terms. In another language evidence is read both ways, as written and in the
+   * page's language: a German page may cite an English source ("1,000") or a German one
+   * ("1.000"), and a number either reading states is stated.
+   */
   termsOf(text: string): ClaimTerms {
     let terms = this.terms.get(text);
-    if (!terms) this.terms.set(text, (terms = claimTerms(text, true)));
+    if (!terms) {
+      const plain = claimTerms(text, true);
+      const normalised = this.language?.normalise(text);
+      this.terms.set(text, (terms = normalised === undefined || normalised === text ? plain : bothReadings(plain, claimTerms(normalised, true))));
+    }
     return terms;
   }
 
@@ -176,4 +189,23 @@ export function citedFacts(citations: readonly ClaimCitation[], bySource: Readon
     }
   }
   return [...found];
+}
+
+/** Evidence read two ways: whatever either reading holds, it holds. */
+function bothReadings(a: ClaimTerms, b: ClaimTerms): ClaimTerms {
+  const union = <T>(x: readonly T[], y: readonly T[]): T[] => [...new Set([...x, ...y])];
+  return {
+    words: union(a.words, b.words),
+    numbers: union(a.numbers, b.numbers),
+    namedNumbers: union(a.namedNumbers, b.namedNumbers),
+    identifiers: union(a.identifiers, b.identifiers),
+    // A month a wrong reading found where the right one found its day ("9. August 2016" read in English as August 2016) dates nothing.
+    dates: union(a.dates, b.dates).filter((date, _index, all) => date.length > 7 || !all.some((other) => other.length > 7 && other.startsWith(date))),
+    names: union(a.names, b.names),
+    acronyms: union(a.acronyms, b.acronyms),
+    negated: a.negated || b.negated,
+    negatedWords: union(a.negatedWords, b.negatedWords),
+    followingNegation: union(a.followingNegation, b.followingNegation),
+    contrasted: a.contrasted || b.contrasted,
+  };
 }

@@ -71,7 +71,8 @@ export class MentionIndex {
 /**
  * The identifiers and rare words of a claim its sources never mention, as written. `words`:
  * the stems its sources hold (a lower-case word its sources write inflected otherwise is
- * mentioned); `topic`: stems of the page's title, which name the page's subject.
+ * mentioned); `topic`: stems of the page's title, which name the page's subject;
+ * `rareWords`: whether a lower-case word that is not ordinary English counts (not in another language).
  */
 export function unmentionedTerms(
   claim: Pick<Claim, 'checked' | 'code'>,
@@ -79,6 +80,7 @@ export function unmentionedTerms(
   words: ReadonlySet<string>,
   topic: ReadonlySet<string>,
   misspelled: (stem: string) => boolean = (stem) => holdsMisspelled(words, stem),
+  rareWords = true,
 ): string[] {
   const found: string[] = [];
   const note = (token: string): void => {
@@ -105,6 +107,8 @@ export function unmentionedTerms(
       }
       // A capitalised word in prose is a name the check reads by its stem; in code it is an identifier.
       if (CAPITALISED.test(token) && !inCode) continue;
+      // A word that is not ordinary English is rare only in an English page.
+      if (!rareWords && !inCode) continue;
       // Its own stem, not one it begins or that begins it: "javac" is not "java".
       if (words.has(wordStem(lower)) || isOrdinaryEnglish(lower)) continue;
       note(token);

@@ -144,7 +144,7 @@ function groundClaim(claim: Claim, terms: ClaimTerms, context: ClaimContext, lin
   const { evidence, cache } = context;
   const cited = lines && lines.length > 0 ? lines : citedFacts(claim.citations, evidence.bySource);
   const result: SentenceGrounding = { text: claim.text, line: claim.line, support: 0, citations: claim.citations, againstCitedLines: cited.length > 0, candidates: [] };
-  const base = { claim, terms, evidence, topicWords: context.topicWords, topic: context.topic, mentions: context.mentions, namesOnly: context.namesOnly };
+  const base = { claim, terms, evidence, topicWords: context.topicWords, topic: context.topic, mentions: context.mentions, namesOnly: context.namesOnly, language: cache.language };
   if (cited.length > 0) {
     // Sentences of the cited prose (a sentence may run over several lines), and each line (code included).
     const ranked = rank(terms, lines && lines.length > 0 ? [...sentencesOf(lines, cache), ...lines] : cited);

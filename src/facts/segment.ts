@@ -138,7 +138,8 @@ function sentencesOf(paragraph: Paragraph): Segment[] {
   let start = 0;
   // Lower-case text (old abstracts, transcripts) ends sentences too; abbreviations are what must not.
   // U+E001/U+E002 stand for a link or code span a page's claims were read with (claims.ts).
-  const boundary = /([.!?]+)(["')\]’”]*)(\s+)(?=["'(\[“‘]?[\p{L}\p{N}\uE001\uE002])/gu;
+  // 。！？ end a sentence with no space after them (Chinese, Japanese).
+  const boundary = /([.!?]+)(["')\]’”]*)(\s+)(?=["'(\[“‘]?[\p{L}\p{N}\uE001\uE002])|([。！？]+)([」』”’）)]*)/gu;
   const emit = (end: number): void => {
     const piece = joined.slice(start, end);
     const lead = piece.length - piece.trimStart().length;
@@ -150,7 +151,9 @@ function sentencesOf(paragraph: Paragraph): Segment[] {
   for (let match = boundary.exec(joined); match; match = boundary.exec(joined)) {
     // "e.g." / "Dr." / a lone initial ("J. Smith") do not end a sentence.
     if (match[1] === '.' && isAbbreviation(lastWordOf(joined, start, match.index).toLowerCase())) continue;
-    const end = match.index + (match[1]?.length ?? 0) + (match[2]?.length ?? 0);
+    // "am 9. August 2016": a German day's full stop before its month ends nothing.
+    if (match[1] === '.' && ORDINAL_DAY.test(joined.slice(Math.max(start, match.index - 3), match.index)) && GERMAN_MONTH.test(joined.slice(match.index + match[0].length))) continue;
+    const end = match[4] !== undefined ? match.index + match[4].length + (match[5]?.length ?? 0) : match.index + (match[1]?.length ?? 0) + (match[2]?.length ?? 0);
     emit(end);
     start = end;
   }
@@ -159,6 +162,8 @@ function sentencesOf(paragraph: Paragraph): Segment[] {
 }
 
 const LAST_WORD = /[\p{L}.]+$/u;
+const ORDINAL_DAY = /(?:^|[^\d.])\d{1,2}$/;
+const GERMAN_MONTH = /^(?:Januar|Jänner|Februar|März|April|Mai|Juni|Juli|August|September|Oktober|November|Dezember|Jan|Feb|Mär|Apr|Jun|Jul|Aug|Sept?|Okt|Nov|Dez)\b/u;
 
 /** The run of letters and full stops that ends `text[start, end)`, '' when none: scanned back from the end, as this runs at every full stop. */
 function lastWordOf(text: string, start: number, end: number): string {
@@ -225,10 +230,23 @@ function isFactLike(text: string): boolean {
       if (lettered && ++words >= MIN_WORDS) return true;
       lettered = false;
     } else if (code >= 128) {
-      return text.split(' ').filter((word) => LETTER.test(word)).length >= MIN_WORDS;
+      return text.split(' ').filter((word) => LETTER.test(word)).length >= MIN_WORDS || unspacedWords(text) >= MIN_WORDS;
     } else if (!lettered && isAsciiLetter(code)) {
       lettered = true;
     }
   }
   return false;
+}
+
+const UNSPACED_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}]/u;
+const KANA = /[\p{Script=Hiragana}\p{Script=Katakana}]/u;
+let wordSegmenters: { zh: Intl.Segmenter; ja: Intl.Segmenter } | undefined;
+
+/** Words of a text in a script written without spaces (Chinese, Japanese…), as the runtime's segmenter cuts them; 0 for other text. */
+function unspacedWords(text: string): number {
+  if (!UNSPACED_SCRIPT.test(text)) return 0;
+  wordSegmenters ??= { zh: new Intl.Segmenter('zh', { granularity: 'word' }), ja: new Intl.Segmenter('ja', { granularity: 'word' }) };
+  let words = 0;
+  for (const segment of (KANA.test(text) ? wordSegmenters.ja : wordSegmenters.zh).segment(text)) if (segment.isWordLike) words++;
+  return words;
 }

@@ -6,6 +6,7 @@ import { brokenLinkFindings, duplicateKeyFindings, type LinkResolver } from './v
 import { citationFindings } from './validate/citation-rules.js';
 import { nearDuplicatesAlongside } from './validate/near-duplicate.js';
 import { accessFieldFindings } from './validate/access-rules.js';
+import { langFieldFindings } from './validate/lang-rules.js';
 import { applyRuleSettings } from './validate/rule-settings.js';
 import { scopeOf } from './access.js';
 import {
@@ -71,6 +72,7 @@ export function validateWrite(index: PageIndex, candidate: WriteCandidate, ctx: 
     findings.push(...emptyPageFindings(page));
     findings.push(...citationFindings(page, rawExists, ctx.rawLineCount ?? (() => undefined)));
     findings.push(...accessFieldFindings(page, contract));
+    findings.push(...langFieldFindings(page));
     const otherPaths = [...new Set([...index.pathsOf(page.key), ...(together?.pathsOf(page.key) ?? [])])].filter((p) => p !== page.path && scopeOf(p) === scopeOf(page.path));
     if (otherPaths.length > 0) {
       findings.push(...duplicateKeyFindings(page.key, [page.path, ...otherPaths]).filter((f) => f.path === page.path));

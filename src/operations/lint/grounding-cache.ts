@@ -111,8 +111,10 @@ export class GroundingResultCache {
 }
 
 /** A page's cache key: everything its grounding reads. */
-export function pageKey(parts: { checker: string; title: string; body: string; facts: string; citedFiles: readonly string[] }): string {
-  return hashOf([String(GROUNDING_CACHE_FORMAT), parts.checker, parts.title, parts.body, parts.facts, ...parts.citedFiles]);
+export function pageKey(parts: { checker: string; title: string; body: string; facts: string; citedFiles: readonly string[]; lang?: string }): string {
+  // The page's language changes how it is read; a page without one keeps the key it always had.
+  const lang = parts.lang === undefined ? [] : [`lang:${parts.lang}`];
+  return hashOf([String(GROUNDING_CACHE_FORMAT), parts.checker, parts.title, parts.body, parts.facts, ...parts.citedFiles, ...lang]);
 }
 
 /** sha256 of texts, each led by its length (no two lists hash alike); JSON.stringify is slow here, as pdf.js replaces it. */

@@ -1,5 +1,6 @@
 import { factsDbFile } from '../../facts/extract.js';
 import { GroundingCache, groundPage, type CandidateFact, type LinkedFacts, type PageGrounding, type SentenceGrounding, type SourceLinesReader } from '../../facts/grounding.js';
+import { pageLanguage, type GroundingLanguage } from '../../facts/grounding-language.js';
 import { scopeOf } from '../../wiki/access.js';
 import { linkedPages } from './grounding-linked.js';
 import { flaggedFix, flaggedMessage } from './grounding-message.js';
@@ -50,7 +51,14 @@ export async function groundPages(
   const store = await FactStore.openExisting(factsDbFile(root));
   if (!store) return undefined;
   const report: GroundingReport = { findings: [], pages: [], closest: {}, reusedPages: 0 };
-  const cache = new GroundingCache();
+  // One cache per page language: a text is read in the language of the page citing it (facts/grounding-language.ts).
+  const caches = new Map<string, GroundingCache>();
+  const cacheFor = (language: GroundingLanguage | undefined): GroundingCache => {
+    const tag = language?.tag ?? '';
+    let cache = caches.get(tag);
+    if (!cache) caches.set(tag, (cache = new GroundingCache(language)));
+    return cache;
+  };
   // Many pages cite the same sources: one query per set of sources, not one per page.
   const bySources = new Map<string, { facts: CandidateFact[]; hash?: string; byId?: Map<string, CandidateFact> }>();
   const setOf = (sources: readonly string[]): { facts: CandidateFact[]; hash?: string; byId?: Map<string, CandidateFact> } => {
@@ -82,12 +90,13 @@ export async function groundPages(
       if (sources.length === 0) continue;
       const set = setOf(sources);
       const title = typeof page.frontmatter.title === 'string' ? page.frontmatter.title : '';
+      const language = pageLanguage(page.frontmatter.lang, page.body);
       // The raw files its check may read: those it cites by line, and its sources' heads (a claim dated by its source's own date).
       const cited = [...new Set([...citations.filter((c) => c.first !== undefined).map((c) => sourceFilePath(c.file)).filter((f): f is string => f !== undefined), ...sources.filter((file) => sourceLines.has(file))])].sort();
       const key =
         checker === undefined
           ? undefined
-          : pageKey({ checker, title, body: page.body, facts: (set.hash ??= factsHash(set.facts)), citedFiles: cited.map((file) => `${file}:${fileHash(file)}`) });
+          : pageKey({ checker, title, body: page.body, facts: (set.hash ??= factsHash(set.facts)), citedFiles: cited.map((file) => `${file}:${fileHash(file)}`), ...(language ? { lang: language.tag } : {}) });
       const evidenceOf = (flag: FlaggedSentence): CandidateFact[] | undefined => evidenceFacts(flag.evidence, (set.byId ??= new Map(set.facts.map((fact) => [fact.id, fact]))), readLines);
       let result = key === undefined ? undefined : results.get(page.path, key);
       const reused = result !== undefined && result.flagged.every((flag) => evidenceOf(flag) !== undefined) && (result.linked === undefined || linked.hashOf(result.linked.keys, scopeOf(page.path)) === result.linked.hash);
@@ -105,7 +114,7 @@ export async function groundPages(
           for (const key of keys) consulted.add(key);
           return linked.facts(keys, scopeOf(page.path));
         };
-        result = pageResult(groundPage(page.body, set.facts, cache, title, readKeyed, linkedFacts));
+        result = pageResult(groundPage(page.body, set.facts, cacheFor(language), title, readKeyed, linkedFacts));
         const keys = [...consulted].sort();
         if (keys.length > 0) result.linked = { keys, hash: linked.hashOf(keys, scopeOf(page.path)) };
       }

@@ -6,11 +6,12 @@ import { stringField } from '../../wiki/page.js';
 import { isSurfaced, scopeOf, usageModeOf } from '../../wiki/access.js';
 import { SOURCE_DATA_RULE } from '../../tools/source-delimiters.js';
 import { charsForTokens } from '../../util/tokens.js';
+import { canonicalTag, languageName } from '../../util/language-tag.js';
 
 /** String.prototype.localeCompare's order, from one collator (localeCompare makes one per call: slow over 10k keys). */
 const byKeyText = new Intl.Collator().compare;
 
-export type OperationKind = 'ingest' | 'query' | 'query-save' | 'lint' | 'lint-fix';
+export type OperationKind = 'ingest' | 'query' | 'query-save' | 'lint' | 'lint-fix' | 'translate';
 
 const OPERATION_TEXT: Record<OperationKind, string> = {
   ingest:
@@ -29,6 +30,11 @@ const OPERATION_TEXT: Record<OperationKind, string> = {
   'lint-fix':
     'You are reviewing and repairing the wiki. Follow "Workflow: lint" in the schema: report findings, one `FINDING` line each, ' +
     'and fix what you can with the tools: a sentence, a citation or a link with write_file edits, never by rewriting the whole page.',
+  translate:
+    'You are writing the wiki\'s pages anew in another language. Each message gives pages as they are: write each one whole with write_file ' +
+    '(same path, so its key stays), its title, summary and body in the language named below. Keep every [[key]] link target (a label after | may be translated), ' +
+    'every <!-- from: … --> citation exactly where its sentence is, refs, sources, created, usage_mode and visibility. Lines the message says a person wrote stay word for word, untranslated. ' +
+    'Add nothing the page does not say. When a batch is written, end with a one-line summary.',
 };
 
 /**
@@ -108,13 +114,42 @@ export function buildRunContext(ctx: RunContext): string {
     ...(ctx.operation === undefined ? [] : ['# This run', '', OPERATION_TEXT[ctx.operation], '']),
     ...(ctx.readLimit === undefined ? [] : [`read_file windows in this run are about ${ctx.readLimit.toLocaleString('en-US')} characters (the context budget is small).`, '']),
     `Today is ${ctx.today}. Use it for created/updated dates.`,
-    ...(ctx.settings.language === undefined ? [] : [`Write new pages, added text and answers in ${ctx.settings.language}; quotes and names stay as the source has them.`]),
+    ...(ctx.settings.language === undefined ? [] : [languageInstruction(ctx.settings.language, ctx.operation)]),
     '',
     '# Existing pages',
     '',
     pageSection,
     ...alwaysSection(ctx.pages, ctx.user, ctx.settings.promptAlwaysChars),
   ].join('\n');
+}
+
+/**
+ * What the `language` setting asks of this run. It sits in the run's first message, which
+ * every request of the run carries, so the cached system prompt stays the same whatever the
+ * language. Keys, quotes, names and citations are not translated: links and evidence must
+ * still match.
+ */
+export function languageInstruction(tag: string, operation: OperationKind | undefined): string {
+  const code = canonicalTag(tag) ?? tag;
+  const name = `${languageName(code)} (${code})`;
+  const pages =
+    `Write in ${name}, whatever the language of the sources: the title, summary and body of every page you write, and any text you add to a page; ` +
+    `set \`lang: ${code}\` in the frontmatter of a page you write whole. Existing keys, quotes, names and citations stay as they are.`;
+  const review =
+    `Write your review in ${name}: the message of each FINDING line and the reason of each ANSWER line (after \`::\`); ` +
+    'the words FINDING and ANSWER, yes and no, rule names, paths, keys, quotes and names stay as they are.';
+  switch (operation) {
+    case 'query':
+      return `Answer in ${name}, whatever the language of the sources and pages; quotes and names stay as they are.`;
+    case 'lint':
+      return review;
+    case 'lint-fix':
+      return `${review} ${pages}`;
+    case 'query-save':
+      return `Answer in ${name}. ${pages}`;
+    default:
+      return pages;
+  }
 }
 
 /** The pages whose keys are in `relevant`, in that order, then the others in their own order. */

@@ -3,6 +3,7 @@ import { folderForType, requiredFields, typeForPath, type Contract } from '../co
 import { matchesKeyPattern, slugify } from '../keys.js';
 import { sourcesOf, type Page } from '../page.js';
 import { accessFieldFindings } from './access-rules.js';
+import { langFieldFindings } from './lang-rules.js';
 import { deniedPathReason } from '../../confine/paths.js';
 import { finding, type Finding } from './finding.js';
 
@@ -186,6 +187,7 @@ export function contentPageFindings(page: Page, contract: Contract, rawExists: (
     ...sourceFindings(page, contract, rawExists),
     ...emptyPageFindings(page),
     ...accessFieldFindings(page, contract),
+    ...langFieldFindings(page),
   ];
 }
 

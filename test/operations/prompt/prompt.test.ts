@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { configSchema } from '../../../src/config/schema.js';
-import { buildRunContext, buildSystemPrompt, type PromptSettings } from '../../../src/operations/prompt/prompt.js';
+import { buildRunContext, buildSystemPrompt, languageInstruction, type PromptSettings } from '../../../src/operations/prompt/prompt.js';
 import { SOURCE_CLOSE, SOURCE_OPEN } from '../../../src/tools/source-delimiters.js';
 import { parsePage } from '../../../src/wiki/page.js';
 import { parseSchema } from '../../../src/wiki/schema-loader.js';
@@ -84,10 +84,25 @@ describe('buildRunContext', () => {
     expect(buildRunContext({ schema, today: '2026-11-21', pages: [], settings: settings({ promptPageLimit: 10 }) })).toContain('The wiki has no pages yet');
   });
 
-  it('says the language to write in when the configuration names one (language, --lang), and nothing when unset', () => {
-    const german = buildRunContext({ schema, today: '2026-11-21', pages: [], settings: settings({ language: 'German' }) });
-    expect(german).toContain('Write new pages, added text and answers in German; quotes and names stay as the source has them.');
-    expect(buildRunContext({ schema, today: '2026-11-21', pages: [], settings: settings() })).not.toContain('Write new pages, added text and answers in');
+  it('says the language to write in when the configuration names one (language, --lang), by name and tag, and nothing when unset', () => {
+    const german = buildRunContext({ schema, operation: 'ingest', today: '2026-11-21', pages: [], settings: settings({ language: 'de' }) });
+    expect(german).toContain('Write in German (de), whatever the language of the sources: the title, summary and body of every page you write');
+    expect(german).toContain('set `lang: de` in the frontmatter');
+    expect(buildRunContext({ schema, operation: 'ingest', today: '2026-11-21', pages: [], settings: settings() })).not.toMatch(/Write in |lang: /);
+    // A tag spelt another way reaches the model in its canonical spelling.
+    expect(languageInstruction('pt-br', 'ingest')).toContain('Write in Brazilian Portuguese (pt-BR)');
+    expect(languageInstruction('zh', 'ingest')).toContain('Write in Chinese (zh)');
+  });
+
+  it('asks each kind of run for what it writes in the language: pages, an answer, a review whose keywords stay as the parser reads them', () => {
+    expect(languageInstruction('ja', 'query')).toMatch(/^Answer in Japanese \(ja\)/);
+    expect(languageInstruction('ja', 'query')).not.toContain('lang:');
+    const review = languageInstruction('fr', 'lint');
+    expect(review).toContain('Write your review in French (fr)');
+    expect(review).toContain('the words FINDING and ANSWER, yes and no, rule names, paths, keys, quotes and names stay as they are');
+    expect(review).not.toContain('lang:');
+    expect(languageInstruction('fr', 'lint-fix')).toContain('set `lang: fr`');
+    expect(languageInstruction('fr', 'query-save')).toMatch(/^Answer in French \(fr\)\. Write in French/);
   });
 });
 

@@ -31,6 +31,7 @@ import oversizedRepair from './oversized-repair.js';
 import lowCoverage from './low-coverage.js';
 import frontmatterDrift from './frontmatter-drift.js';
 import mergeConflict from './merge-conflict.js';
+import langField from './lang-field.js';
 import type { RuleDefinition } from '../rule.js';
 
 /**
@@ -72,6 +73,7 @@ export const RULES = [
   lowCoverage,
   frontmatterDrift,
   mergeConflict,
+  langField,
 ] as const;
 
 export type RuleId = (typeof RULES)[number]['id'];
