@@ -11,6 +11,7 @@ export function renderProposalList(proposals: ReadonlyArray<ProposalSummary & { 
   for (const p of proposals) {
     lines.push('', `${c.bold(p.id)}  ${p.command}${p.title ? ` ${p.title}` : ''}  ${counts(p.pages)}  ${c.dim(p.created.replace('T', ' ').slice(0, 16))} UTC`);
     for (const page of p.pages) lines.push(`  ${changeMark(page.change, c)} ${page.path}`);
+    for (const also of p.also ?? []) lines.push(`  ${c.red('!')} ${also}`);
   }
   lines.push('', c.dim('See one: wiki review show ID · land it: wiki review accept ID [PAGE…] · drop it: wiki review reject ID [PAGE…]'));
   return lines.join('\n');
@@ -21,7 +22,7 @@ function counts(pages: ProposalSummary['pages']): string {
   return [['created', n('created')], ['updated', n('updated')], ['removed', n('removed')]]
     .filter(([, count]) => Number(count) > 0)
     .map(([kind, count]) => `${count} ${kind}`)
-    .join(', ');
+    .join(', ') || 'no page';
 }
 
 function changeMark(change: string, c: Colors): string {
@@ -50,6 +51,7 @@ const STATE_NOTE: Record<ProposalView['pages'][number]['state'], string> = {
 
 export function renderProposal(view: ProposalView, c: Colors): string {
   const lines = [`${c.bold(`proposal ${view.id}`)} · ${view.command} · ${view.title} · ${view.created.replace('T', ' ').slice(0, 16)} UTC${view.user ? ` · ${view.user}'s` : ''}`];
+  if (view.also?.length) lines.push('', c.bold('Also, when accepted (the proposal lands whole):'), ...view.also.map((also) => `  ${c.red('!')} ${also}`));
   for (const page of view.pages) {
     lines.push('', `${changeMark(page.change, c)} ${c.bold(page.path)} (${page.change})${page.state === 'as-proposed' ? '' : ` — ${page.state === 'conflicts' ? c.red(STATE_NOTE[page.state]) : c.yellow(STATE_NOTE[page.state])}`}`);
     lines.push(colourDiff(page.diff.trimEnd(), c));
@@ -72,6 +74,7 @@ export function renderAccept(report: AcceptReport, c: Colors): string {
   const lines = [`Accepted ${report.accepted.length} page(s) from proposal ${report.id} as run ${report.runId} (\`wiki undo ${report.runId}\` takes it back):`];
   for (const a of report.accepted) lines.push(`  ${changeMark(a.change, c)} ${a.path}${a.merged ? c.yellow(' (merged onto later edits)') : ''}`);
   if (report.recordedSource) lines.push(`  ${report.recordedSource} recorded as ingested`);
+  for (const done of report.effects ?? []) lines.push(`  ${done}`);
   for (const f of report.findings) lines.push(`  ${c.yellow(f.severity)} ${f.path}: ${f.message}`);
   lines.push(report.remaining > 0 ? `${report.remaining} page(s) of it still wait.` : 'Nothing of it waits any more.');
   return lines.join('\n');

@@ -12,6 +12,7 @@ import { lockOptions } from '../ingest/ingest.js';
 import { Session } from '../run/session.js';
 import { SharedWorkspace } from '../run/shared-workspace.js';
 import type { WorkspaceHandle } from '../run/workspace-handle.js';
+import { applyEffects, effectsRefused, requireWhole } from './accept-effects.js';
 import { mergeOnto } from './merge.js';
 import { ProposalStore, type PageChangeKind, type Proposal, type ProposedPage } from './proposals.js';
 import { keepRest, pagesNamed, proposalFor } from './select.js';
@@ -40,6 +41,8 @@ export interface AcceptReport {
   findings: Finding[];
   /** The ingest's source, when this accept recorded it as ingested. */
   recordedSource?: string;
+  /** What the accept did besides the pages (raw/ removals, a source's record), as a person reads it. */
+  effects?: string[];
 }
 
 /** Model-authorship rules a proposal already met when its run wrote it (or that the tool's own marks may break). */
@@ -60,6 +63,7 @@ export async function acceptProposal(ws: WorkspaceHandle, id: string | undefined
   try {
     const proposal = await proposalFor(store, id, options.user);
     const chosen = pagesNamed(proposal, options.pages);
+    requireWhole(proposal, chosen, 'accept');
     // A proposal file can be crafted (a committed review folder): the tool's own files are never taken from one.
     const own = chosen.filter((p) => isSpecialPage(ws.schema.contract, p.path));
     if (own.length > 0) throw new UsageError(`proposal ${proposal.id} names ${own.map((p) => p.path).join(', ')}, which only the tool writes`, `reject it: wiki review reject ${proposal.id}`);
@@ -71,6 +75,7 @@ export async function acceptProposal(ws: WorkspaceHandle, id: string | undefined
       const check = await Session.open(ws, { ...opened, runId: newRunId(), readOnly: true }, shared);
       const landing = await planLanding(check, chosen, report);
       if (report.refused.length === 0) await refuseInvalid(check, proposal, landing, report);
+      if (report.refused.length === 0) report.refused.push(...effectsRefused(check, proposal));
       await check.finish('completed');
       if (report.refused.length > 0) return report;
       const session = await Session.open(ws, { ...opened, runId: newRunId(), readOnly: false }, shared);
@@ -83,6 +88,8 @@ export async function acceptProposal(ws: WorkspaceHandle, id: string | undefined
           else await session.writeFile(page.path, text);
           report.accepted.push({ path: page.path, change: page.change, ...(merged ? { merged: true as const } : {}) });
         }
+        const done = await applyEffects(session, proposal, options.onNotice);
+        if (done.length > 0) report.effects = done;
         await session.refreshIndex();
         report.findings = await session.revalidateTouched();
         const recorded = await recordSource(session, proposal, landing.map((l) => l.page));

@@ -38,7 +38,25 @@ export interface Proposal {
   /** The run's own log lines (what it did), carried into the log entry of an accept. */
   log: string[];
   pages: ProposedPage[];
+  /**
+   * What the command does besides its pages, done only when the proposal is accepted (whole:
+   * such a proposal is accepted or rejected all at once): `wiki rm`'s raw files, record and
+   * facts; a renamed source's record.
+   */
+  effects?: ProposalEffect[] | undefined;
 }
+
+export type ProposalEffect = { kind: 'remove-sources'; sources: string[] } | { kind: 'rename-sources'; renames: Array<{ from: string; to: string }> };
+
+/** A source path as the tool writes it: under raw/, `/`-separated, no `.` or `..` step. */
+const rawSource = z
+  .string()
+  .refine((p) => p.startsWith('raw/') && !p.includes('\\') && !p.includes('\0') && p.split('/').every((step) => step !== '' && step !== '.' && step !== '..'), 'a source path under raw/');
+
+const effectSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('remove-sources'), sources: z.array(rawSource).min(1) }).strict(),
+  z.object({ kind: z.literal('rename-sources'), renames: z.array(z.object({ from: rawSource, to: rawSource }).strict()).min(1) }).strict(),
+]);
 
 const pageSchema = z
   .object({
@@ -62,6 +80,7 @@ const proposalSchema = z
     source: z.object({ path: z.string(), sha256: z.string().regex(/^[0-9a-f]{64}$/) }).strict().optional(),
     log: z.array(z.string()),
     pages: z.array(pageSchema),
+    effects: z.array(effectSchema).optional(),
   })
   .strict();
 

@@ -4,6 +4,7 @@ import { unifiedDiffOf } from '../../tools/diff.js';
 import type { WorkspaceHandle } from '../run/workspace-handle.js';
 import { storeOf } from './decide.js';
 import { mergeOnto } from './merge.js';
+import { effectLines } from './propose.js';
 import type { PageChangeKind } from './proposals.js';
 import { pagesNamed, proposalFor } from './select.js';
 
@@ -20,6 +21,8 @@ export interface ProposalView {
   title: string;
   created: string;
   user?: string;
+  /** What lands with the pages besides them (raw/ removals, a source's record): the proposal is then accepted whole. */
+  also?: string[];
   pages: Array<{ path: string; change: PageChangeKind; state: LandingState; diff: string; changedSince?: string }>;
 }
 
@@ -36,5 +39,6 @@ export async function showProposal(ws: WorkspaceHandle, id: string | undefined, 
     if (state !== 'as-proposed') view.changedSince = unifiedDiffOf([{ path: page.path, before: page.before, after: current ?? '' }]);
     pages.push(view);
   }
-  return { id: proposal.id, command: proposal.command, title: proposal.title, created: proposal.created, ...(proposal.user ? { user: proposal.user } : {}), pages };
+  const also = effectLines(proposal.effects);
+  return { id: proposal.id, command: proposal.command, title: proposal.title, created: proposal.created, ...(proposal.user ? { user: proposal.user } : {}), ...(also.length ? { also } : {}), pages };
 }

@@ -1,0 +1,58 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { UsageError } from '../../errors.js';
+import { loadManifest } from '../../state/manifest.js';
+import type { Session } from '../run/session.js';
+import { sourcesDrawnOn } from '../sources/remove-plan.js';
+import { recordRenames, removeSourceFiles } from '../sources/source-effects.js';
+import { effectLines } from './propose.js';
+import type { Proposal, ProposedPage } from './proposals.js';
+
+/**
+ * A proposal's effects beyond its pages (`wiki rm`'s raw files and record, a rename's
+ * record): done by the accept's run, after its pages, exactly as the direct command does
+ * them. Such a proposal is one change: accepted or rejected whole.
+ */
+
+/** A proposal with effects, named page by page: refused (exit 2), before anything is read or written. */
+export function requireWhole(proposal: Proposal, chosen: readonly ProposedPage[], verb: 'accept' | 'reject'): void {
+  if (!proposal.effects?.length || chosen.length === proposal.pages.length) return;
+  throw new UsageError(
+    `proposal ${proposal.id} also does what its pages rest on (${effectLines(proposal.effects).join('; ')}): it is accepted or rejected whole`,
+    `wiki review ${verb} ${proposal.id}`,
+  );
+}
+
+/** Why the effects cannot be done on the wiki as it is now (the accept is then refused, nothing written); empty when they can. */
+export function effectsRefused(session: Session, proposal: Proposal): Array<{ path: string; reason: string }> {
+  const refused: Array<{ path: string; reason: string }> = [];
+  const planned = new Set(proposal.pages.map((p) => p.path));
+  for (const effect of proposal.effects ?? []) {
+    if (effect.kind === 'remove-sources') {
+      const removed = new Set(effect.sources);
+      // A page that came to draw on a removed source since would be left citing a file gone from raw/.
+      for (const page of session.contentPages()) {
+        if (planned.has(page.path) || ![...sourcesDrawnOn(page)].some((source) => removed.has(source))) continue;
+        refused.push({ path: page.path, reason: `it draws on ${[...sourcesDrawnOn(page)].filter((s) => removed.has(s)).join(', ')} since the proposal was made: reject this proposal and run \`wiki rm\` again` });
+      }
+    } else {
+      for (const { from, to } of effect.renames) {
+        if (!existsSync(path.join(session.root, ...to.split('/')))) refused.push({ path: to, reason: `${from} was renamed to ${to}, which is no longer in raw/: reject this proposal` });
+      }
+    }
+  }
+  return refused;
+}
+
+/** Do the effects in the accept's run; what was done, as a person reads it. */
+export async function applyEffects(session: Session, proposal: Proposal, onNotice?: (message: string) => void): Promise<string[]> {
+  for (const effect of proposal.effects ?? []) {
+    if (effect.kind === 'remove-sources') {
+      const removedPages = proposal.pages.filter((p) => p.change === 'removed').map((p) => p.path);
+      await removeSourceFiles(session, effect.sources, removedPages, onNotice);
+    } else {
+      await recordRenames(session, await loadManifest(session.root), effect.renames);
+    }
+  }
+  return effectLines(proposal.effects);
+}
