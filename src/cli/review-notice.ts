@@ -22,9 +22,8 @@ export async function reviewRequestFor(ws: Workspace, dryRun: boolean): Promise<
  * many wait in all (`proposalsWaiting`) instead of a dry run's diff, and a person is told
  * where to look, on stderr, even with --quiet (a cron mail must say it).
  */
-export async function proposalsOutcome(report: unknown, review: ReviewRequest): Promise<string[]> {
+export async function proposalsOutcome(report: unknown, review: ReviewRequest, user: string | undefined = process.env.WIKI_USER?.trim() || undefined): Promise<string[]> {
   if (!review.used) return [];
-  const user = process.env.WIKI_USER?.trim() || undefined;
   const waiting = await review.waiting(user);
   if (report !== null && typeof report === 'object') {
     const fields = report as Record<string, unknown>;
