@@ -4,9 +4,9 @@ import { UsageError } from '../../errors.js';
 import { loadManifest } from '../../state/manifest.js';
 import type { Session } from '../run/session.js';
 import { sourcesDrawnOn } from '../sources/remove-plan.js';
-import { recordRenames, removeSourceFiles } from '../sources/source-effects.js';
+import { recordRenames, recordStaleClaims, removeSourceFiles } from '../sources/source-effects.js';
 import { effectLines } from './propose.js';
-import type { Proposal, ProposedPage } from './proposals.js';
+import { bindsWhole, type Proposal, type ProposedPage } from './proposals.js';
 
 /**
  * A proposal's effects beyond its pages (`wiki rm`'s raw files and record, a rename's
@@ -16,9 +16,10 @@ import type { Proposal, ProposedPage } from './proposals.js';
 
 /** A proposal with effects, named page by page: refused (exit 2), before anything is read or written. */
 export function requireWhole(proposal: Proposal, chosen: readonly ProposedPage[], verb: 'accept' | 'reject'): void {
-  if (!proposal.effects?.length || chosen.length === proposal.pages.length) return;
+  const binding = (proposal.effects ?? []).filter(bindsWhole);
+  if (binding.length === 0 || chosen.length === proposal.pages.length) return;
   throw new UsageError(
-    `proposal ${proposal.id} also does what its pages rest on (${effectLines(proposal.effects).join('; ')}): it is accepted or rejected whole`,
+    `proposal ${proposal.id} also does what its pages rest on (${effectLines(binding).join('; ')}): it is accepted or rejected whole`,
     `wiki review ${verb} ${proposal.id}`,
   );
 }
@@ -35,7 +36,7 @@ export function effectsRefused(session: Session, proposal: Proposal): Array<{ pa
         if (planned.has(page.path) || ![...sourcesDrawnOn(page)].some((source) => removed.has(source))) continue;
         refused.push({ path: page.path, reason: `it draws on ${[...sourcesDrawnOn(page)].filter((s) => removed.has(s)).join(', ')} since the proposal was made: reject this proposal and run \`wiki rm\` again` });
       }
-    } else {
+    } else if (effect.kind === 'rename-sources') {
       for (const { from, to } of effect.renames) {
         if (!existsSync(path.join(session.root, ...to.split('/')))) refused.push({ path: to, reason: `${from} was renamed to ${to}, which is no longer in raw/: reject this proposal` });
       }
@@ -46,13 +47,20 @@ export function effectsRefused(session: Session, proposal: Proposal): Array<{ pa
 
 /** Do the effects in the accept's run; what was done, as a person reads it. */
 export async function applyEffects(session: Session, proposal: Proposal, onNotice?: (message: string) => void): Promise<string[]> {
+  const done: string[] = [];
   for (const effect of proposal.effects ?? []) {
     if (effect.kind === 'remove-sources') {
       const removedPages = proposal.pages.filter((p) => p.change === 'removed').map((p) => p.path);
       await removeSourceFiles(session, effect.sources, removedPages, onNotice);
-    } else {
+      done.push(...effectLines([effect]));
+    } else if (effect.kind === 'rename-sources') {
       await recordRenames(session, await loadManifest(session.root), effect.renames);
+      done.push(...effectLines([effect]));
+    } else {
+      // Only the claims a page holds once this accept has landed: a page left out holds its old sentence, or none.
+      const recorded = await recordStaleClaims(session, effect.source, effect.claims);
+      if (recorded.length > 0) done.push(`${recorded.length} sentence(s) citing changed lines of ${effect.source} recorded as stale (wiki lint lists them)`);
     }
   }
-  return effectLines(proposal.effects);
+  return done;
 }

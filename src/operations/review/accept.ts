@@ -9,6 +9,8 @@ import { unifiedDiffOf } from '../../tools/diff.js';
 import { sourcesOf } from '../../wiki/page.js';
 import type { Finding } from '../../wiki/validate/finding.js';
 import { lockOptions } from '../ingest/ingest.js';
+import { currentSourceText } from '../ingest/ingest-following.js';
+import { keepSourceText } from '../../state/source-texts.js';
 import { Session } from '../run/session.js';
 import { SharedWorkspace } from '../run/shared-workspace.js';
 import type { WorkspaceHandle } from '../run/workspace-handle.js';
@@ -179,7 +181,9 @@ async function recordSource(session: Session, proposal: Proposal, landed: readon
   const sha256 = await hashFile(file).catch(() => undefined);
   if (sha256 !== source.sha256) return 'source-changed';
   const info = await stat(file);
-  const pages = { created: landed.filter((p) => p.change === 'created').map((p) => p.path), updated: landed.filter((p) => p.change === 'updated').map((p) => p.path) };
+  // The pages the run wrote from the source, of those that land (a proposal from before `pages` was kept: all that land).
+  const landing = (change: 'created' | 'updated'): string[] => landed.filter((p) => p.change === change && (source.pages?.[change].includes(p.path) ?? true)).map((p) => p.path);
+  const pages = { created: landing('created'), updated: landing('updated') };
   const manifest = recordIngest(await loadManifest(session.root), source.path, {
     sha256,
     size: info.size,
@@ -191,6 +195,9 @@ async function recordSource(session: Session, proposal: Proposal, landed: readon
   });
   await saveManifest(session.root, manifest, session.run);
   session.alsoChanged.add(MANIFEST_PATH);
+  // The text the pages were written from, as a direct ingest keeps it: what the source's next change is diffed against.
+  const text = await currentSourceText(session.root, source.path);
+  if (text !== undefined) await keepSourceText(session.root, sha256, text);
   return 'recorded';
 }
 

@@ -52,11 +52,16 @@ export class ReviewRequest {
   }
 
   /** The sink for one run; an ingest names its source, recorded as ingested when its pages are accepted. */
-  forRun(source?: { path: string; sha256: string }, effects?: ProposalEffect[]): ProposalSink {
+  forRun(source?: { path: string; sha256: string }): ProposalSink {
+    const effects: ProposalEffect[] = [];
     return {
+      alsoOnAccept: (effect) => effects.push(effect),
       keep: async (run) => {
         const pages = run.changes.filter((c) => isWikiPage(c.path) && !isSpecialPage(this.contract, c.path)).map(pageOf);
-        await this.propose(run, pages, { log: logLinesOf(run.changes.find((c) => c.path === this.contract.log)), source, effects });
+        // A record alone is no proposal: it only follows pages that land.
+        if (pages.length === 0) return;
+        const recorded = source === undefined ? undefined : { ...source, pages: run.written };
+        await this.propose(run, pages, { log: logLinesOf(run.changes.find((c) => c.path === this.contract.log)), source: recorded, effects });
       },
     };
   }
@@ -69,7 +74,7 @@ export class ReviewRequest {
   async propose(
     run: { op: string; title: string; runId: string; user: string | undefined },
     pages: ProposedPage[],
-    extra: { log: string[]; source?: { path: string; sha256: string } | undefined; effects?: ProposalEffect[] | undefined },
+    extra: { log: string[]; source?: Proposal['source']; effects?: ProposalEffect[] | undefined },
   ): Promise<void> {
     const effects = extra.effects?.length ? extra.effects : undefined;
     if (pages.length === 0 && effects === undefined) return;
@@ -82,11 +87,11 @@ export class ReviewRequest {
 
 /** What an effect does, as a person reads it in a listing. */
 export function effectLines(effects: readonly ProposalEffect[] | undefined): string[] {
-  return (effects ?? []).flatMap((effect) =>
-    effect.kind === 'remove-sources'
-      ? effect.sources.map((source) => `${source} removed from raw/, its record and facts`)
-      : effect.renames.map(({ from, to }) => `${from} recorded as renamed to ${to}`),
-  );
+  return (effects ?? []).flatMap((effect) => {
+    if (effect.kind === 'remove-sources') return effect.sources.map((source) => `${source} removed from raw/, its record and facts`);
+    if (effect.kind === 'rename-sources') return effect.renames.map(({ from, to }) => `${from} recorded as renamed to ${to}`);
+    return effect.claims.length > 0 ? [`${effect.claims.length} sentence(s) citing changed lines of ${effect.source} recorded as stale, as their pages land`] : [];
+  });
 }
 
 function pageOf(change: FileChange): Proposal['pages'][number] {

@@ -2,9 +2,10 @@ import path from 'node:path';
 import { ConfinedIo } from '../../confine/confined-io.js';
 import { recordAfter, recordBefore } from '../../state/history.js';
 import { forgetSource, loadManifest, MANIFEST_PATH, recordIngest, saveManifest, type Manifest } from '../../state/manifest.js';
-import { loadStaleClaims, saveStaleClaims } from '../../state/stale-claims.js';
+import { loadStaleClaims, sameClaim, saveStaleClaims, type StaleClaim } from '../../state/stale-claims.js';
 import { refreshFacts } from '../inspect/facts.js';
 import type { Session } from '../run/session.js';
+import { holdsClaim } from './stale-claims-of.js';
 
 /**
  * What `wiki rm` and a renamed source do besides their pages, in the run of `session`: the
@@ -47,4 +48,25 @@ export async function recordRenames(session: Session, manifest: Manifest, rename
     await saveStaleClaims(session.root, claims.map((claim) => ({ ...claim, source: renames.find((r) => r.from === claim.source)?.to ?? claim.source })));
   }
   return next;
+}
+
+/**
+ * A changed source's stale claims: those whose page still holds them are recorded (the
+ * source's earlier ones replaced), and every other source's claims are kept while their page
+ * still holds them. Returns the claims recorded for `source`.
+ */
+export async function recordStaleClaims(session: Session, source: string, claims: readonly StaleClaim[]): Promise<StaleClaim[]> {
+  const open: StaleClaim[] = [];
+  for (const claim of claims) {
+    const text = await session.readIfExists(claim.page);
+    if (text !== undefined && holdsClaim(text, claim)) open.push(claim);
+  }
+  const others = (await loadStaleClaims(session.root)).filter((kept) => kept.source !== source && !open.some((claim) => sameClaim(kept, claim)));
+  const stillHeld: StaleClaim[] = [];
+  for (const kept of others) {
+    const text = await session.readIfExists(kept.page);
+    if (text !== undefined && holdsClaim(text, kept)) stillHeld.push(kept);
+  }
+  await saveStaleClaims(session.root, [...stillHeld, ...open]);
+  return open;
 }
