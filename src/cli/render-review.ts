@@ -18,11 +18,7 @@ export function renderProposalList(proposals: ReadonlyArray<ProposalSummary & { 
 }
 
 function counts(pages: ProposalSummary['pages']): string {
-  const n = (kind: string): number => pages.filter((p) => p.change === kind).length;
-  return [['created', n('created')], ['updated', n('updated')], ['removed', n('removed')]]
-    .filter(([, count]) => Number(count) > 0)
-    .map(([kind, count]) => `${count} ${kind}`)
-    .join(', ') || 'no page';
+  return pageCounts(pages) || 'no page';
 }
 
 function changeMark(change: string, c: Colors): string {
@@ -49,16 +45,31 @@ const STATE_NOTE: Record<ProposalView['pages'][number]['state'], string> = {
   conflicts: 'changed on disk since the proposal, in the lines it changes: accepting this page is refused: reject it, and a later run works from the page as it is now',
 };
 
-export function renderProposal(view: ProposalView, c: Colors): string {
+/**
+ * `wiki review show`: each page's diff. A removed page is shown as its first lines and a
+ * count unless it was named (`full`): a removal of many pages should not bury the edits.
+ */
+export function renderProposal(view: ProposalView, c: Colors, options: { full: boolean } = { full: true }): string {
   const lines = [`${c.bold(`proposal ${view.id}`)} · ${view.command} · ${view.title} · ${view.created.replace('T', ' ').slice(0, 16)} UTC${view.user ? ` · ${view.user}'s` : ''}`];
-  if (view.also?.length) lines.push('', c.bold('Also, when accepted (the proposal lands whole):'), ...view.also.map((also) => `  ${c.red('!')} ${also}`));
+  const summary = pageCounts(view.pages);
+  if (summary) lines.push(c.dim(`${view.pages.length} page(s): ${summary}`));
+  if (view.also?.length) lines.push('', c.bold(view.whole ? 'Also, when accepted (it lands or goes whole, not page by page):' : 'Also, when accepted:'), ...view.also.map((also) => `  ${c.red('!')} ${also}`));
   for (const page of view.pages) {
     lines.push('', `${changeMark(page.change, c)} ${c.bold(page.path)} (${page.change})${page.state === 'as-proposed' ? '' : ` — ${page.state === 'conflicts' ? c.red(STATE_NOTE[page.state]) : c.yellow(STATE_NOTE[page.state])}`}`);
-    lines.push(colourDiff(page.diff.trimEnd(), c));
+    lines.push(colourDiff(page.change === 'removed' && !options.full ? shortRemoval(page.diff, view.id, page.path) : page.diff.trimEnd(), c));
     if (page.changedSince) lines.push('', c.dim('what changed on disk since the proposal was made:'), colourDiff(page.changedSince.trimEnd(), c));
   }
-  lines.push('', c.dim(`Land it: wiki review accept ${view.id} [PAGE…] · drop it: wiki review reject ${view.id} [PAGE…]`));
+  lines.push('', c.dim(view.whole ? `Land it: wiki review accept ${view.id} · drop it: wiki review reject ${view.id}` : `Land it: wiki review accept ${view.id} [PAGE…] · drop it: wiki review reject ${view.id} [PAGE…]`));
   return lines.join('\n');
+}
+
+/** A removed page's diff cut to its head and first lines, with how to see the rest. */
+function shortRemoval(diff: string, id: string, page: string): string {
+  const all = diff.trimEnd().split('\n');
+  const body = all.filter((line) => line.startsWith('-') && !line.startsWith('--- '));
+  const shown = all.slice(0, 3 + 6);
+  const rest = body.length - (shown.length - 3);
+  return rest > 0 ? [...shown, ` … ${rest} more line(s) removed: wiki review show ${id} ${page}`].join('\n') : all.join('\n');
 }
 
 export function renderAccept(report: AcceptReport, c: Colors): string {
@@ -89,4 +100,13 @@ export function renderWaiting(proposals: readonly ProposalSummary[], c: Colors):
   if (proposals.length === 0) return '';
   const pages = proposals.reduce((n, p) => n + p.pages.length, 0);
   return `\n${c.yellow(`Review:   ${proposals.length} ${proposals.length === 1 ? 'proposal waits' : 'proposals wait'} (${pages} page(s))`)}: ${c.dim('wiki review')}`;
+}
+
+/** `3 updated, 7 removed`. */
+export function pageCounts(pages: ReadonlyArray<{ change: string }>): string {
+  return (['created', 'updated', 'removed'] as const)
+    .map((kind) => [kind, pages.filter((p) => p.change === kind).length] as const)
+    .filter(([, count]) => count > 0)
+    .map(([kind, count]) => `${count} ${kind}`)
+    .join(', ');
 }

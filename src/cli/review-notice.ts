@@ -3,6 +3,7 @@ import type { ReviewRequest } from '../operations/review/propose.js';
 import { addConfigFlags } from './config-flags.js';
 import type { Workspace } from './context.js';
 import { load } from './lazy.js';
+import { pageCounts } from './render-review.js';
 
 /** `--review` and `--no-review` on a command that writes pages. */
 export function addReviewOptions(command: Command): Command {
@@ -34,9 +35,12 @@ export async function proposalsOutcome(report: unknown, review: ReviewRequest, u
   const lines: string[] = [review.saved.length > 0 ? 'Under review: nothing under wiki/ changed; the pages above wait in proposals.' : ''];
   for (const p of review.saved) {
     const what = [...p.pages.map((page) => `${page.change} ${page.path}`), ...(p.also ?? [])];
-    lines.push(`proposal ${p.id} waits: ${p.pages.length} page(s) (${what.join(', ')}). See it: wiki review show ${p.id}`);
+    // A long list reads better as counts (the report above, and `wiki review show`, name each page).
+    const said = what.length <= 3 ? what.join(', ') : [pageCounts(p.pages), ...(p.also ?? []).map((also) => `also ${also}`)].join('; ');
+    lines.push(`proposal ${p.id} waits: ${p.pages.length} page(s) (${said}). See it: wiki review show ${p.id}`);
   }
   if (review.saved.length === 0) lines.push('review: the run proposed no page change, so no proposal was left');
   if (waiting > 0) lines.push(`${waiting} ${waiting === 1 ? 'proposal waits' : 'proposals wait'} for review (wiki review)`);
   return lines.filter(Boolean);
 }
+

@@ -75,7 +75,7 @@ describe('wiki rm --review', () => {
     expect(human.code, human.stderr).toBe(0);
     expect(human.stdout).toMatch(/^Proposed removal: raw\/alpha\.md$/m);
     expect(human.stdout).toMatch(/wiki\/concepts\/alpha-fleet\.md would be removed/);
-    expect(human.stdout).toMatch(/proposal \S+ waits: 3 page\(s\) \(.*removed wiki\/concepts\/alpha-fleet\.md.*raw\/alpha\.md removed from raw\/, its record and facts\)/);
+    expect(human.stdout).toMatch(/proposal \S+ waits: 3 page\(s\) \(2 updated, 1 removed; also raw\/alpha\.md removed from raw\/, its record and facts\)/);
     expect(human.stdout).not.toMatch(/wiki undo/);
     expect(await outsideState(root)).toEqual(before);
     expect([...(await hashTree(root)).keys()].filter((f) => !beforeAll.has(f)).every((f) => f.startsWith('.wiki/proposals'))).toBe(true);
@@ -121,13 +121,28 @@ describe('wiki rm --review', () => {
     for (const verb of ['accept', 'reject']) {
       const part = await runCli(['review', verb, id, 'wiki/concepts/harbours.md'], { cwd: root });
       expect(part.code, part.stderr).toBe(2);
-      expect(part.stderr).toMatch(/also does what its pages rest on \(raw\/alpha\.md removed from raw\/, its record and facts\): it is accepted or rejected whole/);
+      expect(part.stderr).toMatch(/is one change, its pages with what they rest on \(raw\/alpha\.md removed from raw\/, its record and facts\): it is accepted or rejected whole, not page by page/);
     }
     const rejected = await runCli(['review', 'reject', id], { cwd: root });
     expect(rejected.code, rejected.stderr).toBe(0);
     expect(await outsideState(root)).toEqual(before);
     expect(await exists(path.join(root, 'raw/alpha.md'))).toBe(true);
     expect((await list(root)).proposals).toEqual([]);
+  });
+
+  it('show reads as a person reads it: what lands besides the pages first, a removed page cut to its head unless named', async () => {
+    const root = await twoSourceWiki();
+    const id = await proposeRemoval(root);
+    const shown = await runCli(['review', 'show', id], { cwd: root, env: { NO_COLOR: '1' } });
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toMatch(/^3 page\(s\): 2 updated, 1 removed\n\nAlso, when accepted \(it lands or goes whole, not page by page\):\n  ! raw\/alpha\.md removed from raw\/, its record and facts$/m);
+    expect(shown.stdout).toMatch(/^--- a\/wiki\/concepts\/alpha-fleet\.md\n\+\+\+ \/dev\/null$/m);
+    expect(shown.stdout).toContain(` more line(s) removed: wiki review show ${id} wiki/concepts/alpha-fleet.md`);
+    expect(shown.stdout).not.toContain('-Alpha ships sail north.');
+    expect(shown.stdout).toMatch(new RegExp(`Land it: wiki review accept ${id} · drop it: wiki review reject ${id}$`, 'm'));
+    const named = await runCli(['review', 'show', id, 'alpha-fleet'], { cwd: root, env: { NO_COLOR: '1' } });
+    expect(named.stdout).toMatch(/^-Alpha ships sail north\. <!-- from: raw\/alpha\.md#L4 -->$/m);
+    expect(named.stdout).not.toContain('more line(s) removed');
   });
 
   it('a page edited by hand since, in the lines it changes, refuses the accept with the diff; nothing is written, raw/ kept', async () => {

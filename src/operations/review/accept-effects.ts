@@ -19,8 +19,8 @@ export function requireWhole(proposal: Proposal, chosen: readonly ProposedPage[]
   const binding = (proposal.effects ?? []).filter(bindsWhole);
   if (binding.length === 0 || chosen.length === proposal.pages.length) return;
   throw new UsageError(
-    `proposal ${proposal.id} also does what its pages rest on (${effectLines(binding).join('; ')}): it is accepted or rejected whole`,
-    `wiki review ${verb} ${proposal.id}`,
+    `proposal ${proposal.id} is one change, its pages with what they rest on (${effectLines(binding).join('; ')}): it is accepted or rejected whole, not page by page`,
+    `${verb} all of it: wiki review ${verb} ${proposal.id}`,
   );
 }
 
