@@ -78,8 +78,9 @@ export function renderAccept(report: AcceptReport, c: Colors): string {
     for (const r of report.refused) {
       lines.push(`  ${r.path}: ${r.reason}`);
       for (const error of r.errors ?? []) lines.push(`    - ${error}`);
-      if (r.diff) lines.push(colourDiff(r.diff.trimEnd(), c).replace(/^/gm, '    '));
+      if (r.diff) lines.push(c.dim('    what changed on disk since the proposal was made:'), colourDiff(r.diff.trimEnd(), c).replace(/^/gm, '    '));
     }
+    if (report.refused.some((r) => r.diff)) lines.push(c.dim(`Keep the edit and drop the proposal (wiki review reject ${report.id}, then run the command again), or put the page back as it was and accept again.`));
     return lines.join('\n');
   }
   const lines = [`Accepted ${report.accepted.length} page(s) from proposal ${report.id} as run ${report.runId} (\`wiki undo ${report.runId}\` takes it back):`];

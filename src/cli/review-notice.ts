@@ -32,7 +32,7 @@ export async function proposalsOutcome(report: unknown, review: ReviewRequest, u
     fields.proposals = review.saved;
     fields.proposalsWaiting = waiting;
   }
-  const lines: string[] = [review.saved.length > 0 ? 'Under review: nothing under wiki/ changed; the pages above wait in proposals.' : ''];
+  const lines: string[] = [review.saved.length > 0 ? 'Under review: nothing outside .wiki/ changed (wiki/ and raw/ as they were); the changes above wait in proposals.' : ''];
   for (const p of review.saved) {
     const what = [...p.pages.map((page) => `${page.change} ${page.path}`), ...(p.also ?? [])];
     // A long list reads better as counts (the report above, and `wiki review show`, name each page).
