@@ -171,6 +171,17 @@ describe('wiki rm --review', () => {
     expect(await outsideState(root)).toEqual(before);
   });
 
+  it('a source edited since its removal was proposed is not removed unseen: the accept is refused, the edit kept', async () => {
+    const root = await twoSourceWiki();
+    const id = await proposeRemoval(root);
+    await appendFile(path.join(root, 'raw/alpha.md'), 'Alpha ships also sail south.\n');
+    const before = await outsideState(root);
+    const accepted = await runCli(['review', 'accept', id], { cwd: root });
+    expect(accepted.code).toBe(1);
+    expect(accepted.stdout).toMatch(/raw\/alpha\.md: it changed since its removal was proposed: reject this proposal, and run `wiki rm` again if it should still go/);
+    expect(await outsideState(root)).toEqual(before);
+  });
+
   it('`review: true` makes wiki rm propose; --no-review removes directly; the same removal is not proposed twice', async () => {
     const root = await twoSourceWiki();
     await patchConfig(root, { review: true });

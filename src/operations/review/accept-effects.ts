@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../../errors.js';
-import { loadManifest } from '../../state/manifest.js';
+import { hashFile, loadManifest } from '../../state/manifest.js';
 import type { Session } from '../run/session.js';
 import { sourcesDrawnOn } from '../sources/remove-plan.js';
 import { recordRenames, recordStaleClaims, removeSourceFiles } from '../sources/source-effects.js';
@@ -25,11 +25,17 @@ export function requireWhole(proposal: Proposal, chosen: readonly ProposedPage[]
 }
 
 /** Why the effects cannot be done on the wiki as it is now (the accept is then refused, nothing written); empty when they can. */
-export function effectsRefused(session: Session, proposal: Proposal): Array<{ path: string; reason: string }> {
+export async function effectsRefused(session: Session, proposal: Proposal): Promise<Array<{ path: string; reason: string }>> {
   const refused: Array<{ path: string; reason: string }> = [];
   const planned = new Set(proposal.pages.map((p) => p.path));
   for (const effect of proposal.effects ?? []) {
     if (effect.kind === 'remove-sources') {
+      for (const source of effect.sources) {
+        const file = path.join(session.root, ...source.split('/'));
+        const now = existsSync(file) ? await hashFile(file) : undefined;
+        const then = effect.sha256?.[source];
+        if (now !== undefined && then !== undefined && now !== then) refused.push({ path: source, reason: `it changed since its removal was proposed: reject this proposal, and run \`wiki rm\` again if it should still go` });
+      }
       const removed = new Set(effect.sources);
       // A page that came to draw on a removed source since would be left citing a file gone from raw/.
       for (const page of session.contentPages()) {

@@ -77,7 +77,7 @@ export async function acceptProposal(ws: WorkspaceHandle, id: string | undefined
       const check = await Session.open(ws, { ...opened, runId: newRunId(), readOnly: true }, shared);
       const landing = await planLanding(check, chosen, report);
       if (report.refused.length === 0) await refuseInvalid(check, proposal, landing, report);
-      if (report.refused.length === 0) report.refused.push(...effectsRefused(check, proposal));
+      if (report.refused.length === 0) report.refused.push(...(await effectsRefused(check, proposal)));
       await check.finish('completed');
       if (report.refused.length > 0) return report;
       const session = await Session.open(ws, { ...opened, runId: newRunId(), readOnly: false }, shared);

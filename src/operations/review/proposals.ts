@@ -51,7 +51,8 @@ export interface Proposal {
 }
 
 export type ProposalEffect =
-  | { kind: 'remove-sources'; sources: string[] }
+  /** `sha256`: each source as it was when the removal was proposed (a source changed since is not removed unseen). */
+  | { kind: 'remove-sources'; sources: string[]; sha256?: Record<string, string> }
   | { kind: 'rename-sources'; renames: Array<{ from: string; to: string }> }
   /** A changed source's sentences still citing changed lines: recorded for the pages that land holding them. */
   | { kind: 'stale-claims'; source: string; claims: StaleClaim[] };
@@ -67,7 +68,7 @@ const rawSource = z
   .refine((p) => p.startsWith('raw/') && !p.includes('\\') && !p.includes('\0') && p.split('/').every((step) => step !== '' && step !== '.' && step !== '..'), 'a source path under raw/');
 
 const effectSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('remove-sources'), sources: z.array(rawSource).min(1) }).strict(),
+  z.object({ kind: z.literal('remove-sources'), sources: z.array(rawSource).min(1), sha256: z.record(rawSource, z.string().regex(/^[0-9a-f]{64}$/)).optional() }).strict(),
   z.object({ kind: z.literal('rename-sources'), renames: z.array(z.object({ from: rawSource, to: rawSource }).strict()).min(1) }).strict(),
   z.object({ kind: z.literal('stale-claims'), source: rawSource, claims: z.array(claimSchema) }).strict(),
 ]);

@@ -5,6 +5,7 @@ import { carriedHumanLines } from '../../state/human-lines.js';
 import { humanEditBase } from '../../state/human-edits.js';
 import { newRunId } from '../../state/history.js';
 import { acquireLock } from '../../state/lock.js';
+import { hashFile } from '../../state/manifest.js';
 import { writeToolEdit } from '../../state/tool-edit.js';
 import { SOURCE_FOLLOW_PLACE } from '../../state/write-places.js';
 import { isoDate } from '../../util/dates.js';
@@ -87,7 +88,9 @@ export async function removeSources(
           ...[...edits].map(([page, after]) => ({ path: page, change: 'updated' as const, before: texts.get(page) ?? '', after })),
           ...report.removed.map((page) => ({ path: page, change: 'removed' as const, before: texts.get(page) ?? '' })),
         ];
-        await review.propose({ op: 'rm', title: session.options.title, runId, user: undefined }, pages, { log: logLines(report), effects: [{ kind: 'remove-sources', sources: [...sources] }] });
+        const sha256: Record<string, string> = {};
+        for (const source of sources) sha256[source] = await hashFile(path.join(ws.root, ...source.split('/')));
+        await review.propose({ op: 'rm', title: session.options.title, runId, user: undefined }, pages, { log: logLines(report), effects: [{ kind: 'remove-sources', sources: [...sources], sha256 }] });
         report.proposal = runId;
       }
       return report;
