@@ -1,4 +1,4 @@
-import { rename } from 'node:fs/promises';
+import { rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cloneWorkspace, runCli } from '../helpers/cli.js';
@@ -63,5 +63,20 @@ describe('a renamed source under review', () => {
     expect(await outsideState(root)).toEqual(before);
     const next = await runCli(['ingest', 'raw/', '--review', '--json'], { cwd: root, env: idle.env('anthropic') });
     expect((JSON.parse(next.stdout).proposals as unknown[]).length).toBe(1);
+  });
+
+  it('a renamed file edited since the move was proposed: the accept is refused, nothing moves', async () => {
+    const root = await ingestedWorkspace();
+    await rename(path.join(root, 'raw/beta.md'), path.join(root, 'raw/gamma.md'));
+    const idle = await serve([]);
+    const first = await runCli(['ingest', 'raw/', '--review', '--json'], { cwd: root, env: idle.env('anthropic') });
+    const id = (JSON.parse(first.stdout).proposals as Array<{ id: string }>)[0]?.id ?? '';
+    await writeFile(path.join(root, 'raw/gamma.md'), '# Gamma\n\nGamma is something else now.\n');
+    const before = await outsideState(root);
+    const accepted = await runCli(['review', 'accept', id], { cwd: root });
+    expect(accepted.code).toBe(1);
+    expect(accepted.stdout).toMatch(/raw\/gamma\.md: it changed since it was found to be raw\/beta\.md renamed/);
+    expect(await outsideState(root)).toEqual(before);
+    expect(await manifestSources(root)).toEqual(['raw/beta.md']);
   });
 });

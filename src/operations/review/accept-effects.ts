@@ -43,8 +43,13 @@ export async function effectsRefused(session: Session, proposal: Proposal): Prom
         refused.push({ path: page.path, reason: `it draws on ${[...sourcesDrawnOn(page)].filter((s) => removed.has(s)).join(', ')} since the proposal was made: reject this proposal and run \`wiki rm\` again` });
       }
     } else if (effect.kind === 'rename-sources') {
+      const manifest = await loadManifest(session.root);
       for (const { from, to } of effect.renames) {
-        if (!existsSync(path.join(session.root, ...to.split('/')))) refused.push({ path: to, reason: `${from} was renamed to ${to}, which is no longer in raw/: reject this proposal` });
+        const file = path.join(session.root, ...to.split('/'));
+        const recorded = manifest.sources[from]?.sha256;
+        if (!existsSync(file)) refused.push({ path: to, reason: `${from} was renamed to ${to}, which is no longer in raw/: reject this proposal` });
+        // The record moves as it is: only onto the same content, or the new path would pass for ingested unread.
+        else if (recorded !== undefined && (await hashFile(file)) !== recorded) refused.push({ path: to, reason: `it changed since it was found to be ${from} renamed: reject this proposal; the next ingest reads it as a new source` });
       }
     }
   }
