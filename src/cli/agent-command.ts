@@ -7,7 +7,7 @@ import { openWorkspace, outputFor, type Workspace } from './context.js';
 import { load } from './lazy.js';
 import type { Output } from './output.js';
 import type { ReviewRequest } from '../operations/review/propose.js';
-import { proposalsOutcome } from './review-notice.js';
+import { addReviewOptions, proposalsOutcome, reviewRequestFor } from './review-notice.js';
 
 /** Flags shared by every command that runs the model, besides its config flags (cli/config-flags.ts). */
 export interface AgentFlags {
@@ -24,8 +24,7 @@ export function addAgentOptions(command: Command, options: { dryRun: boolean }):
   command.addOption(waitOption());
   if (options.dryRun) {
     command.option('--dry-run', 'run against an overlay: change nothing, print the diff of what would change');
-    addConfigFlags(command, ['review']);
-    command.option('--no-review', 'write wiki/ directly even when `review: true` is in wiki.config.json');
+    addReviewOptions(command);
   }
   command.option('--overwrite-edits', 'for this run, let the model drop lines a human added to a page (refused by default)');
   return command;
@@ -118,11 +117,6 @@ export function exitCodeForSignal(sig: NodeJS.Signals | undefined): number | und
   return undefined;
 }
 
-async function reviewRequestFor(ws: Workspace): Promise<ReviewRequest> {
-  const [{ ReviewRequest }, { ProposalStore }] = await load('reviewRequest', 'reviewStore');
-  return new ReviewRequest(new ProposalStore(ws.root, ws.config.config.reviewFolder), ws.schema.contract);
-}
-
 /** The effective model's name when no price is known for it (a cost budget cannot hold). */
 async function unpricedModel(ws: Workspace): Promise<string | undefined> {
   const [{ chooseProvider }, { DEFAULT_MODELS }, { makePricer }] = await load('providerChoice', 'providerDefaults', 'pricing');
@@ -166,7 +160,7 @@ export async function runAgentCommand<R>(
   const budget = budgetOf(ws);
   const unpriced = budget.maxCost === undefined ? undefined : await unpricedModel(ws);
   if (unpriced) out.warn(`--max-cost cannot be enforced: no price is known for ${unpriced}, so the run is not stopped by cost (use --max-tokens instead)`);
-  const review = ws.config.config.review && !flags.dryRun ? await reviewRequestFor(ws) : undefined;
+  const review = await reviewRequestFor(ws, Boolean(flags.dryRun));
   const interrupt = interruptible();
   try {
     const report = await operation({

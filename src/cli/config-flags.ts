@@ -87,7 +87,8 @@ export async function describeConfigFlags(program: Command, argv: readonly strin
   if (!command || names.length === 0) return;
   const [{ keySchema, describeValues }] = await load('keySchema');
   for (const option of command.options) {
-    const flagName = names.find((candidate) => option.attributeName() === candidate);
+    // `--no-review` shares `--review`'s attribute; it keeps its own help.
+    const flagName = option.negate ? undefined : names.find((candidate) => option.attributeName() === candidate);
     if (flagName === undefined) continue;
     const spec: { help: string; key: string; unset?: string } = CONFIG_FLAGS[flagName];
     const schema = keySchema(spec.key);

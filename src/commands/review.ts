@@ -40,7 +40,8 @@ export function registerReview(program: Command): void {
       const ws = await openWorkspace(cmd, {}, { modelFree: true });
       const [{ showProposal }, { renderProposal }] = await load('reviewShow', 'renderReview');
       const view = await showProposal(ws, id, pages, userOf(cmd));
-      out.result(view, () => renderProposal(view, out.c));
+      // A page named is shown whole; otherwise a removed page is cut to its first lines.
+      out.result(view, () => renderProposal(view, out.c, { full: pages.length > 0 }));
     });
 
   review

@@ -32,7 +32,7 @@ export interface StaleClaim {
 
 const FILE = 'stale-claims.json';
 
-const claimSchema = z.object({
+export const claimSchema = z.object({
   page: z.string().refine(isWikiPagePath, 'must be a page under wiki/'),
   sentence: z.string().max(20_000),
   line: z.number().int().positive(),

@@ -30,6 +30,14 @@ describe('help and exit codes', () => {
     expect((await runCli(['search', '--help'])).stdout).toMatch(/how many results \(default: 10\)/);
   });
 
+  it('every command that writes pages offers --review and --no-review, each with its own help', async () => {
+    for (const command of ['ingest', 'query', 'lint', 'rm', 'promote']) {
+      const help = (await runCli([command, '--help'])).stdout.replace(/\s+/g, ' ');
+      expect(help, command).toMatch(/--review write a proposal instead of changing wiki\//);
+      expect(help, command).toMatch(/--no-review write wiki\/ directly even when `review: true` is in wiki\.config\.json/);
+    }
+  });
+
   it('a known command with global options before it still shows its own help', async () => {
     const result = await runCli(['--root', '/nowhere', 'status', '--help']);
     expect(result.code).toBe(0);

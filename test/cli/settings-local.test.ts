@@ -57,12 +57,24 @@ describe('a local OpenAI-compatible server with no model set', () => {
     expect(query.stdout).not.toMatch(/unknown for|no price on file/);
   });
 
-  it('with a key (a hosted endpoint) nothing of the kind is said', async () => {
+  it('on a loopback address with a key set it is a local server all the same: no list price', async () => {
     const root = await workspaceWithPage();
-    server = await startFakeLlmServer([{ text: 'The first letter [[alpha]].' }]);
-    const result = await runCli(['query', 'what is alpha?'], { cwd: root, env: server.env('openai') });
+    server = await startFakeLlmServer([{ text: 'The first letter [[alpha]].', usage: { inputTokens: 1000, outputTokens: 100 } }]);
+    const env = { ...server.env('openai'), OPENAI_API_KEY: 'ollama' };
+    const result = await runCli(['query', 'what is alpha?', '--explain', '--model', 'gpt-4o'], { cwd: root, env });
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stderr).not.toMatch(/local server/);
+    expect(`${result.stdout}${result.stderr}`).toMatch(/local server at http:\/\/127\.0\.0\.1:\d+\/v1: asking for model "gpt-4o"; cost: unknown \(local server\)/);
+    expect(result.stdout).toMatch(/Cost: +unknown \(local server\)/);
+    expect(result.stdout).not.toMatch(/~\$/);
+  });
+
+  it('a public host with a key is a hosted endpoint: nothing of the kind is said', async () => {
+    const root = await workspaceWithPage();
+    for (const baseUrl of ['https://llm.example.com/v1', 'http://127.0.0.1.example.com/v1', 'http://localhost.example.com/v1']) {
+      const config = await runCli(['config'], { cwd: root, env: { OPENAI_BASE_URL: baseUrl, OPENAI_API_KEY: 'sk-test', ANTHROPIC_API_KEY: undefined, ANTHROPIC_BASE_URL: undefined } });
+      expect(config.code, config.stderr).toBe(0);
+      expect(config.stdout, baseUrl).not.toMatch(/local server at/);
+    }
   });
 });
 

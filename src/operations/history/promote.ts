@@ -16,6 +16,8 @@ import type { Finding } from '../../wiki/validate/finding.js';
 import { validateWrite } from '../../wiki/validate-write.js';
 import { refreshIndexFiles } from '../run/index-refresh.js';
 import type { Run } from '../../state/history.js';
+import type { ReviewRequest } from '../review/propose.js';
+import type { ProposedPage } from '../review/proposals.js';
 
 export interface PromoteReport {
   key: string;
@@ -24,8 +26,10 @@ export interface PromoteReport {
   /** True when a team page at `to` was replaced by the scratch page. */
   replaced: boolean;
   warnings: Finding[];
-  /** The run that recorded the move: `wiki undo` puts the scratch page back. */
-  runId: string;
+  /** The run that recorded the move: `wiki undo` puts the scratch page back. Absent under review. */
+  runId?: string;
+  /** Under review: the proposal the move waits in (nothing moved yet). */
+  proposal?: string;
 }
 
 /**
@@ -34,8 +38,15 @@ export interface PromoteReport {
  * page before anything moves (links, fields, a key unique among the team's pages); a
  * refusal names every problem and changes nothing.
  */
-export async function promotePage(root: string, schema: Schema, user: string | undefined, key: string, options: { hubThreshold: number; deny?: readonly string[] }): Promise<PromoteReport> {
+export async function promotePage(
+  root: string,
+  schema: Schema,
+  user: string | undefined,
+  key: string,
+  options: { hubThreshold: number; deny?: readonly string[]; review?: ReviewRequest | undefined },
+): Promise<PromoteReport> {
   if (user === undefined) throw new UsageError('promote moves one of your scratch pages; say whose', 'pass --user NAME or set WIKI_USER');
+  // Under review the move is kept as the user's proposal; the lock keeps it from reading a page half moved by another run.
   const lock = await acquireLock(root, { command: 'promote', waitSeconds: 0 });
   lock.releaseOnExit();
   try {
@@ -71,6 +82,13 @@ export async function promotePage(root: string, schema: Schema, user: string | u
       throw new InputError(`${scratch.path} cannot become ${to}: ${problems}`, 'fix the scratch page, then promote it again');
     }
     const previous = (await io.readIfExists(resolveInRoot(root, to)))?.toString('utf8');
+    if (options.review) {
+      const proposal = newRunId();
+      const title = `${keyFromPath(to)} (${scratch.path} → ${to})`;
+      const landing: ProposedPage = previous === undefined ? { path: to, change: 'created', after: content } : { path: to, change: 'updated', before: previous, after: content };
+      await options.review.propose({ op: 'promote', title, runId: proposal, user }, [landing, { path: scratch.path, change: 'removed', before: content }], { log: [moveLine(scratch.path, to, previous)] });
+      return { key, from: scratch.path, to, replaced: previous !== undefined, warnings: verdict.warnings, proposal };
+    }
     const runId = await movePage(root, io, schema, scratch.path, to, content, previous, options.hubThreshold);
     return { key, from: scratch.path, to, replaced: previous !== undefined, warnings: verdict.warnings, runId };
   } finally {
@@ -107,7 +125,7 @@ async function movePage(
     throw error;
   }
   await finishRun(run, 'completed');
-  const lines = [`moved ${from} to ${to}${previous !== undefined ? ' (replacing the team page)' : ''}`];
+  const lines = [moveLine(from, to, previous)];
   try {
     await appendLog(root, schema.contract.log, 'promote', `${keyFromPath(to)} (${from} → ${to})`, lines, undefined, run.runId);
   } catch (error) {
@@ -116,6 +134,10 @@ async function movePage(
     throw new SandboxError(`moved ${from} to ${to} (run ${run.runId}), but wrote no log entry: ${error.message}`, `make ${schema.contract.log} a regular file again; \`wiki undo ${run.runId}\` reverts the move`);
   }
   return run.runId;
+}
+
+function moveLine(from: string, to: string, previous: string | undefined): string {
+  return `moved ${from} to ${to}${previous !== undefined ? ' (replacing the team page)' : ''}`;
 }
 
 /** index.md (and hub spokes) regenerated from the pages as they now stand, each change recorded in `run`. */

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { extractText } from '../../sources/extract.js';
 import { pagesToMarkStale, type Manifest } from '../../state/manifest.js';
-import { loadStaleClaims, sameClaim, saveStaleClaims, type StaleClaim } from '../../state/stale-claims.js';
+import type { StaleClaim } from '../../state/stale-claims.js';
 import { withoutStaleSince } from '../../state/stale.js';
 import { writeToolEdit } from '../../state/tool-edit.js';
 import { STALE_MARK_PLACE } from '../../state/write-places.js';
@@ -10,6 +10,7 @@ import { sourcesOf } from '../../wiki/page.js';
 import type { Session } from '../run/session.js';
 import { followChangedSource, type SourceFollowing } from '../sources/follow-source.js';
 import { holdsClaim, openStaleClaims } from '../sources/stale-claims-of.js';
+import { recordStaleClaims } from '../sources/source-effects.js';
 
 /** Stale sentences handed to the model in the first message; the rest are counted. */
 const MESSAGE_MAX_CLAIMS = 40;
@@ -95,21 +96,17 @@ export async function settleStaleClaims(
   following: SourceFollowing,
   rewrittenByRun: readonly string[],
 ): Promise<{ toMark: string[]; settled: number }> {
-  const open: StaleClaim[] = [];
-  for (const claim of following.staleClaims) {
-    const text = await session.readIfExists(claim.page);
-    if (text !== undefined && holdsClaim(text, claim)) open.push(claim);
-  }
-  if (!session.options.dryRun) {
-    const others = (await loadStaleClaims(session.root)).filter((kept) => kept.source !== rawPath && !open.some((claim) => sameClaim(kept, claim)));
-    const stillHeld: StaleClaim[] = [];
-    for (const kept of others) {
-      const text = await session.readIfExists(kept.page);
-      if (text !== undefined && holdsClaim(text, kept)) stillHeld.push(kept);
+  let open: StaleClaim[] = [];
+  if (!session.options.dryRun) open = await recordStaleClaims(session, rawPath, following.staleClaims);
+  else {
+    for (const claim of following.staleClaims) {
+      const text = await session.readIfExists(claim.page);
+      if (text !== undefined && holdsClaim(text, claim)) open.push(claim);
     }
-    await saveStaleClaims(session.root, [...stillHeld, ...open]);
-    await clearSettledMarks(session, following, [...stillHeld, ...open]);
+    // Under review the record waits with the pages, and is made for those that land.
+    session.options.review?.alsoOnAccept({ kind: 'stale-claims', source: rawPath, claims: open });
   }
+  if (!session.options.dryRun || session.options.review) await clearSettledMarks(session, following, open);
   const rewritten = new Set(rewrittenByRun);
   const uncited = following.uncited.filter((page) => !rewritten.has(page));
   return { toMark: [...new Set([...open.map((claim) => claim.page), ...uncited])].sort(), settled: following.staleClaims.length - open.length };
@@ -125,9 +122,12 @@ async function clearSettledMarks(session: Session, following: SourceFollowing, o
     const text = await session.readIfExists(page);
     const without = text === undefined ? undefined : withoutStaleSince(page, text);
     if (text === undefined || without === undefined) continue;
-    session.versions.changing(page, text);
-    await writeToolEdit(session.root, STALE_MARK_PLACE, page, text, without, session.run);
-    session.alsoChanged.add(page);
+    if (session.options.dryRun) await session.fs.writeText(session.abs(page), without);
+    else {
+      session.versions.changing(page, text);
+      await writeToolEdit(session.root, STALE_MARK_PLACE, page, text, without, session.run);
+      session.alsoChanged.add(page);
+    }
     cleared.push(page);
   }
   await session.reloadPages(cleared);

@@ -20,7 +20,7 @@ import { SharedWorkspace } from '../run/shared-workspace.js';
 import { sqliteProblem } from '../../facts/sqlite.js';
 import { sourceLimitsOf } from '../../sources/limits.js';
 import { listRawSources } from '../../sources/raw-files.js';
-import { detectRenames, renameSources } from '../sources/rename-source.js';
+import { detectRenames, renameSources, waitingRenames } from '../sources/rename-source.js';
 
 /**
  * `wiki ingest`: one agent run per new or changed source, each followed by the
@@ -98,13 +98,19 @@ export async function ingestSources(ws: WorkspaceHandle, args: string[], options
     }
 
     // A new path with the content of a recorded source now gone is that source, moved: nothing to re-pay.
-    if (!options.dryRun) {
+    // Under review the move is proposed (once) and the record moves when it is accepted.
+    const renamedFrom = new Set<string>();
+    if (!options.dryRun || options.review) {
+      const waitingMoves = options.review ? await waitingRenames(options.review) : [];
+      for (const move of waitingMoves) renamedFrom.add(move.from);
       const fresh = todo.filter((item) => item.state === 'new').map((item) => ({ rawPath: item.source.rawPath, sha256: item.sha256 }));
       const renames = detectRenames(manifest, fresh, await listRawSources(ws.root));
       if (renames.length > 0) {
-        const handled = await renameSources(ws, manifest, renames, options);
+        const proposeNow = renames.filter((r) => !waitingMoves.some((w) => w.from === r.from && w.to === r.to));
+        const handled = await renameSources(ws, manifest, proposeNow, { ...options, review: options.review });
         manifest = handled.manifest;
-        report.renamed = handled.renamed.map(({ from, to, pages }) => ({ from, to, pages }));
+        if (handled.renamed.length > 0) report.renamed = handled.renamed.map(({ from, to, pages }) => ({ from, to, pages }));
+        for (const move of renames) renamedFrom.add(move.from);
         const moved = new Set(renames.map((r) => r.to));
         todo.splice(0, todo.length, ...todo.filter((item) => !moved.has(item.source.rawPath)));
       }
@@ -115,7 +121,7 @@ export async function ingestSources(ws: WorkspaceHandle, args: string[], options
       manifest = handled.manifest;
       report.deletedSources.push(...handled.deleted);
     } else if (options.review) {
-      report.deletedSources.push(...(await proposeDeletedSources(ws, manifest, { env: options.env, review: options.review })));
+      report.deletedSources.push(...(await proposeDeletedSources(ws, manifest, { env: options.env, review: options.review, renamedFrom })));
     }
     // Deterministic, no model: every source's sentences are facts before any page is written.
     // A machine where SQLite cannot load still ingests: the pages need no facts; the report says what was left out.

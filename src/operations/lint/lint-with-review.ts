@@ -153,9 +153,11 @@ export async function runLint(ws: WorkspaceHandle, options: LintRunOptions): Pro
           followUp,
         });
         modelFindings = await findingsOnExistingPages(session, parseModelFindings(run.finalText), options.onNotice);
-        const keptNow = options.fix && !options.dryRun ? await rememberRoundKeeps(ws.root, kept, batch, repairState, run.rounds) : 0;
+        // Answers judge the sentences on disk (keyed by their text): under review they are kept as in a direct run (.wiki/ only).
+        const remembering = !options.dryRun || options.review !== undefined;
+        const keptNow = options.fix && remembering ? await rememberRoundKeeps(ws.root, kept, batch, repairState, run.rounds) : 0;
         const answers = parseAnswers(run.finalText);
-        const answered = options.dryRun ? countAnswers(asked, answers) : await rememberAnswers(ws.root, kept, asked, answers);
+        const answered = remembering ? await rememberAnswers(ws.root, kept, asked, answers) : countAnswers(asked, answers);
         batchNote = describeBatch(batch, keptNow, repairState, options.fix, { asked: asked.length, ...answered, remaining: questionCount - asked.length + questions.remaining, answeredEarlier: questions.answeredEarlier });
         // A rule repair the model's rewrite undid (a `created` it dropped) is done again after
         // it, and reported once. Not in a dry run: the repairs read the disk, not the overlay.

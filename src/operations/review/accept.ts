@@ -9,9 +9,12 @@ import { unifiedDiffOf } from '../../tools/diff.js';
 import { sourcesOf } from '../../wiki/page.js';
 import type { Finding } from '../../wiki/validate/finding.js';
 import { lockOptions } from '../ingest/ingest.js';
+import { currentSourceText } from '../ingest/ingest-following.js';
+import { keepSourceText } from '../../state/source-texts.js';
 import { Session } from '../run/session.js';
 import { SharedWorkspace } from '../run/shared-workspace.js';
 import type { WorkspaceHandle } from '../run/workspace-handle.js';
+import { applyEffects, effectsRefused, requireWhole } from './accept-effects.js';
 import { mergeOnto } from './merge.js';
 import { ProposalStore, type PageChangeKind, type Proposal, type ProposedPage } from './proposals.js';
 import { keepRest, pagesNamed, proposalFor } from './select.js';
@@ -40,6 +43,8 @@ export interface AcceptReport {
   findings: Finding[];
   /** The ingest's source, when this accept recorded it as ingested. */
   recordedSource?: string;
+  /** What the accept did besides the pages (raw/ removals, a source's record), as a person reads it. */
+  effects?: string[];
 }
 
 /** Model-authorship rules a proposal already met when its run wrote it (or that the tool's own marks may break). */
@@ -60,6 +65,7 @@ export async function acceptProposal(ws: WorkspaceHandle, id: string | undefined
   try {
     const proposal = await proposalFor(store, id, options.user);
     const chosen = pagesNamed(proposal, options.pages);
+    requireWhole(proposal, chosen, 'accept');
     // A proposal file can be crafted (a committed review folder): the tool's own files are never taken from one.
     const own = chosen.filter((p) => isSpecialPage(ws.schema.contract, p.path));
     if (own.length > 0) throw new UsageError(`proposal ${proposal.id} names ${own.map((p) => p.path).join(', ')}, which only the tool writes`, `reject it: wiki review reject ${proposal.id}`);
@@ -71,6 +77,7 @@ export async function acceptProposal(ws: WorkspaceHandle, id: string | undefined
       const check = await Session.open(ws, { ...opened, runId: newRunId(), readOnly: true }, shared);
       const landing = await planLanding(check, chosen, report);
       if (report.refused.length === 0) await refuseInvalid(check, proposal, landing, report);
+      if (report.refused.length === 0) report.refused.push(...(await effectsRefused(check, proposal)));
       await check.finish('completed');
       if (report.refused.length > 0) return report;
       const session = await Session.open(ws, { ...opened, runId: newRunId(), readOnly: false }, shared);
@@ -83,6 +90,8 @@ export async function acceptProposal(ws: WorkspaceHandle, id: string | undefined
           else await session.writeFile(page.path, text);
           report.accepted.push({ path: page.path, change: page.change, ...(merged ? { merged: true as const } : {}) });
         }
+        const done = await applyEffects(session, proposal, options.onNotice);
+        if (done.length > 0) report.effects = done;
         await session.refreshIndex();
         report.findings = await session.revalidateTouched();
         const recorded = await recordSource(session, proposal, landing.map((l) => l.page));
@@ -172,7 +181,9 @@ async function recordSource(session: Session, proposal: Proposal, landed: readon
   const sha256 = await hashFile(file).catch(() => undefined);
   if (sha256 !== source.sha256) return 'source-changed';
   const info = await stat(file);
-  const pages = { created: landed.filter((p) => p.change === 'created').map((p) => p.path), updated: landed.filter((p) => p.change === 'updated').map((p) => p.path) };
+  // The pages the run wrote from the source, of those that land (a proposal from before `pages` was kept: all that land).
+  const landing = (change: 'created' | 'updated'): string[] => landed.filter((p) => p.change === change && (source.pages?.[change].includes(p.path) ?? true)).map((p) => p.path);
+  const pages = { created: landing('created'), updated: landing('updated') };
   const manifest = recordIngest(await loadManifest(session.root), source.path, {
     sha256,
     size: info.size,
@@ -184,6 +195,9 @@ async function recordSource(session: Session, proposal: Proposal, landed: readon
   });
   await saveManifest(session.root, manifest, session.run);
   session.alsoChanged.add(MANIFEST_PATH);
+  // The text the pages were written from, as a direct ingest keeps it: what the source's next change is diffed against.
+  const text = await currentSourceText(session.root, source.path);
+  if (text !== undefined) await keepSourceText(session.root, sha256, text);
   return 'recorded';
 }
 

@@ -1,6 +1,7 @@
 import { UsageError } from '../../errors.js';
 import { acquireLock } from '../../state/lock.js';
 import { lockOptions } from '../ingest/ingest.js';
+import { requireWhole } from './accept-effects.js';
 import type { WorkspaceHandle } from '../run/workspace-handle.js';
 import type { DecideOptions } from './accept.js';
 import { summaryOf, type ProposalSummary } from './propose.js';
@@ -31,6 +32,7 @@ export async function rejectProposal(ws: WorkspaceHandle, id: string, options: D
   try {
     const proposal = await proposalFor(store, id, options.user);
     const chosen = pagesNamed(proposal, options.pages);
+    requireWhole(proposal, chosen, 'reject');
     const remaining = await keepRest(store, proposal, chosen);
     return { id: proposal.id, rejected: chosen.map((p) => p.path), remaining };
   } finally {

@@ -4,6 +4,7 @@ import { ConfigError, UsageError } from '../../errors.js';
 import { isValidRunId } from '../../state/history.js';
 import { isWikiPage } from '../../state/write-places.js';
 import { ConfinedIo, type WritePlace } from '../../confine/confined-io.js';
+import { claimSchema, type StaleClaim } from '../../state/stale-claims.js';
 
 /**
  * A proposal: what one run under `--review` would have changed in wiki/, kept instead of
@@ -33,12 +34,44 @@ export interface Proposal {
   created: string;
   /** Whose proposal it is (`--user`): only they see, accept or reject it. */
   user?: string | undefined;
-  /** An ingest's source: recorded as ingested once its source page is accepted. */
-  source?: { path: string; sha256: string } | undefined;
+  /**
+   * An ingest's source: recorded as ingested once its source page is accepted; `pages` are
+   * those the run wrote from it (its stale marks aside), recorded as such when they land.
+   */
+  source?: { path: string; sha256: string; pages?: { created: string[]; updated: string[] } } | undefined;
   /** The run's own log lines (what it did), carried into the log entry of an accept. */
   log: string[];
   pages: ProposedPage[];
+  /**
+   * What the command does besides its pages, done only when the proposal is accepted (whole:
+   * such a proposal is accepted or rejected all at once): `wiki rm`'s raw files, record and
+   * facts; a renamed source's record.
+   */
+  effects?: ProposalEffect[] | undefined;
 }
+
+export type ProposalEffect =
+  /** `sha256`: each source as it was when the removal was proposed (a source changed since is not removed unseen). */
+  | { kind: 'remove-sources'; sources: string[]; sha256?: Record<string, string> }
+  | { kind: 'rename-sources'; renames: Array<{ from: string; to: string }> }
+  /** A changed source's sentences still citing changed lines: recorded for the pages that land holding them. */
+  | { kind: 'stale-claims'; source: string; claims: StaleClaim[] };
+
+/** Effects that make a proposal one change, accepted or rejected whole (a stale-claims record follows whatever lands). */
+export function bindsWhole(effect: ProposalEffect): boolean {
+  return effect.kind !== 'stale-claims';
+}
+
+/** A source path as the tool writes it: under raw/, `/`-separated, no `.` or `..` step. */
+const rawSource = z
+  .string()
+  .refine((p) => p.startsWith('raw/') && !p.includes('\\') && !p.includes('\0') && p.split('/').every((step) => step !== '' && step !== '.' && step !== '..'), 'a source path under raw/');
+
+const effectSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('remove-sources'), sources: z.array(rawSource).min(1), sha256: z.record(rawSource, z.string().regex(/^[0-9a-f]{64}$/)).optional() }).strict(),
+  z.object({ kind: z.literal('rename-sources'), renames: z.array(z.object({ from: rawSource, to: rawSource }).strict()).min(1) }).strict(),
+  z.object({ kind: z.literal('stale-claims'), source: rawSource, claims: z.array(claimSchema) }).strict(),
+]);
 
 const pageSchema = z
   .object({
@@ -59,9 +92,17 @@ const proposalSchema = z
     title: z.string(),
     created: z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'an ISO time'),
     user: z.string().regex(/^[a-z0-9][a-z0-9_-]*$/).optional(),
-    source: z.object({ path: z.string(), sha256: z.string().regex(/^[0-9a-f]{64}$/) }).strict().optional(),
+    source: z
+      .object({
+        path: z.string(),
+        sha256: z.string().regex(/^[0-9a-f]{64}$/),
+        pages: z.object({ created: z.array(z.string().refine(isWikiPage)), updated: z.array(z.string().refine(isWikiPage)) }).strict().optional(),
+      })
+      .strict()
+      .optional(),
     log: z.array(z.string()),
     pages: z.array(pageSchema),
+    effects: z.array(effectSchema).optional(),
   })
   .strict();
 

@@ -16,11 +16,12 @@ import type { ReviewRequest } from './propose.js';
 export async function proposeDeletedSources(
   ws: WorkspaceHandle,
   manifest: Manifest,
-  options: { env?: NodeJS.ProcessEnv; review: ReviewRequest },
+  options: { env?: NodeJS.ProcessEnv; review: ReviewRequest; renamedFrom?: ReadonlySet<string> },
 ): Promise<Array<{ source: string; staleMarked: string[] }>> {
   // A deletion whose marks already wait in a proposal is not proposed again.
   const waiting = new Set((await options.review.store.list()).flatMap((p) => p.log.filter((line) => line.startsWith('deleted: ')).map((line) => line.slice('deleted: '.length))));
-  const gone = deletedSources(manifest, await listRawSources(ws.root)).filter((source) => !waiting.has(source));
+  // A source renamed (its move proposed, or waiting) is not deleted: its pages follow it when the move is accepted.
+  const gone = deletedSources(manifest, await listRawSources(ws.root)).filter((source) => !waiting.has(source) && !options.renamedFrom?.has(source));
   if (gone.length === 0) return [];
   const title = gone.length === 1 ? `${gone[0]} deleted` : `${gone.length} sources deleted`;
   const session = await Session.open(ws, { op: 'ingest', title, runId: newRunId(), dryRun: true, readOnly: false, env: options.env, review: options.review.forRun() });

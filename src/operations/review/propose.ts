@@ -3,7 +3,7 @@ import type { FileChange } from '../../tools/diff.js';
 import { isSpecialPage, type Contract } from '../../wiki/contract.js';
 import { LOG_HEADING } from '../../wiki/log.js';
 import type { ProposalSink } from '../run/proposal-sink.js';
-import { isVisibleTo, ProposalStore, type PageChangeKind, type Proposal } from './proposals.js';
+import { isVisibleTo, ProposalStore, type PageChangeKind, type Proposal, type ProposalEffect, type ProposedPage } from './proposals.js';
 
 /** What a command says about a proposal it left: `wiki review --json`'s shape, one entry. */
 export interface ProposalSummary {
@@ -11,10 +11,13 @@ export interface ProposalSummary {
   command: string;
   pages: Array<{ path: string; change: PageChangeKind }>;
   created: string;
+  /** What else lands with it (raw/ removals, a source's record), when anything does. */
+  also?: string[];
 }
 
 export function summaryOf(proposal: Proposal): ProposalSummary {
-  return { id: proposal.id, command: proposal.command, pages: proposal.pages.map(({ path, change }) => ({ path, change })), created: proposal.created };
+  const also = effectLines(proposal.effects);
+  return { id: proposal.id, command: proposal.command, pages: proposal.pages.map(({ path, change }) => ({ path, change })), created: proposal.created, ...(also.length ? { also } : {}) };
 }
 
 /**
@@ -50,28 +53,45 @@ export class ReviewRequest {
 
   /** The sink for one run; an ingest names its source, recorded as ingested when its pages are accepted. */
   forRun(source?: { path: string; sha256: string }): ProposalSink {
+    const effects: ProposalEffect[] = [];
     return {
+      alsoOnAccept: (effect) => effects.push(effect),
       keep: async (run) => {
         const pages = run.changes.filter((c) => isWikiPage(c.path) && !isSpecialPage(this.contract, c.path)).map(pageOf);
+        // A record alone is no proposal: it only follows pages that land.
         if (pages.length === 0) return;
-        const proposal: Proposal = {
-          version: 1,
-          id: run.runId,
-          command: run.op,
-          title: run.title,
-          created: this.now().toISOString(),
-          user: run.user,
-          source,
-          log: logLinesOf(run.changes.find((c) => c.path === this.contract.log)),
-          pages,
-        };
-        if (proposal.user === undefined) delete proposal.user;
-        if (proposal.source === undefined) delete proposal.source;
-        await this.store.save(proposal);
-        this.saved.push(summaryOf(proposal));
+        const recorded = source === undefined ? undefined : { ...source, pages: run.written };
+        await this.propose(run, pages, { log: logLinesOf(run.changes.find((c) => c.path === this.contract.log)), source: recorded, effects });
       },
     };
   }
+
+  /**
+   * Keep one run's pages as a proposal — the way a command that plans its edits without an
+   * overlay (`wiki rm`, `wiki promote`) proposes them, removed pages included. A run that
+   * would change no page and do nothing else leaves none.
+   */
+  async propose(
+    run: { op: string; title: string; runId: string; user: string | undefined },
+    pages: ProposedPage[],
+    extra: { log: string[]; source?: Proposal['source']; effects?: ProposalEffect[] | undefined },
+  ): Promise<void> {
+    const effects = extra.effects?.length ? extra.effects : undefined;
+    if (pages.length === 0 && effects === undefined) return;
+    const proposal: Proposal = { version: 1, id: run.runId, command: run.op, title: run.title, created: this.now().toISOString(), user: run.user, source: extra.source, log: extra.log, pages, effects };
+    for (const key of ['user', 'source', 'effects'] as const) if (proposal[key] === undefined) delete proposal[key];
+    await this.store.save(proposal);
+    this.saved.push(summaryOf(proposal));
+  }
+}
+
+/** What an effect does, as a person reads it in a listing. */
+export function effectLines(effects: readonly ProposalEffect[] | undefined): string[] {
+  return (effects ?? []).flatMap((effect) => {
+    if (effect.kind === 'remove-sources') return effect.sources.map((source) => `${source} removed from raw/, its record and facts`);
+    if (effect.kind === 'rename-sources') return effect.renames.map(({ from, to }) => `${from} recorded as renamed to ${to}`);
+    return effect.claims.length > 0 ? [`${effect.claims.length} sentence(s) citing changed lines of ${effect.source} recorded as stale, as their pages land`] : [];
+  });
 }
 
 function pageOf(change: FileChange): Proposal['pages'][number] {

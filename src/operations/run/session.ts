@@ -253,7 +253,7 @@ export class Session {
     if (this.run) await finishRun(this.run, status);
     if (this.options.review && this.overlay) {
       const { op, title, runId } = this.options;
-      await this.options.review.keep({ op, title, runId, user: this.user, changes: this.overlay.changes() });
+      await this.options.review.keep({ op, title, runId, user: this.user, changes: this.overlay.changes(), written: this.pageChanges() });
     }
     await this.sourceFacts.close();
     this.shared.versions.close(this.options.runId);

@@ -3,21 +3,21 @@ import fg from 'fast-glob';
 import { InputError, UsageError } from '../../errors.js';
 import { carriedHumanLines } from '../../state/human-lines.js';
 import { humanEditBase } from '../../state/human-edits.js';
-import { newRunId, recordAfter, recordBefore } from '../../state/history.js';
+import { newRunId } from '../../state/history.js';
 import { acquireLock } from '../../state/lock.js';
-import { forgetSource, loadManifest, MANIFEST_PATH, saveManifest } from '../../state/manifest.js';
-import { loadStaleClaims, saveStaleClaims } from '../../state/stale-claims.js';
+import { hashFile } from '../../state/manifest.js';
 import { writeToolEdit } from '../../state/tool-edit.js';
 import { SOURCE_FOLLOW_PLACE } from '../../state/write-places.js';
-import { ConfinedIo } from '../../confine/confined-io.js';
 import { isoDate } from '../../util/dates.js';
 import { listRawSources } from '../../sources/raw-files.js';
 import { stringField } from '../../wiki/page.js';
-import { refreshFacts } from '../inspect/facts.js';
+import type { ReviewRequest } from '../review/propose.js';
+import type { ProposedPage } from '../review/proposals.js';
 import { Session } from '../run/session.js';
 import type { WorkspaceHandle } from '../run/workspace-handle.js';
 import { pageFate, type PageFate } from './remove-plan.js';
 import { editsForRemoval } from './remove-edits.js';
+import { removeSourceFiles } from './source-effects.js';
 
 export interface RemovePlan {
   sources: string[];
@@ -37,6 +37,8 @@ export interface RemoveReport extends RemovePlan {
   /** Sentences removed with --prune. */
   pruned: number;
   runId?: string;
+  /** Under review: the proposal the removal waits in (nothing changed yet). */
+  proposal?: string;
 }
 
 /** The raw sources `args` name (files, folders, globs), each under raw/; refused when one names nothing or lies elsewhere. */
@@ -64,74 +66,46 @@ export async function resolveSources(root: string, cwd: string, args: readonly s
  * pages become plain text; one logged run that `wiki undo` reverts. The plan is made apart
  * from the writes, so `--dry-run` shows exactly what would happen.
  */
-export async function removeSources(ws: WorkspaceHandle, sources: readonly string[], options: { dryRun: boolean; prune: boolean; env?: NodeJS.ProcessEnv; onNotice?: (message: string) => void }): Promise<RemoveReport> {
-  const lock = options.dryRun ? undefined : await acquireLock(ws.root, { command: 'rm', waitSeconds: 0 });
+export async function removeSources(
+  ws: WorkspaceHandle,
+  sources: readonly string[],
+  options: { dryRun: boolean; prune: boolean; env?: NodeJS.ProcessEnv; onNotice?: (message: string) => void; review?: ReviewRequest | undefined },
+): Promise<RemoveReport> {
+  const review = options.dryRun ? undefined : options.review;
+  if (review) await refuseWaitingRemoval(review, sources);
+  // Under review nothing outside .wiki/ changes: the plan is kept as a proposal, as a dry run's is shown.
+  const planOnly = options.dryRun || review !== undefined;
+  const lock = planOnly ? undefined : await acquireLock(ws.root, { command: 'rm', waitSeconds: 0 });
   lock?.releaseOnExit();
   try {
     const runId = newRunId();
-    const session = await Session.open(ws, { op: 'rm', title: sources.length === 1 ? (sources[0] as string) : `${sources.length} sources`, runId, dryRun: options.dryRun, readOnly: options.dryRun, env: options.env });
-    const removed = new Set(sources);
-    const fates: PageFate[] = [];
-    const texts = new Map<string, string>();
-    for (const page of session.contentPages()) {
-      const text = await session.readIfExists(page.path);
-      if (text === undefined) continue;
-      const human = (await humanEditBase(ws.root, page.path, text)) !== undefined || (await carriedHumanLines(ws.root, page.path)).length > 0;
-      const fate = pageFate(page, text, removed, human);
-      if (fate) {
-        fates.push(fate);
-        texts.set(page.path, text);
-      }
-    }
-    const gone = new Map(fates.filter((f) => f.kind === 'remove').map((f) => [session.pages.atPath(f.page)?.key ?? '', f.page] as const));
-    const titleOf = (key: string): string => {
-      const page = gone.get(key);
-      return (page && stringField(session.pages.atPath(page)?.frontmatter ?? {}, 'title')) || key.replace(/-/g, ' ');
-    };
-    const report: RemoveReport = {
-      sources: [...sources],
-      removed: fates.filter((f) => f.kind === 'remove').map((f) => f.page),
-      keptForHumanLines: fates.filter((f) => f.kind === 'keep-human').map((f) => f.page),
-      trimmed: fates.flatMap((f) => (f.kind === 'trim' ? [{ page: f.page, unsupported: f.unsupported }] : [])),
-      unlinked: [],
-      dryRun: options.dryRun,
-      prune: options.prune,
-      pruned: 0,
-    };
-    const goneKeys = new Set(gone.keys());
-    const edits = new Map<string, string>();
-    for (const page of session.contentPages()) {
-      if (goneKeys.has(page.key)) continue;
-      const text = texts.get(page.path) ?? (await session.readIfExists(page.path));
-      if (text === undefined) continue;
-      const fate = fates.find((f) => f.page === page.path);
-      const edit = editsForRemoval(text, removed, goneKeys, titleOf, { fate, prune: options.prune, today: isoDate() });
-      if (edit.unlinked > 0) report.unlinked.push(page.path);
-      report.pruned += edit.pruned;
-      if (edit.text !== text) edits.set(page.path, edit.text);
-    }
-    if (options.dryRun) {
+    const session = await Session.open(ws, { op: 'rm', title: sources.length === 1 ? (sources[0] as string) : `${sources.length} sources`, runId, dryRun: planOnly, readOnly: planOnly, env: options.env });
+    const { report, edits, texts } = await planRemoval(session, sources, options);
+    if (planOnly) {
       await session.finish('completed');
+      if (review) {
+        const pages: ProposedPage[] = [
+          ...[...edits].map(([page, after]) => ({ path: page, change: 'updated' as const, before: texts.get(page) ?? '', after })),
+          ...report.removed.map((page) => ({ path: page, change: 'removed' as const, before: texts.get(page) ?? '' })),
+        ];
+        const sha256: Record<string, string> = {};
+        for (const source of sources) sha256[source] = await hashFile(path.join(ws.root, ...source.split('/')));
+        await review.propose({ op: 'rm', title: session.options.title, runId, user: undefined }, pages, { log: logLines(report), effects: [{ kind: 'remove-sources', sources: [...sources], sha256 }] });
+        report.proposal = runId;
+      }
       return report;
     }
     report.runId = runId;
     for (const [page, text] of edits) {
-      const before = texts.get(page) ?? (await session.readIfExists(page)) ?? '';
+      const before = texts.get(page) ?? '';
       session.versions.changing(page, before);
       await writeToolEdit(ws.root, SOURCE_FOLLOW_PLACE, page, before, text, session.run);
       session.alsoChanged.add(page);
     }
     await session.reloadPages([...edits.keys()]);
     for (const page of report.removed) await session.deleteFile(page);
-    await removeRawFiles(ws.root, sources, session);
-    let manifest = await loadManifest(ws.root);
-    for (const source of sources) manifest = forgetSource(manifest, source);
-    await saveManifest(ws.root, manifest, session.run);
-    session.alsoChanged.add(MANIFEST_PATH);
-    const claims = await loadStaleClaims(ws.root);
-    await saveStaleClaims(ws.root, claims.filter((claim) => !removed.has(claim.source) && !report.removed.includes(claim.page)));
+    await removeSourceFiles(session, sources, report.removed, options.onNotice);
     await session.refreshIndex();
-    await refreshFacts(ws.root, ws.config).catch((error: unknown) => options.onNotice?.(`facts not refreshed: ${(error as Error).message}`));
     const entry = await session.appendLog('rm', session.options.title, logLines(report));
     const notice = await session.autoCommit(entry.split('\n')[0] ?? entry);
     if (notice) options.onNotice?.(notice);
@@ -142,17 +116,60 @@ export async function removeSources(ws: WorkspaceHandle, sources: readonly strin
   }
 }
 
-/** The raw files themselves, byte for byte into the run's history so undo puts them back. */
-async function removeRawFiles(root: string, sources: readonly string[], session: Session): Promise<void> {
-  const io = new ConfinedIo(root);
-  for (const source of sources) {
-    const absolute = path.join(root, ...source.split('/'));
-    const bytes = await io.readIfExists(absolute);
-    if (bytes === undefined) continue;
-    if (session.run) await recordBefore(session.run, source, bytes);
-    await io.remove(absolute);
-    if (session.run) await recordAfter(session.run, source, undefined);
-    session.alsoChanged.add(source);
+/** What removing `sources` does to each page, planned apart from any write; `texts` holds every page planned for, as read. */
+async function planRemoval(session: Session, sources: readonly string[], options: { dryRun: boolean; prune: boolean }): Promise<{ report: RemoveReport; edits: Map<string, string>; texts: Map<string, string> }> {
+  const removed = new Set(sources);
+  const fates: PageFate[] = [];
+  const texts = new Map<string, string>();
+  for (const page of session.contentPages()) {
+    const text = await session.readIfExists(page.path);
+    if (text === undefined) continue;
+    const human = (await humanEditBase(session.root, page.path, text)) !== undefined || (await carriedHumanLines(session.root, page.path)).length > 0;
+    const fate = pageFate(page, text, removed, human);
+    if (fate) {
+      fates.push(fate);
+      texts.set(page.path, text);
+    }
+  }
+  const gone = new Map(fates.filter((f) => f.kind === 'remove').map((f) => [session.pages.atPath(f.page)?.key ?? '', f.page] as const));
+  const titleOf = (key: string): string => {
+    const page = gone.get(key);
+    return (page && stringField(session.pages.atPath(page)?.frontmatter ?? {}, 'title')) || key.replace(/-/g, ' ');
+  };
+  const report: RemoveReport = {
+    sources: [...sources],
+    removed: fates.filter((f) => f.kind === 'remove').map((f) => f.page),
+    keptForHumanLines: fates.filter((f) => f.kind === 'keep-human').map((f) => f.page),
+    trimmed: fates.flatMap((f) => (f.kind === 'trim' ? [{ page: f.page, unsupported: f.unsupported }] : [])),
+    unlinked: [],
+    dryRun: options.dryRun,
+    prune: options.prune,
+    pruned: 0,
+  };
+  const goneKeys = new Set(gone.keys());
+  const edits = new Map<string, string>();
+  for (const page of session.contentPages()) {
+    if (goneKeys.has(page.key)) continue;
+    const text = texts.get(page.path) ?? (await session.readIfExists(page.path));
+    if (text === undefined) continue;
+    const fate = fates.find((f) => f.page === page.path);
+    const edit = editsForRemoval(text, removed, goneKeys, titleOf, { fate, prune: options.prune, today: isoDate() });
+    if (edit.unlinked > 0) report.unlinked.push(page.path);
+    report.pruned += edit.pruned;
+    if (edit.text !== text) {
+      edits.set(page.path, edit.text);
+      texts.set(page.path, text);
+    }
+  }
+  return { report, edits, texts };
+}
+
+/** The removal of a source already waiting in a proposal is not proposed twice. */
+async function refuseWaitingRemoval(review: ReviewRequest, sources: readonly string[]): Promise<void> {
+  for (const proposal of await review.store.list()) {
+    const waiting = (proposal.effects ?? []).flatMap((effect) => (effect.kind === 'remove-sources' ? effect.sources : []));
+    const again = sources.find((source) => waiting.includes(source));
+    if (again) throw new UsageError(`the removal of ${again} already waits in proposal ${proposal.id}`, `accept it (wiki review accept ${proposal.id}) or reject it first`);
   }
 }
 

@@ -1,10 +1,12 @@
-import { forgetSource, MANIFEST_PATH, recordIngest, saveManifest, type Manifest } from '../../state/manifest.js';
+import type { Manifest } from '../../state/manifest.js';
 import { newRunId } from '../../state/history.js';
-import { loadStaleClaims, saveStaleClaims } from '../../state/stale-claims.js';
 import { writeToolEdit } from '../../state/tool-edit.js';
 import { SOURCE_FOLLOW_PLACE } from '../../state/write-places.js';
 import { renameSourceIn } from '../../sources/citation-moves.js';
+import type { ReviewRequest } from '../review/propose.js';
+import type { ProposedPage } from '../review/proposals.js';
 import { Session } from '../run/session.js';
+import { recordRenames } from './source-effects.js';
 import type { WorkspaceHandle } from '../run/workspace-handle.js';
 
 export interface SourceRename {
@@ -24,24 +26,25 @@ export async function renameSources(
   ws: WorkspaceHandle,
   manifest: Manifest,
   renames: ReadonlyArray<{ from: string; to: string }>,
-  options: { env?: NodeJS.ProcessEnv; onNotice?: (message: string) => void },
+  options: { env?: NodeJS.ProcessEnv; onNotice?: (message: string) => void; review?: ReviewRequest | undefined },
 ): Promise<{ manifest: Manifest; renamed: SourceRename[] }> {
-  if (renames.length === 0) return { manifest, renamed: [] };
-  const first = renames[0] as { from: string; to: string };
+  const known = renames.filter(({ from }) => manifest.sources[from] !== undefined);
+  if (known.length === 0) return { manifest, renamed: [] };
+  const first = known[0] as { from: string; to: string };
+  const review = options.review;
+  // Under review the citations' new text is kept as a proposal, and the record moves only when it is accepted.
   const session = await Session.open(ws, {
     op: 'ingest',
-    title: renames.length === 1 ? `${first.from} renamed to ${first.to}` : `${renames.length} sources renamed`,
+    title: known.length === 1 ? `${first.from} renamed to ${first.to}` : `${known.length} sources renamed`,
     runId: newRunId(),
-    dryRun: false,
+    dryRun: review !== undefined,
     readOnly: false,
     env: options.env,
   });
-  let next = manifest;
   const renamed: SourceRename[] = [];
   const lines: string[] = [];
-  for (const { from, to } of renames) {
-    const entry = next.sources[from];
-    if (!entry) continue;
+  const proposed: ProposedPage[] = [];
+  for (const { from, to } of known) {
     const pages: string[] = [];
     for (const page of session.contentPages()) {
       if (!SOURCE_FOLLOW_PLACE.allows(page.path)) continue;
@@ -49,28 +52,37 @@ export async function renameSources(
       if (text === undefined || !text.includes(from)) continue;
       const result = renameSourceIn(text, from, to);
       if (result.renamed === 0) continue;
-      session.versions.changing(page.path, text);
-      await writeToolEdit(ws.root, SOURCE_FOLLOW_PLACE, page.path, text, result.text, session.run);
-      session.alsoChanged.add(page.path);
+      if (review) await session.fs.writeText(session.abs(page.path), result.text);
+      else {
+        session.versions.changing(page.path, text);
+        await writeToolEdit(ws.root, SOURCE_FOLLOW_PLACE, page.path, text, result.text, session.run);
+        session.alsoChanged.add(page.path);
+      }
       pages.push(page.path);
     }
     await session.reloadPages(pages);
-    next = recordIngest(forgetSource(next, from), to, entry);
     renamed.push({ from, to, pages });
     lines.push(`renamed: ${from} -> ${to}`, `pages following it: ${pages.join(', ') || 'none'}`);
   }
-  await saveManifest(ws.root, next, session.run);
-  session.alsoChanged.add(MANIFEST_PATH);
-  const claims = await loadStaleClaims(ws.root);
-  if (claims.some((claim) => renames.some((r) => r.from === claim.source))) {
-    await saveStaleClaims(ws.root, claims.map((claim) => ({ ...claim, source: renames.find((r) => r.from === claim.source)?.to ?? claim.source })));
+  if (review) {
+    // Several renames may rewrite one page: the proposal holds its first and last text.
+    for (const change of session.overlay?.changes() ?? []) proposed.push({ path: change.path, change: 'updated', before: change.before ?? '', after: change.after });
+    await session.finish('completed');
+    await review.propose({ op: 'ingest', title: session.options.title, runId: session.options.runId, user: undefined }, proposed, { log: lines, effects: [{ kind: 'rename-sources', renames: known.map(({ from, to }) => ({ from, to })) }] });
+    return { manifest, renamed };
   }
+  const next = await recordRenames(session, manifest, known);
   await session.refreshIndex();
   const entryText = await session.appendLog('ingest', session.options.title, lines);
   const notice = await session.autoCommit(entryText.split('\n')[0] ?? entryText);
   if (notice) options.onNotice?.(notice);
   await session.finish('completed');
   return { manifest: next, renamed };
+}
+
+/** Renames whose proposal already waits: not proposed again, and their old paths are not deletions. */
+export async function waitingRenames(review: ReviewRequest): Promise<Array<{ from: string; to: string }>> {
+  return (await review.store.list()).flatMap((p) => (p.effects ?? []).flatMap((effect) => (effect.kind === 'rename-sources' ? effect.renames : [])));
 }
 
 /** New sources whose content a recorded source had, at a path now gone from raw/: renames. */
