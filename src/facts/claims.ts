@@ -137,6 +137,8 @@ export function claimsOf(body: string): Claim[] {
       // Before the sentence's full stop, so the citation stays with the sentence it ends.
       return ` ${CITE}${slot(citations.length - 1)}${punctuation ?? ''}`;
     });
+    // Several comments after one full stop ("here. <!-- from: a --> <!-- from: b -->"): the stop goes after the last, or the sentence runs on into the next.
+    text = text.replace(new RegExp(`(${CITE}[\\s\\S])([.!?。！？]["')\\]’”」』）]*)((?:\\s*${CITE}[\\s\\S])+)`, 'g'), (_whole, first: string, stop: string, more: string) => `${first}${more}${stop}`);
     const bare = text.replace(new RegExp(`${CITE}[\\s\\S]`, 'g'), '').trim();
     if (cited.length > 0 && bare === '') block = cited;
     else if (cited.length > 0 && /:$/.test(bare)) block = cited.slice(-1);

@@ -106,7 +106,7 @@ async function appendNow(
  * The append_to_file calls of one answer. An append linking to pages that write_file calls
  * of the answer write (later ones, or earlier ones held for pages of their own) is held, and appended once the answer's writes have settled
  * (`settlesAfter`), checked against the wiki as it then is — played runs sent such appends
- * again in a turn of their own. An append whose page another call of the answer also names
+ * again in a turn of their own. An append whose page a later call of the answer also names
  * is never held (what that call sees would depend on the holding).
  */
 function openAppendTurn(ctx: ToolContext, calls: readonly TurnCall[]) {
@@ -130,8 +130,9 @@ function openAppendTurn(ctx: ToolContext, calls: readonly TurnCall[]) {
     settlesAfter: ['write_file'],
     async run(index: number, { path, content }: { path: string; content: string }, signal?: AbortSignal): Promise<ToolOutcome | undefined> {
       const own = pathOf({ index, name: 'append_to_file', args: { path } });
-      // A call refused for its arguments' shape (a played answer's `edits` sent as a string) changes nothing and sees nothing.
-      const shared = calls.some((call) => call.index !== index && own !== undefined && pathOf(call) === own && wellFormed(call));
+      // Only a later call on the same page would see the page differently for the hold: an earlier one has run (or,
+      // held itself, settles before appends do), and one refused for its arguments' shape changes and sees nothing.
+      const shared = calls.some((call) => call.index > index && own !== undefined && pathOf(call) === own && wellFormed(call));
       // Any write_file call of the answer: one before it may be held, waiting for pages of its own.
       const pending = shared ? new Set<string>() : new Set(writes.map((write) => write.key));
       const outcome = await appendNow(ctx, path, content, signal, pending, refusedWrites);

@@ -135,6 +135,18 @@ describe('claimsOf: absences and pointers written the way a careful page writes 
   });
 });
 
+describe('claimsOf: sentences with several citations (held-out played wiki 13)', () => {
+  it('a full stop before two citation comments still ends the sentence, on one line or across lines', () => {
+    const across = 'Profiles are discretized by the number of angles. <!-- from: raw/a.md#L1 --> <!-- from: raw/a.md#L3 -->\nSmall steps give a zig-zag line with many minor peaks. <!-- from: raw/a.md#L5 -->\n';
+    expect(claimsOf(across).map((claim) => [claim.text, claim.citations.map((c) => c.first)])).toEqual([
+      ['Profiles are discretized by the number of angles.', [1, 3]],
+      ['Small steps give a zig-zag line with many minor peaks.', [5]],
+    ]);
+    const inline = 'Profiles are discretized by the number of angles. <!-- from: raw/a.md#L1 --> <!-- from: raw/a.md#L3 --> Small steps give a zig-zag line. <!-- from: raw/a.md#L5 -->';
+    expect(claimsOf(inline).map((claim) => claim.citations.map((c) => c.first))).toEqual([[1, 3], [5]]);
+  });
+});
+
 describe('claimTerms', () => {
   it('reads numbers as values and dates as dates, whatever their format', () => {
     expect(claimTerms('About 1,000 cards').numbers).toEqual([1000]);

@@ -83,6 +83,18 @@ describe('append_to_file calls of one answer', () => {
     expect(await readFile(path.join(ws.root, 'wiki/concepts/attention.md'), 'utf8')).toContain('- [[transformer]]');
   });
 
+  it('an earlier edit of the same page does not stop the hold (played wiki 13: the source page edited, then appended to)', async () => {
+    const outcome = await runAnswer([
+      toolCall('write_file', { path: 'wiki/concepts/attention.md', content: page('Attention', 'Weighting inputs', 'Attention weighs its inputs.\n') }),
+      toolCall('append_to_file', { path: 'wiki/concepts/attention.md', content: '- [[transformer]]' }),
+      toolCall('write_file', { path: 'wiki/concepts/transformer.md', content: page('Transformer', 'A model') }),
+    ]);
+    expect(outcome.results.map((result) => result.isError)).toEqual([false, false, false]);
+    const text = await readFile(path.join(ws.root, 'wiki/concepts/attention.md'), 'utf8');
+    expect(text).toContain('Attention weighs its inputs.');
+    expect(text).toContain('- [[transformer]]');
+  });
+
   it('a held append whose page the answer failed to write is refused, naming the link', async () => {
     const calls = [
       toolCall('append_to_file', { path: 'wiki/concepts/attention.md', content: '- [[transformer]]' }),
