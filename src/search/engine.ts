@@ -1,4 +1,5 @@
-import { analyze, wholeTerms } from './text/analyze.js';
+import { analyzeQuery, wholeTerms } from './text/analyze.js';
+import { ENGLISH } from './language/languages.js';
 import type { DocRecord, PageStat } from './live/doc-record.js';
 import { DocTable } from './live/doc-table.js';
 import type { PageDocument } from './text/document.js';
@@ -37,6 +38,8 @@ export interface SearchParams {
   smoothing?: SmoothingParams;
   /** Score fusion only: the semantic weight scaled by the lane's measured strength; absent: as configured. */
   semanticStrength?: StrengthParams;
+  /** The wiki's configured language (a code from language/languages.ts), when set: queries are analysed in it too. */
+  language?: string | undefined;
 }
 
 export interface RankedPage {
@@ -49,8 +52,10 @@ export interface RankedPage {
 export interface EngineResult {
   pages: RankedPage[];
   lanes: Record<LaneName, LaneStatus>;
-  /** The query as the lexical lane analysed it (for snippets). */
+  /** The query as the lexical lane analysed it (for snippets): in every language of `languages`, one after another. */
   terms: string[];
+  /** The languages the query was analysed in. */
+  languages: string[];
 }
 
 /** The semantic lane, or why there is none. */
@@ -183,11 +188,24 @@ export class SearchEngine {
     return weights;
   }
 
+  /**
+   * The languages a query is analysed in: every language a live page is analysed in, and
+   * the configured one; English in an empty wiki. Never the query's own language, guessed:
+   * a query of two words does not tell.
+   */
+  queryLanguages(params: Pick<SearchParams, 'language'>): string[] {
+    const languages = new Set(this.docs.languages());
+    if (params.language) languages.add(params.language);
+    if (languages.size === 0) languages.add(ENGLISH);
+    return [...languages].sort();
+  }
+
   async search(query: string, limit: number, params: SearchParams): Promise<EngineResult> {
     if (params.fusion === 'scores') return this.searchByScores(query, limit, params);
     // Rank fusion: each lane ranks a pool, the lexical lane's best pages steer the semantic query.
     const pool = poolSize(params.pool, limit);
-    const terms = analyze(query);
+    const languages = this.queryLanguages(params);
+    const terms = analyzeQuery(query, languages);
     const lanes = {} as Record<LaneName, LaneStatus>;
     const rankings: LaneRanking[] = [];
     const pathOf = (slot: number): string => this.docs.pathAt(slot) ?? '';
@@ -225,7 +243,7 @@ export class SearchEngine {
       const record = this.docs.get(hit.id);
       if (record) pages.push({ record, score: hit.score, lanes: hit.lanes, contributions: hit.contributions });
     }
-    return { pages, lanes, terms };
+    return { pages, lanes, terms, languages };
   }
 
   /**
@@ -234,7 +252,8 @@ export class SearchEngine {
    * (`feedback.fusedRound`) the best pages of the lexical and semantic scores fused.
    */
   private async searchByScores(query: string, limit: number, params: SearchParams): Promise<EngineResult> {
-    const terms = analyze(query);
+    const languages = this.queryLanguages(params);
+    const terms = analyzeQuery(query, languages);
     const lanes = {} as Record<LaneName, LaneStatus>;
     const scored: LaneScores[] = [];
     const { docs } = this;
@@ -277,7 +296,7 @@ export class SearchEngine {
       const record = docs.get(docs.pathAt(hit.slot) ?? '');
       if (record) pages.push({ record, score: hit.score, lanes: hit.lanes, contributions: hit.contributions });
     }
-    return { pages, lanes, terms };
+    return { pages, lanes, terms, languages };
   }
 
   /** The `limit` best fused pages; with `smoothing`, the best `smoothing.pages` smoothed over their similar pages first. */

@@ -10,6 +10,7 @@ import { scanPages } from './live/scan.js';
 import { INDEX_FILE, decodeSnapshotFile, searchDirectory, startSnapshotRead } from './live/snapshot-file.js';
 import { withTuning, type SearchTuning } from './fusion/tuning.js';
 import type { SearchSettings } from './settings.js';
+import { languageOf } from './language/languages.js';
 import type { SearchIndex } from './types.js';
 
 export type { LaneName, LaneStatus, SearchIndex, RefreshSummary, SearchIndexInfo, SearchOptions, SearchResponse, SearchResult } from './types.js';
@@ -97,5 +98,6 @@ function searchParams(config: SearchSettings, tuning: SearchTuning): SearchParam
     semanticScale: tuning.semanticScale,
     smoothing: tuning.smoothing,
     semanticStrength: tuning.semanticStrength,
+    language: languageOf(config.language),
   };
 }

@@ -110,9 +110,9 @@ function identifiersIn(text: string): string[] {
  * as one term, whole and lower case (`no_type_check` is not "type" and "check": a page named
  * `TYPE_CHECKING` is not strongly about it). Its weight is its words' weights together.
  */
-export function strengthTerms(query: string): string[] {
+export function strengthTerms(query: string, language?: string): string[] {
   const identifiers = identifiersIn(query);
-  const words = analyze(query.replace(IDENTIFIER, (match) => (/\p{L}/u.test(match) ? ' ' : match)));
+  const words = analyze(query.replace(IDENTIFIER, (match) => (/\p{L}/u.test(match) ? ' ' : match)), language);
   return [...words, ...identifiers];
 }
 
@@ -135,8 +135,8 @@ export function withIdentifierWeights(weightOf: TermWeight): TermWeight {
 }
 
 /** The terms of a page: `head` what it is named (title, key), `summary` what it says it is, `rest` the rest of its text; identifiers also whole. */
-export function pageTerms(head: string, summary: string, rest: string): PageTerms {
-  const termsOf = (text: string): string[] => [...analyze(text), ...identifiersIn(text)];
+export function pageTerms(head: string, summary: string, rest: string, language?: string): PageTerms {
+  const termsOf = (text: string): string[] => [...analyze(text, language), ...identifiersIn(text)];
   const headTerms = new Set(termsOf(head));
   const defined = new Set(headTerms);
   for (const term of termsOf(summary)) defined.add(term);

@@ -142,14 +142,20 @@ export class LiveSearchIndex implements SearchIndex {
     // Each page is read once per search: a filtered search's results are read for the filter, then for their snippets.
     const textOf = options.readPage ?? readingEachOnce((pagePath) => readPage(this.state.root, pagePath));
     found.pages = found.pages
-      .filter(({ score, record }) => score >= (options.minScore ?? -Infinity) && (!filter || filter.accepts(searchableText(record.path, textOf(record.path)))))
+      .filter(({ score, record }) => score >= (options.minScore ?? -Infinity) && (!filter || filter.accepts(searchableText(record.path, textOf(record.path)), record.lang)))
       .slice(0, limit);
     const backlinks = this.engine.docs.backlinksOf(found.pages.map(({ record }) => record.key));
     const { params } = this.state;
     const best = found.pages[0]?.score ?? 0;
     const weights = this.engine.termWeights(found.terms);
     const weightOf = withIdentifierWeights((term) => weights.get(term) ?? 0);
-    const judgedTerms = strengthTerms(parsed.text);
+    // The query's terms as each page's language reads them (a page holds only its own language's terms).
+    const judgedTerms = new Map<string, string[]>();
+    const judgedIn = (language: string): string[] => {
+      let terms = judgedTerms.get(language);
+      if (!terms) judgedTerms.set(language, (terms = strengthTerms(parsed.text, language)));
+      return terms;
+    };
     const results: SearchResult[] = found.pages.map(({ record, score, lanes, contributions }) => {
       const result: SearchResult = {
         key: record.key,
@@ -166,10 +172,10 @@ export class LiveSearchIndex implements SearchIndex {
       if (options.snippets === false) return result;
       const content = textOf(record.path);
       const body = content === undefined ? '' : readableBody(splitFrontmatter(content).body);
-      result.snippet = (body && makeSnippet(body, found.terms)) || record.summary;
+      result.snippet = (body && makeSnippet(body, found.terms, undefined, record.lang)) || record.summary;
       // Tags are left out of what a page is named: they are broad (`go`, `person`) and shared by many pages.
       const head = `${record.title}\n${record.key.replace(/-/g, ' ')}`;
-      result.strength = hitStrength(judgedTerms, pageTerms(head, record.summary, [...record.tags, body].join('\n')), weightOf);
+      result.strength = hitStrength(judgedIn(record.lang), pageTerms(head, record.summary, [...record.tags, body].join('\n'), record.lang), weightOf);
       result.relative = best > 0 ? score / best : 0;
       return result;
     });

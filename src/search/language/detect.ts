@@ -1,0 +1,121 @@
+import { ENGLISH, hasStopwords, stopwordsOf } from './languages.js';
+
+/**
+ * A page's language when it does not say (no frontmatter `lang`): by script first, then,
+ * among the languages sharing a script, by which language's stopwords its words are.
+ * Undefined when the text does not tell (too few words, no language ahead): the caller then
+ * uses the wiki's language, else English. Never asked of a query: a query of two words
+ * cannot tell, so a query is analysed in every language the wiki holds.
+ */
+
+/** How much of a page is read to tell its language. */
+const SAMPLE_CHARS = 3000;
+/** Of which the first this many characters are read for stopwords. */
+const STOPWORD_SAMPLE_CHARS = 2500;
+/** A language must count at least this many stopwords, and this many times the next one's. */
+const MIN_STOPWORDS = 3;
+const LEAD = 1.5;
+/** One character of these scripts is about as telling as a short Latin word. */
+const IDEOGRAPH_WEIGHT = 3;
+
+type Script = 'latin' | 'han' | 'kana' | 'hangul' | 'cyrillic' | 'greek' | 'arabic' | 'devanagari' | 'tamil' | 'armenian' | 'thai' | 'hebrew';
+
+const SCRIPTS: ReadonlyArray<[Script, RegExp]> = [
+  ['latin', /\p{Script=Latin}/u],
+  ['han', /\p{Script=Han}/u],
+  ['kana', /[\p{Script=Hiragana}\p{Script=Katakana}]/u],
+  ['hangul', /\p{Script=Hangul}/u],
+  ['cyrillic', /\p{Script=Cyrillic}/u],
+  ['greek', /\p{Script=Greek}/u],
+  ['arabic', /\p{Script=Arabic}/u],
+  ['devanagari', /\p{Script=Devanagari}/u],
+  ['tamil', /\p{Script=Tamil}/u],
+  ['armenian', /\p{Script=Armenian}/u],
+  ['thai', /\p{Script=Thai}/u],
+  ['hebrew', /\p{Script=Hebrew}/u],
+];
+
+/** Languages told apart by stopwords within a script; the first is the script's default. */
+const BY_STOPWORDS: Partial<Record<Script, readonly string[]>> = {
+  latin: [ENGLISH, 'de', 'fr', 'es', 'it', 'pt', 'nl', 'da', 'sv', 'no', 'fi', 'hu', 'id', 'ga', 'lt', 'ro', 'tr'],
+  cyrillic: ['ru', 'uk', 'bg', 'sr'],
+  devanagari: ['hi', 'ne'],
+};
+
+const SINGLE: Partial<Record<Script, string>> = { greek: 'el', arabic: 'ar', tamil: 'ta', armenian: 'hy', thai: 'th', hebrew: 'he', hangul: 'ko' };
+
+const LETTER = /\p{L}/u;
+const WORD = /[\p{L}\p{M}]+(?:['’][\p{L}\p{M}]+)?/gu;
+
+export function detectLanguage(text: string): string | undefined {
+  const sample = text.slice(0, SAMPLE_CHARS);
+  const script = dominantScript(sample);
+  if (!script) return undefined;
+  if (script === 'han' || script === 'kana') return /[\p{Script=Hiragana}\p{Script=Katakana}]/u.test(sample) ? 'ja' : 'zh';
+  const single = SINGLE[script];
+  if (single) return single;
+  const candidates = BY_STOPWORDS[script];
+  return candidates ? byStopwords(sample, script, candidates) : undefined;
+}
+
+const ASCII = /^[\x00-\x7f]*$/;
+
+function dominantScript(sample: string): Script | undefined {
+  if (ASCII.test(sample)) return /[A-Za-z]/.test(sample) ? 'latin' : undefined;
+  const counts = new Map<Script, number>();
+  for (const char of sample) {
+    if (!LETTER.test(char)) continue;
+    for (const [script, pattern] of SCRIPTS) {
+      if (!pattern.test(char)) continue;
+      const weight = script === 'han' || script === 'kana' || script === 'hangul' ? IDEOGRAPH_WEIGHT : 1;
+      counts.set(script, (counts.get(script) ?? 0) + weight);
+      break;
+    }
+  }
+  let best: Script | undefined;
+  let most = 0;
+  for (const [script, count] of counts) {
+    if (count > most) [best, most] = [script, count];
+  }
+  // Japanese mixes kana into Han text: the pair is one writing system.
+  if ((best === 'han' || best === 'kana') && (counts.get('kana') ?? 0) > 0) return 'kana';
+  return best;
+}
+
+/**
+ * The candidate whose stopwords the sample's words are most often, when it counts enough
+ * of them and leads the next candidate clearly; else undefined (so a page of names and
+ * numbers stays undecided).
+ */
+function byStopwords(sample: string, script: Script, candidates: readonly string[]): string | undefined {
+  const owners = stopwordOwners(script, candidates);
+  const hits = new Map<string, number>();
+  for (const word of sample.slice(0, STOPWORD_SAMPLE_CHARS).normalize('NFKC').toLowerCase().match(WORD) ?? []) {
+    // A single letter is a stopword in many lists (Spanish "e", "a") and an initial or a variable in any text.
+    if (word.length < 2) continue;
+    for (const language of owners.get(word) ?? []) hits.set(language, (hits.get(language) ?? 0) + 1);
+  }
+  const [first, second] = [...hits].sort((a, b) => b[1] - a[1]);
+  if (!first || first[1] < MIN_STOPWORDS) return undefined;
+  if (second && first[1] < LEAD * second[1]) return undefined;
+  return first[0];
+}
+
+const owners = new Map<Script, Map<string, string[]>>();
+
+/** Stopword → the candidates whose stopword it is: one lookup per word of a page. */
+function stopwordOwners(script: Script, candidates: readonly string[]): Map<string, string[]> {
+  let table = owners.get(script);
+  if (!table) {
+    table = new Map();
+    for (const language of candidates.filter(hasStopwords)) {
+      for (const word of stopwordsOf(language)) {
+        const list = table.get(word);
+        if (list) list.push(language);
+        else table.set(word, [language]);
+      }
+    }
+    owners.set(script, table);
+  }
+  return table;
+}
