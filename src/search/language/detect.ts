@@ -35,7 +35,7 @@ const SCRIPTS: ReadonlyArray<[Script, RegExp]> = [
   ['hebrew', /\p{Script=Hebrew}/u],
 ];
 
-/** Languages told apart by stopwords within a script; the first is the script's default. */
+/** Languages told apart by stopwords within a script; the first is the default of a script other than Latin. */
 const BY_STOPWORDS: Partial<Record<Script, readonly string[]>> = {
   latin: [ENGLISH, 'de', 'fr', 'es', 'it', 'pt', 'nl', 'da', 'sv', 'no', 'fi', 'hu', 'id', 'ga', 'lt', 'ro', 'tr'],
   cyrillic: ['ru', 'uk', 'bg', 'sr'],
@@ -55,7 +55,10 @@ export function detectLanguage(text: string): string | undefined {
   const single = SINGLE[script];
   if (single) return single;
   const candidates = BY_STOPWORDS[script];
-  return candidates ? byStopwords(sample, script, candidates) : undefined;
+  if (!candidates) return undefined;
+  // Latin text that does not tell stays undecided (English, or the wiki's language); another
+  // script's text is at least in that script's main language.
+  return byStopwords(sample, script, candidates) ?? (script === 'latin' ? undefined : candidates[0]);
 }
 
 const ASCII = /^[\x00-\x7f]*$/;
@@ -91,8 +94,8 @@ function byStopwords(sample: string, script: Script, candidates: readonly string
   const owners = stopwordOwners(script, candidates);
   const hits = new Map<string, number>();
   for (const word of sample.slice(0, STOPWORD_SAMPLE_CHARS).normalize('NFKC').toLowerCase().match(WORD) ?? []) {
-    // A single letter is a stopword in many lists (Spanish "e", "a") and an initial or a variable in any text.
-    if (word.length < 2) continue;
+    // A single Latin letter is a stopword in many lists (Spanish "e", "a") and an initial or a variable in any text.
+    if (word.length < 2 && script === 'latin') continue;
     for (const language of owners.get(word) ?? []) hits.set(language, (hits.get(language) ?? 0) + 1);
   }
   const [first, second] = [...hits].sort((a, b) => b[1] - a[1]);

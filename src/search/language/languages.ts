@@ -116,6 +116,18 @@ export function stopwordsOf(language: string): ReadonlySet<string> {
   return found;
 }
 
+const foldedSets = new Map<string, ReadonlySet<string>>();
+
+/** The stopwords of `language` with their accents removed, as the token lane's whole terms have them. */
+export function foldedStopwordsOf(language: string): ReadonlySet<string> {
+  let found = foldedSets.get(language);
+  if (!found) {
+    found = new Set([...stopwordsOf(language)].map((word) => (/[\u00c0-\u024f\u1e00-\u1eff]/.test(word) ? word.normalize('NFD').replace(/\p{M}/gu, '') : word)));
+    foldedSets.set(language, found);
+  }
+  return found;
+}
+
 /** Whether `language` has a stopword list (the detector compares only these). */
 export function hasStopwords(language: string): boolean {
   return LANGUAGES[language]?.stopwords !== undefined;

@@ -3,7 +3,7 @@ import { idsIn, scanAscii, wholeInOrder, type AsciiWord, type Compound } from '.
 import { ENGLISH_STOPWORDS } from './stopwords.js';
 import type { Vocabulary } from './vocabulary.js';
 import { analyzeIn, isTaggedTerm } from '../language/analyze-in.js';
-import { ENGLISH } from '../language/languages.js';
+import { ENGLISH, foldedStopwordsOf } from '../language/languages.js';
 import { splitSegmented } from '../language/segment.js';
 
 /**
@@ -124,7 +124,7 @@ export function analyzeBoth(text: string, terms: string[], whole: string[], lang
     return;
   }
   for (const term of analyze(text, language)) terms.push(term);
-  for (const term of wholeTerms(text)) whole.push(term);
+  for (const term of wholeTermsIn(text, language)) whole.push(term);
 }
 
 /**
@@ -145,7 +145,7 @@ export function analyzeIds(text: string, vocabulary: Vocabulary, terms: number[]
     return;
   }
   for (const term of analyze(text, language)) terms.push(vocabulary.id(term));
-  for (const term of wholeTerms(text)) whole.push(vocabulary.id(term));
+  for (const term of wholeTermsIn(text, language)) whole.push(vocabulary.id(term));
 }
 
 /**
@@ -172,6 +172,17 @@ export function wholeTerms(text: string): string[] {
     });
   }
   return out;
+}
+
+/**
+ * A page's whole terms: `wholeTerms`, less its own language's stopwords (folded as whole
+ * terms are), so a German page's "die" is no token-lane match for the English word.
+ */
+function wholeTermsIn(text: string, language: string): string[] {
+  const terms = wholeTerms(text);
+  if (language === ENGLISH) return terms;
+  const stopwords = foldedStopwordsOf(language);
+  return terms.filter((term) => !stopwords.has(term));
 }
 
 /** `wholeTerms` for ASCII text: same output without Unicode classes. */
