@@ -152,7 +152,7 @@ export class FactStore {
     if (!match) return [];
     const rows = this.db
       .prepare(
-        `SELECT facts_fts.id AS id, facts_fts.text AS text, bm25(facts_fts) AS rank FROM facts_fts JOIN facts f ON f.id = facts_fts.id
+        `SELECT facts_fts.id AS id, f.text AS text, bm25(facts_fts) AS rank FROM facts_fts JOIN facts f ON f.id = facts_fts.id
          WHERE facts_fts MATCH ? AND f.tombstoned_at IS NULL ORDER BY rank LIMIT ?`,
       )
       .all(match, sources ? limit * 20 : limit) as { id: string; text: string; rank: number }[];

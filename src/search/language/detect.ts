@@ -88,19 +88,28 @@ function dominantScript(sample: string): Script | undefined {
 /**
  * The candidate whose stopwords the sample's words are most often, when it counts enough
  * of them and leads the next candidate clearly; else undefined (so a page of names and
- * numbers stays undecided).
+ * numbers stays undecided). A stopword several candidates share counts for each by its
+ * share ("die" is German and Dutch: half to each), so close languages are told apart by
+ * the words only one of them has.
  */
 function byStopwords(sample: string, script: Script, candidates: readonly string[]): string | undefined {
   const owners = stopwordOwners(script, candidates);
-  const hits = new Map<string, number>();
+  const scores = new Map<string, { hits: number; weight: number }>();
   for (const word of sample.slice(0, STOPWORD_SAMPLE_CHARS).normalize('NFKC').toLowerCase().match(WORD) ?? []) {
     // A single Latin letter is a stopword in many lists (Spanish "e", "a") and an initial or a variable in any text.
     if (word.length < 2 && script === 'latin') continue;
-    for (const language of owners.get(word) ?? []) hits.set(language, (hits.get(language) ?? 0) + 1);
+    const languages = owners.get(word);
+    if (!languages) continue;
+    for (const language of languages) {
+      const score = scores.get(language) ?? { hits: 0, weight: 0 };
+      score.hits++;
+      score.weight += 1 / languages.length;
+      scores.set(language, score);
+    }
   }
-  const [first, second] = [...hits].sort((a, b) => b[1] - a[1]);
-  if (!first || first[1] < MIN_STOPWORDS) return undefined;
-  if (second && first[1] < LEAD * second[1]) return undefined;
+  const [first, second] = [...scores].sort((a, b) => b[1].weight - a[1].weight);
+  if (!first || first[1].hits < MIN_STOPWORDS) return undefined;
+  if (second && first[1].weight < LEAD * second[1].weight) return undefined;
   return first[0];
 }
 
