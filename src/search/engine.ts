@@ -67,24 +67,26 @@ export class SearchEngine {
     readonly lexical: LexicalLane,
     readonly tokens: TokenLane,
     readonly semantic: SemanticSetup,
+    /** The language of a page that neither states nor shows one: the wiki's, else English (saved with the index). */
+    readonly language: string,
   ) {}
 
-  static empty(semantic: SemanticSetup): SearchEngine {
-    return new SearchEngine(new DocTable(), LexicalLane.empty(), TokenLane.empty(), semantic);
+  static empty(semantic: SemanticSetup, language: string = ENGLISH): SearchEngine {
+    return new SearchEngine(new DocTable(), LexicalLane.empty(), TokenLane.empty(), semantic, language);
   }
 
   /**
    * Restore from persisted sections. `semanticRestored` is false when the semantic part
    * was made under another embedder configuration and must be redone.
    */
-  static decode(sections: Sections, semantic: SemanticSetup): { engine: SearchEngine; semanticRestored: boolean } {
+  static decode(sections: Sections, semantic: SemanticSetup, language: string = ENGLISH): { engine: SearchEngine; semanticRestored: boolean } {
     const docs = DocTable.decode(underPrefix('docs', sections));
     const lexical = LexicalLane.decode(underPrefix('lexical', sections), docs.pathsBySlot());
     const tokens = TokenLane.decode(underPrefix('tokens', sections));
     if (lexical.size !== docs.liveCount) throw new Error('lexical lane and page table disagree');
     let semanticRestored = true;
     if ('lane' in semantic) semanticRestored = semantic.lane.restore(underPrefix('semantic', sections), docs.slotCount);
-    return { engine: new SearchEngine(docs, lexical, tokens, semantic), semanticRestored };
+    return { engine: new SearchEngine(docs, lexical, tokens, semantic, language), semanticRestored };
   }
 
   /** Close the holes left by removed pages, then encode. */

@@ -189,7 +189,7 @@ export class LiveSearchIndex implements SearchIndex {
   private async upsertNow(pagePath: string, content: string): Promise<void> {
     const normalised = normalisePath(pagePath);
     if (!this.isContentPage(normalised)) return;
-    const doc = pageDocument(normalised, content);
+    const doc = pageDocument(normalised, content, this.engine.language);
     const stat = await statOf(path.join(this.state.root, normalised));
     const existing = this.engine.docs.get(normalised);
     if (existing && existing.hash === doc.hash) {

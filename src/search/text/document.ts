@@ -66,9 +66,10 @@ function firstHeading(body: string): string | undefined {
  * doubles the cost of a full build and keeps a cached copy of every text it has seen.
  * Frontmatter in the simple form pages are written with skips the YAML parser (same
  * result). A frontmatter that does not parse counts as empty but for a `usage_mode: never`
- * its text declares, as in `parsePage`.
+ * its text declares, as in `parsePage`. `fallbackLanguage`: the language of a page that
+ * neither states nor shows one (see language/page-language.ts).
  */
-export function pageDocument(pagePath: string, content: string): PageDocument {
+export function pageDocument(pagePath: string, content: string, fallbackLanguage?: string): PageDocument {
   const { yaml, body } = splitFrontmatter(content);
   let frontmatter: Frontmatter = {};
   if (yaml !== undefined) {
@@ -94,7 +95,7 @@ export function pageDocument(pagePath: string, content: string): PageDocument {
     links: [...new Set(targets.filter(Boolean))].map(detached),
     hash: contentHash(content),
     surfaced: isSurfaced({ frontmatter }),
-    lang: pageLanguage(frontmatter['lang'], title, summary, body),
+    lang: pageLanguage(frontmatter['lang'], title, summary, body, fallbackLanguage),
   };
 }
 

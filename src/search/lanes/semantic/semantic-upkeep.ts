@@ -55,7 +55,7 @@ async function readPageToEmbed(engine: SearchEngine, root: string, slot: number)
   if (!record) return undefined;
   const content = readPage(root, record.path);
   if (content === undefined) return undefined;
-  return { slot, input: analysePage(pageDocument(record.path, content)).embedding };
+  return { slot, input: analysePage(pageDocument(record.path, content, engine.language)).embedding };
 }
 
 /**
