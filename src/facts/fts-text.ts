@@ -1,4 +1,5 @@
 import { analyze } from '../search/text/analyze.js';
+import { isStopWord } from './word-tokens.js';
 import { LANGUAGE_MARK } from '../search/language/analyze-in.js';
 import { detectLanguage } from '../search/language/detect.js';
 import { ENGLISH } from '../search/language/languages.js';
@@ -27,10 +28,25 @@ export function ftsText(text: string, language: string): string {
 }
 
 /** The query's tokens in `language` (not English), as facts_fts holds them. */
-export function ftsQueryTerms(query: string, language: string): string[] {
+function ftsQueryTerms(query: string, language: string): string[] {
   return analyze(query, language).map(ftsToken);
 }
 
 function ftsToken(term: string): string {
   return term.replace(LANGUAGE_MARK, FTS_MARK);
+}
+
+/** The counters naming the languages a store holds facts in, one per language: `language:de`. */
+export const LANGUAGE_COUNTER = 'language:';
+
+/**
+ * Free text → an FTS5 query of its words OR-ed, so punctuation in a question cannot be
+ * syntax: its words as written (English facts are indexed as written), and its terms in each
+ * of `languages` (the other languages the store holds).
+ */
+export function ftsQuery(text: string, languages: readonly string[] = []): string {
+  // Words with no content ("when", "did", "the") would match nearly every fact under OR.
+  const words = (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((word) => !isStopWord(word));
+  for (const language of languages) words.push(...ftsQueryTerms(text, language));
+  return [...new Set(words)].map((w) => `"${w.replace(/"/g, '""')}"`).join(' OR ');
 }

@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { loadSqlite, type Database, type Statement } from './sqlite.js';
-import { isStopWord } from './word-tokens.js';
-import { factsLanguage, ftsQueryTerms, ftsText } from './fts-text.js';
+import { factsLanguage, ftsQuery, ftsText, LANGUAGE_COUNTER } from './fts-text.js';
 import { ENGLISH } from '../search/language/languages.js';
 import type { Segment } from './segment.js';
 import { closestOf, factId, normalizeFact } from './normalize.js';
@@ -293,18 +292,4 @@ export function citeLines(source: string, lineStart: number, lineEnd: number): s
 function citedFile(cited: string): string {
   const hash = cited.lastIndexOf('#L');
   return hash < 0 ? cited : cited.slice(0, hash);
-}
-
-const LANGUAGE_COUNTER = 'language:';
-
-/**
- * Free text → an FTS5 query of its words OR-ed, so punctuation in a question cannot be
- * syntax: its words as written (English facts are indexed as written), and its terms in each
- * of `languages` (the other languages the store holds, see fts-text.ts).
- */
-export function ftsQuery(text: string, languages: readonly string[] = []): string {
-  // Words with no content ("when", "did", "the") would match nearly every fact under OR.
-  const words = (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((word) => !isStopWord(word));
-  for (const language of languages) words.push(...ftsQueryTerms(text, language));
-  return [...new Set(words)].map((w) => `"${w.replace(/"/g, '""')}"`).join(' OR ');
 }

@@ -1,5 +1,6 @@
 import { analyzeQuery, wholeTerms } from './text/analyze.js';
 import { ENGLISH } from './language/languages.js';
+import { queryLanguages } from './language/query-languages.js';
 import type { DocRecord, PageStat } from './live/doc-record.js';
 import { DocTable } from './live/doc-table.js';
 import type { PageDocument } from './text/document.js';
@@ -52,10 +53,8 @@ export interface RankedPage {
 export interface EngineResult {
   pages: RankedPage[];
   lanes: Record<LaneName, LaneStatus>;
-  /** The query as the lexical lane analysed it (for snippets): in every language of `languages`, one after another. */
+  /** The query as the lexical lane analysed it (for snippets): in each language the wiki holds, one after another. */
   terms: string[];
-  /** The languages the query was analysed in. */
-  languages: string[];
 }
 
 /** The semantic lane, or why there is none. */
@@ -174,40 +173,11 @@ export class SearchEngine {
     return 'lane' in this.semantic ? this.semantic.lane.strength : undefined;
   }
 
-  /**
-   * How much each analysed term says about a page that holds it: its inverse document
-   * frequency over the live pages, ln(1 + (N − n + ½) / (n + ½)) as in BM25, so a word every
-   * page holds ("go" in a Go wiki) weighs little and a word no page holds weighs most.
-   */
-  termWeights(terms: readonly string[]): Map<string, number> {
-    const total = this.docs.liveCount;
-    const weights = new Map<string, number>();
-    for (const term of terms) {
-      if (weights.has(term)) continue;
-      const holders = Math.min(total, this.lexical.documentFrequency(term));
-      weights.set(term, Math.log(1 + (total - holders + 0.5) / (holders + 0.5)));
-    }
-    return weights;
-  }
-
-  /**
-   * The languages a query is analysed in: every language a live page is analysed in, and
-   * the configured one; English in an empty wiki. Never the query's own language, guessed:
-   * a query of two words does not tell.
-   */
-  queryLanguages(params: Pick<SearchParams, 'language'>): string[] {
-    const languages = new Set(this.docs.languages());
-    if (params.language) languages.add(params.language);
-    if (languages.size === 0) languages.add(ENGLISH);
-    return [...languages].sort();
-  }
-
   async search(query: string, limit: number, params: SearchParams): Promise<EngineResult> {
     if (params.fusion === 'scores') return this.searchByScores(query, limit, params);
     // Rank fusion: each lane ranks a pool, the lexical lane's best pages steer the semantic query.
     const pool = poolSize(params.pool, limit);
-    const languages = this.queryLanguages(params);
-    const terms = analyzeQuery(query, languages);
+    const terms = analyzeQuery(query, queryLanguages(this.docs.languages(), params.language));
     const lanes = {} as Record<LaneName, LaneStatus>;
     const rankings: LaneRanking[] = [];
     const pathOf = (slot: number): string => this.docs.pathAt(slot) ?? '';
@@ -245,7 +215,7 @@ export class SearchEngine {
       const record = this.docs.get(hit.id);
       if (record) pages.push({ record, score: hit.score, lanes: hit.lanes, contributions: hit.contributions });
     }
-    return { pages, lanes, terms, languages };
+    return { pages, lanes, terms };
   }
 
   /**
@@ -254,8 +224,7 @@ export class SearchEngine {
    * (`feedback.fusedRound`) the best pages of the lexical and semantic scores fused.
    */
   private async searchByScores(query: string, limit: number, params: SearchParams): Promise<EngineResult> {
-    const languages = this.queryLanguages(params);
-    const terms = analyzeQuery(query, languages);
+    const terms = analyzeQuery(query, queryLanguages(this.docs.languages(), params.language));
     const lanes = {} as Record<LaneName, LaneStatus>;
     const scored: LaneScores[] = [];
     const { docs } = this;
@@ -298,7 +267,7 @@ export class SearchEngine {
       const record = docs.get(docs.pathAt(hit.slot) ?? '');
       if (record) pages.push({ record, score: hit.score, lanes: hit.lanes, contributions: hit.contributions });
     }
-    return { pages, lanes, terms, languages };
+    return { pages, lanes, terms };
   }
 
   /** The `limit` best fused pages; with `smoothing`, the best `smoothing.pages` smoothed over their similar pages first. */

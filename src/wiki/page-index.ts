@@ -3,7 +3,8 @@ import type { Page } from './page.js';
 import { stringField } from './page.js';
 import { NameIndex } from './name-index.js';
 import { canonicalName } from './similarity.js';
-import { keyFromPath, slugify } from './keys.js';
+import { keyFromPath } from './keys.js';
+import { slugify } from './slug.js';
 
 /**
  * The wiki's pages in memory: key → page, the link graph both ways, duplicate keys and a

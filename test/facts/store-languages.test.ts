@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { factsDbFile, updateFacts, type FactsSettings } from '../../src/facts/extract.js';
-import { FactStore, ftsQuery } from '../../src/facts/store.js';
+import { FactStore } from '../../src/facts/store.js';
+import { ftsQuery } from '../../src/facts/fts-text.js';
 import { describeWithSqlite } from '../helpers/sqlite.js';
 
 /** The facts store's full-text search with search's analysers: each fact in its source's language. */

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { keyFromPath, slugify } from '../../src/wiki/keys.js';
+import { keyFromPath } from '../../src/wiki/keys.js';
+import { slugify } from '../../src/wiki/slug.js';
 
 describe('keyFromPath', () => {
   const cases = ['wiki/concepts/attention.md', 'attention.md', 'wiki/a.md.md', 'wiki/.md', '.md', 'wiki/notes.txt', 'wiki/dir/', 'wiki/x.MD', '', 'wiki/user/ann/scratch.md', 'a\\b.md'];

@@ -7,7 +7,7 @@ import { splitFrontmatter } from '../../wiki/frontmatter-split.js';
 import { keyFromPath } from '../../wiki/keys.js';
 import type { PageStat } from './doc-record.js';
 import { documentText, pageDocument, readableBody } from '../text/document.js';
-import { hitStrength, pageTerms, strengthTerms, withIdentifierWeights } from '../strength.js';
+import { hitStrength, pageTerms, strengthTermsByLanguage, withIdentifierWeights } from '../strength.js';
 import { candidatesFor, hasConstraints, parseQuery, QueryFilter } from '../text/query-syntax.js';
 import type { SearchEngine, SearchParams } from '../engine.js';
 import { readingEachOnce } from './read-page.js';
@@ -147,15 +147,9 @@ export class LiveSearchIndex implements SearchIndex {
     const backlinks = this.engine.docs.backlinksOf(found.pages.map(({ record }) => record.key));
     const { params } = this.state;
     const best = found.pages[0]?.score ?? 0;
-    const weights = this.engine.termWeights(found.terms);
+    const weights = this.engine.lexical.termWeights(found.terms, this.engine.docs.liveCount);
     const weightOf = withIdentifierWeights((term) => weights.get(term) ?? 0);
-    // The query's terms as each page's language reads them (a page holds only its own language's terms).
-    const judgedTerms = new Map<string, string[]>();
-    const judgedIn = (language: string): string[] => {
-      let terms = judgedTerms.get(language);
-      if (!terms) judgedTerms.set(language, (terms = strengthTerms(parsed.text, language)));
-      return terms;
-    };
+    const judgedIn = strengthTermsByLanguage(parsed.text);
     const results: SearchResult[] = found.pages.map(({ record, score, lanes, contributions }) => {
       const result: SearchResult = {
         key: record.key,
