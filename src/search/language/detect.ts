@@ -9,9 +9,9 @@ import { ENGLISH, hasStopwords, stopwordsOf } from './languages.js';
  */
 
 /** How much of a page is read to tell its language. */
-const SAMPLE_CHARS = 3000;
+export const SAMPLE_CHARS = 1500;
 /** Of which the first this many characters are read for stopwords. */
-const STOPWORD_SAMPLE_CHARS = 2500;
+const STOPWORD_SAMPLE_CHARS = 1200;
 /** A language must count at least this many stopwords, and this many times the next one's. */
 const MIN_STOPWORDS = 3;
 const LEAD = 1.5;
@@ -46,6 +46,8 @@ const SINGLE: Partial<Record<Script, string>> = { greek: 'el', arabic: 'ar', tam
 
 const LETTER = /\p{L}/u;
 const WORD = /[\p{L}\p{M}]+(?:['’][\p{L}\p{M}]+)?/gu;
+/** WORD for ASCII text, without Unicode classes (most pages: detection runs on every page of a build). */
+const ASCII_WORD = /[a-z]+(?:'[a-z]+)?/g;
 
 export function detectLanguage(text: string): string | undefined {
   const sample = text.slice(0, SAMPLE_CHARS);
@@ -66,7 +68,14 @@ const ASCII = /^[\x00-\x7f]*$/;
 function dominantScript(sample: string): Script | undefined {
   if (ASCII.test(sample)) return /[A-Za-z]/.test(sample) ? 'latin' : undefined;
   const counts = new Map<Script, number>();
+  let asciiLetters = 0;
   for (const char of sample) {
+    const code = char.charCodeAt(0);
+    if (code < 128) {
+      // Most of most pages: counted without a regular expression.
+      if ((code | 32) >= 97 && (code | 32) <= 122) asciiLetters++;
+      continue;
+    }
     if (!LETTER.test(char)) continue;
     for (const [script, pattern] of SCRIPTS) {
       if (!pattern.test(char)) continue;
@@ -75,6 +84,7 @@ function dominantScript(sample: string): Script | undefined {
       break;
     }
   }
+  counts.set('latin', (counts.get('latin') ?? 0) + asciiLetters);
   let best: Script | undefined;
   let most = 0;
   for (const [script, count] of counts) {
@@ -95,7 +105,9 @@ function dominantScript(sample: string): Script | undefined {
 function byStopwords(sample: string, script: Script, candidates: readonly string[]): string | undefined {
   const owners = stopwordOwners(script, candidates);
   const scores = new Map<string, { hits: number; weight: number }>();
-  for (const word of sample.slice(0, STOPWORD_SAMPLE_CHARS).normalize('NFKC').toLowerCase().match(WORD) ?? []) {
+  const text = sample.slice(0, STOPWORD_SAMPLE_CHARS);
+  const words = ASCII.test(text) ? text.toLowerCase().match(ASCII_WORD) : text.normalize('NFKC').toLowerCase().match(WORD);
+  for (const word of words ?? []) {
     // A single Latin letter is a stopword in many lists (Spanish "e", "a") and an initial or a variable in any text.
     if (word.length < 2 && script === 'latin') continue;
     const languages = owners.get(word);

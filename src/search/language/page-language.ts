@@ -1,4 +1,4 @@
-import { detectLanguage } from './detect.js';
+import { detectLanguage, SAMPLE_CHARS } from './detect.js';
 import { ENGLISH, languageOf } from './languages.js';
 
 /**
@@ -7,5 +7,5 @@ import { ENGLISH, languageOf } from './languages.js';
  * else `fallback`: the wiki's configured language, or English as search always read pages.
  */
 export function pageLanguage(declared: unknown, title: string, summary: string, body: string, fallback: string = ENGLISH): string {
-  return languageOf(declared) ?? detectLanguage(`${title}\n${summary}\n${body}`) ?? fallback;
+  return languageOf(declared) ?? detectLanguage(`${title}\n${summary}\n${body.slice(0, SAMPLE_CHARS)}`) ?? fallback;
 }
