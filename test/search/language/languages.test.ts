@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { languageOf, STEMMED_LANGUAGES, stemmerOf, stopwordsOf } from '../../../src/search/language/languages.js';
-import { analyze } from '../../../src/search/text/analyze.js';
+import { analyze, wholeTerms } from '../../../src/search/text/analyze.js';
+import { seededRandom } from '../../../src/search/kernels/linalg.js';
 
 describe('languageOf (a BCP 47 tag → the language search analyses in)', () => {
   it.each([
@@ -38,5 +39,30 @@ describe('the stemming library', () => {
     expect(stemmerOf('pl')).toBeUndefined();
     expect(stemmerOf('en')).toBeUndefined();
     expect(analyze('Dom i domy', 'pl')).toEqual(['pl:dom', 'pl:domy']);
+  });
+});
+
+describe('hostile text', () => {
+  // Letters of many scripts, marks, digits, joiners, emoji, lone surrogates and controls.
+  const ALPHABET = ['a', 'Z', 'ä', 'ß', 'é', 'ı', 'İ', 'ё', 'Ж', 'ω', 'ά', 'ש', 'ع', 'َ', 'क', 'ि', 'த', 'ա', 'ก', 'ั', '研', '究', 'が', 'ー', '한', '々', '\u0301', '\u200d', '😀', '\ud800', '\u0000', '1', '.', '-', "'", ' ', '\n'];
+  it('no language’s analysis throws or yields an empty or untagged term, whatever the text', () => {
+    const random = seededRandom(7);
+    for (const language of [...STEMMED_LANGUAGES, 'pl', 'ko', 'th', 'ja', 'zh']) {
+      for (let round = 0; round < 40; round++) {
+        const text = Array.from({ length: 1 + Math.floor(random() * 60) }, () => ALPHABET[Math.floor(random() * ALPHABET.length)]).join('');
+        const terms = analyze(text, language);
+        for (const term of terms) {
+          if (language === 'en') expect(term.length, JSON.stringify(text)).toBeGreaterThan(0);
+          else expect(term.startsWith(`${language}:`) && term.length > language.length + 1, `${language} ${JSON.stringify(text)} → ${term}`).toBe(true);
+        }
+        expect(() => wholeTerms(text)).not.toThrow();
+      }
+    }
+  });
+
+  it('a huge run of one Chinese character stays linear (one word or pairs, never more terms than characters allow)', () => {
+    const text = '研'.repeat(50_000);
+    const terms = analyze(text, 'zh');
+    expect(terms.length).toBeLessThanOrEqual(2 * 50_000);
   });
 });
