@@ -17,7 +17,7 @@ import { meansByRelevantCount } from './measure/metrics.js';
 import { ALTERATION_KINDS, GROUNDING_RULES_CHANGED, heldOutNote, measureWikiFolder, playedWikis, type AlterationKind, type PageGroundingMeasurement } from './measure/grounding-pages.js';
 import { packageRoot } from '../src/util/package-root.js';
 import { formatLabels, measureLabels, playedWikiFolders } from './measure/search-labels.js';
-import { evaluateLanguageSet, languageSets, printLanguageSummary, type LanguageSummary } from './measure/language-sets.js';
+import { evaluateLanguageSet, evaluateMixedWiki, languageSets, printLanguageSummary, type LanguageSummary } from './measure/language-sets.js';
 
 /**
  * `npm run eval [-- --set NAME] [--data DIR] [--search JSON] [--tuning JSON] [--fused-only] [--seeds N] [--by-relevant]`
@@ -262,6 +262,7 @@ export async function main(argv: string[]): Promise<void> {
   if (languageSetsPicked.length > 0) console.log('\nother languages (test/fixtures/eval-lang): never tuned on; each against a BM25 with its language’s analyser');
   for (const set of languageSetsPicked) languageSummaries.push(await evaluateLanguageSet(set, variants, seeds, format));
   printLanguageSummary(languageSummaries);
+  if (!values.set) await evaluateMixedWiki(languageSummaries, seeds);
   if (!values.set && !values.languages) {
     await evaluateSearchLabels(false);
     await evaluatePageGrounding();

@@ -107,3 +107,33 @@ export function printLanguageSummary(summaries: readonly LanguageSummary[]): voi
     console.log(`| ${s.set} | ${s.docs} | ${s.fused.toFixed(3)} | ${s.analysed.toFixed(3)} | ${ratio.toFixed(3)}× |`);
   }
 }
+
+/**
+ * Every language set in one wiki, each query against all of them: what a mixed wiki costs.
+ * Each page is analysed in its own language, each query in every language the wiki holds;
+ * the figure is set beside the fused figure of each set alone (same queries, its own wiki).
+ */
+export async function evaluateMixedWiki(alone: readonly LanguageSummary[], seeds: number): Promise<number | undefined> {
+  const sets = alone.map((summary) => summary.set);
+  if (sets.length < 2) return undefined;
+  const parts = await Promise.all(sets.map((set) => loadCollection(path.join(LANGUAGE_SETS_DIR, set))));
+  const tag = (set: string, id: string): string => `${set}-${id}`;
+  const mixed: Collection = numbered({
+    name: sets.join('+'),
+    docs: parts.flatMap((part, i) => part.docs.map((doc) => ({ ...doc, id: tag(sets[i]!, doc.id) }))),
+    queries: parts.flatMap((part, i) => part.queries.map((query) => ({ ...query, id: tag(sets[i]!, query.id) }))),
+    qrels: new Map(
+      parts.flatMap((part, i) => [...part.qrels].map(([query, judged]) => [tag(sets[i]!, query), new Map([...judged].map(([doc, gain]) => [tag(sets[i]!, doc), gain]))] as const)),
+    ),
+  });
+  const root = await writeCollectionWorkspace(mixed);
+  try {
+    const row = await evaluateOverSeeds(root, mixed, { name: 'fused' }, seeds);
+    const queries = alone.map((summary, i) => parts[i]!.queries.length);
+    const each = alone.reduce((sum, summary, i) => sum + summary.fused * queries[i]!, 0) / queries.reduce((a, b) => a + b, 0);
+    console.log(`\nmixed wiki (${sets.join(' + ')} in one wiki, ${mixed.docs.length} pages, ${mixed.queries.length} queries): fused nDCG@10 ${row.ndcg10.toFixed(4)}; each set in a wiki of its own: ${each.toFixed(4)}`);
+    return row.ndcg10;
+  } finally {
+    await removeWorkspace(root);
+  }
+}
