@@ -17,6 +17,7 @@ import { meansByRelevantCount } from './measure/metrics.js';
 import { ALTERATION_KINDS, GROUNDING_RULES_CHANGED, heldOutNote, measureWikiFolder, playedWikis, type AlterationKind, type PageGroundingMeasurement } from './measure/grounding-pages.js';
 import { packageRoot } from '../src/util/package-root.js';
 import { formatLabels, measureLabels, playedWikiFolders } from './measure/search-labels.js';
+import { evaluateLanguageSet, evaluateMixedWiki, languageSets, printLanguageSummary, type LanguageSummary } from './measure/language-sets.js';
 
 /**
  * `npm run eval [-- --set NAME] [--data DIR] [--search JSON] [--tuning JSON] [--fused-only] [--seeds N] [--by-relevant]`
@@ -25,13 +26,16 @@ import { formatLabels, measureLabels, playedWikiFolders } from './measure/search
  * BM25 with and without Porter stemming computed in the same run, each lane alone, and
  * the fused default, which is set against the stemmed BM25. Cranfield and CACM are for
  * development (every constant is chosen on them, see docs/search-eval.md); CISI and SciFact
- * are held out: reported, never tuned on.
+ * are held out: reported, never tuned on. Then, apart, the sets in other languages under
+ * test/fixtures/eval-lang/ (`--set fr` runs one), each against a BM25 with its own analyser.
  */
 const DEVELOPMENT_SETS = ['cranfield', 'cacm'];
 const HELD_OUT_SETS = ['cisi', 'scifact'];
 
 const HELP = `usage: npm run eval -- [--set NAME] [--data DIR] [--search JSON] [--tuning JSON] [--fused-only] [--seeds N] [--by-relevant]
-  --set NAME     one collection (default: all four — ${[...DEVELOPMENT_SETS, ...HELD_OUT_SETS].join(', ')})
+  --set NAME     one collection (default: all four — ${[...DEVELOPMENT_SETS, ...HELD_OUT_SETS].join(', ')} — then every
+                 set in another language in test/fixtures/eval-lang: ${languageSets().join(', ')})
+  --languages    only the sets in other languages
   --data DIR     folder holding the collections (default: ../shared/eval next to the package)
   --search JSON  overrides of wiki.config.json's "search" section, e.g. '{"k":30}'
   --tuning JSON  overrides of internal settings (lexical boosts, fusion, LSA options)
@@ -210,6 +214,7 @@ export async function main(argv: string[]): Promise<void> {
       grounding: { type: 'boolean' },
       sources: { type: 'boolean' },
       labels: { type: 'boolean' },
+      languages: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -235,7 +240,10 @@ export async function main(argv: string[]): Promise<void> {
     await evaluateFacts(dataDir);
     return;
   }
-  const sets = values.set ? [values.set] : [...DEVELOPMENT_SETS, ...HELD_OUT_SETS];
+  const inLanguages = languageSets();
+  const picked = values.set ? [values.set] : values.languages ? inLanguages : [...DEVELOPMENT_SETS, ...HELD_OUT_SETS, ...inLanguages];
+  const languageSetsPicked = picked.filter((set) => inLanguages.includes(set));
+  const sets = picked.filter((set) => !inLanguages.includes(set));
   for (const set of sets) {
     if (!existsSync(path.join(dataDir, set, 'docs.jsonl'))) throw new Error(`no collection at ${path.join(dataDir, set)} (use --data DIR)`);
   }
@@ -249,8 +257,13 @@ export async function main(argv: string[]): Promise<void> {
   if (!Number.isInteger(seeds) || seeds < 1) throw new Error(`--seeds takes a whole number of at least 1, not ${values.seeds}`);
   const summaries: SetSummary[] = [];
   for (const set of sets) summaries.push(await evaluateSet(dataDir, set, variants, { seeds, byRelevant: values['by-relevant'] ?? false }));
-  printSummary(summaries);
-  if (!values.set) {
+  if (summaries.length > 0) printSummary(summaries);
+  const languageSummaries: LanguageSummary[] = [];
+  if (languageSetsPicked.length > 0) console.log('\nother languages (test/fixtures/eval-lang): never tuned on; each against a BM25 with its language’s analyser');
+  for (const set of languageSetsPicked) languageSummaries.push(await evaluateLanguageSet(set, variants, seeds, format));
+  printLanguageSummary(languageSummaries);
+  if (!values.set) await evaluateMixedWiki(languageSummaries, seeds);
+  if (!values.set && !values.languages) {
     await evaluateSearchLabels(false);
     await evaluatePageGrounding();
     await evaluateFacts(dataDir);

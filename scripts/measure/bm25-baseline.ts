@@ -22,14 +22,19 @@ export class Bm25Baseline {
   private readonly ids: string[] = [];
   private readonly avgLength: number;
 
+  /** `analyser`: a text's terms, for a collection in another language (default: `baselineTerms`, stemmed or not). */
+  private readonly terms: (text: string) => string[];
+
   constructor(
     docs: readonly CollectionDoc[],
     private readonly k1 = 1.2,
     private readonly b = 0.75,
-    private readonly stemmed = false,
+    stemmed = false,
+    analyser?: (text: string) => string[],
   ) {
+    this.terms = analyser ?? ((text) => baselineTerms(text, stemmed));
     docs.forEach((doc, i) => {
-      const terms = baselineTerms(`${doc.title} ${doc.text}`, stemmed);
+      const terms = this.terms(`${doc.title} ${doc.text}`);
       this.ids.push(doc.id);
       this.lengths.push(terms.length);
       const counts = new Map<string, number>();
@@ -49,7 +54,7 @@ export class Bm25Baseline {
   search(query: string, limit: number): string[] {
     const n = this.ids.length;
     const scores = new Map<number, number>();
-    for (const term of baselineTerms(query, this.stemmed)) {
+    for (const term of this.terms(query)) {
       const list = this.postings.get(term);
       if (!list) continue;
       const idf = Math.log(1 + (n - list.length + 0.5) / (list.length + 0.5));

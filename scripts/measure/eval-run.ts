@@ -84,7 +84,7 @@ export async function evaluateVariant(root: string, collection: Collection, vari
   return rowOf(variant.name, runs, collection, started);
 }
 
-function rowOf(name: string, runs: ReadonlyMap<string, readonly string[]>, collection: Collection, started: number): EvalRow {
+export function rowOf(name: string, runs: ReadonlyMap<string, readonly string[]>, collection: Collection, started: number): EvalRow {
   const qrels = judgedQrels(collection);
   return { name, ...meanScores(runs, qrels), perQuery: ndcgByQuery(runs, qrels), seconds: (performance.now() - started) / 1000 };
 }

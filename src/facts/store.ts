@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { loadSqlite, type Database, type Statement } from './sqlite.js';
-import { isStopWord } from './word-tokens.js';
+import { factsLanguage, ftsQuery, ftsText, LANGUAGE_COUNTER } from './fts-text.js';
+import { ENGLISH } from '../search/language/languages.js';
 import type { Segment } from './segment.js';
 import { closestOf, factId, normalizeFact } from './normalize.js';
 import { SCHEMA, SCHEMA_TABLES, type Fact, type FactHit, type FactRow, type FactStats, type UpsertResult } from './store-schema.js';
@@ -86,6 +87,7 @@ export class FactStore {
       const byNorm = this.prepare('SELECT id, text, norm, first_seen, tombstoned_at FROM facts WHERE norm = ?');
       const addProvenance = this.prepare('INSERT OR IGNORE INTO provenance (fact_id, source, line_start, line_end, sha256, heading) VALUES (?, ?, ?, ?, ?, ?)');
       const seenHere = new Set<string>();
+      const language = factsLanguage(segments.map((segment) => segment.text));
       const unmatched: { segment: Segment; norm: string }[] = [];
       for (const segment of segments) {
         const norm = normalizeFact(segment.text);
@@ -94,7 +96,7 @@ export class FactStore {
           unmatched.push({ segment, norm });
           continue;
         }
-        if (existing.tombstoned_at !== null) this.revive(existing);
+        if (existing.tombstoned_at !== null) this.revive(existing, language);
         if (seenHere.has(existing.id) || !previousById.has(existing.id)) result.merged++;
         previousById.delete(existing.id);
         seenHere.add(existing.id);
@@ -110,14 +112,14 @@ export class FactStore {
         const reworded = closestOf(norm, previousById.values(), similarity);
         if (reworded) {
           previousById.delete(reworded.id);
-          this.reword(reworded, segment.text, norm, now);
+          this.reword(reworded, segment.text, norm, now, language);
           result.reworded++;
           addProvenance.run(reworded.id, source, segment.lineStart, segment.lineEnd, sha256, segment.heading);
           continue;
         }
         const id = this.freshId(norm);
         this.prepare('INSERT INTO facts (id, text, norm, first_seen, tombstoned_at) VALUES (?, ?, ?, ?, NULL)').run(id, segment.text, norm, now);
-        this.prepare('INSERT INTO facts_fts (id, text) VALUES (?, ?)').run(id, segment.text);
+        this.prepare('INSERT INTO facts_fts (id, text) VALUES (?, ?)').run(id, ftsText(segment.text, language));
         result.inserted++;
         addProvenance.run(id, source, segment.lineStart, segment.lineEnd, sha256, segment.heading);
       }
@@ -125,6 +127,8 @@ export class FactStore {
       this.prepare('INSERT INTO sources (path, sha256, extracted_at) VALUES (?, ?, ?) ON CONFLICT(path) DO UPDATE SET sha256 = excluded.sha256, extracted_at = excluded.extracted_at').run(source, sha256, now);
       this.bump('merged', result.merged);
       this.bump('reworded', result.reworded);
+      // The languages the store holds facts in: a search analyses its query in each of them.
+      if (language !== ENGLISH) this.bump(`${LANGUAGE_COUNTER}${language}`, 1);
       return result;
     });
     return run();
@@ -143,11 +147,11 @@ export class FactStore {
 
   /** Live facts matching `query` by FTS5 BM25, best first; `sources` narrows to facts stated by one of them. */
   search(query: string, limit: number, sources?: readonly string[]): FactHit[] {
-    const match = ftsQuery(query);
+    const match = ftsQuery(query, this.languages());
     if (!match) return [];
     const rows = this.db
       .prepare(
-        `SELECT facts_fts.id AS id, facts_fts.text AS text, bm25(facts_fts) AS rank FROM facts_fts JOIN facts f ON f.id = facts_fts.id
+        `SELECT facts_fts.id AS id, f.text AS text, bm25(facts_fts) AS rank FROM facts_fts JOIN facts f ON f.id = facts_fts.id
          WHERE facts_fts MATCH ? AND f.tombstoned_at IS NULL ORDER BY rank LIMIT ?`,
       )
       .all(match, sources ? limit * 20 : limit) as { id: string; text: string; rank: number }[];
@@ -233,16 +237,22 @@ export class FactStore {
     return rows.map((r) => citeLines(r.source, r.line_start, r.line_end));
   }
 
-  private revive(row: FactRow): void {
+  private revive(row: FactRow, language: string): void {
     this.prepare('UPDATE facts SET tombstoned_at = NULL WHERE id = ?').run(row.id);
-    this.prepare('INSERT INTO facts_fts (id, text) VALUES (?, ?)').run(row.id, row.text);
+    this.prepare('INSERT INTO facts_fts (id, text) VALUES (?, ?)').run(row.id, ftsText(row.text, language));
   }
 
-  private reword(row: FactRow, text: string, norm: string, now: string): void {
+  /** The languages other than English the store has held facts in (an older store: none). */
+  private languages(): string[] {
+    const rows = this.prepare(`SELECT name FROM counters WHERE name LIKE '${LANGUAGE_COUNTER}%' ORDER BY name`).all() as { name: string }[];
+    return rows.map((row) => row.name.slice(LANGUAGE_COUNTER.length));
+  }
+
+  private reword(row: FactRow, text: string, norm: string, now: string, language: string): void {
     this.prepare('INSERT INTO lineage (fact_id, previous_text, replaced_at) VALUES (?, ?, ?)').run(row.id, row.text, now);
     this.prepare('UPDATE facts SET text = ?, norm = ?, tombstoned_at = NULL WHERE id = ?').run(text, norm, row.id);
     this.prepare('DELETE FROM facts_fts WHERE id = ?').run(row.id);
-    this.prepare('INSERT INTO facts_fts (id, text) VALUES (?, ?)').run(row.id, text);
+    this.prepare('INSERT INTO facts_fts (id, text) VALUES (?, ?)').run(row.id, ftsText(text, language));
   }
 
   private tombstoneOrphans(ids: string[], now: string): number {
@@ -282,11 +292,4 @@ export function citeLines(source: string, lineStart: number, lineEnd: number): s
 function citedFile(cited: string): string {
   const hash = cited.lastIndexOf('#L');
   return hash < 0 ? cited : cited.slice(0, hash);
-}
-
-/** Free text → an FTS5 query of its words OR-ed, so punctuation in a question cannot be syntax. */
-export function ftsQuery(text: string): string {
-  // Words with no content ("when", "did", "the") would match nearly every fact under OR.
-  const words = (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((word) => !isStopWord(word));
-  return [...new Set(words)].map((w) => `"${w}"`).join(' OR ');
 }

@@ -1,4 +1,6 @@
-import { analyze, wholeTerms } from './text/analyze.js';
+import { analyzeQuery, wholeTerms } from './text/analyze.js';
+import { ENGLISH } from './language/languages.js';
+import { queryLanguages } from './language/query-languages.js';
 import type { DocRecord, PageStat } from './live/doc-record.js';
 import { DocTable } from './live/doc-table.js';
 import type { PageDocument } from './text/document.js';
@@ -37,6 +39,8 @@ export interface SearchParams {
   smoothing?: SmoothingParams;
   /** Score fusion only: the semantic weight scaled by the lane's measured strength; absent: as configured. */
   semanticStrength?: StrengthParams;
+  /** The wiki's configured language (a code from language/languages.ts), when set: queries are analysed in it too. */
+  language?: string | undefined;
 }
 
 export interface RankedPage {
@@ -49,7 +53,7 @@ export interface RankedPage {
 export interface EngineResult {
   pages: RankedPage[];
   lanes: Record<LaneName, LaneStatus>;
-  /** The query as the lexical lane analysed it (for snippets). */
+  /** The query as the lexical lane analysed it (for snippets): in each language the wiki holds, one after another. */
   terms: string[];
 }
 
@@ -62,24 +66,26 @@ export class SearchEngine {
     readonly lexical: LexicalLane,
     readonly tokens: TokenLane,
     readonly semantic: SemanticSetup,
+    /** The language of a page that neither states nor shows one: the wiki's, else English (saved with the index). */
+    readonly language: string,
   ) {}
 
-  static empty(semantic: SemanticSetup): SearchEngine {
-    return new SearchEngine(new DocTable(), LexicalLane.empty(), TokenLane.empty(), semantic);
+  static empty(semantic: SemanticSetup, language: string = ENGLISH): SearchEngine {
+    return new SearchEngine(new DocTable(), LexicalLane.empty(), TokenLane.empty(), semantic, language);
   }
 
   /**
    * Restore from persisted sections. `semanticRestored` is false when the semantic part
    * was made under another embedder configuration and must be redone.
    */
-  static decode(sections: Sections, semantic: SemanticSetup): { engine: SearchEngine; semanticRestored: boolean } {
+  static decode(sections: Sections, semantic: SemanticSetup, language: string = ENGLISH): { engine: SearchEngine; semanticRestored: boolean } {
     const docs = DocTable.decode(underPrefix('docs', sections));
     const lexical = LexicalLane.decode(underPrefix('lexical', sections), docs.pathsBySlot());
     const tokens = TokenLane.decode(underPrefix('tokens', sections));
     if (lexical.size !== docs.liveCount) throw new Error('lexical lane and page table disagree');
     let semanticRestored = true;
     if ('lane' in semantic) semanticRestored = semantic.lane.restore(underPrefix('semantic', sections), docs.slotCount);
-    return { engine: new SearchEngine(docs, lexical, tokens, semantic), semanticRestored };
+    return { engine: new SearchEngine(docs, lexical, tokens, semantic, language), semanticRestored };
   }
 
   /** Close the holes left by removed pages, then encode. */
@@ -167,27 +173,11 @@ export class SearchEngine {
     return 'lane' in this.semantic ? this.semantic.lane.strength : undefined;
   }
 
-  /**
-   * How much each analysed term says about a page that holds it: its inverse document
-   * frequency over the live pages, ln(1 + (N − n + ½) / (n + ½)) as in BM25, so a word every
-   * page holds ("go" in a Go wiki) weighs little and a word no page holds weighs most.
-   */
-  termWeights(terms: readonly string[]): Map<string, number> {
-    const total = this.docs.liveCount;
-    const weights = new Map<string, number>();
-    for (const term of terms) {
-      if (weights.has(term)) continue;
-      const holders = Math.min(total, this.lexical.documentFrequency(term));
-      weights.set(term, Math.log(1 + (total - holders + 0.5) / (holders + 0.5)));
-    }
-    return weights;
-  }
-
   async search(query: string, limit: number, params: SearchParams): Promise<EngineResult> {
     if (params.fusion === 'scores') return this.searchByScores(query, limit, params);
     // Rank fusion: each lane ranks a pool, the lexical lane's best pages steer the semantic query.
     const pool = poolSize(params.pool, limit);
-    const terms = analyze(query);
+    const terms = analyzeQuery(query, queryLanguages(this.docs.languages(), params.language));
     const lanes = {} as Record<LaneName, LaneStatus>;
     const rankings: LaneRanking[] = [];
     const pathOf = (slot: number): string => this.docs.pathAt(slot) ?? '';
@@ -234,7 +224,7 @@ export class SearchEngine {
    * (`feedback.fusedRound`) the best pages of the lexical and semantic scores fused.
    */
   private async searchByScores(query: string, limit: number, params: SearchParams): Promise<EngineResult> {
-    const terms = analyze(query);
+    const terms = analyzeQuery(query, queryLanguages(this.docs.languages(), params.language));
     const lanes = {} as Record<LaneName, LaneStatus>;
     const scored: LaneScores[] = [];
     const { docs } = this;

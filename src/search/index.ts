@@ -10,6 +10,7 @@ import { scanPages } from './live/scan.js';
 import { INDEX_FILE, decodeSnapshotFile, searchDirectory, startSnapshotRead } from './live/snapshot-file.js';
 import { withTuning, type SearchTuning } from './fusion/tuning.js';
 import type { SearchSettings } from './settings.js';
+import { ENGLISH, languageOf } from './language/languages.js';
 import type { SearchIndex } from './types.js';
 
 export type { LaneName, LaneStatus, SearchIndex, RefreshSummary, SearchIndexInfo, SearchOptions, SearchResponse, SearchResult } from './types.js';
@@ -59,10 +60,12 @@ export async function openSearchIndex(
   const startedAt = Date.now();
   const { files, hardLinked } = scanPages(root, schema.contract, reading ? undefined : foreseeBuild);
   const scan: PageScan = { startedAt, files, hardLinked, buildWorker };
-  const loaded = reading ? decodeSnapshotFile(await reading.bytes, await semanticSetup()) : undefined;
+  // Pages that neither state nor show their language are read in the wiki's.
+  const language = languageOf(config.language) ?? ENGLISH;
+  const loaded = reading ? decodeSnapshotFile(await reading.bytes, await semanticSetup(), language) : undefined;
   let engine: SearchEngine;
   try {
-    engine = loaded?.engine ?? SearchEngine.empty(await semanticSetup());
+    engine = loaded?.engine ?? SearchEngine.empty(await semanticSetup(), language);
   } catch (error) {
     void buildWorker?.close();
     throw error;
@@ -97,5 +100,6 @@ function searchParams(config: SearchSettings, tuning: SearchTuning): SearchParam
     semanticScale: tuning.semanticScale,
     smoothing: tuning.smoothing,
     semanticStrength: tuning.semanticStrength,
+    language: languageOf(config.language),
   };
 }

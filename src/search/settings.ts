@@ -17,6 +17,11 @@ export interface SearchSettings {
   };
   requestTimeoutMs: number;
   maxRetries: number;
+  /**
+   * The wiki's language (a BCP 47 tag such as `de` or `pt-BR`), when one is set: a query is
+   * analysed in it as well as in every language the wiki's pages are in.
+   */
+  language?: string | undefined;
 }
 
 export interface EmbedderSettings {

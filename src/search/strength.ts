@@ -9,7 +9,7 @@ import type { HitStrength, SearchResult } from './types.js';
  * (title and key) and its summary.
  *
  * Each query term counts by how much it tells pages apart (its weight: the inverse
- * document frequency, see SearchEngine.termWeights): "go" in a wiki of Go pages says
+ * document frequency, see LexicalLane.termWeights): "go" in a wiki of Go pages says
  * little, "preemption" much, and a word no page holds most of all, so a subject the wiki
  * lacks ("Go generics") is not strong on a page that shares only its common words.
  *
@@ -35,7 +35,7 @@ export interface PageTerms {
   defined: ReadonlySet<string>;
 }
 
-/** A query term's weight (see SearchEngine.termWeights); without one every term weighs 1. */
+/** A query term's weight (see LexicalLane.termWeights); without one every term weighs 1. */
 export type TermWeight = (term: string) => number;
 
 const HELD_SHARE = 0.75;
@@ -110,10 +110,20 @@ function identifiersIn(text: string): string[] {
  * as one term, whole and lower case (`no_type_check` is not "type" and "check": a page named
  * `TYPE_CHECKING` is not strongly about it). Its weight is its words' weights together.
  */
-export function strengthTerms(query: string): string[] {
+export function strengthTerms(query: string, language?: string): string[] {
   const identifiers = identifiersIn(query);
-  const words = analyze(query.replace(IDENTIFIER, (match) => (/\p{L}/u.test(match) ? ' ' : match)));
+  const words = analyze(query.replace(IDENTIFIER, (match) => (/\p{L}/u.test(match) ? ' ' : match)), language);
   return [...words, ...identifiers];
+}
+
+/** `strengthTerms` in each page's language, made once per language a search's hits are in (a page holds only its own language's terms). */
+export function strengthTermsByLanguage(query: string): (language: string) => string[] {
+  const byLanguage = new Map<string, string[]>();
+  return (language) => {
+    let terms = byLanguage.get(language);
+    if (!terms) byLanguage.set(language, (terms = strengthTerms(query, language)));
+    return terms;
+  };
 }
 
 /**
@@ -135,8 +145,8 @@ export function withIdentifierWeights(weightOf: TermWeight): TermWeight {
 }
 
 /** The terms of a page: `head` what it is named (title, key), `summary` what it says it is, `rest` the rest of its text; identifiers also whole. */
-export function pageTerms(head: string, summary: string, rest: string): PageTerms {
-  const termsOf = (text: string): string[] => [...analyze(text), ...identifiersIn(text)];
+export function pageTerms(head: string, summary: string, rest: string, language?: string): PageTerms {
+  const termsOf = (text: string): string[] => [...analyze(text, language), ...identifiersIn(text)];
   const headTerms = new Set(termsOf(head));
   const defined = new Set(headTerms);
   for (const term of termsOf(summary)) defined.add(term);

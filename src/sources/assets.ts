@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { toPosixRelative } from '../util/fs.js';
 import { mapLimited } from '../util/map-limited.js';
-import { slugify } from '../wiki/keys.js';
+import { slugify } from '../wiki/slug.js';
 import { OversizeError, formatBytes, openUrl, type RequestOptions } from './http.js';
 import { placeFile } from './place-file.js';
 

@@ -3,7 +3,7 @@ import YAML from 'yaml';
 import { InputError } from '../errors.js';
 import { isoDate } from '../util/dates.js';
 import { toPosixRelative } from '../util/fs.js';
-import { slugify } from '../wiki/keys.js';
+import { slugify } from '../wiki/slug.js';
 import { publicOrSameHost, type Resolver } from './address-policy.js';
 import { pinnedGet, type GetImpl } from './pinned-get.js';
 import { saveImageAssets } from './assets.js';

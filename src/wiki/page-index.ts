@@ -3,6 +3,8 @@ import type { Page } from './page.js';
 import { stringField } from './page.js';
 import { NameIndex } from './name-index.js';
 import { canonicalName } from './similarity.js';
+import { keyFromPath } from './keys.js';
+import { slugify } from './slug.js';
 
 /**
  * The wiki's pages in memory: key → page, the link graph both ways, duplicate keys and a
@@ -150,11 +152,15 @@ export class PageIndex {
   }
 
   /**
-   * Up to `max` existing content keys that `key` was probably meant to be: same name modulo
-   * case, punctuation and plural/singular first, then by edit distance on that form.
+   * Up to `max` existing content keys that `key` was probably meant to be: the key a title
+   * `key` would get (`[[Häuser der Stadt]]` → hauser-der-stadt, `[[研究生命起源]]` →
+   * yan-jiu-sheng-ming-qi-yuan) and the pages titled `key` first, then the same name modulo
+   * case, punctuation and plural/singular, then by edit distance on that form.
    */
   closeMatches(key: string, max = 3): string[] {
-    return this.names.closeMatches(key, max);
+    const named = [slugify(key), ...this.pathsWithTitle(key).map(keyFromPath)].filter((found) => found && found !== key && this.has(found));
+    if (named.length === 0) return this.names.closeMatches(key, max);
+    return [...new Set([...named, ...this.names.closeMatches(key, max)])].slice(0, max);
   }
 
   /** Existing content keys other than `key` that are near-identical names (see isNearName), sorted. */

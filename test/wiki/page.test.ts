@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseSchema } from '../../src/wiki/schema-loader.js';
 import { orderFrontmatter, parsePage, serialisePage, splitFrontmatter } from '../../src/wiki/page.js';
 import { readFileSync } from 'node:fs';
-import { slugify } from '../../src/wiki/keys.js';
+import { slugify } from '../../src/wiki/slug.js';
 
 const { contract } = parseSchema(readFileSync(new URL('../../templates/schema.md', import.meta.url), 'utf8'));
 

@@ -1,5 +1,5 @@
 import { ENGLISH_STOPWORDS } from '../../search/text/stopwords.js';
-import { slugify } from '../../wiki/keys.js';
+import { slugify } from '../../wiki/slug.js';
 
 /** Words that ask rather than name: dropped with the stopwords so the key names the subject. */
 const ASKING_WORDS: ReadonlySet<string> = new Set(['explain', 'describe', 'compare', 'tell', 'define', 'summarise', 'summarize', 'list', 'show', 'give', 'mean', 'means', 'work', 'works']);

@@ -15,7 +15,7 @@ import type { PageBatch } from './page-batch.js';
  * the index does all the work itself, with the same result.
  */
 export type WorkerRequest =
-  | { id: number; kind: 'analyse'; root: string; paths: readonly string[]; withText: boolean; keepForTraining: boolean }
+  | { id: number; kind: 'analyse'; root: string; paths: readonly string[]; withText: boolean; keepForTraining: boolean; language: string }
   | { id: number; kind: 'train'; terms: string[]; ids: Int32Array; starts: Uint32Array; options: LsaOptions }
   | { id: number; kind: 'train-kept'; options: LsaOptions }
   | { id: number; kind: 'embed-kept' };
@@ -76,8 +76,9 @@ export class BuildWorker {
    * Read and analyse pages on the worker (see analyseBatch). With `keepForTraining` the
    * worker also keeps the pages' terms, for `trainOnKept`.
    */
-  async analyse(root: string, paths: readonly string[], withText: boolean, keepForTraining = false): Promise<PageBatch> {
-    const reply = await this.request({ kind: 'analyse', root, paths, withText, keepForTraining });
+  /** `language`: that of a page that neither states nor shows one (see pageDocument). */
+  async analyse(root: string, paths: readonly string[], withText: boolean, language: string, keepForTraining = false): Promise<PageBatch> {
+    const reply = await this.request({ kind: 'analyse', root, paths, withText, keepForTraining, language });
     if (!('batch' in reply)) throw new Error('build worker: unexpected reply');
     return reply.batch;
   }

@@ -47,7 +47,7 @@ function withoutRows(parts: LsaParts | undefined): { parts: LsaParts | undefined
 
 function answer(request: WorkerRequest): { reply: WorkerReply; transfer: ArrayBuffer[] } {
   if (request.kind === 'analyse') {
-    const batch = analyseBatch(request.root, request.paths, request.withText);
+    const batch = analyseBatch(request.root, request.paths, request.withText, request.language);
     if (request.keepForTraining) kept = trainingCorpus(batch);
     return { reply: { id: request.id, batch }, transfer: batchBuffers(batch) };
   }

@@ -32,7 +32,7 @@ export interface PageBatch {
 export const FIELDS_PER_PAGE = 5;
 
 /** Read and analyse `paths` under `root` into one batch. */
-export function analyseBatch(root: string, paths: readonly string[], withText: boolean): PageBatch {
+export function analyseBatch(root: string, paths: readonly string[], withText: boolean, language: string): PageBatch {
   const vocabulary = new Vocabulary();
   const docs: Array<PageDocument | null> = [];
   const texts: string[] = [];
@@ -48,7 +48,7 @@ export function analyseBatch(root: string, paths: readonly string[], withText: b
       wholeParts.push(new Int32Array(0));
       return;
     }
-    const doc = pageDocument(pagePath, content);
+    const doc = pageDocument(pagePath, content, language);
     const analysed = analysePageIds(doc, vocabulary, false);
     texts.push(withText ? documentText(doc) : '');
     docs.push({ ...doc, body: '' });

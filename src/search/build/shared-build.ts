@@ -59,7 +59,7 @@ export async function buildShared<P extends BuildPage>(
   }
   try {
     const batches = plan.batches.map((indices, b) => {
-      const batch = worker.analyse(root, indices.map((i) => pages[i]!.path), bulk.withText, b === 0 && plan.trainOnFirstBatch);
+      const batch = worker.analyse(root, indices.map((i) => pages[i]!.path), bulk.withText, engine.language, b === 0 && plan.trainOnFirstBatch);
       batch.catch(() => undefined); // awaited below; a failure is handled there
       return { indices, batch };
     });

@@ -9,7 +9,7 @@ import type { DocRecord, PageStamp } from './doc-record.js';
  */
 
 /** What one page keeps in the `fields` column, as a JSON array. */
-type StoredFields = [key: string, title: string, summary: string, hash: string, tags: string[], surfaced: boolean];
+type StoredFields = [key: string, title: string, summary: string, hash: string, tags: string[], surfaced: boolean, lang: string];
 
 /** One page to encode: from a record, or copied from loaded columns without reading it. */
 export type ColumnRow = { record: DocRecord } | { from: DocColumns; slot: number };
@@ -59,7 +59,7 @@ export class DocColumns {
       const { record } = row;
       paths.push(record.path);
       numbers.push(record.mtimeMs, record.size, record.seenAt);
-      const stored: StoredFields = [record.key, record.title, record.summary, record.hash, record.tags, record.surfaced];
+      const stored: StoredFields = [record.key, record.title, record.summary, record.hash, record.tags, record.surfaced, record.lang];
       fields.add(JSON.stringify(stored));
       links.add(JSON.stringify(record.links));
     }
@@ -119,11 +119,11 @@ export class DocColumns {
     const path = this.paths[slot];
     if (path === undefined) return undefined;
     const fields = decodeJson(this.fields.subarray(this.offsets[slot] ?? 0, this.offsets[slot + 1] ?? 0)) as StoredFields;
-    if (!Array.isArray(fields) || typeof fields[0] !== 'string' || !Array.isArray(fields[4]) || typeof fields[5] !== 'boolean') {
+    if (!Array.isArray(fields) || typeof fields[0] !== 'string' || !Array.isArray(fields[4]) || typeof fields[5] !== 'boolean' || typeof fields[6] !== 'string') {
       throw new CorruptIndexError('page table entry is malformed');
     }
-    const [key, title, summary, hash, tags, surfaced] = fields;
-    return { slot, path, key, title, summary, tags, links: this.linksOf(slot), hash, surfaced, ...this.stamp(slot) };
+    const [key, title, summary, hash, tags, surfaced, lang] = fields;
+    return { slot, path, key, title, summary, tags, links: this.linksOf(slot), hash, surfaced, lang, ...this.stamp(slot) };
   }
 }
 

@@ -10,6 +10,8 @@ export interface DocRecord {
   hash: string;
   /** As in PageDocument: false for a page never surfaced. */
   surfaced: boolean;
+  /** As in PageDocument: the language the page was analysed in. */
+  lang: string;
   mtimeMs: number;
   size: number;
   /** When the content was last read and hashed (ms since epoch). */

@@ -1,4 +1,4 @@
-import { CorruptIndexError } from '../kernels/binary.js';
+import { CorruptIndexError, decodeJson, encodeJson } from '../kernels/binary.js';
 import { DocColumns, type ColumnRow } from './doc-columns.js';
 import type { PageDocument } from '../text/document.js';
 import type { DocRecord, PageStamp, PageStat } from './doc-record.js';
@@ -21,6 +21,8 @@ export class DocTable {
   /** target key → paths of the pages linking to it; built on first use (a one-shot search rarely needs all of it). */
   private linkedFrom: Map<string, Set<string>> | undefined;
   private backlinkPasses = 0;
+  /** Language → how many live pages are analysed in it (persisted, so a loaded table need not read every page). */
+  private languageCounts = new Map<string, number>();
 
   get liveCount(): number {
     return this.byPath.size;
@@ -97,6 +99,17 @@ export class DocTable {
     return Array.from({ length: this.slots.length }, (_, slot) => this.pathAt(slot) ?? '');
   }
 
+  /** The languages the live pages are analysed in, sorted. */
+  languages(): string[] {
+    return [...this.languageCounts.keys()].sort();
+  }
+
+  private countLanguage(language: string, change: number): void {
+    const count = (this.languageCounts.get(language) ?? 0) + change;
+    if (count > 0) this.languageCounts.set(language, count);
+    else this.languageCounts.delete(language);
+  }
+
   *records(): IterableIterator<DocRecord> {
     for (const slot of this.byPath.values()) {
       const record = this.at(slot);
@@ -117,12 +130,14 @@ export class DocTable {
       links: doc.links,
       hash: doc.hash,
       surfaced: doc.surfaced,
+      lang: doc.lang,
       mtimeMs: stat.mtimeMs,
       size: stat.size,
       seenAt,
     };
     this.slots.push(record);
     this.byPath.set(record.path, record.slot);
+    this.countLanguage(record.lang, 1);
     if (this.linkedFrom) this.link(record.path, record.links);
     return record.slot;
   }
@@ -132,6 +147,8 @@ export class DocTable {
     const slot = this.byPath.get(path);
     if (slot === undefined) return undefined;
     const links = this.linkedFrom ? this.linksAt(slot) : [];
+    const language = this.at(slot)?.lang;
+    if (language !== undefined) this.countLanguage(language, -1);
     this.byPath.delete(path);
     this.slots[slot] = null;
     for (const target of links) this.linkedFrom?.get(target)?.delete(path);
@@ -227,6 +244,7 @@ export class DocTable {
     this.slots = compacted.slots;
     this.stored = compacted.stored;
     this.byPath = compacted.byPath;
+    this.languageCounts = compacted.languageCounts;
     this.linkedFrom = undefined;
   }
 
@@ -238,7 +256,7 @@ export class DocTable {
       if (record) rows.push({ record });
       else if (record === undefined && this.stored) rows.push({ from: this.stored, slot });
     }
-    return DocColumns.encode(rows);
+    return { ...DocColumns.encode(rows), languages: encodeJson(Object.fromEntries(this.languageCounts)) };
   }
 
   static decode(sections: Record<string, Uint8Array | undefined>): DocTable {
@@ -248,6 +266,17 @@ export class DocTable {
     table.slots = new Array<DocRecord | null | undefined>(stored.count);
     stored.paths.forEach((path, slot) => table.byPath.set(path, slot));
     if (table.byPath.size !== stored.count) throw new CorruptIndexError('page table has a path twice');
+    table.languageCounts = decodeLanguageCounts(sections['languages'], stored.count);
     return table;
   }
+}
+
+function decodeLanguageCounts(section: Uint8Array | undefined, pages: number): Map<string, number> {
+  if (!section) throw new CorruptIndexError('page table languages are missing');
+  const counts = decodeJson(section);
+  if (typeof counts !== 'object' || counts === null || Array.isArray(counts)) throw new CorruptIndexError('page table languages are malformed');
+  const entries = Object.entries(counts);
+  if (entries.some(([, count]) => !Number.isInteger(count) || (count as number) <= 0)) throw new CorruptIndexError('page table languages are malformed');
+  if (entries.reduce((sum, [, count]) => sum + (count as number), 0) !== pages) throw new CorruptIndexError('page table languages do not add up to its pages');
+  return new Map(entries as Array<[string, number]>);
 }

@@ -7,7 +7,7 @@ import { splitFrontmatter } from '../../wiki/frontmatter-split.js';
 import { keyFromPath } from '../../wiki/keys.js';
 import type { PageStat } from './doc-record.js';
 import { documentText, pageDocument, readableBody } from '../text/document.js';
-import { hitStrength, pageTerms, strengthTerms, withIdentifierWeights } from '../strength.js';
+import { hitStrength, pageTerms, strengthTermsByLanguage, withIdentifierWeights } from '../strength.js';
 import { candidatesFor, hasConstraints, parseQuery, QueryFilter } from '../text/query-syntax.js';
 import type { SearchEngine, SearchParams } from '../engine.js';
 import { readingEachOnce } from './read-page.js';
@@ -142,14 +142,14 @@ export class LiveSearchIndex implements SearchIndex {
     // Each page is read once per search: a filtered search's results are read for the filter, then for their snippets.
     const textOf = options.readPage ?? readingEachOnce((pagePath) => readPage(this.state.root, pagePath));
     found.pages = found.pages
-      .filter(({ score, record }) => score >= (options.minScore ?? -Infinity) && (!filter || filter.accepts(searchableText(record.path, textOf(record.path)))))
+      .filter(({ score, record }) => score >= (options.minScore ?? -Infinity) && (!filter || filter.accepts(searchableText(record.path, textOf(record.path)), record.lang)))
       .slice(0, limit);
     const backlinks = this.engine.docs.backlinksOf(found.pages.map(({ record }) => record.key));
     const { params } = this.state;
     const best = found.pages[0]?.score ?? 0;
-    const weights = this.engine.termWeights(found.terms);
+    const weights = this.engine.lexical.termWeights(found.terms, this.engine.docs.liveCount);
     const weightOf = withIdentifierWeights((term) => weights.get(term) ?? 0);
-    const judgedTerms = strengthTerms(parsed.text);
+    const judgedIn = strengthTermsByLanguage(parsed.text);
     const results: SearchResult[] = found.pages.map(({ record, score, lanes, contributions }) => {
       const result: SearchResult = {
         key: record.key,
@@ -166,10 +166,10 @@ export class LiveSearchIndex implements SearchIndex {
       if (options.snippets === false) return result;
       const content = textOf(record.path);
       const body = content === undefined ? '' : readableBody(splitFrontmatter(content).body);
-      result.snippet = (body && makeSnippet(body, found.terms)) || record.summary;
+      result.snippet = (body && makeSnippet(body, found.terms, undefined, record.lang)) || record.summary;
       // Tags are left out of what a page is named: they are broad (`go`, `person`) and shared by many pages.
       const head = `${record.title}\n${record.key.replace(/-/g, ' ')}`;
-      result.strength = hitStrength(judgedTerms, pageTerms(head, record.summary, [...record.tags, body].join('\n')), weightOf);
+      result.strength = hitStrength(judgedIn(record.lang), pageTerms(head, record.summary, [...record.tags, body].join('\n'), record.lang), weightOf);
       result.relative = best > 0 ? score / best : 0;
       return result;
     });
@@ -183,7 +183,7 @@ export class LiveSearchIndex implements SearchIndex {
   private async upsertNow(pagePath: string, content: string): Promise<void> {
     const normalised = normalisePath(pagePath);
     if (!this.isContentPage(normalised)) return;
-    const doc = pageDocument(normalised, content);
+    const doc = pageDocument(normalised, content, this.engine.language);
     const stat = await statOf(path.join(this.state.root, normalised));
     const existing = this.engine.docs.get(normalised);
     if (existing && existing.hash === doc.hash) {

@@ -47,7 +47,7 @@ export async function applyDiskChanges(
   // A page vanished since the scan reads as undefined: the next scan settles it.
   const read = (upsert: Upsert): PageDocument | undefined => {
     const content = upsert.content ?? readPage(root, upsert.path);
-    return content === undefined ? undefined : pageDocument(upsert.path, content);
+    return content === undefined ? undefined : pageDocument(upsert.path, content, engine.language);
   };
   // Pages are read (when new), parsed and indexed one at a time, so a build never holds
   // every page's text at once.

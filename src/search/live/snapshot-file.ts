@@ -3,6 +3,7 @@ import path from 'node:path';
 import { writeFileAtomic } from '../../util/fs.js';
 import { stateDir } from '../../wiki/workspace.js';
 import { ANALYZER_VERSION } from '../text/analyze.js';
+import { ENGLISH } from '../language/languages.js';
 import { SearchEngine, type SemanticSetup } from '../engine.js';
 import { StaleIndexError, decodeSnapshot, encodeSnapshot } from './store.js';
 
@@ -15,6 +16,8 @@ export interface SnapshotMeta {
   updatedAt: string;
   /** Pages in the index when saved (read by `wiki status` without loading the index). */
   pages: number;
+  /** The language pages that neither state nor show one were analysed in (absent: English). */
+  language?: string;
   /** The semantic lane's measured strength in the corpus, when measured (shown by `wiki status`). */
   semanticStrength?: number;
 }
@@ -70,13 +73,15 @@ export async function startSnapshotRead(file: string): Promise<{ bytes: Promise<
 }
 
 /** The index in `bytes`, or undefined when they are missing, corrupt or from another version. */
-export function decodeSnapshotFile(bytes: Buffer | undefined, semantic: SemanticSetup): LoadedSnapshot | undefined {
+/** `language`: the one pages that neither state nor show one are to be analysed in; an index made under another is stale. */
+export function decodeSnapshotFile(bytes: Buffer | undefined, semantic: SemanticSetup, language: string): LoadedSnapshot | undefined {
   if (!bytes) return undefined;
   try {
     const { meta, sections } = decodeSnapshot(bytes);
     const m = meta as SnapshotMeta;
     if (m?.analyzer !== ANALYZER_VERSION) throw new StaleIndexError('analyzer changed');
-    const { engine, semanticRestored } = SearchEngine.decode(sections, semantic);
+    if ((m.language ?? ENGLISH) !== language) throw new StaleIndexError('the wiki’s language changed');
+    const { engine, semanticRestored } = SearchEngine.decode(sections, semantic, language);
     return { engine, meta: m, semanticRestored };
   } catch {
     // Corrupt, truncated or from another version: the index is only a cache of the pages,
@@ -87,6 +92,12 @@ export function decodeSnapshotFile(bytes: Buffer | undefined, semantic: Semantic
 
 export async function saveSnapshot(file: string, engine: SearchEngine, times: { builtAt: string; updatedAt: string }): Promise<void> {
   const strength = engine.semanticStrength;
-  const meta: SnapshotMeta = { analyzer: ANALYZER_VERSION, ...times, pages: engine.docs.liveCount, ...(strength === undefined ? {} : { semanticStrength: strength }) };
+  const meta: SnapshotMeta = {
+    analyzer: ANALYZER_VERSION,
+    ...times,
+    pages: engine.docs.liveCount,
+    ...(engine.language === ENGLISH ? {} : { language: engine.language }),
+    ...(strength === undefined ? {} : { semanticStrength: strength }),
+  };
   await writeFileAtomic(file, encodeSnapshot(meta, engine.encode()));
 }

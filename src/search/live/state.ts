@@ -2,6 +2,7 @@ import { open } from 'node:fs/promises';
 import path from 'node:path';
 import type { SearchSettings } from '../settings.js';
 import { ANALYZER_VERSION } from '../text/analyze.js';
+import { ENGLISH, languageOf } from '../language/languages.js';
 import { embedderSetting } from '../lanes/semantic/embedder-factory.js';
 import { INDEX_FILE, searchDirectory, type SnapshotMeta } from './snapshot-file.js';
 import { readSnapshotMeta } from './store.js';
@@ -31,7 +32,7 @@ export interface SearchIndexState {
   semanticWeightFactor?: number;
 }
 
-export async function readSearchIndexState(root: string, config: Pick<SearchSettings, 'search'>, env: NodeJS.ProcessEnv = process.env): Promise<SearchIndexState> {
+export async function readSearchIndexState(root: string, config: Pick<SearchSettings, 'search' | 'language'>, env: NodeJS.ProcessEnv = process.env): Promise<SearchIndexState> {
   const file = path.join(searchDirectory(root), INDEX_FILE);
   const setting = embedderSetting(config, env);
   const lanes = {} as Record<LaneName, LaneStatus>;
@@ -53,6 +54,7 @@ export async function readSearchIndexState(root: string, config: Pick<SearchSett
   try {
     const meta = (await readSnapshotMeta(handle)) as Partial<SnapshotMeta> | undefined;
     if (!meta || meta.analyzer !== ANALYZER_VERSION) return { ...state, problem: 'from another version; rebuilt on the next search' };
+    if ((meta.language ?? ENGLISH) !== (languageOf(config.language) ?? ENGLISH)) return { ...state, problem: 'made under another language setting; rebuilt on the next search' };
     const factor = setting.kind === 'off' ? 1 : (setting.kind === 'builtin' ? semanticWeightScale(meta.semanticStrength, DEFAULT_TUNING.semanticStrength) : 1) * smallWikiScale(meta.pages ?? Infinity);
     return { ...state, built: true, pages: meta.pages, builtAt: meta.builtAt, updatedAt: meta.updatedAt, ...(factor === 1 ? {} : { semanticWeightFactor: factor }) };
   } catch {

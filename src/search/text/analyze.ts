@@ -2,6 +2,9 @@ import { stemmer } from 'stemmer';
 import { idsIn, scanAscii, wholeInOrder, type AsciiWord, type Compound } from './ascii-words.js';
 import { ENGLISH_STOPWORDS } from './stopwords.js';
 import type { Vocabulary } from './vocabulary.js';
+import { analyzeIn, isTaggedTerm } from '../language/analyze-in.js';
+import { ENGLISH, foldedStopwordsOf } from '../language/languages.js';
+import { splitSegmented } from '../language/segment.js';
 
 /**
  * Text analysis shared by the lanes. Two vocabularies come out of the same text:
@@ -9,17 +12,17 @@ import type { Vocabulary } from './vocabulary.js';
  *   ("Attention layers" → ["attent", "layer"]);
  * - `wholeTerms` (token lane): unstemmed whole terms that keep inner punctuation, so odd
  *   names like `gpt-4o`, `node.js` or `c++` match exactly, plus their parts.
- * Scripts written without spaces (Chinese, Japanese, Korean) become overlapping character
- * bigrams in both, which is what keeps them findable without a dictionary.
+ * Text in another language than English is analysed by language/analyze-in.ts into terms
+ * tagged with that language; English text keeps the path below, untagged. Scripts written
+ * without spaces (Chinese, Japanese, Thai…) are cut into words by the runtime's segmenter
+ * (language/segment.ts) in both vocabularies, whatever the language.
  */
 
 /** Bumped whenever the output of `analyze` or `wholeTerms` changes: persisted indexes are then rebuilt. */
-export const ANALYZER_VERSION = 1;
+export const ANALYZER_VERSION = 2;
 
 const WORD = /[\p{L}\p{M}\p{N}]+/gu;
 const WHOLE_TERM = /[\p{L}\p{M}\p{N}]+(?:[._+#/'’-][\p{L}\p{M}\p{N}]+)*(?:\+\+|#)?/gu;
-const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
-const CJK_RUNS = /([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー々]+)|([^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー々]+)/gu;
 const LATIN_ACCENTED = /[\u00c0-\u024f\u1e00-\u1eff]/;
 const ASCII_LETTERS = /^[a-z]+$/;
 const ASCII_TEXT = /^[\x00-\x7f]*$/;
@@ -61,35 +64,21 @@ const STEM_TAIL = 2;
  * normalised) is never ruled out.
  */
 export function mayHoldTerms(text: string, terms: readonly string[]): boolean {
-  if (!ASCII_TEXT.test(text)) return true;
+  if (!ASCII_TEXT.test(text) || terms.some(isTaggedTerm)) return true;
   const lower = text.toLowerCase();
   return terms.some((term) => lower.includes(term.slice(0, Math.max(0, term.length - STEM_TAIL))));
 }
 
-/** Overlapping character bigrams of a run of CJK characters; a single character stands alone. */
-export function cjkBigrams(run: string, out: string[]): void {
-  const chars = Array.from(run);
-  if (chars.length === 1) {
-    out.push(chars[0] ?? '');
-    return;
+/**
+ * Stemmed content words of `text` in `language` (a code from languages.ts, default
+ * English), in order, stopwords and single letters removed.
+ */
+export function analyze(text: string, language: string = ENGLISH): string[] {
+  if (language !== ENGLISH) {
+    const out: string[] = [];
+    analyzeIn(text, language, out);
+    return out;
   }
-  for (let i = 0; i + 1 < chars.length; i++) out.push(`${chars[i]}${chars[i + 1]}`);
-}
-
-/** Split a token into CJK runs (as bigrams) and other runs (handed to `other`). */
-function splitScripts(token: string, out: string[], other: (part: string) => void): void {
-  if (!CJK.test(token)) {
-    other(token);
-    return;
-  }
-  for (const match of token.matchAll(CJK_RUNS)) {
-    if (match[1]) cjkBigrams(match[1], out);
-    else if (match[2]) other(match[2]);
-  }
-}
-
-/** Stemmed content words of `text`, in order, stopwords and single letters removed. */
-export function analyze(text: string): string[] {
   if (ASCII_TEXT.test(text)) return analyzeAscii(text);
   const out: string[] = [];
   const pushWord = (raw: string): void => {
@@ -98,7 +87,19 @@ export function analyze(text: string): string[] {
     if (ENGLISH_STOPWORDS.has(word)) return;
     out.push(stem(word));
   };
-  for (const match of normalise(text).matchAll(WORD)) splitScripts(match[0], out, pushWord);
+  const pushSegmented = (term: string): void => void out.push(term);
+  for (const match of normalise(text).matchAll(WORD)) splitSegmented(match[0], pushSegmented, pushWord);
+  return out;
+}
+
+/**
+ * A query's terms: the query analysed in each of `languages` (the languages the wiki's
+ * pages are in), one after another. A page holds only terms of its own language, so each
+ * page is matched by the query as analysed in its language.
+ */
+export function analyzeQuery(query: string, languages: Iterable<string>): string[] {
+  const out: string[] = [];
+  for (const language of languages) for (const term of analyze(query, language)) out.push(term);
   return out;
 }
 
@@ -113,8 +114,8 @@ function analyzeAscii(text: string): string[] {
  * `analyze(text)` appended to `terms` and `wholeTerms(text)` appended to `whole`, reading
  * ASCII text once for both (a page is analysed for every lane in one go).
  */
-export function analyzeBoth(text: string, terms: string[], whole: string[]): void {
-  if (ASCII_TEXT.test(text)) {
+export function analyzeBoth(text: string, terms: string[], whole: string[], language: string = ENGLISH): void {
+  if (language === ENGLISH && ASCII_TEXT.test(text)) {
     const words: AsciiWord[] = [];
     const compounds: Compound[] = [];
     scanAscii(text.toLowerCase(), stem, words, compounds);
@@ -122,16 +123,16 @@ export function analyzeBoth(text: string, terms: string[], whole: string[]): voi
     wholeInOrder(words, compounds, whole);
     return;
   }
-  for (const term of analyze(text)) terms.push(term);
-  for (const term of wholeTerms(text)) whole.push(term);
+  for (const term of analyze(text, language)) terms.push(term);
+  for (const term of wholeTermsIn(text, language)) whole.push(term);
 }
 
 /**
  * `analyzeBoth` as ids in `vocabulary`: the stemmed terms' ids appended to `terms`, the
  * whole terms' ids to `whole` (in no particular order). The bulk build's form.
  */
-export function analyzeIds(text: string, vocabulary: Vocabulary, terms: number[], whole: number[]): void {
-  if (ASCII_TEXT.test(text)) {
+export function analyzeIds(text: string, vocabulary: Vocabulary, terms: number[], whole: number[], language: string = ENGLISH): void {
+  if (language === ENGLISH && ASCII_TEXT.test(text)) {
     const words: AsciiWord[] = [];
     const compounds: Compound[] = [];
     scanAscii(text.toLowerCase(), stem, words, compounds);
@@ -143,13 +144,14 @@ export function analyzeIds(text: string, vocabulary: Vocabulary, terms: number[]
     for (const compound of compounds) whole.push(vocabulary.id(compound.text));
     return;
   }
-  for (const term of analyze(text)) terms.push(vocabulary.id(term));
-  for (const term of wholeTerms(text)) whole.push(vocabulary.id(term));
+  for (const term of analyze(text, language)) terms.push(vocabulary.id(term));
+  for (const term of wholeTermsIn(text, language)) whole.push(vocabulary.id(term));
 }
 
 /**
  * Whole terms for the token lane: each compound as written (`gpt-4o`) and its parts
- * (`gpt`, `4o`), lower case, accents folded, stopwords removed, never stemmed.
+ * (`gpt`, `4o`), lower case, accents folded, English stopwords removed, never stemmed.
+ * The same in every language: the token lane matches words as written.
  */
 export function wholeTerms(text: string): string[] {
   if (ASCII_TEXT.test(text)) return wholeTermsAscii(text);
@@ -160,15 +162,27 @@ export function wholeTerms(text: string): string[] {
     if (ENGLISH_STOPWORDS.has(term)) return;
     out.push(term);
   };
+  const pushSegmented = (term: string): void => void out.push(term);
   for (const match of normalise(text).matchAll(WHOLE_TERM)) {
     const compound = match[0];
-    splitScripts(compound, out, (part) => {
+    splitSegmented(compound, pushSegmented, (part) => {
       const pieces = part.split(/[._+#/'’-]+/).filter(Boolean);
       if (pieces.length > 1 || part !== pieces[0]) pushTerm(part.replace(/^[._+#/'’-]+|[._/'’-]+$/g, ''));
       for (const piece of pieces) pushTerm(piece);
     });
   }
   return out;
+}
+
+/**
+ * A page's whole terms: `wholeTerms`, less its own language's stopwords (folded as whole
+ * terms are), so a German page's "die" is no token-lane match for the English word.
+ */
+function wholeTermsIn(text: string, language: string): string[] {
+  const terms = wholeTerms(text);
+  if (language === ENGLISH) return terms;
+  const stopwords = foldedStopwordsOf(language);
+  return terms.filter((term) => !stopwords.has(term));
 }
 
 /** `wholeTerms` for ASCII text: same output without Unicode classes. */

@@ -5,6 +5,7 @@ import { parseFrontmatterYaml, refsOf, stringField, tagsOf, type Frontmatter } f
 import { splitFrontmatter } from '../../wiki/frontmatter-split.js';
 import { parseSimpleFrontmatter } from './simple-frontmatter.js';
 import { isSurfaced, unparsedFrontmatter } from '../../wiki/access.js';
+import { pageLanguage } from '../language/page-language.js';
 
 /** What the search index keeps of one page, derived from its text alone. */
 export interface PageDocument {
@@ -25,6 +26,8 @@ export interface PageDocument {
    * each holder's file.
    */
   surfaced: boolean;
+  /** The language the page is analysed in (a code from language/languages.ts): its `lang`, else detected, else English. */
+  lang: string;
 }
 
 export function contentHash(content: string): string {
@@ -63,9 +66,10 @@ function firstHeading(body: string): string | undefined {
  * doubles the cost of a full build and keeps a cached copy of every text it has seen.
  * Frontmatter in the simple form pages are written with skips the YAML parser (same
  * result). A frontmatter that does not parse counts as empty but for a `usage_mode: never`
- * its text declares, as in `parsePage`.
+ * its text declares, as in `parsePage`. `fallbackLanguage`: the language of a page that
+ * neither states nor shows one (see language/page-language.ts).
  */
-export function pageDocument(pagePath: string, content: string): PageDocument {
+export function pageDocument(pagePath: string, content: string, fallbackLanguage?: string): PageDocument {
   const { yaml, body } = splitFrontmatter(content);
   let frontmatter: Frontmatter = {};
   if (yaml !== undefined) {
@@ -78,17 +82,20 @@ export function pageDocument(pagePath: string, content: string): PageDocument {
     frontmatter = unparsedFrontmatter(content);
   }
   const key = keyFromPath(pagePath);
+  const title = stringField(frontmatter, 'title')?.trim() || firstHeading(body) || key;
+  const summary = stringField(frontmatter, 'summary')?.trim() ?? '';
   const targets = [...refsOf(frontmatter), ...(body.includes('[[') ? extractInlineLinks(body).map((link) => link.target) : [])];
   return {
     path: pagePath,
     key,
-    title: detached(stringField(frontmatter, 'title')?.trim() || firstHeading(body) || key),
-    summary: detached(stringField(frontmatter, 'summary')?.trim() ?? ''),
+    title: detached(title),
+    summary: detached(summary),
     tags: tagsOf(frontmatter).map(detached),
     body: plainBody(body),
     links: [...new Set(targets.filter(Boolean))].map(detached),
     hash: contentHash(content),
     surfaced: isSurfaced({ frontmatter }),
+    lang: pageLanguage(frontmatter['lang'], title, summary, body, fallbackLanguage),
   };
 }
 

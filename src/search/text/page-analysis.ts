@@ -22,7 +22,7 @@ export function analysePage(doc: PageDocument): AnalysedPage {
   const whole: string[] = [];
   const field = (text: string): string[] => {
     const terms: string[] = [];
-    analyzeBoth(text, terms, whole);
+    analyzeBoth(text, terms, whole, doc.lang);
     return terms;
   };
   const fields: AnalysedFields = {
@@ -62,7 +62,7 @@ export function analysePageIds(doc: PageDocument, vocabulary: Vocabulary, withTe
   scratchWhole.length = 0;
   const fieldEnds: number[] = [];
   for (const text of [keyWords(doc.key), doc.title, doc.summary, doc.tags.join(' '), doc.body]) {
-    analyzeIds(text, vocabulary, scratchTerms, scratchWhole);
+    analyzeIds(text, vocabulary, scratchTerms, scratchWhole, doc.lang);
     fieldEnds.push(scratchTerms.length);
   }
   const terms = new Int32Array(scratchTerms);

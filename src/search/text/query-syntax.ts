@@ -58,24 +58,38 @@ function wordsOnly(text: string): string {
 export class QueryFilter {
   private readonly phrases: string[];
   private readonly excludedPhrases: string[];
-  private readonly excludedStems: string[];
+  private readonly excludedWords: string[];
+  /** Language → the excluded words' stems in it, made when a page in that language is first checked. */
+  private readonly excludedStems = new Map<string, string[]>();
 
   constructor(query: ParsedQuery) {
     this.phrases = query.phrases.map(wordsOnly).filter((phrase) => phrase.trim());
     const words = query.excluded.filter((part) => !/\s/.test(part.trim()));
     this.excludedPhrases = query.excluded.filter((part) => /\s/.test(part.trim())).map(wordsOnly);
-    this.excludedStems = words.flatMap((word) => analyze(word));
+    this.excludedWords = words;
     // An excluded stopword has no stem: it is matched as a phrase of one word instead.
     for (const word of words) if (analyze(word).length === 0) this.excludedPhrases.push(wordsOnly(word));
   }
 
-  accepts(pageText: string): boolean {
+  private stemsIn(language: string | undefined): string[] {
+    const key = language ?? '';
+    let stems = this.excludedStems.get(key);
+    if (!stems) {
+      stems = this.excludedWords.flatMap((word) => analyze(word, language));
+      this.excludedStems.set(key, stems);
+    }
+    return stems;
+  }
+
+  /** `language`: the page's, in which its words and the excluded ones are stemmed. */
+  accepts(pageText: string, language?: string): boolean {
     const text = wordsOnly(pageText);
     if (!this.phrases.every((phrase) => text.includes(phrase))) return false;
     if (this.excludedPhrases.some((phrase) => phrase.trim() && text.includes(phrase))) return false;
-    if (this.excludedStems.length === 0) return true;
-    const stems = new Set(analyze(pageText));
-    return !this.excludedStems.some((stem) => stems.has(stem));
+    const excluded = this.stemsIn(language);
+    if (excluded.length === 0) return true;
+    const stems = new Set(analyze(pageText, language));
+    return !excluded.some((stem) => stems.has(stem));
   }
 }
 

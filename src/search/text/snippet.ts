@@ -7,7 +7,8 @@ import { analyze, mayHoldTerms } from './analyze.js';
  */
 export const SNIPPET_LENGTH = 200;
 
-export function makeSnippet(body: string, queryTerms: readonly string[], maxLength = SNIPPET_LENGTH): string {
+/** `language`: the page's (its sentences are analysed as the index analysed it). */
+export function makeSnippet(body: string, queryTerms: readonly string[], maxLength = SNIPPET_LENGTH, language?: string): string {
   const sentences = sentencesOf(body);
   if (sentences.length === 0) return '';
   const wanted = new Set(queryTerms);
@@ -20,7 +21,7 @@ export function makeSnippet(body: string, queryTerms: readonly string[], maxLeng
       // A sentence without a query term never becomes the snippet: most are passed over unstemmed.
       if (!mayHoldTerms(sentence, terms)) continue;
       found.length = 0;
-      for (const term of analyze(sentence)) if (wanted.has(term) && !found.includes(term)) found.push(term);
+      for (const term of analyze(sentence, language)) if (wanted.has(term) && !found.includes(term)) found.push(term);
       if (found.length > bestScore) {
         best = sentence;
         bestScore = found.length;
@@ -28,7 +29,7 @@ export function makeSnippet(body: string, queryTerms: readonly string[], maxLeng
       }
     }
   }
-  return bestScore > 0 ? windowAround(best, wanted, maxLength) : clip(best, maxLength);
+  return bestScore > 0 ? windowAround(best, wanted, maxLength, language) : clip(best, maxLength);
 }
 
 const FENCE = /^\s*(```|~~~)/;
@@ -157,11 +158,11 @@ function clip(text: string, maxLength: number): string {
 }
 
 /** Cut a long sentence to a window that starts a little before its first matching word. */
-function windowAround(sentence: string, wanted: Set<string>, maxLength: number): string {
+function windowAround(sentence: string, wanted: Set<string>, maxLength: number, language: string | undefined): string {
   if (sentence.length <= maxLength) return sentence;
   let first = 0;
   for (const match of sentence.matchAll(/[\p{L}\p{M}\p{N}]+/gu)) {
-    if (analyze(match[0]).some((term) => wanted.has(term))) {
+    if (analyze(match[0], language).some((term) => wanted.has(term))) {
       first = match.index ?? 0;
       break;
     }

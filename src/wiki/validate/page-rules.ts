@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { folderForType, requiredFields, typeForPath, type Contract } from '../contract.js';
-import { matchesKeyPattern, slugify } from '../keys.js';
+import { matchesKeyPattern } from '../keys.js';
+import { slugify } from '../slug.js';
 import { sourcesOf, type Page } from '../page.js';
 import { accessFieldFindings } from './access-rules.js';
 import { langFieldFindings } from './lang-rules.js';

@@ -40,8 +40,8 @@ describe('build worker', () => {
     await writeSyntheticWiki(ws.root, wiki);
     const paths = wiki.pages.map((page) => page.path);
     try {
-      const batch = await worker!.analyse(ws.root, paths, true);
-      expect(batch).toEqual(analyseBatch(ws.root, paths, true));
+      const batch = await worker!.analyse(ws.root, paths, true, 'en');
+      expect(batch).toEqual(analyseBatch(ws.root, paths, true, 'en'));
     } finally {
       await worker!.close();
     }
@@ -67,7 +67,7 @@ describe('build worker', () => {
     const { BuildWorker } = await compiledThreads();
     const worker = BuildWorker.start()!;
     await worker.close();
-    await expect(worker.analyse(os.tmpdir(), [], false)).rejects.toThrow(/closed/);
+    await expect(worker.analyse(os.tmpdir(), [], false, 'en')).rejects.toThrow(/closed/);
     const corpus = termIdPages(syntheticWiki(30).pages.map((page) => page.content.toLowerCase().split(/\W+/).filter(Boolean)));
     const inputs = corpus.pages.map((ids) => new IdEmbeddingInput('', Int32Array.from(ids), corpus.vocabulary));
     const viaWorker = new LsaEmbedder(8);

@@ -45,7 +45,7 @@ describe('page batches: analysis on another thread merges to the one-thread resu
       const doc = pageDocument(p, readPage(ws.root, p) ?? '');
       return plain(analysePageIds(doc, shared), doc);
     });
-    const merged = mergeBatch(analyseBatch(ws.root, paths.slice(split), false), shared);
+    const merged = mergeBatch(analyseBatch(ws.root, paths.slice(split), false, 'en'), shared);
     for (const { page } of merged) got.push(plain(page, page.doc));
 
     expect(got).toEqual(expected);
@@ -55,8 +55,8 @@ describe('page batches: analysis on another thread merges to the one-thread resu
   it('keeps what the index shows of a page and drops its body; the text only when asked', async () => {
     const ws = await workspaceWith(PAGES);
     const p = 'wiki/concepts/attention.md';
-    const [withText] = mergeBatch(analyseBatch(ws.root, [p], true), new Vocabulary());
-    const [without] = mergeBatch(analyseBatch(ws.root, [p], false), new Vocabulary());
+    const [withText] = mergeBatch(analyseBatch(ws.root, [p], true, 'en'), new Vocabulary());
+    const [without] = mergeBatch(analyseBatch(ws.root, [p], false, 'en'), new Vocabulary());
     const doc = pageDocument(p, readPage(ws.root, p) ?? '');
     expect(withText?.page.doc).toEqual({ ...doc, body: '' });
     expect(withText?.page.text).toMatch(/^Scaled dot-product attention\n/);
@@ -66,7 +66,7 @@ describe('page batches: analysis on another thread merges to the one-thread resu
 
   it('skips a page that vanished since the scan, and says which input each page was', async () => {
     const ws = await workspaceWith(PAGES);
-    const batch = analyseBatch(ws.root, ['wiki/concepts/gone.md', 'wiki/concepts/sourdough.md'], false);
+    const batch = analyseBatch(ws.root, ['wiki/concepts/gone.md', 'wiki/concepts/sourdough.md'], false, 'en');
     expect(batch.docs[0]).toBeNull();
     const merged: Array<{ at: number; page: MergedPage }> = mergeBatch(batch, new Vocabulary());
     expect(merged.map(({ at, page }) => [at, page.doc.key])).toEqual([[1, 'sourdough']]);

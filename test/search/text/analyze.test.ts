@@ -12,10 +12,11 @@ describe('analyze (lexical and built-in semantic terms)', () => {
     ['Café ÉCOLE naïve', ['cafe', 'ecol', 'naiv']],
     ['ＧＰＴ full-width letters', ['gpt', 'full', 'width', 'letter']],
     ['x y 3 42', ['3', '42']],
-    ['注意力机制', ['注意', '意力', '力机', '机制']],
+    // Unspaced scripts: the segmenter's words, and a long word's character pairs (never pairs across words).
+    ['注意力机制', ['注意力', '注意', '意力', '机制']],
     ['Transformer 模型', ['transform', '模型']],
     ['日', ['日']],
-    ['한국어 문서', ['한국', '국어', '문서']],
+    ['한국어 문서', ['한국어', '한국', '국어', '문서']],
   ];
   it.each(table)('%s → %j', (text, terms) => {
     expect(analyze(text)).toEqual(terms);
@@ -33,7 +34,7 @@ describe('wholeTerms (token lane)', () => {
     ['node.js and C++ or C#', ['node.js', 'node', 'js', 'c++', 'c#']],
     ['Attention layers', ['attention', 'layers']],
     ['the of and', []],
-    ['注意力', ['注意', '意力']],
+    ['注意力', ['注意力', '注意', '意力']],
   ];
   it.each(table)('%s → %j', (text, terms) => {
     expect(wholeTerms(text)).toEqual(terms);

@@ -94,6 +94,21 @@ export class LexicalLane {
     return this.index.documentFrequency(term);
   }
 
+  /**
+   * How much each analysed term says about a page that holds it: its inverse document
+   * frequency over the `total` live pages, ln(1 + (N − n + ½) / (n + ½)) as in BM25, so a word
+   * every page holds ("go" in a Go wiki) weighs little and a word no page holds weighs most.
+   */
+  termWeights(terms: readonly string[], total: number): Map<string, number> {
+    const weights = new Map<string, number>();
+    for (const term of terms) {
+      if (weights.has(term)) continue;
+      const holders = Math.min(total, this.documentFrequency(term));
+      weights.set(term, Math.log(1 + (total - holders + 0.5) / (holders + 0.5)));
+    }
+    return weights;
+  }
+
   /** Paths of the best `pool` pages for the analysed query terms, best first (ties by path). */
   search(terms: readonly string[], pool: number, params: LexicalParams): string[] {
     return this.searchScored(terms, pool, params).map((hit) => hit.id);

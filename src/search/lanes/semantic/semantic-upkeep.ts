@@ -55,7 +55,7 @@ async function readPageToEmbed(engine: SearchEngine, root: string, slot: number)
   if (!record) return undefined;
   const content = readPage(root, record.path);
   if (content === undefined) return undefined;
-  return { slot, input: analysePage(pageDocument(record.path, content)).embedding };
+  return { slot, input: analysePage(pageDocument(record.path, content, engine.language)).embedding };
 }
 
 /**
@@ -71,10 +71,10 @@ export async function measureSemanticStrength(engine: SearchEngine, lexical: Lex
   const strength = await semanticStrength(
     probes,
     (probe) => {
-      const { slots, scores } = engine.lexical.scoreSlots(analyze(probe.title), lexical, docs);
+      const { slots, scores } = engine.lexical.scoreSlots(analyze(probe.title, docs.at(probe.slot)?.lang), lexical, docs);
       return rankOf(probe.slot, scores, slots);
     },
-    (probe) => lane.rankFor(probe.title, analyze(probe.title), probe.slot, (slot, scores) => rankOf(slot, scores)),
+    (probe) => lane.rankFor(probe.title, analyze(probe.title, docs.at(probe.slot)?.lang), probe.slot, (slot, scores) => rankOf(slot, scores)),
   );
   lane.setStrength(strength);
 }

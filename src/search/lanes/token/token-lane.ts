@@ -8,7 +8,7 @@ import type { Vocabulary } from '../../text/vocabulary.js';
 /**
  * The token lane: whole-term overlap. A page scores the summed rarity (idf) of the
  * distinct query terms it contains, so a short or odd query still finds candidates, and
- * CJK bigrams make non-Latin text findable. Pages are numbered by slot; postings of
+ * the segmenter's words (language/segment.ts) make unspaced scripts findable. Pages are numbered by slot; postings of
  * removed slots are skipped at query time and dropped at the next compaction.
  *
  * Persisted postings stay in their flat byte array (each term's slots as varint gaps)

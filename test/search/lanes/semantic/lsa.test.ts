@@ -5,7 +5,7 @@ import { weightedRows } from '../../../../src/search/lanes/semantic/lsa-train.js
 import { LsaEmbedder } from '../../../../src/search/lanes/semantic/embedder.js';
 import { TOPIC_TEXTS } from '../../helpers.js';
 
-const PAGES = TOPIC_TEXTS.map(analyze);
+const PAGES = TOPIC_TEXTS.map((text) => analyze(text));
 
 const cosine = (a: Float32Array, b: Float32Array): number => a.reduce((sum, x, i) => sum + x * (b[i] ?? 0), 0);
 
