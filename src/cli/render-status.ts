@@ -40,7 +40,11 @@ export function renderStatus(report: StatusReport, c: Colors): string {
   lines.push(`Usage:    ${renderUsageTotals(report.usage, c)}`);
   lines.push(`Per source: ${renderPerSource(report, c)}`);
   const behind = report.searchBehind ? c.yellow(`; out of date: ${report.searchBehind.pagesNow} page(s) in wiki/ now, changed since (the next search updates it)`) : '';
-  lines.push(`Search:   ${renderSearchState(report.search, c)}${behind}`);
+  if (report.store) {
+    const { store } = report;
+    const last = store.store.lastWrite ? `, last write ${store.store.lastWrite}` : ', no write yet';
+    lines.push(`Search:   in Postgres ${store.database} (schema ${store.schemaVersion}): ${store.store.pages} page(s)${last}; vectors ${store.vectors}`);
+  } else lines.push(`Search:   ${renderSearchState(report.search, c)}${behind}`);
   if (report.factsUnavailable) lines.push(c.yellow(`Grounded: unavailable — ${report.factsUnavailable}`));
   if (report.grounding?.mean === null) lines.push(`Grounded: n/a ${c.dim('(no page cites a raw source yet)')}`);
   else if (report.grounding?.share === null) lines.push(`Grounded: n/a ${c.dim(`(no claim sentence to check on ${report.grounding.pages} page(s))`)}`);

@@ -1,0 +1,77 @@
+import { hostname } from 'node:os';
+import { UsageError } from '../../errors.js';
+import type { Contract } from '../../wiki/contract.js';
+import type { StoreSettings } from '../../store/settings.js';
+import { Database } from '../../store/postgres/connection.js';
+import { storeCounts, type StoreCounts } from '../../store/postgres/page-rows.js';
+import { checkSchema, initSchema, SCHEMA_VERSION } from '../../store/postgres/schema.js';
+import { syncCheckout, type SyncReport } from '../../store/postgres/sync.js';
+
+/** `wiki store init|sync`: the Postgres store's set-up, from the configuration's `store` section. */
+export interface StoreWorkspace {
+  root: string;
+  contract: Contract;
+  config: StoreSettings;
+}
+
+export interface StoreInitReport {
+  database: string;
+  created: boolean;
+  schemaVersion: number;
+}
+
+export async function storeInit(ws: StoreWorkspace, options: { rebuild?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<StoreInitReport> {
+  const db = await connectConfigured(ws, options.env);
+  try {
+    const { created, version } = await initSchema(db, { rebuild: options.rebuild === true });
+    return { database: db.name, created, schemaVersion: version };
+  } finally {
+    await db.close();
+  }
+}
+
+export interface StoreSyncReport extends SyncReport {
+  database: string;
+  store: StoreCounts;
+}
+
+export async function storeSync(ws: StoreWorkspace, options: { env?: NodeJS.ProcessEnv } = {}): Promise<StoreSyncReport> {
+  const db = await connectConfigured(ws, options.env);
+  try {
+    await checkSchema(db);
+    const report = await syncCheckout(db, ws.root, ws.contract, `${hostname()}:${process.pid}`);
+    return { database: db.name, ...report, store: await storeCounts(db) };
+  } finally {
+    await db.close();
+  }
+}
+
+export interface StoreState {
+  kind: 'postgres';
+  database: string;
+  schemaVersion: number;
+  store: StoreCounts;
+  /**
+   * Where the semantic lane's vectors live: each process trains the built-in embedder (or
+   * calls the configured one) over the database's pages and keeps them in memory.
+   */
+  vectors: string;
+}
+
+/** What `wiki status` says of the database: its pages and last write (an unreachable one is an error, exit 2). */
+export async function storeState(ws: StoreWorkspace, env: NodeJS.ProcessEnv = process.env): Promise<StoreState> {
+  const db = await connectConfigured(ws, env);
+  try {
+    await checkSchema(db);
+    return { kind: 'postgres', database: db.name, schemaVersion: SCHEMA_VERSION, store: await storeCounts(db), vectors: 'in each replica’s memory, made from the database’s pages (no pgvector)' };
+  } finally {
+    await db.close();
+  }
+}
+
+async function connectConfigured(ws: StoreWorkspace, env: NodeJS.ProcessEnv = process.env): Promise<Database> {
+  if (ws.config.store.kind !== 'postgres') {
+    throw new UsageError('this wiki keeps its search index in files (store.kind is files)', 'set `wiki config set store.kind postgres` and WIKI_DATABASE_URL first');
+  }
+  return Database.connect(ws.config, env);
+}
