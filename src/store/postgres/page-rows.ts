@@ -1,5 +1,6 @@
 import type { Database } from './connection.js';
 import { CHANGES_CHANNEL } from './schema.js';
+import { lexicalColumns } from './pg-lexical.js';
 
 /** One version of a page as a replica offers it: `content` null for a page deleted. */
 export interface PageVersion {
@@ -36,15 +37,31 @@ export async function offerVersions(db: Database, versions: readonly PageVersion
     let lastSeq = 0;
     for (let from = 0; from < versions.length; from += BATCH) {
       const batch = versions.slice(from, from + BATCH);
+      const lexical = batch.map((v) => (v.content === null ? undefined : lexicalColumns(v.path, v.content)));
       const { rows } = await client.query<{ path: string; seq: string }>(
-        `INSERT INTO wiki_pages AS old (path, content, content_hash, visibility, stamp, seq, written_by)
-         SELECT p, c, h, v, s, nextval('wiki_write_seq'), $6 FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[]) AS t(p, c, h, v, s)
+        `INSERT INTO wiki_pages AS old (path, content, content_hash, visibility, stamp, seq, written_by, terms, field_terms, field_lengths)
+         SELECT p, c, h, v, s, nextval('wiki_write_seq'), $6,
+           CASE WHEN tj IS NULL THEN NULL ELSE array_to_tsvector(ARRAY(SELECT jsonb_array_elements_text(tj::jsonb))) END,
+           ft::jsonb,
+           CASE WHEN fl IS NULL THEN NULL ELSE ARRAY(SELECT jsonb_array_elements_text(fl::jsonb)::int) END
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $7::text[], $8::text[], $9::text[]) AS t(p, c, h, v, s, tj, ft, fl)
          ON CONFLICT (path) DO UPDATE SET content = excluded.content, content_hash = excluded.content_hash, visibility = excluded.visibility,
-           stamp = excluded.stamp, seq = excluded.seq, written_by = excluded.written_by, written_at = now()
+           stamp = excluded.stamp, seq = excluded.seq, written_by = excluded.written_by, written_at = now(),
+           terms = excluded.terms, field_terms = excluded.field_terms, field_lengths = excluded.field_lengths
          WHERE old.stamp < excluded.stamp
             OR (old.stamp = excluded.stamp AND coalesce(excluded.content_hash, '') > coalesce(old.content_hash, ''))
          RETURNING path, seq`,
-        [batch.map((v) => v.path), batch.map((v) => v.content), batch.map((v) => v.hash), batch.map((v) => v.visibility), batch.map((v) => Math.round(v.stamp)), writer],
+        [
+          batch.map((v) => v.path),
+          batch.map((v) => v.content),
+          batch.map((v) => v.hash),
+          batch.map((v) => v.visibility),
+          batch.map((v) => Math.round(v.stamp)),
+          writer,
+          lexical.map((l) => l?.terms ?? null),
+          lexical.map((l) => l?.fieldTerms ?? null),
+          lexical.map((l) => l?.fieldLengths ?? null),
+        ],
       );
       for (const row of rows) {
         accepted.push(row.path);

@@ -14,6 +14,7 @@ import type { Database } from './connection.js';
 import { visibilityOf } from './checkout.js';
 import { offerChangedPages } from './sync.js';
 import { offerVersions, rowsSince, type PageVersion, type StoredPage } from './page-rows.js';
+import { PostgresLexical } from './pg-lexical.js';
 import { CHANGES_CHANNEL } from './schema.js';
 import { visibilityLevels } from '../../wiki/access.js';
 
@@ -32,9 +33,10 @@ export interface PostgresIndexState {
 
 /**
  * The search index kept in a Postgres database that many replicas share (`store.kind:
- * postgres`). The database holds every page's newest version (page-rows.ts); each process
- * ranks with the same engine as the file index (fusion, lanes, tuning unchanged), built from
- * the database's rows rather than its own checkout, and follows the database's writes: at
+ * postgres`). The database holds every page's newest version (page-rows.ts) and answers the
+ * lexical lane (pg-lexical.ts); each process ranks with the same engine as the file index
+ * (fusion, the semantic and token lanes, tuning unchanged), built from the database's rows
+ * rather than its own checkout, and follows the database's writes: at
  * once when notified (LISTEN), and before a search whose last look is stale. The process
  * offers its checkout's pages as versions; only newer ones replace a row.
  *
@@ -57,9 +59,12 @@ export class PostgresSearchIndex implements SearchIndex {
   private updatedAt = this.builtAt;
   private readonly writer = `${hostname()}:${process.pid}`;
   private readonly engine: SearchEngine;
+  /** The lexical lane's scores, from the database's full-text index. */
+  private readonly lexical: PostgresLexical;
 
   private constructor(private readonly state: PostgresIndexState) {
     this.engine = SearchEngine.empty(state.semantic);
+    this.lexical = new PostgresLexical(state.db, () => this.lastSeq);
   }
 
   /** Open: listen for writes, load every row, then offer what this checkout holds that the database lacks. */
@@ -146,7 +151,7 @@ export class PostgresSearchIndex implements SearchIndex {
     else await this.changes;
     const checksAccess = options.readPage !== undefined;
     const textOf = options.readPage ?? ((pagePath: string) => this.rows.get(pagePath)?.content ?? undefined);
-    return answerQuery(this.engine, this.state.params, text, options, textOf, checksAccess ? (pagePath) => this.checkoutHolds(pagePath) : undefined);
+    return answerQuery(this.engine, this.state.params, text, options, textOf, checksAccess ? (pagePath) => this.checkoutHolds(pagePath) : undefined, this.lexical);
   }
 
   /** Whether this checkout holds the database's version of the page: only then may a caller's access check, made on the checkout, stand for the hit. */

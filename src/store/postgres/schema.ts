@@ -6,7 +6,11 @@ import type { Database } from './connection.js';
  * replica has offered: its text (NULL once deleted), content hash and visibility, `stamp`
  * (when that version was made, ms: its last commit's time in the checkout that offered it,
  * or the time a tool wrote it) and `seq` (this database's write counter, which replicas
- * follow). A version replaces another only with a newer stamp (page-rows.ts).
+ * follow). A version replaces another only with a newer stamp (page-rows.ts). The lexical
+ * lane's columns hold the page as this project's analysers read it (pg-lexical.ts): `terms`,
+ * its distinct terms as a tsvector taken verbatim (no Postgres dictionary re-reads them, so
+ * every language the analysers know works), `field_terms` each term's frequency per field
+ * and `field_lengths` each field's length, which BM25 needs.
  */
 export const SCHEMA_VERSION = 1;
 
@@ -23,10 +27,14 @@ CREATE TABLE IF NOT EXISTS wiki_pages (
   visibility text,
   stamp bigint NOT NULL,
   seq bigint NOT NULL,
+  terms tsvector,
+  field_terms jsonb,
+  field_lengths integer[],
   written_by text NOT NULL DEFAULT '',
   written_at timestamptz NOT NULL DEFAULT now()
 );
 CREATE INDEX IF NOT EXISTS wiki_pages_seq ON wiki_pages (seq);
+CREATE INDEX IF NOT EXISTS wiki_pages_terms ON wiki_pages USING gin (terms);
 `;
 
 /** The tables `wiki store init` makes; their absence is a database never initialised. */

@@ -48,7 +48,9 @@ describeWithPostgres('Postgres store: one database, many replicas', () => {
       const want = await files.search(query, { limit: 10 });
       const got = await pg.search(query, { limit: 10 });
       expect(got.lanes).toEqual(want.lanes);
-      expect(got.results.map((r) => [r.path, r.score, r.snippet])).toEqual(want.results.map((r) => [r.path, r.score, r.snippet]));
+      expect(got.results.map((r) => [r.path, r.snippet])).toEqual(want.results.map((r) => [r.path, r.snippet]));
+      // Averages summed by the database may differ from the running ones in the last bits.
+      got.results.forEach((r, i) => expect(r.score).toBeCloseTo(want.results[i]!.score, 10));
     }
     await files.close();
     await pg.close();
