@@ -22,12 +22,5 @@ export async function openSearchIndex(root: string, schema: Schema, config: Sear
     throw error;
   }
   const { semanticSetup, params } = engineSetup(root, config, options);
-  let semantic;
-  try {
-    semantic = await semanticSetup();
-  } catch (error) {
-    await db.close();
-    throw error;
-  }
-  return PostgresSearchIndex.open({ root, contract: schema.contract, params, db, semantic, rescanAfterMs: options.rescanAfterMs ?? DEFAULT_RESCAN_MS });
+  return PostgresSearchIndex.open({ root, contract: schema.contract, params, db, semantic: semanticSetup, rescanAfterMs: options.rescanAfterMs ?? DEFAULT_RESCAN_MS });
 }

@@ -2,6 +2,9 @@ import { hostname } from 'node:os';
 import { UsageError } from '../../errors.js';
 import type { Contract } from '../../wiki/contract.js';
 import type { StoreSettings } from '../../store/settings.js';
+import type { SearchSettings } from '../../search/settings.js';
+import { engineSetup } from '../../search/index.js';
+import { PostgresSearchIndex } from '../../store/postgres/pg-index.js';
 import { Database } from '../../store/postgres/connection.js';
 import { storeCounts, type StoreCounts } from '../../store/postgres/page-rows.js';
 import { checkSchema, initSchema, SCHEMA_VERSION } from '../../store/postgres/schema.js';
@@ -11,7 +14,7 @@ import { syncCheckout, type SyncReport } from '../../store/postgres/sync.js';
 export interface StoreWorkspace {
   root: string;
   contract: Contract;
-  config: StoreSettings;
+  config: StoreSettings & SearchSettings;
 }
 
 export interface StoreInitReport {
@@ -35,14 +38,29 @@ export interface StoreSyncReport extends SyncReport {
   store: StoreCounts;
 }
 
+/**
+ * Offer this checkout's pages, then fold every row into an engine and keep it in the
+ * database, so replicas start from it rather than each analysing and embedding the pages.
+ */
 export async function storeSync(ws: StoreWorkspace, options: { env?: NodeJS.ProcessEnv } = {}): Promise<StoreSyncReport> {
-  const db = await connectConfigured(ws, options.env);
+  const env = options.env ?? process.env;
+  const db = await connectConfigured(ws, env);
+  let report: SyncReport;
+  let database: string;
   try {
     await checkSchema(db);
-    const report = await syncCheckout(db, ws.root, ws.contract, `${hostname()}:${process.pid}`);
-    return { database: db.name, ...report, store: await storeCounts(db) };
+    database = db.name;
+    report = await syncCheckout(db, ws.root, ws.contract, `${hostname()}:${process.pid}`);
   } finally {
     await db.close();
+  }
+  const { semanticSetup, params } = engineSetup(ws.root, ws.config, { env });
+  const index = await PostgresSearchIndex.open({ root: ws.root, contract: ws.contract, params, db: await connectConfigured(ws, env), semantic: semanticSetup, rescanAfterMs: 60_000 });
+  try {
+    await index.keepEngine();
+    return { database, ...report, store: await index.counts() };
+  } finally {
+    await index.close();
   }
 }
 

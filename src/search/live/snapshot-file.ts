@@ -86,7 +86,12 @@ export function decodeSnapshotFile(bytes: Buffer | undefined, semantic: Semantic
 }
 
 export async function saveSnapshot(file: string, engine: SearchEngine, times: { builtAt: string; updatedAt: string }): Promise<void> {
+  await writeFileAtomic(file, snapshotBytes(engine, times));
+}
+
+/** The engine as the index file holds it (also what the database store keeps, store/postgres/snapshot.ts). */
+export function snapshotBytes(engine: SearchEngine, times: { builtAt: string; updatedAt: string }): Uint8Array {
   const strength = engine.semanticStrength;
   const meta: SnapshotMeta = { analyzer: ANALYZER_VERSION, ...times, pages: engine.docs.liveCount, ...(strength === undefined ? {} : { semanticStrength: strength }) };
-  await writeFileAtomic(file, encodeSnapshot(meta, engine.encode()));
+  return encodeSnapshot(meta, engine.encode());
 }

@@ -13,10 +13,14 @@ import type { LaneStatus, RefreshSummary, SearchIndex, SearchIndexInfo, SearchOp
 import type { Database } from './connection.js';
 import { visibilityOf } from './checkout.js';
 import { offerChangedPages } from './sync.js';
-import { offerVersions, rowsSince, type PageVersion, type StoredPage } from './page-rows.js';
+import { offerVersions, rowsSince, storeCounts, type PageVersion, type StoreCounts, type StoredPage } from './page-rows.js';
 import { PostgresLexical } from './pg-lexical.js';
+import { loadStoredEngine, storeEngine } from './snapshot.js';
 import { CHANGES_CHANNEL } from './schema.js';
 import { visibilityLevels } from '../../wiki/access.js';
+
+/** Writes a replica folds in beyond the engine kept in the database before it keeps its own there. */
+const KEEP_ENGINE_AFTER = 200;
 
 /** A page the index holds has no file stat: the database, not a disk, is what it follows. */
 const NO_STAT = { mtimeMs: 0, size: -1 };
@@ -26,7 +30,8 @@ export interface PostgresIndexState {
   contract: Contract;
   params: SearchParams;
   db: Database;
-  semantic: SemanticSetup;
+  /** A fresh semantic lane (or why there is none), for each engine the index makes. */
+  semantic: () => Promise<SemanticSetup>;
   /** A search first offers the checkout's changes and reads the database's when the last look is older than this. */
   rescanAfterMs: number;
 }
@@ -58,28 +63,58 @@ export class PostgresSearchIndex implements SearchIndex {
   private builtAt = new Date().toISOString();
   private updatedAt = this.builtAt;
   private readonly writer = `${hostname()}:${process.pid}`;
-  private readonly engine: SearchEngine;
   /** The lexical lane's scores, from the database's full-text index. */
   private readonly lexical: PostgresLexical;
+  /** The write the engine kept in the database is as of. */
+  private storedSeq = 0;
 
-  private constructor(private readonly state: PostgresIndexState) {
-    this.engine = SearchEngine.empty(state.semantic);
+  private constructor(
+    private readonly state: PostgresIndexState,
+    private readonly engine: SearchEngine,
+  ) {
     this.lexical = new PostgresLexical(state.db, () => this.lastSeq);
   }
 
-  /** Open: listen for writes, load every row, then offer what this checkout holds that the database lacks. */
+  /**
+   * Open: start from the engine kept in the database (else an empty one), listen for
+   * writes, fold in the rows written since, offer what this checkout holds that the
+   * database lacks; keep the engine in the database again once it is far behind.
+   */
   static async open(state: PostgresIndexState): Promise<PostgresSearchIndex> {
-    const index = new PostgresSearchIndex(state);
+    let stored;
+    let index: PostgresSearchIndex;
+    try {
+      stored = await loadStoredEngine(state.db, await state.semantic());
+      index = new PostgresSearchIndex(state, stored?.engine ?? SearchEngine.empty(await state.semantic()));
+    } catch (error) {
+      await state.db.close();
+      throw error;
+    }
+    if (stored) {
+      for (const row of stored.rows) index.rows.set(row.path, row);
+      index.lastSeq = stored.seq;
+      index.storedSeq = stored.seq;
+      index.builtAt = stored.builtAt;
+    }
     try {
       index.stopListening = await state.db.listen(CHANGES_CHANNEL, () => void index.followDatabase().catch(() => undefined), () => {
         index.stopListening = undefined;
       });
       await index.refresh();
+      if (index.lastSeq - index.storedSeq >= KEEP_ENGINE_AFTER) await index.keepEngine();
     } catch (error) {
       await index.close();
       throw error;
     }
     return index;
+  }
+
+  /** Keep this process's engine in the database, as of the last write it folded in, for replicas to start from. */
+  keepEngine(): Promise<void> {
+    return this.exclusive(async () => {
+      await storeEngine(this.state.db, this.engine, this.lastSeq, { builtAt: this.builtAt, updatedAt: this.updatedAt });
+      this.storedSeq = this.lastSeq;
+    });
   }
 
   private exclusive<T>(work: () => Promise<T>): Promise<T> {
@@ -215,6 +250,11 @@ export class PostgresSearchIndex implements SearchIndex {
       savedAt: this.updatedAt,
       hardLinked: [],
     };
+  }
+
+  /** The database's pages and last write. */
+  counts(): Promise<StoreCounts> {
+    return storeCounts(this.state.db);
   }
 
   /** The last database write this process has folded in. */

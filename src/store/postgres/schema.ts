@@ -10,7 +10,9 @@ import type { Database } from './connection.js';
  * lane's columns hold the page as this project's analysers read it (pg-lexical.ts): `terms`,
  * its distinct terms as a tsvector taken verbatim (no Postgres dictionary re-reads them, so
  * every language the analysers know works), `field_terms` each term's frequency per field
- * and `field_lengths` each field's length, which BM25 needs.
+ * and `field_lengths` each field's length, which BM25 needs. `wiki_snapshot` holds one
+ * process's engine as of write `seq` — the built-in embedder's state and every page's
+ * vector among it — so a replica starts from it instead of training again (snapshot.ts).
  */
 export const SCHEMA_VERSION = 1;
 
@@ -35,14 +37,20 @@ CREATE TABLE IF NOT EXISTS wiki_pages (
 );
 CREATE INDEX IF NOT EXISTS wiki_pages_seq ON wiki_pages (seq);
 CREATE INDEX IF NOT EXISTS wiki_pages_terms ON wiki_pages USING gin (terms);
+CREATE TABLE IF NOT EXISTS wiki_snapshot (
+  id integer PRIMARY KEY CHECK (id = 1),
+  seq bigint NOT NULL,
+  bytes bytea NOT NULL,
+  saved_at timestamptz NOT NULL DEFAULT now()
+);
 `;
 
 /** The tables `wiki store init` makes; their absence is a database never initialised. */
-const TABLES = ['wiki_schema', 'wiki_pages'];
+const TABLES = ['wiki_schema', 'wiki_pages', 'wiki_snapshot'];
 
 /** Create the schema (idempotent) and record its version; a database of another version is refused unless `rebuild`. */
 export async function initSchema(db: Database, options: { rebuild?: boolean } = {}): Promise<{ created: boolean; version: number }> {
-  if (options.rebuild) await db.query('DROP TABLE IF EXISTS wiki_pages, wiki_schema; DROP SEQUENCE IF EXISTS wiki_write_seq');
+  if (options.rebuild) await db.query('DROP TABLE IF EXISTS wiki_pages, wiki_snapshot, wiki_schema; DROP SEQUENCE IF EXISTS wiki_write_seq');
   const found = await schemaVersion(db);
   if (found !== undefined) {
     if (found !== SCHEMA_VERSION) throw otherVersion(db, found);
