@@ -30,8 +30,9 @@ export async function loadStoredEngine(db: Database, semantic: SemanticSetup): P
     [seq],
   );
   const held = rows.map((row) => ({ path: row.path, content: row.content, hash: row.content_hash, visibility: row.visibility, stamp: Number(row.stamp), seq: Number(row.seq) }));
-  // A row the engine does not hold as stored (it cannot, unless the snapshot is from elsewhere) means the snapshot is not this database's.
-  if (held.length !== loaded.engine.docs.liveCount || held.some((row) => loaded.engine.docs.get(row.path)?.hash !== row.hash)) return undefined;
+  // Every row unchanged since holds what the engine holds; a page the engine holds beyond
+  // them was changed or deleted since (a later seq), which following the rows redoes.
+  if (held.some((row) => loaded.engine.docs.get(row.path)?.hash !== row.hash)) return undefined;
   return { engine: loaded.engine, seq, rows: held, builtAt: loaded.meta.builtAt };
 }
 

@@ -40,6 +40,21 @@ describeWithPostgres('the engine kept in the database', () => {
     await second.close();
   });
 
+  it('pages changed and deleted after it was kept are redone on top of it', async () => {
+    const url = await initialised();
+    const first = await replica(await workspaceWith(TOPIC_PAGES), url);
+    await first.keepEngine();
+    await first.upsertPage('wiki/concepts/sourdough.md', pageText('Sourdough bread', 'Changed after', 'A rye levain, fed twice a day.'));
+    await first.removePage('wiki/concepts/attention.md');
+    const second = await replica(await workspaceWith({}), url);
+    expect(second.info().builtAt).toBe(first.info().builtAt);
+    expect((await second.search('rye levain', { limit: 3 })).results[0]?.summary).toBe('Changed after');
+    expect((await second.search('attention', { limit: 10 })).results.map((r) => r.key)).not.toContain('attention');
+    expect(second.info().pages).toBe(first.info().pages);
+    await first.close();
+    await second.close();
+  });
+
   it('one kept under another embedder configuration is not used: the rows are indexed anew', async () => {
     const url = await initialised();
     const first = await replica(await workspaceWith(TOPIC_PAGES), url);
