@@ -43,7 +43,9 @@ export function renderStatus(report: StatusReport, c: Colors): string {
   if (report.store) {
     const { store } = report;
     const last = store.store.lastWrite ? `, last write ${store.store.lastWrite}` : ', no write yet';
-    lines.push(`Search:   in Postgres ${store.database} (schema ${store.schemaVersion}): ${store.store.pages} page(s)${last}; vectors ${store.vectors}`);
+    const behind = store.keptEngine ? store.store.lastSeq - store.keptEngine.seq : undefined;
+    const kept = behind === undefined ? 'no engine kept yet (`wiki store sync` keeps one)' : behind > 0 ? `engine kept ${behind} write(s) behind` : 'engine kept up to date';
+    lines.push(`Search:   in Postgres ${store.database} (schema ${store.schemaVersion}): ${store.store.pages} page(s)${last}; ${kept}; vectors: ${store.vectors}`);
   } else lines.push(`Search:   ${renderSearchState(report.search, c)}${behind}`);
   if (report.factsUnavailable) lines.push(c.yellow(`Grounded: unavailable — ${report.factsUnavailable}`));
   if (report.grounding?.mean === null) lines.push(`Grounded: n/a ${c.dim('(no page cites a raw source yet)')}`);

@@ -69,11 +69,10 @@ export interface StoreState {
   database: string;
   schemaVersion: number;
   store: StoreCounts;
-  /**
-   * Where the semantic lane's vectors live: each process trains the built-in embedder (or
-   * calls the configured one) over the database's pages and keeps them in memory.
-   */
+  /** Where the semantic lane's vectors live and how they are ranked. */
   vectors: string;
+  /** The engine kept in the database for replicas to start from: as of which write, and when; undefined when none is kept. */
+  keptEngine: { seq: number; savedAt: string } | undefined;
 }
 
 /** What `wiki status` says of the database: its pages and last write (an unreachable one is an error, exit 2). */
@@ -81,7 +80,15 @@ export async function storeState(ws: StoreWorkspace, env: NodeJS.ProcessEnv = pr
   const db = await connectConfigured(ws, env);
   try {
     await checkSchema(db);
-    return { kind: 'postgres', database: db.name, schemaVersion: SCHEMA_VERSION, store: await storeCounts(db), vectors: 'in each replica’s memory, made from the database’s pages (no pgvector)' };
+    const [kept] = await db.query<{ seq: string; saved_at: Date }>('SELECT seq, saved_at FROM wiki_snapshot WHERE id = 1');
+    return {
+      kind: 'postgres',
+      database: db.name,
+      schemaVersion: SCHEMA_VERSION,
+      store: await storeCounts(db),
+      vectors: 'float arrays kept with the engine, ranked in each process (no pgvector)',
+      keptEngine: kept ? { seq: Number(kept.seq), savedAt: kept.saved_at.toISOString() } : undefined,
+    };
   } finally {
     await db.close();
   }
