@@ -20,6 +20,12 @@ async function postgresWorkspace(): Promise<string> {
 }
 
 describe('wiki config: the store keys', () => {
+  it('wiki store on a wiki whose index is in files says how to choose Postgres (exit 2)', async () => {
+    const result = await runCli(['store', 'init'], { cwd: await initWorkspace() });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/store\.kind is files/);
+  });
+
   it('knows store.kind (files by default) and store.url', async () => {
     const root = await initWorkspace();
     const kind = await runCli(['config', 'get', 'store.kind'], { cwd: root });
@@ -60,6 +66,24 @@ describeWithPostgres('wiki store and search on Postgres', () => {
     expect(JSON.parse(search.stdout).results[0]).toMatchObject({ key: 'alpha', title: 'Alpha particles' });
     const status = await runCli(['status'], { cwd: root, env });
     expect(status.stdout).toMatch(/^Search: +in Postgres postgres:\/\/postgres@localhost\/wiki_test_\S+ \(schema 1\): 1 page\(s\), last write \S+; engine kept up to date; vectors: float arrays .*no pgvector/m);
+  });
+
+  it('a schema of another version is refused by name, and `wiki store init --rebuild` is the migration', async () => {
+    const root = await postgresWorkspace();
+    const env = { WIKI_DATABASE_URL: await freshDatabase() };
+    expect((await runCli(['store', 'init'], { cwd: root, env })).code).toBe(0);
+    const { default: pg } = await import('pg');
+    const client = new pg.Client({ connectionString: env.WIKI_DATABASE_URL });
+    await client.connect();
+    await client.query('UPDATE wiki_schema SET version = 0');
+    await client.end();
+    const refused = await runCli(['search', 'alpha'], { cwd: root, env });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/has wiki schema version 0, this wiki needs 1 — .*wiki store init --rebuild/);
+    expect((await runCli(['store', 'init', '--rebuild'], { cwd: root, env })).code).toBe(0);
+    expect((await runCli(['store', 'sync'], { cwd: root, env })).code).toBe(0);
+    const found = await runCli(['search', 'helium', '--json'], { cwd: root, env });
+    expect(JSON.parse(found.stdout).results[0]?.key).toBe('alpha');
   });
 
   it('an unreachable database is exit 2 naming it, for search and status alike, and no file index is made', async () => {
