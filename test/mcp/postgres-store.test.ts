@@ -57,6 +57,8 @@ describeWithPostgres('wiki mcp on the Postgres store', () => {
       const answer = await session.json<{ results: SearchResult[] }>('search_wiki', { query: 'green tea steamed' });
       expect(answer.results.map((r) => r.key)).not.toContain('tea');
       expect(JSON.stringify(answer.results)).not.toMatch(/kagoshima|Leaked sencha/);
+      const asked = await session.call('ask_wiki', { question: 'How is green tea steamed?' });
+      expect(asked.text).not.toMatch(/kagoshima|Leaked sencha/);
     } finally {
       await session.close();
     }

@@ -45,8 +45,8 @@ export interface PostgresIndexState {
  * once when notified (LISTEN), and before a search whose last look is stale. The process
  * offers its checkout's pages as versions; only newer ones replace a row.
  *
- * Who may see a hit: a caller that checks access (it passes `readPage`, and judges pages
- * by the checkout it reads) is given only hits whose row is the version its checkout holds,
+ * Who may see a hit: a caller that checks access (`servedOnly`, or a `readPage`: it judges
+ * pages by the checkout it reads) is given only hits whose row is the version its checkout holds,
  * so a page is never judged by one version and shown from another. A caller that does not
  * (the owner's `wiki search`) sees the database's newest version of every page.
  */
@@ -184,7 +184,7 @@ export class PostgresSearchIndex implements SearchIndex {
     const text = checkedQuery(query, options);
     if (Date.now() - this.lastLook > this.state.rescanAfterMs) await this.refresh();
     else await this.changes;
-    const checksAccess = options.readPage !== undefined;
+    const checksAccess = options.servedOnly === true || options.readPage !== undefined;
     const textOf = options.readPage ?? ((pagePath: string) => this.rows.get(pagePath)?.content ?? undefined);
     return answerQuery(this.engine, this.state.params, text, options, textOf, checksAccess ? (pagePath) => this.checkoutHolds(pagePath) : undefined, this.lexical);
   }

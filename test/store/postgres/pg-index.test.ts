@@ -123,6 +123,9 @@ describeWithPostgres('Postgres store: one database, many replicas', () => {
     const checked = await index.search('sourdough starter', { limit: 10, readPage: (p) => readPage(here.root, p) });
     expect(checked.results.map((r) => r.key)).not.toContain('sourdough');
     expect(JSON.stringify(checked)).not.toMatch(/secret/i);
+    // ask_wiki's searches pass no reader, only that they judge access on the checkout.
+    const asked = await index.search('sourdough starter', { limit: 10, servedOnly: true });
+    expect(asked.results.map((r) => r.key)).not.toContain('sourdough');
     // The owner's own search (no access check) sees the database's newest version.
     const owner = await index.search('sourdough starter', { limit: 10 });
     expect(owner.results.find((r) => r.key === 'sourdough')?.summary).toBe('Secret recipe');
