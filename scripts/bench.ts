@@ -1,18 +1,20 @@
 /**
  * `npm run bench`: the performance figures the project reports, each beside a baseline
- * measured in the same run. `--only validator|access|lint-facts|ingest|loop|replay|search|serve` runs one part;
- * `--sizes 1000,10000` limits the search wiki sizes (default 1k, 10k, 50k; `serve`: 10k).
+ * measured in the same run. `--only validator|access|lint-facts|ingest|loop|replay|search|serve|store` runs one part;
+ * `--sizes 1000,10000` limits the search wiki sizes (default 1k, 10k, 50k; `serve` and `store`: 10k).
+ * `store` needs WIKI_DATABASE_URL (a database whose wiki_* tables it may drop); without it, it says so.
  */
 import { pathToFileURL } from 'node:url';
 import { runAccessBench, runLintFactsBench } from './bench-access-facts.js';
 import { runSearchBench } from './bench-search.js';
 import { runServeBench } from './bench-serve.js';
+import { runStoreBench } from './bench-store.js';
 import { runJobsBench } from './bench-jobs.js';
 import { runLoopBench } from './bench-loop.js';
 import { runReplayBench } from './bench-replay.js';
 import { runValidatorBench } from './bench-validator.js';
 
-const PARTS = ['validator', 'access', 'lint-facts', 'ingest', 'loop', 'replay', 'search', 'serve'] as const;
+const PARTS = ['validator', 'access', 'lint-facts', 'ingest', 'loop', 'replay', 'search', 'serve', 'store'] as const;
 
 async function main(argv: string[]): Promise<void> {
   const only = valueOf(argv, '--only');
@@ -62,6 +64,11 @@ async function main(argv: string[]): Promise<void> {
   if (runs('serve')) {
     console.log('# wiki serve: warm search over HTTP\n');
     await runServeBench(sizes && sizes.length > 0 ? sizes : undefined);
+    console.log('');
+  }
+  if (runs('store')) {
+    console.log('# Search in Postgres: one database, many replicas\n');
+    await runStoreBench(sizes && sizes.length > 0 ? sizes : undefined);
   }
 }
 

@@ -27,7 +27,7 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  external: ['pdfjs-dist', 'pdfjs-dist/*', 'better-sqlite3'],
+  external: ['pdfjs-dist', 'pdfjs-dist/*', 'better-sqlite3', 'pg-native'],
   // Bundled CommonJS packages call require(); an ES module has none of its own.
   banner: { js: "import { createRequire as __wikiCreateRequire } from 'node:module'; const require = __wikiCreateRequire(import.meta.url);" },
   logLevel: 'warning',

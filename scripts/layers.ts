@@ -22,6 +22,7 @@ export const LAYERS: ReadonlyArray<{ folders: readonly string[]; role: string }>
   { folders: ['providers', 'usage'], role: 'model providers behind one neutral interface; token use and cost' },
   { folders: ['agent'], role: 'the provider-neutral loop and the tool interface it runs' },
   { folders: ['config'], role: 'wiki.config.json: its schema (every default and limit), layering flags > env > file > defaults' },
+  { folders: ['store'], role: 'where search keeps its index when not in files: the Postgres database many replicas share (`store/postgres/`)' },
   { folders: ['facts'], role: 'core: the facts store and the grounding checks' },
   { folders: ['search', 'sources'], role: 'core: the hybrid search index; raw sources read as text (pdf, html, URLs)' },
   { folders: ['state'], role: '`.wiki/` machine state: lock, manifest, history, written copies' },

@@ -5,7 +5,9 @@ import { configSchema, type WikiConfig } from '../../src/config/schema.js';
 import { initWorkspace } from '../../src/operations/workspace/init.js';
 import { serialisePage } from '../../src/wiki/page.js';
 import { loadSchema } from '../../src/wiki/schema-loader.js';
-import { openSearchIndex } from '../../src/search/index.js';
+import { openSearchIndex } from '../../src/store/open-index.js';
+import { Database } from '../../src/store/postgres/connection.js';
+import { initSchema } from '../../src/store/postgres/schema.js';
 import type { SearchTuning } from '../../src/search/fusion/tuning.js';
 import { DEFAULT_LSA_OPTIONS } from '../../src/search/lanes/semantic/lsa.js';
 import { Bm25Baseline } from './bm25-baseline.js';
@@ -21,6 +23,8 @@ export interface EvalVariant {
   /** Overrides of wiki.config.json's `search` section. */
   search?: Record<string, unknown>;
   tuning?: Partial<SearchTuning>;
+  /** `postgres`: the index in the database WIKI_DATABASE_URL names (its wiki tables made anew for each run). */
+  store?: 'postgres';
 }
 
 export interface EvalRow extends Scores {
@@ -72,8 +76,14 @@ export function baselineRow(collection: Collection, stemmed: boolean): EvalRow {
 export async function evaluateVariant(root: string, collection: Collection, variant: EvalVariant): Promise<EvalRow> {
   const started = performance.now();
   const schema = await loadSchema(root);
-  const config: WikiConfig = configSchema.parse({ search: variant.search ?? {} });
-  const index = await openSearchIndex(root, schema, config, { tuning: variant.tuning, env: {} });
+  const config: WikiConfig = configSchema.parse({ search: variant.search ?? {}, store: { kind: variant.store ?? 'files' } });
+  const env = variant.store ? { WIKI_DATABASE_URL: process.env.WIKI_DATABASE_URL } : {};
+  if (variant.store) {
+    const db = await Database.connect(config, env);
+    await initSchema(db, { rebuild: true });
+    await db.close();
+  }
+  const index = await openSearchIndex(root, schema, config, { tuning: variant.tuning, env });
   const idByKey = new Map(collection.docs.map((doc) => [docKey(doc.id), doc.id]));
   const runs = new Map<string, string[]>();
   for (const query of collection.queries) {

@@ -49,6 +49,7 @@ const modules = {
   dotenv: () => import('../config/dotenv.js'),
   workspaceRoot: () => import('../wiki/workspace.js'),
   keySchema: () => import('../config/key-schema.js'),
+  storeOperation: () => import('../operations/workspace/store.js'),
 };
 
 type Modules = typeof modules;

@@ -13,6 +13,7 @@ import { registerPromote } from '../commands/promote.js';
 import { registerRm } from '../commands/rm.js';
 import { userOf } from './context.js';
 import { registerStatus } from '../commands/status.js';
+import { registerStore } from '../commands/store.js';
 import { registerUndo } from '../commands/undo.js';
 import { registerReview } from '../commands/review.js';
 import { registerTranslate } from '../commands/translate.js';
@@ -54,6 +55,7 @@ export function buildProgram(): Command {
   registerSearch(program);
   registerFacts(program);
   registerStatus(program);
+  registerStore(program);
   registerConfig(program);
   registerLint(program);
   registerGraph(program);

@@ -40,7 +40,13 @@ export function renderStatus(report: StatusReport, c: Colors): string {
   lines.push(`Usage:    ${renderUsageTotals(report.usage, c)}`);
   lines.push(`Per source: ${renderPerSource(report, c)}`);
   const behind = report.searchBehind ? c.yellow(`; out of date: ${report.searchBehind.pagesNow} page(s) in wiki/ now, changed since (the next search updates it)`) : '';
-  lines.push(`Search:   ${renderSearchState(report.search, c)}${behind}`);
+  if (report.store) {
+    const { store } = report;
+    const last = store.store.lastWrite ? `, last write ${store.store.lastWrite}` : ', no write yet';
+    const behind = store.keptEngine ? store.store.lastSeq - store.keptEngine.seq : undefined;
+    const kept = behind === undefined ? 'no engine kept yet (`wiki store sync` keeps one)' : behind > 0 ? `engine kept ${behind} write(s) behind` : 'engine kept up to date';
+    lines.push(`Search:   in Postgres ${store.database} (schema ${store.schemaVersion}): ${store.store.pages} page(s)${last}; ${kept}; vectors: ${store.vectors}`);
+  } else lines.push(`Search:   ${renderSearchState(report.search, c)}${behind}`);
   if (report.factsUnavailable) lines.push(c.yellow(`Grounded: unavailable — ${report.factsUnavailable}`));
   if (report.grounding?.mean === null) lines.push(`Grounded: n/a ${c.dim('(no page cites a raw source yet)')}`);
   else if (report.grounding?.share === null) lines.push(`Grounded: n/a ${c.dim(`(no claim sentence to check on ${report.grounding.pages} page(s))`)}`);

@@ -222,6 +222,23 @@ export const configSchema = z
       })
       .strict()
       .prefault({}),
+    /**
+     * Where search keeps its index: `files` (`.wiki/search/`, one per checkout) or `postgres`,
+     * one database shared by every replica (src/store/postgres/). The database's address comes
+     * from WIKI_DATABASE_URL, else `url`, else libpq's PGHOST/PGPORT/PGDATABASE/PGUSER; a
+     * password never lives in this committed file (PGPASSWORD, ~/.pgpass or the variable).
+     */
+    store: z
+      .object({
+        kind: z.enum(['files', 'postgres']).default('files'),
+        url: z
+          .string()
+          .url()
+          .refine((url) => !urlHasPassword(url), 'a database URL without a password: the file is committed; give the password in PGPASSWORD or ~/.pgpass, or the whole URL in WIKI_DATABASE_URL')
+          .optional(),
+      })
+      .strict()
+      .prefault({}),
     facts: z
       .object({
         /** What one fact is: a sentence, or a whole paragraph. */
@@ -237,6 +254,15 @@ export const configSchema = z
   .strict();
 
 export type WikiConfig = z.infer<typeof configSchema>;
+
+/** Whether a URL carries a password (`postgres://user:secret@host/db`). */
+function urlHasPassword(url: string): boolean {
+  try {
+    return new URL(url).password !== '';
+  } catch {
+    return false;
+  }
+}
 
 export { CONFIG_FILE, ENV_OVERRIDES, SECRET_ENV } from './sources.js';
 

@@ -1,5 +1,6 @@
 import type { WikiConfig } from '../config/schema.js';
-import { openSearchIndex, type SearchIndex } from '../search/index.js';
+import type { SearchIndex } from '../search/index.js';
+import { openSearchIndex } from '../store/open-index.js';
 import { hardLinkedPagesNotice } from '../search/live/read-page.js';
 import type { Schema } from '../wiki/contract.js';
 

@@ -41,11 +41,11 @@ async function servedSearchAs(
   const share = total === 0 ? 1 : Math.max(0.05, (total - served.hiddenCount()) / total);
   let pool = Math.min(MAX_POOL, Math.ceil(limit / share) + Math.ceil(limit / 4));
   // Snippets are read from the page as served (servedReader): never from a withheld line.
-  let response = await index.search(query, { limit: pool, phrasesAsWords, readPage });
+  let response = await index.search(query, { limit: pool, phrasesAsWords, readPage, servedOnly: true });
   let visible = response.results.filter((result) => served.servesPath(result.path));
   while (visible.length < limit && response.results.length === pool && pool < MAX_POOL) {
     pool = nextPool(pool, visible.length, limit);
-    response = await index.search(query, { limit: pool, phrasesAsWords, readPage });
+    response = await index.search(query, { limit: pool, phrasesAsWords, readPage, servedOnly: true });
     visible = response.results.filter((result) => served.servesPath(result.path));
   }
   // The semantic lane scores every page for any word it knows, and it learned the words of

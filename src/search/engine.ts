@@ -4,7 +4,7 @@ import { queryLanguages } from './language/query-languages.js';
 import type { DocRecord, PageStat } from './live/doc-record.js';
 import { DocTable } from './live/doc-table.js';
 import type { PageDocument } from './text/document.js';
-import { LexicalLane, type LexicalParams } from './lanes/lexical/lexical.js';
+import { LexicalLane, type LexicalParams, type LexicalScorer } from './lanes/lexical/lexical.js';
 import { isCorpusEmbedder } from './lanes/semantic/embedder.js';
 import { analysePage } from './text/page-analysis.js';
 import { fuseRankings, poolSize, type LaneRanking } from './fusion/rrf.js';
@@ -173,8 +173,9 @@ export class SearchEngine {
     return 'lane' in this.semantic ? this.semantic.lane.strength : undefined;
   }
 
-  async search(query: string, limit: number, params: SearchParams): Promise<EngineResult> {
-    if (params.fusion === 'scores') return this.searchByScores(query, limit, params);
+  /** `lexical`: what scores the lexical lane under score fusion (default: this engine's own index). */
+  async search(query: string, limit: number, params: SearchParams, lexical: LexicalScorer = this.lexical): Promise<EngineResult> {
+    if (params.fusion === 'scores') return this.searchByScores(query, limit, params, lexical);
     // Rank fusion: each lane ranks a pool, the lexical lane's best pages steer the semantic query.
     const pool = poolSize(params.pool, limit);
     const terms = analyzeQuery(query, queryLanguages(this.docs.languages(), params.language));
@@ -223,7 +224,7 @@ export class SearchEngine {
    * depends on `limit`. The lexical lane's best pages steer the semantic query, then
    * (`feedback.fusedRound`) the best pages of the lexical and semantic scores fused.
    */
-  private async searchByScores(query: string, limit: number, params: SearchParams): Promise<EngineResult> {
+  private async searchByScores(query: string, limit: number, params: SearchParams, lexical: LexicalScorer): Promise<EngineResult> {
     const terms = analyzeQuery(query, queryLanguages(this.docs.languages(), params.language));
     const lanes = {} as Record<LaneName, LaneStatus>;
     const scored: LaneScores[] = [];
@@ -231,7 +232,7 @@ export class SearchEngine {
     const tieKey = (slot: number): string => `${docs.keyOf(slot)}\u0000${docs.pathAt(slot) ?? ''}`;
     let feedbackSlots: number[] = [];
     if (params.weights.lexical > 0) {
-      const { slots, scores } = this.lexical.scoreSlots(terms, params.lexical, docs);
+      const { slots, scores } = await lexical.scoreSlots(terms, params.lexical, docs);
       for (let i = 0; i < slots.length; i++) if (slots[i]! < 0) scores[i] = 0;
       scored.push({ lane: 'lexical', weight: params.weights.lexical, slots, scores });
       feedbackSlots = bestSlots(slots, scores, params.feedback.pages, (slot) => docs.pathAt(slot) ?? '');

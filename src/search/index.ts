@@ -34,18 +34,7 @@ export async function openSearchIndex(
   config: SearchSettings,
   options: OpenSearchIndexOptions = {},
 ): Promise<SearchIndex> {
-  const tuning = withTuning(options.tuning);
-  const context: EmbedderContext = {
-    env: options.env ?? process.env,
-    searchDir: searchDirectory(root),
-    tuning,
-    timeoutMs: config.requestTimeoutMs,
-    maxRetries: config.maxRetries,
-  };
-  const semanticSetup = async (): Promise<SemanticSetup> => {
-    const choice = await createEmbedder(config, context);
-    return 'embedder' in choice ? { lane: new SemanticLane(choice.embedder) } : { off: choice.off };
-  };
+  const { context, semanticSetup, params } = engineSetup(root, config, options);
   const persist = options.persist !== false;
   const file = path.join(context.searchDir, INDEX_FILE);
   // The saved index is read while the pages are scanned: a search needs both.
@@ -74,7 +63,7 @@ export async function openSearchIndex(
   const index = new LiveSearchIndex({
     root,
     contract: schema.contract,
-    params: searchParams(config, tuning),
+    params,
     engine,
     file,
     persist,
@@ -86,6 +75,30 @@ export async function openSearchIndex(
   if (loaded && !loaded.semanticRestored) index.semanticConfigChanged();
   await index.refresh(scan);
   return index;
+}
+
+/**
+ * What an engine is made with: its parameters and the semantic lane (the embedder the
+ * configuration chose), for the file index here and the database store (store/postgres/).
+ */
+export function engineSetup(
+  root: string,
+  config: SearchSettings,
+  options: Pick<OpenSearchIndexOptions, 'env' | 'tuning'> = {},
+): { context: EmbedderContext; semanticSetup: () => Promise<SemanticSetup>; params: SearchParams } {
+  const tuning = withTuning(options.tuning);
+  const context: EmbedderContext = {
+    env: options.env ?? process.env,
+    searchDir: searchDirectory(root),
+    tuning,
+    timeoutMs: config.requestTimeoutMs,
+    maxRetries: config.maxRetries,
+  };
+  const semanticSetup = async (): Promise<SemanticSetup> => {
+    const choice = await createEmbedder(config, context);
+    return 'embedder' in choice ? { lane: new SemanticLane(choice.embedder) } : { off: choice.off };
+  };
+  return { context, semanticSetup, params: searchParams(config, tuning) };
 }
 
 function searchParams(config: SearchSettings, tuning: SearchTuning): SearchParams {

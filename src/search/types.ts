@@ -80,6 +80,13 @@ export interface SearchOptions {
    * keeps what it read (`readingEachOnce`), so each page is read once; it is used as given.
    */
   readPage?: (pagePath: string) => string | undefined;
+  /**
+   * The caller judges who may see each hit on its own checkout's pages (the MCP tools): an
+   * index whose pages may be newer than that checkout (the database store) then returns only
+   * hits whose indexed version the checkout holds, so no hit is judged by one version and
+   * shown from another. The file index is its checkout's and needs nothing.
+   */
+  servedOnly?: boolean;
 }
 
 export interface SearchIndexInfo {

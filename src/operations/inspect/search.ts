@@ -1,6 +1,7 @@
 import type { EffectiveConfig } from '../../config/load.js';
 import { ConfigError, UsageError } from '../../errors.js';
-import { openSearchIndex, type SearchIndex, type SearchResponse, type SearchResult } from '../../search/index.js';
+import type { SearchIndex, SearchResponse, SearchResult } from '../../search/index.js';
+import { openSearchIndex } from '../../store/open-index.js';
 import { LANES, type LaneName, type LaneStatus } from '../../search/types.js';
 import { readingEachOnce } from '../../search/live/read-page.js';
 import { searchWithPhraseFallback } from '../../search/phrase-fallback.js';

@@ -4,6 +4,7 @@ import { chooseProvider, type ProviderChoice } from '../../config/provider-choic
 import { localServerNote } from '../../providers/local-server.js';
 import type { EffectiveConfig } from '../../config/load.js';
 import { readSearchIndexState, type SearchIndexState } from '../../search/live/state.js';
+import { storeState, type StoreState } from '../workspace/store.js';
 import { sumTranscriptUsage, type UsageTotals } from '../../usage/transcripts.js';
 import { isSpecialPage, type Schema } from '../../wiki/contract.js';
 import { inScopeOf } from '../../wiki/access.js';
@@ -62,6 +63,8 @@ export interface StatusReport {
   ingestUsage: UsageTotals;
   /** The persisted search index: built or not, pages, lanes and embedder, last update. */
   search: SearchIndexState;
+  /** With `store.kind: postgres`: the database, its pages and its last write (instead of the file index's state). */
+  store?: StoreState;
   /** Set when pages changed after the index was last updated (a pull, a merge, an edit): the next search brings it up to date. */
   searchBehind?: { pagesNow: number };
   /** Grounding of pages citing raw/ sources against their facts (absent without .wiki/facts.db); `mean` null over no page. */
@@ -134,7 +137,9 @@ export async function workspaceStatus(root: string, schema: Schema, config: Effe
   const coverage = measureCoverage(pages, schema.contract, rawContentLines(root));
   const threshold = config.config.coverage.warnBelow;
   const search = await readSearchIndexState(root, config.config);
-  const searchBehind = indexBehind(search, root, schema.contract);
+  // The database is the index then: unreachable, it is an error (exit 2), never the files' state instead.
+  const store = config.config.store.kind === 'postgres' ? await storeState({ root, contract: schema.contract, config: config.config }) : undefined;
+  const searchBehind = store ? undefined : indexBehind(search, root, schema.contract);
   return {
     // Scratch pages of a scope not the reader's are neither counted nor named.
     grounding: lint?.grounding
@@ -160,6 +165,7 @@ export async function workspaceStatus(root: string, schema: Schema, config: Effe
     usage: await sumTranscriptUsage(root),
     ingestUsage: await sumTranscriptUsage(root, new Set((await listRuns(root)).filter((run) => run.op === 'ingest').map((run) => run.runId)), { skipEmptyRuns: true }),
     search,
+    ...(store ? { store } : {}),
     ...(searchBehind ? { searchBehind } : {}),
   };
 }

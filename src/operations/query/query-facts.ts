@@ -5,7 +5,7 @@ import { factsDbFile } from '../../facts/extract.js';
 import { FactStore } from '../../facts/store.js';
 import type { FactHit } from '../../facts/store-schema.js';
 import { wordOverlap } from '../../facts/word-tokens.js';
-import { openSearchIndex } from '../../search/index.js';
+import { openSearchIndex } from '../../store/open-index.js';
 import { fuseRankings } from '../../search/fusion/rrf.js';
 import { parsePage, sourcesOf } from '../../wiki/page.js';
 import { readPage } from '../../wiki/page-read.js';

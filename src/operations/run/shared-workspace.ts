@@ -1,4 +1,5 @@
-import { openSearchIndex, type SearchIndex } from '../../search/index.js';
+import type { SearchIndex } from '../../search/index.js';
+import { openSearchIndex } from '../../store/open-index.js';
 import { Mutex } from '../../util/mutex.js';
 import { PageIndex } from '../../wiki/page-index.js';
 import { loadPages } from '../../wiki/pages.js';

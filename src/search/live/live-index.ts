@@ -1,29 +1,25 @@
 import { lstatSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { UsageError } from '../../errors.js';
 import { isSpecialPage, type Contract } from '../../wiki/contract.js';
-import { splitFrontmatter } from '../../wiki/frontmatter-split.js';
 import { keyFromPath } from '../../wiki/keys.js';
 import type { PageStat } from './doc-record.js';
-import { documentText, pageDocument, readableBody } from '../text/document.js';
-import { hitStrength, pageTerms, strengthTermsByLanguage, withIdentifierWeights } from '../strength.js';
-import { candidatesFor, hasConstraints, parseQuery, QueryFilter } from '../text/query-syntax.js';
+import { pageDocument } from '../text/document.js';
 import type { SearchEngine, SearchParams } from '../engine.js';
 import { readingEachOnce } from './read-page.js';
 import { readPage } from '../../wiki/page-read.js';
 import { applyDiskChanges, type PageScan } from './refresh.js';
 import { measureSemanticStrength, retryPending } from '../lanes/semantic/semantic-upkeep.js';
 import { saveSnapshot } from './snapshot-file.js';
-import { makeSnippet } from '../text/snippet.js';
+import { answerQuery, checkedQuery } from './answer.js';
 import { unchangedSince } from '../../util/file-stamp.js';
-import type { LaneStatus, RefreshSummary, SearchIndex, SearchIndexInfo, SearchOptions, SearchResponse, SearchResult } from '../types.js';
+import type { LaneStatus, RefreshSummary, SearchIndex, SearchIndexInfo, SearchOptions, SearchResponse } from '../types.js';
 
 /** Save right after a refresh that changed at least this many pages (or rebuilt). */
 const SAVE_AFTER_CHANGES = 25;
 /** Writes through the tools are persisted after this quiet period (and on close). */
 const SAVE_DELAY_MS = 1000;
-export const MAX_LIMIT = 1000;
+export { MAX_LIMIT } from './answer.js';
 
 export interface IndexState {
   root: string;
@@ -120,12 +116,7 @@ export class LiveSearchIndex implements SearchIndex {
   }
 
   async search(query: string, options: SearchOptions = {}): Promise<SearchResponse> {
-    const text = query.trim();
-    if (!text) throw new UsageError('the search query is empty', 'give one or more words to search for');
-    const limit = options.limit ?? 10;
-    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
-      throw new UsageError(`limit must be a whole number from 1 to ${MAX_LIMIT} (got ${limit})`);
-    }
+    const text = checkedQuery(query, options);
     if (Date.now() - this.lastScan > this.state.rescanAfterMs) {
       this.rescan ??= this.refresh().finally(() => {
         this.rescan = undefined;
@@ -134,46 +125,9 @@ export class LiveSearchIndex implements SearchIndex {
     } else {
       await this.exclusive(() => retryPending(this.engine, this.state.root));
     }
-    const asWritten = options.syntax === false ? { text, phrases: [], excluded: [] } : parseQuery(text);
-    const parsed = options.phrasesAsWords ? { ...asWritten, phrases: [] } : asWritten;
-    if (!parsed.text) throw new UsageError('the query only excludes', 'add a word or "phrase" to search for, e.g. wiki search attention -transformer');
-    const filter = hasConstraints(parsed) ? new QueryFilter(parsed) : undefined;
-    const found = await this.engine.search(parsed.text, filter ? candidatesFor(limit) : limit, this.state.params);
     // Each page is read once per search: a filtered search's results are read for the filter, then for their snippets.
     const textOf = options.readPage ?? readingEachOnce((pagePath) => readPage(this.state.root, pagePath));
-    found.pages = found.pages
-      .filter(({ score, record }) => score >= (options.minScore ?? -Infinity) && (!filter || filter.accepts(searchableText(record.path, textOf(record.path)), record.lang)))
-      .slice(0, limit);
-    const backlinks = this.engine.docs.backlinksOf(found.pages.map(({ record }) => record.key));
-    const { params } = this.state;
-    const best = found.pages[0]?.score ?? 0;
-    const weights = this.engine.lexical.termWeights(found.terms, this.engine.docs.liveCount);
-    const weightOf = withIdentifierWeights((term) => weights.get(term) ?? 0);
-    const judgedIn = strengthTermsByLanguage(parsed.text);
-    const results: SearchResult[] = found.pages.map(({ record, score, lanes, contributions }) => {
-      const result: SearchResult = {
-        key: record.key,
-        path: record.path,
-        title: record.title,
-        summary: record.summary,
-        score,
-        lanes,
-        contributions,
-        snippet: record.summary,
-        links: record.links,
-        backlinks: backlinks.get(record.key) ?? [],
-      };
-      if (options.snippets === false) return result;
-      const content = textOf(record.path);
-      const body = content === undefined ? '' : readableBody(splitFrontmatter(content).body);
-      result.snippet = (body && makeSnippet(body, found.terms, undefined, record.lang)) || record.summary;
-      // Tags are left out of what a page is named: they are broad (`go`, `person`) and shared by many pages.
-      const head = `${record.title}\n${record.key.replace(/-/g, ' ')}`;
-      result.strength = hitStrength(judgedIn(record.lang), pageTerms(head, record.summary, [...record.tags, body].join('\n'), record.lang), weightOf);
-      result.relative = best > 0 ? score / best : 0;
-      return result;
-    });
-    return { query: text, results, lanes: found.lanes, weights: this.engine.effectiveWeights(params), semanticWeightFactor: this.engine.semanticWeightFactor(params) };
+    return answerQuery(this.engine, this.state.params, text, options, textOf);
   }
 
   upsertPage(pagePath: string, content: string): Promise<void> {
@@ -271,11 +225,6 @@ export class LiveSearchIndex implements SearchIndex {
     this.saving = this.saving.then(run, run);
     await this.saving;
   }
-}
-
-/** What a query's phrases and exclusions are matched against: the page as the index reads it. */
-function searchableText(pagePath: string, content: string | undefined): string {
-  return content === undefined ? '' : documentText(pageDocument(pagePath, content));
 }
 
 /** A file name's length, first character and fourth-last character (of `text` at `from`) as one number. */

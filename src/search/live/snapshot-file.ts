@@ -91,6 +91,11 @@ export function decodeSnapshotFile(bytes: Buffer | undefined, semantic: Semantic
 }
 
 export async function saveSnapshot(file: string, engine: SearchEngine, times: { builtAt: string; updatedAt: string }): Promise<void> {
+  await writeFileAtomic(file, snapshotBytes(engine, times));
+}
+
+/** The engine as the index file holds it (also what the database store keeps, store/postgres/snapshot.ts). */
+export function snapshotBytes(engine: SearchEngine, times: { builtAt: string; updatedAt: string }): Uint8Array {
   const strength = engine.semanticStrength;
   const meta: SnapshotMeta = {
     analyzer: ANALYZER_VERSION,
@@ -99,5 +104,5 @@ export async function saveSnapshot(file: string, engine: SearchEngine, times: { 
     ...(engine.language === ENGLISH ? {} : { language: engine.language }),
     ...(strength === undefined ? {} : { semanticStrength: strength }),
   };
-  await writeFileAtomic(file, encodeSnapshot(meta, engine.encode()));
+  return encodeSnapshot(meta, engine.encode());
 }

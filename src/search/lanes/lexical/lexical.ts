@@ -27,7 +27,7 @@ export interface LexicalParams {
   idfExponent: number;
 }
 
-export class LexicalLane {
+export class LexicalLane implements LexicalScorer {
   /** A page's slot + 1 by the index's short id for it (0: not looked up); see `scoreSlots`. */
   private slotByDoc = new Int32Array(0);
 
@@ -161,14 +161,26 @@ export interface SlotDirectory {
 }
 
 /** The query's terms, each split at spaces (a term given as several words). */
-const queryTermsOf = (terms: readonly string[]): string[] => terms.flatMap((term) => term.split(' ')).filter((term) => term !== '');
-const bm25Of = (params: LexicalParams): Bm25Params => ({
+export const queryTermsOf = (terms: readonly string[]): string[] => terms.flatMap((term) => term.split(' ')).filter((term) => term !== '');
+export const bm25Of = (params: LexicalParams): Bm25Params => ({
   k: params.k1,
   b: params.b,
   d: params.d,
   fieldsCombined: params.fieldsCombined,
   idfExponent: params.idfExponent,
 });
+
+/** How a page's summed score is adjusted for the query terms it matched, as `params` say. */
+export const matchAdjustment = (params: LexicalParams): ((score: number, matched: number) => number) => (params.matchedTermMultiplier ? multiplyByMatched : keepSummed);
+
+/**
+ * What scores the lexical lane's pages for a search: this process's index (`LexicalLane`),
+ * or another that computes the same BM25 from elsewhere (the database's full-text index,
+ * store/postgres/pg-lexical.ts).
+ */
+export interface LexicalScorer {
+  scoreSlots(terms: readonly string[], params: LexicalParams, pages: SlotDirectory): { slots: Int32Array; scores: Float64Array } | Promise<{ slots: Int32Array; scores: Float64Array }>;
+}
 
 /** The summed term scores times the number of query terms matched. */
 const multiplyByMatched = (score: number, matched: number): number => score * matched;

@@ -10,11 +10,19 @@ import { STRENGTH_PROBES, rankOf, semanticStrength, strengthProbes } from '../..
 /**
  * The semantic lane's upkeep after pages change (see live-index.ts): fold new pages in,
  * retrain a corpus embedder that has drifted (re-embedding every page), and retry pages an
- * embeddings endpoint refused. Pages not at hand are read from disk for their terms.
+ * embeddings endpoint refused. Pages not at hand are read for their terms: from disk under
+ * a workspace root, or through the reader given (the database store's rows).
  */
 
+/** A workspace root (pages read from disk) or a reader of a page's text by path. */
+export type PageSource = string | ((pagePath: string) => string | undefined);
+
+function readerOf(source: PageSource): (pagePath: string) => string | undefined {
+  return typeof source === 'string' ? (pagePath) => readPage(source, pagePath) : source;
+}
+
 /** Embed `work` (pages just indexed), then retrain or retry as the lane needs. */
-export async function updateSemantic(engine: SearchEngine, root: string, work: PageToEmbed[]): Promise<void> {
+export async function updateSemantic(engine: SearchEngine, root: PageSource, work: PageToEmbed[]): Promise<void> {
   const semantic = engine.semantic;
   if (!('lane' in semantic)) return;
   const lane = semantic.lane;
@@ -29,7 +37,7 @@ export async function updateSemantic(engine: SearchEngine, root: string, work: P
 }
 
 /** Embed again the pages an endpoint refused before. */
-export async function retryPending(engine: SearchEngine, root: string): Promise<void> {
+export async function retryPending(engine: SearchEngine, root: PageSource): Promise<void> {
   const semantic = engine.semantic;
   if (!('lane' in semantic) || semantic.lane.pendingCount === 0) return;
   const pages: PageToEmbed[] = [];
@@ -40,7 +48,7 @@ export async function retryPending(engine: SearchEngine, root: string): Promise<
   await semantic.lane.embed(pages);
 }
 
-async function everyPageToEmbed(engine: SearchEngine, root: string, known: readonly PageToEmbed[]): Promise<PageToEmbed[]> {
+async function everyPageToEmbed(engine: SearchEngine, root: PageSource, known: readonly PageToEmbed[]): Promise<PageToEmbed[]> {
   const bySlot = new Map(known.map((page) => [page.slot, page]));
   const pages: PageToEmbed[] = [];
   for (const record of engine.docs.records()) {
@@ -50,10 +58,10 @@ async function everyPageToEmbed(engine: SearchEngine, root: string, known: reado
   return pages.sort((a, b) => a.slot - b.slot);
 }
 
-async function readPageToEmbed(engine: SearchEngine, root: string, slot: number): Promise<PageToEmbed | undefined> {
+async function readPageToEmbed(engine: SearchEngine, root: PageSource, slot: number): Promise<PageToEmbed | undefined> {
   const record = engine.docs.at(slot);
   if (!record) return undefined;
-  const content = readPage(root, record.path);
+  const content = readerOf(root)(record.path);
   if (content === undefined) return undefined;
   return { slot, input: analysePage(pageDocument(record.path, content, engine.language)).embedding };
 }

@@ -1,0 +1,120 @@
+import { once } from 'node:events';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { configSchema } from '../src/config/schema.js';
+import { initWorkspace } from '../src/operations/workspace/init.js';
+import { openSearchIndex as openFileIndex, type SearchIndex } from '../src/search/index.js';
+import { openSearchIndex } from '../src/store/open-index.js';
+import { Database } from '../src/store/postgres/connection.js';
+import type { PostgresSearchIndex } from '../src/store/postgres/pg-index.js';
+import { initSchema } from '../src/store/postgres/schema.js';
+import { syncCheckout } from '../src/store/postgres/sync.js';
+import { loadSchema } from '../src/wiki/schema-loader.js';
+import { serialisePage } from '../src/wiki/page.js';
+import { syntheticWiki, writeSyntheticWiki } from './measure/synthetic.js';
+
+/**
+ * The Postgres store against the file index (`npm run bench -- --only store`, with
+ * WIKI_DATABASE_URL naming a database whose wiki_* tables it may drop): on a synthetic wiki,
+ * the file index's build beside `wiki store sync` and a replica's start from the database;
+ * warm search medians of both; and, with three replicas (each its own checkout, connection
+ * and engine, in this one process) and one writer, how long a page the writer adds takes to
+ * be folded in and found by every replica.
+ */
+const WARM_QUERIES = 200;
+const REPLICAS = 3;
+const NEW_PAGES = 10;
+
+const ms = (value: number): string => `${value >= 100 ? value.toFixed(0) : value.toFixed(1)} ms`;
+const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+
+async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number }> {
+  const started = performance.now();
+  const value = await work();
+  return { value, ms: performance.now() - started };
+}
+
+async function warmMedian(index: SearchIndex, queries: readonly string[]): Promise<number> {
+  for (const query of queries.slice(0, 10)) await index.search(query, { limit: 10 });
+  const times: number[] = [];
+  for (let i = 0; i < WARM_QUERIES; i++) times.push((await timed(() => index.search(queries[i % queries.length] ?? 'query', { limit: 10 }))).ms);
+  return median(times);
+}
+
+export async function runStoreBench(sizes = [10000]): Promise<void> {
+  if (!process.env.WIKI_DATABASE_URL) {
+    console.log('skipped: set WIKI_DATABASE_URL to a database whose wiki_* tables the bench may drop');
+    return;
+  }
+  const env = { WIKI_DATABASE_URL: process.env.WIKI_DATABASE_URL };
+  const filesConfig = configSchema.parse({});
+  const pgConfig = configSchema.parse({ store: { kind: 'postgres' } });
+  for (const size of sizes) {
+    const dir = await mkdtemp(path.join(os.tmpdir(), `wiki-bench-store-${size}-`));
+    const opened: SearchIndex[] = [];
+    try {
+      const root = path.join(dir, 'writer');
+      const wiki = syntheticWiki(size);
+      await initWorkspace(root);
+      await writeSyntheticWiki(root, wiki);
+      const schema = await loadSchema(root);
+      const db = await Database.connect(pgConfig, env);
+      await initSchema(db, { rebuild: true });
+      const files = await timed(() => openFileIndex(root, schema, filesConfig, { env: {}, persist: false }));
+      opened.push(files.value);
+      const sync = await timed(() => syncCheckout(db, root, schema.contract, 'bench'));
+      await db.close();
+      // The first process on the database builds its engine from the rows and keeps it there.
+      const first = await timed(() => openSearchIndex(root, schema, pgConfig, { env, rescanAfterMs: 60_000 }));
+      const writer = first.value as PostgresSearchIndex;
+      opened.push(writer);
+      const replicas: PostgresSearchIndex[] = [];
+      const starts: number[] = [];
+      for (let r = 0; r < REPLICAS; r++) {
+        const checkout = path.join(dir, `replica-${r}`);
+        await cp(root, checkout, { recursive: true });
+        const start = await timed(() => openSearchIndex(checkout, schema, pgConfig, { env, rescanAfterMs: 60_000 }));
+        replicas.push(start.value as PostgresSearchIndex);
+        opened.push(start.value);
+        starts.push(start.ms);
+      }
+      const filesWarm = await warmMedian(files.value, wiki.queries);
+      const pgWarm = await warmMedian(replicas[0]!, wiki.queries);
+      // A new page on the writer: how long until every replica has folded it in and finds it.
+      const foundAfter: number[] = [];
+      for (let n = 0; n < NEW_PAGES; n++) {
+        const key = `bench-new-${n}`;
+        const pagePath = `wiki/concepts/${key}.md`;
+        const word = `zqx${n}vel`;
+        const heard = replicas.map((replica) => waitForPath(replica, pagePath));
+        const started = performance.now();
+        await writer.upsertPage(pagePath, serialisePage({ title: `New ${word}`, summary: `A page about ${word}` }, `The ${word} is new.\n`));
+        const each = await Promise.all(
+          heard.map(async (applied, r) => {
+            await applied;
+            const hits = await replicas[r]!.search(word, { limit: 3 });
+            if (hits.results[0]?.key !== key) throw new Error(`replica ${r} did not find ${key}`);
+            return performance.now() - started;
+          }),
+        );
+        foundAfter.push(Math.max(...each));
+      }
+      console.log(`${size} pages`);
+      console.log(`  build: file index ${ms(files.ms)}; wiki store sync's rows ${ms(sync.ms)} (${sync.value.accepted} written), the first process's engine from them ${ms(first.ms)} (kept in the database); each further replica's start from the kept engine ${ms(median(starts))} (median of ${REPLICAS})`);
+      console.log(`  warm search, median of ${WARM_QUERIES}: file index ${ms(filesWarm)}; Postgres ${ms(pgWarm)}`);
+      console.log(`  a new page written by one process, found by all ${REPLICAS} replicas: median ${ms(median(foundAfter))}, slowest ${ms(Math.max(...foundAfter))} (${NEW_PAGES} pages)`);
+    } finally {
+      for (const index of opened) await index.close().catch(() => undefined);
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+}
+
+/** Resolves once `replica` has folded in a database write of `pagePath` (its `applied` event). */
+async function waitForPath(replica: PostgresSearchIndex, pagePath: string): Promise<void> {
+  for (;;) {
+    const [paths] = (await once(replica.events, 'applied')) as [string[]];
+    if (paths.includes(pagePath)) return;
+  }
+}

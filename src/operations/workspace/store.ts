@@ -1,0 +1,102 @@
+import { hostname } from 'node:os';
+import { UsageError } from '../../errors.js';
+import type { Contract } from '../../wiki/contract.js';
+import type { StoreSettings } from '../../store/settings.js';
+import type { SearchSettings } from '../../search/settings.js';
+import { engineSetup } from '../../search/index.js';
+import { PostgresSearchIndex } from '../../store/postgres/pg-index.js';
+import { Database } from '../../store/postgres/connection.js';
+import { storeCounts, type StoreCounts } from '../../store/postgres/page-rows.js';
+import { checkSchema, initSchema, SCHEMA_VERSION } from '../../store/postgres/schema.js';
+import { syncCheckout, type SyncReport } from '../../store/postgres/sync.js';
+
+/** `wiki store init|sync`: the Postgres store's set-up, from the configuration's `store` section. */
+export interface StoreWorkspace {
+  root: string;
+  contract: Contract;
+  config: StoreSettings & SearchSettings;
+}
+
+export interface StoreInitReport {
+  database: string;
+  created: boolean;
+  schemaVersion: number;
+}
+
+export async function storeInit(ws: StoreWorkspace, options: { rebuild?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<StoreInitReport> {
+  const db = await connectConfigured(ws, options.env);
+  try {
+    const { created, version } = await initSchema(db, { rebuild: options.rebuild === true });
+    return { database: db.name, created, schemaVersion: version };
+  } finally {
+    await db.close();
+  }
+}
+
+export interface StoreSyncReport extends SyncReport {
+  database: string;
+  store: StoreCounts;
+}
+
+/**
+ * Offer this checkout's pages, then fold every row into an engine and keep it in the
+ * database, so replicas start from it rather than each analysing and embedding the pages.
+ */
+export async function storeSync(ws: StoreWorkspace, options: { env?: NodeJS.ProcessEnv } = {}): Promise<StoreSyncReport> {
+  const env = options.env ?? process.env;
+  const db = await connectConfigured(ws, env);
+  let report: SyncReport;
+  let database: string;
+  try {
+    await checkSchema(db);
+    database = db.name;
+    report = await syncCheckout(db, ws.root, ws.contract, `${hostname()}:${process.pid}`);
+  } finally {
+    await db.close();
+  }
+  const { semanticSetup, params } = engineSetup(ws.root, ws.config, { env });
+  const index = await PostgresSearchIndex.open({ root: ws.root, contract: ws.contract, params, db: await connectConfigured(ws, env), semantic: semanticSetup, rescanAfterMs: 60_000 });
+  try {
+    await index.keepEngine();
+    return { database, ...report, store: await index.counts() };
+  } finally {
+    await index.close();
+  }
+}
+
+export interface StoreState {
+  kind: 'postgres';
+  database: string;
+  schemaVersion: number;
+  store: StoreCounts;
+  /** Where the semantic lane's vectors live and how they are ranked. */
+  vectors: string;
+  /** The engine kept in the database for replicas to start from: as of which write, and when; undefined when none is kept. */
+  keptEngine: { seq: number; savedAt: string } | undefined;
+}
+
+/** What `wiki status` says of the database: its pages and last write (an unreachable one is an error, exit 2). */
+export async function storeState(ws: StoreWorkspace, env: NodeJS.ProcessEnv = process.env): Promise<StoreState> {
+  const db = await connectConfigured(ws, env);
+  try {
+    await checkSchema(db);
+    const [kept] = await db.query<{ seq: string; saved_at: Date }>('SELECT seq, saved_at FROM wiki_snapshot WHERE id = 1');
+    return {
+      kind: 'postgres',
+      database: db.name,
+      schemaVersion: SCHEMA_VERSION,
+      store: await storeCounts(db),
+      vectors: 'float arrays kept with the engine, ranked in each process (no pgvector)',
+      keptEngine: kept ? { seq: Number(kept.seq), savedAt: kept.saved_at.toISOString() } : undefined,
+    };
+  } finally {
+    await db.close();
+  }
+}
+
+async function connectConfigured(ws: StoreWorkspace, env: NodeJS.ProcessEnv = process.env): Promise<Database> {
+  if (ws.config.store.kind !== 'postgres') {
+    throw new UsageError('this wiki keeps its search index in files (store.kind is files)', 'set `wiki config set store.kind postgres` and WIKI_DATABASE_URL first');
+  }
+  return Database.connect(ws.config, env);
+}
