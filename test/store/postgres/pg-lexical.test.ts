@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { LexicalLane } from '../../../src/search/lanes/lexical/lexical.js';
 import { DEFAULT_TUNING } from '../../../src/search/fusion/tuning.js';
-import { analyze } from '../../../src/search/text/analyze.js';
+import { analyzeQuery } from '../../../src/search/text/analyze.js';
 import { pageDocument } from '../../../src/search/text/document.js';
 import { analysePage } from '../../../src/search/text/page-analysis.js';
 import { Database } from '../../../src/store/postgres/connection.js';
@@ -33,7 +33,8 @@ describeWithPostgres('the lexical lane on Postgres full-text search', () => {
     const directory = { slotOf: (path: string) => paths.indexOf(path), pathAt: (slot: number) => paths[slot] };
     const onPostgres = new PostgresLexical(db, () => lastSeq);
     for (const query of ['東京 地下鉄', 'Straßenbahnen fahren', 'underground railway', 'wild yeast', 'nothing-like-this']) {
-      const terms = analyze(query);
+      // As the engine does: the query analysed in every language the wiki's pages are in.
+      const terms = analyzeQuery(query, ['de', 'en', 'ja']);
       // The database's full-text index finds the pages holding the analysed terms, as written.
       const held = await db.query<{ path: string }>('SELECT path FROM wiki_pages WHERE terms @@ $1::tsquery ORDER BY path', [anyTermQuery(terms)]);
       const want = lane.scoreSlots(terms, params, directory);
@@ -44,7 +45,7 @@ describeWithPostgres('the lexical lane on Postgres full-text search', () => {
       expect(Object.keys(byPath(got))).toEqual(Object.keys(byPath(want)));
       for (const [path, score] of Object.entries(byPath(want))) expect(byPath(got)[path]).toBeCloseTo(score, 10);
     }
-    const tokyo = await onPostgres.scoreSlots(analyze('東京'), params, directory);
+    const tokyo = await onPostgres.scoreSlots(analyzeQuery('東京', ['ja']), params, directory);
     expect(Array.from(tokyo.slots, (slot) => paths[slot])).toContain('wiki/tokyo.md');
     await db.close();
   });
