@@ -1,31 +1,15 @@
+import type { CommandRunSettings } from '../run/command-settings.js';
 import type { AgentListener } from '../../agent/events.js';
-import type { ChatModel, Usage } from '../../agent/types.js';
+import type { Usage } from '../../agent/types.js';
 import type { ExtractionReport } from '../../facts/extract.js';
-import type { RunBudget } from '../run/agent-run.js';
 import type { RunOutcome } from '../run/run-outcome.js';
-import type { ReviewRequest } from '../review/propose.js';
 
 /** What `wiki ingest` is asked (IngestOptions) and what it reports, per source and in all. */
 
-export interface IngestOptions {
+export interface IngestOptions extends Omit<CommandRunSettings, 'listener'> {
   cwd: string;
   force: boolean;
-  dryRun: boolean;
-  /** The model may drop what a human changed on a page (`--overwrite-edits`). */
-  overwriteEdits?: boolean;
-  waitSeconds: number;
-  /** `maxTokens` / `maxCost` bound the whole command, every job's calls together. */
-  budget: RunBudget;
-  /** Settings from the configuration (ingest.jobs, ingest.maxTokensPerSource…) are read from the workspace's, not copied here. */
-  /** Created lazily: a run where every source is up to date needs no model or key. */
-  model: () => ChatModel;
-  price?: (usage: Usage) => number | undefined;
   listenerFor?: (source: string) => AgentListener | undefined;
-  signal?: AbortSignal;
-  onNotice?: (message: string) => void;
-  env?: NodeJS.ProcessEnv;
-  /** `--review` (with `dryRun`): each source's run leaves a proposal instead of writing wiki/. */
-  review?: ReviewRequest | undefined;
 }
 
 export interface SourceOutcome extends RunOutcome {

@@ -1,10 +1,10 @@
-import type { AgentListener } from '../../agent/events.js';
+import type { CommandRunSettings } from '../run/command-settings.js';
 import { newRunId } from '../../state/history.js';
-import type { ChatModel, Usage } from '../../agent/types.js';
+import type { ChatModel } from '../../agent/types.js';
 import type { ChangedFile } from '../../agent/changes.js';
 import { acquireLock } from '../../state/lock.js';
 import { countBySeverity, sortFindings, type Finding } from '../../wiki/validate/finding.js';
-import { runModelInSession, type RunBudget } from '../run/agent-run.js';
+import { runModelInSession } from '../run/agent-run.js';
 import { lockOptions } from '../ingest/ingest.js';
 import { groundingRepairRequest } from './grounding.js';
 import { applyFixes, flaggedAsWarned, lintWorkspace, type FixSink, type LintReport } from './lint.js';
@@ -21,7 +21,6 @@ import { hiddenFromModel } from '../run/session-tools.js';
 import { reviewReading, type ReviewPage } from './review-reading.js';
 import { isSpecialPage } from '../../wiki/contract.js';
 import type { WorkspaceHandle } from '../run/workspace-handle.js';
-import type { ReviewRequest } from '../review/propose.js';
 
 /** Longest first user message that also carries the first batch of questions (the system prompt and tools come on top). */
 const FIRST_MESSAGE_CHARS = 36_000;
@@ -29,22 +28,10 @@ const FIRST_MESSAGE_CHARS = 36_000;
 /** Rule ids the model may report (schema.md's lint workflow); anything else becomes `llm-other`. */
 const MODEL_RULES = new Set(['contradiction', 'stale-claim', 'missing-page', 'missing-link', 'summary-mismatch']);
 
-export interface LintRunOptions {
+export interface LintRunOptions extends Omit<CommandRunSettings, 'model'> {
   fix: boolean;
-  dryRun: boolean;
-  /** The model may drop what a human changed on a page (`--overwrite-edits`). */
-  overwriteEdits?: boolean;
-  waitSeconds: number;
-  budget: RunBudget;
   /** The model for the review; undefined runs only the deterministic part (`--no-llm`). */
   model: (() => ChatModel) | undefined;
-  price?: (usage: Usage) => number | undefined;
-  listener?: AgentListener;
-  signal?: AbortSignal;
-  onNotice?: (message: string) => void;
-  env?: NodeJS.ProcessEnv;
-  /** `--review` with `--fix` (and `dryRun`): the repairs wait in a proposal. */
-  review?: ReviewRequest | undefined;
 }
 
 export interface LintRunReport extends LintReport {

@@ -1,10 +1,9 @@
-import type { AgentListener } from '../../agent/events.js';
+import type { CommandRunSettings } from '../run/command-settings.js';
 import { newRunId } from '../../state/history.js';
-import type { ChatModel, Usage } from '../../agent/types.js';
 import { UsageError } from '../../errors.js';
 import { acquireLock } from '../../state/lock.js';
 import { extractInlineLinks } from '../../wiki/links.js';
-import { runModelInSession, type RunBudget } from '../run/agent-run.js';
+import { runModelInSession } from '../run/agent-run.js';
 import { lockOptions } from '../ingest/ingest.js';
 import { renderEvidencePack } from '../../retrieval/evidence-pack.js';
 import { retrieveEvidence, type QueryRetrieval } from './query-evidence.js';
@@ -14,23 +13,9 @@ import type { LaneWarning } from '../inspect/search.js';
 import { Session } from '../run/session.js';
 import { sweepAbandonedTempFiles } from '../run/abandoned-writes.js';
 import type { WorkspaceHandle } from '../run/workspace-handle.js';
-import type { ReviewRequest } from '../review/propose.js';
 
-export interface QueryOptions {
+export interface QueryOptions extends CommandRunSettings {
   save: boolean;
-  dryRun: boolean;
-  /** The model may drop what a human changed on a page (`--overwrite-edits`). */
-  overwriteEdits?: boolean;
-  waitSeconds: number;
-  budget: RunBudget;
-  model: () => ChatModel;
-  price?: (usage: Usage) => number | undefined;
-  listener?: AgentListener;
-  signal?: AbortSignal;
-  onNotice?: (message: string) => void;
-  env?: NodeJS.ProcessEnv;
-  /** `--review` with `--save` (and `dryRun`): the answer's page waits in a proposal. */
-  review?: ReviewRequest | undefined;
 }
 
 /**

@@ -1,5 +1,4 @@
-import type { AgentListener } from '../../agent/events.js';
-import type { ChatModel, Usage } from '../../agent/types.js';
+import type { CommandRunSettings } from '../run/command-settings.js';
 import { UsageError } from '../../errors.js';
 import { carriedHumanLines } from '../../state/human-lines.js';
 import { humanEditBase } from '../../state/human-edits.js';
@@ -11,26 +10,14 @@ import { extractInlineLinks } from '../../wiki/links.js';
 import type { Page } from '../../wiki/page.js';
 import { OWNER_FIELDS, protectedBody } from '../../wiki/validate/write-guard.js';
 import { lockOptions } from '../ingest/ingest.js';
-import type { ReviewRequest } from '../review/propose.js';
 import { sweepAbandonedTempFiles } from '../run/abandoned-writes.js';
-import { runModelInSession, type RunBudget } from '../run/agent-run.js';
+import { runModelInSession } from '../run/agent-run.js';
 import { historyStatus, summariseRun, type RunOutcome } from '../run/run-outcome.js';
 import { Session } from '../run/session.js';
 import type { WorkspaceHandle } from '../run/workspace-handle.js';
 
-export interface TranslateOptions {
-  dryRun: boolean;
-  waitSeconds: number;
-  budget: RunBudget;
-  model: () => ChatModel;
-  price?: (usage: Usage) => number | undefined;
-  listener?: AgentListener;
-  signal?: AbortSignal;
-  onNotice?: (message: string) => void;
-  env?: NodeJS.ProcessEnv;
-  /** `--review` (with `dryRun`): the pages written anew wait in a proposal. */
-  review?: ReviewRequest | undefined;
-}
+/** What `wiki translate` is handed: the settings every model command takes, nothing more. */
+export type TranslateOptions = CommandRunSettings;
 
 /** What a page kept as it was, untranslated: a person's lines and the owner's fields. */
 export interface KeptVerbatim {
