@@ -42,9 +42,35 @@ export interface SourceLines {
 /** The text lines of a cited file (index 0 is line 1), or undefined when it cannot be read. */
 export type SourceLinesReader = (file: string) => readonly string[] | undefined;
 
-/** What one lint keeps across pages: each fact and each cited line analysed once, each source's facts ordered once. */
+/**
+ * Each text's terms, analysed once: as evidence (`termsOf`) and as a claim (`claimTermsOf`).
+ * A function of the text alone, so one caller may keep it from check to check.
+ */
+export class TermAnalyses {
+  private readonly asEvidence = new Map<string, ClaimTerms>();
+  private readonly asClaim = new Map<string, ClaimTerms>();
+
+  termsOf(text: string): ClaimTerms {
+    let terms = this.asEvidence.get(text);
+    if (!terms) this.asEvidence.set(text, (terms = claimTerms(text, true)));
+    return terms;
+  }
+
+  claimTermsOf(text: string): ClaimTerms {
+    let terms = this.asClaim.get(text);
+    if (!terms) this.asClaim.set(text, (terms = claimTerms(text)));
+    return terms;
+  }
+}
+
+/**
+ * What one lint keeps across pages: each fact and each cited line analysed once, each
+ * source's facts ordered once. Its file reads depend on what the checked pages cite, so it
+ * lives for one check; only `terms` may be shared beyond it.
+ */
 export class GroundingCache {
-  private readonly terms = new Map<string, ClaimTerms>();
+  constructor(private readonly terms: TermAnalyses = new TermAnalyses()) {}
+
   /** What the sources write, token by token: a name they never mention is what the check is surest of. */
   readonly mentionIndex = new MentionIndex();
   private readonly lineItems = new Map<string, Analysed>();
@@ -79,19 +105,13 @@ export class GroundingCache {
   }
   private readonly analysed = new WeakMap<readonly CandidateFact[], Evidence>();
 
-  private readonly claimTerms = new Map<string, ClaimTerms>();
-
   /** A claim's terms (read strictly, not as evidence), analysed once per lint: pages repeat sentences. */
   claimTermsOf(text: string): ClaimTerms {
-    let terms = this.claimTerms.get(text);
-    if (!terms) this.claimTerms.set(text, (terms = claimTerms(text)));
-    return terms;
+    return this.terms.claimTermsOf(text);
   }
 
   termsOf(text: string): ClaimTerms {
-    let terms = this.terms.get(text);
-    if (!terms) this.terms.set(text, (terms = claimTerms(text, true)));
-    return terms;
+    return this.terms.termsOf(text);
   }
 
   /** The analysis of `facts`, kept for as long as the caller keeps that same array. */

@@ -1,5 +1,5 @@
 import { factsDbFile } from '../../facts/extract.js';
-import { GroundingCache, groundPage, type CandidateFact, type LinkedFacts, type PageGrounding, type SentenceGrounding, type SourceLinesReader } from '../../facts/grounding.js';
+import { GroundingCache, groundPage, type TermAnalyses, type CandidateFact, type LinkedFacts, type PageGrounding, type SentenceGrounding, type SourceLinesReader } from '../../facts/grounding.js';
 import { scopeOf } from '../../wiki/access.js';
 import { linkedPages } from './grounding-linked.js';
 import { flaggedFix, flaggedMessage } from './grounding-message.js';
@@ -45,12 +45,13 @@ export interface GroundingReport {
 export async function groundPages(
   root: string,
   pages: readonly Page[],
-  options: { evidence?: boolean; saveCache?: boolean; checker?: string; linkedFrom?: readonly Page[] } = {},
+  options: { evidence?: boolean; saveCache?: boolean; checker?: string; linkedFrom?: readonly Page[]; terms?: TermAnalyses } = {},
 ): Promise<GroundingReport | undefined> {
   const store = await FactStore.openExisting(factsDbFile(root));
   if (!store) return undefined;
   const report: GroundingReport = { findings: [], pages: [], closest: {}, reusedPages: 0 };
-  const cache = new GroundingCache();
+  // `terms`: the texts' analyses, kept by a caller that checks page after page (the grounding measurement).
+  const cache = new GroundingCache(options.terms);
   // Many pages cite the same sources: one query per set of sources, not one per page.
   const bySources = new Map<string, { facts: CandidateFact[]; hash?: string; byId?: Map<string, CandidateFact> }>();
   const setOf = (sources: readonly string[]): { facts: CandidateFact[]; hash?: string; byId?: Map<string, CandidateFact> } => {
