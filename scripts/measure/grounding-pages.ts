@@ -9,6 +9,7 @@ import { claimsOf } from '../../src/facts/claims.js';
 import { claimTerms } from '../../src/facts/claim-terms.js';
 import { isOrdinaryEnglish } from '../../src/facts/english-words.js';
 import { withoutMath } from '../../src/facts/math-text.js';
+import { TermAnalyses } from '../../src/facts/grounding.js';
 import { groundPages } from '../../src/operations/lint/grounding.js';
 import { listPageFiles } from '../../src/wiki/page-files.js';
 import { parsePage, type Page } from '../../src/wiki/page.js';
@@ -72,6 +73,8 @@ export async function measurePageGrounding(root: string): Promise<PageGroundingM
     byRule,
     altered: { number: empty(), name: empty(), tool: empty(), negation: empty() },
   };
+  // Each text's terms, analysed once for every alteration rather than once each.
+  const terms = new TermAnalyses();
   for (const page of pages) {
     for (const claim of claimsOf(page.body)) {
       const fileLine = page.bodyLine + claim.line - 1;
@@ -80,7 +83,7 @@ export async function measurePageGrounding(root: string): Promise<PageGroundingM
         const body = alterClaim(page.body, claim.line, claim.checked, kind, claim.code);
         if (body === undefined) continue;
         const altered = { ...page, body };
-        const result = await groundPages(root, [altered], { linkedFrom: pages, saveCache: false });
+        const result = await groundPages(root, [altered], { linkedFrom: pages, saveCache: false, terms });
         const near = result?.findings.filter((f) => f.line !== undefined && f.line >= fileLine && f.line <= fileLine + 2) ?? [];
         const hit = near.find((f) => f.severity === 'warning') ?? near[0];
         const slot = measurement.altered[kind];

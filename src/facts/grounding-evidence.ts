@@ -43,12 +43,55 @@ export interface SourceLines {
 /** The text lines of a cited file (index 0 is line 1), or undefined when it cannot be read. */
 export type SourceLinesReader = (file: string) => readonly string[] | undefined;
 
-/** What one lint keeps across pages: each fact and each cited line analysed once, each source's facts ordered once. */
-export class GroundingCache {
-  /** `language`: the language of the pages this cache grounds (grounding-language.ts); undefined, English, read as it always was. */
+/**
+ * Each text's terms, analysed once: as evidence (`termsOf`) and as a claim (`claimTermsOf`).
+ * A function of the text alone, so one caller may keep it from check to check.
+ */
+export class TermAnalyses {
+  private readonly asEvidence = new Map<string, ClaimTerms>();
+  private readonly asClaim = new Map<string, ClaimTerms>();
+
+  /** `language`: the pages' language (grounding-language.ts); undefined, English, read as it always was. */
   constructor(readonly language?: GroundingLanguage) {}
 
-  private readonly terms = new Map<string, ClaimTerms>();
+  /**
+   * Evidence's terms. In another language evidence is read both ways, as written and in the
+   * page's language: a German page may cite an English source ("1,000") or a German one
+   * ("1.000"), and a number either reading states is stated.
+   */
+  termsOf(text: string): ClaimTerms {
+    let terms = this.asEvidence.get(text);
+    if (!terms) {
+      const plain = claimTerms(text, true);
+      const normalised = this.language?.normalise(text);
+      this.asEvidence.set(text, (terms = normalised === undefined || normalised === text ? plain : bothReadings(plain, claimTerms(normalised, true))));
+    }
+    return terms;
+  }
+
+  /** A claim's terms (read strictly, not as evidence), in the pages' language. */
+  claimTermsOf(text: string): ClaimTerms {
+    let terms = this.asClaim.get(text);
+    if (!terms) this.asClaim.set(text, (terms = claimTerms(this.language ? this.language.normalise(text) : text)));
+    return terms;
+  }
+}
+
+/**
+ * What one lint keeps across pages: each fact and each cited line analysed once, each
+ * source's facts ordered once. Its file reads depend on what the checked pages cite, so it
+ * lives for one check; only `terms` may be shared beyond it.
+ */
+export class GroundingCache {
+  /**
+   * `language`: the language of the pages this cache grounds; `terms`: the texts' analyses in
+   * it, which a caller checking page after page may keep (they depend on the text alone).
+   */
+  constructor(
+    readonly language?: GroundingLanguage,
+    private readonly terms: TermAnalyses = new TermAnalyses(language),
+  ) {}
+
   /** What the sources write, token by token: a name they never mention is what the check is surest of. */
   readonly mentionIndex = new MentionIndex();
   private readonly lineItems = new Map<string, Analysed>();
@@ -83,28 +126,14 @@ export class GroundingCache {
   }
   private readonly analysed = new WeakMap<readonly CandidateFact[], Evidence>();
 
-  private readonly claimTerms = new Map<string, ClaimTerms>();
-
   /** A claim's terms (read strictly, not as evidence), analysed once per lint: pages repeat sentences. */
   claimTermsOf(text: string): ClaimTerms {
-    let terms = this.claimTerms.get(text);
-    if (!terms) this.claimTerms.set(text, (terms = claimTerms(this.language ? this.language.normalise(text) : text)));
-    return terms;
+    return this.terms.claimTermsOf(text);
   }
 
-  /**
-   * Evidence's terms. In another language evidence is read both ways, as written and in the
-   * page's language: a German page may cite an English source ("1,000") or a German one
-   * ("1.000"), and a number either reading states is stated.
-   */
+  /** Evidence's terms (see TermAnalyses.termsOf). */
   termsOf(text: string): ClaimTerms {
-    let terms = this.terms.get(text);
-    if (!terms) {
-      const plain = claimTerms(text, true);
-      const normalised = this.language?.normalise(text);
-      this.terms.set(text, (terms = normalised === undefined || normalised === text ? plain : bothReadings(plain, claimTerms(normalised, true))));
-    }
-    return terms;
+    return this.terms.termsOf(text);
   }
 
   /** The analysis of `facts`, kept for as long as the caller keeps that same array. */

@@ -5,7 +5,7 @@ import { support, wordsOf } from './stem-match.js';
 import { citedFacts, citedLines, sentencesOf, type Analysed, type CandidateFact, type Evidence, GroundingCache, type SourceLinesReader } from './grounding-evidence.js';
 import type { Mentions } from './grounding-names.js';
 
-export { CITATION_SLACK, GroundingCache, type CandidateFact, type SourceLinesReader } from './grounding-evidence.js';
+export { CITATION_SLACK, GroundingCache, TermAnalyses, type CandidateFact, type SourceLinesReader } from './grounding-evidence.js';
 export { CITED_SUPPORT_THRESHOLD, SUPPORT_THRESHOLD, type GroundingProblem } from './grounding-check.js';
 
 /**

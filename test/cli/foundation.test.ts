@@ -3,7 +3,7 @@ import { mkdir, readFile, readdir, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_MODELS } from '../../src/providers/defaults.js';
-import { CLI, initWorkspace, runCli, tempDir } from '../helpers/cli.js';
+import { CLI, hashTree, initWorkspace, runCli, tempDir } from '../helpers/cli.js';
 
 describe('wiki --help / --version', () => {
   it('prints help with the commands and exit codes', async () => {
@@ -90,6 +90,22 @@ describe('wiki init', () => {
     const dir = path.join(await tempDir(), 'w');
     const result = await runCli(['init', dir, '--json']);
     expect(JSON.parse(result.stdout)).toMatchObject({ root: dir, overwritten: [] });
+  });
+
+  it("the tests' workspaces (initWorkspace, a copy of one init) are what `wiki init` writes in that folder, each its own", async () => {
+    const [first, second] = [await initWorkspace(), await initWorkspace()];
+    const real = path.join(await tempDir(), 'a folder named otherwise');
+    expect((await runCli(['init', real])).code).toBe(0);
+    // The log's init entry is dated: the copy may come from the day before, if the run crossed midnight.
+    const undated = async (root: string): Promise<unknown> => ({
+      files: [...(await hashTree(root))].filter(([file]) => file !== 'wiki/log.md'),
+      log: (await readFile(path.join(root, 'wiki/log.md'), 'utf8')).replace(/\d{4}-\d{2}-\d{2}/g, 'DATE'),
+    });
+    expect(await undated(first)).toEqual(await undated(real));
+    await writeFile(path.join(first, 'schema.md'), 'changed in the first copy');
+    expect(await undated(second)).toEqual(await undated(real));
+    const status = await runCli(['status', '--json'], { cwd: second });
+    expect((JSON.parse(status.stdout) as { root: string }).root).toBe(second);
   });
 });
 

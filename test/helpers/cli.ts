@@ -118,12 +118,22 @@ export async function tempDir(prefix = 'wiki-test-'): Promise<string> {
   return mkdtemp(path.join(os.tmpdir(), prefix));
 }
 
-/** A fresh workspace made by the real `wiki init`. */
+let initialised: Promise<string> | undefined;
+
+/**
+ * A fresh workspace made by the real `wiki init`: the first call in a test process runs it,
+ * later calls copy what it wrote (byte for byte the same, and no process to start; init
+ * writes no path of its own — test/cli/foundation checks both).
+ */
 export async function initWorkspace(): Promise<string> {
-  const dir = await tempDir();
-  const result = await runCli(['init', dir]);
-  if (result.code !== 0) throw new Error(`wiki init failed: ${result.stderr}`);
-  return dir;
+  initialised ??= (async () => {
+    const dir = path.join(await tempDir('wiki-init-'), 'workspace');
+    const result = await runCli(['init', dir]);
+    if (result.code !== 0) throw new Error(`wiki init failed: ${result.stderr}`);
+    return dir;
+  })();
+  // A failed init fails every later call alike, with the same message.
+  return cloneWorkspace(await initialised);
 }
 
 /** A copy of `template` (e.g. one made by `initWorkspace`) in a new temp folder: cheaper than another `wiki init`. */

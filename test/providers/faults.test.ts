@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { waitFor } from '../helpers/cli.js';
 import { fakeServers } from '../helpers/use-fake-llm.js';
 import type { WireApi } from '../helpers/fake-llm-server.js';
 import { FIRST_TURN, baseUrlOf, closedPort, modelFor, providerError, request } from './harness.js';
@@ -130,10 +131,11 @@ describe.each(MODES)('$api provider, stream=$stream', ({ api, stream }) => {
   it('cancels a pending request when the caller aborts', async () => {
     const fake = await serve(() => ({ fault: 'stall' }));
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 100);
-    const error = await providerError(
-      modelFor(api, baseUrlOf(api, fake), { stream }).complete(request(FIRST_TURN, { signal: controller.signal })),
-    );
+    const pending = providerError(modelFor(api, baseUrlOf(api, fake), { stream }).complete(request(FIRST_TURN, { signal: controller.signal })));
+    // Aborted once the server holds the request, not after a fixed delay a loaded machine may outlast.
+    await waitFor(() => fake.requests.length === 1, 'the request to reach the server');
+    controller.abort();
+    const error = await pending;
     expect(error.kind).toBe('aborted');
     expect(fake.requests).toHaveLength(1);
   });

@@ -1,5 +1,5 @@
 import { factsDbFile } from '../../facts/extract.js';
-import { GroundingCache, groundPage, type CandidateFact, type LinkedFacts, type PageGrounding, type SentenceGrounding, type SourceLinesReader } from '../../facts/grounding.js';
+import { GroundingCache, groundPage, type TermAnalyses, type CandidateFact, type LinkedFacts, type PageGrounding, type SentenceGrounding, type SourceLinesReader } from '../../facts/grounding.js';
 import { pageLanguage, type GroundingLanguage } from '../../facts/grounding-language.js';
 import { scopeOf } from '../../wiki/access.js';
 import { linkedPages } from './grounding-linked.js';
@@ -46,17 +46,18 @@ export interface GroundingReport {
 export async function groundPages(
   root: string,
   pages: readonly Page[],
-  options: { evidence?: boolean; saveCache?: boolean; checker?: string; linkedFrom?: readonly Page[] } = {},
+  options: { evidence?: boolean; saveCache?: boolean; checker?: string; linkedFrom?: readonly Page[]; terms?: TermAnalyses } = {},
 ): Promise<GroundingReport | undefined> {
   const store = await FactStore.openExisting(factsDbFile(root));
   if (!store) return undefined;
   const report: GroundingReport = { findings: [], pages: [], closest: {}, reusedPages: 0 };
   // One cache per page language: a text is read in the language of the page citing it (facts/grounding-language.ts).
+  // `terms`: the texts' analyses in English, kept by a caller that checks page after page (the grounding measurement).
   const caches = new Map<string, GroundingCache>();
   const cacheFor = (language: GroundingLanguage | undefined): GroundingCache => {
     const tag = language?.tag ?? '';
     let cache = caches.get(tag);
-    if (!cache) caches.set(tag, (cache = new GroundingCache(language)));
+    if (!cache) caches.set(tag, (cache = language === undefined ? new GroundingCache(undefined, options.terms) : new GroundingCache(language)));
     return cache;
   };
   // Many pages cite the same sources: one query per set of sources, not one per page.

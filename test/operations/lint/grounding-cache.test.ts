@@ -3,7 +3,10 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSettings } from '../../../src/config/settings.js';
 import { updateFacts } from '../../../src/facts/extract.js';
+import { TermAnalyses } from '../../../src/facts/grounding.js';
+import { claimsOf } from '../../../src/facts/claims.js';
 import { groundPages, type GroundingReport } from '../../../src/operations/lint/grounding.js';
+import { alterClaim } from '../../../scripts/measure/grounding-pages.js';
 import { groundingCachePath } from '../../../src/operations/lint/grounding-cache.js';
 import { isSpecialPage } from '../../../src/wiki/contract.js';
 import { loadPages } from '../../../src/wiki/pages.js';
@@ -162,5 +165,23 @@ describe('the grounding result cache (.wiki/cache/grounding.json)', () => {
     const root = await copy();
     await ground(root, { saveCache: false });
     await expect(readFile(groundingCachePath(root), 'utf8')).rejects.toThrow();
+  });
+
+  it('term analyses kept from check to check (as the grounding measurement keeps them) change no finding', async () => {
+    const { schema } = await loadSettings(template);
+    const pages = (await loadPages(template, schema.contract)).filter((page) => !isSpecialPage(schema.contract, page.path));
+    // Each page alone, with one claim made a negation: the files each check may read differ from page to page.
+    const altered = pages.flatMap((page) => claimsOf(page.body).slice(0, 3).flatMap((claim) => {
+      const body = alterClaim(page.body, claim.line, claim.checked, 'negation', claim.code);
+      return body === undefined ? [] : [{ ...page, body }];
+    }));
+    expect(altered.length).toBeGreaterThan(10);
+    const terms = new TermAnalyses();
+    for (const page of [...altered, ...altered.slice().reverse()]) {
+      const options = { linkedFrom: pages, saveCache: false, checker: 'checker-1' };
+      const kept = await groundPages(template, [page], { ...options, terms });
+      const alone = await groundPages(template, [page], options);
+      expect(kept && seen(kept), page.path).toEqual(alone && seen(alone));
+    }
   });
 });
