@@ -3,11 +3,15 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * Test files that need a fresh module graph of their own: the CLI tests (they start servers,
- * signal children and read the process's environment) and those that replace a module, a
- * method, the clock or an environment variable for their own run.
+ * signal children and read the process's environment), those that replace a module, a
+ * method, the clock or an environment variable for their own run, and those on a Postgres
+ * cluster (test/helpers/postgres.ts starts one when the module loads and stops it after the
+ * file: a module kept across files would hand the next file a stopped cluster).
  */
 const ISOLATED = [
   'test/cli/**/*.test.ts',
+  'test/store/**/*.test.ts',
+  'test/mcp/postgres-store.test.ts',
   'test/git/auto-commit.test.ts',
   'test/operations/inspect/search.test.ts',
   'test/operations/lint/lint-reads.test.ts',

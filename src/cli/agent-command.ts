@@ -7,6 +7,7 @@ import { openWorkspace, outputFor, type Workspace } from './context.js';
 import { load } from './lazy.js';
 import type { Output } from './output.js';
 import type { ReviewRequest } from '../operations/review/propose.js';
+import type { CommandRunSettings } from '../operations/run/command-settings.js';
 import { addReviewOptions, proposalsOutcome, reviewRequestFor } from './review-notice.js';
 
 /** Flags shared by every command that runs the model, besides its config flags (cli/config-flags.ts). */
@@ -133,13 +134,16 @@ export interface AgentRunContext {
   ws: Workspace;
   model: Awaited<ReturnType<typeof lazyModel>>;
   signal: AbortSignal;
-  waitSeconds: number;
-  budget: RunBudget;
-  /** `--overwrite-edits`: hand-edited lines may be dropped in this run. */
-  overwriteEdits: boolean;
-  onNotice: (message: string) => void;
   /** Under `--review` (or `review: true`; never with --dry-run): where the command's runs keep their proposals. */
   review: ReviewRequest | undefined;
+  /** The settings every model command's operation takes, made once from the flags and the workspace; a command adds its own options and its progress listener. */
+  settings: Omit<CommandRunSettings, 'listener'>;
+  /**
+   * For a command that writes pages in this run: under review, its runs work against an
+   * overlay (as a dry run does) and keep it as a proposal; otherwise nothing. A command that
+   * writes nothing (query without --save, lint without --fix) leaves it out, and no proposal is spoken of.
+   */
+  writesUnderReview: () => Partial<Pick<CommandRunSettings, 'dryRun' | 'review'>>;
 }
 
 /**
@@ -163,17 +167,18 @@ export async function runAgentCommand<R>(
   const review = await reviewRequestFor(ws, Boolean(flags.dryRun));
   const interrupt = interruptible();
   try {
-    const report = await operation({
-      out,
-      ws,
-      model,
-      signal: interrupt.signal,
+    const settings: Omit<CommandRunSettings, 'listener'> = {
+      dryRun: Boolean(flags.dryRun),
+      overwriteEdits: Boolean(flags.overwriteEdits),
       waitSeconds: flags.wait ?? 0,
       budget,
-      overwriteEdits: Boolean(flags.overwriteEdits),
+      model: model.get,
+      price: model.pricer,
+      signal: interrupt.signal,
       onNotice: (message) => out.warn(message),
-      review,
-    });
+    };
+    const writesUnderReview = (): Partial<Pick<CommandRunSettings, 'dryRun' | 'review'>> => (review ? { dryRun: true, review: review.forCommand() } : {});
+    const report = await operation({ out, ws, model, signal: interrupt.signal, review, settings, writesUnderReview });
     const reviewNotes = review ? await proposalsOutcome(report, review) : [];
     const { exitCode } = finish(report, out, { localServer: model.localServer });
     // Part of the result (stdout) beside the pages the report lists as created: they are only proposed.

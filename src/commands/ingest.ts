@@ -27,24 +27,16 @@ export function registerIngest(program: Command): void {
       await runAgentCommand(
         cmd,
         flags,
-        async ({ out, ws, model, signal, waitSeconds, budget, onNotice, review }) => {
+        async ({ out, ws, settings, writesUnderReview }) => {
           // One live line per running source (tagged plain lines off a terminal).
           const board = createJobBoard(out, { maxTurns: ws.config.config.maxTurns });
           const reporters = new Map<string, { finish(): void }>();
           try {
             return await ingestSources(ws, sources, {
+              ...settings,
+              ...writesUnderReview(),
               cwd: process.cwd(),
               force: Boolean(flags.force),
-              // Under review a run works against an overlay, as a dry run does, and keeps it as a proposal.
-              dryRun: Boolean(flags.dryRun) || review !== undefined,
-              review: review?.forCommand(),
-              overwriteEdits: Boolean(flags.overwriteEdits),
-              waitSeconds,
-              budget,
-              model: model.get,
-              price: model.pricer,
-              signal,
-              onNotice,
               listenerFor: (source) => {
                 const reporter = board.reporterFor(source);
                 reporters.set(source, reporter);

@@ -32,7 +32,7 @@ export function registerLint(program: Command): void {
       await runAgentCommand(
         cmd,
         opts,
-        async ({ out, ws, model, signal, waitSeconds, budget, onNotice, review }) => {
+        async ({ out, ws, settings, writesUnderReview }) => {
           let useModel = opts.llm;
           if (useModel && !chooseProvider(ws.config).provider) {
             out.warn('no model provider is configured: ran the deterministic checks only (set ANTHROPIC_API_KEY or OPENAI_API_KEY, or pass --no-llm)');
@@ -40,17 +40,13 @@ export function registerLint(program: Command): void {
           }
           return withProgress(out, { maxTurns: ws.config.config.maxTurns, label: 'lint' }, (listener) =>
             runLint(ws, {
+              ...settings,
               fix,
-              dryRun: Boolean(opts.dryRun) || (fix && review !== undefined),
-              review: fix ? review?.forCommand() : undefined,
-              overwriteEdits: Boolean(opts.overwriteEdits),
-              waitSeconds,
-              budget,
-              model: useModel ? model.get : undefined,
-              price: useModel ? model.pricer : undefined,
+              // Only --fix writes: without it, review has nothing to hold.
+              ...(fix ? writesUnderReview() : {}),
+              model: useModel ? settings.model : undefined,
+              price: useModel ? settings.price : undefined,
               listener,
-              signal,
-              onNotice,
             }),
           );
         },

@@ -29,20 +29,14 @@ export function registerQuery(program: Command): void {
       await runAgentCommand(
         cmd,
         flags,
-        ({ out, ws, model, signal, waitSeconds, budget, onNotice, review }) =>
+        ({ out, ws, settings, writesUnderReview }) =>
           withProgress(out, { maxTurns: ws.config.config.maxTurns, label: 'query' }, (listener) =>
             queryWiki(ws, words.join(' '), {
+              ...settings,
               save: Boolean(flags.save),
-              dryRun: Boolean(flags.dryRun) || (flags.save === true && review !== undefined),
-              review: flags.save ? review?.forCommand() : undefined,
-              overwriteEdits: Boolean(flags.overwriteEdits),
-              waitSeconds,
-              budget,
-              model: model.get,
-              price: model.pricer,
+              // Only a saved answer writes a page: without --save, review has nothing to hold.
+              ...(flags.save ? writesUnderReview() : {}),
               listener,
-              signal,
-              onNotice,
             }),
           ),
         (report, out, pricing) => {

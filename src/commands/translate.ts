@@ -30,20 +30,8 @@ export function registerTranslate(program: Command): void {
       await runAgentCommand(
         cmd,
         flags,
-        ({ out, ws, model, signal, waitSeconds, budget, onNotice, review }) =>
-          withProgress(out, { maxTurns: ws.config.config.maxTurns, label: 'translate' }, (listener) =>
-            translateWiki(ws, to, {
-              dryRun: Boolean(flags.dryRun) || review !== undefined,
-              review: review?.forCommand(),
-              waitSeconds,
-              budget,
-              model: model.get,
-              price: model.pricer,
-              listener,
-              signal,
-              onNotice,
-            }),
-          ),
+        ({ out, ws, settings, writesUnderReview }) =>
+          withProgress(out, { maxTurns: ws.config.config.maxTurns, label: 'translate' }, (listener) => translateWiki(ws, to, { ...settings, ...writesUnderReview(), listener })),
         (report, out, pricing) => {
           out.result(report, () => renderTranslate(report, out.c, pricing));
           const left = report.pages.length - report.rewritten.length;
