@@ -111,6 +111,8 @@ function paragraphsOf(text: string): Paragraph[] {
 /** Words that end with a full stop without ending a sentence. */
 const ABBREVIATIONS = new Set([
   'e.g', 'i.e', 'etc', 'vs', 'cf', 'al', 'fig', 'figs', 'eq', 'eqs', 'no', 'vol', 'pp', 'p', 'dr', 'mr', 'mrs', 'ms', 'prof', 'st', 'jr', 'sr', 'inc', 'ltd', 'co', 'approx', 'sec', 'ch', 'ed', 'eds', 'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec',
+  // The same in the languages pages are written in (a played German wiki split at "bzw." and "ca.").
+  'bzw', 'ca', 'usw', 'vgl', 'evtl', 'ggf', 'inkl', 'zzgl', 'bzgl', 'nr', 'abs', 'hrsg', 'jh', 'env', 'chap', 'éd', 'aprox', 'pág', 'núm', 'ej', 'sra', 'dra', 'ecc', 'pag',
 ]);
 
 const LONE_LETTER = /^\p{L}$/u;

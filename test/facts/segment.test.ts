@@ -14,6 +14,7 @@ describe('segmentText (sentence grain)', () => {
     ['a lone non-ASCII initial; a Greek word before a full stop', 'She met É. Zola in Paris last year. The ΟΔΟΣ. Sign was very old indeed.', ['She met É. Zola in Paris last year.', 'Sign was very old indeed.']],
     ['non-breaking spaces, tabs and runs of spaces fold to one space', 'The São Paulo team won twice.\u00a0Then  it   lost\tthree games in a row.', ['The São Paulo team won twice.', 'Then it lost three games in a row.']],
     ['markdown marks beside non-ASCII words', 'Café culture grew. Ça va bien aujourd’hui mes amis. An *emphasised* word, a <b>tag</b> and [[page|a label]] here.', ['Café culture grew.', 'Ça va bien aujourd’hui mes amis.', 'An emphasised word, a tag and a label here.']],
+    ['abbreviations of other languages ("bzw.", "ca.", "vgl.", "env.") end no sentence', 'Der Wert liegt bei ca. 8 Sekunden bzw. etwas darüber. Vgl. Tabelle 1 für die Zeiten. Il faut env. 3 heures pour finir.', ['Der Wert liegt bei ca. 8 Sekunden bzw. etwas darüber.', 'Vgl. Tabelle 1 für die Zeiten.', 'Il faut env. 3 heures pour finir.']],
     ['a trailing space and double spaces', 'Two  spaces here are fine now. A line ends with a space here ', ['Two spaces here are fine now.', 'A line ends with a space here']],
   ])('%s', (_name, text, expected) => {
     expect(segmentText(text, 'sentence').map((s) => s.text)).toEqual(expected);
