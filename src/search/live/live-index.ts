@@ -1,4 +1,5 @@
 import { lstatSync } from 'node:fs';
+import { engineInfo } from './engine-info.js';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { isSpecialPage, type Contract } from '../../wiki/contract.js';
@@ -13,7 +14,7 @@ import { measureSemanticStrength, retryPending } from '../lanes/semantic/semanti
 import { saveSnapshot } from './snapshot-file.js';
 import { answerQuery, checkedQuery } from './answer.js';
 import { unchangedSince } from '../../util/file-stamp.js';
-import type { LaneStatus, RefreshSummary, SearchIndex, SearchIndexInfo, SearchOptions, SearchResponse } from '../types.js';
+import type { RefreshSummary, SearchIndex, SearchIndexInfo, SearchOptions, SearchResponse } from '../types.js';
 
 /** Save right after a refresh that changed at least this many pages (or rebuilt). */
 const SAVE_AFTER_CHANGES = 25;
@@ -179,18 +180,9 @@ export class LiveSearchIndex implements SearchIndex {
   }
 
   info(): SearchIndexInfo {
-    const { weights } = this.state.params;
-    const semantic = this.engine.semantic;
-    const weighted = (lane: keyof typeof weights, status: LaneStatus): LaneStatus => (weights[lane] > 0 ? status : 'skipped: weight is 0');
     return {
       file: this.state.file,
-      pages: this.engine.docs.liveCount,
-      lanes: {
-        lexical: weighted('lexical', 'ok'),
-        semantic: weighted('semantic', 'lane' in semantic ? semantic.lane.status() : `skipped: ${semantic.off}`),
-        token: weighted('token', 'ok'),
-      },
-      embedder: 'lane' in semantic ? semantic.lane.embedder.description : undefined,
+      ...engineInfo(this.engine, this.state.params),
       builtAt: this.state.builtAt,
       updatedAt: this.state.updatedAt,
       savedAt: this.savedAt,

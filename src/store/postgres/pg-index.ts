@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import { engineInfo } from '../../search/live/engine-info.js';
 import { hostname } from 'node:os';
 import { isSpecialPage, type Contract } from '../../wiki/contract.js';
 import { keyFromPath } from '../../wiki/keys.js';
@@ -9,7 +10,7 @@ import { measureSemanticStrength, updateSemantic } from '../../search/lanes/sema
 import { scanPages } from '../../search/live/scan.js';
 import { contentHash, pageDocument } from '../../search/text/document.js';
 import type { PageToEmbed } from '../../search/lanes/semantic/semantic.js';
-import type { LaneStatus, RefreshSummary, SearchIndex, SearchIndexInfo, SearchOptions, SearchResponse } from '../../search/types.js';
+import type { RefreshSummary, SearchIndex, SearchIndexInfo, SearchOptions, SearchResponse } from '../../search/types.js';
 import type { Database } from './connection.js';
 import { visibilityOf } from './checkout.js';
 import { offerChangedPages } from './sync.js';
@@ -236,18 +237,9 @@ export class PostgresSearchIndex implements SearchIndex {
   }
 
   info(): SearchIndexInfo {
-    const { weights } = this.state.params;
-    const semantic = this.engine.semantic;
-    const weighted = (lane: keyof typeof weights, status: LaneStatus): LaneStatus => (weights[lane] > 0 ? status : 'skipped: weight is 0');
     return {
       file: this.state.db.name,
-      pages: this.engine.docs.liveCount,
-      lanes: {
-        lexical: weighted('lexical', 'ok'),
-        semantic: weighted('semantic', 'lane' in semantic ? semantic.lane.status() : `skipped: ${semantic.off}`),
-        token: weighted('token', 'ok'),
-      },
-      embedder: 'lane' in semantic ? semantic.lane.embedder.description : undefined,
+      ...engineInfo(this.engine, this.state.params),
       builtAt: this.builtAt,
       updatedAt: this.updatedAt,
       savedAt: this.updatedAt,
