@@ -7,7 +7,7 @@ import { negationProblem, type Ranked } from './grounding-negation.js';
 import { abbreviates, abbreviationsIn, addedDescription, quoteList, unmentionedTerms, wordsAsWritten, type Mentions } from './grounding-names.js';
 import { isStopWord } from './word-tokens.js';
 import { holds, overlapOf, wordsOf } from './stem-match.js';
-import { holdsMisspelled } from './misspelling.js';
+import { holdsDerivedForm, holdsMisspelled } from './misspelling.js';
 import { withoutMath } from './math-text.js';
 import { wordStem } from './word-stem.js';
 
@@ -95,9 +95,11 @@ export function check(input: CheckInput): GroundingProblem | undefined {
   // not one letter off a word they write (a page correcting "ReplicasSets").
   const writtenIn = (name: string): boolean => holds(evidence.words, name) || input.mentions(name) || wordsAsWritten(prose, [name]).some((word) => input.mentions(word.toLowerCase()));
   const misspelled = (stem: string): boolean => holdsMisspelled(poolWords, stem) || holdsMisspelled(evidence.words, stem);
+  // Nor of a name its sources write in a derived form ("Bermuda" where they say "Bermudian"): a question.
+  const derived = (stem: string): boolean => holdsDerivedForm(poolWords, stem) || holdsDerivedForm(evidence.words, stem);
   // Nor of a name its cited lines abbreviate ("Minnesota" where they write "MN"): a question.
   const abbreviations = abbreviationsIn(pool.map((item) => item.fact.text));
-  const neverMentioned = unnamed.filter((name) => !writtenIn(name) && !misspelled(name) && !abbreviations.some((short) => abbreviates(short, name)));
+  const neverMentioned = unnamed.filter((name) => !writtenIn(name) && !misspelled(name) && !derived(name) && !abbreviations.some((short) => abbreviates(short, name)));
   const read = input.language ? { checked: input.language.normalise(input.claim.checked), code: input.claim.code } : input.claim;
   const unmentioned = [...wordsAsWritten(prose, neverMentioned), ...unmentionedTerms(read, input.mentions, evidence.words, input.topic, misspelled, wordsAreSure)];
   if (unmentioned.length > 0) return { kind: 'ungrounded', reason: `it names ${quoteList([...new Set(unmentioned)])}, which its sources never mention`, sure: wordsAreSure };
@@ -113,7 +115,9 @@ export function check(input: CheckInput): GroundingProblem | undefined {
   const share = alsoHeld === 0 ? input.support : (heldWords + alsoHeld) / (terms.words.length + alsoHeld);
   if (share < (cited ? CITED_SUPPORT_THRESHOLD : SUPPORT_THRESHOLD)) {
     // Sharing no word at all is a wrong citation or an invention; sharing a few is partial support, a question.
-    if (share === 0 && input.topicWords === 0) return { kind: 'ungrounded', reason: cited ? 'its cited lines share no word with it' : 'no fact of its sources shares a word with it', sure: wordsAreSure };
+    // Words in its code spans count too (`<link rel="expect" blocking="render">` against lines that write it).
+    const codeShared = input.claim.code.some((code) => (code.toLowerCase().match(/[\p{L}]{3,}/gu) ?? []).some((word) => holds(poolWords, wordStem(word))));
+    if (share === 0 && input.topicWords === 0 && !codeShared) return { kind: 'ungrounded', reason: cited ? 'its cited lines share no word with it' : 'no fact of its sources shares a word with it', sure: wordsAreSure };
     return { kind: 'ungrounded', reason: cited ? `its cited lines hold few of its words${unheldQuote(input, poolWords)}` : `no fact of its sources says this${unheldQuote(input, poolWords)}`, sure: false };
   }
   const negation = negationProblem(terms, pool, input.ranked, cited ? 'cited' : 'facts', input.claim.checked);

@@ -192,10 +192,14 @@ export function addedDescription(text: string, held: (stem: string) => boolean, 
   return undefined;
 }
 
-/** The all-capital tokens of two to four letters in `texts` ("MN", "MIT"), lower-cased. */
+/** The abbreviations in `texts`, lower-cased: all-capital tokens of two to four letters ("MN", "MIT") and short capitalised words with a full stop ("Appx."). */
 export function abbreviationsIn(texts: readonly string[]): string[] {
   const found = new Set<string>();
-  for (const text of texts) for (const match of text.matchAll(/\b\p{Lu}{2,4}\b/gu)) found.add(match[0].toLowerCase());
+  for (const text of texts) {
+    for (const match of text.matchAll(/\b\p{Lu}{2,4}\b/gu)) found.add(match[0].toLowerCase());
+    // A capitalised short word with a full stop ("Appx." for "Appendix").
+    for (const match of text.matchAll(/\b(\p{Lu}\p{Ll}{1,4})\./gu)) found.add((match[1] ?? '').toLowerCase());
+  }
   return [...found];
 }
 

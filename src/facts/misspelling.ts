@@ -41,3 +41,17 @@ function oneEditApart(a: string, b: string): boolean {
   // The rest after one change (same length) or one insertion (one longer) must match.
   return short.length === long.length ? short.slice(i + 1) === long.slice(i + 1) : short.slice(i) === long.slice(i + 1);
 }
+
+/** A name this long or longer may be written in a derived form that drops its last letter ("Bermuda", "Bermudian"). */
+const DERIVED_MIN = 6;
+
+/**
+ * Whether `words` hold a form derived from `word` that keeps all but its last letter
+ * ("bermudian" for "bermuda", "canadian" for "canada"): the sources name the same thing.
+ */
+export function holdsDerivedForm(words: ReadonlySet<string>, word: string): boolean {
+  if (word.length < DERIVED_MIN) return false;
+  const base = word.slice(0, -1);
+  for (const other of startIndex(words).get(word.slice(0, SHARED_START)) ?? []) if (other.length > base.length && other.startsWith(base)) return true;
+  return false;
+}

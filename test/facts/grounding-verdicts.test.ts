@@ -228,3 +228,33 @@ describe('grounding verdicts: abbreviations a source uses (held-out played wiki 
     expect(groundPaper('The laboratory is at 3M in Maplewood, Wisconsin.', 'L2')).toMatchObject({ sure: true, reason: expect.stringContaining('"Wisconsin"') });
   });
 });
+
+describe('grounding verdicts: a name its sources write in a derived form (held-out played wiki 12)', () => {
+  const paper = ['Samples were taken from the Bermudian Seafloor in 2019.'];
+  const readPaper = (file: string): readonly string[] | undefined => (file === 'raw/paper.md' ? paper : undefined);
+  const groundPaper = (sentence: string) => groundPage(`${sentence} <!-- from: raw/paper.md#L1 -->`, [], undefined, '', readPaper).sentences[0]?.problem;
+
+  it('"Bermuda" where the source says "Bermudian" is a question, not a warning', () => {
+    expect(groundPaper('Samples were taken from the seafloor near Bermuda in 2019.')).toMatchObject({ sure: false });
+  });
+
+  it('a name whose stem no source word begins with is still a sure warning', () => {
+    expect(groundPaper('Samples were taken from the seafloor near Barbados in 2019.')).toMatchObject({ sure: true, reason: expect.stringContaining('"Barbados"') });
+  });
+});
+
+describe('grounding verdicts: what the played wiki 13 warned about wrongly', () => {
+  const source = ['The derivation is given in Appx. B of the earlier paper.', 'Use `<link rel="expect" href="#main" blocking="render">` to block rendering.'];
+  const read = (file: string): readonly string[] | undefined => (file === 'raw/s.md' ? source : undefined);
+  const at = (sentence: string, lines: string) => groundPage(`${sentence} <!-- from: raw/s.md#${lines} -->`, [], undefined, '', read).sentences[0]?.problem;
+
+  it('"Appendix" where the cited line writes "Appx." is a question, not a warning; a name no abbreviation fits still warns', () => {
+    expect(at('The derivation is in Appendix B of the earlier paper.', 'L1')).toMatchObject({ sure: false });
+    expect(at('The derivation is in Zurich B of the earlier paper.', 'L1')).toMatchObject({ sure: true });
+  });
+
+  it('words in a code span count as shared with the cited lines; a sentence sharing nothing at all still warns', () => {
+    expect(at('The same `<link rel="expect" blocking="render">` form is the anti-flicker technique.', 'L2')?.sure).not.toBe(true);
+    expect(at('Pelicans nest under the bridge every spring.', 'L2')).toMatchObject({ sure: true, reason: 'its cited lines share no word with it' });
+  });
+});
