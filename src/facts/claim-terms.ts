@@ -52,11 +52,18 @@ const WORD = /[\p{L}\p{N}]+/gu;
 /** Words joined by a hyphen or slash: one word ("no-op", "yes/no"), whatever its parts say. */
 const COMPOUND = /\p{L}[-/]\p{L}/u;
 
+/** Whether the text labels the items of a list "(1) … (2) …": its enumerators count up from 1 and there are two at least. */
+function listLabels(chunks: readonly string[]): boolean {
+  const labels = chunks.filter((chunk) => ENUMERATOR.test(chunk)).map((chunk) => Number(/\d+/.exec(chunk)?.[0]));
+  return labels.length >= 2 && labels.every((value, i) => value === i + 1);
+}
+
 /** Analyse one text (a claim or a line of evidence). `evidence` reads spelled-out numbers as values too. */
 export function claimTerms(text: string, evidence = false): ClaimTerms {
   const { dates, rest } = extractDates(plainMath(text));
   const expansions = evidence ? undefined : capitalisedExpansions(rest);
   const chunks = rest.split(/\s+|(?<=\d)[–—-](?=\d)/u).filter(Boolean);
+  const labelsList = !evidence && listLabels(chunks);
   const numbers: number[] = [];
   const namedNumbers: number[] = [];
   const identifiers: string[] = [];
@@ -201,9 +208,12 @@ export function claimTerms(text: string, evidence = false): ClaimTerms {
     if (number && !VERSION.test(chunk)) {
       if (!evidence) {
         const value = Number(`${(number[1] ?? '').replace(/,/g, '')}${number[2] ?? ''}`);
-        // "RFC 9110" names and "(1)" enumerates: stated anywhere in the sources is enough for those.
-        if (isPartOfName(chunks, index) || ENUMERATOR.test(rawChunk)) namedNumbers.push(value);
-        numbers.push(value);
+        // "(1) … (2) … (3)" labels the items of one sentence's list: no item's label is a claim.
+        if (!(ENUMERATOR.test(rawChunk) && labelsList)) {
+          // "RFC 9110" names and a lone "(1)" enumerates: stated anywhere in the sources is enough for those.
+          if (isPartOfName(chunks, index) || ENUMERATOR.test(rawChunk)) namedNumbers.push(value);
+          numbers.push(value);
+        }
       } else {
         // "3 million" in evidence also states 3,000,000.
         const scale = SCALES[(chunks[index + 1] ?? '').toLowerCase().replace(CHUNK_EDGE, '')];

@@ -46,3 +46,15 @@ describe('claimTerms: stems', () => {
     expect(words('box boxes')).toEqual(['box']);
   });
 });
+
+describe('claimTerms: list labels', () => {
+  it('"(1) … (2) … (3)" labels one sentence\'s items: none of them is a number the sentence states (played fenced-frames page flagged its "(3)")', () => {
+    const terms = claimTerms('Fenced frames are contexts that (1) may not talk to the embedder; (2) use unique partitions; (3) may read limited unpartitioned data.');
+    expect(terms.numbers).toEqual([]);
+  });
+  it('a lone "(3)", labels that do not count up from 1, and numbers beside labels are still numbers', () => {
+    expect(claimTerms('The third step (3) caches 40 entries.').numbers).toEqual([3, 40]);
+    expect(claimTerms('Items (2) and (3) were dropped.').numbers).toEqual([2, 3]);
+    expect(claimTerms('It (1) holds 12 pages and (2) keeps 7 of them.').numbers).toEqual([12, 7]);
+  });
+});
