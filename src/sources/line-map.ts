@@ -19,13 +19,26 @@ export function sourceLines(text: string): string[] {
   return lines;
 }
 
+/**
+ * Markdown emphasis, code marks and spacing carry no claim: "gate:** read**" and "gate: **read**"
+ * say the same, so a line whose only change is its markup has not changed for the sentences citing it.
+ */
+function wordsOf(line: string): string {
+  return line
+    .replace(/[*`]+/g, '')
+    .replace(/(?<![\p{L}\p{N}])_+|_+(?![\p{L}\p{N}])/gu, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
 export function mapLines(oldText: string, newText: string): LineMap {
   const before = sourceLines(oldText);
   const after = sourceLines(newText);
   const kept = new Map<number, number>();
   let oldLine = 1;
   let newLine = 1;
-  for (const part of diffArrays(before, after)) {
+  // Diffed as words (the lines' indexes are the same): a markup-only edit keeps its line.
+  for (const part of diffArrays(before.map(wordsOf), after.map(wordsOf))) {
     const count = part.value.length;
     if (part.added) newLine += count;
     else if (part.removed) oldLine += count;
