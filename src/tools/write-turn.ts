@@ -22,8 +22,10 @@ import { parsePage } from '../wiki/page.js';
  * all written. So a page is written only once every page of the answer it links to is, and
  * nothing is written half-linked.
  *
- * A call whose path another call of the answer also names is never held (which version
- * lands, or what a read of it shows, would otherwise depend on the holding).
+ * A call whose path a later call of the answer also names is never held (which version
+ * lands, or what a read of it shows, would otherwise depend on the holding); one whose path
+ * only earlier calls name (an append, then edits) may be. A call that could not be held is
+ * told which later calls of the answer write the pages it links to, and to send it again.
  */
 export function openWriteTurn(ctx: ToolContext, calls: readonly TurnCall[]) {
   return new WriteTurn(ctx, calls);
@@ -41,8 +43,10 @@ interface Held {
 class WriteTurn {
   /** Key of every write_file call of the answer, by call index. */
   private readonly keys = new Map<number, string>();
-  /** Calls whose path no other call of the answer names: only those may be held. */
+  /** Calls whose path no later call of the answer names: only those may be held. */
   private readonly holdable = new Set<number>();
+  /** Calls that may not be held, with the later call that names their path. */
+  private readonly namedLater = new Map<number, number>();
   private readonly answered = new Set<number>();
   /** In call order (calls run in call order). */
   private readonly held = new Map<number, Held>();
@@ -65,13 +69,15 @@ class WriteTurn {
         // A path the sandbox refuses: that call is refused when it runs, and writes no page.
       }
     }
-    const uses = new Map<string, number>();
-    for (const path of paths.values()) uses.set(path, (uses.get(path) ?? 0) + 1);
+    const lastUse = new Map<string, number>();
+    for (const [index, path] of paths) lastUse.set(path, Math.max(lastUse.get(path) ?? index, index));
     for (const call of calls) {
       const path = paths.get(call.index);
       if (call.name !== 'write_file' || path === undefined) continue;
       this.keys.set(call.index, keyFromPath(path));
-      if (uses.get(path) === 1) this.holdable.add(call.index);
+      const last = lastUse.get(path) ?? call.index;
+      if (last === call.index) this.holdable.add(call.index);
+      else this.namedLater.set(call.index, last);
     }
   }
 
@@ -123,11 +129,19 @@ class WriteTurn {
     if (isAnswer(page)) return page;
     const checked = await checkPage(this.ctx, page);
     if (checked.verdict.ok) return commitPage(this.ctx, page, checked, signal);
-    const awaits = this.holdable.has(index) ? this.linkedKeys(page, this.pendingKeys(index)) : new Set<string>();
+    const pending = this.linkedKeys(page, this.pendingKeys(index));
+    const awaits = this.holdable.has(index) ? pending : new Set<string>();
     if (awaits.size > 0 && (await checkPage(this.ctx, page, { linkKeys: awaits })).verdict.ok) {
       return { index, path, request, key: page.key, awaits };
     }
     const [errors, extra] = withoutPendingLinks(checked.verdict.errors, awaits);
+    const later = this.namedLater.get(index);
+    if (later !== undefined && pending.size > 0) {
+      // Its links are not its fault: a played answer's edits were told to "create the page" its own later calls wrote.
+      const kept = checked.verdict.errors.filter((error) => !pending.has(missingLinkKey(error) ?? ''));
+      const note = `its links to ${listKeys([...pending])} name pages later write_file calls of this answer write; it could not wait for them because call ${later + 1} of this answer also names ${path}: send this call again in your next answer, once they are written`;
+      return this.refuse(page, kept, [note]);
+    }
     return this.refuse(page, errors, extra);
   }
 

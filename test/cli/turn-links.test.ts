@@ -106,6 +106,44 @@ describe.each(['anthropic', 'openai'] as const)('pages of one answer linking to 
     expect(findings.filter((f) => f.rule === 'broken-link')).toEqual([]);
   });
 
+  it('the played case of edits: an append to a page, two new pages, then edits linking that page to them — all land (it was refused, told to "create the page")', async () => {
+    const root = await workspace();
+    await writeFile(path.join(root, pagePath('lantern')), concept('Lantern'));
+    const turn: ScriptStep = {
+      toolCalls: [
+        { id: 'w-0', name: 'write_file', arguments: { path: 'wiki/sources/the-notes.md', content: sourcePage(['lantern']) } },
+        { id: 'a-1', name: 'append_to_file', arguments: { path: pagePath('lantern'), content: '\nMore on the lantern. <!-- from: raw/notes.md#L4 -->\n' } },
+        { id: 'w-2', ...write('meadow', concept('Meadow', ['nebula', 'lantern'])) },
+        { id: 'w-3', ...write('nebula', concept('Nebula', ['meadow'])) },
+        { id: 'e-4', name: 'write_file', arguments: { path: pagePath('lantern'), edits: [{ old: 'Lantern is explained in the notes.', new: 'Lantern is explained in the notes, beside [[meadow]] and [[nebula]].' }] } },
+      ],
+    };
+    const { results } = await ingest(root, api, turn);
+    expect(results.map((r) => failed(r.content))).toEqual([false, false, false, false, false]);
+    expect(results[4]?.content).toMatch(/^edited wiki\/concepts\/lantern\.md: 1 edit/);
+    const lantern = await readFile(path.join(root, pagePath('lantern')), 'utf8');
+    expect(lantern).toContain('beside [[meadow]] and [[nebula]]');
+    expect(lantern).toContain('More on the lantern.');
+  });
+
+  it('a call that cannot wait (a later call names its page) is told its links name pages this answer writes, and to send it again — not to create them', async () => {
+    const root = await workspace();
+    await writeFile(path.join(root, pagePath('lantern')), concept('Lantern'));
+    const turn: ScriptStep = {
+      toolCalls: [
+        { id: 'w-0', name: 'write_file', arguments: { path: 'wiki/sources/the-notes.md', content: sourcePage(['lantern']) } },
+        { id: 'e-1', name: 'write_file', arguments: { path: pagePath('lantern'), edits: [{ old: 'Lantern is explained in the notes.', new: 'Lantern is explained in the notes, beside [[meadow]].' }] } },
+        { id: 'w-2', ...write('meadow', concept('Meadow')) },
+        { id: 'a-3', name: 'append_to_file', arguments: { path: pagePath('lantern'), content: '\nMore on the lantern. <!-- from: raw/notes.md#L4 -->\n' } },
+      ],
+    };
+    const { results } = await ingest(root, api, turn);
+    expect(failed(results[1]?.content)).toBe(true);
+    expect(results[1]?.content).toContain('its links to [[meadow]] name pages later write_file calls of this answer write; it could not wait for them because call 4 of this answer also names wiki/concepts/lantern.md: send this call again');
+    expect(results[1]?.content).not.toMatch(/create the page|no existing page has a similar key/);
+    expect(exists(root, 'meadow')).toBe(true);
+  });
+
   it('a cycle A↔B in one answer writes both', async () => {
     const root = await workspace();
     const { result, results } = await ingest(root, api, {
@@ -215,9 +253,9 @@ describe('what the turn does not let through', () => {
         write('anchor', concept('Anchor', [], 'Second version.\n')),
       ],
     });
-    // The first anchor names a path the answer writes again: checked at once, as before the turn rule.
+    // The first anchor names a path the answer writes again: checked at once, and told why its link could not wait.
     expect(results[0]?.isError).toBe(true);
-    expect(results[0]?.content).toContain('names a missing page "bramble"');
+    expect(results[0]?.content).toContain('its links to [[bramble]] name pages later write_file calls of this answer write; it could not wait for them because call 3 of this answer also names wiki/concepts/anchor.md');
     expect(results.slice(1).map((r) => r.isError)).toEqual([false, false]);
     expect(await readFile(path.join(root, pagePath('anchor')), 'utf8')).toContain('Second version.');
   });
