@@ -5,7 +5,7 @@ import { LINE_MARK } from '../../tools/text-window.js';
 import { writeFileAtomic } from '../../util/fs.js';
 import { readPage } from '../../wiki/page-read.js';
 import type { Finding } from '../../wiki/validate/finding.js';
-import { citedRanges, readSourceText } from './cited-windows.js';
+import { citedRanges, lineWindow, readSourceText } from './cited-windows.js';
 import { KEPT_FILE, keptKey, markKept, type KeptFile } from './lint-batch.js';
 
 /**
@@ -56,6 +56,36 @@ export async function citedLinesText(root: string, finding: Finding, io = new Co
     if (!lines) continue;
     parts.push(`${range.file}#L${range.first}${range.last !== range.first ? `-${range.last}` : ''}:`);
     for (let line = range.first; line <= Math.min(range.last, lines.length); line++) parts.push(`${line}${LINE_MARK}${lines[line - 1] ?? ''}`);
+  }
+  return parts.join('\n');
+}
+
+/**
+ * The cited lines as a question shows them, within CITED_CHARS: whole lines, and for the lines
+ * a long range leaves out, the read_file call that shows them (a played review's quote of
+ * lines 1073-1210 stopped at 1098 with no offset, and the model guessed one).
+ */
+async function shownCitedLines(root: string, finding: Finding, io: ConfinedIo, texts: Map<string, string | undefined>): Promise<string> {
+  const parts: string[] = [];
+  let left = CITED_CHARS;
+  for (const range of citedRanges(finding)) {
+    if (!range.file.startsWith('raw/')) continue;
+    if (!texts.has(range.file)) texts.set(range.file, await readSourceText(io, root, range.file));
+    const text = texts.get(range.file);
+    if (text === undefined) continue;
+    const lines = text.split(/\r?\n/);
+    const last = Math.min(range.last, lines.length);
+    parts.push(`${range.file}#L${range.first}${range.last !== range.first ? `-${range.last}` : ''}:`);
+    let line = range.first;
+    for (; line <= last; line++) {
+      const row = `${line}${LINE_MARK}${lines[line - 1] ?? ''}`;
+      if (row.length + 1 > left && (line > range.first || left < 80)) break;
+      parts.push(row.length + 1 > left ? `${row.slice(0, Math.max(0, left - 2))}…` : row);
+      left -= row.length + 1;
+    }
+    if (line > last) continue;
+    const window = lineWindow(text, line, last);
+    parts.push(window ? `[lines ${line}-${last} not shown: read_file ${range.file} offset ${window.offset} limit ${window.limit} (lines ${window.first}–${window.last})]` : `[lines ${line}-${last} not shown]`);
   }
   return parts.join('\n');
 }
@@ -118,9 +148,9 @@ export async function questionsRequest(root: string, batch: readonly AskedQuesti
   for (const q of batch) {
     const { sentence, noticed } = sentenceOf(q.finding);
     lines.push('', `Q${q.number} ${q.finding.path}${q.finding.line ? `:${q.finding.line}` : ''} — "${sentence}"${noticed ? ` (the check noticed: ${noticed})` : ''}`);
-    const cited = await citedLinesText(root, q.finding, io, texts);
+    const cited = await shownCitedLines(root, q.finding, io, texts);
     // An uncited sentence: what the check noticed quotes the closest fact of its sources.
-    if (cited) lines.push(cited.length <= CITED_CHARS ? cited : `${cited.slice(0, CITED_CHARS - 1)}…`);
+    if (cited) lines.push(cited);
   }
   return lines.join('\n');
 }

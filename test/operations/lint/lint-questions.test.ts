@@ -37,6 +37,24 @@ describe('the questions a lint run puts to a model', () => {
     expect(text).not.toContain('Unrelated.');
   });
 
+  it('a long cited range is shown in whole lines, and the lines left out are named with the read_file call that shows them', async () => {
+    const root = await workspace();
+    const long = Array.from({ length: 140 }, (_, i) => `Line ${i + 1} of a long rejected-alternatives section, with enough words to fill it.`);
+    await writeFile(path.join(root, 'raw/long.md'), `${long.join('\n')}\n`);
+    const finding: Finding = { ...question(), message: '"The loop never ends.": it denies "end", which its cited lines do not deny (raw/long.md#L3-140 say: "3│Line 3")' };
+    const plan = await planQuestions(root, [finding], await loadKept(root), 30);
+    const text = await questionsRequest(root, plan.batches[0] ?? [], { fix: false, first: true, total: 1 });
+    const shown = [...text.matchAll(/^(\d+)│/gm)].map((m) => Number(m[1]));
+    expect(shown[0]).toBe(3);
+    const lastShown = shown.at(-1) ?? 0;
+    expect(lastShown).toBeLessThan(140);
+    expect(text).not.toMatch(/…$/m);
+    const pointer = new RegExp(`\\[lines ${lastShown + 1}-140 not shown: read_file raw/long\\.md offset (\\d+) limit (\\d+) \\(lines ${lastShown + 1}–(\\d+)\\)\\]`).exec(text);
+    expect(pointer, text.slice(-300)).not.toBeNull();
+    const source = long.join('\n');
+    expect(source.slice(Number(pointer?.[1])).startsWith(`Line ${lastShown + 1} of a long`)).toBe(true);
+  });
+
   it('batches at most QUESTION_BATCH a message and lint.fixBatch a run', async () => {
     const root = await workspace();
     const many = Array.from({ length: 25 }, (_, i) => question(i + 1));
