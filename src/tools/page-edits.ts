@@ -32,6 +32,8 @@ export function applyEdits(text: string, edits: readonly PageEdit[]): EditOutcom
       return;
     }
     const first = text.indexOf(edit.old);
+    // The same edits sent again (a played model resent a call it thought refused): what they ask is there already.
+    if (first < 0 && alreadyMade(text, edit)) return;
     if (first < 0) {
       problems.push(`${label}: ${notFound(text, edit.old)}`);
       return;
@@ -63,6 +65,14 @@ export function applyEdits(text: string, edits: readonly PageEdit[]): EditOutcom
   }
   out += text.slice(cursor);
   return { ok: true, text: out, lines };
+}
+
+/** Shorter replacement texts are too common to prove that this edit was made. */
+const MADE_MIN_CHARS = 20;
+
+/** Whether the page already reads as the edit would leave it: its old text gone, its new text there once (and long enough to tell). */
+function alreadyMade(text: string, edit: PageEdit): boolean {
+  return edit.new.trim().length >= MADE_MIN_CHARS && occurrencesOf(text, edit.new).length === 1;
 }
 
 /** 1-based line of character `index` in `text`. */
@@ -117,7 +127,9 @@ function closestLines(lines: readonly string[], old: string, span: number): { fi
     let total = 0;
     for (const [word, count] of wanted) shared += Math.min(count, have.get(word) ?? 0);
     for (const count of have.values()) total += count;
-    const score = shared / Math.max(size, total);
+    // How much of "old" the lines hold first (a long line holding all of it beats a short one holding
+    // a few of its words: a played model was shown the wrong line), then how little else they hold.
+    const score = shared / size + shared / Math.max(size, total) / 1000;
     if (shared > 0 && (best === undefined || score > best.score)) best = { first, last, score };
   }
   return best && { first: best.first, last: best.last };

@@ -29,6 +29,23 @@ describe('applyEdits: exact replacements, each old found exactly once', () => {
     expect(outcome.ok ? '' : outcome.problems[0]).toContain('differs only in spaces or line breaks');
   });
 
+  it('the closest lines are those holding most of old, even in a long line (a played model was shown a short line sharing a few words)', () => {
+    const long = `The explainer proposes changes to the Storage Standard that let a site create multiple storage buckets (the [[api]]), each of which ${'the user agent may delete on its own, '.repeat(8)}as it sees fit.`;
+    const text = ['---', 'title: Buckets', '---', '', long, '', '- Buckets hold storage of a site.', ''].join('\n');
+    const outcome = applyEdits(text, [{ old: 'proposes changes to the Storage Standard that let a site create multiple storage buckets,', new: 'x' }]);
+    expect(outcome.ok).toBe(false);
+    if (!outcome.ok) expect(outcome.problems[0]).toMatch(/\n  5│The explainer proposes/);
+  });
+
+  it('edits sent again after they were made change nothing and are not refused; a short new text proves nothing', () => {
+    const once = applyEdits(PAGE, [{ old: 'Boats leave at noon.', new: 'Boats leave at noon, weather allowing.' }]);
+    expect(once.ok).toBe(true);
+    const made = once.ok ? once.text : '';
+    expect(applyEdits(made, [{ old: 'Boats leave at noon.', new: 'Boats leave at noon, weather allowing.' }])).toEqual({ ok: true, text: made, lines: [] });
+    const short = applyEdits(PAGE.replace('dusk', 'nine'), [{ old: 'at dusk', new: 'at nine' }]);
+    expect(short.ok).toBe(false);
+  });
+
   it('an old copied with line numbers is told to leave them out', () => {
     const outcome = applyEdits(PAGE, [{ old: '6│Boats leave at noon.', new: 'x' }]);
     expect(outcome.ok ? '' : outcome.problems[0]).toContain('holds line numbers');
