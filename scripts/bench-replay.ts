@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { AnthropicCacheSimulator } from '../test/helpers/anthropic-cache.js';
-import { PLAYED_RUN, PLAYED_RUN_3, PLAYED_RUN_4, PLAYED_RUN_5, PLAYED_RUN_6, PLAYED_RUN_7, PLAYED_RUN_AFTER, replayPlayedRun, type ReplayOutcome } from './measure/replay-run.js';
+import { PLAYED_RUN, PLAYED_RUN_3, PLAYED_RUN_4, PLAYED_RUN_5, PLAYED_RUN_6, PLAYED_RUN_7, PLAYED_RUN_15, PLAYED_RUN_AFTER, replayPlayedRun, type ReplayOutcome } from './measure/replay-run.js';
 import type { ReplayFigures } from './measure/replay.js';
 
 /**
@@ -94,8 +94,10 @@ export async function runReplayBench(options: { cli?: string; perRequest?: boole
     [PLAYED_RUN_5, 'a build of 73850a5'],
     [PLAYED_RUN_6, 'a build of 73850a5'],
     [PLAYED_RUN_7, 'main at cd70e10'],
+    [PLAYED_RUN_15, 'main at 5d992e8'],
   ] as const) {
-    console.log(`test/fixtures/${path.basename(fixture)} (3 ingests and a saved query, recorded with ${recorded}, default settings):`);
+    const extra = fixture === PLAYED_RUN_15 ? ' and a read-only lint review' : '';
+    console.log(`test/fixtures/${path.basename(fixture)} (3 ingests and a saved query${extra}, recorded with ${recorded}, default settings):`);
     const plainRun = await replayPlayedRun({ cli: options.cli, fixture });
     describe('default settings', plainRun);
     if (options.perRequest) perRequest(plainRun);

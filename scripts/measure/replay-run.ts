@@ -24,6 +24,8 @@ export const PLAYED_RUN_5 = path.join(packageRoot(), 'test', 'fixtures', 'played
 export const PLAYED_RUN_6 = path.join(packageRoot(), 'test', 'fixtures', 'played-run-6');
 /** The seventh, played with main at cd70e10 on three more sources (preemption, type aliases, non-ASCII identifiers). */
 export const PLAYED_RUN_7 = path.join(packageRoot(), 'test', 'fixtures', 'played-run-7');
+/** The fifteenth, played with main at 5d992e8 (edits, evidence with citations): three ingests updating each other's pages, a comparison query, a read-only lint review. */
+export const PLAYED_RUN_15 = path.join(packageRoot(), 'test', 'fixtures', 'played-run-15');
 
 type SettingValue = string | number | boolean;
 
