@@ -54,6 +54,10 @@ const FACT_SETS = [...DEVELOPMENT_SETS, ...HELD_OUT_SETS];
 function evaluateSourceChange(): void {
   const folder = path.join(packageRoot(), 'test', 'fixtures', 'source-change');
   if (existsSync(folder)) console.log(formatSourceChange('SE-0296 v1 → v2, played-wiki-8 pages', measureSourceChange(folder, 'raw/swift-se0296-async-await.md')));
+  const fenced = path.join(packageRoot(), 'test', 'fixtures', 'source-change-fenced');
+  if (existsSync(fenced)) {
+    console.log(formatSourceChange('WICG fenced-frame unpartitioned-data explainer, upstream 9f5ca7c → 27aaf88, played pages', measureSourceChange(fenced, 'raw/fenced-frames-unpartitioned-data.md')));
+  }
 }
 
 function parseJsonOption(value: string | undefined, name: string): Record<string, unknown> | undefined {

@@ -24,6 +24,8 @@ export const PLAYED_RUN_5 = path.join(packageRoot(), 'test', 'fixtures', 'played
 export const PLAYED_RUN_6 = path.join(packageRoot(), 'test', 'fixtures', 'played-run-6');
 /** The seventh, played with main at cd70e10 on three more sources (preemption, type aliases, non-ASCII identifiers). */
 export const PLAYED_RUN_7 = path.join(packageRoot(), 'test', 'fixtures', 'played-run-7');
+/** A re-ingest of a source its authors revised (WICG fenced-frame explainer, 9f5ca7c → 27aaf88), played with main at 5d992e8. */
+export const PLAYED_RUN_REINGEST_2 = path.join(packageRoot(), 'test', 'fixtures', 'played-run-reingest-2');
 /** The fifteenth, played with main at 5d992e8 (edits, evidence with citations): three ingests updating each other's pages, a comparison query, a read-only lint review. */
 export const PLAYED_RUN_15 = path.join(packageRoot(), 'test', 'fixtures', 'played-run-15');
 
@@ -36,7 +38,8 @@ interface PlayedRunManifest {
    * `config`: settings the player set with `wiki config set` before this command; they stay
    * for the commands after it, as they did in the recording.
    */
-  runs: Array<{ recording: string; args: string[]; config?: Record<string, SettingValue> }>;
+  /** `files`: fixture files copied over workspace files just before this command (a source's next version). */
+  runs: Array<{ recording: string; args: string[]; config?: Record<string, SettingValue>; files?: Record<string, string> }>;
 }
 
 /** A `wiki config set` the replay made; a build that does not know the key refuses it and runs on its defaults. */
@@ -117,6 +120,7 @@ export async function replayPlayedRun(options: ReplayOptions = {}): Promise<Repl
       }
       const settings = pending;
       pending = [];
+      for (const [into, from] of Object.entries(run.files ?? {})) await cp(path.join(fixture, from), path.join(root, into));
       const replay = replayScript(await loadAnswers(path.join(fixture, run.recording)));
       const server = await startFakeLlmServer(replay.script, { model: manifest.model });
       try {
