@@ -136,10 +136,12 @@ class WriteTurn {
     }
     const [errors, extra] = withoutPendingLinks(checked.verdict.errors, awaits);
     const later = this.namedLater.get(index);
-    if (later !== undefined && pending.size > 0) {
+    // Only links that are missing now and that later calls write: a link to a page that exists already is no reason (a played note named such links).
+    const missingPending = [...pending].filter((key) => checked.verdict.errors.some((error) => missingLinkKey(error) === key));
+    if (later !== undefined && missingPending.length > 0) {
       // Its links are not its fault: a played answer's edits were told to "create the page" its own later calls wrote.
-      const kept = checked.verdict.errors.filter((error) => !pending.has(missingLinkKey(error) ?? ''));
-      const note = `its links to ${listKeys([...pending])} name pages later write_file calls of this answer write; it could not wait for them because call ${later + 1} of this answer also names ${path}: send this call again in your next answer, once they are written`;
+      const kept = checked.verdict.errors.filter((error) => !missingPending.includes(missingLinkKey(error) ?? ''));
+      const note = `its links to ${listKeys(missingPending)} name pages later write_file calls of this answer write; it could not wait for them because call ${later + 1} of this answer also names ${path}: once they are written, send it again for those links`;
       return this.refuse(page, kept, [note]);
     }
     return this.refuse(page, errors, extra);

@@ -139,9 +139,27 @@ describe.each(['anthropic', 'openai'] as const)('pages of one answer linking to 
     };
     const { results } = await ingest(root, api, turn);
     expect(failed(results[1]?.content)).toBe(true);
-    expect(results[1]?.content).toContain('its links to [[meadow]] name pages later write_file calls of this answer write; it could not wait for them because call 4 of this answer also names wiki/concepts/lantern.md: send this call again');
+    expect(results[1]?.content).toContain('its links to [[meadow]] name pages later write_file calls of this answer write; it could not wait for them because call 4 of this answer also names wiki/concepts/lantern.md: once they are written, send it again for those links');
     expect(results[1]?.content).not.toMatch(/create the page|no existing page has a similar key/);
     expect(exists(root, 'meadow')).toBe(true);
+  });
+
+  it('a refusal for another reason names no link to a page that exists, even when a later call of the answer edits that page or reads this one', async () => {
+    const root = await workspace();
+    await writeFile(path.join(root, pagePath('lantern')), concept('Lantern'));
+    await writeFile(path.join(root, pagePath('meadow')), concept('Meadow'));
+    const turn: ScriptStep = {
+      toolCalls: [
+        { id: 'w-0', name: 'write_file', arguments: { path: 'wiki/sources/the-notes.md', content: sourcePage(['lantern']) } },
+        { id: 'e-1', name: 'write_file', arguments: { path: pagePath('lantern'), edits: [{ old: 'summary: Lantern as the notes describe it.\n', new: '' }, { old: 'Lantern is explained in the notes.', new: 'Lantern is explained in the notes, beside [[meadow]].' }] } },
+        { id: 'e-2', name: 'write_file', arguments: { path: pagePath('meadow'), edits: [{ old: 'Meadow is explained in the notes.', new: 'Meadow is explained in the notes, near the lantern.' }] } },
+        { id: 'r-3', name: 'read_file', arguments: { path: pagePath('lantern') } },
+      ],
+    };
+    const { results } = await ingest(root, api, turn);
+    expect(failed(results[1]?.content)).toBe(true);
+    expect(results[1]?.content).not.toContain('could not wait');
+    expect(results[1]?.content).not.toContain('[[meadow]]');
   });
 
   it('a cycle A↔B in one answer writes both', async () => {
