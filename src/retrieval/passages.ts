@@ -69,21 +69,35 @@ const CITATIONS_ONLY = /^(?:<!--\s*from:[\s\S]*?-->\s*)+$/;
 /** Citation comments right after a cut point: they belong to the sentence before. */
 const CITATIONS_AFTER = /^(?:\s*<!--\s*from:[\s\S]*?-->)+/;
 
+/** Most characters a passage's one sentence may run past its room rather than be cut mid-sentence. */
+const SENTENCE_OVERRUN = 300;
+
+/** Where each sentence of `text` ends, with the citation comments that follow it (a sentence keeps its citation, or is not cut there). */
+function sentenceEnds(text: string): number[] {
+  const ends: number[] = [];
+  for (const match of text.matchAll(SENTENCE_END)) {
+    const after = (match.index ?? 0) + match[0].length;
+    ends.push(after + (CITATIONS_AFTER.exec(text.slice(after))?.[0].length ?? 0));
+  }
+  return ends;
+}
+
 /**
  * `text` cut to at most `room` characters on a sentence boundary, so an excerpt never stops
- * mid-thought; when not even its first sentence fits, cut on a word and marked `…`
- * (empty when that leaves too little to say anything).
+ * mid-thought; a first sentence up to SENTENCE_OVERRUN past the room is given whole; a longer
+ * one is cut on a word and marked `…` (empty when that leaves too little to say anything).
  */
 function cutToFit(text: string, room: number): string {
   let end = 0;
-  for (const match of text.matchAll(SENTENCE_END)) {
-    let after = (match.index ?? 0) + match[0].length;
-    // A sentence keeps the citation that follows it, or is not cut there.
-    after += CITATIONS_AFTER.exec(text.slice(after))?.[0].length ?? 0;
+  for (const after of sentenceEnds(text)) {
     if (after > room) break;
     end = after;
   }
   if (end > 0) return text.slice(0, end).trimEnd();
+  // A first sentence a little longer than the room is given whole: cut on a word, it stopped right
+  // before the quote that answered the question (a played query read two pages again for it).
+  const firstEnd = sentenceEnds(text)[0];
+  if (firstEnd !== undefined && firstEnd <= room + SENTENCE_OVERRUN) return text.slice(0, firstEnd).trimEnd();
   const cut = text.slice(0, room - 1);
   const space = cut.search(/\s\S*$/);
   const words = (space > room / 2 ? cut.slice(0, space) : cut).trimEnd();

@@ -125,6 +125,16 @@ describe('bestPassages', () => {
     expect(excerpt.length).toBeLessThanOrEqual(200);
   });
 
+  it('gives a first sentence a little longer than the room whole, with its citation; a far longer one is cut on a word (a played query\'s passage stopped right before its quote)', () => {
+    const sentence = `Bucket data follows the same-origin principle and, like data in the default bucket, "is only accessible within the same storage partition". <!-- from: raw/b.md#L624-629 -->`;
+    const [whole = ''] = bestPassages(`## Partitioning\n${sentence} More after it.`, questionTerms('partition bucket'), 120);
+    expect(whole).toBe(`## Partitioning\n${sentence}`);
+    const long = `Buckets ${'hold data of many kinds and '.repeat(30)}end here.`;
+    const [cut = ''] = bestPassages(long, questionTerms('buckets'), 120);
+    expect(cut.endsWith('…')).toBe(true);
+    expect(cut.length).toBeLessThanOrEqual(120);
+  });
+
   it('keeps a citation with the sentence before it when a passage is cut, and one on a line of its own with its paragraph; other comments go', () => {
     const paragraph = 'The database serves go.sum lines. <!-- from: raw/go.md#L4-6 --> It is a transparent log that clients audit at length every day.';
     expect(bestPassages(paragraph, questionTerms('database lines'), 90)).toEqual(['The database serves go.sum lines. <!-- from: raw/go.md#L4-6 -->']);
