@@ -74,10 +74,13 @@ export function renderLint(report: LintReport, c: Colors, options: { fix: boolea
   for (const [rule, group] of groupByRule(findings)) {
     const severity = group[0]?.severity ?? 'warning';
     const label = severity === 'error' ? c.red(rule) : c.yellow(rule);
-    lines.push(`${label} ${c.dim(`(${severityCounts(group)})`)}`);
     // Sentences a review kept (with its reason) stay findings, but by default they are counted, not listed again.
-    const open = full ? group : group.filter((f) => f.keptBecause === undefined);
-    const keptHere = group.length - group.filter((f) => f.keptBecause === undefined).length;
+    const notKept = group.filter((f) => f.keptBecause === undefined);
+    const open = full ? group : notKept;
+    const keptHere = group.length - notKept.length;
+    // The head counts what is open and, apart, what was kept: "(2 warnings, 13 questions)" over one listed warning read as a miscount.
+    const counts = [notKept.length > 0 ? severityCounts(notKept) : '', keptHere > 0 ? `${keptHere} kept after review` : ''].filter(Boolean).join('; ');
+    lines.push(`${label} ${c.dim(`(${counts})`)}`);
     const room = full ? group.length : Math.min(open.length, Math.max(1, Math.min(severity === 'error' ? SHOWN_PER_ERROR_RULE : SHOWN_PER_WARNING_RULE, budget)));
     // Warnings before questions, and each marked when a rule has both (a played reader could not tell which three were warnings).
     const shown = [...open].sort((a, b) => SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity)).slice(0, room);
