@@ -38,11 +38,11 @@ export function renderOutcomeProblems(outcome: RunOutcome, c: Colors): string[] 
   const open = outcome.rejectedWrites.filter((r) => !r.rewritten);
   const rewritten = outcome.rejectedWrites.length - open.length;
   if (open.length > 0) {
-    lines.push(`  ${c.yellow(`${open.length} write(s) rejected`)}${rewritten > 0 ? ` (and ${rewritten} more, sent again and accepted)` : ''}:`);
+    lines.push(`  ${c.yellow(`${open.length} write(s) rejected`)}${rewritten > 0 ? ` (and ${rewritten} more followed by an accepted write of the same page)` : ''}:`);
     for (const r of open.slice(0, 10)) lines.push(`    ${r.path}: ${r.reason}`);
     if (open.length > 10) lines.push(`    … and ${open.length - 10} more (see --json)`);
   } else if (rewritten > 0) {
-    lines.push(`  ${c.dim(`${rewritten} write(s) rejected, then sent again and accepted (see --json)`)}`);
+    lines.push(`  ${c.dim(`${rewritten} write(s) rejected, each followed by an accepted write of the same page (see --json)`)}`);
   }
   for (const f of outcome.findings.filter((x) => x.severity === 'error')) lines.push(`  ${c.red('error')} ${f.path}: ${f.message}`);
   return lines;

@@ -27,9 +27,9 @@ describe('rejected writes in the run summary and the log', () => {
     const result = await runCli(['ingest', 'raw/harbour.md'], { cwd: root, env: server.env('anthropic') });
     expect(result.code, result.stderr).toBe(0);
     const output = result.stdout + result.stderr;
-    expect(output).toContain('1 write(s) rejected, then sent again and accepted');
+    expect(output).toContain('1 write(s) rejected, each followed by an accepted write of the same page');
     expect(output).not.toMatch(/broken-link/);
-    expect(await readFile(path.join(root, 'wiki', 'log.md'), 'utf8')).toContain('rejected writes: 1 (1 sent again and accepted)');
+    expect(await readFile(path.join(root, 'wiki', 'log.md'), 'utf8')).toContain('rejected writes: 1 (1 followed by an accepted write of the same page)');
   });
 
   it('a refused write never fixed is listed with its reason', async () => {

@@ -191,7 +191,7 @@ function logLines(outcome: SourceOutcome): string[] {
     lines.push(`stale claims: ${outcome.following.staleClaims - outcome.following.settled} (of ${outcome.following.staleClaims}; ${outcome.following.settled} settled by this run)`);
   }
   const rewritten = outcome.rejectedWrites.filter((r) => r.rewritten).length;
-  if (outcome.rejectedWrites.length) lines.push(`rejected writes: ${outcome.rejectedWrites.length}${rewritten ? ` (${rewritten} sent again and accepted)` : ''}`);
+  if (outcome.rejectedWrites.length) lines.push(`rejected writes: ${outcome.rejectedWrites.length}${rewritten ? ` (${rewritten} followed by an accepted write of the same page)` : ''}`);
   lines.push(`status: ${outcome.status}, ${outcome.turns} turn(s), ${outcome.tokens} tokens`);
   return lines;
 }
