@@ -30,6 +30,22 @@ export async function citedWindowLines(root: string, findings: readonly Finding[
   return windowLines(root, findings.map((finding) => ({ label: `${finding.path}:${finding.line ?? ''}`, ranges: citedRanges(finding) })));
 }
 
+/**
+ * Where the source lines a finding names in its own words are ("raw/x.md#L601-605 gives only …",
+ * as a model review writes them): a played lint --fix had only the ranges, and guessed offsets.
+ * A grounding finding's cited lines ("… say:") are shown by citedWindowLines; these are the rest.
+ */
+export async function namedWindowLines(root: string, findings: readonly Finding[]): Promise<string[]> {
+  const named = findings.filter((finding) => citedRanges(finding).length === 0);
+  return windowLines(
+    root,
+    named.map((finding) => ({
+      label: `${finding.rule} ${finding.path}${finding.line !== undefined ? `:${finding.line}` : ''}`,
+      ranges: placeRanges([...finding.message.matchAll(/raw\/[^\s#()"'`,;]+#L\d+(?:-\d+)?/g)].map((m) => m[0])),
+    })),
+  );
+}
+
 /** The same for places given as `raw/x.md#L143-145` (where a closest fact is stated). */
 export function placeRanges(places: readonly string[]): CitedRange[] {
   return places.flatMap((place) => {

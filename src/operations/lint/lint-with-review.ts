@@ -19,6 +19,7 @@ import { summariseRun, type RunOutcome } from '../run/run-outcome.js';
 import { Session } from '../run/session.js';
 import { hiddenFromModel } from '../run/session-tools.js';
 import { reviewReading, type ReviewPage } from './review-reading.js';
+import { namedWindowLines } from './cited-windows.js';
 import { isSpecialPage } from '../../wiki/contract.js';
 import type { WorkspaceHandle } from '../run/workspace-handle.js';
 
@@ -99,7 +100,9 @@ export async function runLint(ws: WorkspaceHandle, options: LintRunOptions): Pro
       } else {
         const repairs = options.fix && before.groundingEvidence ? await groundingRepairRequest(ws.root, batch.findings, before.groundingEvidence) : '';
         const questionCount = questions.batches.flat().length;
-        const reviewText = [reviewRequest({ ...before, findings: seen, ...countBySeverity(seen) }, batch, fixes.length, options.fix), repairs, reviewReading(ws.root, reviewPages(session), batch.findings)].filter(Boolean).join('\n\n');
+        const named = await namedWindowLines(ws.root, batch.findings);
+        const sourceLines = named.length > 0 ? ['Where the source lines the findings above name are, to read just them:', ...named].join('\n') : '';
+        const reviewText = [reviewRequest({ ...before, findings: seen, ...countBySeverity(seen) }, batch, fixes.length, options.fix), repairs, sourceLines, reviewReading(ws.root, reviewPages(session), batch.findings)].filter(Boolean).join('\n\n');
         // The first batch rides with the review when the first request stays small (played runs: at most 60 KB); else it is the next round.
         const firstBatch = questions.batches[0] ?? [];
         const withQuestions = firstBatch.length > 0 ? await questionsRequest(ws.root, firstBatch, { fix: options.fix, first: true, total: questionCount }) : '';

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { citedRanges, lineWindow } from '../../../src/operations/lint/cited-windows.js';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { citedRanges, lineWindow, namedWindowLines } from '../../../src/operations/lint/cited-windows.js';
+import { tempDir } from '../../helpers/cli.js';
 import type { Finding } from '../../../src/wiki/validate/finding.js';
 
 /** The read_file arguments that show just a flagged sentence's cited lines. */
@@ -34,5 +37,18 @@ describe('citedRanges', () => {
       { file: 'raw/b.md', first: 288, last: 296 },
     ]);
     expect(citedRanges(finding('"X": no fact of its sources says this (closest fact f-1: "…")'))).toEqual([]);
+  });
+});
+
+describe('namedWindowLines', () => {
+  it("gives the read_file call for source lines a model's finding names in its own words, and none for a grounding finding (its cited lines are shown apart)", async () => {
+    const root = await tempDir();
+    await mkdir(path.join(root, 'raw'), { recursive: true });
+    await writeFile(path.join(root, 'raw/s.md'), ['one', 'two', 'three', 'four', 'five', 'six'].join('\n'));
+    const model: Finding = { rule: 'llm-contradiction', severity: 'warning', path: 'wiki/a.md', message: 'it says more; raw/s.md#L4-5 gives only the expiry. (reported by the model review)' };
+    const grounding: Finding = { rule: 'miscited', severity: 'warning', path: 'wiki/b.md', line: 2, message: '"x": its cited lines share no word with it (raw/s.md#L1 say: "1│one")' };
+    const lines = await namedWindowLines(root, [model, grounding]);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^- llm-contradiction wiki\/a\.md — read_file raw\/s\.md offset \d+ limit \d+ \(lines \d+–\d+\)$/);
   });
 });
