@@ -36,18 +36,21 @@ export interface RepairState {
   rounds: Finding[][];
 }
 
+/** `before`: the findings as the run began, kept ones marked (`keptBecause`): those are not known as open. */
 export function startRepairs(before: readonly Finding[]): RepairState {
-  return { known: new Set(before.map(findingIdentity)), rounds: [] };
+  return { known: new Set(before.filter((f) => f.keptBecause === undefined).map(findingIdentity)), rounds: [] };
 }
 
 /**
- * The findings to hand back after a round: on a page the model changed in this run, not
- * known before it (so neither one it was handed — and perhaps kept — nor one it left alone
- * elsewhere on the page), not the model's own, at most `size`; empty when none is new.
+ * The findings to hand back after a round: on a page the model changed in this run, open
+ * (not kept after review: `now` comes marked) and not known open before it (so neither one
+ * it was handed nor one it left alone elsewhere on the page — but a sentence kept earlier
+ * that its edit of the line opened again is handed back: a played run left two such open),
+ * not the model's own, at most `size`; empty when none is new.
  */
 export function repairFindings(state: RepairState, changed: readonly ChangedFile[], now: readonly Finding[], size: number): Finding[] {
   const pages = new Set(changed.map((c) => c.path));
-  const fresh = now.filter((f) => pages.has(f.path) && !f.rule.startsWith('llm-') && !TOOL_REPAIRED.has(f.rule) && !state.known.has(findingIdentity(f)));
+  const fresh = now.filter((f) => pages.has(f.path) && f.keptBecause === undefined && !f.rule.startsWith('llm-') && !TOOL_REPAIRED.has(f.rule) && !state.known.has(findingIdentity(f)));
   const handed = fresh.slice(0, Math.max(0, size));
   for (const f of handed) state.known.add(findingIdentity(f));
   if (handed.length > 0) state.rounds.push(handed);

@@ -110,7 +110,7 @@ export async function runLint(ws: WorkspaceHandle, options: LintRunOptions): Pro
           asked.push(...firstBatch);
           questionRounds = 1;
         }
-        const repairState = startRepairs(before.findings);
+        const repairState = startRepairs(seen);
         // Its writes may leave new findings on the pages it changed: handed back in the same conversation, a bounded number of times.
         const repairRound = async (round: { turns: number; changed: readonly ChangedFile[] }): Promise<string | undefined> => {
           if (!options.fix || repairState.rounds.length >= REPAIR_ROUNDS || options.budget.maxTurns - round.turns < REPAIR_TURNS) return undefined;
@@ -119,7 +119,7 @@ export async function runLint(ws: WorkspaceHandle, options: LintRunOptions): Pro
           // The rule repairs come first, as after the run: what the tool repairs itself is no finding to hand over.
           if (!options.dryRun) fixes = [...new Set([...fixes, ...(await applyFixes(ws.root, ws.schema.contract, ws.config.config, sessionSink(session, logLines))).changes])];
           const now = await lintWorkspace(ws.root, ws.schema, ws.config.config, { fix: false, planned: planned(), evidence: true, saveGroundingCache: !options.dryRun });
-          const handed = repairFindings(repairState, pages, now.findings, ws.config.config.lint.fixBatch);
+          const handed = repairFindings(repairState, pages, await markReviewed(ws.root, now.findings, await loadKept(ws.root)), ws.config.config.lint.fixBatch);
           return handed.length === 0 ? undefined : repairRequest(ws.root, repairState.rounds.length, handed, now.groundingEvidence);
         };
         // Then the next batch of questions, each round a turn of the run.

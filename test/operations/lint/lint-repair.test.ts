@@ -23,6 +23,14 @@ describe('repairFindings: what a repair round hands back', () => {
     expect(state.rounds).toHaveLength(1);
   });
 
+  it('hands back a sentence kept after an earlier review that the model\'s edit of its line opened again, and never one still kept (a played run left two such questions open)', () => {
+    const kept = { ...warn('miscited', 'wiki/a.md', 26, '"Kept earlier.": its cited lines hold few of its words'), severity: 'question' as const, keptBecause: 'a paraphrase of its lines' };
+    const state = startRepairs([kept]);
+    const opened = { ...kept, keptBecause: undefined };
+    expect(repairFindings(state, changed, [kept], 30)).toEqual([]);
+    expect(repairFindings(state, changed, [opened], 30)).toEqual([opened]);
+  });
+
   it('hands at most the batch size', () => {
     const state = startRepairs([]);
     const now = Array.from({ length: 5 }, (_, i) => warn('ungrounded', 'wiki/a.md', i + 1, `sentence ${i}`));
