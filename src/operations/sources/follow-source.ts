@@ -22,16 +22,27 @@ export interface SourceFollowing {
   newLines: Array<{ first: number; last: number; offset: number; text: string }>;
   /** The read_file offset where each current line starts (index 0 is line 1). */
   offsets: number[];
+  /** The citations numbered a version later than the ingested one: `wiki lint --fix` had moved them without a model. */
+  followedEarlier?: boolean;
+}
+
+/** Which versions of a source (by sha256) the citations number, and which one was last ingested. */
+export interface SourceVersions {
+  numbered: string;
+  ingested: string;
 }
 
 /**
  * Before any model runs on a changed source: every citation of it whose lines moved but did
  * not change follows them, and the sentences citing lines that changed are listed as stale.
+ * Citations are moved from the version they number (`versions.numbered`); the lines new to a
+ * model are those new since the version it last read (`versions.ingested`), so a follow
+ * without a model neither moves a citation twice nor hides a change from the next ingest.
  * `pages`: the pages that draw on the source (produced from it, or listing or citing it).
  */
-export async function followChangedSource(session: Session, source: string, earlierSha256: string, current: string, pages: readonly string[]): Promise<SourceFollowing> {
+export async function followChangedSource(session: Session, source: string, versions: SourceVersions, current: string, pages: readonly string[]): Promise<SourceFollowing> {
   const result: SourceFollowing = { earlierKnown: false, citationsMoved: 0, rewritten: [], staleClaims: [], uncited: [], newLines: [], offsets: [] };
-  const earlier = await earlierSourceText(session.root, source, earlierSha256);
+  const earlier = await earlierSourceText(session.root, source, versions.numbered);
   if (earlier === undefined) {
     result.uncited = [...pages];
     return result;
@@ -41,7 +52,13 @@ export async function followChangedSource(session: Session, source: string, earl
   const since = isoDate();
   result.offsets = lineOffsets(current);
   const lines = sourceLines(current);
-  result.newLines = newLineRanges(map)
+  let sinceIngested = map;
+  if (versions.ingested !== versions.numbered) {
+    result.followedEarlier = true;
+    const ingested = await earlierSourceText(session.root, source, versions.ingested);
+    if (ingested !== undefined) sinceIngested = mapLines(ingested, current);
+  }
+  result.newLines = newLineRanges(sinceIngested)
     .filter((range) => lines.slice(range.first - 1, range.last).some((line) => line.trim() !== ''))
     .map((range) => ({ ...range, offset: result.offsets[range.first - 1] ?? 0, text: lines.slice(range.first - 1, range.last).join('\n') }));
   for (const page of [...new Set(pages)].sort()) {
