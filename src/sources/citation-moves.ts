@@ -24,22 +24,23 @@ const LINE_RANGE = /#L(\d+)(?:-L?(\d+))?/y;
  * The page with every line citation of `rawPath` — `<!-- from: raw/x.md#L10-40 -->` in the
  * body, `raw/x.md#L10-40` in the frontmatter — moved to where its lines now are. Pure and
  * deterministic: two clones that see the same change of the source make the same rewrite.
- * A range whose lines changed is left alone and reported, never silently moved.
+ * A range whose lines changed is left alone and reported, never silently moved; so is one
+ * `keep` names (a stale claim's, numbered by an older version, waiting for a reader).
  */
-export function moveCitations(pageText: string, rawPath: string, map: LineMap): CitationMoves {
+export function moveCitations(pageText: string, rawPath: string, map: LineMap, keep: (first: number, last: number) => boolean = () => false): CitationMoves {
   const result: CitationMoves = { text: pageText, moved: 0, unmoved: 0, changed: [] };
   // Lines before the body are the frontmatter block (its fences included).
   const frontmatterLines = splitFrontmatter(pageText).bodyLine - 1;
   const lines = pageText.split('\n');
   lines.forEach((text, index) => {
     const inFrontmatter = index < frontmatterLines;
-    lines[index] = rewriteLine(text, rawPath, map, index + 1, inFrontmatter, result);
+    lines[index] = rewriteLine(text, rawPath, map, index + 1, inFrontmatter, result, keep);
   });
   result.text = lines.join('\n');
   return result;
 }
 
-function rewriteLine(text: string, rawPath: string, map: LineMap, lineNumber: number, inFrontmatter: boolean, result: CitationMoves): string {
+function rewriteLine(text: string, rawPath: string, map: LineMap, lineNumber: number, inFrontmatter: boolean, result: CitationMoves, keep: (first: number, last: number) => boolean): string {
   let out = '';
   let from = 0;
   for (let at = text.indexOf(rawPath, from); at !== -1; at = text.indexOf(rawPath, from)) {
@@ -56,7 +57,7 @@ function rewriteLine(text: string, rawPath: string, map: LineMap, lineNumber: nu
     }
     const first = Number(range[1]);
     const last = range[2] === undefined ? first : Number(range[2]);
-    const fate = last >= first ? followRange(map, first, last) : ({ kind: 'changed' } as const);
+    const fate = last >= first && !keep(first, last) ? followRange(map, first, last) : ({ kind: 'changed' } as const);
     let replacement = range[0];
     if (fate.kind === 'changed') result.changed.push({ line: lineNumber, first, last });
     else if (fate.first === first) result.unmoved++;

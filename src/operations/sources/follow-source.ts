@@ -34,13 +34,21 @@ export interface SourceVersions {
 
 /**
  * Before any model runs on a changed source: every citation of it whose lines moved but did
- * not change follows them, and the sentences citing lines that changed are listed as stale.
+ * not change follows them, and the sentences citing lines that changed are listed as stale;
+ * the citations of claims already stale (`open`) are left as they are.
  * Citations are moved from the version they number (`versions.numbered`); the lines new to a
  * model are those new since the version it last read (`versions.ingested`), so a follow
  * without a model neither moves a citation twice nor hides a change from the next ingest.
  * `pages`: the pages that draw on the source (produced from it, or listing or citing it).
  */
-export async function followChangedSource(session: Session, source: string, versions: SourceVersions, current: string, pages: readonly string[]): Promise<SourceFollowing> {
+export async function followChangedSource(
+  session: Session,
+  source: string,
+  versions: SourceVersions,
+  current: string,
+  pages: readonly string[],
+  open: readonly StaleClaim[] = [],
+): Promise<SourceFollowing> {
   const result: SourceFollowing = { earlierKnown: false, citationsMoved: 0, rewritten: [], staleClaims: [], uncited: [], newLines: [], offsets: [] };
   const earlier = await earlierSourceText(session.root, source, versions.numbered);
   if (earlier === undefined) {
@@ -65,12 +73,15 @@ export async function followChangedSource(session: Session, source: string, vers
     if (!SOURCE_FOLLOW_PLACE.allows(page)) continue;
     const text = await session.readIfExists(page);
     if (text === undefined) continue;
-    const moves = moveCitations(text, source, map);
+    // A stale claim's citation numbers the version it was written from, not `versions.numbered`: it stays for its reader.
+    const waiting = open.filter((claim) => claim.page === page);
+    const held = (first: number, last: number): boolean => waiting.some((claim) => claim.first === first && claim.last === last);
+    const moves = moveCitations(text, source, map, held);
     if (moves.moved + moves.unmoved + moves.changed.length === 0) {
       result.uncited.push(page);
       continue;
     }
-    result.staleClaims.push(...staleClaimsOf(page, text, source, earlier, current, map, since));
+    result.staleClaims.push(...staleClaimsOf(page, text, source, earlier, current, map, since).filter((claim) => !held(claim.first, claim.last)));
     if (moves.moved === 0) continue;
     result.citationsMoved += moves.moved;
     result.rewritten.push(page);

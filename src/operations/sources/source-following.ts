@@ -34,7 +34,7 @@ export async function followChange(session: Session, manifest: Manifest, rawPath
   if (!recorded || current === undefined) return undefined;
   const drawing = session.contentPages().filter((page) => sourcesOf(page.frontmatter).some((s) => s.split('#')[0] === rawPath) || page.body.includes(rawPath));
   const pages = pagesToMarkStale(manifest, rawPath, [], drawing.map((page) => page.path), session.ws.schema.contract);
-  const following = await followChangedSource(session, rawPath, { numbered: recorded.followed ?? recorded.sha256, ingested: recorded.sha256 }, current, pages);
+  const following = await followChangedSource(session, rawPath, { numbered: recorded.followed ?? recorded.sha256, ingested: recorded.sha256 }, current, pages, open);
   if (following.earlierKnown) following.staleClaims.push(...open.filter((claim) => !following.staleClaims.some((found) => sameClaim(found, claim))));
   return following;
 }
