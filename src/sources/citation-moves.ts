@@ -72,6 +72,34 @@ function rewriteLine(text: string, rawPath: string, map: LineMap, lineNumber: nu
 }
 
 /**
+ * The ranges of `rawPath` a person already moved to where their lines are now, on a page
+ * edited by hand since the tool last wrote it (`base`, the tool's text): a line as the tool
+ * wrote it but for a range that is exactly where `map` takes the tool's. Following the change
+ * would move it a second time. Returned as `first-last` keys.
+ */
+export function movedByHand(base: string, pageText: string, rawPath: string, map: LineMap): Set<string> {
+  const escaped = rawPath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const ranges = (line: string): Array<{ first: number; last: number }> =>
+    [...line.matchAll(new RegExp(`${escaped}#L(\\d+)(?:-L?(\\d+))?`, 'g'))].map((m) => ({ first: Number(m[1]), last: Number(m[2] ?? m[1]) }));
+  const unnumbered = (line: string): string => line.replace(new RegExp(`(${escaped})#L\\d+(?:-L?\\d+)?`, 'g'), '$1');
+  const asWritten = new Map<string, string>();
+  for (const line of base.split('\n')) if (ranges(line).length > 0) asWritten.set(unnumbered(line), line);
+  const moved = new Set<string>();
+  for (const line of pageText.split('\n')) {
+    const now = ranges(line);
+    const was = now.length > 0 ? asWritten.get(unnumbered(line)) : undefined;
+    if (was === undefined || was === line) continue;
+    ranges(was).forEach((before, i) => {
+      const after = now[i];
+      if (!after || (before.first === after.first && before.last === after.last)) return;
+      const fate = followRange(map, before.first, before.last);
+      if (fate.kind === 'kept' && fate.first === after.first && fate.last === after.last) moved.add(`${after.first}-${after.last}`);
+    });
+  }
+  return moved;
+}
+
+/**
  * The page with source `from` named `to` wherever it is cited — `sources` entries in the
  * frontmatter, `<!-- from: … -->` comments in the body — and nowhere else (prose that names
  * the file, perhaps a person's line, is left as written). Returns how many it renamed.

@@ -202,6 +202,33 @@ describe('wiki lint --fix on a changed source, with no model', () => {
   });
 });
 
+describe('a citation renumbered by hand', () => {
+  it('is not moved a second time by the next ingest (the double move a hand renumbering used to get)', async () => {
+    const root = await freshWorkspace();
+    await writeFile(path.join(root, SOURCE), v1);
+    expect((await ingest(root, [writePage, { text: 'Ingested.' }])).code).toBe(0);
+    // Two lines inserted at the top: every cited line moves down by two.
+    await writeFile(path.join(root, SOURCE), `A new opening line.\nIt goes on.\n${v1}`);
+    // A person renumbers one citation to where its lines went, as the old range check invited.
+    await writeFile(path.join(root, PAGE), (await page(root)).replace('raw/doc.md#L3-4', 'raw/doc.md#L5-6'));
+    const ingested = await ingest(root, [{ text: 'Nothing to add.' }]);
+    expect(ingested.code, ingested.stderr).toBe(0);
+    expect(citations(await page(root))).toEqual(['L5-6', 'L10', 'L13-14']);
+    expect(ingested.firstMessage).toContain('(2 moved)');
+    expect(ingested.firstMessage).toContain('No cited line changed.');
+  });
+
+  it('renumbered to lines that are not where its lines went is moved as any other: only an exact renumbering is taken as done', async () => {
+    const root = await freshWorkspace();
+    await writeFile(path.join(root, SOURCE), v1);
+    expect((await ingest(root, [writePage, { text: 'Ingested.' }])).code).toBe(0);
+    await writeFile(path.join(root, SOURCE), `A new opening line.\nIt goes on.\n${v1}`);
+    await writeFile(path.join(root, PAGE), (await page(root)).replace('raw/doc.md#L3-4', 'raw/doc.md#L2-3'));
+    expect((await lint(root, '--fix')).code).toBe(0);
+    expect(citations(await page(root))).toEqual(['L4-5', 'L10', 'L13-14']);
+  });
+});
+
 describe('the ingest record\'s followed field, crafted', () => {
   it('a value that is no sha256 is refused, naming the line and the field', async () => {
     const root = await changedWiki();

@@ -3,7 +3,8 @@ import type { StaleClaim } from '../../state/stale-claims.js';
 import { writeToolEdit } from '../../state/tool-edit.js';
 import { SOURCE_FOLLOW_PLACE } from '../../state/write-places.js';
 import { isoDate } from '../../util/dates.js';
-import { moveCitations } from '../../sources/citation-moves.js';
+import { moveCitations, movedByHand } from '../../sources/citation-moves.js';
+import { humanEditBase } from '../../state/human-edits.js';
 import type { Session } from '../run/session.js';
 import { earlierSourceText } from './earlier-text.js';
 import { lineOffsets, newLineRanges, staleClaimsOf } from './stale-claims-of.js';
@@ -24,6 +25,8 @@ export interface SourceFollowing {
   offsets: number[];
   /** The citations numbered a version later than the ingested one: `wiki lint --fix` had moved them without a model. */
   followedEarlier?: boolean;
+  /** Citations a person had already renumbered to where their lines went: left as written, never moved twice. */
+  movedByHand: number;
 }
 
 /** Which versions of a source (by sha256) the citations number, and which one was last ingested. */
@@ -49,7 +52,7 @@ export async function followChangedSource(
   pages: readonly string[],
   open: readonly StaleClaim[] = [],
 ): Promise<SourceFollowing> {
-  const result: SourceFollowing = { earlierKnown: false, citationsMoved: 0, rewritten: [], staleClaims: [], uncited: [], newLines: [], offsets: [] };
+  const result: SourceFollowing = { earlierKnown: false, citationsMoved: 0, movedByHand: 0, rewritten: [], staleClaims: [], uncited: [], newLines: [], offsets: [] };
   const earlier = await earlierSourceText(session.root, source, versions.numbered);
   if (earlier === undefined) {
     result.uncited = [...pages];
@@ -75,7 +78,11 @@ export async function followChangedSource(
     if (text === undefined) continue;
     // A stale claim's citation numbers the version it was written from, not `versions.numbered`: it stays for its reader.
     const waiting = open.filter((claim) => claim.page === page);
-    const held = (first: number, last: number): boolean => waiting.some((claim) => claim.first === first && claim.last === last);
+    // A person who renumbered a citation to where its lines went already did the move.
+    const base = (await humanEditBase(session.root, page, text))?.base;
+    const byHand = base === undefined ? new Set<string>() : movedByHand(base, text, source, map);
+    result.movedByHand += byHand.size;
+    const held = (first: number, last: number): boolean => byHand.has(`${first}-${last}`) || waiting.some((claim) => claim.first === first && claim.last === last);
     const moves = moveCitations(text, source, map, held);
     if (moves.moved + moves.unmoved + moves.changed.length === 0) {
       result.uncited.push(page);

@@ -10,6 +10,8 @@ export interface FollowedSource {
   /** The version the citations number now. */
   sha256: string;
   citationsMoved: number;
+  /** Citations a person had already renumbered to the new lines: left as they are. */
+  movedByHand: number;
   /** Pages whose citations were rewritten. */
   rewritten: string[];
   /** Sentences left citing changed lines (recorded as stale claims). */
@@ -42,6 +44,7 @@ export async function followChangedSources(session: Session, onNotice?: (message
       source: change.source,
       sha256: change.current,
       citationsMoved: following.citationsMoved,
+      movedByHand: following.movedByHand,
       rewritten: following.rewritten,
       staleClaims: following.staleClaims.length - settled.settled,
       staleMarked: marking.marked,
@@ -54,6 +57,6 @@ export async function followChangedSources(session: Session, onNotice?: (message
 export function followedLines(followed: readonly FollowedSource[]): string[] {
   return followed.map(
     (f) =>
-      `${f.source}: citations moved: ${f.citationsMoved} on ${f.rewritten.length} page(s); stale claims: ${f.staleClaims}${f.staleMarked.length ? `; marked stale: ${f.staleMarked.join(', ')}` : ''} (not ingested: \`wiki ingest ${f.source}\` reads its new lines)`,
+      `${f.source}: citations moved: ${f.citationsMoved} on ${f.rewritten.length} page(s)${f.movedByHand ? ` (${f.movedByHand} already renumbered by hand, left as they are)` : ''}; stale claims: ${f.staleClaims}${f.staleMarked.length ? `; marked stale: ${f.staleMarked.join(', ')}` : ''} (not ingested: \`wiki ingest ${f.source}\` reads its new lines)`,
   );
 }

@@ -27,7 +27,7 @@ export async function followChange(session: Session, manifest: Manifest, rawPath
   if (state === 'new') return undefined;
   const open = (await openStaleClaims(session.root)).filter((claim) => claim.source === rawPath);
   if (state === 'forced') {
-    return open.length === 0 ? undefined : { earlierKnown: true, citationsMoved: 0, rewritten: [], staleClaims: open, uncited: [], newLines: [], offsets: [] };
+    return open.length === 0 ? undefined : { earlierKnown: true, citationsMoved: 0, movedByHand: 0, rewritten: [], staleClaims: open, uncited: [], newLines: [], offsets: [] };
   }
   const recorded = manifest.sources[rawPath];
   const current = await currentSourceText(session.root, rawPath);
