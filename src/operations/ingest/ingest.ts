@@ -171,7 +171,7 @@ async function requireModelIfNeeded(root: string, urls: readonly string[], sourc
       const state = classifySource(manifest, source.rawPath, await hashFile(source.copiedFrom ?? path.join(root, source.rawPath)));
       // A changed source's citations can follow it with no model: said where the refusal is read.
       if (state === 'changed' && error instanceof ConfigError) {
-        throw new ConfigError(error.message, `${error.hint ?? 'configure a model provider'}; or move its citations to its new lines without a model: \`wiki lint --fix --no-llm\``);
+        throw new ConfigError(error.message, `${error.hint ?? 'configure a model provider'}; or, without a model, move a changed source's citations to its new lines: \`wiki lint --fix --no-llm\``);
       }
       if (state !== 'unchanged') throw error;
     }

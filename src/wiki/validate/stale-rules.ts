@@ -88,6 +88,11 @@ export function changedSourceFindings(changes: readonly ChangedSourceView[]): Fi
         fix: `\`wiki ingest ${change.source}\` hands the model the new lines and the stale sentences`,
       });
     }
+    if (change.citations === 0) {
+      return finding('changed-source', change.source, `${change.source} changed since its last ingest; no page cites its lines by number`, {
+        fix: `\`wiki ingest ${change.source}\` (with a model), or \`wiki lint --fix\` (marks the pages drawing on it stale, without a model)`,
+      });
+    }
     const held = change.heldBack > 0 ? `; ${change.heldBack} finding(s) that check them against the new text are held back until they follow it` : '';
     return finding('changed-source', change.source, `${change.source} changed since its last ingest: ${change.citations} citation(s) on ${change.pages} page(s) still number the lines it had${held}`, {
       fix: `\`wiki ingest ${change.source}\` (with a model), or \`wiki lint --fix\` (moves the citations without a model); never renumber them by hand — the next ingest would move them again`,
