@@ -229,6 +229,25 @@ describe('a citation renumbered by hand', () => {
   });
 });
 
+describe('a page edited by hand, followed twice', () => {
+  it('the tool\'s own moves are not taken for a person\'s renumbering: the second follow moves every citation again', async () => {
+    const root = await freshWorkspace();
+    await writeFile(path.join(root, SOURCE), v1);
+    expect((await ingest(root, [writePage, { text: 'Ingested.' }])).code).toBe(0);
+    // A person adds a line of their own: the page is the hand's now.
+    await writeFile(path.join(root, PAGE), `${await page(root)}\nMy own note.\n`);
+    await writeFile(path.join(root, SOURCE), `A new opening line.\nIt goes on.\n${v1}`);
+    expect((await lint(root, '--fix')).code).toBe(0);
+    expect(citations(await page(root))).toEqual(['L5-6', 'L10', 'L13-14']);
+    // The same shift again: each tool-moved citation is exactly where the tool's first copy's would go.
+    await writeFile(path.join(root, SOURCE), `Another line.\nAnd one more.\nA new opening line.\nIt goes on.\n${v1}`);
+    expect((await lint(root, '--fix')).code).toBe(0);
+    const text = await page(root);
+    expect(citations(text)).toEqual(['L7-8', 'L12', 'L15-16']);
+    expect(text).toContain('My own note.');
+  });
+});
+
 describe('the ingest record\'s followed field, crafted', () => {
   it('a value that is no sha256 is refused, naming the line and the field', async () => {
     const root = await changedWiki();

@@ -95,7 +95,9 @@ export async function followChangedSource(
     if (session.options.dryRun) await session.fs.writeText(session.abs(page), moves.text);
     else {
       session.versions.changing(page, text);
-      await writeToolEdit(session.root, SOURCE_FOLLOW_PLACE, page, text, moves.text, session.run);
+      // The tool's own copy of a hand-edited page moves too: the next follow tells its moves from a person's.
+      const ownCopyAfter = base === undefined ? undefined : moveCitations(base, source, map, (first, last) => waiting.some((claim) => claim.first === first && claim.last === last)).text;
+      await writeToolEdit(session.root, SOURCE_FOLLOW_PLACE, page, text, moves.text, session.run, ownCopyAfter);
       session.alsoChanged.add(page);
     }
   }
