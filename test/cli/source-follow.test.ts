@@ -149,6 +149,17 @@ describe('wiki lint --fix on a changed source, with no model', () => {
     expect((await lint(root)).findings.filter((f) => f.rule === 'changed-source')).toEqual([]);
   });
 
+  it('with a model too: the follow is among the rule repairs, before the review', async () => {
+    const root = await changedWiki();
+    server = await startFakeLlmServer([{ text: 'Reviewed; nothing to report.' }]);
+    const fixed = await runCli(['lint', '--fix', '--json'], { cwd: root, env: server.env('anthropic') });
+    expect(fixed.code, fixed.stderr).toBe(0);
+    expect(server.requests.length).toBeGreaterThan(0);
+    expect((JSON.parse(fixed.stdout) as LintJson).changes).toEqual(expect.arrayContaining([expect.stringMatching(/^raw\/doc\.md: citations moved: 2/)]));
+    expect(citations(await page(root))).toEqual(['L5-6', 'L8', 'L9-10']);
+    expect(await record(root)).toContain(`"followed":"${sha(v2)}"`);
+  });
+
   it('a source changed again after a follow is diffed from the followed version', async () => {
     const root = await changedWiki();
     expect((await lint(root, '--fix')).code).toBe(0);
