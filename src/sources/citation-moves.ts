@@ -72,16 +72,17 @@ function rewriteLine(text: string, rawPath: string, map: LineMap, lineNumber: nu
 }
 
 /**
- * The ranges of `rawPath` a person already moved to where their lines are now, on a page
+ * The citation ranges of `rawPath` a person already moved to where their lines are now, on a page
  * edited by hand since the tool last wrote it (`base`, the tool's text): a line as the tool
  * wrote it but for a range that is exactly where `map` takes the tool's. Following the change
  * would move it a second time. Returned as `first-last` keys.
  */
 export function movedByHand(base: string, pageText: string, rawPath: string, map: LineMap): Set<string> {
   const escaped = rawPath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  // Only `<!-- from: … -->` citations: a range named in prose is no citation to keep.
   const ranges = (line: string): Array<{ first: number; last: number }> =>
-    [...line.matchAll(new RegExp(`${escaped}#L(\\d+)(?:-L?(\\d+))?`, 'g'))].map((m) => ({ first: Number(m[1]), last: Number(m[2] ?? m[1]) }));
-  const unnumbered = (line: string): string => line.replace(new RegExp(`(${escaped})#L\\d+(?:-L?\\d+)?`, 'g'), '$1');
+    [...line.matchAll(new RegExp(`<!--\\s*from:\\s*${escaped}#L(\\d+)(?:-L?(\\d+))?`, 'g'))].map((m) => ({ first: Number(m[1]), last: Number(m[2] ?? m[1]) }));
+  const unnumbered = (line: string): string => line.replace(new RegExp(`(<!--\\s*from:\\s*${escaped})#L\\d+(?:-L?\\d+)?`, 'g'), '$1');
   const asWritten = new Map<string, string>();
   for (const line of base.split('\n')) if (ranges(line).length > 0) asWritten.set(unnumbered(line), line);
   const moved = new Set<string>();

@@ -79,6 +79,11 @@ describe('movedByHand: the ranges a person already moved to where their lines we
     expect([...movedByHand(page, edited, 'raw/x.md', map)]).toEqual(['4-5']);
   });
 
+  it('not a range named in prose', () => {
+    const edited = page.replace('Mentions raw/x.md#L4 in prose', 'Mentions raw/x.md#L6 in prose');
+    expect([...movedByHand(page, edited, 'raw/x.md', map)]).toEqual([]);
+  });
+
   it('not a range left as the tool wrote it, one renumbered elsewhere, or a sentence rewritten', () => {
     expect([...movedByHand(page, page, 'raw/x.md', map)]).toEqual([]);
     expect([...movedByHand(page, page.replace('raw/x.md#L2-3 -->', 'raw/x.md#L5-6 -->'), 'raw/x.md', map)]).toEqual([]);
