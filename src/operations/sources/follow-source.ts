@@ -77,12 +77,12 @@ export async function followChangedSource(
     const text = await session.readIfExists(page);
     if (text === undefined) continue;
     // A stale claim's citation numbers the version it was written from, not `versions.numbered`: it stays for its reader.
-    const waiting = open.filter((claim) => claim.page === page);
+    const waiting = (first: number, last: number): boolean => open.some((claim) => claim.page === page && claim.first === first && claim.last === last);
     // A person who renumbered a citation to where its lines went already did the move.
     const base = (await humanEditBase(session.root, page, text))?.base;
     const byHand = base === undefined ? new Set<string>() : movedByHand(base, text, source, map);
     result.movedByHand += byHand.size;
-    const held = (first: number, last: number): boolean => byHand.has(`${first}-${last}`) || waiting.some((claim) => claim.first === first && claim.last === last);
+    const held = (first: number, last: number): boolean => byHand.has(`${first}-${last}`) || waiting(first, last);
     const moves = moveCitations(text, source, map, held);
     if (moves.moved + moves.unmoved + moves.changed.length === 0) {
       result.uncited.push(page);
@@ -96,7 +96,7 @@ export async function followChangedSource(
     else {
       session.versions.changing(page, text);
       // The tool's own copy of a hand-edited page moves too: the next follow tells its moves from a person's.
-      const ownCopyAfter = base === undefined ? undefined : moveCitations(base, source, map, (first, last) => waiting.some((claim) => claim.first === first && claim.last === last)).text;
+      const ownCopyAfter = base === undefined ? undefined : moveCitations(base, source, map, waiting).text;
       await writeToolEdit(session.root, SOURCE_FOLLOW_PLACE, page, text, moves.text, session.run, ownCopyAfter);
       session.alsoChanged.add(page);
     }
