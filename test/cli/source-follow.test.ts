@@ -84,6 +84,9 @@ describe('wiki lint on a changed source', () => {
     // Nothing invites a person to renumber: no range check against the new text.
     expect(report.findings.filter((f) => f.rule === 'bad-citation')).toEqual([]);
     expect(JSON.stringify(report.findings)).not.toMatch(/cite lines between/);
+    // The hint to run the repairs counts the follow.
+    const strict = await runCli(['lint', '--no-llm', '--strict'], { cwd: root });
+    expect(strict.stdout).toContain('run `wiki lint --fix --no-llm` to apply 1 safe repair');
   });
 
   it('a source whose earlier text is unknown is checked as before (the findings the held-back ones would be)', async () => {

@@ -19,13 +19,18 @@ import { citationsBehind, sourceChanges } from '../sources/source-changes.js';
  * again. Only a source whose earlier text is known (so the citations can be moved) is told
  * so; another is checked as before.
  */
-export async function withChangedSources(root: string, pages: readonly Page[], findings: readonly Finding[], followedNow: ReadonlyMap<string, string> = new Map()): Promise<Finding[]> {
+export async function withChangedSources(
+  root: string,
+  pages: readonly Page[],
+  findings: readonly Finding[],
+  followedNow: ReadonlyMap<string, string> = new Map(),
+): Promise<{ findings: Finding[]; followable: number }> {
   let manifest;
   try {
     manifest = await loadManifest(root, { migrate: false });
   } catch (error) {
     // A record the reader refuses is the `source-record` finding.
-    if (error instanceof WikiError) return [...findings];
+    if (error instanceof WikiError) return { findings: [...findings], followable: 0 };
     throw error;
   }
   const views: ChangedSourceView[] = [];
@@ -43,7 +48,8 @@ export async function withChangedSources(root: string, pages: readonly Page[], f
     kept = kept.filter((f) => !judgesCitationOf(f, change.source, citing.sentences));
     views.push({ source: change.source, behind: true, citations: citing.citations, pages: citing.pages, heldBack: before - kept.length });
   }
-  return [...kept, ...changedSourceFindings(views)];
+  // Each source whose citations `wiki lint --fix` would move is one repair it can make.
+  return { findings: [...kept, ...changedSourceFindings(views)], followable: views.filter((view) => view.behind).length };
 }
 
 /** How many line citations of `source` the pages hold, on how many pages, and the `path:line` of each sentence citing it. */

@@ -119,8 +119,8 @@ export async function lintWorkspace(
   const coverage = measureCoverage(pages, contract, rawLines);
   findings.push(...lowCoverageFindings(coverage.sources, config.coverage.warnBelow));
   const told = await withChangedSources(root, pages.filter((page) => !isSpecialPage(contract, page.path)), findings, options.followedNow);
-  const settled = sortFindings(applyRuleSettings(told, contract.lint));
-  const repairable = options.fix || (options.planned ?? []).length > 0 ? undefined : (await planRepairs(root, contract, config)).changes.length;
+  const settled = sortFindings(applyRuleSettings(told.findings, contract.lint));
+  const repairable = options.fix || (options.planned ?? []).length > 0 ? undefined : (await planRepairs(root, contract, config)).changes.length + told.followable;
   return {
     findings: settled,
     ...countBySeverity(settled),
