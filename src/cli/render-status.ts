@@ -21,8 +21,11 @@ export function renderStatus(report: StatusReport, c: Colors): string {
     ['changed since their last ingest', report.raw.changed],
     ['deleted since their last ingest', report.raw.deleted],
   ];
+  // A changed source whose citations `wiki lint --fix` moved is still not ingested: said beside its name.
+  const followed = new Set(report.raw.followed);
+  const named = (file: string): string => (followed.has(file) ? `${file} (its citations follow it already; its new lines wait for \`wiki ingest\`)` : file);
   for (const [label, files] of states.filter(([, list]) => list.length > 0)) {
-    lines.push(`          ${c.yellow(`${files.length} ${label}`)}: ${files.slice(0, 10).join(', ')}${files.length > 10 ? `, … and ${files.length - 10} more` : ''}`);
+    lines.push(`          ${c.yellow(`${files.length} ${label}`)}: ${files.slice(0, 10).map(named).join(', ')}${files.length > 10 ? `, … and ${files.length - 10} more` : ''}`);
   }
   if (report.raw.pending.length + report.raw.changed.length + report.raw.deleted.length > 0) lines.push(`          ${c.dim('run `wiki ingest raw/` to bring them in')}`);
   for (const file of report.raw.unsupported) lines.push(`          ${c.dim('-')} ${file.path} skipped: ${file.reason}`);

@@ -14,7 +14,7 @@ export function registerLint(program: Command): void {
   const command = program
     .command('lint')
     .description('check the wiki against schema.md (broken links, unindexed and orphan pages, missing fields and sources, duplicates, log format), then have the model review what rules cannot see')
-    .option('--fix', 'repair: the safe deterministic fixes (index catalog, unique near-match links, derivable fields), then the model fixes what it can')
+    .option('--fix', 'repair: the safe deterministic fixes (index catalog, unique near-match links, derivable fields, a changed source\'s citations moved to its new lines), then the model fixes what it can')
     .option('--no-llm', 'run only the deterministic checks and fixes (no model; cron-safe)')
     .option('--strict', 'count warnings as failures (exit 1)')
     .option('--all', 'list every finding in full (by default a few of each rule, about 50 lines)')

@@ -43,6 +43,8 @@ export interface SourceEntry {
   runId: string;
   /** Content pages the ingest created or updated (not index.md or log.md). */
   pages: { created: string[]; updated: string[] };
+  /** A later version whose lines the citations number since `wiki lint --fix` moved them (state/source-record.ts). */
+  followed?: string;
 }
 
 export interface Manifest {
@@ -61,6 +63,7 @@ const entrySchema = z.object({
   ingestedAt: z.string(),
   runId: z.string(),
   pages: z.object({ created: z.array(z.string()), updated: z.array(z.string()) }),
+  followed: z.string().optional(),
 });
 const manifestSchema = z.object({ version: z.literal(1), sources: z.record(z.string(), entrySchema) });
 
@@ -97,7 +100,14 @@ export async function loadManifest(root: string, options: { migrate?: boolean } 
 export async function saveManifest(root: string, manifest: Manifest, run?: Run): Promise<void> {
   const recorded: Record<string, RecordedSource> = {};
   for (const [source, entry] of Object.entries(manifest.sources)) {
-    recorded[checkRelativePath(source)] = { sha256: entry.sha256, size: entry.size, ingestedAt: entry.ingestedAt, runId: entry.runId, pages: entry.pages };
+    recorded[checkRelativePath(source)] = {
+      sha256: entry.sha256,
+      size: entry.size,
+      ingestedAt: entry.ingestedAt,
+      runId: entry.runId,
+      pages: entry.pages,
+      ...(entry.followed === undefined || entry.followed === entry.sha256 ? {} : { followed: entry.followed }),
+    };
   }
   const text = serialiseSourceRecord(recorded);
   // Never write what the strict reader would refuse next time (a source outside raw/, say).

@@ -20,9 +20,15 @@ export interface RecordedSource {
   ingestedAt: string;
   runId: string;
   pages: { created: string[]; updated: string[] };
+  /**
+   * The sha256 of a later version of the source whose lines the pages' citations number
+   * since `wiki lint --fix` moved them without a model; absent when they number the ingested
+   * version's. The source itself is not ingested thereby: its new lines wait for a model.
+   */
+  followed?: string;
 }
 
-const FIELDS = ['path', 'sha256', 'size', 'ingestedAt', 'runId', 'created', 'updated'] as const;
+const FIELDS = ['path', 'sha256', 'size', 'ingestedAt', 'runId', 'created', 'updated', 'followed'] as const;
 const SHA256 = /^[0-9a-f]{64}$/;
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
 const CONFLICT_MARKER = /^(<{7}|={7}|>{7}|\|{7})( |$)/;
@@ -41,6 +47,7 @@ export function serialiseSourceRecord(sources: Record<string, RecordedSource>): 
         runId: entry.runId,
         created: entry.pages.created,
         updated: entry.pages.updated,
+        ...(entry.followed === undefined ? {} : { followed: entry.followed }),
       })}\n`;
     })
     .join('');
@@ -90,6 +97,7 @@ function parseLine(line: string, where: string): { path: string; entry: Recorded
     fail('"ingestedAt" must be an ISO time such as 2026-11-28T10:00:00.000Z');
   }
   if (typeof record.runId !== 'string' || !isValidRunId(record.runId)) fail('"runId" must be a run id');
+  if (record.followed !== undefined && (typeof record.followed !== 'string' || !SHA256.test(record.followed))) fail('"followed" must be a sha256 in hex');
   const pages = (field: 'created' | 'updated'): string[] => {
     const list = record[field];
     if (!Array.isArray(list) || !list.every((page): page is string => typeof page === 'string' && isWikiPagePath(page))) {
@@ -105,6 +113,8 @@ function parseLine(line: string, where: string): { path: string; entry: Recorded
       ingestedAt: record.ingestedAt as string,
       runId: record.runId as string,
       pages: { created: pages('created'), updated: pages('updated') },
+      // Citations that follow the ingested version itself need no mark.
+      ...(record.followed === undefined || record.followed === record.sha256 ? {} : { followed: record.followed as string }),
     },
   };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mapLines } from '../../src/sources/line-map.js';
-import { moveCitations } from '../../src/sources/citation-moves.js';
+import { moveCitations, movedByHand } from '../../src/sources/citation-moves.js';
 
 const source = (n: number): string[] => Array.from({ length: n }, (_, i) => `line ${i + 1}`);
 const v1 = `${source(10).join('\n')}\n`;
@@ -60,5 +60,33 @@ describe('renameSourceIn: a renamed source is the same source', () => {
     expect(moved.text).toContain('First claim. <!-- from: raw/papers/x-v1.md#L2-3 -->');
     expect(moved.text).toContain('Mentions raw/x.md#L4 in prose');
     expect(renameSourceIn('---\nsources: [raw/x.md.bak]\n---\nA. <!-- from: raw/x.md.bak#L1 -->\n', 'raw/x.md', 'raw/y.md').renamed).toBe(0);
+  });
+});
+
+describe('a citation left where it is', () => {
+  it('a range `keep` names is not moved and is reported with the changed ones', () => {
+    const moves = moveCitations(page, 'raw/x.md', mapLines(v1, v2), (first, last) => first === 7 && last === 7);
+    expect(moves.text).toContain('Second claim. <!-- from: raw/x.md#L7 -->');
+    expect(moves.text).toContain('First claim. <!-- from: raw/x.md#L4-5 -->');
+    expect(moves.changed).toEqual([{ line: 6, first: 7, last: 7 }]);
+  });
+});
+
+describe('movedByHand: the ranges a person already moved to where their lines went', () => {
+  const map = mapLines(v1, v2);
+  it('finds a range renumbered exactly as the change moved its lines', () => {
+    const edited = page.replace('First claim. <!-- from: raw/x.md#L2-3 -->', 'First claim. <!-- from: raw/x.md#L4-5 -->');
+    expect([...movedByHand(page, edited, 'raw/x.md', map)]).toEqual(['4-5']);
+  });
+
+  it('not a range named in prose', () => {
+    const edited = page.replace('Mentions raw/x.md#L4 in prose', 'Mentions raw/x.md#L6 in prose');
+    expect([...movedByHand(page, edited, 'raw/x.md', map)]).toEqual([]);
+  });
+
+  it('not a range left as the tool wrote it, one renumbered elsewhere, or a sentence rewritten', () => {
+    expect([...movedByHand(page, page, 'raw/x.md', map)]).toEqual([]);
+    expect([...movedByHand(page, page.replace('raw/x.md#L2-3 -->', 'raw/x.md#L5-6 -->'), 'raw/x.md', map)]).toEqual([]);
+    expect([...movedByHand(page, page.replace('First claim. <!-- from: raw/x.md#L2-3 -->', 'First claim, reworded. <!-- from: raw/x.md#L4-5 -->'), 'raw/x.md', map)]).toEqual([]);
   });
 });

@@ -55,6 +55,8 @@ describe('the committed source record', () => {
     ['a run id with a slash', line({ runId: '../x' }), /run id/],
     ['a time that is not ISO', line({ ingestedAt: 'yesterday' }), /ISO time/],
     ['an unknown field', line({ mtimeMs: 3 }), /unknown field "mtimeMs"/],
+    ['a followed version that is no sha256', line({ followed: '../../etc/passwd' }), /"followed" must be a sha256 in hex/],
+    ['a followed version that is no string', line({ followed: 7 }), /"followed" must be a sha256 in hex/],
     ['a JSON array', '[1]', /not a JSON object/],
     ['no JSON', 'raw/a.md aaaa', /not a JSON object/],
   ])('refuses %s, naming the line', (_case, bad, message) => {
@@ -69,6 +71,16 @@ describe('the committed source record', () => {
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as ConfigError).message).toMatch(/^wiki\.sources\.jsonl line 2: /);
     expect((error as ConfigError).message).toMatch(message);
+  });
+
+  it('keeps the version the citations follow, and only when it is not the ingested one', () => {
+    const followed = { ...entry(SHA_A, '2026-11-28T10:00:00.000Z', 'run-1', ['wiki/sources/a.md']), followed: SHA_B };
+    const text = serialiseSourceRecord({ 'raw/a.md': followed });
+    expect(text).toContain(`"followed":"${SHA_B}"`);
+    expect(parseSourceRecord(text, 'r')['raw/a.md']).toEqual(followed);
+    // Citations that follow the ingested version itself are no follow.
+    expect(parseSourceRecord(`${line({ followed: SHA_A })}\n`, 'r')['raw/a.md']).not.toHaveProperty('followed');
+    expect(serialiseSourceRecord({ 'raw/a.md': entry(SHA_A, '2026-11-28T10:00:00.000Z', 'run-1', []) })).not.toContain('followed');
   });
 
   it('names a merge conflict left in the record', () => {

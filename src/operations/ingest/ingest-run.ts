@@ -2,16 +2,16 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { SharedBudget } from '../../agent/loop.js';
 import { newRunId } from '../../state/history.js';
-import { STALE_MARK_PLACE } from '../../state/write-places.js';
-import { MANIFEST_PATH, markStale, pagesToMarkStale, recordIngest, saveManifest, type Manifest } from '../../state/manifest.js';
-import { isoDate } from '../../util/dates.js';
+import { MANIFEST_PATH, pagesToMarkStale, recordIngest, saveManifest, type Manifest } from '../../state/manifest.js';
 import { sourcesOf, stringField } from '../../wiki/page.js';
 import type { Finding } from '../../wiki/validate/finding.js';
 import { runModelInSession, type RunBudget } from '../run/agent-run.js';
 import type { IngestOptions, SourceOutcome } from './ingest-report.js';
 import type { ResolvedSource } from './ingest-inputs.js';
-import { citedFromFolder, firstSourceWindow, markStaleInOverlay } from './ingest-steps.js';
-import { currentSourceText, followChange, settleStaleClaims, staleClaimsMessage } from './ingest-following.js';
+import { citedFromFolder, firstSourceWindow } from './ingest-steps.js';
+import { staleClaimsMessage } from './ingest-following.js';
+import { followChange, markStaleInRun, settleStaleClaims } from '../sources/source-following.js';
+import { currentSourceText } from '../sources/earlier-text.js';
 import { keepSourceText } from '../../state/source-texts.js';
 import { historyStatus, summariseRun } from '../run/run-outcome.js';
 import { sourceRelevanceText } from '../prompt/prompt-relevance.js';
@@ -102,15 +102,9 @@ export async function ingestOne(
         toMark = settled.toMark;
         settledReport = { citationsMoved: following.citationsMoved, staleClaims: following.staleClaims.length, settled: settled.settled, earlierKnown: true };
       } else if (following) settledReport = { citationsMoved: 0, staleClaims: 0, settled: 0, earlierKnown: false };
-      if (options.dryRun) staleMarked = await markStaleInOverlay(session, toMark);
-      else {
-        // Runs beside this one that never saw these pages keep the version before the mark.
-        for (const page of toMark.filter(STALE_MARK_PLACE.allows)) session.versions.changing(page, await session.readIfExists(page));
-        const marking = await markStale(ws.root, toMark, isoDate(), session.run);
-        staleMarked = marking.marked;
-        for (const why of marking.refused) warnings.push(`not marked stale: ${why}`);
-      }
-      await session.reloadPages(staleMarked);
+      const marking = await markStaleInRun(session, toMark);
+      staleMarked = marking.marked;
+      for (const why of marking.refused) warnings.push(`not marked stale: ${why}`);
     }
     // A run the provider failed before the model did anything changed nothing: no index or log
     // upkeep, so a cron job retrying against a misconfigured or unreachable provider leaves no trace.

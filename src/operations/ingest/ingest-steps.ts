@@ -3,8 +3,6 @@ import { newRunId } from '../../state/history.js';
 import { UsageError } from '../../errors.js';
 import { extractText, isExtractable } from '../../sources/extract.js';
 import { sourceLimitsOf } from '../../sources/limits.js';
-import { withStaleSince } from '../../state/stale.js';
-import { STALE_MARK_PLACE } from '../../state/write-places.js';
 import { deletedSources, forgetSource, MANIFEST_PATH, markStale, pagesToMarkStale, saveManifest, type Manifest } from '../../state/manifest.js';
 import { delimitSourceText } from '../../tools/source-delimiters.js';
 import { isoDate } from '../../util/dates.js';
@@ -50,21 +48,6 @@ export function citedFromFolder(session: Session, folder: string, rawPath: strin
   return session
     .contentPages()
     .some((page) => page.path.startsWith(`${folder}/`) && sourcesOf(page.frontmatter).some((entry) => (entry.split('#')[0] ?? '').trim() === rawPath));
-}
-
-/** A dry run's stale marks go to its overlay, so the printed diff shows them. */
-export async function markStaleInOverlay(session: Session, pagePaths: string[]): Promise<string[]> {
-  const marked: string[] = [];
-  for (const pagePath of [...new Set(pagePaths)].sort()) {
-    if (!STALE_MARK_PLACE.allows(pagePath)) continue;
-    const abs = session.abs(pagePath);
-    if (!(await session.fs.exists(abs))) continue;
-    const updated = withStaleSince(pagePath, await session.fs.readText(abs), isoDate());
-    if (updated === 'unparseable' || updated === 'already-stale') continue;
-    await session.fs.writeText(abs, updated);
-    marked.push(pagePath);
-  }
-  return marked;
 }
 
 /**

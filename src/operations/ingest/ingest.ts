@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { emptyUsage } from '../../agent/types.js';
-import { UsageError, WikiError } from '../../errors.js';
+import { ConfigError, UsageError, WikiError } from '../../errors.js';
 import { fetchUrlToRaw } from '../../sources/fetch-url.js';
 import { acquireLock, type Lock } from '../../state/lock.js';
 import { classifySource, hashFile, loadManifest, type Manifest } from '../../state/manifest.js';
@@ -168,7 +168,12 @@ async function requireModelIfNeeded(root: string, urls: readonly string[], sourc
     if (urls.length > 0 || (options.force && sources.length > 0)) throw error;
     const manifest = await loadManifest(root, { migrate: false });
     for (const source of sources) {
-      if (classifySource(manifest, source.rawPath, await hashFile(source.copiedFrom ?? path.join(root, source.rawPath))) !== 'unchanged') throw error;
+      const state = classifySource(manifest, source.rawPath, await hashFile(source.copiedFrom ?? path.join(root, source.rawPath)));
+      // A changed source's citations can follow it with no model: said where the refusal is read.
+      if (state === 'changed' && error instanceof ConfigError) {
+        throw new ConfigError(error.message, `${error.hint ?? 'configure a model provider'}; or, without a model, move a changed source's citations to its new lines: \`wiki lint --fix --no-llm\``);
+      }
+      if (state !== 'unchanged') throw error;
     }
   }
 }

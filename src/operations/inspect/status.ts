@@ -41,6 +41,8 @@ export interface StatusReport {
     pending: string[];
     /** Changed since their last ingest (by sha256). */
     changed: string[];
+    /** Of those, the ones whose citations `wiki lint --fix` already moved to the version in raw/ (not ingested yet: the new lines wait for a model). */
+    followed: string[];
     /** Ingested once, gone from raw/ now. */
     deleted: string[];
     /** Sources the committed ingest record lists (ingested on any clone). */
@@ -95,10 +97,11 @@ export interface StatusReport {
 }
 
 /** Each raw source against the manifest: pending, changed since its ingest, or deleted. */
-export async function sourceStates(root: string, raw: readonly string[]): Promise<Pick<StatusReport['raw'], 'pending' | 'changed' | 'deleted'>> {
+export async function sourceStates(root: string, raw: readonly string[]): Promise<Pick<StatusReport['raw'], 'pending' | 'changed' | 'followed' | 'deleted'>> {
   const manifest = await loadManifest(root);
   const pending: string[] = [];
   const changed: string[] = [];
+  const followed: string[] = [];
   for (const file of raw) {
     const entry = manifest.sources[file];
     if (!entry) {
@@ -108,9 +111,12 @@ export async function sourceStates(root: string, raw: readonly string[]): Promis
     // Hash only what the stamp cannot vouch for: on a large raw/ most sources are unchanged.
     const absolute = path.join(root, file);
     if (unchangedSince(entryStamp(entry), await stat(absolute))) continue;
-    if (classifySource(manifest, file, await hashFile(absolute)) === 'changed') changed.push(file);
+    const sha256 = await hashFile(absolute);
+    if (classifySource(manifest, file, sha256) !== 'changed') continue;
+    changed.push(file);
+    if (entry.followed === sha256) followed.push(file);
   }
-  return { pending, changed, deleted: deletedSources(manifest, raw) };
+  return { pending, changed, followed, deleted: deletedSources(manifest, raw) };
 }
 
 /** `user`: whose scratch scope is seen (`--user`); without one no page of any scratch scope is counted or named. */

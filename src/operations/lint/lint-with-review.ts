@@ -21,6 +21,7 @@ import { hiddenFromModel } from '../run/session-tools.js';
 import { reviewReading, type ReviewPage } from './review-reading.js';
 import { namedWindowLines } from './cited-windows.js';
 import { isSpecialPage } from '../../wiki/contract.js';
+import { followChangedSources, followedLines } from '../sources/follow-without-model.js';
 import type { WorkspaceHandle } from '../run/workspace-handle.js';
 
 /** Longest first user message that also carries the first batch of questions (the system prompt and tools come on top). */
@@ -73,9 +74,14 @@ export async function runLint(ws: WorkspaceHandle, options: LintRunOptions): Pro
     // One log entry for the whole run: the repairs' lines wait for the model's, if any.
     const logLines: string[] = [];
     const fixOutcome = session && options.fix ? await applyFixes(ws.root, ws.schema.contract, ws.config.config, sessionSink(session, logLines)) : { changes: [], refused: [] };
-    let fixes = fixOutcome.changes;
+    // A changed source's citations follow it as an ingest's would, with no model: after the rule
+    // repairs, which read the disk, so a dry run's overlay keeps both.
+    const followed = session && options.fix ? await followChangedSources(session, options.onNotice) : [];
+    logLines.push(...followedLines(followed));
+    let fixes = [...fixOutcome.changes, ...followedLines(followed)];
     const planned = (): Array<{ path: string; after: string }> => (options.dryRun ? (session?.overlay?.changes() ?? []) : []);
-    const before = await lintWorkspace(ws.root, ws.schema, ws.config.config, { fix: false, planned: planned(), evidence: Boolean(options.fix && model), saveGroundingCache: !options.dryRun });
+    const followedNow = new Map(options.dryRun ? followed.map((f) => [f.source, f.sha256] as const) : []);
+    const before = await lintWorkspace(ws.root, ws.schema, ws.config.config, { fix: false, planned: planned(), evidence: Boolean(options.fix && model), saveGroundingCache: !options.dryRun, followedNow });
     let review: RunOutcome | undefined;
     let modelFindings: Finding[] = [];
     const modelChanges: string[] = [];
@@ -118,7 +124,7 @@ export async function runLint(ws: WorkspaceHandle, options: LintRunOptions): Pro
           if (pages.length === 0) return undefined;
           // The rule repairs come first, as after the run: what the tool repairs itself is no finding to hand over.
           if (!options.dryRun) fixes = [...new Set([...fixes, ...(await applyFixes(ws.root, ws.schema.contract, ws.config.config, sessionSink(session, logLines))).changes])];
-          const now = await lintWorkspace(ws.root, ws.schema, ws.config.config, { fix: false, planned: planned(), evidence: true, saveGroundingCache: !options.dryRun });
+          const now = await lintWorkspace(ws.root, ws.schema, ws.config.config, { fix: false, planned: planned(), evidence: true, saveGroundingCache: !options.dryRun, followedNow });
           const handed = repairFindings(repairState, pages, await markReviewed(ws.root, now.findings, await loadKept(ws.root)), ws.config.config.lint.fixBatch);
           return handed.length === 0 ? undefined : repairRequest(ws.root, repairState.rounds.length, handed, now.groundingEvidence);
         };
@@ -200,7 +206,7 @@ export async function runLint(ws: WorkspaceHandle, options: LintRunOptions): Pro
       if (options.dryRun) diff = session.overlay?.unifiedDiff() ?? '';
       await session.finish(ok ? 'completed' : review?.status === 'interrupted' ? 'interrupted' : 'stopped');
     }
-    const after = modelChanges.length > 0 ? await lintWorkspace(ws.root, ws.schema, ws.config.config, { fix: false, planned: planned(), saveGroundingCache: !options.dryRun }) : before;
+    const after = modelChanges.length > 0 ? await lintWorkspace(ws.root, ws.schema, ws.config.config, { fix: false, planned: planned(), saveGroundingCache: !options.dryRun, followedNow }) : before;
     const settled = applyRuleSettings([...after.findings, ...fixOutcome.refused, ...modelFindings], ws.schema.contract.lint);
     const findings = await markReviewed(ws.root, sortFindings(settled), await loadKept(ws.root));
     const report: LintRunReport = { findings, ...countBySeverity(findings), changes: [...fixes, ...modelChanges] };

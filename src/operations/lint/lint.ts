@@ -25,6 +25,7 @@ import { groundPages, type PageScore } from './grounding.js';
 import { staleClaimFindings, staleFindings, stalePages } from '../../wiki/validate/stale-rules.js';
 import { openStaleClaims } from '../sources/stale-claims-of.js';
 import { sourceRecordFindings } from './source-record-findings.js';
+import { withChangedSources } from './changed-source-findings.js';
 import { encodingFindings, readPageTexts, type PageText } from './lint-page-files.js';
 
 export interface LintReport {
@@ -56,6 +57,8 @@ export interface LintOptions {
   evidence?: boolean;
   /** Save what grounding found in `.wiki/cache/grounding.json` (default true; never with `planned`: a dry run changes nothing). */
   saveGroundingCache?: boolean;
+  /** A dry run's followed sources (source → sha256): their citations are taken to number the current version. */
+  followedNow?: ReadonlyMap<string, string>;
 }
 
 /** How many changes the log entry lists before summarising the rest. */
@@ -115,8 +118,9 @@ export async function lintWorkspace(
   if (grounding) findings.push(...grounding.findings);
   const coverage = measureCoverage(pages, contract, rawLines);
   findings.push(...lowCoverageFindings(coverage.sources, config.coverage.warnBelow));
-  const settled = sortFindings(applyRuleSettings(findings, contract.lint));
-  const repairable = options.fix || (options.planned ?? []).length > 0 ? undefined : (await planRepairs(root, contract, config)).changes.length;
+  const told = await withChangedSources(root, pages.filter((page) => !isSpecialPage(contract, page.path)), findings, options.followedNow);
+  const settled = sortFindings(applyRuleSettings(told.findings, contract.lint));
+  const repairable = options.fix || (options.planned ?? []).length > 0 ? undefined : (await planRepairs(root, contract, config)).changes.length + told.followable;
   return {
     findings: settled,
     ...countBySeverity(settled),

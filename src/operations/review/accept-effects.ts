@@ -4,7 +4,7 @@ import { UsageError } from '../../errors.js';
 import { hashFile, loadManifest } from '../../state/manifest.js';
 import type { Session } from '../run/session.js';
 import { sourcesDrawnOn } from '../sources/remove-plan.js';
-import { recordRenames, recordStaleClaims, removeSourceFiles } from '../sources/source-effects.js';
+import { recordFollowed, recordRenames, recordStaleClaims, removeSourceFiles } from '../sources/source-effects.js';
 import { effectLines } from './propose.js';
 import { bindsWhole, type Proposal, type ProposedPage } from './proposals.js';
 
@@ -42,6 +42,10 @@ export async function effectsRefused(session: Session, proposal: Proposal): Prom
         if (planned.has(page.path) || ![...sourcesDrawnOn(page)].some((source) => removed.has(source))) continue;
         refused.push({ path: page.path, reason: `it draws on ${[...sourcesDrawnOn(page)].filter((s) => removed.has(s)).join(', ')} since the proposal was made: reject this proposal and run \`wiki rm\` again` });
       }
+    } else if (effect.kind === 'follow-source') {
+      const file = path.join(session.root, ...effect.source.split('/'));
+      // The citations were moved to that version's lines: recorded only while it is the one in raw/.
+      if (!existsSync(file) || (await hashFile(file)) !== effect.sha256) refused.push({ path: effect.source, reason: 'it changed since its citations were moved to its lines: reject this proposal and run `wiki lint --fix` again' });
     } else if (effect.kind === 'rename-sources') {
       const manifest = await loadManifest(session.root);
       for (const { from, to } of effect.renames) {
@@ -66,6 +70,9 @@ export async function applyEffects(session: Session, proposal: Proposal, onNotic
       done.push(...effectLines([effect]));
     } else if (effect.kind === 'rename-sources') {
       await recordRenames(session, await loadManifest(session.root), effect.renames);
+      done.push(...effectLines([effect]));
+    } else if (effect.kind === 'follow-source') {
+      await recordFollowed(session, effect.source, effect.sha256);
       done.push(...effectLines([effect]));
     } else {
       // Only the claims a page holds once this accept has landed: a page left out holds its old sentence, or none.

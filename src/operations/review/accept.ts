@@ -9,7 +9,7 @@ import { unifiedDiffOf } from '../../tools/diff.js';
 import { sourcesOf } from '../../wiki/page.js';
 import type { Finding } from '../../wiki/validate/finding.js';
 import { lockOptions } from '../ingest/ingest.js';
-import { currentSourceText } from '../ingest/ingest-following.js';
+import { currentSourceText } from '../sources/earlier-text.js';
 import { keepSourceText } from '../../state/source-texts.js';
 import { Session } from '../run/session.js';
 import { SharedWorkspace } from '../run/shared-workspace.js';

@@ -55,7 +55,9 @@ export type ProposalEffect =
   | { kind: 'remove-sources'; sources: string[]; sha256?: Record<string, string> }
   | { kind: 'rename-sources'; renames: Array<{ from: string; to: string }> }
   /** A changed source's sentences still citing changed lines: recorded for the pages that land holding them. */
-  | { kind: 'stale-claims'; source: string; claims: StaleClaim[] };
+  | { kind: 'stale-claims'; source: string; claims: StaleClaim[] }
+  /** The pages' citations of a changed source moved to its version `sha256` without a model (`wiki lint --fix`): recorded in the ingest record. */
+  | { kind: 'follow-source'; source: string; sha256: string };
 
 /** Effects that make a proposal one change, accepted or rejected whole (a stale-claims record follows whatever lands). */
 export function bindsWhole(effect: ProposalEffect): boolean {
@@ -71,6 +73,7 @@ const effectSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('remove-sources'), sources: z.array(rawSource).min(1), sha256: z.record(rawSource, z.string().regex(/^[0-9a-f]{64}$/)).optional() }).strict(),
   z.object({ kind: z.literal('rename-sources'), renames: z.array(z.object({ from: rawSource, to: rawSource }).strict()).min(1) }).strict(),
   z.object({ kind: z.literal('stale-claims'), source: rawSource, claims: z.array(claimSchema) }).strict(),
+  z.object({ kind: z.literal('follow-source'), source: rawSource, sha256: z.string().regex(/^[0-9a-f]{64}$/) }).strict(),
 ]);
 
 const pageSchema = z

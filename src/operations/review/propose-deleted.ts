@@ -2,7 +2,7 @@ import { newRunId } from '../../state/history.js';
 import { deletedSources, pagesToMarkStale, type Manifest } from '../../state/manifest.js';
 import { listRawSources } from '../../sources/raw-files.js';
 import { sourcesOf } from '../../wiki/page.js';
-import { markStaleInOverlay } from '../ingest/ingest-steps.js';
+import { markStaleInOverlay } from '../sources/source-following.js';
 import { Session } from '../run/session.js';
 import type { WorkspaceHandle } from '../run/workspace-handle.js';
 import type { ReviewRequest } from './propose.js';

@@ -90,6 +90,7 @@ export function effectLines(effects: readonly ProposalEffect[] | undefined): str
   return (effects ?? []).flatMap((effect) => {
     if (effect.kind === 'remove-sources') return effect.sources.map((source) => `${source} removed from raw/, its record and facts`);
     if (effect.kind === 'rename-sources') return effect.renames.map(({ from, to }) => `${from} recorded as renamed to ${to}`);
+    if (effect.kind === 'follow-source') return [`the citations of ${effect.source} recorded as following its version ${effect.sha256.slice(0, 12)} (not ingested: its new lines wait for a model)`];
     return effect.claims.length > 0 ? [`${effect.claims.length} sentence(s) citing changed lines of ${effect.source} recorded as stale, as their pages land`] : [];
   });
 }

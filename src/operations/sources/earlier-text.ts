@@ -1,5 +1,7 @@
+import path from 'node:path';
+import { ConfinedIo } from '../../confine/confined-io.js';
 import { git, GitMissingError } from '../../git/git-cli.js';
-import { isExtractable } from '../../sources/extract.js';
+import { extractText, isExtractable } from '../../sources/extract.js';
 import { hashText } from '../../state/hash.js';
 import { keptSourceText } from '../../state/source-texts.js';
 
@@ -27,4 +29,13 @@ export async function earlierSourceText(root: string, rawPath: string, sha256: s
     if (!(error instanceof GitMissingError)) throw error;
   }
   return undefined;
+}
+
+/** A raw source's text as read_file shows it (PDF and HTML extracted); undefined when unreadable. */
+export async function currentSourceText(root: string, rawPath: string): Promise<string | undefined> {
+  try {
+    return (await extractText(rawPath, await new ConfinedIo(root).readBytes(path.join(root, rawPath)))).text;
+  } catch {
+    return undefined;
+  }
 }

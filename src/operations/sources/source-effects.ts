@@ -6,6 +6,8 @@ import { loadStaleClaims, sameClaim, saveStaleClaims, type StaleClaim } from '..
 import { refreshFacts } from '../inspect/facts.js';
 import type { Session } from '../run/session.js';
 import { holdsClaim } from './stale-claims-of.js';
+import { keepSourceText } from '../../state/source-texts.js';
+import { currentSourceText } from './earlier-text.js';
 
 /**
  * What `wiki rm` and a renamed source do besides their pages, in the run of `session`: the
@@ -69,4 +71,19 @@ export async function recordStaleClaims(session: Session, source: string, claims
   }
   await saveStaleClaims(session.root, [...stillHeld, ...open]);
   return open;
+}
+
+/**
+ * The pages' citations of `source` now number the lines of its version `sha256` (moved by
+ * `wiki lint --fix`, no model): the ingest record says so — the next ingest moves them from
+ * there, never twice — and that version's text is kept for the diff of its next change.
+ */
+export async function recordFollowed(session: Session, source: string, sha256: string): Promise<void> {
+  const manifest = await loadManifest(session.root);
+  const entry = manifest.sources[source];
+  if (!entry) return;
+  const text = await currentSourceText(session.root, source);
+  if (text !== undefined) await keepSourceText(session.root, sha256, text);
+  await saveManifest(session.root, { version: 1, sources: { ...manifest.sources, [source]: { ...entry, followed: sha256 } } }, session.run);
+  session.alsoChanged.add(MANIFEST_PATH);
 }

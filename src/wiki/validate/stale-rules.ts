@@ -68,3 +68,34 @@ export function staleClaimFindings(claims: readonly StaleClaimView[]): Finding[]
     ),
   );
 }
+
+/** A source changed since its last ingest (operations/sources/source-changes.ts), as lint reports it. */
+export interface ChangedSourceView {
+  source: string;
+  /** Its citations still number an earlier version's lines; false once `wiki lint --fix` moved them to the current one. */
+  behind: boolean;
+  citations: number;
+  pages: number;
+  /** Findings about those citations that compared them with the current text, held back. */
+  heldBack: number;
+}
+
+/** One `changed-source` warning per changed source: what its citations number, and the fix that never renumbers by hand. */
+export function changedSourceFindings(changes: readonly ChangedSourceView[]): Finding[] {
+  return changes.map((change) => {
+    if (!change.behind) {
+      return finding('changed-source', change.source, `${change.source} changed since its last ingest; its citations follow the new lines (moved by \`wiki lint --fix\`), and what the new lines say waits for a model`, {
+        fix: `\`wiki ingest ${change.source}\` hands the model the new lines and the stale sentences`,
+      });
+    }
+    if (change.citations === 0) {
+      return finding('changed-source', change.source, `${change.source} changed since its last ingest; no page cites its lines by number`, {
+        fix: `\`wiki ingest ${change.source}\` (with a model), or \`wiki lint --fix\` (marks the pages drawing on it stale, without a model)`,
+      });
+    }
+    const held = change.heldBack > 0 ? `; ${change.heldBack} finding(s) that check them against the new text are held back until they follow it` : '';
+    return finding('changed-source', change.source, `${change.source} changed since its last ingest: ${change.citations} citation(s) on ${change.pages} page(s) still number the lines it had${held}`, {
+      fix: `\`wiki ingest ${change.source}\` (with a model), or \`wiki lint --fix\` (moves the citations without a model); never renumber them by hand — the next ingest would move them again`,
+    });
+  });
+}

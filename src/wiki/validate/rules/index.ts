@@ -23,6 +23,7 @@ import unsupportedNumber from './unsupported-number.js';
 import miscited from './miscited.js';
 import stalePage from './stale-page.js';
 import staleClaim from './stale-claim.js';
+import changedSource from './changed-source.js';
 import sourceRecord from './source-record.js';
 import encoding from './encoding.js';
 import unreadablePage from './unreadable-page.js';
@@ -65,6 +66,7 @@ export const RULES = [
   miscited,
   stalePage,
   staleClaim,
+  changedSource,
   sourceRecord,
   encoding,
   unreadablePage,
