@@ -5,7 +5,7 @@ import { checkAndSync, commitAndReport, currentContent, observerNote, writeTarge
 import { normalizeWorkspacePath } from '../confine/paths.js';
 import type { Tool, ToolOutcome, TurnCall } from '../agent/tool.js';
 import { keyFromPath } from '../wiki/keys.js';
-import { answerRefusals, explainedLinks, refusedLinkNote, type RefusedWrite } from './refused-links.js';
+import { answerRefusals, explainedLinks, listKeys, missingLinkKey, refusedLinkNote, type RefusedWrite } from './refused-links.js';
 
 const args = z.strictObject({
   path: z.string().describe('An existing page under wiki/, e.g. wiki/concepts/attention.md'),
@@ -36,6 +36,12 @@ interface Hold {
   awaits: ReadonlySet<string>;
 }
 
+/** An append that may not be held (`later`, a later call of its answer, names its page): the keys its answer's write_file calls write. */
+interface CannotWait {
+  later: number;
+  keys: ReadonlySet<string>;
+}
+
 /**
  * Append now; with `pending` (keys write_file calls of the answer write), a refusal only for
  * links to those is a hold. `refusedWrites`: keys whose write_file calls of the answer were
@@ -48,6 +54,7 @@ async function appendNow(
   signal?: AbortSignal,
   pending: ReadonlySet<string> = new Set(),
   refusedWrites: ReadonlyMap<string, RefusedWrite> = new Map(),
+  cannotWait?: CannotWait,
 ): Promise<ToolOutcome | Hold> {
   if (content.trim() === '') return failure('content is empty; give the text to append');
   const limits = ctx.writeLimits ?? DEFAULT_WRITE_LIMITS;
@@ -77,8 +84,16 @@ async function appendNow(
   if (!verdict.ok) {
     const awaits = new Set([...pending].filter((key) => appended.includes(`[[${key}`)));
     if (awaits.size > 0 && (await ctx.validator.validate(target.relative, next, previous, { linkKeys: awaits })).ok) return { awaits };
-    const { kept, keys } = explainedLinks(verdict.errors, (key) => refusedWrites.has(key));
+    // Links to pages its answer's write_file calls write, when a later call on its page kept it from waiting: not its fault (a played append was told to "create the page").
+    const unwaited = cannotWait ? [...cannotWait.keys].filter((key) => !refusedWrites.has(key) && verdict.errors.some((error) => missingLinkKey(error) === key)) : [];
+    const errors = verdict.errors.filter((error) => !unwaited.includes(missingLinkKey(error) ?? ''));
+    const { kept, keys } = explainedLinks(errors, (key) => refusedWrites.has(key));
     const reasons = [...kept, ...keys.map((key) => refusedLinkNote(key, refusedWrites.get(key)?.paths ?? [], refusedWrites.get(key)?.reason))];
+    if (cannotWait && unwaited.length > 0) {
+      reasons.push(
+        `its links to ${listKeys(unwaited)} name pages write_file calls of this answer write; it could not wait for them because call ${cannotWait.later + 1} of this answer also names ${target.relative}: once they are written, send it again`,
+      );
+    }
     return failure(`rejected: nothing was appended to ${target.relative}, because the page would then be invalid:\n` + reasons.map((reason) => `- ${reason}`).join('\n'));
   }
   const note = await observerNote(ctx, target.relative, previous);
@@ -132,10 +147,11 @@ function openAppendTurn(ctx: ToolContext, calls: readonly TurnCall[]) {
       const own = pathOf({ index, name: 'append_to_file', args: { path } });
       // Only a later call on the same page would see the page differently for the hold: an earlier one has run (or,
       // held itself, settles before appends do), and one refused for its arguments' shape changes and sees nothing.
-      const shared = calls.some((call) => call.index > index && own !== undefined && pathOf(call) === own && wellFormed(call));
+      const later = calls.find((call) => call.index > index && own !== undefined && pathOf(call) === own && wellFormed(call));
       // Any write_file call of the answer: one before it may be held, waiting for pages of its own.
-      const pending = shared ? new Set<string>() : new Set(writes.map((write) => write.key));
-      const outcome = await appendNow(ctx, path, content, signal, pending, refusedWrites);
+      const keys = new Set(writes.map((write) => write.key));
+      const pending = later ? new Set<string>() : keys;
+      const outcome = await appendNow(ctx, path, content, signal, pending, refusedWrites, later ? { later: later.index, keys } : undefined);
       if (!('awaits' in outcome)) return outcome;
       held.set(index, { path, content, awaits: outcome.awaits });
       return undefined;

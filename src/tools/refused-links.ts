@@ -49,3 +49,23 @@ export function answerRefusals(calls: readonly TurnCall[]): Map<string, RefusedW
   if (refused === undefined) refusedByAnswer.set(calls, (refused = new Map()));
   return refused;
 }
+
+export function listKeys(keys: Iterable<string>): string {
+  return [...keys].map((key) => `[[${key}]]`).join(', ');
+}
+
+/**
+ * A page refused for another reason (its YAML) need not be told that links to pages later
+ * calls of its answer write are missing: a played model read six such lines as six pages
+ * lost. Those links are said once, as links that will stand.
+ */
+export function withoutPendingLinks(errors: readonly string[], pending: ReadonlySet<string>): [string[], string[]] {
+  if (pending.size === 0) return [[...errors], []];
+  const kept = errors.filter((error) => {
+    const key = missingLinkKey(error);
+    return key === undefined || !pending.has(key);
+  });
+  // Refused for those links alone (a call never held): they are the reason, and stay.
+  if (kept.length === errors.length || kept.length === 0) return [[...errors], []];
+  return [kept, [`its links to ${listKeys([...pending])} are fine: later write_file calls of this answer write those pages`]];
+}

@@ -4,7 +4,7 @@ import { normalizeWorkspacePath } from '../confine/paths.js';
 import type { CheckedPage } from './page-write.js';
 import type { ToolOutcome, TurnCall } from '../agent/tool.js';
 import { checkPage, commitPage, isAnswer, placePage, refusePage, writeRequest, type PlacedPage, type WriteFileArgs, type WriteRequest } from './whole-page-write.js';
-import { answerRefusals, explainedLinks, missingLinkKey, refusedLinkNote, type RefusedWrite } from './refused-links.js';
+import { answerRefusals, explainedLinks, listKeys, missingLinkKey, refusedLinkNote, withoutPendingLinks, type RefusedWrite } from './refused-links.js';
 import { keyFromPath } from '../wiki/keys.js';
 import { parsePage } from '../wiki/page.js';
 
@@ -274,26 +274,6 @@ class WriteTurn {
     }
     return false;
   }
-}
-
-function listKeys(keys: Iterable<string>): string {
-  return [...keys].map((key) => `[[${key}]]`).join(', ');
-}
-
-/**
- * A page refused for another reason (its YAML) need not be told that links to pages later
- * calls of its answer write are missing: a played model read six such lines as six pages
- * lost. Those links are said once, as links that will stand.
- */
-function withoutPendingLinks(errors: readonly string[], pending: ReadonlySet<string>): [string[], string[]] {
-  if (pending.size === 0) return [[...errors], []];
-  const kept = errors.filter((error) => {
-    const key = missingLinkKey(error);
-    return key === undefined || !pending.has(key);
-  });
-  // Refused for those links alone (a call never held): they are the reason, and stay.
-  if (kept.length === errors.length || kept.length === 0) return [[...errors], []];
-  return [kept, [`its links to ${listKeys([...pending])} are fine: later write_file calls of this answer write those pages`]];
 }
 
 /** A refusal's first reason, for the pages that link to the refused one. */

@@ -162,6 +162,25 @@ describe.each(['anthropic', 'openai'] as const)('pages of one answer linking to 
     expect(results[1]?.content).not.toContain('[[meadow]]');
   });
 
+  it('an append that cannot wait (a later call edits its page) is told its links name pages this answer writes, and to send it again — not to create them (played: "create the page")', async () => {
+    const root = await workspace();
+    await writeFile(path.join(root, pagePath('lantern')), concept('Lantern'));
+    const turn: ScriptStep = {
+      toolCalls: [
+        { id: 'w-0', name: 'write_file', arguments: { path: 'wiki/sources/the-notes.md', content: sourcePage(['lantern']) } },
+        { id: 'a-1', name: 'append_to_file', arguments: { path: pagePath('lantern'), content: '\nSee [[meadow]] and [[nebula]]. <!-- from: raw/notes.md#L4 -->\n' } },
+        { id: 'e-2', name: 'write_file', arguments: { path: pagePath('lantern'), edits: [{ old: 'Lantern is explained in the notes.', new: 'Lantern is explained in the notes, beside [[meadow]].' }] } },
+        { id: 'w-3', ...write('meadow', concept('Meadow', ['lantern'])) },
+        { id: 'w-4', ...write('nebula', concept('Nebula')) },
+      ],
+    };
+    const { results } = await ingest(root, api, turn);
+    expect(failed(results[1]?.content)).toBe(true);
+    expect(results[1]?.content).toContain('its links to [[meadow]], [[nebula]] name pages write_file calls of this answer write; it could not wait for them because call 3 of this answer also names wiki/concepts/lantern.md: once they are written, send it again');
+    expect(results[1]?.content).not.toMatch(/create the page|no existing page has a similar key/);
+    expect(results.slice(2).map((r) => failed(r.content))).toEqual([false, false, false]);
+  });
+
   it('a cycle A↔B in one answer writes both', async () => {
     const root = await workspace();
     const { result, results } = await ingest(root, api, {
