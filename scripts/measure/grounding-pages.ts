@@ -47,7 +47,7 @@ export interface Alterations {
  * last changed what they find: a played wiki made after it measures them on pages nobody tuned
  * on. An ISO time, UTC. Change it with the rules; `npm run eval -- --grounding` prints it.
  */
-export const GROUNDING_RULES_CHANGED = '2026-12-02T05:36Z';
+export const GROUNDING_RULES_CHANGED = '2026-12-02T06:34Z';
 
 export type AlterationKind = 'number' | 'name' | 'tool' | 'negation';
 export const ALTERATION_KINDS: readonly AlterationKind[] = ['number', 'name', 'tool', 'negation'];

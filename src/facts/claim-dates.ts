@@ -11,7 +11,14 @@ const DATE_PATTERNS: Array<{ pattern: RegExp; parts: (m: RegExpExecArray) => [st
   { pattern: new RegExp(`\\b${MONTH} (\\d{1,2})(?:st|nd|rd|th)?,? (\\d{4})\\b`, 'gi'), parts: (m) => [m[3] ?? '', monthNumber(m[1]), m[2]] },
   // "August 2016", "August, 2016", "August of 2016".
   { pattern: new RegExp(`\\b${MONTH},?(?: of)? (\\d{4})\\b`, 'gi'), parts: (m) => [m[2] ?? '', monthNumber(m[1]), undefined] },
+  // "April '23": a played source dated its redesign so, its page "April 2023".
+  { pattern: new RegExp(`\\b${MONTH} ['’](\\d{2})\\b`, 'gi'), parts: (m) => [fullYear(m[2] ?? ''), monthNumber(m[1]), undefined] },
 ];
+
+/** A two-digit year as POSIX reads one: 69–99 are 1969–1999, 00–68 are 2000–2068. */
+function fullYear(twoDigits: string): string {
+  return `${Number(twoDigits) >= 69 ? 19 : 20}${twoDigits}`;
+}
 
 function monthNumber(name: string | undefined): string {
   const index = MONTHS.findIndex((month) => month.startsWith((name ?? '').toLowerCase().replace(/\.$/, '').slice(0, 3)));

@@ -58,3 +58,12 @@ describe('claimTerms: list labels', () => {
     expect(claimTerms('It (1) holds 12 pages and (2) keeps 7 of them.').numbers).toEqual([12, 7]);
   });
 });
+
+describe('claimTerms: two-digit years', () => {
+  it('"April \'23" in evidence is April 2023 (a played page wrote "April 2023" for it and drew unsupported-number)', () => {
+    expect(claimTerms("This presents a new API proposal (April '23, based on #192):", true).dates).toEqual(['2023-04']);
+    expect(claimTerms('It was presented in April 2023.').dates).toEqual(['2023-04']);
+    expect(claimTerms("Shipped in Dec '99.", true).dates).toEqual(['1999-12']);
+    expect(claimTerms("Rock 'n' roll of the '80s.", true).dates).toEqual([]);
+  });
+});
