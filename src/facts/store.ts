@@ -183,6 +183,14 @@ export class FactStore {
     return this.prepare(sql).all(...sources) as { id: string; text: string; source: string; lineStart: number; lineEnd: number }[];
   }
 
+  /** Every live fact `source` states, once per place, in line order: what the shared database is offered of it. */
+  statedBy(source: string): { id: string; text: string; lineStart: number; lineEnd: number; heading: string }[] {
+    return this.prepare(
+      'SELECT f.id, f.text, p.line_start AS lineStart, p.line_end AS lineEnd, p.heading FROM provenance p JOIN facts f ON f.id = p.fact_id ' +
+        'WHERE p.source = ? AND f.tombstoned_at IS NULL ORDER BY p.line_start, f.id',
+    ).all(source) as { id: string; text: string; lineStart: number; lineEnd: number; heading: string }[];
+  }
+
   /** The live facts `source` states on lines `first`–`last` (any overlap), in line order. */
   factLinesOfSource(source: string, first: number, last: number): { id: string; lineStart: number; lineEnd: number }[] {
     return this.prepare(
