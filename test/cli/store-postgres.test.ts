@@ -65,7 +65,7 @@ describeWithPostgres('wiki store and search on Postgres', () => {
     expect(search.code).toBe(0);
     expect(JSON.parse(search.stdout).results[0]).toMatchObject({ key: 'alpha', title: 'Alpha particles' });
     const status = await runCli(['status'], { cwd: root, env });
-    expect(status.stdout).toMatch(/^Search: +in Postgres postgres:\/\/postgres@localhost\/wiki_test_\S+ \(schema 1\): 1 page\(s\), last write \S+; engine kept up to date; vectors: float arrays .*no pgvector/m);
+    expect(status.stdout).toMatch(/^Search: +in Postgres postgres:\/\/postgres@localhost\/wiki_test_\S+ \(schema 2\): 1 page\(s\), last write \S+; engine kept up to date; vectors: float arrays .*no pgvector/m);
   });
 
   it('a schema of another version is refused by name, and `wiki store init --rebuild` is the migration', async () => {

@@ -29,7 +29,7 @@ export async function checkoutSourceVersions(
     if (!options.all && stored.get(source)?.sha256 === sha256) continue;
     const committed = history?.clean.has(source) ? history.touched.get(source) : undefined;
     const stamp = committed ?? fileTime(root, source) ?? now;
-    const facts = local.statedBy(source);
+    const facts = local.factPlacesOfSources([source]);
     versions.push({ path: source, sha256, stamp, language: factsLanguage(facts.map((fact) => fact.text)), facts });
   }
   for (const [source, row] of stored) {
