@@ -5,7 +5,7 @@ import { openWorkspace, outputFor } from '../cli/context.js';
 export function registerStore(program: Command): void {
   const store = program
     .command('store')
-    .description('the Postgres database search keeps its index in when store.kind is postgres: init, sync')
+    .description('the Postgres database search and facts are kept in when store.kind is postgres: init, sync')
     .addHelpText(
       'after',
       '\nThe database is WIKI_DATABASE_URL (else store.url, else libpq\'s PGHOST/PGPORT/PGDATABASE/PGUSER);\na password comes from PGPASSWORD or ~/.pgpass, TLS from PGSSLMODE.\n\nExamples:\n  $ wiki config set store.kind postgres\n  $ WIKI_DATABASE_URL=postgres://wiki@db.example/wiki wiki store init\n  $ wiki store sync',
