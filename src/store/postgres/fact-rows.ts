@@ -58,9 +58,9 @@ async function replaceSource(client: PoolClient, version: SourceVersion, writer:
   if (version.sha256 !== null && version.facts.length > 0) await insertFacts(client, version);
   // A fact this source stated before and no live source states now is a tombstone: kept, never found.
   await client.query(
-    `UPDATE wiki_facts f SET tombstoned_at = now() WHERE f.id = ANY($1) AND f.tombstoned_at IS NULL
+    `UPDATE wiki_facts f SET tombstoned_at = now(), last_source = $2 WHERE f.id = ANY($1) AND f.tombstoned_at IS NULL
        AND NOT EXISTS (SELECT 1 FROM wiki_fact_places p WHERE p.fact_id = f.id)`,
-    [[...new Set(before.map((row) => row.fact_id))]],
+    [[...new Set(before.map((row) => row.fact_id))], version.path],
   );
   return true;
 }
@@ -74,7 +74,7 @@ async function insertFacts(client: PoolClient, version: SourceVersion): Promise<
      SELECT i, t, $3, array_to_tsvector(ARRAY(SELECT jsonb_array_elements_text(tj::jsonb))), tc::jsonb, n
      FROM unnest($1::text[], $2::text[], $4::text[], $5::text[], $6::int[]) AS x(i, t, tj, tc, n)
      ON CONFLICT (id) DO UPDATE SET text = excluded.text, language = excluded.language, terms = excluded.terms,
-       term_counts = excluded.term_counts, length = excluded.length, tombstoned_at = NULL`,
+       term_counts = excluded.term_counts, length = excluded.length, tombstoned_at = NULL, last_source = NULL`,
     [
       distinct.map((fact) => fact.id),
       distinct.map((fact) => fact.text),

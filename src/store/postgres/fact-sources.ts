@@ -21,19 +21,21 @@ export async function checkoutSourceVersions(
   stored: ReadonlyMap<string, { sha256: string | null }>,
   options: { all?: boolean; now?: number } = {},
 ): Promise<SourceVersion[]> {
+  const held = local.sourceHashes();
+  const changed = [...held].filter(([source, sha256]) => options.all || stored.get(source)?.sha256 !== sha256);
+  const missing = [...stored].filter(([source, row]) => row.sha256 !== null && !held.has(source) && fileTime(root, source) === undefined).map(([source]) => source);
+  // Most runs offer nothing: git is asked only when there is something to stamp.
+  if (changed.length === 0 && missing.length === 0) return [];
   const history = await rawHistory(root);
   const now = options.now ?? Date.now();
   const versions: SourceVersion[] = [];
-  const held = local.sourceHashes();
-  for (const [source, sha256] of held) {
-    if (!options.all && stored.get(source)?.sha256 === sha256) continue;
+  for (const [source, sha256] of changed) {
     const committed = history?.clean.has(source) ? history.touched.get(source) : undefined;
     const stamp = committed ?? fileTime(root, source) ?? now;
     const facts = local.factPlacesOfSources([source]);
     versions.push({ path: source, sha256, stamp, language: factsLanguage(facts.map((fact) => fact.text)), facts });
   }
-  for (const [source, row] of stored) {
-    if (row.sha256 === null || held.has(source) || fileTime(root, source) !== undefined) continue;
+  for (const source of missing) {
     const stamp = history?.deletedInWorktree.has(source) ? now : history?.deletedAt.get(source);
     if (stamp !== undefined) versions.push({ path: source, sha256: null, stamp, language: null, facts: [] });
   }

@@ -85,15 +85,16 @@ export class PostgresFactReader implements FactReader {
   }
 
   async get(id: string): Promise<Fact | undefined> {
-    const [row] = await this.db.query<{ id: string; text: string; first_seen: Date; tombstoned_at: Date | null }>(
-      'SELECT id, text, first_seen, tombstoned_at FROM wiki_facts WHERE id = $1',
+    const [row] = await this.db.query<{ id: string; text: string; first_seen: Date; tombstoned_at: Date | null; last_source: string | null }>(
+      'SELECT id, text, first_seen, tombstoned_at, last_source FROM wiki_facts WHERE id = $1',
       [id],
     );
     if (!row) return undefined;
     const all = await this.places([id]);
     const allowed = all.filter((place) => this.allows(place.source));
-    // Stated only in denied sources: as absent as in a search.
+    // Stated only in denied sources, or a tombstone of one: as absent as in a search.
     if (all.length > 0 && allowed.length === 0) return undefined;
+    if (row.last_source !== null && !this.allows(row.last_source)) return undefined;
     return {
       id: row.id,
       text: row.text,

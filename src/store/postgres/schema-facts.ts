@@ -8,7 +8,8 @@
  * each fact once, by the id the writer's extraction gave it: its text, language, the
  * project's own analysed terms as a tsvector taken verbatim (every language the analysers
  * know works), each term's count and the fact's length (BM25 needs them), and
- * `tombstoned_at` once no live source states it. `wiki_fact_places` says where each fact is
+ * `tombstoned_at` once no live source states it, with `last_source`, the source that stated
+ * it last (a tombstone of a denied source stays hidden). `wiki_fact_places` says where each fact is
  * stated: source, lines and heading.
  */
 export const FACTS_SCHEMA_SQL = `
@@ -30,7 +31,8 @@ CREATE TABLE IF NOT EXISTS wiki_facts (
   term_counts jsonb NOT NULL,
   length integer NOT NULL,
   first_seen timestamptz NOT NULL DEFAULT now(),
-  tombstoned_at timestamptz
+  tombstoned_at timestamptz,
+  last_source text
 );
 CREATE INDEX IF NOT EXISTS wiki_facts_terms ON wiki_facts USING gin (terms) WHERE tombstoned_at IS NULL;
 CREATE TABLE IF NOT EXISTS wiki_fact_places (

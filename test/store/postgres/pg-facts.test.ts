@@ -91,6 +91,16 @@ describeWithPostgres('Postgres facts: versions, tombstones, access', () => {
     await db.close();
   });
 
+  it('keeps a denied source’s tombstones hidden too: `facts show` of one is as absent as the live fact was', async () => {
+    const db = await database();
+    await offerSourceVersions(db, [version('raw/payroll.md', 'aaaa', 1, ['Kiln staff earn ninety.'])], 'w');
+    await offerSourceVersions(db, [version('raw/payroll.md', null, 2)], 'rm');
+    const id = factId(normalizeFact('Kiln staff earn ninety.'));
+    expect(await new PostgresFactReader(db, ['payroll*'], false).get(id)).toBeUndefined();
+    expect(await new PostgresFactReader(db, [], false).get(id)).toMatchObject({ text: 'Kiln staff earn ninety.', tombstonedAt: expect.any(String), provenance: [] });
+    await db.close();
+  });
+
   it('a fact stated by a denied and an allowed source is found with the allowed place only', async () => {
     const db = await database();
     await offerSourceVersions(db, [version('raw/payroll.md', 'aaaa', 1, ['Kiln fires at dawn.']), version('raw/kiln.md', 'bbbb', 1, ['Kiln fires at dawn.'])], 'w');
