@@ -3,6 +3,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { cloneWorkspace, initWorkspace, runCli } from '../helpers/cli.js';
+import { startFakeLlmServer } from '../helpers/fake-llm-server.js';
 import { describeWithPostgres, freshDatabase } from '../helpers/postgres.js';
 
 /**
@@ -107,6 +108,26 @@ describeWithPostgres('wiki facts on Postgres', () => {
     expect(texts(await search(first, 'fleet dawn', env))).toEqual(['The northern fleet sails at dawn.']);
   });
 
+  it('query --facts on a clone without the source gives the model the database’s facts, and knows the ids it cites', async () => {
+    const env = await database();
+    const first = await clone({ 'raw/harbour.md': HARBOUR });
+    expect((await runCli(['store', 'sync'], { cwd: first, env })).code).toBe(0);
+    const second = await clone({});
+    let given: string[] = [];
+    const server = await startFakeLlmServer((request) => {
+      given = [...(request.lastUserText ?? '').matchAll(/\[\^(f-[0-9a-f]{12})\]/g)].map((m) => m[1] ?? '');
+      return { text: `Twelve ships [^${given[0]}].` };
+    });
+    try {
+      const result = await runCli(['query', '--facts', 'How many ships do the alpha harbours hold?', '--json'], { cwd: second, env: { ...env, ...server.env('anthropic') } });
+      expect(result.code, result.stderr).toBe(0);
+      expect(server.requests[0]?.lastUserText).toContain('Alpha harbours hold twelve ships. (raw/harbour.md#L3)');
+      expect(JSON.parse(result.stdout)).toMatchObject({ modelCalled: true, cited: [given[0]], unknown: [] });
+    } finally {
+      await server.close();
+    }
+  });
+
   it('an older clone neither downgrades a source’s facts nor deletes a source it never had; a newer one replaces them', async () => {
     const env = await database();
     // Every `facts` run of a clone offers its versions first: a reader with no sources of its own reads what the database holds.
@@ -175,6 +196,7 @@ describeWithPostgres('wiki facts on Postgres', () => {
   it('an unreachable database is exit 2 naming it for every facts command, never an answer from .wiki/facts.db', async () => {
     const root = await clone({ 'raw/harbour.md': HARBOUR }, 'files');
     expect((await search(root, 'lighthouse')).length).toBe(1);
+    expect((await runCli(['facts', 'stats'], { cwd: root })).stdout).toMatch(/^stored in +\.wiki\/facts\.db$/m);
     await setConfig(root, (config) => ({ ...config, store: { kind: 'postgres' } }));
     const env = { WIKI_DATABASE_URL: 'postgres://wiki:hunter2@127.0.0.1:1/teamwiki' };
     for (const args of [['facts', 'search', 'lighthouse'], ['facts', 'stats'], ['facts', 'rebuild'], ['facts', 'show', 'f-000000000000']]) {
