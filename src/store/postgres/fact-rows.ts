@@ -40,6 +40,12 @@ export async function offerSourceVersions(db: Database, versions: readonly Sourc
     await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [WRITE_LOCK]);
     const accepted: string[] = [];
     for (const version of versions) if (await replaceSource(client, version, writer, options.sameStampReplaces === true)) accepted.push(version.path);
+    if (accepted.length > 0) {
+      await client.query(
+        `INSERT INTO wiki_fact_corpus (id, live, average_length) SELECT 1, count(*), coalesce(avg(length), 0) FROM wiki_facts WHERE tombstoned_at IS NULL
+         ON CONFLICT (id) DO UPDATE SET live = excluded.live, average_length = excluded.average_length`,
+      );
+    }
     return accepted;
   });
 }

@@ -15,8 +15,8 @@ interface Place {
   sha256: string | null;
 }
 
-/** How many ranked facts' places are read at a time while denied sources are skipped. */
-const PLACES_CHUNK = 100;
+/** How many ranked facts' places are read at a time, per fact asked for, while denied sources are skipped. */
+const PLACES_PER_HIT = 2;
 
 /**
  * The facts every replica shares, read from the database: candidates found by its
@@ -48,7 +48,7 @@ export class PostgresFactReader implements FactReader {
         'SELECT id, text, term_counts, length FROM wiki_facts WHERE tombstoned_at IS NULL AND terms @@ $1::tsquery',
         [anyTermQuery(terms)],
       ),
-      this.db.query<{ n: number; average: number }>('SELECT count(*)::int AS n, coalesce(avg(length), 0)::float8 AS average FROM wiki_facts WHERE tombstoned_at IS NULL'),
+      this.db.query<{ n: number; average: number }>('SELECT live AS n, average_length AS average FROM wiki_fact_corpus WHERE id = 1'),
     ]);
     const scores = bm25Scores(
       candidates.map((c) => ({ counts: c.term_counts, length: c.length })),
@@ -58,8 +58,9 @@ export class PostgresFactReader implements FactReader {
     );
     const ranked = candidates.map((c, i) => ({ id: c.id, text: c.text, score: scores[i]! })).sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
     const hits: FactHit[] = [];
-    for (let from = 0; from < ranked.length && hits.length < limit; from += PLACES_CHUNK) {
-      const chunk = ranked.slice(from, from + PLACES_CHUNK);
+    const chunkSize = Math.max(limit * PLACES_PER_HIT, 20);
+    for (let from = 0; from < ranked.length && hits.length < limit; from += chunkSize) {
+      const chunk = ranked.slice(from, from + chunkSize);
       const places = await this.allowedPlaces(chunk.map((fact) => fact.id));
       for (const fact of chunk) {
         const sources = places.get(fact.id);
@@ -90,7 +91,7 @@ export class PostgresFactReader implements FactReader {
       [id],
     );
     if (!row) return undefined;
-    const all = await this.places([id]);
+    const all = await this.places([id], true);
     const allowed = all.filter((place) => this.allows(place.source));
     // Stated only in denied sources, or a tombstone of one: as absent as in a search.
     if (all.length > 0 && allowed.length === 0) return undefined;
@@ -126,10 +127,12 @@ export class PostgresFactReader implements FactReader {
     return deniedPathReason(source, this.deny) === undefined;
   }
 
-  private async places(ids: readonly string[]): Promise<Place[]> {
+  /** Where the facts are stated; `withSha256`: with each source's sha256 (what `facts show` gives). */
+  private async places(ids: readonly string[], withSha256 = false): Promise<Place[]> {
     if (ids.length === 0) return [];
+    const sha256 = withSha256 ? '(SELECT s.sha256 FROM wiki_fact_sources s WHERE s.path = p.source)' : 'NULL';
     return this.db.query<Place>(
-      `SELECT p.fact_id, p.source, p.line_start, p.line_end, p.heading, s.sha256 FROM wiki_fact_places p JOIN wiki_fact_sources s ON s.path = p.source
+      `SELECT p.fact_id, p.source, p.line_start, p.line_end, p.heading, ${sha256} AS sha256 FROM wiki_fact_places p
        WHERE p.fact_id = ANY($1) ORDER BY p.source, p.line_start, p.line_end`,
       [ids],
     );

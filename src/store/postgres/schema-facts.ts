@@ -10,7 +10,8 @@
  * know works), each term's count and the fact's length (BM25 needs them), and
  * `tombstoned_at` once no live source states it, with `last_source`, the source that stated
  * it last (a tombstone of a denied source stays hidden). `wiki_fact_places` says where each fact is
- * stated: source, lines and heading.
+ * stated: source, lines and heading. `wiki_fact_corpus` holds the live facts' count and
+ * average length (BM25's), counted again by each write so a search need not.
  */
 export const FACTS_SCHEMA_SQL = `
 CREATE SEQUENCE IF NOT EXISTS wiki_fact_seq;
@@ -44,10 +45,15 @@ CREATE TABLE IF NOT EXISTS wiki_fact_places (
   PRIMARY KEY (fact_id, source, line_start)
 );
 CREATE INDEX IF NOT EXISTS wiki_fact_places_source ON wiki_fact_places (source);
+CREATE TABLE IF NOT EXISTS wiki_fact_corpus (
+  id integer PRIMARY KEY CHECK (id = 1),
+  live integer NOT NULL,
+  average_length float8 NOT NULL
+);
 `;
 
 /** The facts' tables; a database without them has no facts schema. */
-export const FACTS_TABLES = ['wiki_fact_sources', 'wiki_facts', 'wiki_fact_places'];
+export const FACTS_TABLES = ['wiki_fact_sources', 'wiki_facts', 'wiki_fact_places', 'wiki_fact_corpus'];
 
 /** What `wiki store init --rebuild` drops of the facts. */
-export const DROP_FACTS_SQL = 'DROP TABLE IF EXISTS wiki_fact_places, wiki_facts, wiki_fact_sources; DROP SEQUENCE IF EXISTS wiki_fact_seq';
+export const DROP_FACTS_SQL = 'DROP TABLE IF EXISTS wiki_fact_corpus, wiki_fact_places, wiki_facts, wiki_fact_sources; DROP SEQUENCE IF EXISTS wiki_fact_seq';
