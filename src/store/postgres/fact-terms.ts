@@ -1,8 +1,6 @@
 import { analyze } from '../../search/text/analyze.js';
 import { ENGLISH } from '../../search/language/languages.js';
-
-/** Postgres refuses a lexeme of 2 KB or more; no analysed word is near it. */
-const MAX_LEXEME_BYTES = 2000;
+import { MAX_LEXEME_BYTES, tsvectorTerms } from './tsvector-limit.js';
 
 /** A fact as the database's full-text index holds it: its distinct terms, each term's count, and its length in terms. */
 export interface FactTerms {
@@ -26,7 +24,9 @@ export function factTerms(text: string, language: string): FactTerms {
   }
   // The length FTS5 gives the fact in `.wiki/facts.db`: every word of English text as written (stopwords too), the analysed terms of another language.
   const length = language === ENGLISH ? (text.match(WORD) ?? []).length : analysed;
-  return { terms: Object.keys(counts), counts, length };
+  const terms = tsvectorTerms(Object.keys(counts));
+  // Counts of the terms the tsvector holds only, so a term's facts are the same to `@@` and to BM25.
+  return { terms, counts: terms.length === Object.keys(counts).length ? counts : Object.fromEntries(terms.map((term) => [term, counts[term]!])), length };
 }
 
 /** A word as FTS5's unicode61 tokenizer splits English text. */

@@ -131,6 +131,17 @@ describeWithPostgres('Postgres facts: versions, tombstones, access', () => {
     await db.close();
   });
 
+  it('takes one enormous fact (a source with no full stop in 400,000 distinct words, 5 MB) without failing the write', async () => {
+    const db = await database();
+    const words = Array.from({ length: 400_000 }, (_, i) => `word${i.toString(36)}kilnx`);
+    const huge = `Kiln ${words.join(' ')} ends here.`;
+    expect(await offerSourceVersions(db, [version('raw/huge.md', 'aaaa', 1, [huge, 'Clay dries slowly.'])], 'w')).toEqual(['raw/huge.md']);
+    const reader = new PostgresFactReader(db, [], false);
+    expect((await reader.search('kiln', 5)).map((hit) => hit.sources)).toEqual([['raw/huge.md#L3']]);
+    expect(await texts(reader, 'clay')).toEqual(['Clay dries slowly.']);
+    await db.close();
+  });
+
   it('feeds query --facts: the database’s BM25 fused with the facts of the pages’ sources', async () => {
     const db = await database();
     await offerSourceVersions(db, [version('raw/kiln.md', 'aaaa', 1, ['Kiln fires at dawn.', 'Glaze melts in the kiln.']), version('raw/clay.md', 'bbbb', 1, ['Clay dries slowly before firing.'])], 'w');
