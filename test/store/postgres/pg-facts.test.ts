@@ -5,7 +5,8 @@ import { Database } from '../../../src/store/postgres/connection.js';
 import { offerSourceVersions, type SourceVersion, type StatedFact } from '../../../src/store/postgres/fact-rows.js';
 import { bm25Scores } from '../../../src/store/postgres/fact-terms.js';
 import { PostgresFactReader } from '../../../src/store/postgres/pg-facts.js';
-import { initSchema } from '../../../src/store/postgres/schema.js';
+import { checkSchema, initSchema, SCHEMA_VERSION } from '../../../src/store/postgres/schema.js';
+import { DROP_FACTS_SQL } from '../../../src/store/postgres/schema-facts.js';
 import { describeWithPostgres, freshDatabase } from '../../helpers/postgres.js';
 
 /**
@@ -30,6 +31,18 @@ function version(path: string, sha256: string | null, stamp: number, texts: read
 const texts = async (reader: PostgresFactReader, query: string): Promise<string[]> => (await reader.search(query, 10)).map((hit) => hit.text);
 
 describeWithPostgres('Postgres facts: versions, tombstones, access', () => {
+  it('a database made before the facts’ tables is that older version, with the migration named, not a database without a schema', async () => {
+    const db = await database();
+    await db.query(`${DROP_FACTS_SQL}; UPDATE wiki_schema SET version = 1`);
+    const refused = await checkSchema(db).catch((error: unknown) => error as Error & { hint?: string });
+    expect(refused?.message).toMatch(new RegExp(`has wiki schema version 1, this wiki needs ${SCHEMA_VERSION}`));
+    expect(refused?.hint).toMatch(/wiki store init --rebuild/);
+    await initSchema(db, { rebuild: true });
+    await checkSchema(db);
+    expect(await offerSourceVersions(db, [version('raw/x.md', 'aaaa', 1, ['Kiln fires at dawn.'])], 'w')).toEqual(['raw/x.md']);
+    await db.close();
+  });
+
   it('settles on the same version whatever order two replicas offer equal stamps in, and when they race', async () => {
     for (const order of [0, 1, 2]) {
       const db = await database();
