@@ -4,6 +4,7 @@ import path from 'node:path';
 import { expect, it } from 'vitest';
 import { cloneWorkspace, initWorkspace, runCli } from '../helpers/cli.js';
 import { startFakeLlmServer } from '../helpers/fake-llm-server.js';
+import { simpleIngest } from './cron-fixtures.js';
 import { describeWithPostgres, freshDatabase } from '../helpers/postgres.js';
 
 /**
@@ -106,6 +107,20 @@ describeWithPostgres('wiki facts on Postgres', () => {
     expect((await runCli(['store', 'sync'], { cwd: second, env })).code).toBe(0);
     expect((await runCli(['facts', 'rebuild'], { cwd: second, env })).code).toBe(0);
     expect(texts(await search(first, 'fleet dawn', env))).toEqual(['The northern fleet sails at dawn.']);
+  });
+
+  it('an ingest on one clone puts the source’s facts in the database before any page is written; another clone finds them', async () => {
+    const env = await database();
+    const first = await clone({ 'raw/harbour.md': HARBOUR });
+    const server = await startFakeLlmServer(simpleIngest('harbour'));
+    try {
+      const ingest = await runCli(['ingest', 'raw/harbour.md', '--json'], { cwd: first, env: { ...env, ...server.env('anthropic') } });
+      expect(ingest.code, ingest.stderr).toBe(0);
+      expect(JSON.parse(ingest.stdout)).toMatchObject({ facts: { database: { offered: 1, accepted: 1 } } });
+    } finally {
+      await server.close();
+    }
+    expect(texts(await search(await clone({}), 'fleet dawn', env))).toEqual(['The northern fleet sails at dawn.']);
   });
 
   it('query --facts on a clone without the source gives the model the database’s facts, and knows the ids it cites', async () => {
