@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, it } from 'vitest';
+import { hashText } from '../../src/state/hash.js';
 import { cloneWorkspace, initWorkspace, runCli } from '../helpers/cli.js';
 import { startFakeLlmServer } from '../helpers/fake-llm-server.js';
 import { simpleIngest } from './cron-fixtures.js';
@@ -53,10 +54,14 @@ async function search(root: string, query: string, env: Record<string, string> =
 
 const texts = (hits: readonly Hit[]): string[] => hits.map((hit) => hit.text);
 
+const gitAt = (seconds: number): NodeJS.ProcessEnv => {
+  const date = `@${seconds} +0000`;
+  return { ...process.env, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
+};
+
 /** Commit everything in the checkout at `seconds` since the epoch: the stamp its sources are offered with. */
 function commitAt(root: string, seconds: number): void {
-  const date = `@${seconds} +0000`;
-  const env = { ...process.env, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
+  const env = gitAt(seconds);
   execFileSync('git', ['init', '-q'], { cwd: root, env });
   execFileSync('git', ['add', '-A'], { cwd: root, env });
   execFileSync('git', ['commit', '-qm', 'sources', '--allow-empty'], { cwd: root, env });
@@ -165,6 +170,39 @@ describeWithPostgres('wiki facts on Postgres', () => {
       expect(texts(await search(reader, 'tankers', env))).toEqual(['Alpha harbours hold thirty tankers.']);
       expect(texts(await search(reader, 'sourdough', env))).toEqual(['Sourdough bread rises slowly with a wild yeast starter.']);
     }
+  });
+
+  it('a merge that resolves a source is its newest version: stamped with the merge, not with the branch commit it resolved', async () => {
+    const env = await database();
+    const reader = await clone({});
+    const ours = await clone({ 'raw/harbour.md': HARBOUR });
+    commitAt(ours, 1_700_000_000);
+    const theirs = await cloneWorkspace(ours);
+    const theirText = HARBOUR.replace('twelve ships', 'nine barges');
+    await writeFile(path.join(theirs, 'raw/harbour.md'), theirText);
+    commitAt(theirs, 1_720_000_000);
+    expect((await runCli(['store', 'sync'], { cwd: theirs, env })).code).toBe(0);
+    await writeFile(path.join(ours, 'raw/harbour.md'), HARBOUR.replace('twelve ships', 'seven ferries'));
+    commitAt(ours, 1_710_000_000);
+    // A resolution hashing below theirs: stamped with their commit's time, it would lose the tie.
+    let resolved = '';
+    for (let n = 1; !resolved; n++) {
+      const candidate = HARBOUR.replace('twelve ships', `${n} ferries and barges`);
+      if (hashText(candidate) < hashText(theirText)) resolved = candidate;
+    }
+    const at = gitAt(1_730_000_000);
+    execFileSync('git', ['fetch', '-q', theirs, 'HEAD'], { cwd: ours, env: at, stdio: 'pipe' });
+    try {
+      execFileSync('git', ['merge', '-q', 'FETCH_HEAD'], { cwd: ours, env: at, stdio: 'pipe' });
+    } catch {
+      // The conflict this test makes: resolved below.
+    }
+    await writeFile(path.join(ours, 'raw/harbour.md'), resolved);
+    execFileSync('git', ['add', 'raw/harbour.md'], { cwd: ours, env: at });
+    execFileSync('git', ['commit', '-qm', 'merge', '--no-edit'], { cwd: ours, env: at });
+    expect((await runCli(['store', 'sync'], { cwd: ours, env })).code).toBe(0);
+    expect(texts(await search(reader, 'ferries barges', env))).toEqual([resolved.split('\n')[2]]);
+    expect(await search(reader, 'nine', env)).toEqual([]);
   });
 
   it('`wiki rm` tombstones a source’s facts in the database, and a clone still holding the committed source does not bring them back', async () => {

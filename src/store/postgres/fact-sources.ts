@@ -8,7 +8,8 @@ import type { SourceVersion } from './fact-rows.js';
 /**
  * The versions of raw/ sources' facts this checkout offers the database, from its local
  * extraction (`.wiki/facts.db`, just brought in step with raw/). A source's stamp is its last
- * commit's time when the file is as committed — a clone of an old commit offers old versions —
+ * commit's time along the first parents (a merge is the commit of what it brings in or
+ * resolves) when the file is as committed — a clone of an old commit offers old versions —
  * and the file's time when it differs from HEAD or git does not track it. A source the
  * database holds and this checkout lacks is offered as deleted only when the checkout records
  * the deletion: a commit deleting it (stamped with that commit's time) or a tracked file
@@ -66,8 +67,9 @@ async function rawHistory(root: string): Promise<RawHistory | undefined> {
   let results;
   try {
     results = await Promise.all([
-      git(root, ['log', '--format=%x01%ct', '--name-only', '-z', '--no-renames', '--', 'raw']),
-      git(root, ['log', '--diff-filter=D', '--format=%x01%ct', '--name-only', '-z', '--no-renames', '--', 'raw']),
+      // Along the first parents, a merge listing what it changed: a source a merge brought in or resolved is stamped with the merge's time.
+      git(root, ['log', '--first-parent', '-m', '--format=%x01%ct', '--name-only', '-z', '--no-renames', '--', 'raw']),
+      git(root, ['log', '--first-parent', '-m', '--diff-filter=D', '--format=%x01%ct', '--name-only', '-z', '--no-renames', '--', 'raw']),
       git(root, ['status', '--porcelain', '-z', '--untracked-files=all', '--', 'raw']),
       git(root, ['ls-tree', '-r', '-z', '--name-only', 'HEAD', '--', 'raw']),
     ]);
