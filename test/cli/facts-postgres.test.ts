@@ -103,6 +103,8 @@ describeWithPostgres('wiki facts on Postgres', () => {
     const synced = await runCli(['store', 'sync'], { cwd: first, env });
     expect(synced.code, synced.stderr).toBe(0);
     expect(synced.stdout).toMatch(/^facts: 1 source\(s\) of raw\/ differing from the database's, 1 newer and stored$/m);
+    // A second run has nothing to offer: the database holds this version already.
+    expect((await runCli(['store', 'sync'], { cwd: first, env })).stdout).toMatch(/^facts: 0 source\(s\) of raw\/ differing from the database's, 0 newer and stored$/m);
     const second = await clone({ 'raw/bread.md': BREAD });
     const hits = await search(second, 'lighthouse', env);
     expect(hits.map((hit) => hit.sources)).toEqual(expect.arrayContaining([['raw/harbour.md#L5'], ['raw/bread.md#L5']]));
