@@ -25,8 +25,9 @@ export function renderFact(fact: Fact, c: Colors): string {
   return lines.join('\n');
 }
 
-export function renderFactStats(stats: FactStats): string {
+export function renderFactStats(stats: FactStats & { where?: string }): string {
   return [
+    ...(stats.where ? [`stored in          ${stats.where}`] : []),
     `facts              ${stats.live} live, ${stats.tombstoned} tombstoned`,
     `sources            ${stats.sources}`,
     `duplicates merged  ${stats.duplicatesMerged}`,
@@ -34,12 +35,13 @@ export function renderFactStats(stats: FactStats): string {
   ].join('\n');
 }
 
-export function renderExtraction(report: ExtractionReport): string {
+export function renderExtraction(report: ExtractionReport & { database?: { database: string; offered: number; accepted: number } }): string {
   const { sources, facts } = report;
   const lines = [
     `sources  ${sources.extracted} extracted, ${sources.unchanged} unchanged, ${sources.removed} removed`,
     `facts    ${facts.inserted} new, ${facts.merged} merged, ${facts.reworded} reworded, ${facts.tombstoned} tombstoned`,
   ];
+  if (report.database) lines.push(`database ${report.database.database}: ${report.database.offered} source(s) offered, ${report.database.accepted} newer and stored`);
   if (sources.unreadable.length > 0) lines.push(`unreadable  ${sources.unreadable.join(', ')}`);
   for (const why of sources.refused) lines.push(`refused     ${why}`);
   if (sources.tooLarge.length > 0) lines.push(`too large   ${sources.tooLarge.join(', ')} (over facts.maxSourceBytes; not segmented)`);

@@ -49,6 +49,8 @@ export function renderStatus(report: StatusReport, c: Colors): string {
     const behind = store.keptEngine ? store.store.lastSeq - store.keptEngine.seq : undefined;
     const kept = behind === undefined ? 'no engine kept yet (`wiki store sync` keeps one)' : behind > 0 ? `engine kept ${behind} write(s) behind` : 'engine kept up to date';
     lines.push(`Search:   in Postgres ${store.database} (schema ${store.schemaVersion}): ${store.store.pages} page(s)${last}; ${kept}; vectors: ${store.vectors}`);
+    const factsLast = store.facts.lastWrite ? `, last write ${store.facts.lastWrite}` : ', none written yet';
+    lines.push(`Facts:    in Postgres ${store.database}: ${store.facts.live} live fact(s) from ${store.facts.sources} source(s)${factsLast} (grounding reads this checkout's .wiki/facts.db)`);
   } else lines.push(`Search:   ${renderSearchState(report.search, c)}${behind}`);
   if (report.factsUnavailable) lines.push(c.yellow(`Grounded: unavailable — ${report.factsUnavailable}`));
   if (report.grounding?.mean === null) lines.push(`Grounded: n/a ${c.dim('(no page cites a raw source yet)')}`);

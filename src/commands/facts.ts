@@ -6,12 +6,12 @@ import { UsageError } from '../errors.js';
 export function registerFacts(program: Command): void {
   const facts = program
     .command('facts')
-    .description('the facts extracted from raw/ sentence by sentence (.wiki/facts.db): search, show, stats, rebuild')
+    .description('the facts extracted from raw/ sentence by sentence (.wiki/facts.db, or the shared database with store.kind postgres): search, show, stats, rebuild')
     .addHelpText('after', '\nExamples:\n  $ wiki facts search "attention heads"\n  $ wiki facts show f-1a2b3c4d5e6f\n  $ wiki facts stats --json\n  $ wiki facts rebuild');
 
   facts
     .command('search')
-    .description('facts matching the words, best first (FTS5 BM25)')
+    .description('facts matching the words, best first (BM25)')
     .argument('<query...>', 'words to search for')
     .option('-n, --limit <n>', 'how many facts', '10')
     .addHelpText('after', '\nExamples:\n  $ wiki facts search "attention heads"\n  $ wiki facts search softmax scaling --limit 3 --json')
@@ -52,7 +52,7 @@ export function registerFacts(program: Command): void {
 
   facts
     .command('rebuild')
-    .description('recreate .wiki/facts.db from every source in raw/')
+    .description('recreate .wiki/facts.db from every source in raw/ (with store.kind postgres, then redo the database\'s facts of those sources)')
     .addHelpText('after', '\nExamples:\n  $ wiki facts rebuild\n  $ wiki facts rebuild --json     (what was extracted, skipped and why)')
     .action(async (_opts: unknown, command: Command) => {
       const out = outputFor(command);

@@ -5,7 +5,7 @@ import { openWorkspace, outputFor } from '../cli/context.js';
 export function registerStore(program: Command): void {
   const store = program
     .command('store')
-    .description('the Postgres database search keeps its index in when store.kind is postgres: init, sync')
+    .description('the Postgres database search and facts are kept in when store.kind is postgres: init, sync')
     .addHelpText(
       'after',
       '\nThe database is WIKI_DATABASE_URL (else store.url, else libpq\'s PGHOST/PGPORT/PGDATABASE/PGUSER);\na password comes from PGPASSWORD or ~/.pgpass, TLS from PGSSLMODE.\n\nExamples:\n  $ wiki config set store.kind postgres\n  $ WIKI_DATABASE_URL=postgres://wiki@db.example/wiki wiki store init\n  $ wiki store sync',
@@ -25,17 +25,21 @@ export function registerStore(program: Command): void {
 
   store
     .command('sync')
-    .description("offer the database this checkout's pages: each replaces the database's version only when newer; none is deleted")
+    .description("offer the database this checkout's pages and raw/ sources' facts: each replaces the database's version only when newer; none is deleted")
     .action(async (_opts: unknown, command: Command) => {
       const out = outputFor(command);
       const ws = await openWorkspace(command, {}, { modelFree: true });
-      const [{ storeSync }] = await load('storeOperation');
-      const report = await storeSync({ root: ws.root, contract: ws.schema.contract, config: ws.config.config });
+      const [{ storeSync }, { refreshFacts }] = await load('storeOperation', 'factsOperation');
+      const pages = await storeSync({ root: ws.root, contract: ws.schema.contract, config: ws.config.config });
+      // The facts too: extracted from raw/ into the local cache, then each source newer than the database's stored.
+      const facts = (await refreshFacts(ws.root, ws.config)).database;
+      const report = { ...pages, facts };
       out.result(
         report,
         () =>
           `${report.pages} page(s) in this checkout, ${report.offered} differing from ${report.database}, ${report.accepted} newer and stored\n` +
-          `the database holds ${report.store.pages} page(s)${report.store.deleted > 0 ? ` and ${report.store.deleted} deletion(s)` : ''}\n`,
+          `the database holds ${report.store.pages} page(s)${report.store.deleted > 0 ? ` and ${report.store.deleted} deletion(s)` : ''}\n` +
+          (facts ? `facts: ${facts.offered} source(s) of raw/ differing from the database's, ${facts.accepted} newer and stored\n` : ''),
       );
     });
 }

@@ -173,14 +173,14 @@ export class FactStore {
     return this.prepare(sql).all(...sources) as { id: string; text: string }[];
   }
 
-  /** Every live fact stated by one of `sources`, once per place it is stated there: what a citation's lines are matched with. */
-  factPlacesOfSources(sources: readonly string[]): { id: string; text: string; source: string; lineStart: number; lineEnd: number }[] {
+  /** Every live fact stated by one of `sources`, once per place it is stated there: what a citation's lines are matched with, and what the shared database is offered. */
+  factPlacesOfSources(sources: readonly string[]): { id: string; text: string; source: string; lineStart: number; lineEnd: number; heading: string }[] {
     if (sources.length === 0) return [];
     const marks = sources.map(() => '?').join(', ');
     const sql =
-      'SELECT f.id, f.text, p.source, p.line_start AS lineStart, p.line_end AS lineEnd FROM facts f JOIN provenance p ON p.fact_id = f.id ' +
+      'SELECT f.id, f.text, p.source, p.line_start AS lineStart, p.line_end AS lineEnd, p.heading FROM facts f JOIN provenance p ON p.fact_id = f.id ' +
       `WHERE p.source IN (${marks}) AND f.tombstoned_at IS NULL ORDER BY p.source, p.line_start, f.id`;
-    return this.prepare(sql).all(...sources) as { id: string; text: string; source: string; lineStart: number; lineEnd: number }[];
+    return this.prepare(sql).all(...sources) as { id: string; text: string; source: string; lineStart: number; lineEnd: number; heading: string }[];
   }
 
   /** The live facts `source` states on lines `first`–`last` (any overlap), in line order. */

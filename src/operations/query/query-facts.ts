@@ -1,10 +1,10 @@
 import { replyTokens } from '../../agent/context-budget.js';
 import type { ChatModel } from '../../agent/types.js';
 import { UsageError } from '../../errors.js';
-import { factsDbFile } from '../../facts/extract.js';
-import { FactStore } from '../../facts/store.js';
+import type { FactReader } from '../../facts/reader.js';
 import type { FactHit } from '../../facts/store-schema.js';
 import { wordOverlap } from '../../facts/word-tokens.js';
+import { openFactReader } from '../../store/open-facts.js';
 import { openSearchIndex } from '../../store/open-index.js';
 import { fuseRankings } from '../../search/fusion/rrf.js';
 import { parsePage, sourcesOf } from '../../wiki/page.js';
@@ -36,7 +36,7 @@ const SYSTEM = [
 ].join('\n');
 
 /**
- * `wiki query --facts`: the facts matching the question (FTS5 BM25 over `.wiki/facts.db`),
+ * `wiki query --facts`: the facts matching the question (BM25 over `.wiki/facts.db`, or the shared database with `store.kind: postgres`),
  * and only those, handed to the model, which must cite them by id. No supporting facts:
  * "no facts found" and no model call.
  */
@@ -52,9 +52,9 @@ export async function answerFromFacts(
   if (!trimmed) throw new UsageError('the question is empty', 'e.g. `wiki query --facts "when did the bridge open?"`');
   await refreshFacts(root, config);
   const pageSources = await sourcesOfMatchingPages(ws, trimmed, options.user);
-  const store = await FactStore.open(factsDbFile(root), { readonly: true });
+  const store = await openFactReader(root, config.config, config.config.sandbox.deny);
   try {
-    const facts = retrieveFacts(store, trimmed, pageSources, FACT_LIMIT);
+    const facts = await retrieveFacts(store, trimmed, pageSources, FACT_LIMIT);
     if (facts.length === 0) return { question: trimmed, answer: 'no facts found', facts, cited: [], unknown: [], modelCalled: false };
     const listing = facts.map((fact) => `[^${fact.id}] ${fact.text} (${fact.sources.join(', ')})`).join('\n');
     const chat = model();
@@ -67,11 +67,12 @@ export async function answerFromFacts(
     });
     const answer = response.text.trim();
     const ids = [...new Set([...answer.matchAll(/\[\^(f-[0-9a-f]+)\]/g)].map((m) => m[1] ?? ''))];
-    const cited = ids.filter((id) => store.get(id) !== undefined);
+    const known = await Promise.all(ids.map(async (id) => ((await store.get(id)) === undefined ? undefined : id)));
+    const cited = known.filter((id): id is string => id !== undefined);
     const unknown = ids.filter((id) => !cited.includes(id));
     return { question: trimmed, answer, facts, cited, unknown, modelCalled: true };
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -92,10 +93,9 @@ const RRF_K = 60;
  * hold. A fact sharing no content word with the question is left out of the second, so a
  * question nothing supports still finds no facts.
  */
-export function retrieveFacts(store: FactStore, question: string, pageSources: readonly string[], limit: number): FactHit[] {
-  const bm25 = store.search(question, limit);
-  const fromPages = store
-    .factsOfSources(pageSources)
+export async function retrieveFacts(store: FactReader, question: string, pageSources: readonly string[], limit: number): Promise<FactHit[]> {
+  const bm25 = await store.search(question, limit);
+  const fromPages = (await store.factsOfSources(pageSources))
     .map((fact) => ({ fact, overlap: wordOverlap(question, fact.text) }))
     .filter((scored) => scored.overlap > 0)
     .sort((a, b) => b.overlap - a.overlap || (a.fact.id < b.fact.id ? -1 : 1))

@@ -73,6 +73,8 @@ export interface StoreState {
   vectors: string;
   /** The engine kept in the database for replicas to start from: as of which write, and when; undefined when none is kept. */
   keptEngine: { seq: number; savedAt: string } | undefined;
+  /** The facts every replica reads (`wiki facts`, `query --facts`): live facts, live sources and the last source written. */
+  facts: { live: number; sources: number; lastWrite: string | undefined };
 }
 
 /** What `wiki status` says of the database: its pages and last write (an unreachable one is an error, exit 2). */
@@ -81,6 +83,11 @@ export async function storeState(ws: StoreWorkspace, env: NodeJS.ProcessEnv = pr
   try {
     await checkSchema(db);
     const [kept] = await db.query<{ seq: string; saved_at: Date }>('SELECT seq, saved_at FROM wiki_snapshot WHERE id = 1');
+    const [facts] = await db.query<{ live: number; sources: number; last: Date | null }>(
+      `SELECT (SELECT count(*)::int FROM wiki_facts WHERE tombstoned_at IS NULL) AS live,
+              (SELECT count(*)::int FROM wiki_fact_sources WHERE sha256 IS NOT NULL) AS sources,
+              (SELECT max(written_at) FROM wiki_fact_sources) AS last`,
+    );
     return {
       kind: 'postgres',
       database: db.name,
@@ -88,6 +95,7 @@ export async function storeState(ws: StoreWorkspace, env: NodeJS.ProcessEnv = pr
       store: await storeCounts(db),
       vectors: 'float arrays kept with the engine, ranked in each process (no pgvector)',
       keptEngine: kept ? { seq: Number(kept.seq), savedAt: kept.saved_at.toISOString() } : undefined,
+      facts: { live: facts?.live ?? 0, sources: facts?.sources ?? 0, lastWrite: facts?.last?.toISOString() },
     };
   } finally {
     await db.close();

@@ -101,7 +101,7 @@ function unreachable(name: string, error: unknown): ConfigError {
   const reason = code === '28P01' || code === '28000' ? 'the server refused the credentials' : code === '3D000' ? 'no such database on the server' : (message ?? String(error));
   return new ConfigError(
     `database ${name} unreachable: ${reason}`,
-    `search is configured to use it (store.kind is postgres): start the server or set ${'WIKI_DATABASE_URL'} (password in PGPASSWORD or ~/.pgpass; TLS with PGSSLMODE), or \`wiki config set store.kind files\``,
+    `search and facts are configured to use it (store.kind is postgres): start the server or set ${'WIKI_DATABASE_URL'} (password in PGPASSWORD or ~/.pgpass; TLS with PGSSLMODE), or \`wiki config set store.kind files\``,
   );
 }
 

@@ -4,9 +4,7 @@ import type { TermFields } from '../../search/lanes/lexical/term-postings.js';
 import { analysePage } from '../../search/text/page-analysis.js';
 import { pageDocument } from '../../search/text/document.js';
 import type { Database } from './connection.js';
-
-/** Postgres refuses a lexeme of 2 KB or more; no analysed word is near it. */
-const MAX_LEXEME_BYTES = 2000;
+import { MAX_LEXEME_BYTES, tsvectorTerms } from './tsvector-limit.js';
 
 /** A page's lexical columns, as `wiki_pages` stores them (JSON text, turned into a tsvector, jsonb and int[] by the INSERT). */
 export interface LexicalColumns {
@@ -29,7 +27,7 @@ export function lexicalColumns(pagePath: string, content: string): LexicalColumn
     }
     lengths.push(seen.size || 1);
   });
-  const terms = Object.keys(frequencies).filter((term) => term !== '' && Buffer.byteLength(term) < MAX_LEXEME_BYTES);
+  const terms = tsvectorTerms(Object.keys(frequencies));
   return { terms: JSON.stringify(terms), fieldTerms: JSON.stringify(frequencies), fieldLengths: JSON.stringify(lengths) };
 }
 

@@ -1,5 +1,7 @@
 import { ConfigError } from '../../errors.js';
-import type { Database } from './connection.js';
+import { Database } from './connection.js';
+import type { StoreSettings } from '../settings.js';
+import { DROP_FACTS_SQL, FACTS_SCHEMA_SQL, FACTS_TABLES } from './schema-facts.js';
 
 /**
  * The database's tables. `wiki_pages` holds every page once, as the newest version any
@@ -12,9 +14,10 @@ import type { Database } from './connection.js';
  * every language the analysers know works), `field_terms` each term's frequency per field
  * and `field_lengths` each field's length, which BM25 needs. `wiki_snapshot` holds one
  * process's engine as of write `seq` — the built-in embedder's state and every page's
- * vector among it — so a replica starts from it instead of training again (snapshot.ts).
+ * vector among it — so a replica starts from it instead of training again (snapshot.ts). The facts' tables are
+ * in schema-facts.ts.
  */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 /** The channel every write is announced on, its payload the write's `seq`. */
 export const CHANGES_CHANNEL = 'wiki_pages_changed';
@@ -46,11 +49,11 @@ CREATE TABLE IF NOT EXISTS wiki_snapshot (
 `;
 
 /** The tables `wiki store init` makes; their absence is a database never initialised. */
-const TABLES = ['wiki_schema', 'wiki_pages', 'wiki_snapshot'];
+const TABLES = ['wiki_schema', 'wiki_pages', 'wiki_snapshot', ...FACTS_TABLES];
 
 /** Create the schema (idempotent) and record its version; a database of another version is refused unless `rebuild`. */
 export async function initSchema(db: Database, options: { rebuild?: boolean } = {}): Promise<{ created: boolean; version: number }> {
-  if (options.rebuild) await db.query('DROP TABLE IF EXISTS wiki_pages, wiki_snapshot, wiki_schema; DROP SEQUENCE IF EXISTS wiki_write_seq');
+  if (options.rebuild) await db.query(`${DROP_FACTS_SQL}; DROP TABLE IF EXISTS wiki_pages, wiki_snapshot, wiki_schema; DROP SEQUENCE IF EXISTS wiki_write_seq`);
   const found = await schemaVersion(db);
   if (found !== undefined) {
     if (found !== SCHEMA_VERSION) throw otherVersion(db, found);
@@ -59,7 +62,7 @@ export async function initSchema(db: Database, options: { rebuild?: boolean } = 
   await db.transaction(async (client) => {
     // Two replicas initialising at once: the second waits, then finds the version row.
     await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', ['wiki_schema']);
-    await client.query(SCHEMA_SQL);
+    await client.query(SCHEMA_SQL + FACTS_SCHEMA_SQL);
     const { rows } = await client.query('SELECT version FROM wiki_schema');
     if (rows.length === 0) await client.query('INSERT INTO wiki_schema (version) VALUES ($1)', [SCHEMA_VERSION]);
   });
@@ -75,10 +78,12 @@ export async function checkSchema(db: Database): Promise<void> {
 
 /** The schema version recorded, or undefined when the tables are missing. */
 async function schemaVersion(db: Database): Promise<number | undefined> {
-  const present = await db.query<{ n: number }>('SELECT COUNT(*)::int AS n FROM pg_tables WHERE schemaname = current_schema() AND tablename = ANY($1)', [TABLES]);
-  if ((present[0]?.n ?? 0) < TABLES.length) return undefined;
-  const rows = await db.query<{ version: number }>('SELECT max(version) AS version FROM wiki_schema');
-  return rows[0]?.version ?? undefined;
+  const present = await db.query<{ tablename: string }>('SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename = ANY($1)', [TABLES]);
+  if (!present.some((row) => row.tablename === 'wiki_schema')) return undefined;
+  const rows = await db.query<{ version: number | null }>('SELECT max(version) AS version FROM wiki_schema');
+  const version = rows[0]?.version ?? undefined;
+  // An older version lacks later tables: it is that version (to migrate), not no schema.
+  return version === SCHEMA_VERSION && present.length < TABLES.length ? undefined : version;
 }
 
 function otherVersion(db: Database, found: number): ConfigError {
@@ -89,4 +94,16 @@ function otherVersion(db: Database, found: number): ConfigError {
         // Every row is derived from the pages, so the migration is a rebuild: nothing is lost.
         'migrate by rebuilding it: `wiki store init --rebuild` drops the wiki_* tables and makes them anew, then `wiki store sync` on each checkout fills them',
       );
+}
+
+/** A connection to the configured database, its schema checked: what every reader and writer starts from. */
+export async function connectChecked(settings: StoreSettings, env: NodeJS.ProcessEnv): Promise<Database> {
+  const db = await Database.connect(settings, env);
+  try {
+    await checkSchema(db);
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+  return db;
 }
