@@ -1,5 +1,7 @@
 import { ConfigError } from '../../errors.js';
+import type { VectorsSetting } from '../settings.js';
 import type { Database } from './connection.js';
+import { prepareVectors, vectorKind, vectorsSql, type VectorKind } from './schema-vectors.js';
 
 /**
  * The database's tables. `wiki_pages` holds every page once, as the newest version any
@@ -13,8 +15,9 @@ import type { Database } from './connection.js';
  * and `field_lengths` each field's length, which BM25 needs. `wiki_snapshot` holds one
  * process's engine as of write `seq` — the built-in embedder's state and every page's
  * vector among it — so a replica starts from it instead of training again (snapshot.ts).
+ * `wiki_vectors` holds each page's vector, pgvector's or an array (schema-vectors.ts).
  */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 /** The channel every write is announced on, its payload the write's `seq`. */
 export const CHANGES_CHANNEL = 'wiki_pages_changed';
@@ -46,24 +49,25 @@ CREATE TABLE IF NOT EXISTS wiki_snapshot (
 `;
 
 /** The tables `wiki store init` makes; their absence is a database never initialised. */
-const TABLES = ['wiki_schema', 'wiki_pages', 'wiki_snapshot'];
+const TABLES = ['wiki_schema', 'wiki_pages', 'wiki_snapshot', 'wiki_vectors'];
 
 /** Create the schema (idempotent) and record its version; a database of another version is refused unless `rebuild`. */
-export async function initSchema(db: Database, options: { rebuild?: boolean } = {}): Promise<{ created: boolean; version: number }> {
-  if (options.rebuild) await db.query('DROP TABLE IF EXISTS wiki_pages, wiki_snapshot, wiki_schema; DROP SEQUENCE IF EXISTS wiki_write_seq');
+export async function initSchema(db: Database, options: { rebuild?: boolean; vectors?: VectorsSetting } = {}): Promise<{ created: boolean; version: number; vectors: VectorKind }> {
+  if (options.rebuild) await db.query('DROP TABLE IF EXISTS wiki_pages, wiki_snapshot, wiki_vectors, wiki_schema; DROP SEQUENCE IF EXISTS wiki_write_seq');
   const found = await schemaVersion(db);
   if (found !== undefined) {
     if (found !== SCHEMA_VERSION) throw otherVersion(db, found);
-    return { created: false, version: found };
+    return { created: false, version: found, vectors: (await vectorKind(db)) ?? 'arrays' };
   }
+  const vectors = await prepareVectors(db, options.vectors);
   await db.transaction(async (client) => {
     // Two replicas initialising at once: the second waits, then finds the version row.
     await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', ['wiki_schema']);
-    await client.query(SCHEMA_SQL);
+    await client.query(SCHEMA_SQL + vectorsSql(vectors));
     const { rows } = await client.query('SELECT version FROM wiki_schema');
     if (rows.length === 0) await client.query('INSERT INTO wiki_schema (version) VALUES ($1)', [SCHEMA_VERSION]);
   });
-  return { created: true, version: SCHEMA_VERSION };
+  return { created: true, version: SCHEMA_VERSION, vectors: (await vectorKind(db)) ?? vectors };
 }
 
 /** Refuse a database without this version's schema, naming what to run. */
@@ -75,10 +79,12 @@ export async function checkSchema(db: Database): Promise<void> {
 
 /** The schema version recorded, or undefined when the tables are missing. */
 async function schemaVersion(db: Database): Promise<number | undefined> {
-  const present = await db.query<{ n: number }>('SELECT COUNT(*)::int AS n FROM pg_tables WHERE schemaname = current_schema() AND tablename = ANY($1)', [TABLES]);
-  if ((present[0]?.n ?? 0) < TABLES.length) return undefined;
+  const present = await db.query<{ tablename: string }>('SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename = ANY($1)', [TABLES]);
+  if (!present.some((row) => row.tablename === 'wiki_schema')) return undefined;
   const rows = await db.query<{ version: number }>('SELECT max(version) AS version FROM wiki_schema');
-  return rows[0]?.version ?? undefined;
+  const version = rows[0]?.version ?? undefined;
+  // An older version's tables are fewer: its version, not their absence, is what to report.
+  return version === SCHEMA_VERSION && present.length < TABLES.length ? undefined : version;
 }
 
 function otherVersion(db: Database, found: number): ConfigError {
