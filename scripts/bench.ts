@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: the performance figures the project reports, each beside a baseline
- * measured in the same run. `--only validator|access|lint-facts|ingest|loop|replay|search|serve|store` runs one part;
- * `--sizes 1000,10000` limits the search wiki sizes (default 1k, 10k, 50k; `serve` and `store`: 10k).
+ * measured in the same run. `--only validator|access|lint-facts|ingest|loop|replay|search|serve|store|vectors` runs one part;
+ * `--sizes 1000,10000` limits the search wiki sizes (default 1k, 10k, 50k; `serve`, `store` and `vectors`: 10k).
  * `store` needs WIKI_DATABASE_URL (a database whose wiki_* tables it may drop); without it, it says so.
  */
 import { pathToFileURL } from 'node:url';
@@ -9,12 +9,13 @@ import { runAccessBench, runLintFactsBench } from './bench-access-facts.js';
 import { runSearchBench } from './bench-search.js';
 import { runServeBench } from './bench-serve.js';
 import { runStoreBench } from './bench-store.js';
+import { runVectorsBench } from './bench-vectors.js';
 import { runJobsBench } from './bench-jobs.js';
 import { runLoopBench } from './bench-loop.js';
 import { runReplayBench } from './bench-replay.js';
 import { runValidatorBench } from './bench-validator.js';
 
-const PARTS = ['validator', 'access', 'lint-facts', 'ingest', 'loop', 'replay', 'search', 'serve', 'store'] as const;
+const PARTS = ['validator', 'access', 'lint-facts', 'ingest', 'loop', 'replay', 'search', 'serve', 'store', 'vectors'] as const;
 
 async function main(argv: string[]): Promise<void> {
   const only = valueOf(argv, '--only');
@@ -69,6 +70,10 @@ async function main(argv: string[]): Promise<void> {
   if (runs('store')) {
     console.log('# Search in Postgres: one database, many replicas\n');
     await runStoreBench(sizes && sizes.length > 0 ? sizes : undefined);
+  }
+  if (runs('vectors')) {
+    console.log('# Search in Postgres: where the vectors are ranked\n');
+    await runVectorsBench(sizes && sizes.length > 0 ? sizes : undefined);
   }
 }
 
