@@ -17,9 +17,8 @@ import { offerChangedPages } from './sync.js';
 import { offerVersions, rowsSince, storeCounts, type PageVersion, type StoreCounts, type StoredPage } from './page-rows.js';
 import { PostgresLexical } from './pg-lexical.js';
 import { loadStoredEngine, storeEngine } from './snapshot.js';
-import { modelIdOf, PostgresVectors, type PageVector } from './pg-vectors.js';
+import { EngineVectors } from './engine-vectors.js';
 import type { VectorKind } from './schema-vectors.js';
-import type { VectorRanker } from '../../search/lanes/semantic/vector-ranker.js';
 import { ENGLISH } from '../../search/language/languages.js';
 import { CHANGES_CHANNEL } from './schema.js';
 import { visibilityLevels } from '../../wiki/access.js';
@@ -75,16 +74,14 @@ export class PostgresSearchIndex implements SearchIndex {
   /** The write the engine kept in the database is as of. */
   private storedSeq = 0;
   /** Each page's vector in the database, under the model this process embeds with. */
-  private readonly vectors: PostgresVectors;
-  /** The embedder model the vectors written are of, as of the lane's model version. */
-  private model: { version: number; id: string } | undefined;
+  private readonly vectors: EngineVectors;
 
   private constructor(
     private readonly state: PostgresIndexState,
     private readonly engine: SearchEngine,
   ) {
     this.lexical = new PostgresLexical(state.db, () => this.lastSeq);
-    this.vectors = new PostgresVectors(state.db, state.vectors);
+    this.vectors = new EngineVectors(state.db, state.vectors, engine, this.rows);
   }
 
   /**
@@ -115,7 +112,7 @@ export class PostgresSearchIndex implements SearchIndex {
         index.stopListening = undefined;
       });
       await index.refresh();
-      await index.exclusive(() => index.keepVectors([]));
+      await index.exclusive(() => index.vectors.keep([]));
       if (index.lastSeq - index.storedSeq >= KEEP_ENGINE_AFTER) await index.keepEngine();
     } catch (error) {
       await index.close();
@@ -129,7 +126,7 @@ export class PostgresSearchIndex implements SearchIndex {
     return this.exclusive(async () => {
       await storeEngine(this.state.db, this.engine, this.lastSeq, { builtAt: this.builtAt, updatedAt: this.updatedAt });
       this.storedSeq = this.lastSeq;
-      if (this.model) await this.vectors.dropOtherModels(this.model.id);
+      await this.vectors.dropOtherModels();
     });
   }
 
@@ -181,53 +178,10 @@ export class PostgresSearchIndex implements SearchIndex {
     const work: PageToEmbed[] = this.engine.indexPages(pages, seenAt);
     await updateSemantic(this.engine, (pagePath) => this.rows.get(pagePath)?.content ?? undefined, work);
     await measureSemanticStrength(this.engine, this.state.params.lexical);
-    await this.keepVectors(removed);
+    await this.vectors.keep(removed);
     this.updatedAt = new Date().toISOString();
     this.events.emit('applied', fresh.map((row) => row.path), this.lastSeq);
     return summary;
-  }
-
-  /**
-   * Write the vectors the database lacks for the pages this process holds, under its
-   * embedder's model (all of them after a training), and drop deleted pages' vectors.
-   */
-  private async keepVectors(removed: readonly string[]): Promise<void> {
-    await this.vectors.remove(removed);
-    const semantic = this.engine.semantic;
-    if (!('lane' in semantic)) return;
-    const { lane } = semantic;
-    if (this.model?.version !== lane.modelVersion) this.model = { version: lane.modelVersion, id: modelIdOf(lane) };
-    await this.vectors.use(this.model.id);
-    const pages: PageVector[] = [];
-    for (const row of this.rows.values()) {
-      if (row.hash === null || this.vectors.holds(row.path, row.hash)) continue;
-      const vector = this.vectorOf(row.path);
-      if (vector) pages.push({ path: row.path, hash: row.hash, vector });
-    }
-    await this.vectors.write(pages);
-  }
-
-  private vectorOf(pagePath: string): Float32Array | undefined {
-    const slot = this.engine.docs.slotOf(pagePath);
-    return slot === undefined || !('lane' in this.engine.semantic) ? undefined : this.engine.semantic.lane.pageVector(slot);
-  }
-
-  /** With pgvector, the database ranks the vectors of the pages this process holds; else the lane ranks its own. */
-  private vectorRanker(): VectorRanker | undefined {
-    if (this.vectors.kind !== 'pgvector' || this.model === undefined) return undefined;
-    const { docs } = this.engine;
-    return this.vectors.ranker(
-      {
-        slotOf: (pagePath, hash) => (this.rows.get(pagePath)?.hash === hash ? docs.slotOf(pagePath) : undefined),
-        slotCount: docs.slotCount,
-        expected: () => [...this.rows.keys()].filter((pagePath) => this.vectorOf(pagePath) !== undefined).length,
-      },
-      () =>
-        this.exclusive(async () => {
-          this.vectors.forget();
-          await this.keepVectors([]);
-        }),
-    );
   }
 
   /** Offer the checkout pages whose stat moved since last offered and whose text the database does not hold. */
@@ -248,7 +202,7 @@ export class PostgresSearchIndex implements SearchIndex {
     else await this.changes;
     const checksAccess = options.servedOnly === true || options.readPage !== undefined;
     const textOf = options.readPage ?? ((pagePath: string) => this.rows.get(pagePath)?.content ?? undefined);
-    return answerQuery(this.engine, this.state.params, text, options, textOf, checksAccess ? (pagePath) => this.checkoutHolds(pagePath) : undefined, this.lexical, this.vectorRanker());
+    return answerQuery(this.engine, this.state.params, text, options, textOf, checksAccess ? (pagePath) => this.checkoutHolds(pagePath) : undefined, this.lexical, this.vectors.ranker((again) => this.exclusive(again)));
   }
 
   /** Whether this checkout holds the database's version of the page: only then may a caller's access check, made on the checkout, stand for the hit. */
