@@ -91,7 +91,7 @@ export async function checkVectors(db: Database, setting: VectorsSetting = 'auto
 export function describeVectors(kind: VectorKind, setting: VectorsSetting = 'auto', available = false): string {
   if (kind === 'pgvector') return 'pgvector';
   if (setting === 'arrays') return 'arrays (store.vectors is arrays)';
-  return available ? 'arrays (pgvector installed after `wiki store init`: `wiki store init --rebuild` to use it)' : 'arrays (no pgvector on this server)';
+  return available ? 'arrays (the server has pgvector now: `wiki store init --rebuild` to use it)' : 'arrays (no pgvector on this server)';
 }
 
 async function noPgvector(db: Database): Promise<ConfigError> {

@@ -7,7 +7,7 @@ import { openSearchIndex } from '../../../src/store/open-index.js';
 import { Database } from '../../../src/store/postgres/connection.js';
 import { PostgresSearchIndex } from '../../../src/store/postgres/pg-index.js';
 import { initSchema } from '../../../src/store/postgres/schema.js';
-import { checkVectors, prepareVectors } from '../../../src/store/postgres/schema-vectors.js';
+import { checkVectors, describeVectors, ensureVectorIndex, prepareVectors } from '../../../src/store/postgres/schema-vectors.js';
 import { capRank } from '../../../src/wiki/access.js';
 import { PageIndex } from '../../../src/wiki/page-index.js';
 import { loadPages } from '../../../src/wiki/pages.js';
@@ -21,8 +21,8 @@ const PAGES = { ...TOPIC_PAGES, ...FACETED_PAGES };
 const QUERIES = ['sourdough starter', 'attention heads', 'bread yeast', 'telescope orbit', 'glider thermals', 'infrared universe'];
 
 /** An index over `db` (already initialised) for `ws`, as `openSearchIndex` makes one. */
-async function indexOver(db: Database, ws: TestWorkspace, tuning: Partial<SearchTuning> = {}): Promise<PostgresSearchIndex> {
-  const { semanticSetup, params } = engineSetup(ws.root, configWith(), { env: {}, tuning });
+async function indexOver(db: Database, ws: TestWorkspace, tuning: Partial<SearchTuning> = {}, config = configWith()): Promise<PostgresSearchIndex> {
+  const { semanticSetup, params } = engineSetup(ws.root, config, { env: {}, tuning });
   return PostgresSearchIndex.open({ root: ws.root, contract: ws.schema.contract, params, db, vectors: await checkVectors(db), semantic: semanticSetup, rescanAfterMs: 60_000 });
 }
 
@@ -41,6 +41,13 @@ function expectSameAnswers(got: Awaited<ReturnType<typeof answers>>, want: Await
     expect(share ?? 0).toBeCloseTo(want[i]![3] ?? 0, 5);
   });
 }
+
+it('status names where the vectors are ranked, and why arrays', () => {
+  expect(describeVectors('pgvector')).toBe('pgvector');
+  expect(describeVectors('arrays', 'auto', false)).toBe('arrays (no pgvector on this server)');
+  expect(describeVectors('arrays', 'arrays', true)).toBe('arrays (store.vectors is arrays)');
+  expect(describeVectors('arrays', 'auto', true)).toMatch(/^arrays \(the server has pgvector now: `wiki store init --rebuild`/);
+});
 
 describeWithPostgres('the semantic lane’s vectors in Postgres without pgvector (arrays)', () => {
   it('init keeps vectors as arrays on a server without pgvector, and says so', async () => {
@@ -151,5 +158,40 @@ describeWithPglite('the semantic lane’s vectors in pgvector (PGlite’s vector
     expect(answer.results.map((r) => r.key)).not.toContain('glider-secret');
     expect(JSON.stringify(answer)).not.toMatch(/secret/i);
     await pg.close();
+  }, 60_000);
+
+  it('replicas embedding with different models share the database, each ranked only by its own model’s vectors', async () => {
+    const db = await pgliteDatabase();
+    await initSchema(db);
+    const ws = await workspaceWith(PAGES);
+    // Another training seed: another model of as many dimensions, whose vectors only the dims filter would not tell apart.
+    const reseeded = { lsa: { seed: 7 } };
+    const [one, other] = [await indexOver(db, ws), await indexOver(db, ws, reseeded)];
+    const models = await db.query<{ dims: number; n: number }>('SELECT dims, count(*)::int AS n FROM wiki_vectors GROUP BY model, dims');
+    expect(models.map((m) => m.n)).toEqual([Object.keys(PAGES).length, Object.keys(PAGES).length]);
+    expect(models[0]!.dims).toBe(models[1]!.dims);
+    const filesOne = await openFileIndex(ws.root, ws.schema, configWith(), { env: {}, persist: false });
+    const filesOther = await openFileIndex(ws.root, ws.schema, configWith(), { env: {}, persist: false, tuning: reseeded });
+    for (const query of QUERIES) {
+      expectSameAnswers(await answers(one, query), await answers(filesOne, query));
+      expectSameAnswers(await answers(other, query), await answers(filesOther, query));
+    }
+    await Promise.all([filesOne.close(), filesOther.close()]);
+    await other.close().catch(() => undefined);
+    await one.close().catch(() => undefined);
+  }, 90_000);
+
+  it('vectors wider than HNSW indexes (2,000 dimensions) are kept and ranked without an index', async () => {
+    const db = await pgliteDatabase();
+    await initSchema(db);
+    await expect(ensureVectorIndex(db, 3072)).resolves.toBeUndefined();
+    const unit = (at: number): string => `[${Array.from({ length: 3072 }, (_, i) => (i === at ? 1 : 0)).join(',')}]`;
+    await db.query("INSERT INTO wiki_vectors (path, model, content_hash, dims, embedding) VALUES ('a', 'm', 'h', 3072, $1::vector), ('b', 'm', 'h', 3072, $2::vector)", [unit(0), unit(1)]);
+    const rows = await db.query<{ path: string; similarity: number }>('SELECT path, 1 - (embedding <=> $1::vector) AS similarity FROM wiki_vectors ORDER BY path', [unit(0)]);
+    expect(rows).toEqual([
+      { path: 'a', similarity: 1 },
+      { path: 'b', similarity: 0 },
+    ]);
+    await db.close();
   }, 60_000);
 });
