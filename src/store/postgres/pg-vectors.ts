@@ -132,7 +132,8 @@ export class PostgresVectors {
 
   private async similarities(query: Float32Array, pages: RankedPages): Promise<{ bySlot: Float64Array; found: number }> {
     const rows = await this.db.query<{ path: string; content_hash: string; similarity: number }>(
-      'SELECT path, content_hash, 1 - (embedding <=> $1::vector) AS similarity FROM wiki_vectors WHERE model = $2 AND dims = $3',
+      // The length as stored, not as claimed: `<=>` on vectors of two lengths is an error.
+      'SELECT path, content_hash, 1 - (embedding <=> $1::vector) AS similarity FROM wiki_vectors WHERE model = $2 AND vector_dims(embedding) = $3',
       [`[${Array.from(query).join(',')}]`, this.model, query.length],
     );
     const bySlot = new Float64Array(pages.slotCount);

@@ -136,6 +136,11 @@ describeWithPglite('the semantic lane’s vectors in pgvector (PGlite’s vector
     // A stale row: the vector of another text of a page this process holds.
     await db.query("UPDATE wiki_vectors SET content_hash = 'older' WHERE path = 'wiki/concepts/glider-practice.md'");
     expect(model).toBeDefined();
+    // A row whose vector is shorter than it claims: the HNSW index refuses it; without the index, the ranking passes over it.
+    const crafted = "INSERT INTO wiki_vectors (path, model, content_hash, dims, embedding) SELECT 'wiki/concepts/short.md', model, 'x', dims, '[1,0,0]' FROM wiki_vectors LIMIT 1";
+    await expect(db.query(crafted)).rejects.toThrow(/dimensions/);
+    await db.query("DO $$ DECLARE i text; BEGIN FOR i IN SELECT indexname FROM pg_indexes WHERE tablename = 'wiki_vectors' AND indexname LIKE 'wiki_vectors_hnsw_%' LOOP EXECUTE 'DROP INDEX ' || i; END LOOP; END $$");
+    await db.query(crafted);
     const keys = (await pg.search('glider thermals', { limit: 30 })).results.map((r) => r.key);
     expect(keys).not.toContain('forged');
     // The stale row was found short and written again: the page ranks by its own vector.
