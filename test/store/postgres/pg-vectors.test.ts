@@ -105,6 +105,17 @@ describeWithPglite('the semantic lane’s vectors in pgvector (PGlite’s vector
     await index.close();
   }, 60_000);
 
+  it('a role that may not create the extension is told to ask the database owner (exit 2), not given arrays unasked', async () => {
+    const db = await pgliteDatabase();
+    await db.query('CREATE ROLE plain; GRANT ALL ON SCHEMA public TO plain; SET ROLE plain');
+    const refused = await prepareVectors(db, 'auto').catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(ConfigError);
+    expect((refused as ConfigError).message).toMatch(/could not create the vector extension in pglite:\/\/memory: permission denied/);
+    expect((refused as ConfigError).hint).toMatch(/CREATE EXTENSION vector;.*store\.vectors arrays/);
+    expect(await prepareVectors(db, 'arrays')).toBe('arrays');
+    await db.close();
+  }, 60_000);
+
   for (const fusion of ['scores', 'rrf'] as const) {
     it(`ranks by SQL and answers as the arrays in the process do (${fusion} fusion)`, async () => {
       const db = await pgliteDatabase();
