@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { isCorpusEmbedder } from '../../search/lanes/semantic/embedder.js';
-import type { SemanticHit, SemanticLane } from '../../search/lanes/semantic/semantic.js';
+import type { SemanticLane } from '../../search/lanes/semantic/semantic.js';
+import type { VectorHit } from '../../search/kernels/vectors.js';
 import type { VectorRanker } from '../../search/lanes/semantic/vector-ranker.js';
 import type { Database } from './connection.js';
 import { ensureVectorIndex, type VectorKind } from './schema-vectors.js';
@@ -147,7 +148,7 @@ export class PostgresVectors {
     return { bySlot, found };
   }
 
-  private async nearest(query: Float32Array, pool: number, pages: RankedPages): Promise<SemanticHit[]> {
+  private async nearest(query: Float32Array, pool: number, pages: RankedPages): Promise<VectorHit[]> {
     const dims = query.length;
     // The partial index is chosen only where the query names its dimension count as written.
     const column = `embedding::vector(${dims})`;
@@ -160,7 +161,7 @@ export class PostgresVectors {
       );
       return rows;
     });
-    const hits: SemanticHit[] = [];
+    const hits: VectorHit[] = [];
     for (const row of rows) {
       const slot = pages.slotOf(row.path, row.content_hash);
       if (slot !== undefined && row.similarity > 0) hits.push({ slot, similarity: row.similarity });

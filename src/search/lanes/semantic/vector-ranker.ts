@@ -1,4 +1,4 @@
-import type { SemanticHit } from './semantic.js';
+import type { VectorHit } from '../../kernels/vectors.js';
 
 /**
  * What ranks the pages' vectors against a query's unit vector in the semantic lane's stead:
@@ -10,5 +10,5 @@ export interface VectorRanker {
   /** Every page's cosine with `query`, by slot (0 where a page has no vector). */
   similarities(query: Float32Array): Promise<Float64Array>;
   /** The `pool` live pages most similar to `query` with a positive cosine, most similar first. */
-  nearest(query: Float32Array, pool: number): Promise<SemanticHit[]>;
+  nearest(query: Float32Array, pool: number): Promise<VectorHit[]>;
 }
