@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: the performance figures the project reports, each beside a baseline
- * measured in the same run. `--only validator|access|lint-facts|ingest|loop|replay|search|serve|store|store-facts` runs one part;
- * `--sizes 1000,10000` limits the search wiki sizes (default 1k, 10k, 50k; `serve` and `store`: 10k).
+ * measured in the same run. `--only validator|access|lint-facts|ingest|loop|replay|search|serve|store|store-facts|vectors` runs one part;
+ * `--sizes 1000,10000` limits the search wiki sizes (default 1k, 10k, 50k; `serve`, `store` and `vectors`: 10k).
  * `store` needs WIKI_DATABASE_URL (a database whose wiki_* tables it may drop); without it, it says so.
  */
 import { pathToFileURL } from 'node:url';
@@ -10,12 +10,13 @@ import { runSearchBench } from './bench-search.js';
 import { runServeBench } from './bench-serve.js';
 import { runStoreBench } from './bench-store.js';
 import { runStoreFactsBench } from './bench-store-facts.js';
+import { runVectorsBench } from './bench-vectors.js';
 import { runJobsBench } from './bench-jobs.js';
 import { runLoopBench } from './bench-loop.js';
 import { runReplayBench } from './bench-replay.js';
 import { runValidatorBench } from './bench-validator.js';
 
-const PARTS = ['validator', 'access', 'lint-facts', 'ingest', 'loop', 'replay', 'search', 'serve', 'store', 'store-facts'] as const;
+const PARTS = ['validator', 'access', 'lint-facts', 'ingest', 'loop', 'replay', 'search', 'serve', 'store', 'store-facts', 'vectors'] as const;
 
 async function main(argv: string[]): Promise<void> {
   const only = valueOf(argv, '--only');
@@ -74,6 +75,10 @@ async function main(argv: string[]): Promise<void> {
   if (runs('store-facts')) {
     console.log('\n# Facts in Postgres against .wiki/facts.db\n');
     await runStoreFactsBench();
+  }
+  if (runs('vectors')) {
+    console.log('# Search in Postgres: where the vectors are ranked\n');
+    await runVectorsBench(sizes && sizes.length > 0 ? sizes : undefined);
   }
 }
 

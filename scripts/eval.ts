@@ -20,7 +20,7 @@ import { formatLabels, measureLabels, playedWikiFolders } from './measure/search
 import { evaluateLanguageSet, evaluateMixedWiki, languageSets, printLanguageSummary, type LanguageSummary } from './measure/language-sets.js';
 
 /**
- * `npm run eval [-- --set NAME] [--data DIR] [--search JSON] [--tuning JSON] [--fused-only] [--seeds N] [--by-relevant] [--store postgres]`
+ * `npm run eval [-- --set NAME] [--data DIR] [--search JSON] [--tuning JSON] [--fused-only] [--seeds N] [--by-relevant] [--store postgres|pglite]`
  *
  * Search quality on four test collections: nDCG@10, Recall@10 and Recall@100 for plain
  * BM25 with and without Porter stemming computed in the same run, each lane alone, and
@@ -32,7 +32,7 @@ import { evaluateLanguageSet, evaluateMixedWiki, languageSets, printLanguageSumm
 const DEVELOPMENT_SETS = ['cranfield', 'cacm'];
 const HELD_OUT_SETS = ['cisi', 'scifact'];
 
-const HELP = `usage: npm run eval -- [--set NAME] [--data DIR] [--search JSON] [--tuning JSON] [--fused-only] [--seeds N] [--by-relevant] [--store postgres]
+const HELP = `usage: npm run eval -- [--set NAME] [--data DIR] [--search JSON] [--tuning JSON] [--fused-only] [--seeds N] [--by-relevant] [--store postgres|pglite]
   --set NAME     one collection (default: all four — ${[...DEVELOPMENT_SETS, ...HELD_OUT_SETS].join(', ')} — then every
                  set in another language in test/fixtures/eval-lang: ${languageSets().join(', ')})
   --languages    only the sets in other languages
@@ -43,6 +43,7 @@ const HELP = `usage: npm run eval -- [--set NAME] [--data DIR] [--search JSON] [
   --seeds N      each row the mean over N training seeds of the built-in embedder (default 1)
   --by-relevant  nDCG@10 of each row by the number of documents judged relevant to the query
   --store postgres  the index in the Postgres database WIKI_DATABASE_URL names (its wiki_* tables dropped and made anew)
+  --store pglite    the index in a PGlite database in this process, its vectors ranked by pgvector (dev dependency)
   --facts        only the facts measurements (extraction over all four collections, grounding precision)
   --sources      only what a changed source does to the pages drawing on it (citations moved, sentences and pages stale)
   --labels       only search's strong/weak labels on every played wiki with a search-questions.json (with each miss)
@@ -259,10 +260,15 @@ export async function main(argv: string[]): Promise<void> {
   if (search) base.search = search;
   if (tuning) base.tuning = tuning;
   if (values.store !== undefined) {
-    if (values.store !== 'postgres') throw new Error(`--store takes postgres, not ${values.store}`);
-    if (!process.env.WIKI_DATABASE_URL) throw new Error('--store postgres needs WIKI_DATABASE_URL (a database whose wiki_* tables the eval may drop)');
-    base.store = 'postgres';
-    console.log('search index: in Postgres (WIKI_DATABASE_URL)');
+    if (values.store === 'pglite') {
+      base.store = 'pglite';
+      console.log('search index: in PGlite, vectors ranked by pgvector');
+    } else {
+      if (values.store !== 'postgres') throw new Error(`--store takes postgres or pglite, not ${values.store}`);
+      if (!process.env.WIKI_DATABASE_URL) throw new Error('--store postgres needs WIKI_DATABASE_URL (a database whose wiki_* tables the eval may drop)');
+      base.store = 'postgres';
+      console.log('search index: in Postgres (WIKI_DATABASE_URL)');
+    }
   }
   const variants = values['fused-only'] ? [base] : standardVariants(base);
   const seeds = values.seeds === undefined ? 1 : Number(values.seeds);

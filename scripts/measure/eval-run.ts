@@ -8,6 +8,10 @@ import { loadSchema } from '../../src/wiki/schema-loader.js';
 import { openSearchIndex } from '../../src/store/open-index.js';
 import { Database } from '../../src/store/postgres/connection.js';
 import { initSchema } from '../../src/store/postgres/schema.js';
+import { PostgresSearchIndex } from '../../src/store/postgres/pg-index.js';
+import { engineSetup } from '../../src/search/index.js';
+import type { Contract } from '../../src/wiki/contract.js';
+import { pgliteDatabase } from './pglite-database.js';
 import type { SearchTuning } from '../../src/search/fusion/tuning.js';
 import { DEFAULT_LSA_OPTIONS } from '../../src/search/lanes/semantic/lsa.js';
 import { Bm25Baseline } from './bm25-baseline.js';
@@ -23,8 +27,11 @@ export interface EvalVariant {
   /** Overrides of wiki.config.json's `search` section. */
   search?: Record<string, unknown>;
   tuning?: Partial<SearchTuning>;
-  /** `postgres`: the index in the database WIKI_DATABASE_URL names (its wiki tables made anew for each run). */
-  store?: 'postgres';
+  /**
+   * `postgres`: the index in the database WIKI_DATABASE_URL names (its wiki tables made anew
+   * for each run); `pglite`: in a PGlite database in this process, vectors ranked by pgvector.
+   */
+  store?: 'postgres' | 'pglite';
 }
 
 export interface EvalRow extends Scores {
@@ -76,14 +83,14 @@ export function baselineRow(collection: Collection, stemmed: boolean): EvalRow {
 export async function evaluateVariant(root: string, collection: Collection, variant: EvalVariant): Promise<EvalRow> {
   const started = performance.now();
   const schema = await loadSchema(root);
-  const config: WikiConfig = configSchema.parse({ search: variant.search ?? {}, store: { kind: variant.store ?? 'files' } });
-  const env = variant.store ? { WIKI_DATABASE_URL: process.env.WIKI_DATABASE_URL } : {};
-  if (variant.store) {
+  const config: WikiConfig = configSchema.parse({ search: variant.search ?? {}, store: { kind: variant.store ? 'postgres' : 'files' } });
+  const env = variant.store === 'postgres' ? { WIKI_DATABASE_URL: process.env.WIKI_DATABASE_URL } : {};
+  if (variant.store === 'postgres') {
     const db = await Database.connect(config, env);
     await initSchema(db, { rebuild: true });
     await db.close();
   }
-  const index = await openSearchIndex(root, schema, config, { tuning: variant.tuning, env });
+  const index = variant.store === 'pglite' ? await pgliteIndex(root, schema.contract, config, variant) : await openSearchIndex(root, schema, config, { tuning: variant.tuning, env });
   const idByKey = new Map(collection.docs.map((doc) => [docKey(doc.id), doc.id]));
   const runs = new Map<string, string[]>();
   for (const query of collection.queries) {
@@ -92,6 +99,14 @@ export async function evaluateVariant(root: string, collection: Collection, vari
   }
   await index.close();
   return rowOf(variant.name, runs, collection, started);
+}
+
+/** An index in a fresh PGlite database, its vectors ranked by pgvector. */
+async function pgliteIndex(root: string, contract: Contract, config: WikiConfig, variant: EvalVariant): Promise<PostgresSearchIndex> {
+  const db = await pgliteDatabase();
+  const { vectors } = await initSchema(db, { vectors: 'pgvector' });
+  const { semanticSetup, params } = engineSetup(root, config, { tuning: variant.tuning, env: {} });
+  return PostgresSearchIndex.open({ root, contract, params, db, vectors, semantic: semanticSetup, rescanAfterMs: 60_000 });
 }
 
 export function rowOf(name: string, runs: ReadonlyMap<string, readonly string[]>, collection: Collection, started: number): EvalRow {

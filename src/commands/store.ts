@@ -13,14 +13,14 @@ export function registerStore(program: Command): void {
 
   store
     .command('init')
-    .description('create the schema (tables and the schema version); --rebuild drops and recreates it (the migration from another schema version)')
+    .description('create the schema (tables, the schema version, and the vector extension where the server has it); --rebuild drops and recreates it (the migration from another schema version)')
     .option('--rebuild', 'drop the wiki_* tables first: every row is derived from the pages, `wiki store sync` fills them again')
     .action(async (opts: { rebuild?: boolean }, command: Command) => {
       const out = outputFor(command);
       const ws = await openWorkspace(command, {}, { modelFree: true });
       const [{ storeInit }] = await load('storeOperation');
       const report = await storeInit({ root: ws.root, contract: ws.schema.contract, config: ws.config.config }, { rebuild: opts.rebuild === true });
-      out.result(report, () => `${report.created ? 'created' : 'already there'}: wiki schema version ${report.schemaVersion} in ${report.database}\n`);
+      out.result(report, () => `${report.created ? 'created' : 'already there'}: wiki schema version ${report.schemaVersion} in ${report.database}\nvectors: ${report.vectors}\n`);
     });
 
   store

@@ -236,6 +236,12 @@ export const configSchema = z
           .url()
           .refine((url) => !urlHasPassword(url), 'a database URL without a password: the file is committed; give the password in PGPASSWORD or ~/.pgpass, or the whole URL in WIKI_DATABASE_URL')
           .optional(),
+        /**
+         * Where the semantic lane's vectors are ranked: `pgvector` (a vector column ranked by the
+         * database; an error where the server lacks the extension), `arrays` (real[] columns ranked
+         * in each process), `auto` (pgvector where the server has it).
+         */
+        vectors: z.enum(['auto', 'pgvector', 'arrays']).default('auto'),
       })
       .strict()
       .prefault({}),

@@ -9,6 +9,7 @@ import { isCorpusEmbedder } from './lanes/semantic/embedder.js';
 import { analysePage } from './text/page-analysis.js';
 import { fuseRankings, poolSize, type LaneRanking } from './fusion/rrf.js';
 import { SemanticLane, type PageToEmbed } from './lanes/semantic/semantic.js';
+import type { VectorRanker } from './lanes/semantic/vector-ranker.js';
 import { underPrefix, withPrefix, type Sections } from './live/store.js';
 import { TokenLane } from './lanes/token/token-lane.js';
 import type { FeedbackParams, FusionMethod, SemanticScale } from './fusion/tuning.js';
@@ -173,9 +174,12 @@ export class SearchEngine {
     return 'lane' in this.semantic ? this.semantic.lane.strength : undefined;
   }
 
-  /** `lexical`: what scores the lexical lane under score fusion (default: this engine's own index). */
-  async search(query: string, limit: number, params: SearchParams, lexical: LexicalScorer = this.lexical): Promise<EngineResult> {
-    if (params.fusion === 'scores') return this.searchByScores(query, limit, params, lexical);
+  /**
+   * `lexical`: what scores the lexical lane under score fusion (default: this engine's own
+   * index); `vectors`: what ranks the semantic lane's vectors (default: the lane's own).
+   */
+  async search(query: string, limit: number, params: SearchParams, lexical: LexicalScorer = this.lexical, vectors?: VectorRanker): Promise<EngineResult> {
+    if (params.fusion === 'scores') return this.searchByScores(query, limit, params, lexical, vectors);
     // Rank fusion: each lane ranks a pool, the lexical lane's best pages steer the semantic query.
     const pool = poolSize(params.pool, limit);
     const terms = analyzeQuery(query, queryLanguages(this.docs.languages(), params.language));
@@ -202,7 +206,7 @@ export class SearchEngine {
         continue;
       } else {
         const feedback = { slots: this.slotsOf(lexicalIds.slice(0, params.feedback.pages)), weight: params.feedback.weight, rankDecay: params.feedback.rankDecay };
-        const result = await this.semantic.lane.search(query, terms, pool, this.docs.isLive, feedback);
+        const result = await this.semantic.lane.search(query, terms, pool, this.docs.isLive, feedback, vectors);
         lanes.semantic = result.status;
         if (result.status !== 'ok') continue;
         ids = result.hits.map((hit) => pathOf(hit.slot));
@@ -224,7 +228,7 @@ export class SearchEngine {
    * depends on `limit`. The lexical lane's best pages steer the semantic query, then
    * (`feedback.fusedRound`) the best pages of the lexical and semantic scores fused.
    */
-  private async searchByScores(query: string, limit: number, params: SearchParams, lexical: LexicalScorer): Promise<EngineResult> {
+  private async searchByScores(query: string, limit: number, params: SearchParams, lexical: LexicalScorer, vectors: VectorRanker | undefined): Promise<EngineResult> {
     const terms = analyzeQuery(query, queryLanguages(this.docs.languages(), params.language));
     const lanes = {} as Record<LaneName, LaneStatus>;
     const scored: LaneScores[] = [];
@@ -248,7 +252,7 @@ export class SearchEngine {
       const refine = params.feedback.fusedRound
         ? (first: Float64Array) => fusedFeedbackSlots([...scored, semanticScores(first)], docs.slotCount, params.feedback.pages, feedbackSlots, tieKey)
         : undefined;
-      const result = await this.semantic.lane.similarities(query, terms, feedback, refine);
+      const result = await this.semantic.lane.similarities(query, terms, feedback, refine, vectors);
       lanes.semantic = result.status;
       if (result.similarities) scored.push(semanticScores(result.similarities));
     }

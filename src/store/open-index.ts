@@ -13,14 +13,21 @@ const DEFAULT_RESCAN_MS = 2000;
  */
 export async function openSearchIndex(root: string, schema: Schema, config: SearchSettings & StoreSettings, options: OpenSearchIndexOptions = {}): Promise<SearchIndex> {
   if (config.store.kind !== 'postgres') return openFileIndex(root, schema, config, options);
-  const [{ Database }, { checkSchema }, { PostgresSearchIndex }] = await Promise.all([import('./postgres/connection.js'), import('./postgres/schema.js'), import('./postgres/pg-index.js')]);
+  const [{ Database }, { checkSchema }, { checkVectors }, { PostgresSearchIndex }] = await Promise.all([
+    import('./postgres/connection.js'),
+    import('./postgres/schema.js'),
+    import('./postgres/schema-vectors.js'),
+    import('./postgres/pg-index.js'),
+  ]);
   const db = await Database.connect(config, options.env ?? process.env);
+  let vectors;
   try {
     await checkSchema(db);
+    vectors = await checkVectors(db, config.store.vectors);
   } catch (error) {
     await db.close();
     throw error;
   }
   const { semanticSetup, params } = engineSetup(root, config, options);
-  return PostgresSearchIndex.open({ root, contract: schema.contract, params, db, semantic: semanticSetup, rescanAfterMs: options.rescanAfterMs ?? DEFAULT_RESCAN_MS });
+  return PostgresSearchIndex.open({ root, contract: schema.contract, params, db, vectors, semantic: semanticSetup, rescanAfterMs: options.rescanAfterMs ?? DEFAULT_RESCAN_MS });
 }

@@ -3,8 +3,11 @@
  * here, not taken from config/, so store/ imports nothing above it; a WikiConfig is one.
  */
 export interface StoreSettings {
-  store: { kind: 'files' | 'postgres'; url?: string | undefined };
+  store: { kind: 'files' | 'postgres'; url?: string | undefined; vectors?: VectorsSetting | undefined };
 }
+
+/** Where the semantic lane's vectors are ranked: pgvector where the server has it (`auto`), or as asked. */
+export type VectorsSetting = 'auto' | 'pgvector' | 'arrays';
 
 /** The variable that holds the database's URL; it wins over `store.url` and may carry a password. */
 export const DATABASE_URL_ENV = 'WIKI_DATABASE_URL';

@@ -9,6 +9,7 @@ import { Database } from '../../store/postgres/connection.js';
 import { storeCounts, type StoreCounts } from '../../store/postgres/page-rows.js';
 import { checkSchema, initSchema, SCHEMA_VERSION } from '../../store/postgres/schema.js';
 import { syncCheckout, type SyncReport } from '../../store/postgres/sync.js';
+import { checkVectors, describeVectors, vectorSupport, type VectorKind } from '../../store/postgres/schema-vectors.js';
 
 /** `wiki store init|sync`: the Postgres store's set-up, from the configuration's `store` section. */
 export interface StoreWorkspace {
@@ -21,13 +22,18 @@ export interface StoreInitReport {
   database: string;
   created: boolean;
   schemaVersion: number;
+  /** Where the semantic lane's vectors are ranked: `pgvector`, or `arrays (why)`. */
+  vectors: string;
 }
 
 export async function storeInit(ws: StoreWorkspace, options: { rebuild?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<StoreInitReport> {
   const db = await connectConfigured(ws, options.env);
   try {
-    const { created, version } = await initSchema(db, { rebuild: options.rebuild === true });
-    return { database: db.name, created, schemaVersion: version };
+    const setting = ws.config.store.vectors;
+    const { created, version, vectors } = await initSchema(db, { rebuild: options.rebuild === true, vectors: setting });
+    // A schema made before pgvector was asked for keeps its arrays: say so as an error, with the rebuild to run.
+    await checkVectors(db, setting);
+    return { database: db.name, created, schemaVersion: version, vectors: describeVectors(vectors, setting, (await vectorSupport(db)).available) };
   } finally {
     await db.close();
   }
@@ -47,15 +53,17 @@ export async function storeSync(ws: StoreWorkspace, options: { env?: NodeJS.Proc
   const db = await connectConfigured(ws, env);
   let report: SyncReport;
   let database: string;
+  let vectors: VectorKind;
   try {
     await checkSchema(db);
     database = db.name;
+    vectors = await checkVectors(db, ws.config.store.vectors);
     report = await syncCheckout(db, ws.root, ws.contract, `${hostname()}:${process.pid}`);
   } finally {
     await db.close();
   }
   const { semanticSetup, params } = engineSetup(ws.root, ws.config, { env });
-  const index = await PostgresSearchIndex.open({ root: ws.root, contract: ws.contract, params, db: await connectConfigured(ws, env), semantic: semanticSetup, rescanAfterMs: 60_000 });
+  const index = await PostgresSearchIndex.open({ root: ws.root, contract: ws.contract, params, db: await connectConfigured(ws, env), vectors, semantic: semanticSetup, rescanAfterMs: 60_000 });
   try {
     await index.keepEngine();
     return { database, ...report, store: await index.counts() };
@@ -82,6 +90,8 @@ export async function storeState(ws: StoreWorkspace, env: NodeJS.ProcessEnv = pr
   const db = await connectConfigured(ws, env);
   try {
     await checkSchema(db);
+    const setting = ws.config.store.vectors;
+    const kind = await checkVectors(db, setting);
     const [kept] = await db.query<{ seq: string; saved_at: Date }>('SELECT seq, saved_at FROM wiki_snapshot WHERE id = 1');
     const [facts] = await db.query<{ live: number; sources: number; last: Date | null }>(
       `SELECT (SELECT count(*)::int FROM wiki_facts WHERE tombstoned_at IS NULL) AS live,
@@ -93,7 +103,7 @@ export async function storeState(ws: StoreWorkspace, env: NodeJS.ProcessEnv = pr
       database: db.name,
       schemaVersion: SCHEMA_VERSION,
       store: await storeCounts(db),
-      vectors: 'float arrays kept with the engine, ranked in each process (no pgvector)',
+      vectors: describeVectors(kind, setting, (await vectorSupport(db)).available),
       keptEngine: kept ? { seq: Number(kept.seq), savedAt: kept.saved_at.toISOString() } : undefined,
       facts: { live: facts?.live ?? 0, sources: facts?.sources ?? 0, lastWrite: facts?.last?.toISOString() },
     };

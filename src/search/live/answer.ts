@@ -5,6 +5,7 @@ import { hitStrength, pageTerms, strengthTermsByLanguage, withIdentifierWeights 
 import { candidatesFor, hasConstraints, parseQuery, QueryFilter } from '../text/query-syntax.js';
 import type { SearchEngine, SearchParams } from '../engine.js';
 import type { LexicalScorer } from '../lanes/lexical/lexical.js';
+import type { VectorRanker } from '../lanes/semantic/vector-ranker.js';
 import { makeSnippet } from '../text/snippet.js';
 import type { SearchOptions, SearchResponse, SearchResult } from '../types.js';
 
@@ -26,7 +27,8 @@ export function checkedQuery(query: string, options: SearchOptions): string {
  * hits ranked and shown as `SearchResult`s, each page's text read through `textOf` (for the
  * phrase and exclusion filter, the snippet and the strength). `admits` leaves out hits a
  * store may not serve to this caller (the database's, see store/postgres/pg-index.ts);
- * `lexical` scores the lexical lane in its stead (the database's full-text index).
+ * `lexical` scores the lexical lane in its stead (the database's full-text index), `vectors`
+ * ranks the semantic lane's vectors in its stead (the database's pgvector column).
  */
 export async function answerQuery(
   engine: SearchEngine,
@@ -36,13 +38,14 @@ export async function answerQuery(
   textOf: (pagePath: string) => string | undefined,
   admits?: (pagePath: string) => boolean,
   lexical?: LexicalScorer,
+  vectors?: VectorRanker,
 ): Promise<SearchResponse> {
   const limit = options.limit ?? 10;
   const asWritten = options.syntax === false ? { text, phrases: [], excluded: [] } : parseQuery(text);
   const parsed = options.phrasesAsWords ? { ...asWritten, phrases: [] } : asWritten;
   if (!parsed.text) throw new UsageError('the query only excludes', 'add a word or "phrase" to search for, e.g. wiki search attention -transformer');
   const filter = hasConstraints(parsed) ? new QueryFilter(parsed) : undefined;
-  const found = await engine.search(parsed.text, filter || admits ? candidatesFor(limit) : limit, params, lexical);
+  const found = await engine.search(parsed.text, filter || admits ? candidatesFor(limit) : limit, params, lexical, vectors);
   found.pages = found.pages
     .filter(({ score, record }) => score >= (options.minScore ?? -Infinity) && (!admits || admits(record.path)) && (!filter || filter.accepts(searchableText(record.path, textOf(record.path)), record.lang)))
     .slice(0, limit);

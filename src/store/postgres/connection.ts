@@ -10,7 +10,7 @@ const CONNECT_TIMEOUT_MS = 10_000;
  * The client library is loaded only here, so the file backend never loads it.
  */
 export class Database {
-  private constructor(
+  protected constructor(
     readonly pool: Pool,
     /** The database as messages name it, without a password. */
     readonly name: string,

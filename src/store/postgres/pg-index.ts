@@ -17,6 +17,8 @@ import { offerChangedPages } from './sync.js';
 import { offerVersions, rowsSince, storeCounts, type PageVersion, type StoreCounts, type StoredPage } from './page-rows.js';
 import { PostgresLexical } from './pg-lexical.js';
 import { loadStoredEngine, storeEngine } from './snapshot.js';
+import { EngineVectors } from './engine-vectors.js';
+import type { VectorKind } from './schema-vectors.js';
 import { ENGLISH } from '../../search/language/languages.js';
 import { CHANGES_CHANNEL } from './schema.js';
 import { visibilityLevels } from '../../wiki/access.js';
@@ -32,6 +34,8 @@ export interface PostgresIndexState {
   contract: Contract;
   params: SearchParams;
   db: Database;
+  /** Where the semantic lane's vectors are ranked: by the database (pgvector) or in this process (arrays). */
+  vectors: VectorKind;
   /** A fresh semantic lane (or why there is none), for each engine the index makes. */
   semantic: () => Promise<SemanticSetup>;
   /** A search first offers the checkout's changes and reads the database's when the last look is older than this. */
@@ -69,12 +73,15 @@ export class PostgresSearchIndex implements SearchIndex {
   private readonly lexical: PostgresLexical;
   /** The write the engine kept in the database is as of. */
   private storedSeq = 0;
+  /** Each page's vector in the database, under the model this process embeds with. */
+  private readonly vectors: EngineVectors;
 
   private constructor(
     private readonly state: PostgresIndexState,
     private readonly engine: SearchEngine,
   ) {
     this.lexical = new PostgresLexical(state.db, () => this.lastSeq);
+    this.vectors = new EngineVectors(state.db, state.vectors, engine, this.rows);
   }
 
   /**
@@ -105,6 +112,7 @@ export class PostgresSearchIndex implements SearchIndex {
         index.stopListening = undefined;
       });
       await index.refresh();
+      await index.exclusive(() => index.vectors.keep([]));
       if (index.lastSeq - index.storedSeq >= KEEP_ENGINE_AFTER) await index.keepEngine();
     } catch (error) {
       await index.close();
@@ -118,6 +126,7 @@ export class PostgresSearchIndex implements SearchIndex {
     return this.exclusive(async () => {
       await storeEngine(this.state.db, this.engine, this.lastSeq, { builtAt: this.builtAt, updatedAt: this.updatedAt });
       this.storedSeq = this.lastSeq;
+      await this.vectors.dropOtherModels();
     });
   }
 
@@ -149,11 +158,13 @@ export class PostgresSearchIndex implements SearchIndex {
     const fresh = await rowsSince(this.state.db, this.lastSeq);
     if (fresh.length === 0) return summary;
     const upserts: StoredPage[] = [];
+    const removed: string[] = [];
     for (const row of fresh) {
       this.lastSeq = Math.max(this.lastSeq, row.seq);
       const held = this.rows.get(row.path);
       if (row.content === null) {
         this.rows.delete(row.path);
+        removed.push(row.path);
         if (this.engine.removePage(row.path)) summary.removed++;
       } else if (held?.hash !== row.hash && this.isContentPage(row.path)) {
         this.rows.set(row.path, row);
@@ -167,6 +178,7 @@ export class PostgresSearchIndex implements SearchIndex {
     const work: PageToEmbed[] = this.engine.indexPages(pages, seenAt);
     await updateSemantic(this.engine, (pagePath) => this.rows.get(pagePath)?.content ?? undefined, work);
     await measureSemanticStrength(this.engine, this.state.params.lexical);
+    await this.vectors.keep(removed);
     this.updatedAt = new Date().toISOString();
     this.events.emit('applied', fresh.map((row) => row.path), this.lastSeq);
     return summary;
@@ -190,7 +202,7 @@ export class PostgresSearchIndex implements SearchIndex {
     else await this.changes;
     const checksAccess = options.servedOnly === true || options.readPage !== undefined;
     const textOf = options.readPage ?? ((pagePath: string) => this.rows.get(pagePath)?.content ?? undefined);
-    return answerQuery(this.engine, this.state.params, text, options, textOf, checksAccess ? (pagePath) => this.checkoutHolds(pagePath) : undefined, this.lexical);
+    return answerQuery(this.engine, this.state.params, text, options, textOf, checksAccess ? (pagePath) => this.checkoutHolds(pagePath) : undefined, this.lexical, this.vectors.ranker((again) => this.exclusive(again)));
   }
 
   /** Whether this checkout holds the database's version of the page: only then may a caller's access check, made on the checkout, stand for the hit. */

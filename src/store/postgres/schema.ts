@@ -1,7 +1,8 @@
 import { ConfigError } from '../../errors.js';
 import { Database } from './connection.js';
-import type { StoreSettings } from '../settings.js';
+import type { StoreSettings, VectorsSetting } from '../settings.js';
 import { DROP_FACTS_SQL, FACTS_SCHEMA_SQL, FACTS_TABLES } from './schema-facts.js';
+import { prepareVectors, vectorKind, vectorsSql, type VectorKind } from './schema-vectors.js';
 
 /**
  * The database's tables. `wiki_pages` holds every page once, as the newest version any
@@ -14,8 +15,9 @@ import { DROP_FACTS_SQL, FACTS_SCHEMA_SQL, FACTS_TABLES } from './schema-facts.j
  * every language the analysers know works), `field_terms` each term's frequency per field
  * and `field_lengths` each field's length, which BM25 needs. `wiki_snapshot` holds one
  * process's engine as of write `seq` — the built-in embedder's state and every page's
- * vector among it — so a replica starts from it instead of training again (snapshot.ts). The facts' tables are
- * in schema-facts.ts.
+ * vector among it — so a replica starts from it instead of training again (snapshot.ts).
+ * `wiki_vectors` holds each page's vector, pgvector's or an array (schema-vectors.ts); the
+ * facts' tables are in schema-facts.ts.
  */
 export const SCHEMA_VERSION = 2;
 
@@ -49,24 +51,25 @@ CREATE TABLE IF NOT EXISTS wiki_snapshot (
 `;
 
 /** The tables `wiki store init` makes; their absence is a database never initialised. */
-const TABLES = ['wiki_schema', 'wiki_pages', 'wiki_snapshot', ...FACTS_TABLES];
+const TABLES = ['wiki_schema', 'wiki_pages', 'wiki_snapshot', 'wiki_vectors', ...FACTS_TABLES];
 
 /** Create the schema (idempotent) and record its version; a database of another version is refused unless `rebuild`. */
-export async function initSchema(db: Database, options: { rebuild?: boolean } = {}): Promise<{ created: boolean; version: number }> {
-  if (options.rebuild) await db.query(`${DROP_FACTS_SQL}; DROP TABLE IF EXISTS wiki_pages, wiki_snapshot, wiki_schema; DROP SEQUENCE IF EXISTS wiki_write_seq`);
+export async function initSchema(db: Database, options: { rebuild?: boolean; vectors?: VectorsSetting } = {}): Promise<{ created: boolean; version: number; vectors: VectorKind }> {
+  if (options.rebuild) await db.query(`${DROP_FACTS_SQL}; DROP TABLE IF EXISTS wiki_pages, wiki_snapshot, wiki_vectors, wiki_schema; DROP SEQUENCE IF EXISTS wiki_write_seq`);
   const found = await schemaVersion(db);
   if (found !== undefined) {
     if (found !== SCHEMA_VERSION) throw otherVersion(db, found);
-    return { created: false, version: found };
+    return { created: false, version: found, vectors: (await vectorKind(db)) ?? 'arrays' };
   }
+  const vectors = await prepareVectors(db, options.vectors);
   await db.transaction(async (client) => {
     // Two replicas initialising at once: the second waits, then finds the version row.
     await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', ['wiki_schema']);
-    await client.query(SCHEMA_SQL + FACTS_SCHEMA_SQL);
+    await client.query(SCHEMA_SQL + FACTS_SCHEMA_SQL + vectorsSql(vectors));
     const { rows } = await client.query('SELECT version FROM wiki_schema');
     if (rows.length === 0) await client.query('INSERT INTO wiki_schema (version) VALUES ($1)', [SCHEMA_VERSION]);
   });
-  return { created: true, version: SCHEMA_VERSION };
+  return { created: true, version: SCHEMA_VERSION, vectors: (await vectorKind(db)) ?? vectors };
 }
 
 /** Refuse a database without this version's schema, naming what to run. */

@@ -4,6 +4,7 @@ import { LSA_MIN_PAGES, type LsaTrainer } from './lsa.js';
 import type { LaneStatus } from '../../types.js';
 import { VectorStore } from '../../kernels/vectors.js';
 import { movedTowards, type SemanticFeedback } from './rocchio.js';
+import type { VectorRanker } from './vector-ranker.js';
 
 /**
  * The semantic lane: cosine similarity between the query's embedding and every page's.
@@ -49,8 +50,14 @@ export class SemanticLane {
   private pagesAtTraining = 0;
   private measuredStrength: number | undefined;
   private strengthDue = false;
+  private modelChanges = 0;
 
   constructor(readonly embedder: Embedder) {}
+
+  /** Counts the times the embedder's model was trained or restored: every page's vector changes with it. */
+  get modelVersion(): number {
+    return this.modelChanges;
+  }
 
   /** A page's unit vector, if it has one (for smoothing fused scores over similar pages). */
   pageVector(slot: number): Float32Array | undefined {
@@ -92,6 +99,7 @@ export class SemanticLane {
     );
     this.vectors = undefined;
     this.pending.clear();
+    this.modelChanges++;
     this.pagesAtTraining = pages.length;
     const elsewhere = ahead ? new Set(ahead.slots) : undefined;
     await this.embed(elsewhere ? pages.filter((page) => !elsewhere.has(page.slot)) : pages);
@@ -186,10 +194,11 @@ export class SemanticLane {
     pool: number,
     isLive: (slot: number) => boolean,
     feedback?: SemanticFeedback,
+    ranker?: VectorRanker,
   ): Promise<{ status: LaneStatus; hits: SemanticHit[] }> {
     const found = await this.queryVector(query, terms, feedback);
     if ('status' in found) return { status: found.status, hits: [] };
-    return { status: 'ok', hits: this.vectors!.nearest(found.vector, pool, isLive) };
+    return { status: 'ok', hits: ranker ? await ranker.nearest(found.vector, pool) : this.vectors!.nearest(found.vector, pool, isLive) };
   }
 
   /**
@@ -197,20 +206,22 @@ export class SemanticLane {
    * slot: what score fusion needs to give a page the same score however many are asked for.
    * With `refine`, a second round: it is handed these similarities and may name other
    * feedback pages, towards which the query (embedded once) is moved instead, and every
-   * page scored again.
+   * page scored again. `ranker` scores the pages in the lane's stead (the same vectors kept elsewhere).
    */
   async similarities(
     query: string,
     terms: readonly string[],
     feedback?: SemanticFeedback,
     refine?: (first: Float64Array) => readonly number[] | undefined,
+    ranker?: VectorRanker,
   ): Promise<{ status: LaneStatus; similarities?: Float64Array }> {
     const embedded = await this.embeddedQuery(query, terms);
     if ('status' in embedded) return embedded;
-    const first = this.vectors!.similarities(this.moved(embedded.vector, feedback));
+    const score = (vector: Float32Array): Promise<Float64Array> | Float64Array => (ranker ? ranker.similarities(vector) : this.vectors!.similarities(vector));
+    const first = await score(this.moved(embedded.vector, feedback));
     const slots = feedback && refine ? refine(first) : undefined;
     if (!feedback || !slots) return { status: 'ok', similarities: first };
-    return { status: 'ok', similarities: this.vectors!.similarities(this.moved(embedded.vector, { ...feedback, slots })) };
+    return { status: 'ok', similarities: await score(this.moved(embedded.vector, { ...feedback, slots })) };
   }
 
   /** The query's unit vector moved by `feedback`, or the lane status that keeps it from searching. */
@@ -264,6 +275,7 @@ export class SemanticLane {
     const model: Record<string, Uint8Array | undefined> = {};
     for (const [name, bytes] of Object.entries(sections)) if (name.startsWith('model.')) model[name.slice(6)] = bytes;
     if (isCorpusEmbedder(this.embedder) && model.meta) this.embedder.loadModel(model);
+    this.modelChanges++;
     this.vectors = meta.dimensions > 0 ? VectorStore.decode(sections, meta.dimensions, slotCount) : undefined;
     this.pending = new Set(sections.pending ? asUint32(sections.pending) : []);
     for (const slot of this.pending) if (slot >= slotCount) throw new CorruptIndexError('pending slot out of range');
