@@ -19,7 +19,7 @@ const claim = (page: string, sentence: string, first: number, was: string, now: 
   since: '2026-12-02',
 });
 
-const following = (staleClaims: StaleClaim[]): SourceFollowing => ({ earlierKnown: true, citationsMoved: 3, rewritten: [], staleClaims, uncited: [], newLines: [], offsets: [0, 10, 20, 30, 40, 50, 60, 70, 80, 90] });
+const following = (staleClaims: StaleClaim[]): SourceFollowing => ({ earlierKnown: true, citationsMoved: 3, movedByHand: 0, rewritten: [], staleClaims, uncited: [], newLines: [], offsets: [0, 10, 20, 30, 40, 50, 60, 70, 80, 90] });
 
 describe('staleClaimsMessage', () => {
   it('lists sentences citing the same changed lines under one was/now, and says which words changed (a played message repeated three such pairs, and the player compared 600-character lines by eye)', () => {
