@@ -27,7 +27,12 @@ export function renderStatus(report: StatusReport, c: Colors): string {
   for (const [label, files] of states.filter(([, list]) => list.length > 0)) {
     lines.push(`          ${c.yellow(`${files.length} ${label}`)}: ${files.slice(0, 10).map(named).join(', ')}${files.length > 10 ? `, … and ${files.length - 10} more` : ''}`);
   }
-  if (report.raw.pending.length + report.raw.changed.length + report.raw.deleted.length > 0) lines.push(`          ${c.dim('run `wiki ingest raw/` to bring them in')}`);
+  const moved = report.raw.moved;
+  if (moved.length > 0) {
+    const shown = moved.slice(0, 10).map((move) => `${move.from} → ${move.to}`).join(', ');
+    lines.push(`          ${c.yellow(`${moved.length} moved`)} (same content; no model needed): ${shown}${moved.length > 10 ? `, … and ${moved.length - 10} more` : ''}`);
+  }
+  if (report.raw.pending.length + report.raw.changed.length + report.raw.deleted.length + moved.length > 0) lines.push(`          ${c.dim('run `wiki ingest raw/` to bring them in')}`);
   for (const file of report.raw.unsupported) lines.push(`          ${c.dim('-')} ${file.path} skipped: ${file.reason}`);
   const p = report.provider;
   if (p.provider) {

@@ -174,6 +174,24 @@ describe('a source renamed or moved', () => {
     expect(again.stdout).toMatch(/Nothing to do/);
   });
 
+  it('needs no model provider: status names the move, and ingest follows it with none configured (a user was refused "no model provider")', async () => {
+    const root = await setUp();
+    const { rename } = await import('node:fs/promises');
+    await rename(path.join(root, 'raw/doc.md'), path.join(root, 'raw/doc-renamed.md'));
+    const status = await runCli(['status'], { cwd: root });
+    expect(status.stdout).toContain('1 moved (same content; no model needed): raw/doc.md → raw/doc-renamed.md');
+    expect(status.stdout).not.toMatch(/not ingested yet|deleted since/);
+    const result = await runCli(['ingest', 'raw/'], { cwd: root });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/raw\/doc\.md renamed to raw\/doc-renamed\.md: same content, nothing re-ingested/);
+    expect(await page(root)).toContain('<!-- from: raw/doc-renamed.md#L3-4 -->');
+    // A source that needs a model is still refused before anything is written.
+    await writeFile(path.join(root, 'raw/other.md'), 'Another source.\n');
+    const refused = await runCli(['ingest', 'raw/other.md'], { cwd: root });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/no model provider is configured/);
+  });
+
   it('a new file that merely shares content with a source still present is a new source', async () => {
     const root = await setUp();
     await writeFile(path.join(root, 'raw/copy.md'), v1);

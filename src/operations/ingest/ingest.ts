@@ -167,8 +167,14 @@ async function requireModelIfNeeded(root: string, urls: readonly string[], sourc
   } catch (error) {
     if (urls.length > 0 || (options.force && sources.length > 0)) throw error;
     const manifest = await loadManifest(root, { migrate: false });
+    const hashes = new Map<string, string>();
+    for (const source of sources) hashes.set(source.rawPath, await hashFile(source.copiedFrom ?? path.join(root, source.rawPath)));
+    // A source found under a new path is followed with no model (its record, pages and citations move): a user without a key can rename one.
+    const fresh = sources.filter((source) => manifest.sources[source.rawPath] === undefined).map((source) => ({ rawPath: source.rawPath, sha256: hashes.get(source.rawPath) ?? '' }));
+    const moved = new Set(detectRenames(manifest, fresh, await listRawSources(root)).map((rename) => rename.to));
     for (const source of sources) {
-      const state = classifySource(manifest, source.rawPath, await hashFile(source.copiedFrom ?? path.join(root, source.rawPath)));
+      if (moved.has(source.rawPath)) continue;
+      const state = classifySource(manifest, source.rawPath, hashes.get(source.rawPath) ?? '');
       // A changed source's citations can follow it with no model: said where the refusal is read.
       if (state === 'changed' && error instanceof ConfigError) {
         throw new ConfigError(error.message, `${error.hint ?? 'configure a model provider'}; or, without a model, move a changed source's citations to its new lines: \`wiki lint --fix --no-llm\``);

@@ -12,6 +12,7 @@ import { listPageFiles } from '../../wiki/page-files.js';
 import { parseLogEntries, type LogEntry } from '../../wiki/log.js';
 import { listRuns } from '../../state/history.js';
 import { classifySource, deletedSources, entryStamp, hashFile, loadManifest } from '../../state/manifest.js';
+import { detectRenames } from '../sources/rename-source.js';
 import { unchangedSince } from '../../util/file-stamp.js';
 import { sourcesOf } from '../../wiki/page.js';
 import { loadPages } from '../../wiki/pages.js';
@@ -45,6 +46,8 @@ export interface StatusReport {
     followed: string[];
     /** Ingested once, gone from raw/ now. */
     deleted: string[];
+    /** Sources found under a new path with the same content (not in pending or deleted): `wiki ingest` follows them with no model. */
+    moved: Array<{ from: string; to: string }>;
     /** Sources the committed ingest record lists (ingested on any clone). */
     ingested: number;
     /** Files under raw/ that are not sources (an image, an archive…), with why: skipped, never pending. */
@@ -97,7 +100,7 @@ export interface StatusReport {
 }
 
 /** Each raw source against the manifest: pending, changed since its ingest, or deleted. */
-export async function sourceStates(root: string, raw: readonly string[]): Promise<Pick<StatusReport['raw'], 'pending' | 'changed' | 'followed' | 'deleted'>> {
+export async function sourceStates(root: string, raw: readonly string[]): Promise<Pick<StatusReport['raw'], 'pending' | 'changed' | 'followed' | 'deleted' | 'moved'>> {
   const manifest = await loadManifest(root);
   const pending: string[] = [];
   const changed: string[] = [];
@@ -116,7 +119,14 @@ export async function sourceStates(root: string, raw: readonly string[]): Promis
     changed.push(file);
     if (entry.followed === sha256) followed.push(file);
   }
-  return { pending, changed, followed, deleted: deletedSources(manifest, raw) };
+  const deleted = deletedSources(manifest, raw);
+  if (deleted.length === 0 || pending.length === 0) return { pending, changed, followed, deleted, moved: [] };
+  // A new path holding a deleted source's content is that source, moved (a user read "1 not ingested, 1 deleted" for a rename).
+  const fresh = await Promise.all(pending.map(async (file) => ({ rawPath: file, sha256: await hashFile(path.join(root, file)) })));
+  const moved = detectRenames(manifest, fresh, raw);
+  const from = new Set(moved.map((move) => move.from));
+  const to = new Set(moved.map((move) => move.to));
+  return { pending: pending.filter((file) => !to.has(file)), changed, followed, deleted: deleted.filter((file) => !from.has(file)), moved };
 }
 
 /** `user`: whose scratch scope is seen (`--user`); without one no page of any scratch scope is counted or named. */

@@ -37,6 +37,6 @@ describe('sourceStates: the stamp first, the hash only when it cannot vouch', ()
     await writeFile(file, content);
     await utimes(file, new Date(mtime), new Date(mtime));
     await saveManifest(root, recordIngest(emptyManifest(), 'raw/a.md', recorded));
-    expect(await sourceStates(root, ['raw/a.md', 'raw/new.md'])).toEqual({ pending: ['raw/new.md'], changed, followed: [], deleted: [] });
+    expect(await sourceStates(root, ['raw/a.md', 'raw/new.md'])).toEqual({ pending: ['raw/new.md'], changed, followed: [], deleted: [], moved: [] });
   });
 });
