@@ -12,6 +12,8 @@ const ISOLATED = [
   'test/cli/**/*.test.ts',
   'test/store/**/*.test.ts',
   'test/mcp/postgres-store.test.ts',
+  'test/mcp/postgres-pages.test.ts',
+  'test/serve/postgres-serve.test.ts',
   'test/git/auto-commit.test.ts',
   'test/operations/inspect/search.test.ts',
   'test/operations/lint/lint-reads.test.ts',

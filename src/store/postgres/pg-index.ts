@@ -11,6 +11,7 @@ import { scanPages } from '../../search/live/scan.js';
 import { contentHash, pageDocument } from '../../search/text/document.js';
 import type { PageToEmbed } from '../../search/lanes/semantic/semantic.js';
 import type { RefreshSummary, SearchIndex, SearchIndexInfo, SearchOptions, SearchResponse } from '../../search/types.js';
+import type { SharedRow, SharedRows } from '../shared-rows.js';
 import type { Database } from './connection.js';
 import { visibilityOf } from './checkout.js';
 import { offerChangedPages } from './sync.js';
@@ -47,15 +48,21 @@ export interface PostgresIndexState {
  * once when notified (LISTEN), and before a search whose last look is stale. The process
  * offers its checkout's pages as versions; only newer ones replace a row.
  *
- * Who may see a hit: a caller that checks access (`servedOnly`, or a `readPage`: it judges
- * pages by the checkout it reads) is given only hits whose row is the version its checkout holds,
- * so a page is never judged by one version and shown from another. A caller that does not
- * (the owner's `wiki search`) sees the database's newest version of every page.
+ * Who may see a hit: a caller that judges access on the version of each page it serves
+ * (`servedVersion`: the MCP tools, which serve the rows beside the checkout, see
+ * shared-rows.ts) is given only hits whose row is that version; one that judges by the
+ * checkout it reads (a `readPage`) only hits whose row its checkout holds. So a page is never
+ * judged by one version and shown from another. A caller that does neither (the owner's
+ * `wiki search`) sees the database's newest version of every page.
  */
-export class PostgresSearchIndex implements SearchIndex {
+export class PostgresSearchIndex implements SearchIndex, SharedRows {
   /** `applied` (paths, seq): rows from the database folded into this process's engine. */
   readonly events = new EventEmitter();
   private readonly rows = new Map<string, StoredPage>();
+  /** Paths whose newest row is a deletion. */
+  private readonly deleted = new Set<string>();
+  /** Counts the row changes folded in (SharedRows). */
+  rowsVersion = 0;
   /** The stat at which each checkout page was last offered: offered again only once it changes. */
   private readonly offered = new Map<string, { mtimeMs: number; size: number }>();
   private lastSeq = 0;
@@ -96,6 +103,7 @@ export class PostgresSearchIndex implements SearchIndex {
     }
     if (stored) {
       for (const row of stored.rows) index.rows.set(row.path, row);
+      for (const pagePath of stored.deleted) index.deleted.add(pagePath);
       index.lastSeq = stored.seq;
       index.storedSeq = stored.seq;
       index.builtAt = stored.builtAt;
@@ -154,8 +162,10 @@ export class PostgresSearchIndex implements SearchIndex {
       const held = this.rows.get(row.path);
       if (row.content === null) {
         this.rows.delete(row.path);
+        this.deleted.add(row.path);
         if (this.engine.removePage(row.path)) summary.removed++;
       } else if (held?.hash !== row.hash && this.isContentPage(row.path)) {
+        this.deleted.delete(row.path);
         this.rows.set(row.path, row);
         if (held) summary.changed++;
         else summary.added++;
@@ -168,6 +178,7 @@ export class PostgresSearchIndex implements SearchIndex {
     await updateSemantic(this.engine, (pagePath) => this.rows.get(pagePath)?.content ?? undefined, work);
     await measureSemanticStrength(this.engine, this.state.params.lexical);
     this.updatedAt = new Date().toISOString();
+    this.rowsVersion++;
     this.events.emit('applied', fresh.map((row) => row.path), this.lastSeq);
     return summary;
   }
@@ -188,15 +199,31 @@ export class PostgresSearchIndex implements SearchIndex {
     const text = checkedQuery(query, options);
     if (Date.now() - this.lastLook > this.state.rescanAfterMs) await this.refresh();
     else await this.changes;
-    const checksAccess = options.servedOnly === true || options.readPage !== undefined;
     const textOf = options.readPage ?? ((pagePath: string) => this.rows.get(pagePath)?.content ?? undefined);
-    return answerQuery(this.engine, this.state.params, text, options, textOf, checksAccess ? (pagePath) => this.checkoutHolds(pagePath) : undefined, this.lexical);
+    return answerQuery(this.engine, this.state.params, text, options, textOf, this.admitsFor(options), this.lexical);
   }
 
-  /** Whether this checkout holds the database's version of the page: only then may a caller's access check, made on the checkout, stand for the hit. */
-  private checkoutHolds(pagePath: string): boolean {
-    const content = readPage(this.state.root, pagePath);
-    return content !== undefined && contentHash(content) === this.rows.get(pagePath)?.hash;
+  /** Which hits a caller that checks access may be given: those whose row is the version it judged. */
+  private admitsFor(options: SearchOptions): ((pagePath: string) => boolean) | undefined {
+    const { servedVersion, readPage: judgedText } = options;
+    if (servedVersion) return (pagePath) => servedVersion(pagePath) === this.rows.get(pagePath)?.hash;
+    if (!judgedText) return undefined;
+    return (pagePath) => {
+      const content = readPage(this.state.root, pagePath);
+      return content !== undefined && contentHash(content) === this.rows.get(pagePath)?.hash;
+    };
+  }
+
+  /** The newest row of a page: its text, or null once deleted (SharedRows). */
+  rowAt(pagePath: string): SharedRow | undefined {
+    if (this.deleted.has(pagePath)) return { content: null, hash: null, visibility: null };
+    const row = this.rows.get(pagePath);
+    return row && { content: row.content, hash: row.hash, visibility: row.visibility };
+  }
+
+  *rowPaths(): Iterable<string> {
+    yield* this.rows.keys();
+    yield* this.deleted;
   }
 
   /** A page a tool just wrote: the newest version there is, offered as written now. */
