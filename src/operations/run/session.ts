@@ -185,6 +185,8 @@ export class Session {
     await new ConfinedIo(this.ws.root).remove(this.abs(relPath));
     if (this.run) await recordAfter(this.run, relPath, undefined);
     this.pages.remove(relPath);
+    // A shared index (the database) never deletes from a page's absence: it is told.
+    await this.search.removePage(relPath);
     this.alsoChanged.add(relPath);
     return true;
   }

@@ -14,7 +14,7 @@ import type { RefreshSummary, SearchIndex, SearchIndexInfo, SearchOptions, Searc
 import type { SharedRow, SharedRows } from '../shared-rows.js';
 import type { Database } from './connection.js';
 import { visibilityOf } from './checkout.js';
-import { offerChangedPages } from './sync.js';
+import { offerChangedPages, offerCheckoutDeletions } from './sync.js';
 import { offerVersions, rowsSince, storeCounts, type PageVersion, type StoreCounts, type StoredPage } from './page-rows.js';
 import { PostgresLexical } from './pg-lexical.js';
 import { loadStoredEngine, storeEngine } from './snapshot.js';
@@ -183,7 +183,7 @@ export class PostgresSearchIndex implements SearchIndex, SharedRows {
     return summary;
   }
 
-  /** Offer the checkout pages whose stat moved since last offered and whose text the database does not hold. */
+  /** Offer the checkout pages whose stat moved since last offered and whose text the database does not hold, and the deletions its history proves. */
   private async offerCheckout(): Promise<number> {
     const { files } = scanPages(this.state.root, this.state.contract);
     const moved = files.filter((file) => {
@@ -192,7 +192,8 @@ export class PostgresSearchIndex implements SearchIndex, SharedRows {
     });
     const { accepted } = await offerChangedPages(this.state.db, this.state.root, this.state.contract, moved, (pagePath) => this.rows.get(pagePath)?.hash, this.writer);
     for (const file of moved) this.offered.set(file.path, { mtimeMs: file.mtimeMs, size: file.size });
-    return accepted.length;
+    const deleted = await offerCheckoutDeletions(this.state.db, this.state.root, files, this.rows.values(), this.writer);
+    return accepted.length + deleted.length;
   }
 
   async search(query: string, options: SearchOptions = {}): Promise<SearchResponse> {
