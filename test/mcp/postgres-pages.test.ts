@@ -1,4 +1,4 @@
-import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import type { SearchResult } from '../../src/search/index.js';
@@ -6,38 +6,19 @@ import { contentHash } from '../../src/search/text/document.js';
 import { Database } from '../../src/store/postgres/connection.js';
 import { offerVersions } from '../../src/store/postgres/page-rows.js';
 import { configSchema } from '../../src/config/schema.js';
-import { initWorkspace, runCli } from '../helpers/cli.js';
-import { describeWithPostgres, freshDatabase } from '../helpers/postgres.js';
+import { describeWithPostgres } from '../helpers/postgres.js';
 import { connectWiki } from './client.js';
+import { page, postgresClone } from './postgres-clones.js';
 
 /**
  * `wiki mcp` on the Postgres store serves the pages the database holds beside its checkout:
  * a page written on another machine and not pulled yet, a newer version of a page it
  * holds; each judged for access as a file with its text would be.
  */
-const page = (fields: string, body: string): string => `---\n${fields}\n---\n${body}\n`;
-
 const PAGES: Record<string, string> = {
   'wiki/concepts/bread.md': page('title: Sourdough bread\nsummary: Bread from a wild yeast starter\ntype: concept', 'Sourdough bread rises with a starter of flour and water.'),
   'wiki/concepts/tea.md': page('title: Green tea\nsummary: Unoxidised tea leaves\ntype: concept', 'Green tea is steamed or pan-fired soon after picking.'),
 };
-
-/** A clone on the Postgres store, its pages written and synced; `env` names the database. */
-async function clone(pages: Record<string, string>, env?: Record<string, string>): Promise<{ root: string; env: Record<string, string> }> {
-  const root = await initWorkspace();
-  for (const [pagePath, content] of Object.entries(pages)) {
-    await mkdir(path.dirname(path.join(root, pagePath)), { recursive: true });
-    await writeFile(path.join(root, pagePath), content);
-  }
-  const config = JSON.parse(await readFile(path.join(root, 'wiki.config.json'), 'utf8')) as Record<string, unknown>;
-  await writeFile(path.join(root, 'wiki.config.json'), JSON.stringify({ ...config, store: { kind: 'postgres' } }, null, 2));
-  const used = env ?? { WIKI_DATABASE_URL: await freshDatabase() };
-  for (const args of env ? [['store', 'sync']] : [['store', 'init'], ['store', 'sync']]) {
-    const result = await runCli(args, { cwd: root, env: used });
-    if (result.code !== 0) throw new Error(`wiki ${args.join(' ')}: ${result.stderr}`);
-  }
-  return { root, env: used };
-}
 
 type Read = { found: boolean; title?: string; summary?: string; body?: string; frontmatter?: Record<string, unknown> };
 type Listed = { pages: Array<{ key: string }> };
@@ -45,8 +26,8 @@ type Searched = { results: SearchResult[] };
 
 describeWithPostgres('wiki mcp serves the database’s pages beside the checkout', () => {
   it('a page written on another clone and not pulled is read, listed and found here', async () => {
-    const here = await clone(PAGES);
-    await clone({ 'wiki/concepts/kombucha.md': page('title: Kombucha\nsummary: A fermented tea\ntype: concept', 'Kombucha ferments sweet tea with a scoby culture.') }, here.env);
+    const here = await postgresClone(PAGES);
+    await postgresClone({ 'wiki/concepts/kombucha.md': page('title: Kombucha\nsummary: A fermented tea\ntype: concept', 'Kombucha ferments sweet tea with a scoby culture.') }, here.env);
     const session = await connectWiki(here.root, { env: here.env });
     try {
       const read = await session.json<Read>('read_page', { key: 'kombucha' });
@@ -62,9 +43,9 @@ describeWithPostgres('wiki mcp serves the database’s pages beside the checkout
   });
 
   it('a version newer than the checkout’s copy is served from the database: read, listed and found as the newer one', async () => {
-    const here = await clone(PAGES);
+    const here = await postgresClone(PAGES);
     // Written after this clone's files: the newer version.
-    await clone({ 'wiki/concepts/tea.md': page('title: Green tea\nsummary: Steamed sencha from Shizuoka\ntype: concept', 'Green tea is steamed; sencha comes from Shizuoka.') }, here.env);
+    await postgresClone({ 'wiki/concepts/tea.md': page('title: Green tea\nsummary: Steamed sencha from Shizuoka\ntype: concept', 'Green tea is steamed; sencha comes from Shizuoka.') }, here.env);
     const session = await connectWiki(here.root, { env: here.env });
     try {
       expect(await session.json<Read>('read_page', { key: 'tea' })).toMatchObject({ found: true, summary: 'Steamed sencha from Shizuoka' });
@@ -78,8 +59,8 @@ describeWithPostgres('wiki mcp serves the database’s pages beside the checkout
   });
 
   it('attack: a private page from another clone, a row whose visibility column is stricter than its text, and crafted paths are never served above their cap', async () => {
-    const here = await clone(PAGES);
-    await clone({ 'wiki/concepts/vault.md': page('title: Vault\nsummary: Zorblax vault codes\ntype: concept\nvisibility: private', 'The zorblax vault code is 0451.') }, here.env);
+    const here = await postgresClone(PAGES);
+    await postgresClone({ 'wiki/concepts/vault.md': page('title: Vault\nsummary: Zorblax vault codes\ntype: concept\nvisibility: private', 'The zorblax vault code is 0451.') }, here.env);
     // Rows written straight into the database, as anyone holding its password could.
     const db = await Database.connect(configSchema.parse({ store: { kind: 'postgres' } }), here.env);
     const crafted = (pagePath: string, text: string, visibility: string) => ({ path: pagePath, content: text, hash: contentHash(text), visibility, stamp: Date.now() });
