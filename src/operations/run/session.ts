@@ -185,8 +185,7 @@ export class Session {
     await new ConfinedIo(this.ws.root).remove(this.abs(relPath));
     if (this.run) await recordAfter(this.run, relPath, undefined);
     this.pages.remove(relPath);
-    // A shared index (the database) never deletes from a page's absence: it is told.
-    await this.search.removePage(relPath);
+    await this.search.removePage(relPath); // a shared index (the database) is never told by the page's absence
     this.alsoChanged.add(relPath);
     return true;
   }
