@@ -13,6 +13,7 @@ const ISOLATED = [
   'test/store/**/*.test.ts',
   'test/mcp/postgres-store.test.ts',
   'test/mcp/postgres-pages.test.ts',
+  'test/mcp/postgres-live-pages.test.ts',
   'test/serve/postgres-serve.test.ts',
   'test/git/auto-commit.test.ts',
   'test/operations/inspect/search.test.ts',
