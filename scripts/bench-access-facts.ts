@@ -68,7 +68,7 @@ export async function runAccessBench(): Promise<void> {
       raw.push((await time(() => index.search(query, { limit: 10 })))[0]);
       surfaced.push((await time(() => surfacedSearch(root, schema, index, query, { limit: 10 }, undefined)))[0]);
       const view = new ServedPages(pageIndex, schema.contract, { maxRank });
-      served.push((await time(() => servedSearch(index, view, query, 10)))[0]);
+      served.push((await time(() => servedSearch(index, view, query, 10, { servedVersion: () => undefined })))[0]);
     }
     await index.close();
     const [base, cli, mcp] = [median(raw), median(surfaced), median(served)];

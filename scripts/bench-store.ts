@@ -1,5 +1,4 @@
-import { once } from 'node:events';
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { configSchema } from '../src/config/schema.js';
@@ -11,20 +10,17 @@ import type { PostgresSearchIndex } from '../src/store/postgres/pg-index.js';
 import { initSchema } from '../src/store/postgres/schema.js';
 import { syncCheckout } from '../src/store/postgres/sync.js';
 import { loadSchema } from '../src/wiki/schema-loader.js';
-import { serialisePage } from '../src/wiki/page.js';
 import { syntheticWiki, writeSyntheticWiki } from './measure/synthetic.js';
+import { runServeReplicas } from './bench-store-serve.js';
 
 /**
  * The Postgres store against the file index (`npm run bench -- --only store`, with
  * WIKI_DATABASE_URL naming a database whose wiki_* tables it may drop): on a synthetic wiki,
- * the file index's build beside `wiki store sync` and a replica's start from the database;
- * warm search medians of both; and, with three replicas (each its own checkout, connection
- * and engine, in this one process) and one writer, how long a page the writer adds takes to
- * be folded in and found by every replica.
+ * the file index's build beside `wiki store sync` and the first engine built from the rows;
+ * warm search medians of both in this process; then three `wiki serve` processes on their own
+ * clones and a writer process on one database (bench-store-serve.ts).
  */
 const WARM_QUERIES = 200;
-const REPLICAS = 3;
-const NEW_PAGES = 10;
 
 const ms = (value: number): string => `${value >= 100 ? value.toFixed(0) : value.toFixed(1)} ms`;
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
@@ -69,52 +65,17 @@ export async function runStoreBench(sizes = [10000]): Promise<void> {
       const first = await timed(() => openSearchIndex(root, schema, pgConfig, { env, rescanAfterMs: 60_000 }));
       const writer = first.value as PostgresSearchIndex;
       opened.push(writer);
-      const replicas: PostgresSearchIndex[] = [];
-      const starts: number[] = [];
-      for (let r = 0; r < REPLICAS; r++) {
-        const checkout = path.join(dir, `replica-${r}`);
-        await cp(root, checkout, { recursive: true });
-        const start = await timed(() => openSearchIndex(checkout, schema, pgConfig, { env, rescanAfterMs: 60_000 }));
-        replicas.push(start.value as PostgresSearchIndex);
-        opened.push(start.value);
-        starts.push(start.ms);
-      }
       const filesWarm = await warmMedian(files.value, wiki.queries);
-      const pgWarm = await warmMedian(replicas[0]!, wiki.queries);
-      // A new page on the writer: how long until every replica has folded it in and finds it.
-      const foundAfter: number[] = [];
-      for (let n = 0; n < NEW_PAGES; n++) {
-        const key = `bench-new-${n}`;
-        const pagePath = `wiki/concepts/${key}.md`;
-        const word = `zqx${n}vel`;
-        const heard = replicas.map((replica) => waitForPath(replica, pagePath));
-        const started = performance.now();
-        await writer.upsertPage(pagePath, serialisePage({ title: `New ${word}`, summary: `A page about ${word}` }, `The ${word} is new.\n`));
-        const each = await Promise.all(
-          heard.map(async (applied, r) => {
-            await applied;
-            const hits = await replicas[r]!.search(word, { limit: 3 });
-            if (hits.results[0]?.key !== key) throw new Error(`replica ${r} did not find ${key}`);
-            return performance.now() - started;
-          }),
-        );
-        foundAfter.push(Math.max(...each));
-      }
+      const pgWarm = await warmMedian(writer, wiki.queries);
+      for (const index of opened.splice(0)) await index.close();
+      const replicas = await runServeReplicas(root, dir, wiki.queries, env.WIKI_DATABASE_URL);
       console.log(`${size} pages`);
-      console.log(`  build: file index ${ms(files.ms)}; wiki store sync's rows ${ms(sync.ms)} (${sync.value.accepted} written), the first process's engine from them ${ms(first.ms)} (kept in the database); each further replica's start from the kept engine ${ms(median(starts))} (median of ${REPLICAS})`);
-      console.log(`  warm search, median of ${WARM_QUERIES}: file index ${ms(filesWarm)}; Postgres ${ms(pgWarm)}`);
-      console.log(`  a new page written by one process, found by all ${REPLICAS} replicas: median ${ms(median(foundAfter))}, slowest ${ms(Math.max(...foundAfter))} (${NEW_PAGES} pages)`);
+      console.log(`  build: file index ${ms(files.ms)}; wiki store sync's rows ${ms(sync.ms)} (${sync.value.accepted} written), the first process's engine from them ${ms(first.ms)} (kept in the database)`);
+      console.log(`  warm search in the process, median of ${WARM_QUERIES}: file index ${ms(filesWarm)}; Postgres ${ms(pgWarm)}`);
+      for (const line of replicas) console.log(line);
     } finally {
       for (const index of opened) await index.close().catch(() => undefined);
       await rm(dir, { recursive: true, force: true });
     }
-  }
-}
-
-/** Resolves once `replica` has folded in a database write of `pagePath` (its `applied` event). */
-async function waitForPath(replica: PostgresSearchIndex, pagePath: string): Promise<void> {
-  for (;;) {
-    const [paths] = (await once(replica.events, 'applied')) as [string[]];
-    if (paths.includes(pagePath)) return;
   }
 }

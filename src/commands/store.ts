@@ -25,7 +25,7 @@ export function registerStore(program: Command): void {
 
   store
     .command('sync')
-    .description("offer the database this checkout's pages and raw/ sources' facts: each replaces the database's version only when newer; none is deleted")
+    .description("offer the database this checkout's pages and raw/ sources' facts: each replaces the database's version only when newer; a page is deleted there only when this checkout's history deleted it after that version")
     .action(async (_opts: unknown, command: Command) => {
       const out = outputFor(command);
       const ws = await openWorkspace(command, {}, { modelFree: true });
@@ -37,7 +37,7 @@ export function registerStore(program: Command): void {
       out.result(
         report,
         () =>
-          `${report.pages} page(s) in this checkout, ${report.offered} differing from ${report.database}, ${report.accepted} newer and stored\n` +
+          `${report.pages} page(s) in this checkout, ${report.offered} differing from ${report.database}, ${report.accepted} newer and stored${report.deleted > 0 ? `, ${report.deleted} deleted (by commits newer than the database's version)` : ''}\n` +
           `the database holds ${report.store.pages} page(s)${report.store.deleted > 0 ? ` and ${report.store.deleted} deletion(s)` : ''}\n` +
           (facts ? `facts: ${facts.offered} source(s) of raw/ differing from the database's, ${facts.accepted} newer and stored\n` : ''),
       );

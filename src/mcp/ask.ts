@@ -4,7 +4,7 @@ import { subjectSeeds } from '../retrieval/subjects.js';
 import type { SearchIndex, SearchResponse } from '../search/index.js';
 import { isSpecialPage, spokePagePath, type Contract } from '../wiki/contract.js';
 import { servedBody, type ServedPages } from '../wiki/served-pages.js';
-import { servedSearch } from './served-search.js';
+import { servedSearch, type ServedReading } from './served-search.js';
 
 /** Share of the answer budget the evidence pack may fill: JSON quoting and the index entries take the rest. */
 const PACK_SHARE = 0.75;
@@ -37,8 +37,9 @@ export async function askWiki(
   question: string,
   maxChars: number,
   settings: WikiConfig['query'],
+  reading: ServedReading,
 ): Promise<AskAnswer> {
-  const hits = await servedSearch(index, served, question, settings.seeds);
+  const hits = await servedSearch(index, served, question, settings.seeds, reading);
   const view: PackView = {
     page: (key) => {
       const page = served.get(key);
@@ -47,7 +48,7 @@ export async function askWiki(
     body: (page) => servedBody(page, served),
   };
   // Every subject the question names gets its best pages, as in `wiki query`.
-  const seeds = await subjectSeeds(question, hits.results, view, settings.seeds, async (query, limit) => (await servedSearch(index, served, query, limit)).results);
+  const seeds = await subjectSeeds(question, hits.results, view, settings.seeds, async (query, limit) => (await servedSearch(index, served, query, limit, reading)).results);
   const pack = buildEvidencePack(question, seeds, view, {
     seeds: seeds.length,
     hops: settings.hops,

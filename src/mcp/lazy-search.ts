@@ -1,6 +1,7 @@
 import type { WikiConfig } from '../config/schema.js';
 import type { SearchIndex } from '../search/index.js';
 import { openSearchIndex } from '../store/open-index.js';
+import { sharedRowsOf, type SharedRows } from '../store/shared-rows.js';
 import { hardLinkedPagesNotice } from '../search/live/read-page.js';
 import type { Schema } from '../wiki/contract.js';
 
@@ -51,6 +52,15 @@ export class LazySearch {
       });
     }
     return index;
+  }
+
+  /**
+   * The database's rows, which the pages are served from beside the checkout (live-pages.ts):
+   * opens the index for them. Undefined with the file index, which is never opened for this.
+   */
+  async sharedRows(): Promise<SharedRows | undefined> {
+    if (this.config.store.kind !== 'postgres') return undefined;
+    return sharedRowsOf(await this.index());
   }
 
   /** A page changed on disk: the next search brings the index in line first. */

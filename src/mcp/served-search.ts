@@ -14,14 +14,17 @@ const MAX_POOL = 1000;
  * when they exist. Links and backlinks to hidden pages are left out of each hit. A quoted
  * phrase no served page holds falls back to its words (phrasesNotFound).
  */
-export async function servedSearch(
-  index: SearchIndex,
-  served: ServedPages,
-  query: string,
-  limit: number,
-  readPage?: (pagePath: string) => string | undefined,
-): Promise<ServedAnswer> {
-  return searchWithPhraseFallback(query, (phrasesAsWords) => servedSearchAs(index, served, query, limit, phrasesAsWords, readPage));
+export async function servedSearch(index: SearchIndex, served: ServedPages, query: string, limit: number, reading: ServedReading): Promise<ServedAnswer> {
+  return searchWithPhraseFallback(query, (phrasesAsWords) => servedSearchAs(index, served, query, limit, phrasesAsWords, reading));
+}
+
+/**
+ * How the caller reads the pages it serves (mcp/live-pages.ts): the hash of the version of
+ * each (the version its access is judged on), and optionally each one's text as served.
+ */
+export interface ServedReading {
+  servedVersion: (pagePath: string) => string | undefined;
+  readPage?: ((pagePath: string) => string | undefined) | undefined;
 }
 
 type ServedAnswer = { query: string; results: Array<Omit<SearchResult, 'contributions'>>; lanes: SearchResponse['lanes']; phrasesNotFound?: string[] };
@@ -32,7 +35,7 @@ async function servedSearchAs(
   query: string,
   limit: number,
   phrasesAsWords: boolean,
-  readPage: ((pagePath: string) => string | undefined) | undefined,
+  { servedVersion, readPage }: ServedReading,
 ): Promise<ServedAnswer> {
   const names = served.hiddenNames();
   // A pool sized by the share of pages served, grown while hidden hits leave fewer than
@@ -41,11 +44,12 @@ async function servedSearchAs(
   const share = total === 0 ? 1 : Math.max(0.05, (total - served.hiddenCount()) / total);
   let pool = Math.min(MAX_POOL, Math.ceil(limit / share) + Math.ceil(limit / 4));
   // Snippets are read from the page as served (servedReader): never from a withheld line.
-  let response = await index.search(query, { limit: pool, phrasesAsWords, readPage, servedOnly: true });
+  // The hits whose version is the one served, judged below: never a newer one the database holds.
+  let response = await index.search(query, { limit: pool, phrasesAsWords, readPage, servedVersion });
   let visible = response.results.filter((result) => served.servesPath(result.path));
   while (visible.length < limit && response.results.length === pool && pool < MAX_POOL) {
     pool = nextPool(pool, visible.length, limit);
-    response = await index.search(query, { limit: pool, phrasesAsWords, readPage, servedOnly: true });
+    response = await index.search(query, { limit: pool, phrasesAsWords, readPage, servedVersion });
     visible = response.results.filter((result) => served.servesPath(result.path));
   }
   // The semantic lane scores every page for any word it knows, and it learned the words of
@@ -74,9 +78,9 @@ export async function servedJudgedSearch(
   served: ServedPages,
   query: string,
   limit: number,
-  readPage?: (pagePath: string) => string | undefined,
+  reading: ServedReading,
 ): Promise<ServedAnswer & { strong: boolean }> {
-  const answer = await servedSearch(index, served, query, judgedWindow(limit), readPage);
+  const answer = await servedSearch(index, served, query, judgedWindow(limit), reading);
   const results = judgeHits(answer.results, limit);
   return { ...answer, results, strong: results.length > 0 && anyStrong(results) };
 }

@@ -74,7 +74,7 @@ export function createWikiMcpServer(workspace: McpWorkspace, options: WikiMcpOpt
     // A shared validator: each server would otherwise build its own (about a millisecond), for nothing a read-only server uses.
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS, ...(options.shared ? { jsonSchemaValidator: options.shared.validator } : {}) },
   );
-  const pages = options.shared?.pages ?? new LivePages(workspace.root, new LiveSchema(workspace.root, workspace.schema, log));
+  const pages = options.shared?.pages ?? new LivePages(workspace.root, new LiveSchema(workspace.root, workspace.schema, log), { shared: () => search.sharedRows() });
   const served = options.viewer ?? { maxVisibility: workspace.config.mcp.maxVisibility };
   registerWikiTools(server, {
     root: workspace.root,

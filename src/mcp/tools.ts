@@ -102,7 +102,8 @@ export function registerWikiTools(server: McpServer, ctx: McpToolContext): void 
       guarded(ctx, 'search_wiki', async () => {
         const served = await servedPages(ctx);
         const index = await ctx.search.index();
-        const answer = await servedJudgedSearch(index, served, args.query, args.limit ?? DEFAULT_SEARCH_LIMIT, servedReader(ctx.root, served));
+        const reading = { servedVersion: (pagePath: string) => ctx.pages.servedVersion(pagePath), readPage: servedReader((pagePath) => ctx.pages.textAt(pagePath), served) };
+        const answer = await servedJudgedSearch(index, served, args.query, args.limit ?? DEFAULT_SEARCH_LIMIT, reading);
         ctx.search.tellLeftOut(index);
         requireLanes(answer.lanes);
         const warnings = laneWarnings(answer.lanes, index.info().embedder);
@@ -209,7 +210,7 @@ export function registerWikiTools(server: McpServer, ctx: McpToolContext): void 
       guarded(ctx, 'ask_wiki', async () => {
         const served = await servedPages(ctx);
         const index = await ctx.search.index();
-        const answer = await askWiki(index, served, ctx.pages.contract, args.question, ctx.maxChars, ctx.config.query);
+        const answer = await askWiki(index, served, ctx.pages.contract, args.question, ctx.maxChars, ctx.config.query, { servedVersion: (pagePath) => ctx.pages.servedVersion(pagePath) });
         ctx.search.tellLeftOut(index);
         requireLanes(answer.lanes);
         return json(ctx, { ...answer, warnings: laneWarnings(answer.lanes, index.info().embedder) });

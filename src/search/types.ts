@@ -81,12 +81,13 @@ export interface SearchOptions {
    */
   readPage?: (pagePath: string) => string | undefined;
   /**
-   * The caller judges who may see each hit on its own checkout's pages (the MCP tools): an
-   * index whose pages may be newer than that checkout (the database store) then returns only
-   * hits whose indexed version the checkout holds, so no hit is judged by one version and
-   * shown from another. The file index is its checkout's and needs nothing.
+   * The caller judges who may see each hit on the version of the page it serves (the MCP
+   * tools): the content hash of that version, undefined for a page it does not serve. An
+   * index whose pages may differ from it (the database store) returns only hits whose
+   * indexed version is that one, so no hit is judged by one version and shown from another.
+   * The file index is its checkout's and needs nothing.
    */
-  servedOnly?: boolean;
+  servedVersion?: (pagePath: string) => string | undefined;
 }
 
 export interface SearchIndexInfo {

@@ -54,9 +54,9 @@ export async function startWikiServe(workspace: McpWorkspace, options: ServeOpti
   const tokens = new TokenBook(options.tokensFile, log, () => readWikiId(workspace.root));
   await tokens.load();
   const schema = new LiveSchema(workspace.root, workspace.schema, log);
-  const pages = new LivePages(workspace.root, schema, { watched: true });
   // The watch and the periodic check keep the index in line; a search never rescans on its own.
   const search = new LazySearch(workspace.root, workspace.schema, workspace.config, options.env, log, { rescanAfterMs: Number.MAX_SAFE_INTEGER });
+  const pages = new LivePages(workspace.root, schema, { watched: true, shared: () => search.sharedRows() });
   const freshness = new Freshness(workspace.root, pages, search, log, options.fullCheckMs, options.onRefreshed);
   const limiter = new RateLimiter(options.rateLimit);
   const shared = { pages, search, validator: new AjvJsonSchemaValidator() };

@@ -25,8 +25,8 @@ export async function addToken(root: string, file: string, name: string, maxVisi
   return (JSON.parse(result.stdout) as { token: string }).token;
 }
 
-export async function serve(root: string, file: string, extra: string[] = []): Promise<Served> {
-  const cli = startCli(['--root', root, 'serve', '--port', '0', '--tokens', file, ...extra], { timeoutMs: 600_000 });
+export async function serve(root: string, file: string, extra: string[] = [], env: Record<string, string> = {}): Promise<Served> {
+  const cli = startCli(['--root', root, 'serve', '--port', '0', '--tokens', file, ...extra], { timeoutMs: 600_000, env });
   await waitFor(() => /\/mcp\n/.test(cli.stdout()) || cli.child.exitCode !== null, 'wiki serve to print its URL', 60_000);
   const url = /^(http:\/\/\S+\/mcp)$/m.exec(cli.stdout())?.[1];
   if (!url) throw new Error(`wiki serve did not start: ${cli.stderr()}`);

@@ -185,6 +185,7 @@ export class Session {
     await new ConfinedIo(this.ws.root).remove(this.abs(relPath));
     if (this.run) await recordAfter(this.run, relPath, undefined);
     this.pages.remove(relPath);
+    await this.search.removePage(relPath); // a shared index (the database) is never told by the page's absence
     this.alsoChanged.add(relPath);
     return true;
   }

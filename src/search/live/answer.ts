@@ -45,7 +45,10 @@ export async function answerQuery(
   const parsed = options.phrasesAsWords ? { ...asWritten, phrases: [] } : asWritten;
   if (!parsed.text) throw new UsageError('the query only excludes', 'add a word or "phrase" to search for, e.g. wiki search attention -transformer');
   const filter = hasConstraints(parsed) ? new QueryFilter(parsed) : undefined;
-  const found = await engine.search(parsed.text, filter || admits ? candidatesFor(limit) : limit, params, lexical, vectors);
+  let found = await engine.search(parsed.text, filter ? candidatesFor(limit) : limit, params, lexical, vectors);
+  // A store's refusals are rare (a page changed elsewhere since this replica read it): more
+  // candidates are ranked only when it refused one of the first.
+  if (admits && !filter && found.pages.some(({ record }) => !admits(record.path))) found = await engine.search(parsed.text, candidatesFor(limit), params, lexical, vectors);
   found.pages = found.pages
     .filter(({ score, record }) => score >= (options.minScore ?? -Infinity) && (!admits || admits(record.path)) && (!filter || filter.accepts(searchableText(record.path, textOf(record.path)), record.lang)))
     .slice(0, limit);

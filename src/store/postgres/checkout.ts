@@ -26,6 +26,54 @@ export async function checkoutVersions(root: string, contract: Contract, pages: 
   return versions;
 }
 
+/**
+ * Deletions this checkout can prove newer than the database's rows: a page the database
+ * holds (`held`: its row's stamp) that the checkout lacks, deleted by a commit in its
+ * history made after that stamp, is offered as a deletion stamped with the commit's time.
+ * A checkout that merely lacks a page (an older clone, a page never pulled) has no such
+ * commit and deletes nothing; nor does a file removed and not committed.
+ */
+export async function checkoutDeletions(root: string, missing: ReadonlyArray<{ path: string; stamp: number }>): Promise<PageVersion[]> {
+  if (missing.length === 0) return [];
+  const deleted = await deletionTimes(root);
+  if (!deleted) return [];
+  return missing
+    .filter((row) => (deleted.get(row.path) ?? 0) > row.stamp)
+    .map((row) => ({ path: row.path, content: null, hash: null, visibility: null, stamp: deleted.get(row.path)! }));
+}
+
+/** Each page's last deletion in HEAD's history (commit time, ms), read once per HEAD; undefined outside a git repository. */
+const deletionsAt = new Map<string, { head: string; times: Map<string, number> }>();
+async function deletionTimes(root: string): Promise<Map<string, number> | undefined> {
+  let head;
+  try {
+    head = await git(root, ['rev-parse', '--verify', '-q', 'HEAD']);
+  } catch {
+    return undefined;
+  }
+  if (head.code !== 0) return undefined;
+  const cached = deletionsAt.get(root);
+  if (cached?.head === head.stdout) return cached.times;
+  const log = await git(root, ['log', '--diff-filter=D', '--format=%x01%ct', '--name-only', '-z', '--no-renames', '--', 'wiki']);
+  if (log.code !== 0) return undefined;
+  const times = logTimes(log.stdout);
+  deletionsAt.set(root, { head: head.stdout, times });
+  return times;
+}
+
+/** `git log --format=%x01%ct --name-only -z`: each path's time in its newest commit listed. */
+function logTimes(stdout: string): Map<string, number> {
+  const times = new Map<string, number>();
+  let time = 0;
+  for (const field of stdout.split('\0')) {
+    for (const line of field.split('\n')) {
+      if (line.startsWith('\u0001')) time = Number(line.slice(1)) * 1000;
+      else if (line !== '' && !times.has(line)) times.set(line, time);
+    }
+  }
+  return times;
+}
+
 /** The visibility a page declares, or the contract's default; what a reader of the row checks access by. */
 export function visibilityOf(content: string, fallback: string): string {
   const { yaml } = splitFrontmatter(content);
@@ -50,14 +98,7 @@ async function committedTimes(root: string): Promise<{ times: Map<string, number
     return undefined;
   }
   if (log.code !== 0 || status.code !== 0 || tracked.code !== 0) return undefined;
-  const times = new Map<string, number>();
-  let time = 0;
-  for (const field of log.stdout.split('\0')) {
-    for (const line of field.split('\n')) {
-      if (line.startsWith('\u0001')) time = Number(line.slice(1)) * 1000;
-      else if (line !== '' && !times.has(line)) times.set(line, time);
-    }
-  }
+  const times = logTimes(log.stdout);
   const changed = new Set(splitNul(status.stdout).map((entry) => entry.slice(3)));
   const clean = new Set(splitNul(tracked.stdout).filter((file) => !changed.has(file)));
   return { times, clean };

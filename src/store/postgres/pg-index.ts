@@ -3,7 +3,6 @@ import { engineInfo } from '../../search/live/engine-info.js';
 import { hostname } from 'node:os';
 import { isSpecialPage, type Contract } from '../../wiki/contract.js';
 import { keyFromPath } from '../../wiki/keys.js';
-import { readPage } from '../../wiki/page-read.js';
 import { SearchEngine, type SearchParams, type SemanticSetup } from '../../search/engine.js';
 import { answerQuery, checkedQuery } from '../../search/live/answer.js';
 import { measureSemanticStrength, updateSemantic } from '../../search/lanes/semantic/semantic-upkeep.js';
@@ -11,9 +10,10 @@ import { scanPages } from '../../search/live/scan.js';
 import { contentHash, pageDocument } from '../../search/text/document.js';
 import type { PageToEmbed } from '../../search/lanes/semantic/semantic.js';
 import type { RefreshSummary, SearchIndex, SearchIndexInfo, SearchOptions, SearchResponse } from '../../search/types.js';
+import type { SharedRow, SharedRows } from '../shared-rows.js';
 import type { Database } from './connection.js';
 import { visibilityOf } from './checkout.js';
-import { offerChangedPages } from './sync.js';
+import { offerChangedPages, offerCheckoutDeletions } from './sync.js';
 import { offerVersions, rowsSince, storeCounts, type PageVersion, type StoreCounts, type StoredPage } from './page-rows.js';
 import { PostgresLexical } from './pg-lexical.js';
 import { loadStoredEngine, storeEngine } from './snapshot.js';
@@ -21,6 +21,7 @@ import { EngineVectors } from './engine-vectors.js';
 import type { VectorKind } from './schema-vectors.js';
 import { ENGLISH } from '../../search/language/languages.js';
 import { CHANGES_CHANNEL } from './schema.js';
+import { admittedByVersion } from './served-versions.js';
 import { visibilityLevels } from '../../wiki/access.js';
 
 /** Writes a replica folds in beyond the engine kept in the database before it keeps its own there. */
@@ -51,15 +52,18 @@ export interface PostgresIndexState {
  * once when notified (LISTEN), and before a search whose last look is stale. The process
  * offers its checkout's pages as versions; only newer ones replace a row.
  *
- * Who may see a hit: a caller that checks access (`servedOnly`, or a `readPage`: it judges
- * pages by the checkout it reads) is given only hits whose row is the version its checkout holds,
- * so a page is never judged by one version and shown from another. A caller that does not
- * (the owner's `wiki search`) sees the database's newest version of every page.
+ * Who may see a hit: a caller that judges access on the version it serves or reads is given
+ * only hits whose row is that version (served-versions.ts), so a page is never judged by one
+ * version and shown from another; the owner's `wiki search` sees every page's newest version.
  */
-export class PostgresSearchIndex implements SearchIndex {
+export class PostgresSearchIndex implements SearchIndex, SharedRows {
   /** `applied` (paths, seq): rows from the database folded into this process's engine. */
   readonly events = new EventEmitter();
   private readonly rows = new Map<string, StoredPage>();
+  /** Paths whose newest row is a deletion. */
+  private readonly deleted = new Set<string>();
+  /** Counts the row changes folded in (SharedRows). */
+  rowsVersion = 0;
   /** The stat at which each checkout page was last offered: offered again only once it changes. */
   private readonly offered = new Map<string, { mtimeMs: number; size: number }>();
   private lastSeq = 0;
@@ -103,6 +107,7 @@ export class PostgresSearchIndex implements SearchIndex {
     }
     if (stored) {
       for (const row of stored.rows) index.rows.set(row.path, row);
+      for (const pagePath of stored.deleted) index.deleted.add(pagePath);
       index.lastSeq = stored.seq;
       index.storedSeq = stored.seq;
       index.builtAt = stored.builtAt;
@@ -165,8 +170,10 @@ export class PostgresSearchIndex implements SearchIndex {
       if (row.content === null) {
         this.rows.delete(row.path);
         removed.push(row.path);
+        this.deleted.add(row.path);
         if (this.engine.removePage(row.path)) summary.removed++;
       } else if (held?.hash !== row.hash && this.isContentPage(row.path)) {
+        this.deleted.delete(row.path);
         this.rows.set(row.path, row);
         if (held) summary.changed++;
         else summary.added++;
@@ -180,11 +187,12 @@ export class PostgresSearchIndex implements SearchIndex {
     await measureSemanticStrength(this.engine, this.state.params.lexical);
     await this.vectors.keep(removed);
     this.updatedAt = new Date().toISOString();
+    this.rowsVersion++;
     this.events.emit('applied', fresh.map((row) => row.path), this.lastSeq);
     return summary;
   }
 
-  /** Offer the checkout pages whose stat moved since last offered and whose text the database does not hold. */
+  /** Offer the checkout pages whose stat moved since last offered and whose text the database does not hold, and the deletions its history proves. */
   private async offerCheckout(): Promise<number> {
     const { files } = scanPages(this.state.root, this.state.contract);
     const moved = files.filter((file) => {
@@ -193,22 +201,28 @@ export class PostgresSearchIndex implements SearchIndex {
     });
     const { accepted } = await offerChangedPages(this.state.db, this.state.root, this.state.contract, moved, (pagePath) => this.rows.get(pagePath)?.hash, this.writer);
     for (const file of moved) this.offered.set(file.path, { mtimeMs: file.mtimeMs, size: file.size });
-    return accepted.length;
+    const deleted = await offerCheckoutDeletions(this.state.db, this.state.root, files, this.rows.values(), this.writer);
+    return accepted.length + deleted.length;
   }
 
   async search(query: string, options: SearchOptions = {}): Promise<SearchResponse> {
     const text = checkedQuery(query, options);
     if (Date.now() - this.lastLook > this.state.rescanAfterMs) await this.refresh();
     else await this.changes;
-    const checksAccess = options.servedOnly === true || options.readPage !== undefined;
     const textOf = options.readPage ?? ((pagePath: string) => this.rows.get(pagePath)?.content ?? undefined);
-    return answerQuery(this.engine, this.state.params, text, options, textOf, checksAccess ? (pagePath) => this.checkoutHolds(pagePath) : undefined, this.lexical, this.vectors.ranker((again) => this.exclusive(again)));
+    return answerQuery(this.engine, this.state.params, text, options, textOf, admittedByVersion(options, this.state.root, (pagePath) => this.rows.get(pagePath)?.hash), this.lexical, this.vectors.ranker((again) => this.exclusive(again)));
   }
 
-  /** Whether this checkout holds the database's version of the page: only then may a caller's access check, made on the checkout, stand for the hit. */
-  private checkoutHolds(pagePath: string): boolean {
-    const content = readPage(this.state.root, pagePath);
-    return content !== undefined && contentHash(content) === this.rows.get(pagePath)?.hash;
+  /** The newest row of a page: its text, or null once deleted (SharedRows). */
+  rowAt(pagePath: string): SharedRow | undefined {
+    if (this.deleted.has(pagePath)) return { content: null, hash: null, visibility: null };
+    const row = this.rows.get(pagePath);
+    return row && { content: row.content, hash: row.hash, visibility: row.visibility };
+  }
+
+  *rowPaths(): Iterable<string> {
+    yield* this.rows.keys();
+    yield* this.deleted;
   }
 
   /** A page a tool just wrote: the newest version there is, offered as written now. */

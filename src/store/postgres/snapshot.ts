@@ -16,6 +16,8 @@ export interface StoredEngine {
   builtAt: string;
   /** The live rows the engine holds (seq ≤ its seq), with their text for snippets and upkeep. */
   rows: StoredPage[];
+  /** The pages deleted as of its seq (their rows' content NULL). */
+  deleted: string[];
 }
 
 /** The stored engine, or undefined when there is none, or it is from another analyser or embedder configuration (then the rows are indexed anew). */
@@ -25,15 +27,17 @@ export async function loadStoredEngine(db: Database, semantic: SemanticSetup, la
   const loaded = decodeSnapshotFile(stored.bytes, semantic, language);
   if (!loaded || !loaded.semanticRestored) return undefined;
   const seq = Number(stored.seq);
-  const rows = await db.query<{ path: string; content: string; content_hash: string; visibility: string | null; stamp: string; seq: string }>(
-    'SELECT path, content, content_hash, visibility, stamp, seq FROM wiki_pages WHERE seq <= $1 AND content IS NOT NULL',
+  const all = await db.query<{ path: string; content: string | null; content_hash: string; visibility: string | null; stamp: string; seq: string }>(
+    'SELECT path, content, content_hash, visibility, stamp, seq FROM wiki_pages WHERE seq <= $1',
     [seq],
   );
+  const deleted = all.filter((row) => row.content === null).map((row) => row.path);
+  const rows = all.filter((row): row is typeof row & { content: string } => row.content !== null);
   const held = rows.map((row) => ({ path: row.path, content: row.content, hash: row.content_hash, visibility: row.visibility, stamp: Number(row.stamp), seq: Number(row.seq) }));
   // Every row unchanged since holds what the engine holds; a page the engine holds beyond
   // them was changed or deleted since (a later seq), which following the rows redoes.
   if (held.some((row) => loaded.engine.docs.get(row.path)?.hash !== row.hash)) return undefined;
-  return { engine: loaded.engine, seq, rows: held, builtAt: loaded.meta.builtAt };
+  return { engine: loaded.engine, seq, rows: held, deleted, builtAt: loaded.meta.builtAt };
 }
 
 /** Keep `engine` (as of write `seq`) unless a later one is already kept. */

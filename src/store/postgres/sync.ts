@@ -3,7 +3,7 @@ import { readPage } from '../../wiki/page-read.js';
 import { scanPages, type ScannedPage } from '../../search/live/scan.js';
 import { contentHash } from '../../search/text/document.js';
 import type { Database } from './connection.js';
-import { checkoutVersions } from './checkout.js';
+import { checkoutDeletions, checkoutVersions } from './checkout.js';
 import { offerVersions, storedVersions } from './page-rows.js';
 
 /**
@@ -28,6 +28,24 @@ export async function offerChangedPages(
   return { offered: versions.length, accepted };
 }
 
+/**
+ * Offer the deletions this checkout can prove (checkout.ts): of the pages the database
+ * holds (`held`: path and its row's stamp, live rows only), those missing here. Returns the
+ * paths the database accepted as deleted.
+ */
+export async function offerCheckoutDeletions(
+  db: Database,
+  root: string,
+  files: readonly ScannedPage[],
+  held: Iterable<{ path: string; stamp: number }>,
+  writer: string,
+): Promise<string[]> {
+  const present = new Set(files.map((file) => file.path));
+  const missing = [...held].filter((row) => !present.has(row.path));
+  const { accepted } = await offerVersions(db, await checkoutDeletions(root, missing), writer);
+  return accepted;
+}
+
 export interface SyncReport {
   /** Content pages in this checkout. */
   pages: number;
@@ -35,6 +53,8 @@ export interface SyncReport {
   offered: number;
   /** Offered versions newer than the database's, now its rows. */
   accepted: number;
+  /** Pages this checkout's history deleted after the database's version, now deleted there. */
+  deleted: number;
 }
 
 /** `wiki store sync`: fill or refresh the database from this checkout (also the way from the file index to the database). */
@@ -42,5 +62,7 @@ export async function syncCheckout(db: Database, root: string, contract: Contrac
   const { files } = scanPages(root, contract);
   const stored = await storedVersions(db);
   const { offered, accepted } = await offerChangedPages(db, root, contract, files, (pagePath) => stored.get(pagePath)?.hash, writer);
-  return { pages: files.length, offered, accepted: accepted.length };
+  const live = [...stored].filter(([, row]) => row.hash !== null).map(([pagePath, row]) => ({ path: pagePath, stamp: row.stamp }));
+  const deleted = await offerCheckoutDeletions(db, root, files, live, writer);
+  return { pages: files.length, offered, accepted: accepted.length, deleted: deleted.length };
 }

@@ -9,6 +9,7 @@ import type { PostgresSearchIndex } from '../../../src/store/postgres/pg-index.j
 import { initSchema, SCHEMA_VERSION } from '../../../src/store/postgres/schema.js';
 import { syncCheckout } from '../../../src/store/postgres/sync.js';
 import { readPage } from '../../../src/wiki/page-read.js';
+import { contentHash } from '../../../src/search/text/document.js';
 import { configWith, pageText, TOPIC_PAGES, workspaceWith, type TestWorkspace } from '../../search/helpers.js';
 import { describeWithPostgres, freshDatabase } from '../../helpers/postgres.js';
 
@@ -37,6 +38,7 @@ function commitAt(ws: TestWorkspace, seconds: number): void {
 const keysOf = async (index: SearchIndex, query: string, options = {}): Promise<string[]> => (await index.search(query, { limit: 10, ...options })).results.map((r) => r.key);
 
 const PAGE = 'wiki/concepts/sourdough.md';
+const hashOf = (text: string | undefined): string | undefined => (text === undefined ? undefined : contentHash(text));
 
 describeWithPostgres('Postgres store: one database, many replicas', () => {
   it('ranks exactly as the file index does: same pages, same scores, same lanes', async () => {
@@ -123,8 +125,8 @@ describeWithPostgres('Postgres store: one database, many replicas', () => {
     const checked = await index.search('sourdough starter', { limit: 10, readPage: (p) => readPage(here.root, p) });
     expect(checked.results.map((r) => r.key)).not.toContain('sourdough');
     expect(JSON.stringify(checked)).not.toMatch(/secret/i);
-    // ask_wiki's searches pass no reader, only that they judge access on the checkout.
-    const asked = await index.search('sourdough starter', { limit: 10, servedOnly: true });
+    // ask_wiki's searches pass no reader, only the version of each page they judge access on.
+    const asked = await index.search('sourdough starter', { limit: 10, servedVersion: (p) => hashOf(readPage(here.root, p)) });
     expect(asked.results.map((r) => r.key)).not.toContain('sourdough');
     // The owner's own search (no access check) sees the database's newest version.
     const owner = await index.search('sourdough starter', { limit: 10 });

@@ -1,3 +1,5 @@
+import { readPage } from '../../../src/wiki/page-read.js';
+import { contentHash } from '../../../src/search/text/document.js';
 import { expect, it } from 'vitest';
 import { ConfigError } from '../../../src/errors.js';
 import { engineSetup, openSearchIndex as openFileIndex, type SearchIndex } from '../../../src/search/index.js';
@@ -169,7 +171,12 @@ describeWithPglite('the semantic lane’s vectors in pgvector (PGlite’s vector
     expect(owner).toContain('glider-secret');
     const pages = PageIndex.fromPages(await loadPages(ws.root, ws.schema.contract), ws.schema.contract);
     const served = new ServedPages(pages, ws.schema.contract, { maxRank: capRank(ws.schema.contract, 'public') });
-    const answer = await servedSearch(pg, served, 'glider thermals', 10);
+    // The replica serves its checkout's pages: each judged, and served, at its file's version.
+    const fileVersion = (pagePath: string): string | undefined => {
+      const text = readPage(ws.root, pagePath);
+      return text === undefined ? undefined : contentHash(text);
+    };
+    const answer = await servedSearch(pg, served, 'glider thermals', 10, { servedVersion: fileVersion });
     expect(answer.results.length).toBeGreaterThan(0);
     expect(answer.results.map((r) => r.key)).not.toContain('glider-secret');
     expect(JSON.stringify(answer)).not.toMatch(/secret/i);
