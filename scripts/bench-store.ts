@@ -10,6 +10,7 @@ import type { PostgresSearchIndex } from '../src/store/postgres/pg-index.js';
 import { initSchema } from '../src/store/postgres/schema.js';
 import { syncCheckout } from '../src/store/postgres/sync.js';
 import { loadSchema } from '../src/wiki/schema-loader.js';
+import { ms, timed, warmMedian } from './measure/warm-search.js';
 import { syntheticWiki, writeSyntheticWiki } from './measure/synthetic.js';
 import { runServeReplicas } from './bench-store-serve.js';
 
@@ -21,22 +22,6 @@ import { runServeReplicas } from './bench-store-serve.js';
  * clones and a writer process on one database (bench-store-serve.ts).
  */
 const WARM_QUERIES = 200;
-
-const ms = (value: number): string => `${value >= 100 ? value.toFixed(0) : value.toFixed(1)} ms`;
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
-
-async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number }> {
-  const started = performance.now();
-  const value = await work();
-  return { value, ms: performance.now() - started };
-}
-
-async function warmMedian(index: SearchIndex, queries: readonly string[]): Promise<number> {
-  for (const query of queries.slice(0, 10)) await index.search(query, { limit: 10 });
-  const times: number[] = [];
-  for (let i = 0; i < WARM_QUERIES; i++) times.push((await timed(() => index.search(queries[i % queries.length] ?? 'query', { limit: 10 }))).ms);
-  return median(times);
-}
 
 export async function runStoreBench(sizes = [10000]): Promise<void> {
   if (!process.env.WIKI_DATABASE_URL) {
@@ -65,8 +50,8 @@ export async function runStoreBench(sizes = [10000]): Promise<void> {
       const first = await timed(() => openSearchIndex(root, schema, pgConfig, { env, rescanAfterMs: 60_000 }));
       const writer = first.value as PostgresSearchIndex;
       opened.push(writer);
-      const filesWarm = await warmMedian(files.value, wiki.queries);
-      const pgWarm = await warmMedian(writer, wiki.queries);
+      const filesWarm = await warmMedian(files.value, wiki.queries, WARM_QUERIES);
+      const pgWarm = await warmMedian(writer, wiki.queries, WARM_QUERIES);
       for (const index of opened.splice(0)) await index.close();
       const replicas = await runServeReplicas(root, dir, wiki.queries, env.WIKI_DATABASE_URL);
       console.log(`${size} pages`);

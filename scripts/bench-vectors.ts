@@ -11,6 +11,7 @@ import { syncCheckout } from '../src/store/postgres/sync.js';
 import type { Contract } from '../src/wiki/contract.js';
 import { loadSchema } from '../src/wiki/schema-loader.js';
 import { pgliteDatabase } from './measure/pglite-database.js';
+import { ms, timed, warmMedian } from './measure/warm-search.js';
 import { syntheticWiki, writeSyntheticWiki } from './measure/synthetic.js';
 
 /**
@@ -22,22 +23,6 @@ import { syntheticWiki, writeSyntheticWiki } from './measure/synthetic.js';
  * time the first process takes to write every page's vector.
  */
 const WARM_QUERIES = 100;
-
-const ms = (value: number): string => `${value >= 100 ? value.toFixed(0) : value.toFixed(1)} ms`;
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
-
-async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number }> {
-  const started = performance.now();
-  const value = await work();
-  return { value, ms: performance.now() - started };
-}
-
-async function warmMedian(index: SearchIndex, queries: readonly string[]): Promise<number> {
-  for (const query of queries.slice(0, 10)) await index.search(query, { limit: 10 });
-  const times: number[] = [];
-  for (let i = 0; i < WARM_QUERIES; i++) times.push((await timed(() => index.search(queries[i % queries.length] ?? 'query', { limit: 10 }))).ms);
-  return median(times);
-}
 
 /** Fill `db` from the checkout, then open the first process's index on it (which embeds and writes every vector). */
 async function storeIndex(db: Database, root: string, contract: Contract, rebuild: boolean): Promise<{ index: PostgresSearchIndex; openMs: number; vectors: string }> {
@@ -61,16 +46,16 @@ export async function runVectorsBench(sizes = [10000]): Promise<void> {
       const schema = await loadSchema(root);
       const files = await openFileIndex(root, schema, configSchema.parse({}), { env: {}, persist: false });
       opened.push(files);
-      const lines = [`  file index (vectors in memory): warm search ${ms(await warmMedian(files, wiki.queries))}`];
+      const lines = [`  file index (vectors in memory): warm search ${ms(await warmMedian(files, wiki.queries, WARM_QUERIES))}`];
       if (process.env.WIKI_DATABASE_URL) {
         const db = await Database.connect(configSchema.parse({ store: { kind: 'postgres' } }), { WIKI_DATABASE_URL: process.env.WIKI_DATABASE_URL });
         const arrays = await storeIndex(db, root, schema.contract, true);
         opened.push(arrays.index);
-        lines.push(`  Postgres, vectors: ${arrays.vectors}: warm search ${ms(await warmMedian(arrays.index, wiki.queries))}; first engine and its vectors ${ms(arrays.openMs)}`);
+        lines.push(`  Postgres, vectors: ${arrays.vectors}: warm search ${ms(await warmMedian(arrays.index, wiki.queries, WARM_QUERIES))}; first engine and its vectors ${ms(arrays.openMs)}`);
       } else lines.push('  Postgres arrays: skipped (set WIKI_DATABASE_URL to a database whose wiki_* tables the bench may drop)');
       const lite = await storeIndex(await pgliteDatabase(), root, schema.contract, false);
       opened.push(lite.index);
-      lines.push(`  PGlite, vectors: ${lite.vectors}: warm search ${ms(await warmMedian(lite.index, wiki.queries))}; first engine and its vectors ${ms(lite.openMs)}`);
+      lines.push(`  PGlite, vectors: ${lite.vectors}: warm search ${ms(await warmMedian(lite.index, wiki.queries, WARM_QUERIES))}; first engine and its vectors ${ms(lite.openMs)}`);
       console.log(`${size} pages, median of ${WARM_QUERIES} searches each`);
       for (const line of lines) console.log(line);
     } finally {

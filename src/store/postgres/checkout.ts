@@ -61,8 +61,8 @@ async function deletionTimes(root: string): Promise<Map<string, number> | undefi
   return times;
 }
 
-/** `git log --format=%x01%ct --name-only -z`: each path's time in its newest commit listed. */
-function logTimes(stdout: string): Map<string, number> {
+/** `git log --format=%x01%ct --name-only -z`: each path's time in its newest commit listed (pages here, raw/ sources in fact-sources.ts). */
+export function logTimes(stdout: string): Map<string, number> {
   const times = new Map<string, number>();
   let time = 0;
   for (const field of stdout.split('\0')) {

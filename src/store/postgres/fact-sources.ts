@@ -4,6 +4,7 @@ import { git, splitNul } from '../../git/git-cli.js';
 import { factsLanguage } from '../../facts/fts-text.js';
 import type { FactStore } from '../../facts/store.js';
 import type { SourceVersion } from './fact-rows.js';
+import { logTimes } from './checkout.js';
 
 /**
  * The versions of raw/ sources' facts this checkout offers the database, from its local
@@ -82,19 +83,7 @@ async function rawHistory(root: string): Promise<RawHistory | undefined> {
   const entries = splitNul(status.stdout);
   const changed = new Set(entries.map((entry) => entry.slice(3)));
   const deletedInWorktree = new Set(entries.filter((entry) => entry.slice(0, 2).includes('D')).map((entry) => entry.slice(3)));
-  const deletedAt = new Map([...latestTimes(deletions.stdout)].filter(([file]) => !inHead.has(file)));
-  return { touched: latestTimes(log.stdout), deletedAt, clean: new Set([...inHead].filter((file) => !changed.has(file))), deletedInWorktree };
+  const deletedAt = new Map([...logTimes(deletions.stdout)].filter(([file]) => !inHead.has(file)));
+  return { touched: logTimes(log.stdout), deletedAt, clean: new Set([...inHead].filter((file) => !changed.has(file))), deletedInWorktree };
 }
 
-/** `git log --format=%x01%ct --name-only -z`: each file's most recent commit time (ms). */
-function latestTimes(output: string): Map<string, number> {
-  const times = new Map<string, number>();
-  let time = 0;
-  for (const field of output.split('\0')) {
-    for (const line of field.split('\n')) {
-      if (line.startsWith('\u0001')) time = Number(line.slice(1)) * 1000;
-      else if (line !== '' && !times.has(line)) times.set(line, time);
-    }
-  }
-  return times;
-}
