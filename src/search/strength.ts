@@ -77,12 +77,19 @@ export function strengthEvidence(queryTerms: readonly string[], page: PageTerms,
   };
 }
 
-export function hitStrength(queryTerms: readonly string[], page: PageTerms, weightOf: TermWeight = () => 1): HitStrength {
+/**
+ * `codeNames`: the query's identifiers (`queryIdentifiers`). A page whose name and summary say
+ * nearly all of the query is also strong when its summary names every one of them: an API's
+ * name is no common word ("setHTML" on "Sanitizer API … exposed through setHTML", a held-out
+ * played wiki's page labelled weak).
+ */
+export function hitStrength(queryTerms: readonly string[], page: PageTerms, weightOf: TermWeight = () => 1, codeNames: ReadonlySet<string> = new Set()): HitStrength {
   const e = strengthEvidence(queryTerms, page, weightOf);
   if (e.held < HELD_SHARE) return 'weak';
   const namesTheQuery = e.named >= NAMED_SHARE;
   const queryNamesThePage = e.nameInQuery >= NAMED_SHARE && e.named >= NAME_IN_QUERY_SHARE;
-  return namesTheQuery || queryNamesThePage || (e.defined >= DEFINED_SHARE && e.named > 0) ? 'strong' : 'weak';
+  const definesItsCode = codeNames.size > 0 && [...codeNames].every((name) => holds(page.defined, name));
+  return namesTheQuery || queryNamesThePage || (e.defined >= DEFINED_SHARE && (e.named > 0 || definesItsCode)) ? 'strong' : 'weak';
 }
 
 function sum(terms: readonly string[], weightOf: TermWeight): number {
@@ -98,11 +105,19 @@ function sum(terms: readonly string[], weightOf: TermWeight): number {
  * once, not at each of its letters.
  */
 const IDENTIFIER = /(?<![\p{L}\p{N}])[\p{L}\p{N}]+(?:(?:[._/]|::)[\p{L}\p{N}]+)+/gu;
+/** A word with a capital after a small letter inside it (`setHTML`, `queryLocalFonts`, `OpenType`): a name in code. */
+const CAMEL_CASE = /(?<![\p{L}\p{N}])[\p{L}\p{N}]*\p{Ll}\p{Lu}[\p{L}\p{N}]*/gu;
 
 function identifiersIn(text: string): string[] {
   const found: string[] = [];
   for (const match of text.matchAll(IDENTIFIER)) if (/\p{L}/u.test(match[0])) found.push(match[0].toLowerCase());
+  for (const match of text.matchAll(CAMEL_CASE)) found.push(match[0].toLowerCase());
   return found;
+}
+
+/** The identifiers a query names (`typing.Protocol`, `setHTML`), lower case, whole: see hitStrength. */
+export function queryIdentifiers(query: string): Set<string> {
+  return new Set(identifiersIn(query));
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { anyStrong, hitStrength, judgeHits, judgedWindow, pageTerms, strengthTerms, WEAK_FLOOR } from '../../src/search/strength.js';
+import { anyStrong, hitStrength, judgeHits, judgedWindow, pageTerms, queryIdentifiers, strengthTerms, WEAK_FLOOR } from '../../src/search/strength.js';
 import { analyze } from '../../src/search/text/analyze.js';
 import { readableBody } from '../../src/search/text/document.js';
 import { makeSnippet } from '../../src/search/text/snippet.js';
@@ -90,6 +90,24 @@ describe('hitStrength on identifiers (issue 36)', () => {
   it('reads a qualified name as what it qualifies', () => {
     expect(hitStrength(strengthTerms('typing.Protocol'), protocols)).toBe('strong');
     expect(hitStrength(strengthTerms('typing.Protocol'), typeChecking)).toBe('weak');
+  });
+});
+
+describe('hitStrength: a summary that names the code the query names', () => {
+  const sanitizer = pageTerms('Sanitizer API\nsanitizer api', 'A proposed browser-built HTML sanitizer exposed through setHTML, parseHTML and their Unsafe variants.', 'Element.setHTML parses a string.');
+  const crossSite = pageTerms('Cross-site scripting\ncross site scripting', 'Unintended JavaScript execution from untrusted HTML strings.', 'The safe setHTML method is designed to stop it.');
+  const judge = (query: string, page: ReturnType<typeof pageTerms>) => hitStrength(strengthTerms(query), page, () => 1, queryIdentifiers(query));
+
+  it('is strong for the page whose summary names the query\'s identifier, though its title does not (a held-out played wiki labelled "setHTML" on "Sanitizer API" weak)', () => {
+    expect(queryIdentifiers('setHTML and queryLocalFonts()')).toEqual(new Set(['sethtml', 'querylocalfonts']));
+    expect(judge('setHTML', sanitizer)).toBe('strong');
+  });
+
+  it('stays weak for a page that names the identifier only in its body, and for a query of common words a summary holds', () => {
+    expect(judge('setHTML', crossSite)).toBe('weak');
+    expect(judge('untrusted HTML strings', sanitizer)).toBe('weak');
+    const overcapturing = pageTerms('Overcapturing in impl Trait\nimpl trait overcapturing', 'The problem of Rust impl Trait opaque types capturing generic parameters their hidden type does not use.', '');
+    expect(judge('capturing generic parameters', overcapturing)).toBe('weak');
   });
 });
 

@@ -1,7 +1,7 @@
 import { UsageError } from '../../errors.js';
 import { splitFrontmatter } from '../../wiki/frontmatter-split.js';
 import { documentText, pageDocument, readableBody } from '../text/document.js';
-import { hitStrength, pageTerms, strengthTermsByLanguage, withIdentifierWeights } from '../strength.js';
+import { hitStrength, pageTerms, queryIdentifiers, strengthTermsByLanguage, withIdentifierWeights } from '../strength.js';
 import { candidatesFor, hasConstraints, parseQuery, QueryFilter } from '../text/query-syntax.js';
 import type { SearchEngine, SearchParams } from '../engine.js';
 import type { LexicalScorer } from '../lanes/lexical/lexical.js';
@@ -57,6 +57,7 @@ export async function answerQuery(
   const weights = engine.lexical.termWeights(found.terms, engine.docs.liveCount);
   const weightOf = withIdentifierWeights((term) => weights.get(term) ?? 0);
   const judgedIn = strengthTermsByLanguage(parsed.text);
+  const codeNames = queryIdentifiers(parsed.text);
   const results: SearchResult[] = found.pages.map(({ record, score, lanes, contributions }) => {
     const result: SearchResult = {
       key: record.key,
@@ -76,7 +77,7 @@ export async function answerQuery(
     result.snippet = (body && makeSnippet(body, found.terms, undefined, record.lang)) || record.summary;
     // Tags are left out of what a page is named: they are broad (`go`, `person`) and shared by many pages.
     const head = `${record.title}\n${record.key.replace(/-/g, ' ')}`;
-    result.strength = hitStrength(judgedIn(record.lang), pageTerms(head, record.summary, [...record.tags, body].join('\n'), record.lang), weightOf);
+    result.strength = hitStrength(judgedIn(record.lang), pageTerms(head, record.summary, [...record.tags, body].join('\n'), record.lang), weightOf, codeNames);
     result.relative = best > 0 ? score / best : 0;
     return result;
   });
