@@ -15,11 +15,16 @@ export function missingLinkKey(reason: string): string | undefined {
 /** Why a link to `[[key]]` is broken: the write_file call(s) of this answer for `paths` were refused (`reason`: the first reason given). */
 export function refusedLinkNote(key: string, paths: readonly string[], reason?: string): string {
   const calls = paths.length > 0 ? ` (${paths.join(', ')})` : '';
-  const because = reason === undefined ? '' : ` (its first reason: ${reason.length > 200 ? `${reason.slice(0, 200)}…` : reason})`;
+  const because = reason === undefined ? '' : ` (its first reason: ${reason.length > 300 ? `${reason.slice(0, 300)}…` : reason})`;
   return (
     `[[${key}]] was to be written by another write_file call of this answer${calls}, but that call was refused, so the page does not exist yet${because}: ` +
     'the link is right — fix that page and send it again, or leave the link out'
   );
+}
+
+/** The key a refusedLinkNote names (a page refused because the page it links to was), or undefined for any other reason. */
+export function refusedThrough(reason: string): string | undefined {
+  return /^\[\[([^\]]+)\]\] was to be written by another write_file call of this answer/.exec(reason)?.[1];
 }
 
 /** Split refusal reasons into the others and the keys of missing links that `refused` explains. */

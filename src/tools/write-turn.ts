@@ -4,7 +4,7 @@ import { normalizeWorkspacePath } from '../confine/paths.js';
 import type { CheckedPage } from './page-write.js';
 import type { ToolOutcome, TurnCall } from '../agent/tool.js';
 import { checkPage, commitPage, isAnswer, placePage, refusePage, writeRequest, type PlacedPage, type WriteFileArgs, type WriteRequest } from './whole-page-write.js';
-import { answerRefusals, explainedLinks, listKeys, missingLinkKey, refusedLinkNote, withoutPendingLinks, type RefusedWrite } from './refused-links.js';
+import { answerRefusals, explainedLinks, listKeys, missingLinkKey, refusedLinkNote, refusedThrough, withoutPendingLinks, type RefusedWrite } from './refused-links.js';
 import { keyFromPath } from '../wiki/keys.js';
 import { parsePage } from '../wiki/page.js';
 
@@ -248,9 +248,21 @@ class WriteTurn {
       this.written.add(key);
       return;
     }
-    const refused = this.refused.get(key) ?? { paths: [], reason: firstReason(outcome.content) };
+    const refused = this.refused.get(key) ?? { paths: [], reason: this.rootReason(firstReason(outcome.content)) };
     if (!refused.paths.includes(path)) refused.paths.push(path);
     this.refused.set(key, refused);
+  }
+
+  /**
+   * A refusal's reason as the pages linking to it are told it: a page refused only for its
+   * link to another refused page carries that page's own reason, not the note about it
+   * (a played chain nested the notes and cut off the cause: "(its first reason: front…)").
+   */
+  private rootReason(reason: string | undefined): string | undefined {
+    const through = reason === undefined ? undefined : refusedThrough(reason);
+    if (through === undefined) return reason;
+    const root = this.refused.get(through)?.reason;
+    return `it links to [[${through}]], which was refused${root ? `: ${root}` : ''}`;
   }
 
   /** Keys that write_file calls of the answer other than `index` still have to write: calls not run yet, and held ones. */

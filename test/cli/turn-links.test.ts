@@ -257,6 +257,8 @@ describe('what the turn does not let through', () => {
     expect(results.map((r) => failed(r.content))).toEqual([true, true, true]);
     expect(results[0]?.content).toContain('[[bramble]] was to be written by another write_file call of this answer');
     expect(results[1]?.content).toContain('[[cascade]] was to be written by another write_file call of this answer');
+    // The first page is told the cause at the chain's end, not a note about a note cut short (a played chain read "(its first reason: front…)").
+    expect(results[0]?.content).toMatch(/its first reason: it links to \[\[cascade\]\], which was refused: .*raw\/missing\.md/);
     for (const key of ['anchor', 'bramble', 'cascade']) expect(exists(root, key)).toBe(false);
   });
 
