@@ -4,6 +4,7 @@ import type { Contract } from '../../wiki/contract.js';
 import type { StoreSettings } from '../../store/settings.js';
 import type { SearchSettings } from '../../search/settings.js';
 import { engineSetup } from '../../search/index.js';
+import { languageOf } from '../../search/language/languages.js';
 import { PostgresSearchIndex } from '../../store/postgres/pg-index.js';
 import { Database } from '../../store/postgres/connection.js';
 import { storeCounts, type StoreCounts } from '../../store/postgres/page-rows.js';
@@ -58,7 +59,7 @@ export async function storeSync(ws: StoreWorkspace, options: { env?: NodeJS.Proc
     await checkSchema(db);
     database = db.name;
     vectors = await checkVectors(db, ws.config.store.vectors);
-    report = await syncCheckout(db, ws.root, ws.contract, `${hostname()}:${process.pid}`);
+    report = await syncCheckout(db, ws.root, ws.contract, `${hostname()}:${process.pid}`, languageOf(ws.config.language));
   } finally {
     await db.close();
   }

@@ -29,7 +29,7 @@ const WRITE_LOCK = 'wiki_pages_write';
  * missing from a checkout is never offered, only a deletion made by a tool is. Accepted
  * writes are announced on CHANGES_CHANNEL when the transaction commits.
  */
-export async function offerVersions(db: Database, versions: readonly PageVersion[], writer: string): Promise<{ accepted: string[]; lastSeq: number }> {
+export async function offerVersions(db: Database, versions: readonly PageVersion[], writer: string, language?: string): Promise<{ accepted: string[]; lastSeq: number }> {
   if (versions.length === 0) return { accepted: [], lastSeq: 0 };
   return db.transaction(async (client) => {
     await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [WRITE_LOCK]);
@@ -37,7 +37,7 @@ export async function offerVersions(db: Database, versions: readonly PageVersion
     let lastSeq = 0;
     for (let from = 0; from < versions.length; from += BATCH) {
       const batch = versions.slice(from, from + BATCH);
-      const lexical = batch.map((v) => (v.content === null ? undefined : lexicalColumns(v.path, v.content)));
+      const lexical = batch.map((v) => (v.content === null ? undefined : lexicalColumns(v.path, v.content, language)));
       const { rows } = await client.query<{ path: string; seq: string }>(
         `INSERT INTO wiki_pages AS old (path, content, content_hash, visibility, stamp, seq, written_by, terms, field_terms, field_lengths)
          SELECT p, c, h, v, s, nextval('wiki_write_seq'), $6,

@@ -199,7 +199,7 @@ export class PostgresSearchIndex implements SearchIndex, SharedRows {
       const seen = this.offered.get(file.path);
       return !seen || seen.mtimeMs !== file.mtimeMs || seen.size !== file.size;
     });
-    const { accepted } = await offerChangedPages(this.state.db, this.state.root, this.state.contract, moved, (pagePath) => this.rows.get(pagePath)?.hash, this.writer);
+    const { accepted } = await offerChangedPages(this.state.db, this.state.root, this.state.contract, moved, (pagePath) => this.rows.get(pagePath)?.hash, this.writer, this.engine.language);
     for (const file of moved) this.offered.set(file.path, { mtimeMs: file.mtimeMs, size: file.size });
     const deleted = await offerCheckoutDeletions(this.state.db, this.state.root, files, this.rows.values(), this.writer);
     return accepted.length + deleted.length;
@@ -242,7 +242,7 @@ export class PostgresSearchIndex implements SearchIndex, SharedRows {
 
   private write(version: PageVersion): Promise<void> {
     return this.exclusive(async () => {
-      await offerVersions(this.state.db, [version], this.writer);
+      await offerVersions(this.state.db, [version], this.writer, this.engine.language);
       await this.applyRows();
     });
   }

@@ -13,9 +13,12 @@ export interface LexicalColumns {
   fieldLengths: string;
 }
 
-/** The page as the lexical lane reads it: the same analysis and the same field lengths as the in-process index (bm25-index.ts). */
-export function lexicalColumns(pagePath: string, content: string): LexicalColumns {
-  const { fields } = analysePage(pageDocument(pagePath, content));
+/**
+ * The page as the lexical lane reads it: the same analysis and the same field lengths as the
+ * in-process index (bm25-index.ts), a page without `lang` read in the wiki's `language`.
+ */
+export function lexicalColumns(pagePath: string, content: string, language?: string): LexicalColumns {
+  const { fields } = analysePage(pageDocument(pagePath, content, language));
   const frequencies: Record<string, number[]> = {};
   const lengths: number[] = [];
   LEXICAL_FIELDS.forEach((field, f) => {

@@ -18,13 +18,14 @@ export async function offerChangedPages(
   files: readonly ScannedPage[],
   heldHash: (pagePath: string) => string | null | undefined,
   writer: string,
+  language?: string,
 ): Promise<{ offered: number; accepted: string[] }> {
   const differing = files.filter((file) => {
     const content = readPage(root, file.path);
     return content !== undefined && contentHash(content) !== heldHash(file.path);
   });
   const versions = await checkoutVersions(root, contract, differing);
-  const { accepted } = await offerVersions(db, versions, writer);
+  const { accepted } = await offerVersions(db, versions, writer, language);
   return { offered: versions.length, accepted };
 }
 
@@ -57,11 +58,11 @@ export interface SyncReport {
   deleted: number;
 }
 
-/** `wiki store sync`: fill or refresh the database from this checkout (also the way from the file index to the database). */
-export async function syncCheckout(db: Database, root: string, contract: Contract, writer: string): Promise<SyncReport> {
+/** `wiki store sync`: fill or refresh the database from this checkout (also the way from the file index to the database); `language`: the wiki's, for pages without `lang`. */
+export async function syncCheckout(db: Database, root: string, contract: Contract, writer: string, language?: string): Promise<SyncReport> {
   const { files } = scanPages(root, contract);
   const stored = await storedVersions(db);
-  const { offered, accepted } = await offerChangedPages(db, root, contract, files, (pagePath) => stored.get(pagePath)?.hash, writer);
+  const { offered, accepted } = await offerChangedPages(db, root, contract, files, (pagePath) => stored.get(pagePath)?.hash, writer, language);
   const live = [...stored].filter(([, row]) => row.hash !== null).map(([pagePath, row]) => ({ path: pagePath, stamp: row.stamp }));
   const deleted = await offerCheckoutDeletions(db, root, files, live, writer);
   return { pages: files.length, offered, accepted: accepted.length, deleted: deleted.length };

@@ -6,7 +6,7 @@ import { pageDocument } from '../../../src/search/text/document.js';
 import { analysePage } from '../../../src/search/text/page-analysis.js';
 import { Database } from '../../../src/store/postgres/connection.js';
 import { offerVersions } from '../../../src/store/postgres/page-rows.js';
-import { PostgresLexical, anyTermQuery } from '../../../src/store/postgres/pg-lexical.js';
+import { PostgresLexical, anyTermQuery, lexicalColumns } from '../../../src/store/postgres/pg-lexical.js';
 import { initSchema } from '../../../src/store/postgres/schema.js';
 import { contentHash } from '../../../src/search/text/document.js';
 import { configWith, pageText } from '../../search/helpers.js';
@@ -56,4 +56,13 @@ describeWithPostgres('the lexical lane on Postgres full-text search', () => {
     expect(rows[0]?.q).toBe(`'it''s' | 'a\\\\b' | '!' | '&' | 'x|y'`);
     await db.close();
   });
+});
+
+it("stores a page without `lang` in the wiki's language, as the file index reads it (it was read as English whatever the wiki's language)", () => {
+  // Too short for its language to show: the wiki's decides, as in the file index.
+  const page = pageText('Haus', 'Häuser', 'Stadt Häuser Straßen');
+  const german = JSON.parse(lexicalColumns('wiki/haus.md', page, 'de').terms) as string[];
+  const asFileIndex = new Set(Object.values(analysePage(pageDocument('wiki/haus.md', page, 'de')).fields).flat());
+  expect(new Set(german)).toEqual(asFileIndex);
+  expect(german).not.toEqual(JSON.parse(lexicalColumns('wiki/haus.md', page).terms));
 });
