@@ -89,3 +89,17 @@ export async function freshDatabase(): Promise<string> {
   url.pathname = `/${name}`;
   return url.toString();
 }
+
+/** A fresh database with this version's schema made (`wiki store init`), for tests that open indexes over it. */
+export async function initialisedDatabase(): Promise<string> {
+  const url = await freshDatabase();
+  const { Database } = await import('../../src/store/postgres/connection.js');
+  const { initSchema } = await import('../../src/store/postgres/schema.js');
+  const db = await Database.connect({ store: { kind: 'postgres', url } }, {});
+  try {
+    await initSchema(db);
+  } finally {
+    await db.close();
+  }
+  return url;
+}

@@ -8,11 +8,10 @@ import type { SearchIndex } from '../../../src/search/index.js';
 import { openSearchIndex } from '../../../src/store/open-index.js';
 import { Database } from '../../../src/store/postgres/connection.js';
 import type { PostgresSearchIndex } from '../../../src/store/postgres/pg-index.js';
-import { initSchema } from '../../../src/store/postgres/schema.js';
 import { syncCheckout } from '../../../src/store/postgres/sync.js';
 import { loadSchema } from '../../../src/wiki/schema-loader.js';
 import { configWith, pageText, TOPIC_PAGES, workspaceWith, type TestWorkspace } from '../../search/helpers.js';
-import { describeWithPostgres, freshDatabase } from '../../helpers/postgres.js';
+import { describeWithPostgres, initialisedDatabase } from '../../helpers/postgres.js';
 
 /**
  * A deletion reaches the database only when a checkout can prove it newer than the
@@ -44,13 +43,6 @@ async function cloneOf(origin: TestWorkspace): Promise<TestWorkspace> {
   return { root, schema: await loadSchema(root), write: origin.write, remove: (pagePath) => rm(path.join(root, pagePath)) };
 }
 
-async function initialised(): Promise<string> {
-  const url = await freshDatabase();
-  const db = await Database.connect(pgConfig(url), {});
-  await initSchema(db);
-  await db.close();
-  return url;
-}
 
 const replica = async (ws: TestWorkspace, url: string): Promise<PostgresSearchIndex> =>
   (await openSearchIndex(ws.root, ws.schema, pgConfig(url), { env: {}, rescanAfterMs: 60_000 })) as PostgresSearchIndex;
@@ -74,7 +66,7 @@ async function rowOf(url: string, pagePath: string): Promise<{ content: string |
 
 describeWithPostgres('deletions reach the database when a checkout proves them newer', () => {
   it('a page deleted by a commit and pulled by one replica leaves every replica’s search; the older copies never bring it back', async () => {
-    const url = await initialised();
+    const url = await initialisedDatabase();
     const origin = await workspaceWith(TOPIC_PAGES);
     commitAllAt(origin, T1);
     const [a, b] = [await cloneOf(origin), await cloneOf(origin)];
@@ -98,7 +90,7 @@ describeWithPostgres('deletions reach the database when a checkout proves them n
   });
 
   it('attack: a clone older than the page, a clone whose deletion predates the page’s re-creation, and a removal not committed delete nothing', async () => {
-    const url = await initialised();
+    const url = await initialisedDatabase();
     const origin = await workspaceWith(TOPIC_PAGES);
     commitAllAt(origin, T1);
     const older = await cloneOf(origin);
@@ -131,7 +123,7 @@ describeWithPostgres('deletions reach the database when a checkout proves them n
   });
 
   it('wiki store sync on a checkout whose history deleted pages records the deletions', async () => {
-    const url = await initialised();
+    const url = await initialisedDatabase();
     const origin = await workspaceWith(TOPIC_PAGES);
     commitAllAt(origin, T1);
     const db = await Database.connect(pgConfig(url), {});

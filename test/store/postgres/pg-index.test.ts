@@ -6,22 +6,15 @@ import { openSearchIndex as openFileIndex, type SearchIndex } from '../../../src
 import { openSearchIndex } from '../../../src/store/open-index.js';
 import { Database } from '../../../src/store/postgres/connection.js';
 import type { PostgresSearchIndex } from '../../../src/store/postgres/pg-index.js';
-import { initSchema, SCHEMA_VERSION } from '../../../src/store/postgres/schema.js';
+import { SCHEMA_VERSION } from '../../../src/store/postgres/schema.js';
 import { syncCheckout } from '../../../src/store/postgres/sync.js';
 import { readPage } from '../../../src/wiki/page-read.js';
 import { contentHash } from '../../../src/search/text/document.js';
 import { configWith, pageText, TOPIC_PAGES, workspaceWith, type TestWorkspace } from '../../search/helpers.js';
-import { describeWithPostgres, freshDatabase } from '../../helpers/postgres.js';
+import { describeWithPostgres, freshDatabase, initialisedDatabase } from '../../helpers/postgres.js';
 
 const pgConfig = (url: string) => configWith({}, { store: { kind: 'postgres', url } });
 
-async function initialised(): Promise<string> {
-  const url = await freshDatabase();
-  const db = await Database.connect(pgConfig(url), {});
-  await initSchema(db);
-  await db.close();
-  return url;
-}
 
 async function replica(ws: TestWorkspace, url: string): Promise<PostgresSearchIndex> {
   return (await openSearchIndex(ws.root, ws.schema, pgConfig(url), { env: {}, rescanAfterMs: 60_000 })) as PostgresSearchIndex;
@@ -42,7 +35,7 @@ const hashOf = (text: string | undefined): string | undefined => (text === undef
 
 describeWithPostgres('Postgres store: one database, many replicas', () => {
   it('ranks exactly as the file index does: same pages, same scores, same lanes', async () => {
-    const url = await initialised();
+    const url = await initialisedDatabase();
     const ws = await workspaceWith(TOPIC_PAGES);
     const files = await openFileIndex(ws.root, ws.schema, configWith(), { env: {}, persist: false });
     const pg = await replica(ws, url);
@@ -59,7 +52,7 @@ describeWithPostgres('Postgres store: one database, many replicas', () => {
   });
 
   it('a page written on one replica is found by another, told by the database (no polling)', async () => {
-    const url = await initialised();
+    const url = await initialisedDatabase();
     const first = await replica(await workspaceWith(TOPIC_PAGES), url);
     const secondCheckout = await workspaceWith({});
     const second = await replica(secondCheckout, url);
@@ -76,7 +69,7 @@ describeWithPostgres('Postgres store: one database, many replicas', () => {
   });
 
   it('a replica on an older checkout neither downgrades nor deletes the database’s newer rows', async () => {
-    const url = await initialised();
+    const url = await initialisedDatabase();
     const newer = await workspaceWith({ [PAGE]: pageText('Sourdough bread', 'new', 'Rye sourdough with a hydration of eighty percent.') });
     commitAt(newer, 2_000_000_000);
     const older = await workspaceWith({ [PAGE]: pageText('Sourdough bread', 'old', 'Wheat sourdough, stiff starter.'), 'wiki/concepts/old-only.md': pageText('Old only', 'x', 'Only the old clone has it.') });
@@ -99,7 +92,7 @@ describeWithPostgres('Postgres store: one database, many replicas', () => {
   });
 
   it('a row older than its page is refreshed before it is served', async () => {
-    const url = await initialised();
+    const url = await initialisedDatabase();
     const ws = await workspaceWith(TOPIC_PAGES);
     commitAt(ws, 1_000_000_000);
     const index = await replica(ws, url);
@@ -111,7 +104,7 @@ describeWithPostgres('Postgres store: one database, many replicas', () => {
   });
 
   it('attack: a caller that checks access never gets a hit whose database version its checkout does not hold', async () => {
-    const url = await initialised();
+    const url = await initialisedDatabase();
     const publicPage = pageText('Sourdough bread', 'Public recipe', 'Sourdough starter and flour.');
     const here = await workspaceWith({ ...TOPIC_PAGES, [PAGE]: publicPage });
     commitAt(here, 1_000_000_000);
@@ -136,7 +129,7 @@ describeWithPostgres('Postgres store: one database, many replicas', () => {
   });
 
   it('a page deleted through a tool stays deleted against an older checkout still holding it', async () => {
-    const url = await initialised();
+    const url = await initialisedDatabase();
     const ws = await workspaceWith(TOPIC_PAGES);
     commitAt(ws, 1_000_000_000);
     const index = await replica(ws, url);
@@ -158,7 +151,7 @@ describeWithPostgres('Postgres store: one database, many replicas', () => {
   });
 
   it('refuses a schema of another version, naming the migration', async () => {
-    const url = await initialised();
+    const url = await initialisedDatabase();
     const db = await Database.connect(pgConfig(url), {});
     await db.query('UPDATE wiki_schema SET version = 0');
     await db.close();

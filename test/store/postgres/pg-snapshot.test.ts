@@ -1,10 +1,8 @@
 import { expect, it } from 'vitest';
 import { openSearchIndex } from '../../../src/store/open-index.js';
-import { Database } from '../../../src/store/postgres/connection.js';
 import type { PostgresSearchIndex } from '../../../src/store/postgres/pg-index.js';
-import { initSchema } from '../../../src/store/postgres/schema.js';
 import { configWith, pageText, TOPIC_PAGES, workspaceWith, type TestWorkspace } from '../../search/helpers.js';
-import { describeWithPostgres, freshDatabase } from '../../helpers/postgres.js';
+import { describeWithPostgres, initialisedDatabase } from '../../helpers/postgres.js';
 
 const pgConfig = (url: string, search: Record<string, unknown> = {}) => configWith(search, { store: { kind: 'postgres', url } });
 
@@ -12,19 +10,12 @@ async function replica(ws: TestWorkspace, url: string, search: Record<string, un
   return (await openSearchIndex(ws.root, ws.schema, pgConfig(url, search), { env: {}, rescanAfterMs: 60_000 })) as PostgresSearchIndex;
 }
 
-async function initialised(): Promise<string> {
-  const url = await freshDatabase();
-  const db = await Database.connect(pgConfig(url), {});
-  await initSchema(db);
-  await db.close();
-  return url;
-}
 
 const ranked = async (index: PostgresSearchIndex, query: string) => (await index.search(query, { limit: 10 })).results.map((r) => [r.key, r.score, r.lanes]);
 
 describeWithPostgres('the engine kept in the database', () => {
   it('a replica starts from the engine another kept (embedder state and vectors included) and ranks as it does', async () => {
-    const url = await initialised();
+    const url = await initialisedDatabase();
     const first = await replica(await workspaceWith(TOPIC_PAGES), url);
     await first.keepEngine();
     const second = await replica(await workspaceWith({}), url);
@@ -41,7 +32,7 @@ describeWithPostgres('the engine kept in the database', () => {
   });
 
   it('pages changed and deleted after it was kept are redone on top of it', async () => {
-    const url = await initialised();
+    const url = await initialisedDatabase();
     const first = await replica(await workspaceWith(TOPIC_PAGES), url);
     await first.keepEngine();
     await first.upsertPage('wiki/concepts/sourdough.md', pageText('Sourdough bread', 'Changed after', 'A rye levain, fed twice a day.'));
@@ -56,7 +47,7 @@ describeWithPostgres('the engine kept in the database', () => {
   });
 
   it('one kept under another embedder configuration is not used: the rows are indexed anew', async () => {
-    const url = await initialised();
+    const url = await initialisedDatabase();
     const first = await replica(await workspaceWith(TOPIC_PAGES), url);
     await first.keepEngine();
     const other = await replica(await workspaceWith({}), url, { embedder: { dimensions: 16 } });
